@@ -1,0 +1,28 @@
+package io.gpumeter.common.fact;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * One observed version of a pod that asks for GPUs, reduced to what the allocated ledger needs.
+ * Natural key: cluster, uid, resourceVersion, type.
+ *
+ * @param scheduledAt    when the PodScheduled condition turned True
+ * @param allTerminated  every container of this version has a terminated state
+ * @param lastFinishedAt the latest containerStatuses[].state.terminated.finishedAt in this version
+ * @param gpuResources   GPU-related resource limits (or requests) summed over the pod's containers
+ * @param vgpus          the HAMi devices allocated to the pod, empty when HAMi did not place it
+ */
+public record PodFact(String uid, String namespace, String name, String resourceVersion, WatchEventType type,
+                      Instant observedAt, Instant createdAt, Instant scheduledAt, String nodeName, String phase,
+                      String schedulerName, boolean allTerminated, Instant lastFinishedAt, Instant deletionTimestamp,
+                      Owner owner, Map<String, String> labels, Map<String, Long> gpuResources,
+                      List<VgpuGrant> vgpus) {
+
+    public PodFact {
+        labels = labels == null ? Map.of() : Map.copyOf(labels);
+        gpuResources = gpuResources == null ? Map.of() : Map.copyOf(gpuResources);
+        vgpus = vgpus == null ? List.of() : List.copyOf(vgpus);
+    }
+}

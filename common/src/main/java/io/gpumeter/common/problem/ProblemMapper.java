@@ -1,0 +1,72 @@
+package io.gpumeter.common.problem;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonMappingException;
+import jakarta.validation.ConstraintViolation;
+import jakarta.validation.ConstraintViolationException;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.jboss.logging.Logger;
+import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
+
+import java.util.stream.Collectors;
+
+/**
+ * The one place where each service turns exceptions into problem+json; never leaks stack traces or class names.
+ */
+public class ProblemMapper {
+
+    private static final Logger LOG = Logger.getLogger(ProblemMapper.class);
+
+    @ServerExceptionMapper
+    public Response apiProblem(ApiProblem e) {
+        return respond(e.toProblem());
+    }
+
+    @ServerExceptionMapper
+    public Response invalid(ConstraintViolationException e) {
+        ConstraintViolation<?> first = e.getConstraintViolations().stream().findFirst().orElse(null);
+        String field = first == null ? null : leaf(first.getPropertyPath().toString());
+        String detail = e.getConstraintViolations().stream()
+                .map(v -> leaf(v.getPropertyPath().toString()) + " " + v.getMessage())
+                .sorted()
+                .collect(Collectors.joining("; "));
+        return respond(Problem.of(400, "Bad Request", detail, field));
+    }
+
+    @ServerExceptionMapper
+    public Response unreadableJson(JsonProcessingException e) {
+        String field = null;
+        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
+            field = m.getPath().stream()
+                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+                    .collect(Collectors.joining("."));
+        }
+        String detail = "The body is not valid JSON for this endpoint: " + e.getOriginalMessage();
+        return respond(Problem.of(400, "Bad Request", detail, field));
+    }
+
+    @ServerExceptionMapper
+    public Response webApplication(WebApplicationException e) {
+        int status = e.getResponse().getStatus();
+        String title = Response.Status.fromStatusCode(status) != null
+                ? Response.Status.fromStatusCode(status).getReasonPhrase() : "Error";
+        return respond(Problem.of(status, title, e.getMessage(), null));
+    }
+
+    @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
+    public Response unexpected(Throwable e) {
+        LOG.error("Unhandled error", e);
+        return respond(Problem.of(500, "Internal Server Error",
+                "The server failed to handle the request; see the service log for details.", null));
+    }
+
+    private static Response respond(Problem problem) {
+        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
+    }
+
+    private static String leaf(String path) {
+        int dot = path.lastIndexOf('.');
+        return dot < 0 ? path : path.substring(dot + 1);
+    }
+}
