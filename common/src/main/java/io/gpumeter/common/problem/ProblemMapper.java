@@ -2,6 +2,7 @@ package io.gpumeter.common.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
 import jakarta.ws.rs.WebApplicationException;
@@ -34,13 +35,25 @@ public class ProblemMapper {
         return respond(Problem.of(400, "Bad Request", detail, field));
     }
 
+    /** More specific than the framework's own mapper for this type, which answers plain JSON. */
+    @ServerExceptionMapper
+    public Response mismatchedJson(MismatchedInputException e) {
+        return unreadableJson(e);
+    }
+
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException e) {
         String field = null;
         if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
-            field = m.getPath().stream()
-                    .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-                    .collect(Collectors.joining("."));
+            StringBuilder path = new StringBuilder();
+            for (JsonMappingException.Reference r : m.getPath()) {
+                if (r.getFieldName() != null) {
+                    path.append(path.isEmpty() ? "" : ".").append(r.getFieldName());
+                } else {
+                    path.append('[').append(r.getIndex()).append(']');
+                }
+            }
+            field = path.toString();
         }
         String detail = "The body is not valid JSON for this endpoint: " + e.getOriginalMessage();
         return respond(Problem.of(400, "Bad Request", detail, field));

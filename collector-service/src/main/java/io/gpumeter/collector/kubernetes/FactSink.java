@@ -1,0 +1,74 @@
+package io.gpumeter.collector.kubernetes;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.NamespaceFact;
+import io.gpumeter.common.fact.NodeFact;
+import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.WatchEventType;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Collects the facts of a stream of watch events, counting the events it skips by reason; one instance per
+ * replay request or per delivery batch.
+ */
+public final class FactSink {
+
+    private final List<NamespaceFact> namespaces = new ArrayList<>();
+    private final List<NodeFact> nodes = new ArrayList<>();
+    private final List<PodFact> pods = new ArrayList<>();
+    private final Map<String, Integer> skipped = new TreeMap<>();
+
+    /** Adds one event's fact, or counts why it has none. */
+    public void accept(WatchEventType type, HasMetadata object, Instant observedAt) {
+        try {
+            if (object instanceof Pod pod) {
+                pods.add(PodTranslator.translate(pod, type, observedAt));
+            } else if (object instanceof Node node) {
+                nodes.add(NodeTranslator.translate(node, type, observedAt));
+            } else if (object instanceof Namespace namespace) {
+                namespaces.add(NamespaceTranslator.translate(namespace, type, observedAt));
+            } else {
+                skip("kind " + (object == null ? "missing" : object.getKind()) + " not metered yet");
+            }
+        } catch (Skip e) {
+            skip(e.reason());
+        }
+    }
+
+    public void skip(String reason) {
+        skipped.merge(reason, 1, Integer::sum);
+    }
+
+    public int facts() {
+        return namespaces.size() + nodes.size() + pods.size();
+    }
+
+    public int skippedCount() {
+        return skipped.values().stream().mapToInt(Integer::intValue).sum();
+    }
+
+    public Map<String, Integer> skippedByReason() {
+        return Map.copyOf(skipped);
+    }
+
+    /** Every fact collected, namespaces and nodes before pods. */
+    public List<Object> all() {
+        List<Object> all = new ArrayList<>(namespaces);
+        all.addAll(nodes);
+        all.addAll(pods);
+        return all;
+    }
+
+    public FactBatch batch(String cluster) {
+        return new FactBatch(cluster, namespaces, nodes, pods);
+    }
+}

@@ -1,0 +1,153 @@
+package io.gpumeter.collector.kubernetes;
+
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.gpumeter.common.fact.Owner;
+import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.VgpuGrant;
+import io.gpumeter.common.fact.WatchEventType;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Reduces a Pod to the fact the allocated ledger needs, or skips it with a reason. */
+public final class PodTranslator {
+
+    private PodTranslator() {
+    }
+
+    public static PodFact translate(Pod pod, WatchEventType type, Instant observedAt) {
+        ObjectMeta meta = Objects.metadata(pod.getMetadata(), true);
+        Map<String, String> annotations = meta.getAnnotations() == null ? Map.of() : meta.getAnnotations();
+        List<VgpuGrant> vgpus;
+        try {
+            vgpus = HamiAnnotations.parseAllocated(annotations.get(HamiAnnotations.ALLOCATED));
+        } catch (IllegalArgumentException e) {
+            throw new Skip("invalid " + HamiAnnotations.ALLOCATED + " annotation");
+        }
+        Map<String, Long> gpuResources = gpuResources(pod);
+        if (gpuResources.isEmpty() && vgpus.isEmpty()) {
+            throw new Skip("no GPU requested");
+        }
+        var spec = pod.getSpec();
+        var status = pod.getStatus();
+        List<ContainerStatus> statuses = status == null || status.getContainerStatuses() == null
+                ? List.of() : status.getContainerStatuses();
+        int containers = spec == null || spec.getContainers() == null ? 0 : spec.getContainers().size();
+        boolean allTerminated = !statuses.isEmpty() && statuses.size() >= containers
+                && statuses.stream().allMatch(s -> s.getState() != null && s.getState().getTerminated() != null);
+        Instant lastFinished = null;
+        for (ContainerStatus s : statuses) {
+            if (s.getState() != null && s.getState().getTerminated() != null) {
+                Instant finished = Timestamps.parse(s.getState().getTerminated().getFinishedAt(),
+                        "status.containerStatuses.state.terminated.finishedAt");
+                if (finished != null && (lastFinished == null || finished.isAfter(lastFinished))) {
+                    lastFinished = finished;
+                }
+            }
+        }
+        return new PodFact(meta.getUid(), meta.getNamespace(), meta.getName(), meta.getResourceVersion(), type,
+                observedAt, Timestamps.parse(meta.getCreationTimestamp(), "metadata.creationTimestamp"),
+                scheduledAt(pod), spec == null ? null : blankToNull(spec.getNodeName()),
+                status == null ? null : status.getPhase(), spec == null ? null : spec.getSchedulerName(),
+                allTerminated, lastFinished,
+                Timestamps.parse(meta.getDeletionTimestamp(), "metadata.deletionTimestamp"),
+                owner(meta), meta.getLabels(), gpuResources, vgpus);
+    }
+
+    /** When the PodScheduled condition turned True. */
+    static Instant scheduledAt(Pod pod) {
+        if (pod.getStatus() == null || pod.getStatus().getConditions() == null) {
+            return null;
+        }
+        for (PodCondition c : pod.getStatus().getConditions()) {
+            if ("PodScheduled".equals(c.getType()) && "True".equals(c.getStatus())) {
+                return Timestamps.parse(c.getLastTransitionTime(), "status.conditions.lastTransitionTime");
+            }
+        }
+        return null;
+    }
+
+    /** The controller; a ReplicaSet named {@code <deployment>-<pod-template-hash>} is reported as the Deployment. */
+    static Owner owner(ObjectMeta meta) {
+        if (meta.getOwnerReferences() == null) {
+            return null;
+        }
+        for (OwnerReference ref : meta.getOwnerReferences()) {
+            if (Boolean.TRUE.equals(ref.getController())) {
+                String hash = meta.getLabels() == null ? null : meta.getLabels().get("pod-template-hash");
+                if ("ReplicaSet".equals(ref.getKind()) && hash != null && ref.getName() != null
+                        && ref.getName().endsWith("-" + hash)) {
+                    return new Owner("Deployment", ref.getName().substring(0, ref.getName().length() - hash.length() - 1));
+                }
+                return new Owner(ref.getKind(), ref.getName());
+            }
+        }
+        return null;
+    }
+
+    /**
+     * GPU resources of the pod: per container the limit (else the request), summed over app containers; an init
+     * container runs alone, so the pod needs the larger of that sum and any one init container's ask.
+     */
+    static Map<String, Long> gpuResources(Pod pod) {
+        Map<String, Long> total = new TreeMap<>();
+        if (pod.getSpec() == null) {
+            return total;
+        }
+        for (Container c : nullSafe(pod.getSpec().getContainers())) {
+            gpuAsk(c.getResources()).forEach((k, v) -> total.merge(k, v, Long::sum));
+        }
+        for (Container c : nullSafe(pod.getSpec().getInitContainers())) {
+            gpuAsk(c.getResources()).forEach((k, v) -> total.merge(k, v, Math::max));
+        }
+        total.values().removeIf(v -> v <= 0);
+        return total;
+    }
+
+    private static Map<String, Long> gpuAsk(ResourceRequirements resources) {
+        Map<String, Long> ask = new TreeMap<>();
+        if (resources == null) {
+            return ask;
+        }
+        Map<String, Quantity> limits = resources.getLimits() == null ? Map.of() : resources.getLimits();
+        Map<String, Quantity> requests = resources.getRequests() == null ? Map.of() : resources.getRequests();
+        for (Map<String, Quantity> source : List.of(requests, limits)) {
+            source.forEach((name, quantity) -> {
+                if (GpuResources.isGpuResource(name)) {
+                    ask.put(name, amount(name, quantity));
+                }
+            });
+        }
+        return ask;
+    }
+
+    private static long amount(String name, Quantity quantity) {
+        try {
+            BigDecimal value = quantity.getNumericalAmount();
+            if (value.signum() < 0) {
+                throw new Skip("negative quantity for " + name);
+            }
+            return value.longValue();
+        } catch (IllegalArgumentException | ArithmeticException e) {
+            throw new Skip("bad quantity for " + name);
+        }
+    }
+
+    private static <T> List<T> nullSafe(List<T> list) {
+        return list == null ? List.of() : list;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

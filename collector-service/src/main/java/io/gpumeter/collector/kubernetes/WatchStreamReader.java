@@ -1,0 +1,125 @@
+package io.gpumeter.collector.kubernetes;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.gpumeter.common.fact.WatchEventType;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Reads a stream of Kubernetes watch events, one JSON object per line, as {@code kubectl get --raw
+ * '/api/v1/pods?watch=1'} prints them. A line that is not a watch event fails the whole stream, naming the line;
+ * an event whose object cannot be metered is skipped with a counted reason.
+ */
+public final class WatchStreamReader {
+
+    private static final ObjectMapper JSON = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
+            "Pod", Pod.class, "Node", Node.class, "Namespace", Namespace.class);
+
+    /** A line that is not a watch event. */
+    public static final class MalformedLine extends RuntimeException {
+        private final long line;
+
+        MalformedLine(long line, String detail) {
+            super("line " + line + ": " + detail, null, false, false);
+            this.line = line;
+        }
+
+        public long line() {
+            return line;
+        }
+    }
+
+    /** Too many lines for one request. */
+    public static final class TooManyLines extends RuntimeException {
+        TooManyLines(int max) {
+            super("a replay request may carry at most " + max + " lines; split the stream", null, false, false);
+        }
+    }
+
+    private final int maxLines;
+
+    public WatchStreamReader(int maxLines) {
+        this.maxLines = maxLines;
+    }
+
+    /** Reads every line into the sink; returns the number of non-empty lines. */
+    public int read(InputStream body, Instant observedAt, FactSink sink) throws IOException {
+        BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8), 1 << 16);
+        int events = 0;
+        long lineNumber = 0;
+        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            lineNumber++;
+            if (line.isBlank()) {
+                continue;
+            }
+            if (++events > maxLines) {
+                throw new TooManyLines(maxLines);
+            }
+            readEvent(line, lineNumber, observedAt, sink);
+        }
+        return events;
+    }
+
+    private static void readEvent(String line, long lineNumber, Instant observedAt, FactSink sink) {
+        JsonNode event;
+        try {
+            event = JSON.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new MalformedLine(lineNumber, "not valid JSON (" + e.getOriginalMessage() + ")");
+        }
+        if (event == null || !event.isObject()) {
+            throw new MalformedLine(lineNumber, "a watch event must be a JSON object {\"type\":…,\"object\":{…}}");
+        }
+        JsonNode type = event.get("type");
+        if (type == null || !type.isTextual()) {
+            throw new MalformedLine(lineNumber, "\"type\" is missing or not a string");
+        }
+        if ("BOOKMARK".equals(type.asText()) || "ERROR".equals(type.asText())) {
+            sink.skip(type.asText() + " event");
+            return;
+        }
+        WatchEventType eventType;
+        try {
+            eventType = WatchEventType.parse(type.asText());
+        } catch (IllegalArgumentException e) {
+            throw new MalformedLine(lineNumber, e.getMessage());
+        }
+        JsonNode object = event.get("object");
+        if (object == null || !object.isObject()) {
+            throw new MalformedLine(lineNumber, "\"object\" is missing or not a JSON object");
+        }
+        String kind = object.path("kind").asText("");
+        Class<? extends HasMetadata> model = KINDS.get(kind);
+        if (model == null) {
+            sink.skip(kind.isEmpty() ? "object without kind" : "kind " + kind + " not metered yet");
+            return;
+        }
+        HasMetadata resource;
+        try {
+            resource = JSON.treeToValue(object, model);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            sink.skip("unreadable " + kind);
+            return;
+        }
+        sink.accept(eventType, resource, observedAt);
+    }
+}

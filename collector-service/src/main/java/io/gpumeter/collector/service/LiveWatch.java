@@ -1,0 +1,139 @@
+package io.gpumeter.collector.service;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
+import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.kubernetes.FactSink;
+import io.gpumeter.common.fact.WatchEventType;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * The live path: informers on Namespaces, Nodes and Pods turn every change into a fact in the buffer. Without a
+ * reachable API server the suite stays up and this reports itself degraded, trying again on an interval.
+ */
+@ApplicationScoped
+public class LiveWatch {
+
+    /** What the watch is doing, for health and logs. */
+    public enum State { DISABLED, STARTING, WATCHING, DEGRADED }
+
+    private static final Logger LOG = Logger.getLogger(LiveWatch.class);
+
+    private final KubernetesClient client;
+    private final CollectorConfig config;
+    private final FactBuffer buffer;
+    private final MeterRegistry metrics;
+    private final List<SharedIndexInformer<? extends HasMetadata>> informers = new ArrayList<>();
+    private volatile State state;
+    private volatile String problem;
+
+    public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, MeterRegistry metrics) {
+        this.client = client;
+        this.config = config;
+        this.buffer = buffer;
+        this.metrics = metrics;
+        this.state = config.watch().enabled() ? State.STARTING : State.DISABLED;
+    }
+
+    public State state() {
+        return state;
+    }
+
+    public String problem() {
+        return problem;
+    }
+
+    /** Starts the informers when enabled and not running; safe to call again after a failure. */
+    public synchronized void ensureStarted() {
+        if (state == State.DISABLED || state == State.WATCHING) {
+            return;
+        }
+        stopInformers();
+        long resync = config.watch().resync().toMillis();
+        informers.add(client.namespaces().runnableInformer(resync));
+        informers.add(client.nodes().runnableInformer(resync));
+        List<String> namespaces = config.watch().namespaces().orElse(List.of());
+        if (namespaces.isEmpty()) {
+            informers.add(client.pods().inAnyNamespace().runnableInformer(resync));
+        } else {
+            namespaces.forEach(ns -> informers.add(client.pods().inNamespace(ns).runnableInformer(resync)));
+        }
+        informers.forEach(this::handle);
+        CompletableFuture<?>[] started = informers.stream()
+                .map(i -> i.start().toCompletableFuture()).toArray(CompletableFuture[]::new);
+        CompletableFuture.allOf(started).whenComplete((ok, failure) -> {
+            if (failure == null) {
+                state = State.WATCHING;
+                problem = null;
+                LOG.info("watching Namespaces, Nodes and Pods");
+            } else {
+                state = State.DEGRADED;
+                problem = "the Kubernetes API is unreachable: " + rootMessage(failure);
+                LOG.warnf("live watch degraded, retrying in %s: %s", config.watch().retryInterval(), problem);
+                stopInformers();
+            }
+        });
+    }
+
+    public synchronized void stop() {
+        stopInformers();
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private void handle(SharedIndexInformer<? extends HasMetadata> informer) {
+        ((SharedIndexInformer) informer).addEventHandler(new ResourceEventHandler<HasMetadata>() {
+            @Override
+            public void onAdd(HasMetadata obj) {
+                record(WatchEventType.ADDED, obj);
+            }
+
+            @Override
+            public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
+                record(WatchEventType.MODIFIED, newObj);
+            }
+
+            @Override
+            public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
+                record(WatchEventType.DELETED, obj);
+            }
+        });
+    }
+
+    private void record(WatchEventType type, HasMetadata object) {
+        FactSink sink = new FactSink();
+        sink.accept(type, object, Instant.now());
+        sink.all().forEach(buffer::add);
+        for (Map.Entry<String, Integer> skipped : sink.skippedByReason().entrySet()) {
+            metrics.counter("gpumeter.collector.watch.skipped", "reason", skipped.getKey()).increment(skipped.getValue());
+        }
+    }
+
+    private void stopInformers() {
+        informers.forEach(i -> {
+            try {
+                i.stop();
+            } catch (RuntimeException e) {
+                LOG.debug("stopping an informer failed", e);
+            }
+        });
+        informers.clear();
+    }
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        return root.getMessage() == null ? root.getClass().getSimpleName() : root.getMessage();
+    }
+}

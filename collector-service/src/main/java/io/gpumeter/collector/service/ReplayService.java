@@ -1,0 +1,66 @@
+package io.gpumeter.collector.service;
+
+import io.gpumeter.collector.client.LedgerClient;
+import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.kubernetes.FactSink;
+import io.gpumeter.collector.kubernetes.WatchStreamReader;
+import io.gpumeter.common.fact.ClusterName;
+import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.problem.ApiProblem;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+
+/**
+ * Replays a recorded stream of watch events: the whole request is read and checked before anything is sent,
+ * then delivered to the ledger as one batch, so a request is stored whole or not at all.
+ */
+@ApplicationScoped
+public class ReplayService {
+
+    private final LedgerClient ledger;
+    private final CollectorConfig config;
+    private final MeterRegistry metrics;
+
+    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
+        this.ledger = ledger;
+        this.config = config;
+        this.metrics = metrics;
+    }
+
+    public ReplayResult replay(InputStream body, String cluster) {
+        String target = cluster == null || cluster.isEmpty() ? config.cluster() : ClusterName.require("cluster", cluster);
+        FactSink sink = new FactSink();
+        int events;
+        try {
+            events = new WatchStreamReader(config.replay().maxLines()).read(body, Instant.now(), sink);
+        } catch (WatchStreamReader.MalformedLine e) {
+            throw ApiProblem.badRequest("line " + e.line(), e.getMessage());
+        } catch (WatchStreamReader.TooManyLines e) {
+            throw ApiProblem.tooLarge("body", e.getMessage());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        IngestResult stored = sink.facts() == 0 ? new IngestResult(0, 0) : deliver(sink, target);
+        metrics.counter("gpumeter.collector.replay.events", "outcome", "accepted").increment(stored.accepted());
+        metrics.counter("gpumeter.collector.replay.events", "outcome", "duplicate").increment(stored.duplicates());
+        metrics.counter("gpumeter.collector.replay.events", "outcome", "skipped").increment(sink.skippedCount());
+        return new ReplayResult(target, events, stored.accepted(), stored.duplicates(), sink.skippedCount(),
+                sink.skippedByReason());
+    }
+
+    private IngestResult deliver(FactSink sink, String cluster) {
+        try {
+            return ledger.deliver(sink.batch(cluster));
+        } catch (ApiProblem e) {
+            throw e;
+        } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException | jakarta.ws.rs.WebApplicationException e) {
+            throw ApiProblem.unavailable("the ledger is unreachable or failing; nothing of this request is stored, send it again");
+        }
+    }
+}

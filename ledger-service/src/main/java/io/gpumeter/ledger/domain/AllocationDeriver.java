@@ -1,0 +1,85 @@
+package io.gpumeter.ledger.domain;
+
+import io.gpumeter.common.fact.PodFact;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Derives a pod's allocation segments from its history, its node's inventory and its namespace's labels. */
+public final class AllocationDeriver {
+
+    static final String UNASSIGNED = "unassigned";
+
+    private final UnitPlanner planner;
+    private final String teamKey;
+    private final String projectKey;
+
+    public AllocationDeriver(UnitPlanner planner, String teamKey, String projectKey) {
+        this.planner = planner;
+        this.teamKey = teamKey;
+        this.projectKey = projectKey;
+    }
+
+    public List<AllocationSegment> derive(String cluster, PodHistory history, NodeInventory node,
+                                          NamespaceTimeline namespace) {
+        Optional<Instant> start = history.start();
+        Optional<PodFact> placement = history.placement();
+        if (start.isEmpty() || placement.isEmpty()) {
+            return List.of();
+        }
+        List<AllocationUnit> units = planner.plan(placement.get(), node);
+        if (units.isEmpty()) {
+            return List.of();
+        }
+        Instant since = start.get();
+        Instant until = history.end().map(e -> e.isBefore(since) ? since : e).orElse(null);
+        PodFact latest = history.latest();
+        List<Instant[]> pieces = pieces(since, until, namespace);
+        List<AllocationSegment> segments = new ArrayList<>();
+        for (int u = 0; u < units.size(); u++) {
+            for (Instant[] piece : pieces) {
+                Instant at = piece[0];
+                segments.add(new AllocationSegment(cluster, latest.uid(), u, latest.namespace(), latest.name(),
+                        placement.get().nodeName(), units.get(u), since, until, piece[0], piece[1],
+                        latest.owner() == null ? null : latest.owner().kind(),
+                        latest.owner() == null ? null : latest.owner().name(),
+                        namespace.tenantAt(at), attribute(latest, teamKey, namespace.teamAt(at)),
+                        attribute(latest, projectKey, namespace.projectAt(at))));
+            }
+        }
+        return segments;
+    }
+
+    /** Splits [since, until) at the instants the namespace's attribution changes, merging no-op splits. */
+    private List<Instant[]> pieces(Instant since, Instant until, NamespaceTimeline namespace) {
+        List<Instant[]> pieces = new ArrayList<>();
+        Instant pieceStart = since;
+        for (Instant change : namespace.changeInstants()) {
+            if (!change.isAfter(since) || (until != null && !change.isBefore(until))) {
+                continue;
+            }
+            if (!sameAttribution(namespace, pieceStart, change)) {
+                pieces.add(new Instant[] {pieceStart, change});
+                pieceStart = change;
+            }
+        }
+        pieces.add(new Instant[] {pieceStart, until});
+        return pieces;
+    }
+
+    private static boolean sameAttribution(NamespaceTimeline ns, Instant a, Instant b) {
+        return Objects.equals(ns.tenantAt(a), ns.tenantAt(b)) && Objects.equals(ns.teamAt(a), ns.teamAt(b))
+                && Objects.equals(ns.projectAt(a), ns.projectAt(b));
+    }
+
+    private static String attribute(PodFact pod, String key, String namespaceValue) {
+        String own = pod.labels().get(key);
+        if (own != null && !own.isBlank()) {
+            return own;
+        }
+        return namespaceValue != null ? namespaceValue : UNASSIGNED;
+    }
+}

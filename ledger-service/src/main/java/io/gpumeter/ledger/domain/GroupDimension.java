@@ -1,0 +1,33 @@
+package io.gpumeter.ledger.domain;
+
+import java.util.Arrays;
+import java.util.Locale;
+import java.util.stream.Collectors;
+
+/** A dimension GPU-hours can be grouped by; the column is fixed here, never taken from user input. */
+public enum GroupDimension {
+    TENANT("tenant"), TEAM("team"), PROJECT("project"), NAMESPACE("namespace"), CLUSTER("cluster"),
+    NODE("node"), MODEL("gpu_model"), OWNER("owner_kind || '/' || owner_name");
+
+    private final String column;
+
+    GroupDimension(String column) {
+        this.column = column;
+    }
+
+    public String column() {
+        return column;
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT);
+    }
+
+    public static GroupDimension parse(String text) {
+        String wanted = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
+        return Arrays.stream(values()).filter(d -> d.name().equals(wanted)).findFirst()
+                .orElseThrow(() -> new IllegalArgumentException("must be one of "
+                        + Arrays.stream(values()).map(GroupDimension::label).collect(Collectors.joining(", "))
+                        + " (comma-separated for several), got '" + text + "'"));
+    }
+}

@@ -1,0 +1,99 @@
+package io.gpumeter.ledger.domain;
+
+import io.gpumeter.common.fact.NamespaceFact;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.TreeSet;
+
+/**
+ * A namespace's tenant, team and project label values over time. A change takes effect at the time of the
+ * managedFields entry that set the label (so a replayed history splits at the right instant), else when the
+ * changed version was observed; the first value seen also covers everything before it.
+ */
+public final class NamespaceTimeline {
+
+    private final String namespace;
+    private final List<Change> tenant;
+    private final List<Change> team;
+    private final List<Change> project;
+
+    private record Change(Instant from, String value) {
+    }
+
+    private NamespaceTimeline(String namespace, List<Change> tenant, List<Change> team, List<Change> project) {
+        this.namespace = namespace;
+        this.tenant = tenant;
+        this.team = team;
+        this.project = project;
+    }
+
+    public static NamespaceTimeline of(String namespace, List<NamespaceFact> facts, String tenantKey, String teamKey,
+                                       String projectKey) {
+        List<NamespaceFact> ordered = facts.stream()
+                .sorted(Comparator.comparing((NamespaceFact f) -> ResourceVersions.revision(f.resourceVersion()), Comparator.nullsFirst(Comparator.naturalOrder()))
+                        .thenComparing(NamespaceFact::observedAt))
+                .toList();
+        return new NamespaceTimeline(namespace, changes(ordered, tenantKey), changes(ordered, teamKey),
+                changes(ordered, projectKey));
+    }
+
+    /** A namespace never observed: it is its own tenant, with no team or project. */
+    public static NamespaceTimeline unknown(String namespace) {
+        return new NamespaceTimeline(namespace, List.of(), List.of(), List.of());
+    }
+
+    public String tenantAt(Instant t) {
+        String value = valueAt(tenant, t);
+        return value == null ? namespace : value;
+    }
+
+    public String teamAt(Instant t) {
+        return valueAt(team, t);
+    }
+
+    public String projectAt(Instant t) {
+        return valueAt(project, t);
+    }
+
+    /** Every instant at which one of the three values changes. */
+    public TreeSet<Instant> changeInstants() {
+        TreeSet<Instant> instants = new TreeSet<>();
+        for (List<Change> changes : List.of(tenant, team, project)) {
+            changes.stream().map(Change::from).filter(Objects::nonNull).forEach(instants::add);
+        }
+        return instants;
+    }
+
+    private static List<Change> changes(List<NamespaceFact> ordered, String key) {
+        List<Change> changes = new ArrayList<>();
+        for (NamespaceFact fact : ordered) {
+            String value = blankToNull(fact.labels().get(key));
+            if (changes.isEmpty()) {
+                changes.add(new Change(null, value));
+            } else if (!Objects.equals(changes.get(changes.size() - 1).value(), value)) {
+                Instant at = value != null && fact.labelTimes().containsKey(key) ? fact.labelTimes().get(key) : fact.observedAt();
+                changes.add(new Change(at, value));
+            }
+        }
+        changes.sort(Comparator.comparing(Change::from, Comparator.nullsFirst(Comparator.naturalOrder())));
+        return changes;
+    }
+
+    private static String valueAt(List<Change> changes, Instant t) {
+        String value = null;
+        for (Change change : changes) {
+            if (change.from() == null || !change.from().isAfter(t)) {
+                value = change.value();
+            }
+        }
+        return value;
+    }
+
+    private static String blankToNull(String s) {
+        return s == null || s.isBlank() ? null : s;
+    }
+}

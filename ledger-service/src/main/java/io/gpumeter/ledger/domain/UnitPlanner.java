@@ -1,0 +1,96 @@
+package io.gpumeter.ledger.domain;
+
+import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.VgpuGrant;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+
+/** Turns what a pod was granted (HAMi devices, MIG resources, plain GPUs) into normalized units. */
+public final class UnitPlanner {
+
+    static final String GPU = "nvidia.com/gpu";
+    static final String GPU_MEMORY = "nvidia.com/gpumem";
+    static final String GPU_MEMORY_PERCENTAGE = "nvidia.com/gpumem-percentage";
+    static final String GPU_CORES = "nvidia.com/gpucores";
+
+    private final NormalizationPolicy policy;
+
+    public UnitPlanner(NormalizationPolicy policy) {
+        this.policy = policy;
+    }
+
+    /**
+     * @param node the inventory of the node the pod runs on, or an empty inventory when unknown
+     */
+    public List<AllocationUnit> plan(PodFact pod, NodeInventory node) {
+        if (!pod.vgpus().isEmpty()) {
+            return pod.vgpus().stream().map(g -> vgpu(g, node)).toList();
+        }
+        List<AllocationUnit> units = new ArrayList<>();
+        Map<String, Long> resources = new TreeMap<>(pod.gpuResources());
+        resources.forEach((resource, count) -> {
+            if (count == null || count <= 0) {
+                return;
+            }
+            if (GPU.equals(resource)) {
+                units.addAll(plainGpus(count, pod.gpuResources(), node));
+            } else {
+                MigProfile.fromResourceName(resource).ifPresent(profile -> {
+                    for (long i = 0; i < count; i++) {
+                        units.add(new AllocationUnit(UnitKind.MIG, null, node.model(), profile.raw(), null, null,
+                                policy.mig(profile, node.model()), "mig-resource"));
+                    }
+                });
+            }
+        });
+        return units;
+    }
+
+    private AllocationUnit vgpu(VgpuGrant grant, NodeInventory node) {
+        Long card = node.cardMemoryMib(grant.uuid());
+        BigDecimal fraction = policy.vgpu(grant.cores(), grant.memoryMib(), card);
+        return new AllocationUnit(UnitKind.VGPU, grant.uuid(), node.modelOf(grant.uuid()), null, grant.cores(),
+                grant.memoryMib(), fraction, "hami-annotation");
+    }
+
+    private List<AllocationUnit> plainGpus(long count, Map<String, Long> resources, NodeInventory node) {
+        List<AllocationUnit> units = new ArrayList<>();
+        boolean hamiRequest = resources.containsKey(GPU_MEMORY) || resources.containsKey(GPU_MEMORY_PERCENTAGE)
+                || resources.containsKey(GPU_CORES);
+        Optional<MigProfile> single = node.singleStrategyProfile();
+        for (long i = 0; i < count; i++) {
+            if (hamiRequest) {
+                // HAMi has not written its placement yet: meter the requested share on an unknown card.
+                units.add(requestedVgpu(resources, node));
+            } else if (single.isPresent()) {
+                units.add(new AllocationUnit(UnitKind.MIG, null, node.model(), single.get().raw(), null, null,
+                        policy.mig(single.get(), node.model()), "device-plugin"));
+            } else if (node.replicas() > 1) {
+                units.add(new AllocationUnit(UnitKind.SHARED, null, node.model(), null, null, null,
+                        policy.timeSliced(node.replicas()), "device-plugin"));
+            } else {
+                units.add(new AllocationUnit(UnitKind.WHOLE, null, node.model(), null, null, null, policy.whole(),
+                        "device-plugin"));
+            }
+        }
+        return units;
+    }
+
+    private AllocationUnit requestedVgpu(Map<String, Long> resources, NodeInventory node) {
+        Long card = node.cardMemoryMib(null);
+        int cores = resources.getOrDefault(GPU_CORES, 0L).intValue();
+        long memory = resources.getOrDefault(GPU_MEMORY, 0L);
+        // HAMi gives the whole card's memory when neither gpumem nor gpumem-percentage is asked for.
+        long percentage = resources.getOrDefault(GPU_MEMORY_PERCENTAGE, 100L);
+        if (memory == 0 && card != null) {
+            memory = card * percentage / 100;
+        }
+        return new AllocationUnit(UnitKind.VGPU, null, node.model(), null, cores, memory,
+                policy.vgpu(cores, memory, card), "hami-request");
+    }
+}

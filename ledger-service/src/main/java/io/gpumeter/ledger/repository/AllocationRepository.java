@@ -1,0 +1,167 @@
+package io.gpumeter.ledger.repository;
+
+import io.gpumeter.ledger.domain.AllocationSegment;
+import io.gpumeter.ledger.domain.GpuHours;
+import io.gpumeter.ledger.domain.GroupDimension;
+import io.gpumeter.ledger.domain.Occupant;
+import io.gpumeter.ledger.domain.TimeWindow;
+import io.gpumeter.ledger.domain.UnitKind;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static io.gpumeter.ledger.repository.FactRepository.toOffset;
+
+/** The allocated ledger: segments written by derivation, read by Q1 and the GPU-hours aggregation. */
+@ApplicationScoped
+public class AllocationRepository {
+
+    private static final String OCCUPANT_COLUMNS = """
+            cluster, node, gpu_uuid, namespace, pod, pod_uid, owner_kind, owner_name, tenant, team, project,
+            unit_kind, mig_profile, cores, memory_mib, source, fraction, since, until""";
+
+    private final Pool pool;
+
+    public AllocationRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Replaces every segment of these pods with the freshly derived ones. */
+    public Uni<Void> replace(SqlConnection conn, String cluster, Collection<String> podUids, List<AllocationSegment> segments) {
+        Uni<?> deleted = conn.preparedQuery("DELETE FROM ledger.allocation_segment WHERE cluster = $1 AND pod_uid = ANY($2)")
+                .execute(Tuple.of(cluster, podUids.toArray(String[]::new)));
+        if (segments.isEmpty()) {
+            return deleted.replaceWithVoid();
+        }
+        return deleted.chain(() -> conn.preparedQuery("""
+                        INSERT INTO ledger.allocation_segment (cluster, pod_uid, unit_index, seg_start, seg_end, since, until,
+                            namespace, pod, node, gpu_uuid, gpu_model, unit_kind, mig_profile, cores, memory_mib, fraction,
+                            source, owner_kind, owner_name, tenant, team, project)
+                        SELECT $1, u.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[],
+                            $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
+                            $15::int[], $16::bigint[], $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
+                            $23::text[])
+                            AS u""")
+                .execute(Tuple.from(List.of(cluster,
+                        strings(segments, AllocationSegment::podUid),
+                        segments.stream().map(AllocationSegment::unitIndex).toArray(Integer[]::new),
+                        times(segments, AllocationSegment::segStart), times(segments, AllocationSegment::segEnd),
+                        times(segments, AllocationSegment::since), times(segments, AllocationSegment::until),
+                        strings(segments, AllocationSegment::namespace), strings(segments, AllocationSegment::pod),
+                        strings(segments, AllocationSegment::node), strings(segments, s -> s.unit().gpuUuid()),
+                        strings(segments, s -> s.unit().gpuModel()), strings(segments, s -> s.unit().kind().name()),
+                        strings(segments, s -> s.unit().migProfile()),
+                        segments.stream().map(s -> s.unit().cores()).toArray(Integer[]::new),
+                        segments.stream().map(s -> s.unit().memoryMib()).toArray(Long[]::new),
+                        segments.stream().map(s -> s.unit().fraction()).toArray(BigDecimal[]::new),
+                        strings(segments, s -> s.unit().source()),
+                        strings(segments, AllocationSegment::ownerKind), strings(segments, AllocationSegment::ownerName),
+                        strings(segments, AllocationSegment::tenant), strings(segments, AllocationSegment::team),
+                        strings(segments, AllocationSegment::project)))))
+                .replaceWithVoid();
+    }
+
+    public Uni<List<Occupant>> occupantsOfGpu(String uuid, Instant at) {
+        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+                         FROM ledger.allocation_segment
+                        WHERE gpu_uuid = $1 AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
+                        ORDER BY since, namespace, pod, unit_index""")
+                .execute(Tuple.of(uuid, toOffset(at)))
+                .map(rows -> occupants(rows));
+    }
+
+    /** Every unit on a node at an instant, those whose card is not known yet included; cluster null means any. */
+    public Uni<List<Occupant>> occupantsOfNode(String cluster, String node, Instant at) {
+        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+                         FROM ledger.allocation_segment
+                        WHERE node = $1 AND ($3::text IS NULL OR cluster = $3)
+                          AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
+                        ORDER BY gpu_uuid NULLS LAST, since, namespace, pod, unit_index""")
+                .execute(Tuple.of(node, toOffset(at), cluster))
+                .map(rows -> occupants(rows));
+    }
+
+    public Uni<Boolean> everAllocated(String uuid) {
+        return pool.preparedQuery("SELECT 1 FROM ledger.allocation_segment WHERE gpu_uuid = $1 LIMIT 1")
+                .execute(Tuple.of(uuid)).map(rows -> rows.size() > 0);
+    }
+
+    public Uni<Boolean> nodeKnown(String cluster, String node) {
+        return pool.preparedQuery("""
+                        SELECT 1 FROM ledger.node_fact WHERE name = $1 AND ($2::text IS NULL OR cluster = $2)
+                        UNION ALL
+                        SELECT 1 FROM ledger.allocation_segment WHERE node = $1 AND ($2::text IS NULL OR cluster = $2)
+                        LIMIT 1""")
+                .execute(Tuple.of(node, cluster)).map(rows -> rows.size() > 0);
+    }
+
+    /**
+     * Allocated card-equivalent hours per group, each segment clipped exactly to [from, to) and a held unit
+     * counted up to the earlier of {@code to} and now; summed in SQL with exact numerics.
+     */
+    public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now) {
+        String select = dimensions.stream().map(d -> "coalesce(" + d.column() + ", 'unknown') AS d" + d.ordinal())
+                .collect(Collectors.joining(", "));
+        String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
+        String sql = "SELECT " + select + """
+                , sum(fraction * extract(epoch FROM (least(coalesce(seg_end, $3), $2) - greatest(seg_start, $1)))) / 3600 AS hours
+                FROM ledger.allocation_segment
+                WHERE seg_start < $2 AND coalesce(seg_end, $3) > $1 AND seg_start < $3
+                GROUP BY """ + " " + group + " ORDER BY " + group;
+        Instant cap = now.isBefore(window.end()) ? now : window.end();
+        return pool.preparedQuery(sql)
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap)))
+                .map(rows -> {
+                    List<GpuHours> out = new ArrayList<>();
+                    for (Row row : rows) {
+                        Map<String, String> values = new LinkedHashMap<>();
+                        dimensions.forEach(d -> values.put(d.label(), row.getString("d" + d.ordinal())));
+                        BigDecimal hours = row.getBigDecimal("hours");
+                        out.add(new GpuHours(String.join("/", values.values()), values,
+                                hours == null ? BigDecimal.ZERO : hours.stripTrailingZeros()));
+                    }
+                    return out;
+                });
+    }
+
+    private static List<Occupant> occupants(Iterable<Row> rows) {
+        List<Occupant> out = new ArrayList<>();
+        for (Row r : rows) {
+            out.add(new Occupant(r.getString("cluster"), r.getString("node"), r.getString("gpu_uuid"),
+                    r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
+                    new Occupant.Owner(r.getString("owner_kind"), r.getString("owner_name")),
+                    r.getString("tenant"), r.getString("team"), r.getString("project"),
+                    new Occupant.Unit(UnitKind.valueOf(r.getString("unit_kind")), r.getString("mig_profile"),
+                            r.getInteger("cores"), r.getLong("memory_mib"), r.getString("source")),
+                    r.getBigDecimal("fraction").stripTrailingZeros(), instant(r.getOffsetDateTime("since")),
+                    instant(r.getOffsetDateTime("until"))));
+        }
+        return out;
+    }
+
+    private static Instant instant(OffsetDateTime t) {
+        return t == null ? null : t.toInstant();
+    }
+
+    private static <T> String[] strings(List<T> items, Function<T, String> field) {
+        return items.stream().map(field).toArray(String[]::new);
+    }
+
+    private static <T> OffsetDateTime[] times(List<T> items, Function<T, Instant> field) {
+        return items.stream().map(i -> toOffset(field.apply(i))).toArray(OffsetDateTime[]::new);
+    }
+}

@@ -1,0 +1,167 @@
+package io.gpumeter.ledger.repository;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.NamespaceFact;
+import io.gpumeter.common.fact.NodeFact;
+import io.gpumeter.common.fact.PodFact;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.function.Function;
+
+/** Stores observed Kubernetes object versions under their natural keys and reads them back for derivation. */
+@ApplicationScoped
+public class FactRepository {
+
+    private final ObjectMapper json;
+
+    public FactRepository(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** Inserts the pod versions not seen before; returns the uids of the pods that got a new version. */
+    public Uni<Inserted> insertPods(SqlConnection conn, String cluster, List<PodFact> pods) {
+        if (pods.isEmpty()) {
+            return Uni.createFrom().item(Inserted.NONE);
+        }
+        return conn.preparedQuery("""
+                        INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
+                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, u.payload::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                             AS u(uid, rv, et, ns, node, obs, payload)
+                        ON CONFLICT DO NOTHING
+                        RETURNING uid""")
+                .execute(Tuple.from(List.of(cluster,
+                        column(pods, PodFact::uid), column(pods, PodFact::resourceVersion),
+                        column(pods, p -> p.type().name()), column(pods, PodFact::namespace),
+                        column(pods, PodFact::nodeName), times(pods, PodFact::observedAt), payloads(pods))))
+                .map(rows -> new Inserted(rows.rowCount(), strings(rows, "uid")));
+    }
+
+    /** Inserts the namespace versions not seen before; returns the names of the namespaces that changed. */
+    public Uni<Inserted> insertNamespaces(SqlConnection conn, String cluster, List<NamespaceFact> namespaces) {
+        if (namespaces.isEmpty()) {
+            return Uni.createFrom().item(Inserted.NONE);
+        }
+        return conn.preparedQuery("""
+                        INSERT INTO ledger.namespace_fact (cluster, name, resource_version, event_type, observed_at, payload)
+                        SELECT $1, u.name, u.rv, u.et, u.obs, u.payload::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS u(name, rv, et, obs, payload)
+                        ON CONFLICT DO NOTHING
+                        RETURNING name""")
+                .execute(Tuple.from(List.of(cluster,
+                        column(namespaces, NamespaceFact::name), column(namespaces, NamespaceFact::resourceVersion),
+                        column(namespaces, n -> n.type().name()), times(namespaces, NamespaceFact::observedAt),
+                        payloads(namespaces))))
+                .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
+    }
+
+    /** Inserts the node versions not seen before; returns the names of the nodes that changed. */
+    public Uni<Inserted> insertNodes(SqlConnection conn, String cluster, List<NodeFact> nodes) {
+        if (nodes.isEmpty()) {
+            return Uni.createFrom().item(Inserted.NONE);
+        }
+        return conn.preparedQuery("""
+                        INSERT INTO ledger.node_fact (cluster, name, resource_version, event_type, revision, observed_at, payload)
+                        SELECT $1, u.name, u.rv, u.et, CASE WHEN u.rv ~ '^[0-9]{1,18}$' THEN u.rv::bigint END, u.obs, u.payload::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS u(name, rv, et, obs, payload)
+                        ON CONFLICT DO NOTHING
+                        RETURNING name""")
+                .execute(Tuple.from(List.of(cluster,
+                        column(nodes, NodeFact::name), column(nodes, NodeFact::resourceVersion),
+                        column(nodes, n -> n.type().name()), times(nodes, NodeFact::observedAt), payloads(nodes))))
+                .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
+    }
+
+    /** The uids of every pod ever seen in these namespaces or on these nodes. */
+    public Uni<Set<String>> podsIn(SqlConnection conn, String cluster, Collection<String> namespaces, Collection<String> nodes) {
+        if (namespaces.isEmpty() && nodes.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return conn.preparedQuery("""
+                        SELECT DISTINCT uid FROM ledger.pod_fact
+                        WHERE cluster = $1 AND (namespace = ANY($2) OR node_name = ANY($3))""")
+                .execute(Tuple.of(cluster, namespaces.toArray(String[]::new), nodes.toArray(String[]::new)))
+                .map(rows -> strings(rows, "uid"));
+    }
+
+    public Uni<List<PodFact>> podVersions(SqlConnection conn, String cluster, Collection<String> uids) {
+        return conn.preparedQuery("SELECT payload::text AS p FROM ledger.pod_fact WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new)))
+                .map(rows -> decode(rows, PodFact.class));
+    }
+
+    public Uni<List<NamespaceFact>> namespaceVersions(SqlConnection conn, String cluster, Collection<String> names) {
+        return conn.preparedQuery("SELECT payload::text AS p FROM ledger.namespace_fact WHERE cluster = $1 AND name = ANY($2)")
+                .execute(Tuple.of(cluster, names.toArray(String[]::new)))
+                .map(rows -> decode(rows, NamespaceFact.class));
+    }
+
+    /** The newest version of each node (by revision, then observation), deleted nodes included. */
+    public Uni<List<NodeFact>> latestNodes(SqlConnection conn, String cluster, Collection<String> names) {
+        return conn.preparedQuery("""
+                        SELECT DISTINCT ON (name) payload::text AS p FROM ledger.node_fact
+                        WHERE cluster = $1 AND name = ANY($2)
+                        ORDER BY name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED'""")
+                .execute(Tuple.of(cluster, names.toArray(String[]::new)))
+                .map(rows -> decode(rows, NodeFact.class));
+    }
+
+    /** How many rows a statement stored for the first time, and the keys they belong to. */
+    public record Inserted(int count, Set<String> keys) {
+        static final Inserted NONE = new Inserted(0, Set.of());
+    }
+
+    private <T> List<T> decode(RowSet<Row> rows, Class<T> type) {
+        List<T> out = new ArrayList<>(rows.size());
+        for (Row row : rows) {
+            try {
+                out.add(json.readValue(row.getString("p"), type));
+            } catch (JsonProcessingException e) {
+                throw new IllegalStateException("stored " + type.getSimpleName() + " is unreadable", e);
+            }
+        }
+        return out;
+    }
+
+    private String[] payloads(List<?> facts) {
+        return facts.stream().map(f -> {
+            try {
+                return json.writeValueAsString(f);
+            } catch (JsonProcessingException e) {
+                throw new IllegalArgumentException("fact cannot be serialised", e);
+            }
+        }).toArray(String[]::new);
+    }
+
+    private static <T> String[] column(List<T> facts, Function<T, String> field) {
+        return facts.stream().map(field).toArray(String[]::new);
+    }
+
+    private static <T> OffsetDateTime[] times(List<T> facts, Function<T, Instant> field) {
+        return facts.stream().map(f -> toOffset(field.apply(f))).toArray(OffsetDateTime[]::new);
+    }
+
+    static OffsetDateTime toOffset(Instant instant) {
+        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+    }
+
+    private static Set<String> strings(RowSet<Row> rows, String column) {
+        Set<String> out = new LinkedHashSet<>();
+        rows.forEach(r -> out.add(r.getString(column)));
+        return out;
+    }
+}

@@ -1,0 +1,29 @@
+package io.gpumeter.ledger.rest;
+
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.ledger.service.IngestService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+
+/** Where collectors deliver batches of facts; answers once the batch is committed. */
+@Path("/api/v1/facts")
+public class FactResource {
+
+    private final IngestService ingest;
+
+    public FactResource(IngestService ingest) {
+        this.ingest = ingest;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<IngestResult> deliver(FactBatch batch) {
+        return ingest.ingest(batch);
+    }
+}

@@ -1,0 +1,58 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.domain.GpuHours;
+import io.gpumeter.ledger.domain.GroupDimension;
+import io.gpumeter.ledger.domain.TimeWindow;
+import io.gpumeter.ledger.repository.AllocationRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Allocated normalized GPU-hours per group over a window. */
+@ApplicationScoped
+public class GpuHoursService {
+
+    /** Bounds one query's work; a year of monthly reports fits with room to spare. */
+    static final Duration MAX_WINDOW = Duration.ofDays(400);
+
+    private final AllocationRepository allocations;
+    private final Clock clock;
+
+    public GpuHoursService(AllocationRepository allocations) {
+        this.allocations = allocations;
+        this.clock = Clock.systemUTC();
+    }
+
+    public Uni<List<GpuHours>> allocated(Instant from, Instant to, String groupBy) {
+        if (!to.isAfter(from)) {
+            throw ApiProblem.badRequest("to", "to must be after from");
+        }
+        if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
+            throw ApiProblem.badRequest("to", "a window may span at most " + MAX_WINDOW.toDays() + " days");
+        }
+        return allocations.allocatedHours(new TimeWindow(from, to), dimensions(groupBy), clock.instant());
+    }
+
+    static List<GroupDimension> dimensions(String groupBy) {
+        List<GroupDimension> dims = new ArrayList<>();
+        for (String part : (groupBy == null || groupBy.isBlank() ? "tenant" : groupBy).split(",")) {
+            GroupDimension d;
+            try {
+                d = GroupDimension.parse(part);
+            } catch (IllegalArgumentException e) {
+                throw ApiProblem.badRequest("groupBy", "groupBy " + e.getMessage());
+            }
+            if (dims.contains(d)) {
+                throw ApiProblem.badRequest("groupBy", "groupBy names '" + d.label() + "' twice");
+            }
+            dims.add(d);
+        }
+        return dims;
+    }
+}

@@ -1,0 +1,30 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.domain.AllocationDeriver;
+import io.gpumeter.ledger.domain.NormalizationPolicy;
+import io.gpumeter.ledger.domain.UnitPlanner;
+import io.gpumeter.ledger.domain.VgpuRule;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Produces;
+import jakarta.inject.Singleton;
+
+/** Builds the configured normalization policy and the deriver that applies it. */
+@ApplicationScoped
+public class Normalization {
+
+    @Produces
+    @Singleton
+    NormalizationPolicy policy(LedgerConfig config) {
+        LedgerConfig.Normalization n = config.normalization();
+        return new NormalizationPolicy(n.version(), VgpuRule.parse(n.vgpuRule()), n.vgpuCoreWeight(),
+                n.migDefaultSlices(), n.migSlices(), n.defaultCardMemoryMib().orElse(null));
+    }
+
+    @Produces
+    @Singleton
+    AllocationDeriver deriver(NormalizationPolicy policy, LedgerConfig config) {
+        return new AllocationDeriver(new UnitPlanner(policy), config.attribution().teamLabel(),
+                config.attribution().projectLabel());
+    }
+}

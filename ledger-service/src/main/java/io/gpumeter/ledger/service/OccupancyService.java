@@ -1,0 +1,55 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.domain.Occupant;
+import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.repository.InventoryRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.List;
+
+/** Q1: who holds which GPU, now or at any past instant. */
+@ApplicationScoped
+public class OccupancyService {
+
+    private final AllocationRepository allocations;
+    private final InventoryRepository inventory;
+
+    public OccupancyService(AllocationRepository allocations, InventoryRepository inventory) {
+        this.allocations = allocations;
+        this.inventory = inventory;
+    }
+
+    public Uni<List<Occupant>> ofGpu(String uuid, Instant at) {
+        return allocations.occupantsOfGpu(uuid, at).chain(occupants -> {
+            if (!occupants.isEmpty()) {
+                return Uni.createFrom().item(occupants);
+            }
+            // An empty answer is only true for a card the ledger knows; an unknown UUID is a 404.
+            return inventory.known(uuid)
+                    .chain(known -> known ? Uni.createFrom().item(true) : allocations.everAllocated(uuid))
+                    .map(known -> {
+                        if (!known) {
+                            throw ApiProblem.notFound("uuid", "no GPU with UUID '" + uuid + "' is in the inventory or the ledger");
+                        }
+                        return occupants;
+                    });
+        });
+    }
+
+    public Uni<List<Occupant>> ofNode(String cluster, String node, Instant at) {
+        return allocations.occupantsOfNode(cluster, node, at).chain(occupants -> {
+            if (!occupants.isEmpty()) {
+                return Uni.createFrom().item(occupants);
+            }
+            return allocations.nodeKnown(cluster, node).map(known -> {
+                if (!known) {
+                    throw ApiProblem.notFound("node", "no node named '" + node + "' is in the ledger");
+                }
+                return occupants;
+            });
+        });
+    }
+}
