@@ -26,9 +26,14 @@ import java.util.Map;
  */
 public final class WatchStreamReader {
 
-    private static final ObjectMapper JSON = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+    /** Reads one line; two values on a line are not a watch event. */
+    private static final ObjectMapper LINES = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    /** Binds objects to the Kubernetes model; its nested deserializers break under FAIL_ON_TRAILING_TOKENS. */
+    private static final ObjectMapper MODEL = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
     private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
@@ -82,7 +87,7 @@ public final class WatchStreamReader {
     private static void readEvent(String line, long lineNumber, Instant observedAt, FactSink sink) {
         JsonNode event;
         try {
-            event = JSON.readTree(line);
+            event = LINES.readTree(line);
         } catch (JsonProcessingException e) {
             throw new MalformedLine(lineNumber, "not valid JSON (" + e.getOriginalMessage() + ")");
         }
@@ -115,7 +120,7 @@ public final class WatchStreamReader {
         }
         HasMetadata resource;
         try {
-            resource = JSON.treeToValue(object, model);
+            resource = MODEL.treeToValue(object, model);
         } catch (JsonProcessingException | IllegalArgumentException e) {
             sink.skip("unreadable " + kind);
             return;

@@ -1,0 +1,61 @@
+package io.gpumeter.billing.client;
+
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Calls ledger-service with a timeout, retries and a circuit breaker; any failure surfaces as an exception.
+ */
+@ApplicationScoped
+public class LedgerClient {
+
+    private final LedgerRestClient ledger;
+
+    public LedgerClient(@RestClient LedgerRestClient ledger) {
+        this.ledger = ledger;
+    }
+
+    /**
+     * Allocated normalized GPU-hours in [from, to) grouped by {@code dimension} and GPU model; empty when the
+     * ledger answers 404.
+     */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public List<GpuHours> gpuHours(Instant from, Instant to, String dimension) {
+        try {
+            List<GpuHours> hours = ledger.gpuHours(from.toString(), to.toString(), dimension + ",model");
+            return hours == null ? List.of() : hours;
+        } catch (WebApplicationException e) {
+            // 404 is handled inside the breaker: "nothing recorded" is an answer, not a failing ledger.
+            if (e.getResponse().getStatus() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
+    }
+
+    /** The normalization policy in force; empty when the ledger answers 404. */
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Optional<NormalizationPolicy> normalization() {
+        try {
+            return Optional.ofNullable(ledger.normalization());
+        } catch (WebApplicationException e) {
+            if (e.getResponse().getStatus() == 404) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,28 @@
+package io.gpumeter.billing.client;
+
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+import java.util.List;
+
+/**
+ * The two ledger-service reads a cost report needs; use {@link LedgerClient}, which adds the call policy.
+ */
+@Path("/api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+@RegisterRestClient(configKey = "ledger")
+interface LedgerRestClient {
+
+    @GET
+    @Path("/gpu-hours")
+    List<GpuHours> gpuHours(@QueryParam("from") String from, @QueryParam("to") String to,
+                            @QueryParam("groupBy") String groupBy);
+
+    @GET
+    @Path("/normalization")
+    NormalizationPolicy normalization();
+}

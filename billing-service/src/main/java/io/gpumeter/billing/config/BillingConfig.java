@@ -1,0 +1,46 @@
+package io.gpumeter.billing.config;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+
+import java.math.BigDecimal;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * How billing-service prices normalized GPU-hours and where its months begin.
+ */
+@ConfigMapping(prefix = "gpumeter.billing")
+public interface BillingConfig {
+
+    /** ISO 4217 code printed on every row; the rate card's prices are in this currency. */
+    @WithDefault("USD")
+    String currency();
+
+    /** Zone ID whose local midnights bound a billing month (e.g. Europe/Berlin); months are UTC when unset. */
+    Optional<String> timeZone();
+
+    /** The configured zone, or UTC. */
+    default ZoneId zone() {
+        return timeZone().map(String::strip).filter(z -> !z.isEmpty()).map(ZoneId::of).orElse(ZoneOffset.UTC);
+    }
+
+    /** The prices. */
+    RateCard rateCard();
+
+    /** Prices per normalized GPU-hour. */
+    interface RateCard {
+
+        /** Printed on every row, so a bill can be traced to the prices it used. */
+        @WithDefault("default-1")
+        String version();
+
+        /** Price of one normalized GPU-hour on a model the card does not list (or an unknown model). */
+        BigDecimal defaultRate();
+
+        /** Price per normalized GPU-hour by GPU model; names match ignoring case and '-', '_', ' ' differences. */
+        Map<String, BigDecimal> models();
+    }
+}

@@ -1,0 +1,147 @@
+package io.gpumeter.billing.rest;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A stand-in ledger-service on a free port, answering fixed JSON; the requested month selects the behaviour.
+ */
+public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
+
+    static final String MARCH_FROM = "2026-03-01T00:00:00Z";
+    static final String MARCH_TO = "2026-04-01T00:00:00Z";
+    /** March 2026 between local midnights in Europe/Berlin (CET to CEST). */
+    static final String BERLIN_MARCH_FROM = "2026-02-28T23:00:00Z";
+    static final String BERLIN_MARCH_TO = "2026-03-31T22:00:00Z";
+    /** Months whose gpu-hours request fails in a chosen way. */
+    static final String ANSWERS_500 = "2030-01-01T00:00:00Z";
+    static final String DROPS_CONNECTION = "2030-02-01T00:00:00Z";
+    static final String ANSWERS_404 = "2030-03-01T00:00:00Z";
+    static final String ANSWERS_LATE = "2030-04-01T00:00:00Z";
+
+    static final String POLICY = "MIG 1g.10gb = 1/7 card, 3g.40gb = 3/7 card; vGPU = gpucores/100; "
+            + "time-slice = 1/replicas";
+
+    // Deliberately out of order, with three spellings of the H100 and two ways of saying "model unknown".
+    static final String BY_TENANT = """
+            [
+             {"key":"gamma","group":{"tenant":"gamma","model":"nvidia_h100_80gb_hbm3"},"allocatedGpuHours":2},
+             {"key":"acme","group":{"tenant":"acme","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":12.345678901234,"usedGpuHours":3.1},
+             {"key":"beta","group":{"tenant":"beta","model":null},"allocatedGpuHours":1.0},
+             {"key":"gamma","group":{"tenant":"gamma","model":"NVIDIA-H100-80GB-HBM3"},"allocatedGpuHours":1},
+             {"key":"acme","group":{"tenant":"acme","model":"NVIDIA L40S"},"allocatedGpuHours":3.5},
+             {"key":"beta","group":{"tenant":"beta","model":"unknown"},"allocatedGpuHours":0.75}
+            ]""";
+
+    static final String BY_TEAM = """
+            [
+             {"key":"ml-platform","group":{"team":"ml-platform","model":"NVIDIA-H100-80GB-HBM3"},"allocatedGpuHours":1},
+             {"key":"=1+1","group":{"team":"=1+1","model":"NVIDIA-H100-80GB-HBM3"},"allocatedGpuHours":2},
+             {"key":"","group":{"team":null,"model":"NVIDIA-H100-80GB-HBM3"},"allocatedGpuHours":0.5},
+             {"key":"@SUM(A1:A9)","group":{"team":"@SUM(A1:A9)","model":"NVIDIA L40S"},"allocatedGpuHours":1}
+            ]""";
+
+    private HttpServer server;
+    private final Map<String, AtomicInteger> gpuHoursCalls = new ConcurrentHashMap<>();
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        // Several threads, so one deliberately slow answer does not hold up the next request.
+        server.setExecutor(Executors.newCachedThreadPool(runnable -> {
+            Thread thread = new Thread(runnable, "fake-ledger");
+            thread.setDaemon(true);
+            return thread;
+        }));
+        server.createContext("/api/v1/gpu-hours", this::gpuHours);
+        server.createContext("/api/v1/normalization", exchange -> send(exchange, 200,
+                "{\"policy\":\"" + POLICY + "\",\"version\":\"norm-2026.1\",\"since\":\"2026-01-01T00:00:00Z\"}"));
+        server.createContext("/calls", exchange -> send(exchange, 200,
+                String.valueOf(gpuHoursCalls.getOrDefault(query(exchange).get("from"), new AtomicInteger()).get())));
+        server.start();
+        return Map.of("quarkus.rest-client.ledger.url", "http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    @Override
+    public void stop() {
+        if (server != null) {
+            server.stop(0);
+        }
+    }
+
+    private void gpuHours(HttpExchange exchange) throws IOException {
+        Map<String, String> q = query(exchange);
+        String from = q.get("from");
+        gpuHoursCalls.computeIfAbsent(String.valueOf(from), f -> new AtomicInteger()).incrementAndGet();
+        if (ANSWERS_500.equals(from)) {
+            send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
+        } else if (DROPS_CONNECTION.equals(from)) {
+            exchange.close(); // no status line at all: the connection just ends
+        } else if (ANSWERS_LATE.equals(from)) {
+            sleep(20_000);
+            send(exchange, 200, "[]");
+        } else if (ANSWERS_404.equals(from)) {
+            send(exchange, 404, "{\"title\":\"Not Found\"}");
+        } else if (MARCH_FROM.equals(from) && MARCH_TO.equals(q.get("to"))
+                || BERLIN_MARCH_FROM.equals(from) && BERLIN_MARCH_TO.equals(q.get("to"))) {
+            switch (String.valueOf(q.get("groupBy"))) {
+                case "tenant,model" -> send(exchange, 200, BY_TENANT);
+                case "team,model" -> send(exchange, 200, BY_TEAM);
+                default -> send(exchange, 200, "[]");
+            }
+        } else if (from != null && from.endsWith("-01T00:00:00Z") && q.get("to") != null) {
+            send(exchange, 200, "[]");
+        } else {
+            send(exchange, 400, "{\"title\":\"Bad Request\",\"detail\":\"unexpected query " + q + "\"}");
+        }
+    }
+
+    private static void sleep(long millis) {
+        try {
+            Thread.sleep(millis);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    private static Map<String, String> query(HttpExchange exchange) {
+        Map<String, String> params = new HashMap<>();
+        String raw = exchange.getRequestURI().getRawQuery();
+        if (raw != null) {
+            for (String pair : raw.split("&")) {
+                int eq = pair.indexOf('=');
+                String name = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
+                String value = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+                params.put(name, value);
+            }
+        }
+        return params;
+    }
+
+    private static void send(HttpExchange exchange, int status, String json) throws IOException {
+        byte[] body = json.getBytes(StandardCharsets.UTF_8);
+        exchange.getResponseHeaders().set("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, body.length);
+        try (var out = exchange.getResponseBody()) {
+            out.write(body);
+        }
+    }
+}

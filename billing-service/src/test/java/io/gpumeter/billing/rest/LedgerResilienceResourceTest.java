@@ -1,0 +1,79 @@
+package io.gpumeter.billing.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.util.Map;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.lessThan;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+@QuarkusTest
+@TestProfile(LedgerResilienceResourceTest.ShortTimeoutSmallBreaker.class)
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeLedgerResource.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the breaker's state carries from one test to the next
+class LedgerResilienceResourceTest {
+
+    // %test-prefixed: a profiled name in application.properties outranks an unprefixed override.
+    private static final String GPU_HOURS =
+            "%test.quarkus.fault-tolerance.\"io.gpumeter.billing.client.LedgerClient/gpuHours\".";
+
+    public static class ShortTimeoutSmallBreaker implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of(
+                    GPU_HOURS + "timeout.value", "300",
+                    GPU_HOURS + "timeout.unit", "millis",
+                    GPU_HOURS + "circuit-breaker.request-volume-threshold", "4",
+                    GPU_HOURS + "circuit-breaker.delay", "60000");
+        }
+    }
+
+    @Test
+    @Order(1)
+    void aLedgerSlowerThanTheTimeoutIsA503() throws InterruptedException {
+        // Three attempts cut at 300 ms each; the fake ledger would take 20 s to answer even once.
+        given().queryParam("month", "2030-04")
+                .when().get("/api/v1/reports/monthly")
+                .then().statusCode(503)
+                .contentType("application/problem+json")
+                .time(lessThan(10_000L));
+        assertEquals("3", eventualLedgerCalls(FakeLedgerResource.ANSWERS_LATE, "3"), "one call and two retries");
+    }
+
+    @Test
+    @Order(2)
+    void repeatedFailuresOpenTheBreakerAndSpareTheLedger() {
+        // Three timeouts so far; the fourth failure fills the window of four and opens the breaker.
+        given().queryParam("month", "2030-01").when().get("/api/v1/reports/monthly").then().statusCode(503);
+        assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.ANSWERS_500),
+                "the retries after the breaker opened never reached the ledger");
+
+        given().queryParam("month", "2026-06")
+                .when().get("/api/v1/reports/monthly")
+                .then().statusCode(503)
+                .contentType("application/problem+json")
+                .body("status", equalTo(503));
+        assertEquals("0", MonthlyReportResourceTest.ledgerCalls("2026-06-01T00:00:00Z"));
+    }
+
+    /** The fake ledger counts a call when its handler starts, which may lag the client's timeout a little. */
+    private static String eventualLedgerCalls(String from, String expected) throws InterruptedException {
+        String calls = MonthlyReportResourceTest.ledgerCalls(from);
+        for (int i = 0; i < 20 && !calls.equals(expected); i++) {
+            Thread.sleep(100);
+            calls = MonthlyReportResourceTest.ledgerCalls(from);
+        }
+        return calls;
+    }
+}

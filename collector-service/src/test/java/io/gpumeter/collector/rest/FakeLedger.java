@@ -1,0 +1,65 @@
+package io.gpumeter.collector.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A stand-in for ledger-service's fact intake that records every batch it is sent and can be told to fail, so
+ * the collector's delivery can be checked on its own.
+ */
+public class FakeLedger implements QuarkusTestResourceLifecycleManager {
+
+    static final List<JsonNode> BATCHES = new CopyOnWriteArrayList<>();
+    /** The status to answer with; 200 accepts every fact. */
+    static final AtomicInteger STATUS = new AtomicInteger(200);
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private HttpServer server;
+
+    @Override
+    public Map<String, String> start() {
+        try {
+            server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        server.createContext("/api/v1/facts", exchange -> {
+            JsonNode batch = JSON.readTree(exchange.getRequestBody());
+            int status = STATUS.get();
+            byte[] reply;
+            if (status == 200) {
+                BATCHES.add(batch);
+                int facts = batch.path("namespaces").size() + batch.path("nodes").size() + batch.path("pods").size();
+                reply = ("{\"accepted\":" + facts + ",\"duplicates\":0}").getBytes(StandardCharsets.UTF_8);
+            } else {
+                reply = "{\"status\":500}".getBytes(StandardCharsets.UTF_8);
+            }
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, reply.length);
+            exchange.getResponseBody().write(reply);
+            exchange.close();
+        });
+        server.start();
+        return Map.of("quarkus.rest-client.ledger.url", "http://localhost:" + server.getAddress().getPort());
+    }
+
+    @Override
+    public void stop() {
+        server.stop(0);
+    }
+
+    static List<JsonNode> pods() {
+        return BATCHES.stream().flatMap(b -> b.path("pods").valueStream()).toList();
+    }
+}
