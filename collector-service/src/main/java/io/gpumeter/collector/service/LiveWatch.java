@@ -12,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,7 +32,7 @@ public class LiveWatch {
     private final CollectorConfig config;
     private final FactBuffer buffer;
     private final MeterRegistry metrics;
-    private final List<SharedIndexInformer<? extends HasMetadata>> informers = new ArrayList<>();
+    private final List<SharedIndexInformer<? extends HasMetadata>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile State state;
     private volatile String problem;
 
@@ -45,8 +44,13 @@ public class LiveWatch {
         this.state = config.watch().enabled() ? State.STARTING : State.DISABLED;
     }
 
+    /** Watching only while every informer's watch is up; a broken watch reconnects by itself meanwhile. */
     public State state() {
-        return state;
+        State current = state;
+        if (current == State.WATCHING && informers.stream().anyMatch(i -> !i.isWatching())) {
+            return State.DEGRADED;
+        }
+        return current;
     }
 
     public String problem() {
@@ -69,6 +73,8 @@ public class LiveWatch {
             namespaces.forEach(ns -> informers.add(client.pods().inNamespace(ns).runnableInformer(resync)));
         }
         informers.forEach(this::handle);
+        // A failing first list ends the start so this class can report and retry; later watch errors retry inside.
+        informers.forEach(i -> i.exceptionHandler((started, failure) -> started));
         CompletableFuture<?>[] started = informers.stream()
                 .map(i -> i.start().toCompletableFuture()).toArray(CompletableFuture[]::new);
         CompletableFuture.allOf(started).whenComplete((ok, failure) -> {
