@@ -33,6 +33,7 @@ public class LiveWatch {
     private final FactBuffer buffer;
     private final MeterRegistry metrics;
     private final List<SharedIndexInformer<? extends HasMetadata>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final MeteringChanges changes = new MeteringChanges();
     private volatile State state;
     private volatile String problem;
 
@@ -118,7 +119,13 @@ public class LiveWatch {
     private void record(WatchEventType type, HasMetadata object) {
         FactSink sink = new FactSink();
         sink.accept(type, object, Instant.now());
-        sink.all().forEach(buffer::add);
+        for (Object fact : sink.all()) {
+            if (changes.isNews(fact)) {
+                buffer.add(fact);
+            } else {
+                sink.skip("unchanged for metering");
+            }
+        }
         for (Map.Entry<String, Integer> skipped : sink.skippedByReason().entrySet()) {
             metrics.counter("gpumeter.collector.watch.skipped", "reason", skipped.getKey()).increment(skipped.getValue());
         }

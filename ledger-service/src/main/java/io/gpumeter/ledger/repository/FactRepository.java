@@ -86,15 +86,31 @@ public class FactRepository {
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
     }
 
-    /** The uids of every pod ever seen in these namespaces or on these nodes. */
-    public Uni<Set<String>> podsIn(SqlConnection conn, String cluster, Collection<String> namespaces, Collection<String> nodes) {
-        if (namespaces.isEmpty() && nodes.isEmpty()) {
+    /** The uids of every pod ever seen in these namespaces: their attribution may change anywhere in time. */
+    public Uni<Set<String>> podsInNamespaces(SqlConnection conn, String cluster, Collection<String> namespaces) {
+        if (namespaces.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return conn.preparedQuery("SELECT DISTINCT uid FROM ledger.pod_fact WHERE cluster = $1 AND namespace = ANY($2)")
+                .execute(Tuple.of(cluster, namespaces.toArray(String[]::new)))
+                .map(rows -> strings(rows, "uid"));
+    }
+
+    /**
+     * The pods on these nodes whose books a new node inventory may change: those still held, and those derived
+     * before the node was known. A finished allocation priced with a known card keeps the inventory of its time.
+     */
+    public Uni<Set<String>> podsAwaitingNode(SqlConnection conn, String cluster, Collection<String> nodes) {
+        if (nodes.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
         return conn.preparedQuery("""
-                        SELECT DISTINCT uid FROM ledger.pod_fact
-                        WHERE cluster = $1 AND (namespace = ANY($2) OR node_name = ANY($3))""")
-                .execute(Tuple.of(cluster, namespaces.toArray(String[]::new), nodes.toArray(String[]::new)))
+                        SELECT DISTINCT f.uid FROM ledger.pod_fact f
+                        WHERE f.cluster = $1 AND f.node_name = ANY($2)
+                          AND NOT EXISTS (SELECT 1 FROM ledger.allocation_segment s
+                                          WHERE s.cluster = f.cluster AND s.pod_uid = f.uid
+                                            AND s.until IS NOT NULL AND s.gpu_model IS NOT NULL)""")
+                .execute(Tuple.of(cluster, nodes.toArray(String[]::new)))
                 .map(rows -> strings(rows, "uid"));
     }
 

@@ -64,12 +64,14 @@ public class IngestService {
                 .chain(namespaces -> facts.insertNodes(conn, cluster, batch.nodes())
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
                                 .chain(() -> facts.insertPods(conn, cluster, batch.pods()))
-                                .chain(pods -> facts.podsIn(conn, cluster, namespaces.keys(), nodes.keys())
-                                        .chain(touched -> {
-                                            Set<String> affected = new TreeSet<>(pods.keys());
-                                            affected.addAll(touched);
-                                            return rederive(conn, cluster, affected);
-                                        })
+                                .chain(pods -> facts.podsInNamespaces(conn, cluster, namespaces.keys())
+                                        .chain(relabelled -> facts.podsAwaitingNode(conn, cluster, nodes.keys())
+                                                .chain(onNodes -> {
+                                                    Set<String> affected = new TreeSet<>(pods.keys());
+                                                    affected.addAll(relabelled);
+                                                    affected.addAll(onNodes);
+                                                    return rederive(conn, cluster, affected);
+                                                }))
                                         .map(ignored -> {
                                             int accepted = namespaces.count() + nodes.count() + pods.count();
                                             return new IngestResult(accepted, batch.size() - accepted);
