@@ -24,18 +24,18 @@ public final class AllocationDeriver {
     }
 
     public List<AllocationSegment> derive(String cluster, PodHistory history, NodeInventory node,
-                                          NamespaceTimeline namespace) {
+                                          NamespaceTimeline namespace, List<GpuBinding> bindings) {
         Optional<Instant> start = history.start();
         Optional<PodFact> placement = history.placement();
         if (start.isEmpty() || placement.isEmpty()) {
             return List.of();
         }
-        List<AllocationUnit> units = planner.plan(placement.get(), node);
+        Instant since = start.get();
+        Instant until = history.end().map(e -> e.isBefore(since) ? since : e).orElse(null);
+        List<AllocationUnit> units = CardNaming.name(planner.plan(placement.get(), node), bindings, since, until);
         if (units.isEmpty()) {
             return List.of();
         }
-        Instant since = start.get();
-        Instant until = history.end().map(e -> e.isBefore(since) ? since : e).orElse(null);
         PodFact latest = history.latest();
         List<Instant[]> pieces = pieces(since, until, namespace);
         List<AllocationSegment> segments = new ArrayList<>();

@@ -36,7 +36,7 @@ class AllocationDeriverTest {
     void hamiCoresZeroIsMeteredByPhysicalMemoryShare() {
         PodVersions pod = new PodVersions("u1").vgpus(new VgpuGrant(0, "GPU-1", "NVIDIA", 20480, 0));
         List<AllocationSegment> segments = deriver.derive("c1",
-                new PodHistory(List.of(pod.scheduled(2, T0))), hamiNode(), NamespaceTimeline.unknown("team-a"));
+                new PodHistory(List.of(pod.scheduled(2, T0))), hamiNode(), NamespaceTimeline.unknown("team-a"), List.of());
         assertEquals(1, segments.size());
         AllocationSegment s = segments.get(0);
         assertEquals(UnitKind.VGPU, s.unit().kind());
@@ -58,7 +58,7 @@ class AllocationDeriverTest {
         Instant end = T0.plusSeconds(7200);
         List<AllocationSegment> segments = deriver.derive("c1",
                 new PodHistory(List.of(pod.scheduled(2, T0), pod.finished(3, T0, end, null))),
-                new NodeInventory("node-1", Map.of(), List.of()), timeline);
+                new NodeInventory("node-1", Map.of(), List.of()), timeline, List.of());
         assertEquals(2, segments.size());
         assertEquals("acme", segments.get(0).tenant());
         assertEquals(T0, segments.get(0).segStart());
@@ -89,7 +89,7 @@ class AllocationDeriverTest {
         NamespaceTimeline timeline = NamespaceTimeline.of("team-a", List.of(ns(1, "acme", T0, T0)),
                 "gpumeter.io/tenant", "gpumeter.io/team", "gpumeter.io/project");
         AllocationSegment s = deriver.derive("c1", new PodHistory(List.of(pod.scheduled(2, T0))),
-                new NodeInventory("node-1", Map.of(), List.of()), timeline).get(0);
+                new NodeInventory("node-1", Map.of(), List.of()), timeline, List.of()).get(0);
         assertEquals("speech", s.team());
         assertEquals("asr", s.project());
         assertEquals("acme", s.tenant());
@@ -101,7 +101,7 @@ class AllocationDeriverTest {
         NodeInventory node = new NodeInventory("node-1", Map.of(NodeInventory.REPLICAS, "4",
                 NodeInventory.SHARING_STRATEGY, "time-slicing", NodeInventory.PRODUCT, "NVIDIA-A100-SXM4-80GB"), List.of());
         List<AllocationSegment> segments = deriver.derive("c1", new PodHistory(List.of(pod.scheduled(2, T0))), node,
-                NamespaceTimeline.unknown("team-a"));
+                NamespaceTimeline.unknown("team-a"), List.of());
         assertEquals(2, segments.size());
         assertTrue(segments.stream().allMatch(s -> s.unit().kind() == UnitKind.SHARED
                 && s.unit().fraction().compareTo(new BigDecimal("0.25")) == 0 && s.unit().gpuUuid() == null));
@@ -113,7 +113,7 @@ class AllocationDeriverTest {
         NodeInventory node = new NodeInventory("node-1", Map.of(NodeInventory.MIG_STRATEGY, "single",
                 NodeInventory.PRODUCT, "NVIDIA-A100-SXM4-40GB-MIG-3g.20gb"), List.of());
         AllocationSegment s = deriver.derive("c1", new PodHistory(List.of(pod.scheduled(2, T0))), node,
-                NamespaceTimeline.unknown("team-a")).get(0);
+                NamespaceTimeline.unknown("team-a"), List.of()).get(0);
         assertEquals(UnitKind.MIG, s.unit().kind());
         assertEquals("3g.20gb", s.unit().migProfile());
         assertEquals("NVIDIA-A100-SXM4-40GB", s.unit().gpuModel());
@@ -125,7 +125,7 @@ class AllocationDeriverTest {
         PodVersions pod = new PodVersions("u6").resources(Map.of("nvidia.com/mig-1g.10gb", 2L, "nvidia.com/mig-2g.20gb", 1L));
         List<AllocationSegment> segments = deriver.derive("c1", new PodHistory(List.of(pod.scheduled(2, T0))),
                 new NodeInventory("node-1", Map.of(NodeInventory.PRODUCT, "NVIDIA-A100-SXM4-80GB"), List.of()),
-                NamespaceTimeline.unknown("team-a"));
+                NamespaceTimeline.unknown("team-a"), List.of());
         BigDecimal total = segments.stream().map(s -> s.unit().fraction()).reduce(BigDecimal.ZERO, BigDecimal::add);
         assertEquals(3, segments.size());
         assertEquals(0, total.compareTo(new BigDecimal("0.571428571428")));
@@ -135,6 +135,6 @@ class AllocationDeriverTest {
     void podWithoutGpusHasNoAllocation() {
         PodVersions pod = new PodVersions("u7").resources(Map.of());
         assertTrue(deriver.derive("c1", new PodHistory(List.of(pod.scheduled(2, T0))),
-                new NodeInventory("node-1", Map.of(), List.of()), NamespaceTimeline.unknown("team-a")).isEmpty());
+                new NodeInventory("node-1", Map.of(), List.of()), NamespaceTimeline.unknown("team-a"), List.of()).isEmpty());
     }
 }

@@ -1,0 +1,194 @@
+package io.gpumeter.ledger.repository;
+
+import io.gpumeter.common.fact.UsageSample;
+import io.gpumeter.common.fact.UsageScope;
+import io.gpumeter.ledger.domain.GpuBinding;
+import io.gpumeter.ledger.domain.UsagePoint;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+import static io.gpumeter.ledger.repository.FactRepository.toOffset;
+
+/** The used ledger: per-minute rollups of usage series, and the pod-to-card bindings exporters reveal. */
+@ApplicationScoped
+public class UsageRepository {
+
+    private static final DateTimeFormatter DAY = DateTimeFormatter.BASIC_ISO_DATE;
+    private final Set<LocalDate> knownPartitions = ConcurrentHashMap.newKeySet();
+    private final Pool pool;
+
+    public UsageRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Creates the daily partitions these samples fall in, once per day and process. */
+    public Uni<Void> ensurePartitions(SqlConnection conn, Collection<UsageSample> samples) {
+        Set<LocalDate> days = new TreeSet<>();
+        samples.forEach(s -> days.add(s.at().atOffset(ZoneOffset.UTC).toLocalDate()));
+        days.removeAll(knownPartitions);
+        if (days.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        StringBuilder ddl = new StringBuilder("SELECT pg_advisory_xact_lock(hashtext('gpumeter.ledger.partitions'));");
+        for (LocalDate day : days) {
+            ddl.append("CREATE TABLE IF NOT EXISTS ledger.usage_minute_p").append(DAY.format(day))
+                    .append(" PARTITION OF ledger.usage_minute FOR VALUES FROM ('").append(day).append("T00:00:00Z') TO ('")
+                    .append(day.plusDays(1)).append("T00:00:00Z');");
+        }
+        return conn.query(ddl.toString()).execute().invoke(() -> knownPartitions.addAll(days)).replaceWithVoid();
+    }
+
+    /**
+     * Adds the samples not counted before to their minute rollups; returns how many were new. A sample is new when
+     * its second of the minute is not yet in the row's bitmask.
+     */
+    public Uni<Integer> addSamples(SqlConnection conn, String cluster, List<UsageSample> samples) {
+        if (samples.isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        return conn.preparedQuery("""
+                        WITH incoming AS (
+                            SELECT DISTINCT ON (u.gpu, u.scope, u.skey, u.field, date_trunc('second', u.at))
+                                   u.gpu, u.scope, u.skey, u.field, date_trunc('minute', u.at) AS minute,
+                                   floor(extract(second FROM u.at))::int AS sec, u.value
+                            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::float8[])
+                                 AS u(gpu, scope, skey, field, at, value)
+                            ORDER BY u.gpu, u.scope, u.skey, u.field, date_trunc('second', u.at), u.at),
+                        fresh AS (
+                            SELECT i.* FROM incoming i
+                            LEFT JOIN ledger.usage_minute m
+                              ON m.cluster = $1 AND m.gpu_uuid = i.gpu AND m.scope = i.scope AND m.scope_key = i.skey
+                             AND m.field = i.field AND m.minute = i.minute
+                            WHERE m.seconds IS NULL OR (m.seconds & (1::bigint << i.sec)) = 0),
+                        rollup AS (
+                            SELECT gpu, scope, skey, field, minute, sum(value) AS s, max(value) AS mx, count(*)::int AS n,
+                                   bit_or(1::bigint << sec) AS bits
+                            FROM fresh GROUP BY gpu, scope, skey, field, minute),
+                        stored AS (
+                            INSERT INTO ledger.usage_minute (cluster, gpu_uuid, scope, scope_key, field, minute, sum, max, samples, seconds)
+                            SELECT $1, gpu, scope, skey, field, minute, s, mx, n, bits FROM rollup
+                            ON CONFLICT (cluster, gpu_uuid, scope, scope_key, field, minute) DO UPDATE SET
+                                sum = usage_minute.sum + excluded.sum, max = greatest(usage_minute.max, excluded.max),
+                                samples = usage_minute.samples + excluded.samples,
+                                seconds = usage_minute.seconds | excluded.seconds
+                            RETURNING 1)
+                        SELECT coalesce(sum(n), 0)::int AS added FROM rollup""")
+                .execute(Tuple.from(List.of(cluster,
+                        strings(samples, UsageSample::gpuUuid), strings(samples, s -> s.scope().name()),
+                        strings(samples, s -> s.scopeKey() == null ? "" : s.scopeKey()),
+                        strings(samples, s -> s.field().name()),
+                        samples.stream().map(s -> toOffset(s.at())).toArray(OffsetDateTime[]::new),
+                        samples.stream().map(UsageSample::value).toArray(Double[]::new))))
+                .map(rows -> rows.iterator().next().getInteger("added"));
+    }
+
+    /** Records which pods the exporters saw on which cards; returns the "namespace/pod" names newly bound. */
+    public Uni<Set<String>> bind(SqlConnection conn, String cluster, List<UsageSample> samples) {
+        List<UsageSample> attributed = samples.stream()
+                .filter(s -> s.pod() != null && !s.pod().isBlank() && s.namespace() != null && !s.namespace().isBlank())
+                .filter(s -> s.scope() == UsageScope.DEVICE
+                        || s.scope() == UsageScope.MIG_INSTANCE)
+                .toList();
+        if (attributed.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return conn.preparedQuery("""
+                        INSERT INTO ledger.gpu_binding (cluster, namespace, pod, gpu_uuid, scope_key, mig_profile, first_seen, last_seen)
+                        SELECT $1, ns, pod, gpu, skey, max(profile), min(at), max(at)
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[])
+                             AS u(ns, pod, gpu, skey, profile, at)
+                        GROUP BY ns, pod, gpu, skey
+                        ON CONFLICT (cluster, namespace, pod, gpu_uuid, scope_key) DO UPDATE SET
+                            first_seen = least(gpu_binding.first_seen, excluded.first_seen),
+                            last_seen = greatest(gpu_binding.last_seen, excluded.last_seen),
+                            mig_profile = coalesce(excluded.mig_profile, gpu_binding.mig_profile)
+                        RETURNING namespace || '/' || pod AS name, (xmax = 0) AS inserted""")
+                .execute(Tuple.from(List.of(cluster,
+                        strings(attributed, UsageSample::namespace), strings(attributed, UsageSample::pod),
+                        strings(attributed, UsageSample::gpuUuid),
+                        strings(attributed, s -> s.scope() == UsageScope.MIG_INSTANCE ? s.scopeKey() : ""),
+                        strings(attributed, UsageSample::migProfile),
+                        attributed.stream().map(s -> toOffset(s.at())).toArray(OffsetDateTime[]::new))))
+                .map(rows -> {
+                    Set<String> fresh = new TreeSet<>();
+                    rows.forEach(r -> {
+                        if (Boolean.TRUE.equals(r.getBoolean("inserted"))) {
+                            fresh.add(r.getString("name"));
+                        }
+                    });
+                    return fresh;
+                });
+    }
+
+    /** Every sighting of pods in these namespaces, keyed "namespace/pod". */
+    public Uni<Map<String, List<GpuBinding>>> bindings(SqlConnection conn, String cluster, Collection<String> namespaces) {
+        return conn.preparedQuery("""
+                        SELECT namespace, pod, gpu_uuid, scope_key, mig_profile, first_seen, last_seen FROM ledger.gpu_binding
+                        WHERE cluster = $1 AND namespace = ANY($2)""")
+                .execute(Tuple.of(cluster, namespaces.toArray(String[]::new)))
+                .map(rows -> {
+                    Map<String, List<GpuBinding>> out = new HashMap<>();
+                    rows.forEach(r -> out.computeIfAbsent(r.getString("namespace") + "/" + r.getString("pod"), k -> new ArrayList<>())
+                            .add(new GpuBinding(r.getString("gpu_uuid"), r.getString("scope_key"), r.getString("mig_profile"),
+                                    r.getOffsetDateTime("first_seen").toInstant(), r.getOffsetDateTime("last_seen").toInstant())));
+                    return out;
+                });
+    }
+
+    /** The uids of the pods with these "namespace/pod" names. */
+    public Uni<Set<String>> podUids(SqlConnection conn, String cluster, Collection<String> names) {
+        if (names.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        String[] namespaces = names.stream().map(n -> n.substring(0, n.indexOf('/'))).toArray(String[]::new);
+        String[] pods = names.stream().map(n -> n.substring(n.indexOf('/') + 1)).toArray(String[]::new);
+        return conn.preparedQuery("""
+                        SELECT DISTINCT f.uid FROM ledger.pod_fact f
+                        JOIN unnest($2::text[], $3::text[]) AS b(ns, pod) ON f.namespace = b.ns AND f.payload->>'name' = b.pod
+                        WHERE f.cluster = $1""")
+                .execute(Tuple.of(cluster, namespaces, pods))
+                .map(rows -> {
+                    Set<String> uids = new TreeSet<>();
+                    rows.forEach(r -> uids.add(r.getString("uid")));
+                    return uids;
+                });
+    }
+
+    /** The minute rollups of one card's series over a window, optionally one field only. */
+    public Uni<List<UsagePoint>> series(String gpuUuid, String field, Instant from, Instant to) {
+        return pool.preparedQuery("""
+                        SELECT scope, scope_key, field, minute, sum / samples AS mean, max, samples FROM ledger.usage_minute
+                        WHERE gpu_uuid = $1 AND minute >= $2 AND minute < $3 AND ($4::text IS NULL OR field = $4)
+                        ORDER BY field, scope, scope_key, minute""")
+                .execute(Tuple.of(gpuUuid, toOffset(from), toOffset(to), field))
+                .map(rows -> {
+                    List<UsagePoint> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(new UsagePoint(r.getString("scope"), r.getString("scope_key"), r.getString("field"),
+                            r.getOffsetDateTime("minute").toInstant(), r.getDouble("mean"), r.getDouble("max"),
+                            r.getInteger("samples"))));
+                    return out;
+                });
+    }
+
+    private static <T> String[] strings(List<T> items, Function<T, String> field) {
+        return items.stream().map(field).toArray(String[]::new);
+    }
+}

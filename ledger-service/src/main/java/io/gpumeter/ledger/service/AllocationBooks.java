@@ -1,0 +1,94 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.common.fact.NamespaceFact;
+import io.gpumeter.common.fact.NodeFact;
+import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.domain.AllocationDeriver;
+import io.gpumeter.ledger.domain.AllocationSegment;
+import io.gpumeter.ledger.domain.GpuBinding;
+import io.gpumeter.ledger.domain.NamespaceTimeline;
+import io.gpumeter.ledger.domain.NodeInventory;
+import io.gpumeter.ledger.domain.PodHistory;
+import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.repository.FactRepository;
+import io.gpumeter.ledger.repository.UsageRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** The one place that rewrites the allocated ledger: re-derives pods from everything the ledger holds on them. */
+@ApplicationScoped
+public class AllocationBooks {
+
+    private final FactRepository facts;
+    private final UsageRepository usage;
+    private final AllocationRepository allocations;
+    private final AllocationDeriver deriver;
+    private final LedgerConfig config;
+
+    public AllocationBooks(FactRepository facts, UsageRepository usage, AllocationRepository allocations,
+                           AllocationDeriver deriver, LedgerConfig config) {
+        this.facts = facts;
+        this.usage = usage;
+        this.allocations = allocations;
+        this.deriver = deriver;
+        this.config = config;
+    }
+
+    /** Recomputes the segments of these pods, inside the caller's transaction. */
+    public Uni<Void> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
+        if (podUids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return facts.podVersions(conn, cluster, podUids).chain(versions -> {
+            Map<String, List<PodFact>> byPod = versions.stream().collect(Collectors.groupingBy(PodFact::uid));
+            Set<String> namespaces = versions.stream().map(PodFact::namespace).collect(Collectors.toSet());
+            Set<String> nodes = versions.stream().map(PodFact::nodeName).filter(n -> n != null).collect(Collectors.toSet());
+            return facts.namespaceVersions(conn, cluster, namespaces)
+                    .chain(nsFacts -> facts.latestNodes(conn, cluster, nodes)
+                            .chain(nodeFacts -> usage.bindings(conn, cluster, namespaces)
+                                    .chain(bindings -> allocations.replace(conn, cluster, podUids,
+                                            derive(cluster, byPod, timelines(nsFacts), inventories(nodeFacts), bindings)))));
+        });
+    }
+
+    private List<AllocationSegment> derive(String cluster, Map<String, List<PodFact>> byPod,
+                                           Map<String, NamespaceTimeline> timelines, Map<String, NodeInventory> nodes,
+                                           Map<String, List<GpuBinding>> bindings) {
+        List<AllocationSegment> segments = new ArrayList<>();
+        byPod.forEach((uid, versions) -> {
+            PodHistory history = new PodHistory(versions);
+            String node = history.placement().map(PodFact::nodeName).orElse(null);
+            NodeInventory inventory = node == null ? null : nodes.get(node);
+            PodFact latest = history.latest();
+            segments.addAll(deriver.derive(cluster, history,
+                    inventory != null ? inventory : new NodeInventory(node, Map.of(), List.of()),
+                    timelines.getOrDefault(latest.namespace(), NamespaceTimeline.unknown(latest.namespace())),
+                    bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of())));
+        });
+        return segments;
+    }
+
+    private Map<String, NamespaceTimeline> timelines(List<NamespaceFact> nsFacts) {
+        LedgerConfig.Attribution keys = config.attribution();
+        Map<String, List<NamespaceFact>> byName = nsFacts.stream().collect(Collectors.groupingBy(NamespaceFact::name));
+        Map<String, NamespaceTimeline> timelines = new HashMap<>();
+        byName.forEach((name, versions) -> timelines.put(name,
+                NamespaceTimeline.of(name, versions, keys.tenantLabel(), keys.teamLabel(), keys.projectLabel())));
+        return timelines;
+    }
+
+    private static Map<String, NodeInventory> inventories(List<NodeFact> nodeFacts) {
+        Map<String, NodeInventory> out = new HashMap<>();
+        nodeFacts.forEach(n -> out.put(n.name(), new NodeInventory(n.name(), n.labels(), n.gpus())));
+        return out;
+    }
+}

@@ -1,0 +1,54 @@
+package io.gpumeter.ledger.domain;
+
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+
+class CardNamingTest {
+
+    static final Instant T0 = Instant.parse("2026-07-01T00:00:00Z");
+
+    static AllocationUnit whole() {
+        return new AllocationUnit(UnitKind.WHOLE, null, "A100", null, null, null, BigDecimal.ONE, "device-plugin");
+    }
+
+    static AllocationUnit mig(String profile) {
+        return new AllocationUnit(UnitKind.MIG, null, "A100", profile, null, null, new BigDecimal("0.142857142857"), "mig-resource");
+    }
+
+    static GpuBinding seen(String uuid, String instance, String profile, long fromHours, long toHours) {
+        return new GpuBinding(uuid, instance, profile, T0.plusSeconds(fromHours * 3600), T0.plusSeconds(toHours * 3600));
+    }
+
+    @Test
+    void eachSightingNamesOneWholeCardInOrderOfFirstSighting() {
+        List<AllocationUnit> named = CardNaming.name(List.of(whole(), whole(), whole()),
+                List.of(seen("GPU-B", "", null, 2, 5), seen("GPU-A", "", null, 1, 5)), T0, null);
+        assertEquals("GPU-A", named.get(0).gpuUuid());
+        assertEquals("GPU-B", named.get(1).gpuUuid());
+        assertNull(named.get(2).gpuUuid(), "no third sighting, the third card stays unknown");
+        assertEquals("device-plugin+exporter-labels", named.get(0).source());
+    }
+
+    @Test
+    void migUnitsTakeOnlyInstancesOfTheirProfile() {
+        List<AllocationUnit> named = CardNaming.name(List.of(mig("2g.20gb"), whole()),
+                List.of(seen("GPU-M", "3", "1g.10gb", 0, 5), seen("GPU-M", "5", "2g.20gb", 0, 5), seen("GPU-W", "", null, 0, 5)),
+                T0, null);
+        assertEquals("GPU-M", named.get(0).gpuUuid());
+        assertEquals("GPU-W", named.get(1).gpuUuid());
+    }
+
+    @Test
+    void sightingsOutsideTheAllocationDoNotCount() {
+        // A StatefulSet pod keeps its name across restarts: yesterday's card is not today's.
+        List<AllocationUnit> named = CardNaming.name(List.of(whole()),
+                List.of(seen("GPU-OLD", "", null, -30, -20)), T0, T0.plusSeconds(3600));
+        assertNull(named.get(0).gpuUuid());
+    }
+}

@@ -1,0 +1,87 @@
+package io.gpumeter.ledger.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.Test;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
+
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class UsageResourceTest {
+
+    static String sample(String gpu, String field, double value, String at, String pod) {
+        return "{\"gpuUuid\":\"" + gpu + "\",\"node\":\"n1\",\"scope\":\"DEVICE\",\"scopeKey\":\"\",\"field\":\"" + field
+                + "\",\"value\":" + value + ",\"at\":\"" + at + "\"" + (pod == null ? "" : ",\"namespace\":\"ml\",\"pod\":\"" + pod + "\"") + "}";
+    }
+
+    static String batch(String cluster, String... samples) {
+        return "{\"cluster\":\"" + cluster + "\",\"samples\":[" + String.join(",", samples) + "]}";
+    }
+
+    @Test
+    void samplesRollUpPerMinuteAndASampleSentTwiceCountsOnce() {
+        // minute 10:00: 0.2 at :00, 0.6 at :30 -> mean 0.4, max 0.6; minute 10:01: 1.0 at :15.
+        String first = batch("u1", sample("GPU-U1", "SM_ACTIVE", 0.2, "2026-07-01T10:00:00Z", null),
+                sample("GPU-U1", "SM_ACTIVE", 0.6, "2026-07-01T10:00:30.250Z", null));
+        given().contentType(ContentType.JSON).body(first).post("/api/v1/usage").then().statusCode(200)
+                .body("accepted", equalTo(2)).body("duplicates", equalTo(0));
+        // The same two again, plus a new one in the next minute: only the new one counts.
+        String second = batch("u1", sample("GPU-U1", "SM_ACTIVE", 0.2, "2026-07-01T10:00:00Z", null),
+                sample("GPU-U1", "SM_ACTIVE", 0.6, "2026-07-01T10:00:30.250Z", null),
+                sample("GPU-U1", "SM_ACTIVE", 1.0, "2026-07-01T10:01:15Z", null));
+        given().contentType(ContentType.JSON).body(second).post("/api/v1/usage").then().statusCode(200)
+                .body("accepted", equalTo(1)).body("duplicates", equalTo(2));
+        given().queryParam("from", "2026-07-01T00:00:00Z").queryParam("to", "2026-07-02T00:00:00Z").queryParam("field", "SM_ACTIVE")
+                .get("/api/v1/gpus/GPU-U1/usage").then().statusCode(200)
+                .body("$", hasSize(2))
+                .body("[0].minute", equalTo("2026-07-01T10:00:00Z"))
+                .body("[0].mean", equalTo(0.4f)).body("[0].max", equalTo(0.6f)).body("[0].samples", equalTo(2))
+                .body("[1].mean", equalTo(1.0f)).body("[1].samples", equalTo(1));
+    }
+
+    @Test
+    void samplesOnTheSameSecondOfOneSeriesCountOnce() {
+        given().contentType(ContentType.JSON).body(batch("u2", sample("GPU-U2", "GPU_UTIL", 0.5, "2026-07-01T10:00:05.100Z", null),
+                sample("GPU-U2", "GPU_UTIL", 0.9, "2026-07-01T10:00:05.900Z", null))).post("/api/v1/usage").then()
+                .statusCode(200).body("accepted", equalTo(1)).body("duplicates", equalTo(1));
+    }
+
+    @Test
+    void podLabelsOnAWholeCardNameTheCardOfAnAnonymousAllocation() {
+        String pod = "{\"cluster\":\"u3\",\"pods\":[{\"uid\":\"w1\",\"namespace\":\"ml\",\"name\":\"trainer-0\",\"resourceVersion\":\"5\","
+                + "\"type\":\"MODIFIED\",\"observedAt\":\"2026-07-01T09:00:00Z\",\"scheduledAt\":\"2026-07-01T09:00:00Z\","
+                + "\"nodeName\":\"n1\",\"gpuResources\":{\"nvidia.com/gpu\":1}}]}";
+        given().contentType(ContentType.JSON).body(pod).post("/api/v1/facts").then().statusCode(200);
+        given().get("/api/v1/gpus/GPU-W1/occupants").then().statusCode(404);
+
+        given().contentType(ContentType.JSON).body(batch("u3", sample("GPU-W1", "GPU_UTIL", 0.7, "2026-07-01T09:30:00Z", "trainer-0")))
+                .post("/api/v1/usage").then().statusCode(200).body("podsBound", equalTo(1));
+        given().queryParam("at", "2026-07-01T10:00:00Z").get("/api/v1/gpus/GPU-W1/occupants").then().statusCode(200)
+                .body("pod", equalTo(java.util.List.of("trainer-0"))).body("[0].unit.kind", equalTo("WHOLE"))
+                .body("[0].unit.source", equalTo("device-plugin+exporter-labels"));
+        // Before the pod was scheduled the card was not its.
+        given().queryParam("at", "2026-07-01T08:00:00Z").get("/api/v1/gpus/GPU-W1/occupants").then().statusCode(200)
+                .body("$", hasSize(0));
+    }
+
+    @Test
+    void badSamplesAreRefusedWhole() {
+        given().contentType(ContentType.JSON).body(batch("u4", sample("GPU-X", "SM_ACTIVE", 0.5, "2026-07-01T10:00:00Z", null),
+                "{\"gpuUuid\":\"GPU-X\",\"scope\":\"DEVICE\",\"field\":\"SM_ACTIVE\",\"value\":-1,\"at\":\"2026-07-01T10:00:01Z\"}"))
+                .post("/api/v1/usage").then().statusCode(400).contentType("application/problem+json")
+                .body("field", equalTo("samples[1].value"));
+        given().contentType(ContentType.JSON).body(batch("u4", "{\"gpuUuid\":\"GPU-X\",\"scope\":\"DEVICE\",\"field\":\"HEAT\",\"value\":1,\"at\":\"2026-07-01T10:00:01Z\"}"))
+                .post("/api/v1/usage").then().statusCode(400).contentType("application/problem+json")
+                .body("field", equalTo("samples[0].field"));
+        given().queryParam("from", "2026-07-01T00:00:00Z").queryParam("to", "2026-07-02T00:00:00Z")
+                .get("/api/v1/gpus/GPU-X/usage").then().statusCode(200).body("$", hasSize(0));
+        given().queryParam("from", "2026-07-01T00:00:00Z").queryParam("to", "2026-07-02T00:00:00Z").queryParam("field", "HEAT")
+                .get("/api/v1/gpus/GPU-X/usage").then().statusCode(400).body("field", equalTo("field"));
+    }
+}
