@@ -1,0 +1,140 @@
+package io.gpumeter.bench;
+
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.NamespaceFact;
+import io.gpumeter.common.fact.NodeFact;
+import io.gpumeter.common.fact.Owner;
+import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.RegisteredGpu;
+import io.gpumeter.common.fact.VgpuGrant;
+import io.gpumeter.common.fact.WatchEventType;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.SplittableRandom;
+import java.util.function.Consumer;
+
+/**
+ * A month of allocation facts for a large fleet, deterministic by seed: nodes of 8 GPUs in three pools (HAMi
+ * vGPU on H100, whole A100 cards, MIG A100), and back-to-back pods on every card from the month's start to its end.
+ */
+final class FleetMonth {
+
+    static final String CLUSTER = "bench";
+    private static final int TENANTS = 40;
+
+    private final int gpus;
+    private final Instant start;
+    private final Instant end;
+    private final SplittableRandom random;
+    private final List<String> hamiUuids = new ArrayList<>();
+    private long revision = 1;
+    private long pods;
+
+    FleetMonth(int gpus, Instant start, Instant end, long seed) {
+        this.gpus = gpus;
+        this.start = start;
+        this.end = end;
+        this.random = new SplittableRandom(seed);
+    }
+
+    List<String> hamiUuids() {
+        return hamiUuids;
+    }
+
+    long pods() {
+        return pods;
+    }
+
+    /** Emits the whole month in batches of about {@code batchSize} facts. */
+    void emit(int batchSize, Consumer<FactBatch> sink) {
+        Instant seen = start.minus(Duration.ofDays(1));
+        List<NamespaceFact> namespaces = new ArrayList<>();
+        for (int t = 0; t < TENANTS; t++) {
+            for (int n = 0; n < 3; n++) {
+                namespaces.add(new NamespaceFact(namespace(t, n), "ns-" + t + "-" + n, rv(), WatchEventType.ADDED, seen,
+                        Map.of("gpumeter.io/tenant", "tenant-" + t, "gpumeter.io/team", "team-" + n), Map.of()));
+            }
+        }
+        List<NodeFact> nodes = new ArrayList<>();
+        List<PodFact> batch = new ArrayList<>();
+        int nodeCount = gpus / 8;
+        for (int n = 0; n < nodeCount; n++) {
+            String node = "node-" + n;
+            int pool = n % 3;
+            nodes.add(node(node, pool, seen));
+            for (int g = 0; g < 8; g++) {
+                String uuid = pool == 0 ? hamiUuids.get(hamiUuids.size() - 8 + g) : null;
+                int slots = pool == 1 ? 1 : 2;
+                for (int s = 0; s < slots; s++) {
+                    podsOnSlot(node, pool, uuid, batch);
+                }
+            }
+            if (batch.size() >= batchSize || n == nodeCount - 1) {
+                sink.accept(new FactBatch(CLUSTER, namespaces, nodes, batch));
+                namespaces = List.of();
+                nodes = new ArrayList<>();
+                batch = new ArrayList<>();
+            }
+        }
+    }
+
+    private NodeFact node(String name, int pool, Instant seen) {
+        List<RegisteredGpu> registered = new ArrayList<>();
+        String product = pool == 0 ? "NVIDIA-H100-80GB-HBM3" : "NVIDIA-A100-SXM4-80GB";
+        if (pool == 0) {
+            for (int g = 0; g < 8; g++) {
+                String uuid = "GPU-" + new java.util.UUID(random.nextLong(), random.nextLong());
+                hamiUuids.add(uuid);
+                registered.add(new RegisteredGpu(uuid, product, 81920, 100, 10, 0, true));
+            }
+        }
+        Map<String, String> labels = pool == 2
+                ? Map.of("nvidia.com/gpu.product", product, "nvidia.com/gpu.memory", "81920", "nvidia.com/mig.strategy", "mixed")
+                : Map.of("nvidia.com/gpu.product", product, "nvidia.com/gpu.memory", "81920");
+        return new NodeFact(name, "uid-" + name, rv(), WatchEventType.ADDED, seen, labels, registered);
+    }
+
+    /** Back-to-back pods from the month's start until one runs past its end (and stays running). */
+    private void podsOnSlot(String node, int pool, String uuid, List<PodFact> out) {
+        Instant t = start.minus(Duration.ofMinutes(random.nextInt(0, 6 * 60)));
+        while (t.isBefore(end)) {
+            Duration held = Duration.ofMinutes(random.nextInt(1, 4 * 24 * 60));
+            Instant finished = t.plus(held);
+            int tenant = random.nextInt(TENANTS);
+            String ns = namespace(tenant, random.nextInt(3));
+            String uid = "pod-" + (++pods);
+            Map<String, Long> resources;
+            List<VgpuGrant> vgpus = List.of();
+            if (pool == 0) {
+                int cores = random.nextInt(0, 6) * 10;
+                long memory = 8192L * random.nextInt(1, 5);
+                resources = Map.of("nvidia.com/gpu", 1L, "nvidia.com/gpumem", memory, "nvidia.com/gpucores", (long) cores);
+                vgpus = List.of(new VgpuGrant(0, uuid, "NVIDIA", memory, cores));
+            } else if (pool == 1) {
+                resources = Map.of("nvidia.com/gpu", 1L);
+            } else {
+                resources = Map.of("nvidia.com/mig-3g.40gb", 1L);
+            }
+            Owner owner = new Owner("Job", "job-" + pods);
+            out.add(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, t, t, t, node, "Running",
+                    "default-scheduler", false, null, null, owner, Map.of(), resources, vgpus));
+            if (finished.isBefore(end)) {
+                out.add(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, finished, t, t, node,
+                        "Succeeded", "default-scheduler", true, finished, null, owner, Map.of(), resources, vgpus));
+            }
+            t = finished.plus(Duration.ofMinutes(random.nextInt(0, 3 * 60)));
+        }
+    }
+
+    private String rv() {
+        return Long.toString(revision++);
+    }
+
+    private static String namespace(int tenant, int n) {
+        return "t" + tenant + "-ns" + n;
+    }
+}

@@ -1,0 +1,152 @@
+package io.gpumeter.bench;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.launcher.suite.Service;
+import io.gpumeter.launcher.suite.Suite;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.SplittableRandom;
+
+/**
+ * Builds a month for a fleet of GPUs in a fresh ledger, then prints how long the monthly CSV takes and Q1's
+ * latency percentiles. Usage: {@code bench/run [gpus] [q1-queries]} (defaults 10000 and 2000).
+ */
+public final class MonthBench {
+
+    private static final Instant MONTH_START = Instant.parse("2026-05-01T00:00:00Z");
+    private static final Instant MONTH_END = Instant.parse("2026-06-01T00:00:00Z");
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+
+    public static void main(String[] args) throws Exception {
+        int gpus = args.length > 0 ? Integer.parseInt(args[0]) : 10_000;
+        int queries = args.length > 1 ? Integer.parseInt(args[1]) : 2_000;
+        Path root = Path.of("").toAbsolutePath();
+        Path state = root.resolve("bench/target/run");
+        try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.BILLING)).freePorts()
+                .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
+                .logDirectory(state.resolve("logs")).jvmOptions(List.of("-XX:+UseParallelGC", "-Xmx2g"))
+                .readyTimeout(Duration.ofMinutes(3)).build().start()) {
+            new MonthBench().run(suite, gpus, queries);
+        }
+    }
+
+    private void run(Suite suite, int gpus, int queries) throws Exception {
+        System.out.printf("gpumeter month benchmark: %,d GPUs, month 2026-05, %d cores, java %s%n", gpus,
+                Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42);
+        long[] facts = {0};
+        long t0 = System.nanoTime();
+        fleet.emit(20_000, batch -> {
+            post(suite.url(Service.LEDGER).resolve("/api/v1/facts"), batch);
+            facts[0] += batch.size();
+        });
+        double ingestSeconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("ingest: %,d pods, %,d facts in %.1f s (%,.0f facts/s, derivation included)%n",
+                fleet.pods(), facts[0], ingestSeconds, facts[0] / ingestSeconds);
+
+        URI csv = suite.url(Service.BILLING).resolve("/api/v1/reports/monthly?month=2026-05&format=csv");
+        URI hours = suite.url(Service.LEDGER).resolve("/api/v1/gpu-hours?from=2026-05-01T00:00:00Z&to=2026-06-01T00:00:00Z&groupBy=tenant,model");
+        timeRepeated("monthly CSV (billing, via ledger)", csv, 5);
+        timeRepeated("GPU-hours by tenant,model (ledger)", hours, 5);
+
+        SplittableRandom random = new SplittableRandom(7);
+        List<String> uuids = fleet.hamiUuids();
+        Histogram latency = new Histogram(3_600_000_000L, 3);
+        int answered = 0;
+        for (int i = 0; i < queries + 100; i++) {
+            String uuid = uuids.get(random.nextInt(uuids.size()));
+            Instant at = MONTH_START.plusSeconds(random.nextLong(Duration.between(MONTH_START, MONTH_END).getSeconds()));
+            URI q1 = suite.url(Service.LEDGER).resolve("/api/v1/gpus/" + uuid + "/occupants?at=" + at);
+            long start = System.nanoTime();
+            HttpResponse<String> response = get(q1);
+            long micros = (System.nanoTime() - start) / 1_000;
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("Q1 answered " + response.statusCode() + ": " + response.body());
+            }
+            if (i >= 100) { // the first hundred warm the JIT and the connection pool
+                latency.recordValue(micros);
+                answered += response.body().equals("[]") ? 0 : 1;
+            }
+        }
+        System.out.printf("Q1 occupants of a GPU at an instant: %d queries (%d with occupants), p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+                queries, answered, latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0,
+                latency.getMaxValue() / 1000.0);
+        System.out.printf("database size: %s%n", databaseSize(suite));
+    }
+
+    private void timeRepeated(String what, URI uri, int runs) {
+        List<Double> seconds = new ArrayList<>();
+        long bytes = 0;
+        for (int i = 0; i < runs; i++) {
+            long start = System.nanoTime();
+            HttpResponse<String> response = get(uri);
+            seconds.add((System.nanoTime() - start) / 1e9);
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(what + " answered " + response.statusCode() + ": " + response.body());
+            }
+            bytes = response.body().length();
+        }
+        List<Double> sorted = seconds.stream().sorted().toList();
+        System.out.printf("%s: first %.3f s, median %.3f s, best %.3f s over %d runs (%,d bytes)%n", what, seconds.get(0),
+                sorted.get(sorted.size() / 2), sorted.get(0), runs, bytes);
+    }
+
+    private void post(URI uri, FactBatch batch) {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(10))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(batch))).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException("ledger refused a batch: " + response.statusCode() + " " + response.body());
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private HttpResponse<String> get(URI uri) {
+        try {
+            return http.send(HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(10)).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static String databaseSize(Suite suite) throws IOException {
+        Path data = suite.embeddedDatabase().map(db -> db.dataDirectory()).orElse(null);
+        if (data == null) {
+            return "external";
+        }
+        try (var files = Files.walk(data)) {
+            long bytes = files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+            return String.format("%,d MiB on disk", bytes >> 20);
+        }
+    }
+}

@@ -1,0 +1,60 @@
+package io.gpumeter.launcher;
+
+import io.gpumeter.launcher.cli.SimulateCommand;
+import io.gpumeter.launcher.cli.UpCommand;
+import io.gpumeter.launcher.cli.UsageException;
+import io.gpumeter.launcher.suite.SuiteException;
+
+import java.util.Arrays;
+import java.util.List;
+
+/** Entry point of {@code ./gpumeter}: {@code up} runs the suite, {@code simulate} prints a fleet history. */
+public final class Main {
+
+    private static final String USAGE = """
+            usage: gpumeter <command> [options]
+
+            commands:
+            %s
+
+            %s
+            """;
+
+    private Main() {
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    static int run(String[] args) {
+        if (args.length == 0 || List.of("help", "--help", "-h").contains(args[0])) {
+            System.out.printf(USAGE, indent(UpCommand.usage()), indent(SimulateCommand.usage()));
+            return args.length == 0 ? 2 : 0;
+        }
+        List<String> rest = Arrays.asList(args).subList(1, args.length);
+        try {
+            return switch (args[0]) {
+                case "up" -> UpCommand.run(rest, System.getenv(), System.out);
+                case "simulate" -> SimulateCommand.run(rest, System.out, System.err);
+                default -> throw new UsageException("unknown command '" + args[0] + "' (try: up, simulate, help)");
+            };
+        } catch (UsageException e) {
+            System.err.println("gpumeter: " + e.getMessage());
+            return 2;
+        } catch (SuiteException | IllegalArgumentException | IllegalStateException e) {
+            System.err.println("gpumeter: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return 130;
+        } catch (Exception e) {
+            System.err.println("gpumeter: " + e);
+            return 1;
+        }
+    }
+
+    private static String indent(String text) {
+        return text.lines().map(l -> "  " + l).reduce((x, y) -> x + "\n" + y).orElse("");
+    }
+}

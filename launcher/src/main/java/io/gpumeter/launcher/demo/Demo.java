@@ -1,0 +1,132 @@
+package io.gpumeter.launcher.demo;
+
+import io.gpumeter.launcher.kube.SimulatedApiServer;
+import io.gpumeter.launcher.simulator.FleetSimulator;
+import io.gpumeter.launcher.simulator.Plan;
+import io.gpumeter.launcher.simulator.Rfc3339;
+import io.gpumeter.launcher.simulator.SimPod;
+import io.gpumeter.launcher.suite.Service;
+import io.gpumeter.launcher.suite.Suite;
+import io.gpumeter.launcher.suite.SuiteBuilder;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * {@code up --demo}: a simulated cluster behind a mock API server that the collector watches, the fleet history
+ * replayed into it, and then one answer of each kind the suite exists for.
+ */
+public final class Demo {
+
+    public static final String CLUSTER = "demo";
+    private static final Duration WATCH_WAIT = Duration.ofSeconds(60);
+    private static final Duration LEDGER_WAIT = Duration.ofSeconds(180);
+
+    private final FleetSimulator simulator;
+    private final PrintStream out;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    public Demo(FleetSimulator simulator, PrintStream out) {
+        this.simulator = simulator;
+        this.out = out;
+    }
+
+    /** Points the collector at the simulated API server. */
+    public void configure(SuiteBuilder suite, SimulatedApiServer api) {
+        suite.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", CLUSTER)
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "true")
+                .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_API_SERVER_URL", api.url())
+                .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_TRUST_CERTS", "true");
+    }
+
+    /** Feeds the history, waits for the ledger to hold it, and prints a Q1 answer and the monthly CSV. */
+    public void run(Suite suite, SimulatedApiServer api) throws IOException, InterruptedException {
+        Plan plan = simulator.plan();
+        out.printf("%nSimulating %d pods on %d GPUs from %s to %s (seed %d)...%n", plan.pods().size(),
+                plan.gpus().count(), plan.start(), plan.end(), plan.seed());
+        if (api.awaitWatches(List.of("pods"), WATCH_WAIT)) {
+            api.awaitWatches(List.of("pods", "nodes", "namespaces"), Duration.ofSeconds(5));
+            long t0 = System.nanoTime();
+            simulator.applyTo(api.client());
+            out.printf("Replayed %d watch events into the mock API server at %s in %d s.%n", plan.events().size(),
+                    api.url(), Duration.ofNanos(System.nanoTime() - t0).toSeconds());
+        } else {
+            out.printf("The collector opened no watch on %s within %d s; sending the same history to its replay "
+                    + "endpoint instead.%n", api.url(), WATCH_WAIT.toSeconds());
+            replay(suite);
+        }
+        OccupancySample.busiest(plan).ifPresent(sample -> showOccupants(suite, sample));
+        showReports(suite, plan);
+    }
+
+    private void replay(Suite suite) throws IOException, InterruptedException {
+        StringWriter ndjson = new StringWriter();
+        simulator.toNdjson(ndjson);
+        URI uri = URI.create(suite.url(Service.COLLECTOR) + "/api/v1/ingest/kubernetes?cluster=" + CLUSTER);
+        HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5))
+                .header("Content-Type", "application/x-ndjson")
+                .POST(HttpRequest.BodyPublishers.ofString(ndjson.toString())).build();
+        HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
+        out.printf("POST %s -> %d %s%n", uri, response.statusCode(), abbreviate(response.body()));
+    }
+
+    private void showOccupants(Suite suite, OccupancySample sample) {
+        String url = suite.url(Service.LEDGER) + "/api/v1/gpus/" + sample.gpuUuid() + "/occupants?at="
+                + Rfc3339.format(sample.at());
+        out.printf("%nQ1: who held %s at %s?%n  curl '%s'%n", sample.gpuUuid(), Rfc3339.format(sample.at()), url);
+        out.printf("  the simulator put there: %s%n", sample.occupants().stream()
+                .map(p -> p.namespace() + "/" + p.name()).collect(Collectors.joining(", ")));
+        Instant deadline = Instant.now().plus(LEDGER_WAIT);
+        String last = "no answer";
+        while (Instant.now().isBefore(deadline)) {
+            try {
+                HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url))
+                        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                last = response.statusCode() + " " + response.body();
+                if (response.statusCode() == 200 && mentionsAny(response.body(), sample.occupants())) {
+                    out.printf("  ledger says:%n%s%n", Json.pretty(response.body()));
+                    return;
+                }
+                Thread.sleep(2000);
+            } catch (IOException e) {
+                last = e.toString();
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+        out.printf("  the ledger did not show these pods within %d s; its last answer: %s%n  (see %s and %s)%n",
+                LEDGER_WAIT.toSeconds(), abbreviate(last), suite.logFile(Service.COLLECTOR),
+                suite.logFile(Service.LEDGER));
+    }
+
+    private void showReports(Suite suite, Plan plan) {
+        YearMonth lastMonth = YearMonth.from(plan.end().atZone(ZoneOffset.UTC)).minusMonths(1);
+        Instant from = lastMonth.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        Instant to = lastMonth.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
+        out.printf("%nGPU-hours by tenant for %s:%n  curl '%s/api/v1/gpu-hours?from=%s&to=%s&groupBy=tenant'%n",
+                lastMonth, suite.url(Service.LEDGER), Rfc3339.format(from), Rfc3339.format(to));
+        out.printf("Monthly cost report for %s (CSV):%n  curl -o gpumeter-%s.csv '%s/api/v1/reports/monthly?month=%s"
+                + "&format=csv'%n", lastMonth, lastMonth, suite.url(Service.BILLING), lastMonth);
+    }
+
+    private static boolean mentionsAny(String body, List<SimPod> pods) {
+        return pods.stream().anyMatch(p -> body.contains(p.name()) || body.contains(p.uid()));
+    }
+
+    private static String abbreviate(String text) {
+        String oneLine = text == null ? "" : text.replaceAll("\\s+", " ");
+        return oneLine.length() > 300 ? oneLine.substring(0, 300) + "…" : oneLine;
+    }
+}

@@ -1,0 +1,228 @@
+package io.gpumeter.launcher.simulator;
+
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ContainerStatusBuilder;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ObjectMetaBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodConditionBuilder;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.PodStatusBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Pod objects at each step of their life, shaped as the API server, the scheduler, HAMi and the kubelet leave them. */
+final class PodObjects {
+
+    /** How far a pod has got. */
+    enum Stage { PENDING, UNSCHEDULABLE, BOUND, RUNNING, TERMINATED }
+
+    private PodObjects() {
+    }
+
+    /**
+     * A fresh snapshot of the pod at {@code stage}.
+     *
+     * @param deletionTimestamp null unless a delete was requested
+     * @param graceSeconds      the deletionGracePeriodSeconds that goes with it
+     */
+    static Pod snapshot(PodStory s, Stage stage, Instant deletionTimestamp, Long graceSeconds) {
+        boolean bound = stage.compareTo(Stage.BOUND) >= 0;
+        return new PodBuilder()
+                .withMetadata(metadata(s, bound, deletionTimestamp, graceSeconds))
+                .withNewSpec()
+                .addNewContainer()
+                .withName(s.template.container)
+                .withImage(s.template.image)
+                .withImagePullPolicy("IfNotPresent")
+                .withNewResources()
+                .withLimits(limits(s))
+                .withRequests(requests(s))
+                .endResources()
+                .endContainer()
+                .withRestartPolicy(s.template.restartPolicy)
+                .withTerminationGracePeriodSeconds(PodStory.GRACE_SECONDS)
+                .withSchedulerName(s.template.pool == GpuPool.HAMI ? "hami-scheduler" : "default-scheduler")
+                .withServiceAccountName("default")
+                .withNodeName(bound ? s.nodeName : null)
+                .addNewToleration().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule").endToleration()
+                .endSpec()
+                .withStatus(status(s, stage))
+                .build();
+    }
+
+    private static ObjectMeta metadata(PodStory s, boolean bound, Instant deletionTimestamp, Long graceSeconds) {
+        Map<String, String> labels = new LinkedHashMap<>();
+        ObjectMetaBuilder meta = new ObjectMetaBuilder()
+                .withName(s.name)
+                .withNamespace(s.namespace)
+                .withUid(s.uid)
+                .withCreationTimestamp(Rfc3339.format(s.createdAt))
+                .withDeletionTimestamp(Rfc3339.format(deletionTimestamp))
+                .withDeletionGracePeriodSeconds(graceSeconds);
+        if (s.owner != null) {
+            meta.withGenerateName(s.owner.name() + "-");
+            meta.addNewOwnerReference()
+                    .withApiVersion("Job".equals(s.owner.kind()) ? "batch/v1" : "apps/v1")
+                    .withKind(s.owner.kind())
+                    .withName(s.owner.name())
+                    .withUid(s.owner.uid())
+                    .withController(true)
+                    .withBlockOwnerDeletion(true)
+                    .endOwnerReference();
+            if ("Job".equals(s.owner.kind())) {
+                labels.put("batch.kubernetes.io/controller-uid", s.owner.uid());
+                labels.put("batch.kubernetes.io/job-name", s.owner.name());
+                labels.put("controller-uid", s.owner.uid());
+                labels.put("job-name", s.owner.name());
+            } else {
+                labels.put("app", s.owner.deployment());
+                labels.put("pod-template-hash", s.owner.name().substring(s.owner.deployment().length() + 1));
+            }
+        } else {
+            labels.put("app", "notebook");
+        }
+        labels.put("gpumeter.io/project", s.project);
+        meta.withLabels(labels);
+        if (bound && s.template.pool == GpuPool.HAMI) {
+            meta.withAnnotations(hamiAnnotations(s));
+        }
+        return meta.build();
+    }
+
+    /** What HAMi's scheduler extender and device plugin write once the pod is bound and its devices allocated. */
+    private static Map<String, String> hamiAnnotations(PodStory s) {
+        Grant g = s.grants.get(0);
+        String devices = g.gpuUuid() + ",NVIDIA," + g.memoryMib() + "," + g.cores() + ":;";
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put("hami.io/bind-phase", "success");
+        annotations.put("hami.io/bind-time", Long.toString(s.scheduledAt.getEpochSecond()));
+        annotations.put("hami.io/vgpu-devices-allocated", devices);
+        annotations.put("hami.io/vgpu-devices-to-allocate", ";");
+        annotations.put("hami.io/vgpu-node", s.nodeName);
+        annotations.put("hami.io/vgpu-time", Long.toString(s.scheduledAt.getEpochSecond()));
+        return annotations;
+    }
+
+    private static Map<String, Quantity> limits(PodStory s) {
+        Map<String, Quantity> limits = new LinkedHashMap<>();
+        limits.put("cpu", new Quantity("8"));
+        limits.put("memory", new Quantity("64Gi"));
+        limits.putAll(gpuResources(s));
+        return limits;
+    }
+
+    private static Map<String, Quantity> requests(PodStory s) {
+        Map<String, Quantity> requests = new LinkedHashMap<>();
+        requests.put("cpu", new Quantity("4"));
+        requests.put("memory", new Quantity("32Gi"));
+        requests.putAll(gpuResources(s));
+        return requests;
+    }
+
+    static Map<String, Quantity> gpuResources(PodStory s) {
+        Map<String, Quantity> out = new LinkedHashMap<>();
+        switch (s.template.pool) {
+            case HAMI -> {
+                out.put("nvidia.com/gpu", new Quantity("1"));
+                out.put("nvidia.com/gpumem", new Quantity(Long.toString(s.gpumem)));
+                if (s.coresDeclared) {
+                    out.put("nvidia.com/gpucores", new Quantity(Integer.toString(s.gpucores)));
+                }
+            }
+            case WHOLE_CARD -> out.put("nvidia.com/gpu", new Quantity(Integer.toString(s.wholeCards)));
+            case MIG -> out.put(s.migProfile.resourceName(), new Quantity("1"));
+        }
+        return out;
+    }
+
+    private static PodStatus status(PodStory s, Stage stage) {
+        PodStatusBuilder status = new PodStatusBuilder().withQosClass("Burstable");
+        switch (stage) {
+            case PENDING -> status.withPhase("Pending");
+            case UNSCHEDULABLE -> status.withPhase("Pending").withConditions(condition("PodScheduled", "False",
+                    "Unschedulable", unschedulableMessage(s), s.createdAt.plusSeconds(1)));
+            case BOUND -> status.withPhase("Pending")
+                    .withConditions(condition("PodScheduled", "True", null, null, s.scheduledAt));
+            case RUNNING -> status.withPhase("Running")
+                    .withHostIP(s.hostIp).withPodIP(s.podIp).withStartTime(Rfc3339.format(started(s)))
+                    .withConditions(runningConditions(s))
+                    .withContainerStatuses(running(s));
+            case TERMINATED -> status.withPhase(s.exitCode == 0 ? "Succeeded" : "Failed")
+                    .withHostIP(s.hostIp).withPodIP(s.podIp).withStartTime(Rfc3339.format(started(s)))
+                    .withConditions(terminatedConditions(s))
+                    .withContainerStatuses(terminated(s));
+        }
+        return status.build();
+    }
+
+    /** The kubelet acknowledges the pod a second after binding. */
+    private static Instant started(PodStory s) {
+        return s.scheduledAt.plusSeconds(1);
+    }
+
+    private static String unschedulableMessage(PodStory s) {
+        String resource = s.template.pool == GpuPool.MIG ? s.migProfile.resourceName() : "nvidia.com/gpu";
+        return "0/4 nodes are available: 4 Insufficient " + resource
+                + ". preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.";
+    }
+
+    private static List<PodCondition> runningConditions(PodStory s) {
+        List<PodCondition> conditions = new ArrayList<>();
+        conditions.add(condition("PodReadyToStartContainers", "True", null, null, started(s)));
+        conditions.add(condition("Initialized", "True", null, null, started(s)));
+        conditions.add(condition("Ready", "True", null, null, s.startedAt()));
+        conditions.add(condition("ContainersReady", "True", null, null, s.startedAt()));
+        conditions.add(condition("PodScheduled", "True", null, null, s.scheduledAt));
+        return conditions;
+    }
+
+    private static List<PodCondition> terminatedConditions(PodStory s) {
+        String reason = s.exitCode == 0 ? "PodCompleted" : "PodFailed";
+        Instant finished = s.finishedAt();
+        List<PodCondition> conditions = new ArrayList<>();
+        conditions.add(condition("PodReadyToStartContainers", "False", null, null, finished));
+        conditions.add(condition("Initialized", "True", null, null, started(s)));
+        conditions.add(condition("Ready", "False", reason, null, finished));
+        conditions.add(condition("ContainersReady", "False", reason, null, finished));
+        conditions.add(condition("PodScheduled", "True", null, null, s.scheduledAt));
+        return conditions;
+    }
+
+    private static PodCondition condition(String type, String status, String reason, String message, Instant at) {
+        return new PodConditionBuilder().withType(type).withStatus(status).withReason(reason).withMessage(message)
+                .withLastTransitionTime(Rfc3339.format(at)).build();
+    }
+
+    private static ContainerStatus running(PodStory s) {
+        return base(s).withReady(true).withStarted(true)
+                .withNewState().withNewRunning().withStartedAt(Rfc3339.format(s.startedAt())).endRunning().endState()
+                .build();
+    }
+
+    private static ContainerStatus terminated(PodStory s) {
+        return base(s).withReady(false).withStarted(false)
+                .withNewState().withNewTerminated()
+                .withExitCode(s.exitCode).withReason(s.reason)
+                .withStartedAt(Rfc3339.format(s.startedAt())).withFinishedAt(Rfc3339.format(s.finishedAt()))
+                .withContainerID(s.containerId)
+                .endTerminated().endState()
+                .build();
+    }
+
+    private static ContainerStatusBuilder base(PodStory s) {
+        return new ContainerStatusBuilder()
+                .withName(s.template.container)
+                .withImage(s.template.image)
+                .withImageID(s.template.image + "@sha256:" + s.containerId.substring("containerd://".length()))
+                .withContainerID(s.containerId)
+                .withRestartCount(0);
+    }
+}

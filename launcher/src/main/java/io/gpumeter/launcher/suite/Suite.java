@@ -1,0 +1,235 @@
+package io.gpumeter.launcher.suite;
+
+import io.gpumeter.launcher.db.DatabaseConnection;
+import io.gpumeter.launcher.db.EmbeddedDatabase;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs, each
+ * waited for until {@code /q/health/ready} answers 200. Stopping (explicitly, or by the shutdown hook on Ctrl-C or
+ * SIGTERM) terminates every child and then PostgreSQL, so no process outlives the launcher.
+ */
+public final class Suite implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(Suite.class);
+
+    private final SuiteConfig config;
+    private final ReadinessProbe probe = new ReadinessProbe();
+    private final RunRecords records;
+    private final Map<Service, ServiceProcess> running = new ConcurrentHashMap<>();
+    private volatile boolean stopping;
+    private EmbeddedDatabase embedded;
+    private DatabaseConnection database;
+    private Thread hook;
+
+    Suite(SuiteConfig config) {
+        this.config = config;
+        this.records = new RunRecords(config.stateDirectory().resolve("run"));
+    }
+
+    public static SuiteBuilder builder(Path repoRoot) {
+        return new SuiteBuilder(repoRoot);
+    }
+
+    public SuiteConfig config() {
+        return config;
+    }
+
+    /** Starts PostgreSQL and every configured service, and returns once all are ready. */
+    public synchronized Suite start() {
+        stopping = false;
+        for (Service s : config.services()) {
+            requireJar(s);
+            records.clearStale(s);
+            Ports.requireFree(s, port(s));
+        }
+        registerHook();
+        try {
+            startDatabase();
+            List<ServiceProcess> started = new ArrayList<>();
+            for (Service s : config.services()) {
+                started.add(spawn(s));
+            }
+            probe.awaitReady(started, config.readyTimeout(), () -> stopping);
+            LOG.info("all {} services ready", started.size());
+            return this;
+        } catch (RuntimeException e) {
+            stop();
+            throw e;
+        }
+    }
+
+    /** Starts one service (again), e.g. after {@link #stop(Service)}, and waits until it is ready. */
+    public synchronized void start(Service service) {
+        if (running.containsKey(service)) {
+            throw new SuiteException(service.module() + " is already running");
+        }
+        if (database == null) {
+            throw new SuiteException("the suite is not started");
+        }
+        requireJar(service);
+        records.clearStale(service);
+        Ports.requireFree(service, port(service));
+        probe.awaitReady(List.of(spawn(service)), config.readyTimeout(), () -> stopping);
+    }
+
+    /** Stops one service (SIGTERM, then SIGKILL after the grace period); the others keep running. */
+    public synchronized void stop(Service service) {
+        ServiceProcess process = running.remove(service);
+        if (process != null) {
+            process.terminate();
+            process.awaitExitOrKill(config.stopGrace());
+            records.remove(service);
+            LOG.info("{} stopped", service.module());
+        }
+    }
+
+    /** Stops every service, then the embedded PostgreSQL; safe to call twice. */
+    public synchronized void stop() {
+        List<ServiceProcess> processes = new ArrayList<>(running.values());
+        if (!processes.isEmpty() || embedded != null) {
+            LOG.info("stopping {} service(s){}", processes.size(), embedded != null ? " and PostgreSQL" : "");
+        }
+        processes.forEach(ServiceProcess::terminate);
+        Instant deadline = Instant.now().plus(config.stopGrace());
+        for (ServiceProcess p : processes) {
+            p.awaitExitOrKill(Duration.between(Instant.now(), deadline));
+            records.remove(p.service());
+        }
+        running.clear();
+        if (embedded != null) {
+            try {
+                embedded.close();
+            } catch (RuntimeException e) {
+                LOG.warn("PostgreSQL did not stop cleanly: {}", e.getMessage());
+            }
+            embedded = null;
+        }
+        database = null;
+        unregisterHook();
+    }
+
+    /** On Ctrl-C the start-up may hold the lock while it waits: signal the children first, then stop in order. */
+    private void stopFromHook() {
+        stopping = true;
+        running.values().forEach(ServiceProcess::terminate);
+        stop();
+    }
+
+    @Override
+    public void close() {
+        stop();
+    }
+
+    public boolean isRunning(Service service) {
+        ServiceProcess p = running.get(service);
+        return p != null && p.isAlive();
+    }
+
+    public int port(Service service) {
+        return config.ports().get(service);
+    }
+
+    /** e.g. {@code http://localhost:8082} */
+    public URI url(Service service) {
+        return URI.create("http://localhost:" + port(service));
+    }
+
+    public Path logFile(Service service) {
+        return config.logDirectory().resolve(service.id() + ".log");
+    }
+
+    /** The PostgreSQL the services use; empty before start. */
+    public synchronized Optional<DatabaseConnection> database() {
+        return Optional.ofNullable(database);
+    }
+
+    /** The embedded PostgreSQL, when the suite runs one. */
+    public synchronized Optional<EmbeddedDatabase> embeddedDatabase() {
+        return Optional.ofNullable(embedded);
+    }
+
+    private void startDatabase() {
+        if (config.externalDatabase() != null) {
+            database = config.externalDatabase();
+            return;
+        }
+        try {
+            embedded = EmbeddedDatabase.start(config.dataDirectory(), config.databasePort(), config.freshDatabase());
+        } catch (IOException | IllegalStateException e) {
+            throw new SuiteException("could not start the embedded PostgreSQL on " + config.dataDirectory() + ": "
+                    + e.getMessage(), e);
+        }
+        database = embedded.connection();
+    }
+
+    private ServiceProcess spawn(Service service) {
+        Path jar = service.jar(config.repoRoot());
+        try {
+            ServiceProcess process = ServiceProcess.spawn(service, jar, config.repoRoot(), port(service),
+                    config.jvmOptions(), environment(service), logFile(service));
+            running.put(service, process);
+            records.write(service, process.pid(), jar);
+            LOG.info("{} starting on port {} (pid {}, log {})", service.module(), port(service), process.pid(),
+                    logFile(service));
+            return process;
+        } catch (IOException e) {
+            throw new SuiteException("could not start " + service.module() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The variables every service reads: its port, the database, and where the other services are. */
+    Map<String, String> environment(Service service) {
+        Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port(service)));
+        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl());
+        env.put("QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl());
+        env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
+        env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
+        for (Service target : List.of(Service.LEDGER, Service.SLO, Service.BILLING, Service.ALERT)) {
+            env.put("QUARKUS_REST_CLIENT_" + target.name() + "_URL", url(target).toString());
+        }
+        env.putAll(config.env().getOrDefault(service, Map.of()));
+        return env;
+    }
+
+    private void requireJar(Service service) {
+        Path jar = service.jar(config.repoRoot());
+        if (!Files.isRegularFile(jar)) {
+            throw new SuiteException(jar + " is missing: build the services first "
+                    + "(./gpumeter up --build, or mvn -DskipTests package)");
+        }
+    }
+
+    private void registerHook() {
+        if (config.shutdownHook() && hook == null) {
+            hook = new Thread(this::stopFromHook, "gpumeter-suite-stop");
+            Runtime.getRuntime().addShutdownHook(hook);
+        }
+    }
+
+    private void unregisterHook() {
+        if (hook != null && Thread.currentThread() != hook) {
+            try {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            } catch (IllegalStateException e) {
+                // the JVM is already shutting down: the hook runs, and stop() is idempotent
+            }
+        }
+        hook = null;
+    }
+}

@@ -1,0 +1,152 @@
+package io.gpumeter.launcher.suite;
+
+import io.gpumeter.launcher.db.DatabaseConnection;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** Configures a {@link Suite}: defaults are the local-run ones (ports 8081–8085, embedded PostgreSQL in the repo). */
+public final class SuiteBuilder {
+
+    /** Small, quick-starting JVMs: five of them share two cores. */
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m");
+
+    private final Path repoRoot;
+    private final Set<Service> services = EnumSet.allOf(Service.class);
+    private final Map<Service, Integer> ports = new EnumMap<>(Service.class);
+    private final Map<Service, Map<String, String>> env = new EnumMap<>(Service.class);
+    private DatabaseConnection externalDatabase;
+    private Path dataDirectory;
+    private int databasePort;
+    private boolean freshDatabase;
+    private Path stateDirectory;
+    private Path logDirectory;
+    private List<String> jvmOptions = DEFAULT_JVM_OPTIONS;
+    private Duration readyTimeout = Duration.ofSeconds(120);
+    private Duration stopGrace = Duration.ofSeconds(10);
+    private boolean shutdownHook = true;
+
+    SuiteBuilder(Path repoRoot) {
+        this.repoRoot = repoRoot.toAbsolutePath().normalize();
+        for (Service s : Service.values()) {
+            ports.put(s, s.defaultPort());
+        }
+    }
+
+    /** Runs only these services (all five by default). */
+    public SuiteBuilder services(Set<Service> only) {
+        services.clear();
+        services.addAll(only);
+        return this;
+    }
+
+    public SuiteBuilder port(Service service, int port) {
+        ports.put(service, port);
+        return this;
+    }
+
+    /** Collector on {@code base + 1}, ledger on {@code base + 2}, … billing on {@code base + 5}. */
+    public SuiteBuilder basePort(int base) {
+        for (Service s : Service.values()) {
+            ports.put(s, base + s.ordinal() + 1);
+        }
+        return this;
+    }
+
+    /** Any free ports (tests). */
+    public SuiteBuilder freePorts() {
+        ports.putAll(Ports.freeFor(EnumSet.allOf(Service.class)));
+        return this;
+    }
+
+    /** Embedded PostgreSQL on this data directory (default {@code <state>/pgdata}). */
+    public SuiteBuilder embeddedDatabase(Path dataDirectory) {
+        this.dataDirectory = dataDirectory;
+        this.externalDatabase = null;
+        return this;
+    }
+
+    /** Port of the embedded PostgreSQL; 0 (the default) for any free one. */
+    public SuiteBuilder databasePort(int port) {
+        this.databasePort = port;
+        return this;
+    }
+
+    /** Wipe the embedded database's data directory before starting. */
+    public SuiteBuilder freshDatabase(boolean fresh) {
+        this.freshDatabase = fresh;
+        return this;
+    }
+
+    /** A PostgreSQL run elsewhere; the suite neither starts nor stops it. */
+    public SuiteBuilder externalDatabase(DatabaseConnection connection) {
+        this.externalDatabase = connection;
+        return this;
+    }
+
+    /** An environment variable for one service, e.g. the collector's API server URL. */
+    public SuiteBuilder env(Service service, String name, String value) {
+        env.computeIfAbsent(service, s -> new HashMap<>()).put(name, value);
+        return this;
+    }
+
+    /** An environment variable for every service. */
+    public SuiteBuilder env(String name, String value) {
+        for (Service s : Service.values()) {
+            env(s, name, value);
+        }
+        return this;
+    }
+
+    /** Where run records, logs and (by default) the database live; default {@code <repo>/.gpumeter}. */
+    public SuiteBuilder stateDirectory(Path directory) {
+        this.stateDirectory = directory;
+        return this;
+    }
+
+    /** Default {@code <state>/logs}; each service logs to {@code <id>.log} there. */
+    public SuiteBuilder logDirectory(Path directory) {
+        this.logDirectory = directory;
+        return this;
+    }
+
+    public SuiteBuilder jvmOptions(List<String> options) {
+        this.jvmOptions = List.copyOf(options);
+        return this;
+    }
+
+    public SuiteBuilder readyTimeout(Duration timeout) {
+        this.readyTimeout = timeout;
+        return this;
+    }
+
+    /** How long a service gets after SIGTERM before it is killed. */
+    public SuiteBuilder stopGrace(Duration grace) {
+        this.stopGrace = grace;
+        return this;
+    }
+
+    /** Stop everything when the JVM exits (Ctrl-C, SIGTERM); on by default. */
+    public SuiteBuilder shutdownHook(boolean register) {
+        this.shutdownHook = register;
+        return this;
+    }
+
+    public SuiteConfig config() {
+        Path state = stateDirectory != null ? stateDirectory.toAbsolutePath().normalize() : repoRoot.resolve(".gpumeter");
+        Path logs = logDirectory != null ? logDirectory.toAbsolutePath().normalize() : state.resolve("logs");
+        Path data = dataDirectory != null ? dataDirectory.toAbsolutePath().normalize() : state.resolve("pgdata");
+        return new SuiteConfig(repoRoot, services, ports, externalDatabase, data, databasePort, freshDatabase, env,
+                state, logs, jvmOptions, readyTimeout, stopGrace, shutdownHook);
+    }
+
+    public Suite build() {
+        return new Suite(config());
+    }
+}

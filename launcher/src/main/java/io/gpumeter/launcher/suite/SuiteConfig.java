@@ -1,0 +1,34 @@
+package io.gpumeter.launcher.suite;
+
+import io.gpumeter.launcher.db.DatabaseConnection;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/**
+ * Everything a {@link Suite} needs to know before it starts; made by {@link SuiteBuilder}.
+ *
+ * @param externalDatabase null to run the embedded PostgreSQL on {@code dataDirectory}
+ * @param databasePort     port of the embedded PostgreSQL, 0 for any free one
+ * @param env              extra environment per service, applied after the suite's own variables
+ */
+public record SuiteConfig(Path repoRoot, Set<Service> services, Map<Service, Integer> ports,
+                          DatabaseConnection externalDatabase, Path dataDirectory, int databasePort,
+                          boolean freshDatabase, Map<Service, Map<String, String>> env, Path stateDirectory,
+                          Path logDirectory, List<String> jvmOptions, Duration readyTimeout, Duration stopGrace,
+                          boolean shutdownHook) {
+
+    public SuiteConfig {
+        // enum order, so that services start and are reported in a stable order
+        services = services.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(services));
+        ports = Map.copyOf(ports);
+        env = env.entrySet().stream().collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
+        jvmOptions = List.copyOf(jvmOptions);
+    }
+}

@@ -1,0 +1,80 @@
+package io.gpumeter.launcher.kube;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import io.gpumeter.launcher.simulator.EventType;
+import io.gpumeter.launcher.simulator.FleetSimulator;
+import io.gpumeter.launcher.simulator.Plan;
+import io.gpumeter.launcher.simulator.SimEvent;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class SimulatedApiServerTest {
+
+    private record Seen(Watcher.Action action, Pod pod) {
+    }
+
+    @Test
+    void aWatcherSeesTheHistoryWithItsOwnUidsTimesAndTerminatingStates() throws Exception {
+        FleetSimulator simulator = new FleetSimulator(42, Instant.parse("2026-11-30T04:43:00Z"));
+        Plan plan = simulator.plan();
+        List<Seen> seen = new CopyOnWriteArrayList<>();
+        try (SimulatedApiServer server = SimulatedApiServer.start();
+             Watch watch = server.client().pods().inAnyNamespace().watch(new Watcher<>() {
+                 @Override
+                 public void eventReceived(Action action, Pod pod) {
+                     seen.add(new Seen(action, pod));
+                 }
+
+                 @Override
+                 public void onClose(WatcherException cause) {
+                 }
+             })) {
+            assertTrue(server.awaitWatches(List.of("pods"), Duration.ofSeconds(10)));
+            simulator.applyTo(server.client());
+
+            List<SimEvent> podEvents = plan.eventsOfKind("Pod").toList();
+            long deletes = podEvents.stream().filter(e -> e.type() == EventType.DELETED).count();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (seen.stream().filter(s -> s.action() == Watcher.Action.DELETED).count() < deletes
+                    && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+            Map<String, Pod> lastSeen = new HashMap<>();
+            List<Seen> copy = List.copyOf(seen);
+            copy.forEach(s -> lastSeen.put(s.pod().getMetadata().getUid() + "/" + s.action(), s.pod()));
+            assertEquals(podEvents.stream().filter(e -> e.type() == EventType.ADDED).count(),
+                    copy.stream().filter(s -> s.action() == Watcher.Action.ADDED).count());
+            assertEquals(deletes, copy.stream().filter(s -> s.action() == Watcher.Action.DELETED).count());
+            for (SimEvent e : podEvents) {
+                Pod sent = (Pod) e.object();
+                if (e.type() == EventType.DELETED) {
+                    Pod received = lastSeen.get(sent.getMetadata().getUid() + "/DELETED");
+                    assertNotNull(received, sent.getMetadata().getName());
+                    assertEquals(sent.getMetadata().getCreationTimestamp(), received.getMetadata().getCreationTimestamp());
+                    assertEquals(sent.getMetadata().getDeletionTimestamp(), received.getMetadata().getDeletionTimestamp());
+                    assertEquals(sent.getStatus(), received.getStatus());
+                    assertTrue(received.getMetadata().getFinalizers().isEmpty());
+                }
+            }
+            assertTrue(copy.stream().anyMatch(s -> s.action() == Watcher.Action.MODIFIED
+                    && s.pod().getMetadata().getDeletionGracePeriodSeconds() != null
+                    && s.pod().getMetadata().getDeletionGracePeriodSeconds() == 30L
+                    && "Running".equals(s.pod().getStatus().getPhase())), "a terminating pod was seen as such");
+            assertEquals(plan.pods().stream().filter(p -> p.deletedAt() == null).count(),
+                    server.client().pods().inAnyNamespace().list().getItems().size());
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.gpumeter.launcher.suite;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.TreeMap;
+
+/** Stands in for a packaged service: answers /q/health/ready on QUARKUS_HTTP_PORT and shows its environment. */
+public final class FakeService {
+
+    private FakeService() {
+    }
+
+    public static void main(String[] args) throws IOException {
+        if ("true".equals(System.getenv("FAKE_FAIL"))) {
+            System.out.println("fake service refusing to start: FAKE_FAIL is set");
+            System.exit(3);
+        }
+        int port = Integer.parseInt(System.getenv("QUARKUS_HTTP_PORT"));
+        HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+        server.createContext("/q/health/ready", exchange -> reply(exchange, "{\"status\":\"UP\"}"));
+        server.createContext("/env", exchange -> {
+            StringBuilder body = new StringBuilder();
+            new TreeMap<>(System.getenv()).forEach((k, v) -> {
+                if (k.startsWith("QUARKUS_") || k.startsWith("GPUMETER_")) {
+                    body.append(k).append('=').append(v).append('\n');
+                }
+            });
+            reply(exchange, body.toString());
+        });
+        server.start();
+        System.out.println("fake service up on port " + port);
+    }
+
+    private static void reply(HttpExchange exchange, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        exchange.sendResponseHeaders(200, bytes.length);
+        try (OutputStream out = exchange.getResponseBody()) {
+            out.write(bytes);
+        }
+    }
+}

@@ -1,0 +1,172 @@
+package io.gpumeter.launcher.suite;
+
+import io.gpumeter.launcher.db.DatabaseConnection;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.jar.Attributes;
+import java.util.jar.JarOutputStream;
+import java.util.jar.Manifest;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Runs the suite against stand-in service jars, so that process handling is tested without building services. */
+class SuiteTest {
+
+    private static final DatabaseConnection NO_DATABASE =
+            new DatabaseConnection("jdbc:postgresql://db.invalid:5432/ledger", "meter", "secret");
+    private static final EnumSet<Service> TWO = EnumSet.of(Service.COLLECTOR, Service.LEDGER);
+
+    @TempDir
+    Path root;
+
+    private final HttpClient http = HttpClient.newHttpClient();
+
+    @BeforeEach
+    void fakeServiceJars() throws IOException, URISyntaxException {
+        Path classes = Path.of(FakeService.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+        Manifest manifest = new Manifest();
+        manifest.getMainAttributes().put(Attributes.Name.MANIFEST_VERSION, "1.0");
+        manifest.getMainAttributes().put(Attributes.Name.MAIN_CLASS, FakeService.class.getName());
+        manifest.getMainAttributes().put(Attributes.Name.CLASS_PATH, classes.toUri().toString());
+        for (Service s : Service.values()) {
+            Path jar = s.jar(root);
+            Files.createDirectories(jar.getParent());
+            try (OutputStream out = Files.newOutputStream(jar); JarOutputStream ignored = new JarOutputStream(out, manifest)) {
+                // a manifest-only jar: the classes come from the Class-Path entry
+            }
+        }
+    }
+
+    private SuiteBuilder suite() {
+        return Suite.builder(root).services(TWO).freePorts().externalDatabase(NO_DATABASE)
+                .readyTimeout(Duration.ofSeconds(60)).stopGrace(Duration.ofSeconds(5));
+    }
+
+    @Test
+    void startsPassesTheEnvironmentRestartsOneServiceAndStopsEverything() throws Exception {
+        Suite suite = suite().env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", "lab").build().start();
+        try {
+            String env = get(suite.url(Service.COLLECTOR) + "/env");
+            assertTrue(env.contains("QUARKUS_HTTP_PORT=" + suite.port(Service.COLLECTOR) + "\n"), env);
+            assertTrue(env.contains("QUARKUS_REST_CLIENT_LEDGER_URL=http://localhost:" + suite.port(Service.LEDGER) + "\n"));
+            assertTrue(env.contains("QUARKUS_REST_CLIENT_BILLING_URL=http://localhost:" + suite.port(Service.BILLING) + "\n"));
+            assertTrue(env.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
+            assertTrue(env.contains("QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://db.invalid:5432/ledger\n"));
+            assertTrue(env.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
+            assertTrue(env.contains("GPUMETER_COLLECTOR_CLUSTER=lab\n"));
+            assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER"));
+
+            suite.stop(Service.COLLECTOR);
+            assertFalse(suite.isRunning(Service.COLLECTOR));
+            assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
+            assertTrue(suite.isRunning(Service.LEDGER));
+            suite.start(Service.COLLECTOR);
+            assertTrue(get(suite.url(Service.COLLECTOR) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER=lab"));
+            String log = Files.readString(suite.logFile(Service.COLLECTOR));
+            assertEquals(2, log.lines().filter(l -> l.contains("collector-service starting")).count(), log);
+            assertTrue(log.contains("fake service up on port " + suite.port(Service.COLLECTOR)));
+            assertTrue(Files.exists(root.resolve(".gpumeter/run/collector.pid")));
+        } finally {
+            suite.stop();
+        }
+        assertFalse(suite.isRunning(Service.LEDGER));
+        assertTrue(Ports.isFree(suite.port(Service.LEDGER)));
+        assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
+        assertFalse(Files.exists(root.resolve(".gpumeter/run/ledger.pid")));
+    }
+
+    @Test
+    void aBusyPortIsNamedBeforeAnythingStarts() throws IOException {
+        try (ServerSocket busy = new ServerSocket(0)) {
+            SuiteException e = assertThrows(SuiteException.class,
+                    () -> suite().port(Service.LEDGER, busy.getLocalPort()).build().start());
+            assertTrue(e.getMessage().contains("port " + busy.getLocalPort() + " for ledger-service is already in use"),
+                    e.getMessage());
+        }
+        assertFalse(Files.exists(root.resolve(".gpumeter/logs/collector.log")), "nothing was started");
+    }
+
+    @Test
+    void aServiceThatDiesDuringStartUpFailsWithItsLogAndLeavesNothingRunning() {
+        Suite suite = suite().env(Service.LEDGER, "FAKE_FAIL", "true").build();
+        SuiteException e = assertThrows(SuiteException.class, suite::start);
+        assertTrue(e.getMessage().contains("ledger-service exited during start-up"), e.getMessage());
+        assertTrue(e.getMessage().contains("FAKE_FAIL is set"), e.getMessage());
+        assertFalse(suite.isRunning(Service.COLLECTOR));
+        assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
+    }
+
+    @Test
+    void aMissingJarSaysHowToBuild() throws IOException {
+        Files.delete(Service.LEDGER.jar(root));
+        SuiteException e = assertThrows(SuiteException.class, () -> suite().build().start());
+        assertTrue(e.getMessage().contains("ledger-service/target/quarkus-app/quarkus-run.jar is missing"), e.getMessage());
+    }
+
+    @Test
+    void aServiceLeftRunningByAKilledLauncherIsStoppedByTheNextStart() throws Exception {
+        int port = Ports.anyFree();
+        Path jar = Service.LEDGER.jar(root);
+        ProcessBuilder orphanBuilder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-jar", jar.toString()).redirectErrorStream(true).redirectOutput(root.resolve("orphan.log").toFile());
+        orphanBuilder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
+        Process orphan = orphanBuilder.start();
+        try {
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (Ports.isFree(port) && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+            Process gone = new ProcessBuilder("true").start();
+            gone.waitFor();
+            Files.createDirectories(root.resolve(".gpumeter/run"));
+            Files.writeString(root.resolve(".gpumeter/run/ledger.pid"), orphan.pid() + " " + gone.pid() + " " + jar + "\n");
+
+            Suite suite = suite().port(Service.LEDGER, port).build().start();
+            try {
+                assertFalse(orphan.isAlive(), "the orphan was stopped");
+                assertTrue(suite.isRunning(Service.LEDGER));
+            } finally {
+                suite.stop();
+            }
+        } finally {
+            orphan.destroyForcibly();
+        }
+    }
+
+    @Test
+    void servicesParseStrictly() {
+        assertEquals(Service.LEDGER, Service.parse("ledger"));
+        assertEquals(Service.BILLING, Service.parse("Billing-Service"));
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Service.parse("ledgr"));
+        assertTrue(e.getMessage().contains("collector, ledger, slo, alert, billing"));
+        assertEquals(List.of(8081, 8082, 8083, 8084, 8085),
+                EnumSet.allOf(Service.class).stream().map(Service::defaultPort).toList());
+        assertEquals(9003, Suite.builder(root).basePort(9000).config().ports().get(Service.SLO));
+    }
+
+    private String get(URI base) throws IOException, InterruptedException {
+        return http.send(HttpRequest.newBuilder(base).GET().build(), HttpResponse.BodyHandlers.ofString()).body();
+    }
+
+    private String get(String url) throws IOException, InterruptedException {
+        return get(URI.create(url));
+    }
+}

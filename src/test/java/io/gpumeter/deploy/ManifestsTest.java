@@ -1,0 +1,270 @@
+package io.gpumeter.deploy;
+
+import io.fabric8.kubernetes.api.model.ConfigMap;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerPort;
+import io.fabric8.kubernetes.api.model.EnvFromSource;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HTTPGetAction;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.IntOrString;
+import io.fabric8.kubernetes.api.model.PodSecurityContext;
+import io.fabric8.kubernetes.api.model.Probe;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.Secret;
+import io.fabric8.kubernetes.api.model.SecurityContext;
+import io.fabric8.kubernetes.api.model.Service;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.ServicePort;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/** Base and both overlays, rendered and parsed: what every workload, Service and reference must satisfy. */
+class ManifestsTest {
+
+    /** Secrets the prod overlay reads but does not create: the platform team does (docs/deploy.md). */
+    static final Set<String> EXTERNAL_SECRETS = Set.of("gpumeter-postgres", "gpumeter-alertmanager-webhook");
+
+    static Stream<String> applied() {
+        return Manifests.APPLIED.stream();
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
+    void everyContainerHasProbesLimitsAndRunsLockedDown(String dir) {
+        Manifests m = Manifests.of(dir);
+        assertFalse(m.workloads().isEmpty(), "k8s/" + dir + " renders no workloads");
+        for (Manifests.Workload w : m.workloads()) {
+            PodSecurityContext pod = w.pod().getSecurityContext();
+            assertNotNull(pod, w.name() + ": no pod securityContext");
+            assertNotNull(pod.getSeccompProfile(), w.name() + ": no seccompProfile");
+            assertEquals("RuntimeDefault", pod.getSeccompProfile().getType(), w.name() + ": seccompProfile");
+            List<Container> containers = new ArrayList<>(w.pod().getContainers());
+            containers.addAll(Optional.ofNullable(w.pod().getInitContainers()).orElse(List.of()));
+            for (Container c : containers) {
+                String where = w.name() + " container " + c.getName();
+                assertProbes(w, c, where);
+                assertLimits(c, where);
+                assertLockedDown(pod, c, where);
+            }
+            assertFalse(Boolean.TRUE.equals(w.pod().getHostNetwork()) || Boolean.TRUE.equals(w.pod().getHostPID())
+                    || Boolean.TRUE.equals(w.pod().getHostIPC()), w.name() + " shares a host namespace");
+        }
+    }
+
+    private static void assertProbes(Manifests.Workload w, Container c, String where) {
+        assertNotNull(c.getLivenessProbe(), where + ": no liveness probe");
+        assertNotNull(c.getReadinessProbe(), where + ": no readiness probe");
+        if (c.getName().endsWith("-service")) {
+            assertHttpProbe(c, c.getLivenessProbe(), "/q/health/live", where + " liveness");
+            assertHttpProbe(c, c.getReadinessProbe(), "/q/health/ready", where + " readiness");
+            if (c.getStartupProbe() != null) {
+                assertHttpProbe(c, c.getStartupProbe(), "/q/health/started", where + " startup");
+            }
+        }
+    }
+
+    private static void assertHttpProbe(Container c, Probe probe, String path, String where) {
+        HTTPGetAction get = probe.getHttpGet();
+        assertNotNull(get, where + ": not an HTTP probe");
+        assertEquals(path, get.getPath(), where + ": path");
+        assertTrue(containerPort(c, get.getPort()).isPresent(), where + ": port " + get.getPort() + " is not a container port");
+    }
+
+    private static void assertLimits(Container c, String where) {
+        assertNotNull(c.getResources(), where + ": no resources");
+        Map<String, Quantity> limits = Optional.ofNullable(c.getResources().getLimits()).orElse(Map.of());
+        Map<String, Quantity> requests = Optional.ofNullable(c.getResources().getRequests()).orElse(Map.of());
+        for (String r : List.of("cpu", "memory")) {
+            assertTrue(limits.containsKey(r), where + ": no " + r + " limit");
+            assertTrue(requests.containsKey(r), where + ": no " + r + " request");
+            assertTrue(requests.get(r).getNumericalAmount().compareTo(limits.get(r).getNumericalAmount()) <= 0,
+                    where + ": " + r + " request above its limit");
+        }
+    }
+
+    private static void assertLockedDown(PodSecurityContext pod, Container c, String where) {
+        SecurityContext sc = c.getSecurityContext();
+        assertNotNull(sc, where + ": no securityContext");
+        boolean nonRoot = Boolean.TRUE.equals(sc.getRunAsNonRoot())
+                || (sc.getRunAsNonRoot() == null && Boolean.TRUE.equals(pod.getRunAsNonRoot()));
+        assertTrue(nonRoot, where + ": runAsNonRoot is not true");
+        Long uid = sc.getRunAsUser() != null ? sc.getRunAsUser() : pod.getRunAsUser();
+        assertTrue(uid == null || uid != 0L, where + ": runs as uid 0");
+        assertEquals(Boolean.TRUE, sc.getReadOnlyRootFilesystem(), where + ": readOnlyRootFilesystem");
+        assertEquals(Boolean.FALSE, sc.getAllowPrivilegeEscalation(), where + ": allowPrivilegeEscalation");
+        assertFalse(Boolean.TRUE.equals(sc.getPrivileged()), where + ": privileged");
+        assertNotNull(sc.getCapabilities(), where + ": capabilities not dropped");
+        assertEquals(List.of("ALL"), sc.getCapabilities().getDrop(), where + ": capabilities.drop");
+        assertTrue(sc.getCapabilities().getAdd() == null || sc.getCapabilities().getAdd().isEmpty(),
+                where + ": adds capabilities");
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
+    void everyServiceSelectsAWorkloadAndItsPort(String dir) {
+        Manifests m = Manifests.of(dir);
+        List<Service> services = m.all(Service.class);
+        assertFalse(services.isEmpty());
+        for (Service s : services) {
+            Map<String, String> selector = s.getSpec().getSelector();
+            assertTrue(selector != null && !selector.isEmpty(), "Service " + s.getMetadata().getName() + " selects nothing");
+            List<Manifests.Workload> selected = m.workloads().stream()
+                    .filter(w -> Objects.equals(w.owner().getMetadata().getNamespace(), s.getMetadata().getNamespace()))
+                    .filter(w -> w.podLabels().entrySet().containsAll(selector.entrySet()))
+                    .toList();
+            assertEquals(1, selected.size(), "Service " + s.getMetadata().getName() + " must select exactly one workload, selects "
+                    + selected.stream().map(Manifests.Workload::name).toList());
+            for (ServicePort port : s.getSpec().getPorts()) {
+                IntOrString target = port.getTargetPort() != null ? port.getTargetPort() : new IntOrString(port.getPort());
+                boolean found = selected.get(0).pod().getContainers().stream().anyMatch(c -> containerPort(c, target).isPresent());
+                assertTrue(found, "Service " + s.getMetadata().getName() + " port " + port.getName()
+                        + " targets " + target + ", which no container of " + selected.get(0).name() + " declares");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
+    void imagesPortsAccountsAndConfigMatchTheServices(String dir) {
+        Manifests m = Manifests.of(dir);
+        String version = Repo.projectVersion();
+        for (String svc : Repo.SERVICES) {
+            String name = svc + "-service";
+            int port = Repo.port(svc);
+            Deployment d = m.get(Deployment.class, name);
+            assertEquals(List.of(name), d.getSpec().getTemplate().getSpec().getContainers().stream().map(Container::getName).toList(),
+                    name + ": one container named after the service");
+            Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+            assertEquals("ghcr.io/gpumeter/" + name + ":" + version, c.getImage(), name + ": image and tag");
+            ContainerPort http = containerPort(c, new IntOrString("http")).orElseThrow(() -> new AssertionError(name + ": no port named http"));
+            assertEquals(port, http.getContainerPort(), name + ": container port vs quarkus.http.port");
+
+            Service s = m.get(Service.class, name);
+            assertEquals(List.of(port), s.getSpec().getPorts().stream().map(ServicePort::getPort).toList(), name + ": Service port");
+
+            assertEquals(name, d.getSpec().getTemplate().getSpec().getServiceAccountName(), name + ": ServiceAccount");
+            m.get(ServiceAccount.class, name);
+            List<String> configMaps = c.getEnvFrom().stream().map(EnvFromSource::getConfigMapRef).filter(Objects::nonNull)
+                    .map(r -> r.getName()).toList();
+            List<String> secrets = c.getEnvFrom().stream().map(EnvFromSource::getSecretRef).filter(Objects::nonNull)
+                    .map(r -> r.getName()).toList();
+            assertEquals(List.of(svc + "-config"), configMaps, name + ": envFrom ConfigMap");
+            assertEquals(List.of(svc + "-config-creds"), secrets, name + ": envFrom Secret");
+            ConfigMap config = m.get(ConfigMap.class, svc + "-config");
+            assertTrue(config.getData().containsKey("QUARKUS_DATASOURCE_REACTIVE_URL"), svc + "-config: reactive URL");
+            assertTrue(config.getData().containsKey("QUARKUS_DATASOURCE_JDBC_URL"), svc + "-config: JDBC URL");
+            Secret creds = m.get(Secret.class, svc + "-config-creds");
+            assertTrue(keys(creds).containsAll(Set.of("QUARKUS_DATASOURCE_USERNAME", "QUARKUS_DATASOURCE_PASSWORD")),
+                    svc + "-config-creds: database login");
+        }
+        for (Manifests.Workload w : m.workloads()) {
+            for (Container c : w.pod().getContainers()) {
+                assertTrue(c.getImage().startsWith("ghcr.io/gpumeter/") || c.getImage().startsWith("docker.io/library/postgres:"),
+                        w.name() + ": unexpected image " + c.getImage());
+                assertFalse(c.getImage().endsWith(":latest") || !c.getImage().contains(":"), w.name() + ": unpinned image " + c.getImage());
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
+    void everyReferencedConfigMapSecretAndAccountExists(String dir) {
+        Manifests m = Manifests.of(dir);
+        for (Manifests.Workload w : m.workloads()) {
+            String account = w.pod().getServiceAccountName();
+            if (account != null) {
+                assertTrue(m.find("ServiceAccount", account).isPresent(), w.name() + ": ServiceAccount " + account + " missing");
+            }
+            for (Container c : w.pod().getContainers()) {
+                for (EnvFromSource from : Optional.ofNullable(c.getEnvFrom()).orElse(List.of())) {
+                    if (from.getConfigMapRef() != null) {
+                        assertTrue(m.find("ConfigMap", from.getConfigMapRef().getName()).isPresent(),
+                                w.name() + ": ConfigMap " + from.getConfigMapRef().getName() + " missing");
+                    }
+                    if (from.getSecretRef() != null) {
+                        assertTrue(m.find("Secret", from.getSecretRef().getName()).isPresent(),
+                                w.name() + ": Secret " + from.getSecretRef().getName() + " missing");
+                    }
+                }
+                for (EnvVar e : Optional.ofNullable(c.getEnv()).orElse(List.of())) {
+                    if (e.getValueFrom() != null && e.getValueFrom().getSecretKeyRef() != null) {
+                        String secret = e.getValueFrom().getSecretKeyRef().getName();
+                        String key = e.getValueFrom().getSecretKeyRef().getKey();
+                        Optional<HasMetadata> found = m.find("Secret", secret);
+                        if (found.isPresent()) {
+                            assertTrue(keys((Secret) found.get()).contains(key), w.name() + ": Secret " + secret + " has no key " + key);
+                        } else {
+                            assertTrue(dir.equals("overlays/prod") && EXTERNAL_SECRETS.contains(secret),
+                                    w.name() + ": Secret " + secret + " is neither rendered nor a documented external one");
+                        }
+                    }
+                    if (e.getValueFrom() != null && e.getValueFrom().getConfigMapKeyRef() != null) {
+                        fail(w.name() + ": env from a ConfigMap key; use envFrom <svc>-config");
+                    }
+                }
+            }
+            for (Volume v : Optional.ofNullable(w.pod().getVolumes()).orElse(List.of())) {
+                if (v.getConfigMap() != null) {
+                    assertTrue(m.find("ConfigMap", v.getConfigMap().getName()).isPresent(), w.name() + ": volume ConfigMap missing");
+                }
+                if (v.getSecret() != null) {
+                    assertTrue(m.find("Secret", v.getSecret().getSecretName()).isPresent(), w.name() + ": volume Secret missing");
+                }
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
+    void everyObjectIsLabelledAndInTheOverlaysNamespace(String dir) {
+        Manifests m = Manifests.of(dir);
+        Set<String> clusterScoped = Set.of("Namespace", "ClusterRole", "ClusterRoleBinding");
+        List<String> namespaces = m.kind("Namespace").stream().map(n -> n.getMetadata().getName()).toList();
+        if (dir.startsWith("overlays/")) {
+            assertEquals(1, namespaces.size(), "an overlay creates its one namespace");
+        } else {
+            assertTrue(namespaces.isEmpty(), "the base sets no namespace");
+        }
+        for (HasMetadata o : m.objects()) {
+            String id = o.getKind() + "/" + o.getMetadata().getName();
+            Map<String, String> labels = Optional.ofNullable(o.getMetadata().getLabels()).orElse(Map.of());
+            assertEquals("gpumeter", labels.get("app.kubernetes.io/part-of"), id + ": app.kubernetes.io/part-of");
+            if (clusterScoped.contains(o.getKind())) {
+                assertEquals(null, o.getMetadata().getNamespace(), id + " is cluster-scoped");
+            } else if (!namespaces.isEmpty()) {
+                assertEquals(namespaces.get(0), o.getMetadata().getNamespace(), id + ": namespace");
+            }
+        }
+    }
+
+    static Set<String> keys(Secret s) {
+        Set<String> keys = new java.util.HashSet<>();
+        Optional.ofNullable(s.getData()).ifPresent(d -> keys.addAll(d.keySet()));
+        Optional.ofNullable(s.getStringData()).ifPresent(d -> keys.addAll(d.keySet()));
+        return keys;
+    }
+
+    static Optional<ContainerPort> containerPort(Container c, IntOrString port) {
+        return Optional.ofNullable(c.getPorts()).orElse(List.of()).stream()
+                .filter(p -> port.getStrVal() != null ? port.getStrVal().equals(p.getName())
+                        : port.getIntVal().equals(p.getContainerPort()))
+                .findFirst();
+    }
+}

@@ -1,0 +1,65 @@
+package io.gpumeter.deploy;
+
+import io.gpumeter.launcher.suite.Service;
+import io.gpumeter.launcher.suite.Suite;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * A running collector-service (with its embedded PostgreSQL, started by the launcher) answers the probes the
+ * Deployments use, and its scrape holds the standard metrics and gauges deploy/service-metrics.txt promises.
+ */
+class ServiceScrapeTest {
+
+    @Test
+    void aRunningServiceExposesTheListedMetrics(@TempDir Path state) throws Exception {
+        Path jar = Service.COLLECTOR.jar(Repo.root());
+        Assumptions.assumeTrue(Files.isRegularFile(jar),
+                () -> jar + " is not built (mvn package -pl collector-service): live scrape skipped");
+        String scrape;
+        try (Suite suite = Suite.builder(Repo.root()).services(EnumSet.of(Service.COLLECTOR)).freePorts()
+                .stateDirectory(state).freshDatabase(true).shutdownHook(false).build().start()) {
+            HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+            URI base = suite.url(Service.COLLECTOR);
+            // The endpoints the Deployments' probes call.
+            for (String probe : new String[] {"/q/health/started", "/q/health/live", "/q/health/ready"}) {
+                HttpResponse<String> health = http.send(HttpRequest.newBuilder(base.resolve(probe)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertEquals(200, health.statusCode(), probe + ": " + health.body());
+            }
+            // One application request, so that the HTTP server metrics have a sample.
+            HttpResponse<String> miss = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/no-such-endpoint")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(404, miss.statusCode());
+            HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(base.resolve("/q/metrics")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(200, metrics.statusCode());
+            scrape = metrics.body();
+        }
+        Set<String> names = Monitoring.sampleNames(scrape);
+        Set<String> missing = new TreeSet<>();
+        for (ServiceMetrics m : ServiceMetrics.load()) {
+            boolean expectedNow = m.standard() || (m.kind().equals("gauge") && m.module().equals(Service.COLLECTOR.module()));
+            if (expectedNow && !names.contains(m.name())) {
+                missing.add(m.name());
+            }
+        }
+        assertTrue(missing.isEmpty(), "listed in service-metrics.txt but not in the live scrape: " + missing);
+        assertTrue(scrape.contains("outcome=\"CLIENT_ERROR\""), "http_server_requests carry the outcome label the dashboards use");
+    }
+}
