@@ -7,16 +7,18 @@ import java.util.stream.Collectors;
 /** A dimension GPU-hours can be grouped by; the column is fixed here, never taken from user input. */
 public enum GroupDimension {
     TENANT("tenant"), TEAM("team"), PROJECT("project"), NAMESPACE("namespace"), CLUSTER("cluster"),
-    NODE("node"), MODEL("gpu_model"), OWNER("owner_kind || '/' || owner_name");
+    NODE("node"), MODEL("gpu_model"), OWNER("owner_kind", "owner_name");
 
-    private final String column;
+    private final String[] columns;
 
-    GroupDimension(String column) {
-        this.column = column;
+    GroupDimension(String... columns) {
+        this.columns = columns;
     }
 
-    public String column() {
-        return column;
+    /** The SQL expression of this dimension over a table alias ("" for none). */
+    public String column(String alias) {
+        String prefix = alias.isEmpty() ? "" : alias + ".";
+        return columns.length == 1 ? prefix + columns[0] : prefix + columns[0] + " || '/' || " + prefix + columns[1];
     }
 
     public String label() {

@@ -114,7 +114,7 @@ public class AllocationRepository {
      * counted up to the earlier of {@code to} and now; summed in SQL with exact numerics.
      */
     public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now) {
-        String select = dimensions.stream().map(d -> "coalesce(" + d.column() + ", 'unknown') AS d" + d.ordinal())
+        String select = dimensions.stream().map(d -> "coalesce(" + d.column("") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
         String sql = "SELECT " + select + """
@@ -131,8 +131,8 @@ public class AllocationRepository {
                         Map<String, String> values = new LinkedHashMap<>();
                         dimensions.forEach(d -> values.put(d.label(), row.getString("d" + d.ordinal())));
                         BigDecimal hours = row.getBigDecimal("hours");
-                        out.add(new GpuHours(String.join("/", values.values()), values,
-                                hours == null ? BigDecimal.ZERO : hours.stripTrailingZeros()));
+                        out.add(GpuHours.of(String.join("/", values.values()), values,
+                                hours == null ? BigDecimal.ZERO : hours.stripTrailingZeros(), null));
                     }
                     return out;
                 });

@@ -5,6 +5,7 @@ import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
 import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.repository.UsedHoursRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -14,7 +15,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Allocated normalized GPU-hours per group over a window. */
+/** Allocated, used and idle normalized GPU-hours per group over a window. */
 @ApplicationScoped
 public class GpuHoursService {
 
@@ -22,10 +23,12 @@ public class GpuHoursService {
     static final Duration MAX_WINDOW = Duration.ofDays(400);
 
     private final AllocationRepository allocations;
+    private final UsedHoursRepository used;
     private final Clock clock;
 
-    public GpuHoursService(AllocationRepository allocations) {
+    public GpuHoursService(AllocationRepository allocations, UsedHoursRepository used) {
         this.allocations = allocations;
+        this.used = used;
         this.clock = Clock.systemUTC();
     }
 
@@ -36,7 +39,14 @@ public class GpuHoursService {
         if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
             throw ApiProblem.badRequest("to", "a window may span at most " + MAX_WINDOW.toDays() + " days");
         }
-        return allocations.allocatedHours(new TimeWindow(from, to), dimensions(groupBy), clock.instant());
+        TimeWindow window = new TimeWindow(from, to);
+        List<GroupDimension> dims = dimensions(groupBy);
+        Instant now = clock.instant();
+        return allocations.allocatedHours(window, dims, now)
+                .chain(allocated -> used.usedHours(window, dims, now)
+                        .map(usedByKey -> allocated.stream()
+                                .map(a -> GpuHours.of(a.key(), a.group(), a.allocatedGpuHours(), usedByKey.get(a.key())))
+                                .toList()));
     }
 
     static List<GroupDimension> dimensions(String groupBy) {
