@@ -1,0 +1,123 @@
+package io.gpumeter.collector.usage;
+
+import io.gpumeter.collector.usage.NvidiaSmiCsv.Column;
+import io.gpumeter.collector.usage.NvidiaSmiCsv.Row;
+import io.gpumeter.collector.usage.NvidiaSmiCsv.Table;
+import io.gpumeter.common.fact.UsageField;
+
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+
+/**
+ * Reads {@code nvidia-smi --query-gpu=… --format=csv[,nounits]} with any subset and order of columns, the full
+ * 200-odd column query included: a {@code uuid} and a {@code timestamp} column and at least one metric column.
+ */
+public final class NvidiaSmiGpuQuery {
+
+    private record Metric(UsageField field, String unit, ValueScale scale, List<String> columns) {
+    }
+
+    // nvidia-smi heads a column with its canonical name whichever alias was queried; accept the aliases too
+    private static final Map<String, String> ALIASES = Map.of(
+            "gpu_uuid", "uuid",
+            "gpu_name", "name",
+            "clocks.sm", "clocks.current.sm",
+            "clocks_throttle_reasons.active", "clocks_event_reasons.active",
+            "gpu.power.draw.average", "power.draw.average",
+            "gpu.power.draw.instant", "power.draw.instant");
+
+    private static final String BITMASK = "bitmask";
+
+    private static final List<Metric> METRICS = List.of(
+            new Metric(UsageField.GPU_UTIL, "%", ValueScale.PERCENT, List.of("utilization.gpu")),
+            new Metric(UsageField.FB_USED_MIB, "MiB", ValueScale.QUANTITY, List.of("memory.used")),
+            new Metric(UsageField.FB_FREE_MIB, "MiB", ValueScale.QUANTITY, List.of("memory.free")),
+            new Metric(UsageField.FB_RESERVED_MIB, "MiB", ValueScale.QUANTITY, List.of("memory.reserved")),
+            // power.draw is a 1 s average on Ampere and newer; the explicit forms stand in when it is not queried
+            new Metric(UsageField.POWER_W, "W", ValueScale.QUANTITY,
+                    List.of("power.draw", "power.draw.average", "power.draw.instant")),
+            new Metric(UsageField.SM_CLOCK_MHZ, "MHz", ValueScale.QUANTITY, List.of("clocks.current.sm")),
+            new Metric(UsageField.THROTTLE_REASONS, BITMASK, ValueScale.CODE,
+                    List.of("clocks_event_reasons.active")));
+
+    private NvidiaSmiGpuQuery() {
+    }
+
+    /**
+     * @param zone the zone of the host that ran nvidia-smi: its timestamps are local time
+     * @param node the node the body came from; null to use a {@code hostname} column where one is queried
+     */
+    public static List<UsageObservation> parse(String body, ZoneId zone, String node) {
+        Table table = NvidiaSmiCsv.read(body, ALIASES);
+        Column uuid = NvidiaSmiCsv.require(table, "uuid", "add uuid to --query-gpu");
+        Column timestamp = NvidiaSmiCsv.require(table, "timestamp", "add timestamp to --query-gpu");
+        List<Metric> present = METRICS.stream()
+                .filter(metric -> metric.columns().stream().anyMatch(table.columns()::containsKey))
+                .toList();
+        if (present.isEmpty()) {
+            throw new UsageParseException(table.headerLine(), "no metric column; query at least one of "
+                    + METRICS.stream().map(metric -> metric.columns().get(0)).collect(Collectors.joining(", ")));
+        }
+        for (Metric metric : present) {
+            for (String name : metric.columns()) {
+                Column column = table.column(name);
+                if (column != null && !BITMASK.equals(metric.unit())) {
+                    NvidiaSmiCsv.requireUnit(table, column, metric.unit());
+                }
+            }
+        }
+        if (table.rows().isEmpty()) {
+            throw new UsageParseException(table.headerLine(), "no GPU rows after the header");
+        }
+        Column model = table.column("name");
+        Column hostname = table.column("hostname");
+        String given = node == null || node.isBlank() ? null : node;
+        List<UsageObservation> observations = new ArrayList<>();
+        for (Row row : table.rows()) {
+            String gpu = NvidiaSmiCsv.text(row, uuid);
+            Instant at = NvidiaSmiCsv.timestamp(row, timestamp, zone);
+            String onNode = given != null ? given : optional(row, hostname);
+            for (Metric metric : present) {
+                Double value = value(table, row, metric);
+                if (value != null) {
+                    observations.add(UsageObservation.device(gpu, onNode, optional(row, model), metric.field(),
+                            value, at));
+                }
+            }
+        }
+        return List.copyOf(observations);
+    }
+
+    /** The first of the metric's columns that holds a value in this row, in its field's unit. */
+    private static Double value(Table table, Row row, Metric metric) {
+        for (String name : metric.columns()) {
+            Column column = table.column(name);
+            if (column == null) {
+                continue;
+            }
+            Double raw = BITMASK.equals(metric.unit()) ? NvidiaSmiCsv.bitmask(row, column)
+                    : NvidiaSmiCsv.number(row, column, metric.unit());
+            if (raw != null) {
+                Double value = metric.scale().normalise(raw);
+                if (value == null) {
+                    throw new UsageParseException(row.line(), "column " + name + ": " + raw + " is not a "
+                            + metric.scale().describe());
+                }
+                return value;
+            }
+        }
+        return null;
+    }
+
+    private static String optional(Row row, Column column) {
+        if (column == null) {
+            return null;
+        }
+        String cell = row.cell(column);
+        return NvidiaSmiCsv.missing(cell) ? null : cell;
+    }
+}

@@ -1,0 +1,258 @@
+package io.gpumeter.collector.usage;
+
+import io.gpumeter.common.fact.UsageField;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.params.provider.Arguments.arguments;
+
+class DcgmSeriesTest {
+
+    private static final Instant RECEIVED = Instant.parse("2026-07-03T22:30:00Z");
+    private static final String U = "GPU-34319582-d595-d1c7-d1d2-179bcfa61660";
+    private static final String DEVICE = "UUID=\"" + U + "\",gpu=\"0\",modelName=\"NVIDIA A100-SXM4-40GB\",Hostname=\"node-a\"";
+
+    private final PrometheusTextParser parser = new PrometheusTextParser();
+
+    private UsageMapping map(String body, String node) {
+        return DcgmSeries.map(parser.parse(body), RECEIVED, node);
+    }
+
+    private static UsageObservation device(UsageField field, double value) {
+        return new UsageObservation(U, "node-a", "NVIDIA A100-SXM4-40GB", null, null, null, null, null, field, value,
+                RECEIVED);
+    }
+
+    static Stream<Arguments> fields() {
+        return Stream.of(
+                arguments("GPU_UTIL percent becomes a ratio", "DCGM_FI_DEV_GPU_UTIL", "45", UsageField.GPU_UTIL, 0.45),
+                arguments("DCGM 4.x name of field 203, still a percentage", "DCGM_FI_DEV_GPU_UTIL_RATIO", "45", UsageField.GPU_UTIL, 0.45),
+                arguments("GPU_UTIL at 100", "DCGM_FI_DEV_GPU_UTIL", "100", UsageField.GPU_UTIL, 1.0),
+                arguments("field 1001", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "0.995630", UsageField.GR_ENGINE_ACTIVE, 0.99563),
+                arguments("field 1001, DCGM 4.x name", "DCGM_FI_PROF_GR_ENGINE_UTIL_RATIO", "0.5", UsageField.GR_ENGINE_ACTIVE, 0.5),
+                arguments("field 1002", "DCGM_FI_PROF_SM_ACTIVE", "0.7", UsageField.SM_ACTIVE, 0.7),
+                arguments("field 1002, DCGM 4.x name", "DCGM_FI_PROF_SM_UTIL_RATIO", "0.7", UsageField.SM_ACTIVE, 0.7),
+                arguments("field 1003", "DCGM_FI_PROF_SM_OCCUPANCY", "0.25", UsageField.SM_OCCUPANCY, 0.25),
+                arguments("field 1003, DCGM 4.x name", "DCGM_FI_PROF_SM_OCCUPANCY_RATIO", "0.25", UsageField.SM_OCCUPANCY, 0.25),
+                arguments("field 1004", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "0.929260", UsageField.TENSOR_ACTIVE, 0.92926),
+                arguments("field 1004, DCGM 4.x name", "DCGM_FI_PROF_TENSOR_UTIL_RATIO", "0.1", UsageField.TENSOR_ACTIVE, 0.1),
+                arguments("field 1005", "DCGM_FI_PROF_DRAM_ACTIVE", "0.690789", UsageField.DRAM_ACTIVE, 0.690789),
+                arguments("field 1005, DCGM 4.x name", "DCGM_FI_PROF_DRAM_UTIL_RATIO", "0", UsageField.DRAM_ACTIVE, 0.0),
+                arguments("ratio of exactly 1", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "1", UsageField.GR_ENGINE_ACTIVE, 1.0),
+                arguments("framebuffer used", "DCGM_FI_DEV_FB_USED", "4845", UsageField.FB_USED_MIB, 4845),
+                arguments("framebuffer free", "DCGM_FI_DEV_FB_FREE", "35690", UsageField.FB_FREE_MIB, 35690),
+                arguments("framebuffer reserved", "DCGM_FI_DEV_FB_RESERVED", "457", UsageField.FB_RESERVED_MIB, 457),
+                arguments("power", "DCGM_FI_DEV_POWER_USAGE", "409.692000", UsageField.POWER_W, 409.692),
+                arguments("power, DCGM 4.x name", "DCGM_FI_DEV_BOARD_POWER_WATTS", "78.5", UsageField.POWER_W, 78.5),
+                arguments("SM clock", "DCGM_FI_DEV_SM_CLOCK", "1215", UsageField.SM_CLOCK_MHZ, 1215),
+                arguments("throttle reasons, old name", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "4", UsageField.THROTTLE_REASONS, 4),
+                arguments("clock event reasons, new name", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "257", UsageField.THROTTLE_REASONS, 257),
+                arguments("last Xid", "DCGM_FI_DEV_XID_ERRORS", "79", UsageField.XID, 79),
+                arguments("last Xid, DCGM 4.x name", "DCGM_FI_DEV_XID_ERROR", "119", UsageField.XID, 119),
+                arguments("no Xid yet", "DCGM_FI_DEV_XID_ERRORS", "0", UsageField.XID, 0),
+                arguments("negative zero is zero", "DCGM_FI_DEV_FB_USED", "-0", UsageField.FB_USED_MIB, 0.0));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("fields")
+    void mapsEachField(String name, String metric, String value, UsageField field, double expected) {
+        UsageMapping mapping = map(metric + "{" + DEVICE + "} " + value + "\n", null);
+        assertEquals(List.of(device(field, expected)), mapping.observations());
+        assertEquals(0, mapping.unknownSamples());
+        assertEquals(0, mapping.invalidSamples());
+    }
+
+    static Stream<Arguments> labels() {
+        String base = "UUID=\"" + U + "\"";
+        return Stream.of(
+                arguments("pod labels of the exporter's Kubernetes mode",
+                        base + ",namespace=\"team-a\",pod=\"trainer-0\",container=\"main\"", null,
+                        new UsageObservation(U, null, null, null, null, "team-a", "trainer-0", "main", UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("legacy pod labels",
+                        base + ",pod_namespace=\"team-a\",pod_name=\"trainer-0\",container_name=\"main\"", null,
+                        new UsageObservation(U, null, null, null, null, "team-a", "trainer-0", "main", UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("current pod labels win over legacy ones",
+                        base + ",namespace=\"new\",pod_namespace=\"old\",pod=\"p\",pod_name=\"q\",container=\"c\",container_name=\"d\"", null,
+                        new UsageObservation(U, null, null, null, null, "new", "p", "c", UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("empty current labels fall back to legacy ones",
+                        base + ",namespace=\"\",pod_namespace=\"old\",pod=\"\",pod_name=\"q\"", null,
+                        new UsageObservation(U, null, null, null, null, "old", "q", null, UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("empty pod labels on a free GPU are no pod",
+                        base + ",namespace=\"\",pod=\"\",container=\"\",pod_uid=\"\"", null,
+                        new UsageObservation(U, null, null, null, null, null, null, null, UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("MIG instance",
+                        base + ",GPU_I_PROFILE=\"1g.5gb\",GPU_I_ID=\"13\",Hostname=\"ub20-a100-k8s\"", null,
+                        new UsageObservation(U, "ub20-a100-k8s", null, "1g.5gb", 13, null, null, null, UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("lower-case hostname label", base + ",hostname=\"node-b\"", null,
+                        new UsageObservation(U, "node-b", null, null, null, null, null, null, UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("the given node wins over the Hostname label", base + ",Hostname=\"dcgm-exporter-7xk2p\"", "node-c",
+                        new UsageObservation(U, "node-c", null, null, null, null, null, null, UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("a blank given node leaves the label", base + ",Hostname=\"node-d\"", "  ",
+                        new UsageObservation(U, "node-d", null, null, null, null, null, null, UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("lower-case uuid label", "uuid=\"" + U + "\"", null,
+                        new UsageObservation(U, null, null, null, null, null, null, null, UsageField.FB_USED_MIB, 1, RECEIVED)),
+                arguments("model name", base + ",modelName=\"NVIDIA H200\"", null,
+                        new UsageObservation(U, null, "NVIDIA H200", null, null, null, null, null, UsageField.FB_USED_MIB, 1, RECEIVED)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("labels")
+    void readsLabels(String name, String labels, String node, UsageObservation expected) {
+        assertEquals(List.of(expected), map("DCGM_FI_DEV_FB_USED{" + labels + "} 1\n", node).observations());
+    }
+
+    @Test
+    void honoursSampleTimestamps() {
+        UsageMapping mapping = map("DCGM_FI_DEV_FB_USED{" + DEVICE + "} 1 1783117321444\n"
+                + "DCGM_FI_DEV_FB_FREE{" + DEVICE + "} 2\n", null);
+        assertEquals(Instant.ofEpochMilli(1783117321444L), mapping.observations().get(0).at());
+        assertEquals(RECEIVED, mapping.observations().get(1).at());
+    }
+
+    static Stream<Arguments> invalid() {
+        return Stream.of(
+                arguments("no UUID label", "DCGM_FI_DEV_GPU_UTIL{gpu=\"0\"} 5", "no UUID label"),
+                arguments("empty UUID label", "DCGM_FI_DEV_GPU_UTIL{UUID=\"\"} 5", "no UUID label"),
+                arguments("percentage above 100", "DCGM_FI_DEV_GPU_UTIL{" + DEVICE + "} 101", "is not a percentage 0..100"),
+                arguments("negative percentage", "DCGM_FI_DEV_GPU_UTIL{" + DEVICE + "} -1", "is not a percentage 0..100"),
+                arguments("ratio above 1", "DCGM_FI_PROF_SM_ACTIVE{" + DEVICE + "} 1.2", "is not a ratio 0..1"),
+                arguments("ratio given as a percentage", "DCGM_FI_PROF_DRAM_ACTIVE{" + DEVICE + "} 55", "is not a ratio 0..1"),
+                arguments("NaN", "DCGM_FI_DEV_POWER_USAGE{" + DEVICE + "} NaN", "is not a non-negative quantity"),
+                arguments("+Inf", "DCGM_FI_DEV_FB_USED{" + DEVICE + "} +Inf", "is not a non-negative quantity"),
+                arguments("negative memory", "DCGM_FI_DEV_FB_FREE{" + DEVICE + "} -3", "is not a non-negative quantity"),
+                arguments("fractional Xid", "DCGM_FI_DEV_XID_ERRORS{" + DEVICE + "} 13.5", "is not a non-negative integer code"),
+                arguments("negative bitmask", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS{" + DEVICE + "} -4", "is not a non-negative integer code"),
+                arguments("GPU instance id that is a word", "DCGM_FI_PROF_GR_ENGINE_ACTIVE{" + DEVICE + ",GPU_I_ID=\"x\"} 0.5", "is not a GPU instance id"),
+                arguments("negative GPU instance id", "DCGM_FI_PROF_GR_ENGINE_ACTIVE{" + DEVICE + ",GPU_I_ID=\"-1\"} 0.5", "is not a GPU instance id"),
+                arguments("GPU instance id beyond an int", "DCGM_FI_PROF_GR_ENGINE_ACTIVE{" + DEVICE + ",GPU_I_ID=\"4294967296\"} 0.5", "is not a GPU instance id"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("invalid")
+    void skipsAndCountsUnusableSamples(String name, String line, String reason) {
+        UsageMapping mapping = map(line + "\nDCGM_FI_DEV_SM_CLOCK{" + DEVICE + "} 1410\n", null);
+        assertEquals(List.of(device(UsageField.SM_CLOCK_MHZ, 1410)), mapping.observations());
+        assertEquals(1, mapping.invalidSamples());
+        assertEquals(1, mapping.problems().size());
+        assertTrue(mapping.problems().get(0).contains(reason), mapping.problems().get(0));
+    }
+
+    @Test
+    void countsUnknownMetrics() {
+        UsageMapping mapping = map("DCGM_FI_DEV_GPU_TEMP{" + DEVICE + "} 61\nDCGM_FI_DEV_MEM_COPY_UTIL{" + DEVICE + "} 3\n"
+                + "up 1\n", null);
+        assertEquals(List.of(), mapping.observations());
+        assertEquals(3, mapping.unknownSamples());
+        assertEquals(0, mapping.invalidSamples());
+    }
+
+    @Test
+    void keepsOnlyTheFirstProblems() {
+        StringBuilder body = new StringBuilder();
+        for (int i = 0; i < 50; i++) {
+            body.append("DCGM_FI_DEV_GPU_UTIL{gpu=\"").append(i).append("\"} 1\n");
+        }
+        UsageMapping mapping = map(body.toString(), null);
+        assertEquals(50, mapping.invalidSamples());
+        assertEquals(UsageMapping.MAX_PROBLEMS, mapping.problems().size());
+    }
+
+    @Test
+    void mapsTheA100MigScrape() {
+        UsageMapping mapping = map(Fixtures.read("dcgm-exporter-scrape-a100-mig-1g5gb.prom"), null);
+        assertEquals(12, mapping.observations().size());
+        assertEquals(9, mapping.unknownSamples());
+        assertEquals(0, mapping.invalidSamples());
+        List<UsageObservation> mig = mapping.observations().stream().filter(o -> o.migInstanceId() != null).toList();
+        assertEquals(List.of(
+                new UsageObservation(U, "ub20-a100-k8s", null, "1g.5gb", 13, null, null, null, UsageField.XID, 0, RECEIVED),
+                new UsageObservation(U, "ub20-a100-k8s", null, "1g.5gb", 13, null, null, null, UsageField.GR_ENGINE_ACTIVE, 0.995687, RECEIVED),
+                new UsageObservation(U, "ub20-a100-k8s", null, "1g.5gb", 13, null, null, null, UsageField.TENSOR_ACTIVE, 0.930433, RECEIVED),
+                new UsageObservation(U, "ub20-a100-k8s", null, "1g.5gb", 13, null, null, null, UsageField.DRAM_ACTIVE, 0.800339, RECEIVED)),
+                mig);
+        assertTrue(mapping.observations().contains(
+                new UsageObservation(U, "ub20-a100-k8s", null, null, null, null, null, null, UsageField.POWER_W, 409.692, RECEIVED)));
+    }
+
+    @Test
+    void mapsTheKubernetesScrape() {
+        UsageMapping mapping = map(Fixtures.read("dcgm-exporter-scrape-l40s-k8s-pod-labels.prom"), "gpu-node-07");
+        assertEquals(22, mapping.observations().size());
+        assertEquals(10, mapping.unknownSamples());
+        String held = "GPU-5f0c2a81-9b3e-4d7a-8e21-3c6b9d0f1a42";
+        assertTrue(mapping.observations().contains(new UsageObservation(held, "gpu-node-07", "NVIDIA L40S", null, null,
+                "team-a", "trainer-6c9f7d-x2kqp", "trainer", UsageField.SM_ACTIVE, 0.71255, RECEIVED)));
+        assertTrue(mapping.observations().contains(new UsageObservation(held, "gpu-node-07", "NVIDIA L40S", null, null,
+                "team-a", "trainer-6c9f7d-x2kqp", "trainer", UsageField.GPU_UTIL, 0.97, RECEIVED)));
+        assertTrue(mapping.observations().stream()
+                .filter(o -> o.gpuUuid().equals("GPU-a1e47b90-2c5d-4f18-b6a3-7d2e8f9c0b13"))
+                .allMatch(o -> o.pod() == null && o.namespace() == null && o.container() == null));
+    }
+
+    private static final Pattern COUNTER_ROW = Pattern.compile("^(#\\s*)?(DCGM_[A-Z0-9_]+)\\s*,\\s*([a-z]+)\\s*,");
+
+    /** The field of every counter row of a dcgm-exporter counters CSV, enabled rows only or all of them. */
+    private static Set<UsageField> fieldsOf(String csv, boolean enabledOnly) {
+        return csv.lines()
+                .map(COUNTER_ROW::matcher)
+                .filter(Matcher::find)
+                .filter(m -> !enabledOnly || m.group(1) == null)
+                .map(m -> DcgmSeries.fieldOf(m.group(2)))
+                .flatMap(java.util.Optional::stream)
+                .collect(Collectors.toCollection(() -> EnumSet.noneOf(UsageField.class)));
+    }
+
+    @Test
+    void readsEveryUsageCounterThatTheShippedCountersEnable() {
+        EnumSet<UsageField> enabled = EnumSet.of(UsageField.GPU_UTIL, UsageField.GR_ENGINE_ACTIVE,
+                UsageField.TENSOR_ACTIVE, UsageField.DRAM_ACTIVE, UsageField.FB_USED_MIB, UsageField.FB_FREE_MIB,
+                UsageField.FB_RESERVED_MIB, UsageField.POWER_W, UsageField.SM_CLOCK_MHZ, UsageField.XID);
+        for (String csv : List.of("dcgm-exporter-default-counters.csv", "dcgm-exporter-dcp-metrics-included.csv")) {
+            String text = Fixtures.read(csv);
+            assertEquals(enabled, fieldsOf(text, true), csv);
+            // SM_ACTIVE and SM_OCCUPANCY ship commented out: a counters CSV of ours must enable them
+            EnumSet<UsageField> all = EnumSet.copyOf(enabled);
+            all.addAll(List.of(UsageField.SM_ACTIVE, UsageField.SM_OCCUPANCY));
+            assertEquals(all, fieldsOf(text, false), csv);
+        }
+    }
+
+    @Test
+    void mapsAScrapeOfEveryEnabledDefaultCounter() {
+        StringBuilder body = new StringBuilder();
+        int metrics = 0;
+        for (String row : Fixtures.read("dcgm-exporter-default-counters.csv").lines().toList()) {
+            Matcher m = COUNTER_ROW.matcher(row);
+            if (m.find() && m.group(1) == null && !m.group(3).equals("label")) {
+                body.append("# TYPE ").append(m.group(2)).append(' ').append(m.group(3)).append('\n')
+                        .append(m.group(2)).append('{').append(DEVICE).append("} 0\n");
+                metrics++;
+            }
+        }
+        UsageMapping mapping = map(body.toString(), null);
+        assertEquals(10, mapping.observations().size());
+        assertEquals(metrics - 10, mapping.unknownSamples());
+        assertEquals(0, mapping.invalidSamples());
+    }
+
+    @Test
+    void namesBothSpellingsOfEveryField() {
+        assertEquals(22, DcgmSeries.metricNames().size());
+        assertEquals(EnumSet.range(UsageField.GPU_UTIL, UsageField.XID), DcgmSeries.metricNames().stream()
+                .map(name -> DcgmSeries.fieldOf(name).orElseThrow())
+                .collect(Collectors.toCollection(() -> EnumSet.noneOf(UsageField.class))));
+    }
+}
