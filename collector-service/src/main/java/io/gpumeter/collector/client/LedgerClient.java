@@ -2,6 +2,7 @@ package io.gpumeter.collector.client;
 
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.problem.ApiProblem;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
@@ -21,9 +22,11 @@ import java.time.temporal.ChronoUnit;
 public class LedgerClient {
 
     private final LedgerApi api;
+    private final LedgerUsageApi usageApi;
 
-    public LedgerClient(@RestClient LedgerApi api) {
+    public LedgerClient(@RestClient LedgerApi api, @RestClient LedgerUsageApi usageApi) {
         this.api = api;
+        this.usageApi = usageApi;
     }
 
     @Timeout(value = 120, unit = ChronoUnit.SECONDS)
@@ -34,12 +37,29 @@ public class LedgerClient {
         try {
             return api.deliver(batch);
         } catch (WebApplicationException e) {
-            Response r = e.getResponse();
-            if (r != null && r.getStatus() >= 400 && r.getStatus() < 500) {
-                String detail = r.hasEntity() ? r.readEntity(String.class) : e.getMessage();
-                throw new ApiProblem(422, "Unprocessable Content", null, "the ledger refused the facts: " + detail);
-            }
-            throw e;
+            throw refused(e);
         }
+    }
+
+    @Timeout(value = 60, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 4, delay = 500, jitter = 200, abortOn = ApiProblem.class)
+    @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
+            skipOn = ApiProblem.class)
+    public UsageReceipt deliver(UsageBatch batch) {
+        try {
+            return usageApi.deliver(batch);
+        } catch (WebApplicationException e) {
+            throw refused(e);
+        }
+    }
+
+    /** A 4xx is the batch's own fault: a problem for the sender; anything else is worth retrying. */
+    private static RuntimeException refused(WebApplicationException e) {
+        Response r = e.getResponse();
+        if (r != null && r.getStatus() >= 400 && r.getStatus() < 500) {
+            String detail = r.hasEntity() ? r.readEntity(String.class) : e.getMessage();
+            return new ApiProblem(422, "Unprocessable Content", null, "the ledger refused the batch: " + detail);
+        }
+        return e;
     }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
     static final List<JsonNode> BATCHES = new CopyOnWriteArrayList<>();
+    static final List<JsonNode> USAGE = new CopyOnWriteArrayList<>();
     /** The status to answer with; 200 accepts every fact. */
     static final AtomicInteger STATUS = new AtomicInteger(200);
 
@@ -44,6 +45,20 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                 reply = ("{\"accepted\":" + facts + ",\"duplicates\":0}").getBytes(StandardCharsets.UTF_8);
             } else {
                 reply = "{\"status\":500}".getBytes(StandardCharsets.UTF_8);
+            }
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, reply.length);
+            exchange.getResponseBody().write(reply);
+            exchange.close();
+        });
+        server.createContext("/api/v1/usage", exchange -> {
+            JsonNode batch = JSON.readTree(exchange.getRequestBody());
+            int status = STATUS.get();
+            byte[] reply = "{\"status\":500}".getBytes(StandardCharsets.UTF_8);
+            if (status == 200) {
+                USAGE.add(batch);
+                reply = ("{\"accepted\":" + batch.path("samples").size() + ",\"duplicates\":0,\"podsBound\":0}")
+                        .getBytes(StandardCharsets.UTF_8);
             }
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, reply.length);

@@ -1,0 +1,20 @@
+package io.gpumeter.collector.client;
+
+import io.gpumeter.common.fact.UsageBatch;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** ledger-service's usage intake. */
+@RegisterRestClient(configKey = "ledger")
+@Path("/api/v1/usage")
+interface LedgerUsageApi {
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    UsageReceipt deliver(UsageBatch batch);
+}

@@ -1,0 +1,111 @@
+package io.gpumeter.collector.service;
+
+import io.gpumeter.collector.client.LedgerClient;
+import io.gpumeter.collector.client.UsageReceipt;
+import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.usage.DcgmSeries;
+import io.gpumeter.collector.usage.HamiSeries;
+import io.gpumeter.collector.usage.NvidiaSmiGpuQuery;
+import io.gpumeter.collector.usage.PrometheusTextParser;
+import io.gpumeter.collector.usage.Sample;
+import io.gpumeter.collector.usage.UsageMapping;
+import io.gpumeter.collector.usage.UsageObservation;
+import io.gpumeter.collector.usage.UsageParseException;
+import io.gpumeter.collector.usage.UsageSamples;
+import io.gpumeter.common.fact.ClusterName;
+import io.gpumeter.common.fact.UsageBatch;
+import io.gpumeter.common.problem.ApiProblem;
+import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
+
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.util.List;
+import java.util.function.Function;
+
+/**
+ * Usage pushed to the collector — dcgm-exporter or HAMi monitor scrapes, nvidia-smi CSV — parsed whole, then
+ * delivered to the ledger as one batch: a body is stored whole or not at all, and sending it twice counts once.
+ */
+@ApplicationScoped
+public class UsageIngestService {
+
+    private final LedgerClient ledger;
+    private final CollectorConfig config;
+    private final MeterRegistry metrics;
+
+    public UsageIngestService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
+        this.ledger = ledger;
+        this.config = config;
+        this.metrics = metrics;
+    }
+
+    public UsageIngestResult dcgm(String body, String node, String cluster) {
+        return scrape(body, node, cluster, samples -> DcgmSeries.map(samples, Instant.now(), node));
+    }
+
+    public UsageIngestResult hamiMonitor(String body, String node, String cluster) {
+        return scrape(body, node, cluster, samples -> HamiSeries.map(samples, Instant.now(), node));
+    }
+
+    public UsageIngestResult nvidiaSmi(String body, String node, String zone, String cluster) {
+        requireNode(node);
+        List<UsageObservation> observations = parse(() -> NvidiaSmiGpuQuery.parse(body, zone(zone), node));
+        return deliver(new UsageMapping(observations, 0, 0, List.of()), node, cluster);
+    }
+
+    private UsageIngestResult scrape(String body, String node, String cluster, Function<List<Sample>, UsageMapping> mapper) {
+        requireNode(node);
+        List<Sample> samples = parse(() -> new PrometheusTextParser().parse(body));
+        return deliver(mapper.apply(samples), node, cluster);
+    }
+
+    private UsageIngestResult deliver(UsageMapping mapping, String node, String cluster) {
+        String target = cluster == null || cluster.isEmpty() ? config.cluster() : ClusterName.require("cluster", cluster);
+        List<io.gpumeter.common.fact.UsageSample> samples = mapping.observations().stream().map(UsageSamples::of).toList();
+        UsageReceipt receipt = samples.isEmpty() ? new UsageReceipt(0, 0, 0) : send(new UsageBatch(target, samples));
+        metrics.counter("gpumeter.collector.usage.samples", "outcome", "accepted").increment(receipt.accepted());
+        metrics.counter("gpumeter.collector.usage.samples", "outcome", "duplicate").increment(receipt.duplicates());
+        int skipped = mapping.unknownSamples() + mapping.invalidSamples();
+        metrics.counter("gpumeter.collector.usage.samples", "outcome", "skipped").increment(skipped);
+        return new UsageIngestResult(target, node, samples.size(), receipt.accepted(), receipt.duplicates(), skipped,
+                receipt.podsBound(), mapping.problems());
+    }
+
+    private UsageReceipt send(UsageBatch batch) {
+        try {
+            return ledger.deliver(batch);
+        } catch (ApiProblem e) {
+            throw e;
+        } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException | jakarta.ws.rs.WebApplicationException e) {
+            throw ApiProblem.unavailable("the ledger is unreachable or failing; nothing of this body is stored, send it again");
+        }
+    }
+
+    private static <T> T parse(java.util.function.Supplier<T> parser) {
+        try {
+            return parser.get();
+        } catch (UsageParseException e) {
+            throw ApiProblem.badRequest("line " + e.line(), e.getMessage());
+        }
+    }
+
+    private static void requireNode(String node) {
+        if (node == null || node.isBlank()) {
+            throw ApiProblem.badRequest("node", "node is required: the name of the node the body was taken on");
+        }
+    }
+
+    private static ZoneId zone(String zone) {
+        if (zone == null || zone.isEmpty()) {
+            return ZoneId.of("UTC");
+        }
+        try {
+            return ZoneId.of(zone);
+        } catch (DateTimeException e) {
+            throw ApiProblem.badRequest("tz", "tz must be a time-zone id such as UTC or Europe/Berlin, got '" + zone + "'");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+package io.gpumeter.collector.usage;
+
+import io.gpumeter.common.fact.UsageField;
+import io.gpumeter.common.fact.UsageSample;
+import io.gpumeter.common.fact.UsageScope;
+
+import java.util.EnumSet;
+import java.util.Set;
+
+/** Turns parsed observations into the ledger's samples, deciding what each series measures. */
+public final class UsageSamples {
+
+    private static final Set<UsageField> PER_CONTAINER = EnumSet.of(UsageField.VGPU_MEMORY_USED_MIB,
+            UsageField.VGPU_MEMORY_LIMIT_MIB, UsageField.VGPU_CORE_UTIL);
+
+    private UsageSamples() {
+    }
+
+    /**
+     * A MIG instance's series is that instance's; HAMi's per-container series are the container's share; every
+     * other series describes the whole card, even when the exporter stamped a pod on it.
+     */
+    public static UsageSample of(UsageObservation o) {
+        UsageScope scope;
+        String key;
+        if (PER_CONTAINER.contains(o.field())) {
+            scope = UsageScope.CONTAINER;
+            key = o.namespace() + "/" + o.pod() + "/" + (o.container() == null ? "" : o.container());
+        } else if (o.migInstanceId() != null) {
+            scope = UsageScope.MIG_INSTANCE;
+            key = Integer.toString(o.migInstanceId());
+        } else {
+            scope = UsageScope.DEVICE;
+            key = "";
+        }
+        return new UsageSample(o.gpuUuid(), o.node(), scope, key, o.migProfile(), o.namespace(), o.pod(), o.container(),
+                o.field(), o.value(), o.at());
+    }
+}
