@@ -5,6 +5,7 @@ import io.smallrye.config.WithDefault;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /** What the collector watches and how it delivers facts to the ledger. */
@@ -23,6 +24,62 @@ public interface CollectorConfig {
 
     /** Limits of the replay endpoint. */
     Replay replay();
+
+    /** dcgm-exporter endpoints this collector scrapes itself. */
+    Dcgm dcgm();
+
+    /** A Prometheus server that already scrapes the exporters, queried for the DCGM series. */
+    Prometheus prometheus();
+
+    interface Dcgm {
+        /** Exporters to scrape: node name to metrics URL. */
+        Map<String, String> targets();
+
+        /** Find dcgm-exporter pods through the Kubernetes API and scrape each on its node. */
+        @WithDefault("false")
+        boolean discover();
+
+        /** Label selector of dcgm-exporter pods. */
+        @WithDefault("app=nvidia-dcgm-exporter")
+        String discoverySelector();
+
+        /** Port of a discovered exporter's metrics. */
+        @WithDefault("9400")
+        int port();
+
+        /** How long one scrape may take. */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /** How often every exporter is scraped. */
+        @WithDefault("30s")
+        Duration scrapeInterval();
+    }
+
+    interface Prometheus {
+        /** Base URL of the Prometheus HTTP API, e.g. http://prometheus:9090; pulling is off when unset. */
+        Optional<String> url();
+
+        /** The series to pull. */
+        @WithDefault("{__name__=~\"DCGM_FI_.*\"}")
+        String query();
+
+        /** Resolution of the pulled range. */
+        @WithDefault("15s")
+        Duration step();
+
+        /** How far back each pull reaches; overlapping pulls are counted once by the ledger. */
+        @WithDefault("5m")
+        Duration lookback();
+
+        /** How long one query may take. */
+        @WithDefault("30s")
+        Duration timeout();
+
+        /** How often Prometheus is queried. */
+        @WithDefault("60s")
+        Duration interval();
+    }
 
     interface Watch {
         /** Watch Namespaces, Nodes and Pods through the configured Kubernetes API server. */

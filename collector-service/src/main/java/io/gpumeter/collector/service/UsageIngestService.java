@@ -56,6 +56,11 @@ public class UsageIngestService {
         return deliver(new UsageMapping(observations, 0, 0, List.of()), node, cluster);
     }
 
+    /** Delivers what a pull from Prometheus or a scrape yielded; node null means "as the series say". */
+    public UsageIngestResult deliver(UsageMapping mapping, String node) {
+        return deliver(mapping, node, null);
+    }
+
     private UsageIngestResult scrape(String body, String node, String cluster, Function<List<Sample>, UsageMapping> mapper) {
         requireNode(node);
         List<Sample> samples = parse(() -> new PrometheusTextParser().parse(body));

@@ -1,0 +1,112 @@
+package io.gpumeter.collector.service;
+
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.usage.DcgmSeries;
+import io.gpumeter.collector.usage.PrometheusMatrix;
+import io.gpumeter.common.problem.ApiProblem;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.URLEncoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Usage the collector fetches itself: scrapes of dcgm-exporter endpoints (configured, or discovered by label), and
+ * range queries to a Prometheus that already scrapes them. Each failure is logged and retried next round; the
+ * ledger counts overlapping samples once, so a late round loses nothing.
+ */
+@ApplicationScoped
+public class UsagePulls {
+
+    private static final Logger LOG = Logger.getLogger(UsagePulls.class);
+
+    private final CollectorConfig config;
+    private final UsageIngestService usage;
+    private final KubernetesClient kubernetes;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    public UsagePulls(CollectorConfig config, UsageIngestService usage, KubernetesClient kubernetes) {
+        this.config = config;
+        this.usage = usage;
+        this.kubernetes = kubernetes;
+    }
+
+    /** Scrapes every exporter once; returns how many answered and were stored. */
+    public int scrapeExporters() {
+        int stored = 0;
+        for (Map.Entry<String, String> target : targets().entrySet()) {
+            try {
+                String body = get(URI.create(target.getValue()), config.dcgm().timeout());
+                usage.dcgm(body, target.getKey(), null);
+                stored++;
+            } catch (IOException | RuntimeException e) {
+                LOG.warnf("scrape of %s (%s) failed: %s", target.getKey(), target.getValue(), e.getMessage());
+            }
+        }
+        return stored;
+    }
+
+    /** Pulls the DCGM series of the last lookback window from Prometheus; returns samples stored, -1 when off. */
+    public int pullPrometheus(Instant now) {
+        if (config.prometheus().url().isEmpty()) {
+            return -1;
+        }
+        CollectorConfig.Prometheus p = config.prometheus();
+        Instant start = now.minus(p.lookback());
+        URI uri = URI.create(p.url().get().replaceAll("/+$", "") + "/api/v1/query_range?query="
+                + URLEncoder.encode(p.query(), StandardCharsets.UTF_8) + "&start=" + start.getEpochSecond()
+                + "&end=" + now.getEpochSecond() + "&step=" + p.step().toSeconds() + "s");
+        try {
+            var mapping = DcgmSeries.map(PrometheusMatrix.parse(get(uri, p.timeout())), now, null);
+            return usage.deliver(mapping, null).accepted();
+        } catch (IOException | IllegalArgumentException | ApiProblem e) {
+            LOG.warnf("pull from Prometheus %s failed: %s", p.url().get(), e.getMessage());
+            return 0;
+        }
+    }
+
+    /** Configured exporters, plus the exporter pods found by label (node name to URL). */
+    Map<String, String> targets() {
+        Map<String, String> targets = new TreeMap<>(config.dcgm().targets());
+        if (config.dcgm().discover()) {
+            try {
+                for (Pod pod : kubernetes.pods().inAnyNamespace().withLabelSelector(config.dcgm().discoverySelector())
+                        .list().getItems()) {
+                    if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && pod.getStatus() != null
+                            && pod.getStatus().getPodIP() != null) {
+                        targets.putIfAbsent(pod.getSpec().getNodeName(),
+                                "http://" + pod.getStatus().getPodIP() + ":" + config.dcgm().port() + "/metrics");
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.warnf("dcgm-exporter discovery failed: %s", e.getMessage());
+            }
+        }
+        return targets;
+    }
+
+    private String get(URI uri, Duration timeout) throws IOException {
+        try {
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (response.statusCode() != 200) {
+                throw new IOException("HTTP " + response.statusCode());
+            }
+            return response.body();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted", e);
+        }
+    }
+}

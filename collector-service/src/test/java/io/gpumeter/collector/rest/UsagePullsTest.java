@@ -1,0 +1,130 @@
+package io.gpumeter.collector.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.sun.net.httpserver.HttpServer;
+import io.gpumeter.collector.service.UsagePulls;
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The collector's own pulls: a dcgm-exporter it scrapes, and a Prometheus it queries. */
+@QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeLedger.class)
+@WithTestResource(UsagePullsTest.Exporters.class)
+class UsagePullsTest {
+
+    /** Serves one exporter scrape and one Prometheus range answer. */
+    public static class Exporters implements QuarkusTestResourceLifecycleManager {
+        static final AtomicReference<String> LAST_QUERY = new AtomicReference<>();
+        private HttpServer server;
+
+        @Override
+        public Map<String, String> start() {
+            try {
+                server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            server.createContext("/metrics", exchange -> reply(exchange, 200, """
+                    # TYPE DCGM_FI_PROF_SM_ACTIVE gauge
+                    DCGM_FI_PROF_SM_ACTIVE{gpu="0",UUID="GPU-SCRAPED",Hostname="dcgm-exporter-x2k"} 0.5
+                    """));
+            server.createContext("/api/v1/query_range", exchange -> {
+                LAST_QUERY.set(exchange.getRequestURI().getRawQuery());
+                reply(exchange, 200, """
+                        {"status":"success","data":{"resultType":"matrix","result":[
+                         {"metric":{"__name__":"DCGM_FI_DEV_GPU_UTIL","UUID":"GPU-PULLED","Hostname":"gpu-7","gpu":"0"},
+                          "values":[[1782900000,"40"],[1782900015.5,"60"]]}]}}
+                        """);
+            });
+            server.start();
+            String base = "http://localhost:" + server.getAddress().getPort();
+            return Map.of("gpumeter.collector.dcgm.targets.gpu-3", base + "/metrics",
+                    "gpumeter.collector.prometheus.url", base,
+                    "gpumeter.collector.dcgm.scrape-interval", "1h",
+                    "gpumeter.collector.prometheus.interval", "1h");
+        }
+
+        private static void reply(com.sun.net.httpserver.HttpExchange exchange, int status, String body) throws IOException {
+            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+            exchange.close();
+        }
+
+        @Override
+        public void stop() {
+            server.stop(0);
+        }
+    }
+
+    @Inject
+    UsagePulls pulls;
+
+    @BeforeEach
+    void reset() {
+        FakeLedger.USAGE.clear();
+        FakeLedger.STATUS.set(200);
+    }
+
+    static List<JsonNode> samples() {
+        return FakeLedger.USAGE.stream().flatMap(b -> b.path("samples").valueStream()).toList();
+    }
+
+    @Test
+    void aConfiguredExporterIsScrapedUnderItsNodeName() {
+        assertEquals(1, pulls.scrapeExporters());
+        JsonNode sample = samples().get(0);
+        assertEquals("GPU-SCRAPED", sample.path("gpuUuid").asText());
+        assertEquals("gpu-3", sample.path("node").asText(), "the configured node name, not the exporter pod's Hostname");
+        assertEquals(0.5, sample.path("value").asDouble(), 1e-12);
+    }
+
+    @Test
+    void prometheusRangeQueriesKeepEachPointsTimestamp() {
+        assertEquals(2, pulls.pullPrometheus(Instant.parse("2026-07-01T10:05:00Z")));
+        List<JsonNode> samples = samples();
+        assertEquals(List.of("2026-07-01T10:00:00Z", "2026-07-01T10:00:15.500Z"),
+                samples.stream().map(s -> s.path("at").asText()).toList());
+        assertEquals(0.4, samples.get(0).path("value").asDouble(), 1e-12);
+        assertEquals("gpu-7", samples.get(0).path("node").asText());
+        String query = Exporters.LAST_QUERY.get();
+        assertTrue(query.contains("start=1782900000") && query.contains("end=1782900300") && query.contains("step=15s"), query);
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // a failing ledger opens the delivery breaker, which would fail the tests after it
+    void aFailingLedgerLosesTheRoundButNotTheNextOne() throws InterruptedException {
+        FakeLedger.STATUS.set(500);
+        assertEquals(0, pulls.scrapeExporters());
+        FakeLedger.STATUS.set(200);
+        long deadline = System.nanoTime() + 30_000_000_000L;
+        int stored = 0;
+        while (stored == 0 && System.nanoTime() < deadline) {
+            stored = pulls.scrapeExporters();
+            Thread.sleep(500);
+        }
+        assertEquals(1, stored, "the round after the breaker closes again stores the scrape");
+    }
+}
