@@ -20,20 +20,12 @@ final class FactValidator {
         List<NamespaceFact> namespaces = batch.namespaces();
         for (int i = 0; i < namespaces.size(); i++) {
             NamespaceFact f = namespaces.get(i);
-            String at = "namespaces[" + i + "].";
-            require(f.name(), at + "name");
-            require(f.resourceVersion(), at + "resourceVersion");
-            require(f.type(), at + "type");
-            require(f.observedAt(), at + "observedAt");
+            requireKey("namespaces[" + i + "].", f.name(), f.resourceVersion(), f.type(), f.observedAt());
         }
         List<NodeFact> nodes = batch.nodes();
         for (int i = 0; i < nodes.size(); i++) {
             NodeFact f = nodes.get(i);
-            String at = "nodes[" + i + "].";
-            require(f.name(), at + "name");
-            require(f.resourceVersion(), at + "resourceVersion");
-            require(f.type(), at + "type");
-            require(f.observedAt(), at + "observedAt");
+            requireKey("nodes[" + i + "].", f.name(), f.resourceVersion(), f.type(), f.observedAt());
         }
         List<PodFact> pods = batch.pods();
         for (int i = 0; i < pods.size(); i++) {
@@ -41,11 +33,16 @@ final class FactValidator {
             String at = "pods[" + i + "].";
             require(f.uid(), at + "uid");
             require(f.namespace(), at + "namespace");
-            require(f.name(), at + "name");
-            require(f.resourceVersion(), at + "resourceVersion");
-            require(f.type(), at + "type");
-            require(f.observedAt(), at + "observedAt");
+            requireKey(at, f.name(), f.resourceVersion(), f.type(), f.observedAt());
         }
+    }
+
+    /** The natural key every fact has: which object, which version, what happened, when seen. */
+    private static void requireKey(String at, String name, String resourceVersion, Object type, Object observedAt) {
+        require(name, at + "name");
+        require(resourceVersion, at + "resourceVersion");
+        require(type, at + "type");
+        require(observedAt, at + "observedAt");
     }
 
     private static void require(Object value, String field) {
