@@ -1,0 +1,52 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.config.ViolationConfig;
+import io.gpumeter.ledger.domain.DriftRule;
+import io.gpumeter.ledger.domain.TimeWindow;
+import io.gpumeter.ledger.domain.Violation;
+import io.gpumeter.ledger.domain.ViolationRules;
+import io.gpumeter.ledger.repository.ViolationRepository;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+
+/** Q7: who uses more than allocated, who uses a card without an allocation, and where the quota books drift. */
+@ApplicationScoped
+public class ViolationService {
+
+    /** Violations are judged minute by minute: a week is the most one request reads. */
+    static final Duration MAX_WINDOW = Duration.ofDays(7);
+
+    private final ViolationRepository repository;
+    private final ViolationRules rules;
+    private final DriftRule drift;
+
+    public ViolationService(ViolationRepository repository, ViolationConfig config) {
+        this.repository = repository;
+        this.rules = new ViolationRules(config.tolerance(), config.hardAfter());
+        this.drift = new DriftRule(config.driftTolerance(), config.driftFloorMib());
+    }
+
+    public Uni<List<Violation>> find(Instant from, Instant to) {
+        if (!to.isAfter(from) || Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
+            throw ApiProblem.badRequest("to", "to must be after from, by at most " + MAX_WINDOW.toDays() + " days");
+        }
+        TimeWindow window = new TimeWindow(from, to);
+        return repository.containerMinutes(window)
+                .chain(minutes -> repository.holdings(window)
+                        .map(holdings -> rules.find(minutes, holdings)))
+                .chain(overUse -> repository.cardMemoryMinutes(window)
+                        .map(cards -> {
+                            List<Violation> all = new ArrayList<>(overUse);
+                            all.addAll(drift.find(cards));
+                            all.sort(Comparator.comparing(Violation::start).thenComparing(Violation::gpuUuid));
+                            return all;
+                        }));
+    }
+}
