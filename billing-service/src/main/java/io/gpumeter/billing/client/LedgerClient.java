@@ -25,15 +25,15 @@ public class LedgerClient {
     }
 
     /**
-     * Allocated normalized GPU-hours in [from, to) grouped by {@code dimension} and GPU model; empty when the
-     * ledger answers 404.
+     * Allocated and used normalized GPU-hours in [from, to) grouped by the comma-separated ledger dimensions
+     * {@code groupBy} (e.g. "tenant,model"); empty when the ledger answers 404.
      */
     @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
-    public List<GpuHours> gpuHours(Instant from, Instant to, String dimension) {
+    public List<GpuHours> gpuHours(Instant from, Instant to, String groupBy) {
         try {
-            List<GpuHours> hours = ledger.gpuHours(from.toString(), to.toString(), dimension + ",model");
+            List<GpuHours> hours = ledger.gpuHours(from.toString(), to.toString(), groupBy);
             return hours == null ? List.of() : hours;
         } catch (WebApplicationException e) {
             // 404 is handled inside the breaker: "nothing recorded" is an answer, not a failing ledger.

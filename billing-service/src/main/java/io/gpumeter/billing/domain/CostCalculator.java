@@ -3,14 +3,16 @@ package io.gpumeter.billing.domain;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
-import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Turns exact GPU-hours per group and model into priced report rows; rounds only the printed figures.
+ * Turns exact allocated and used GPU-hours per group and model into priced report rows; a period that spans a
+ * price change arrives as several pieces, each with its own rate card. Rounds only the printed figures.
  */
 public final class CostCalculator {
 
@@ -22,52 +24,81 @@ public final class CostCalculator {
     private CostCalculator() {
     }
 
-    /** Everything a row prints besides the group's own figures. */
-    public record Terms(BillingPeriod period, GroupBy groupBy, RateCard rateCard, String currency,
-                        Normalization normalization) {
+    /** Everything a row prints besides the group's own figures and the rate cards. */
+    public record Terms(BillingPeriod period, GroupBy groupBy, String currency, Normalization normalization) {
     }
 
-    public static MonthlyReport monthly(Terms terms, List<UsageLine> usage) {
+    /** The usage of one stretch of the period during which one rate card was in force. */
+    public record Piece(RateCard rateCard, List<UsageLine> usage) {
+    }
+
+    public static CostReport price(Terms terms, RateCard rateCard, List<UsageLine> usage) {
+        return price(terms, List.of(new Piece(rateCard, usage)));
+    }
+
+    /** @param pieces in time order; a group's rate-card versions print in that order */
+    public static CostReport price(Terms terms, List<Piece> pieces) {
         // TreeMaps make the row order and the model order independent of the ledger's answer order.
-        Map<String, Map<String, ModelHours>> byGroup = new TreeMap<>();
-        for (UsageLine line : usage) {
-            byGroup.computeIfAbsent(line.group(), g -> new TreeMap<>())
-                    .merge(ModelName.normalise(line.model()),
-                            new ModelHours(ModelName.display(line.model()), line.hours()), ModelHours::plus);
+        Map<String, Group> byGroup = new TreeMap<>();
+        for (int i = 0; i < pieces.size(); i++) {
+            RateCard card = pieces.get(i).rateCard();
+            for (UsageLine line : pieces.get(i).usage()) {
+                byGroup.computeIfAbsent(line.group(), g -> new Group()).add(i, card, line);
+            }
         }
         List<ReportRow> rows = new ArrayList<>(byGroup.size());
-        byGroup.forEach((group, models) -> rows.add(row(terms, group, models.values())));
-        return new MonthlyReport(terms.period(), terms.groupBy(), rows);
+        byGroup.forEach((group, sums) -> rows.add(sums.row(terms, group, pieces)));
+        return new CostReport(terms.period(), terms.groupBy(), rows);
     }
 
-    private static ReportRow row(Terms terms, String group, Collection<ModelHours> models) {
-        BigDecimal hours = BigDecimal.ZERO;
-        BigDecimal cost = BigDecimal.ZERO;
-        for (ModelHours m : models) {
-            hours = hours.add(m.hours());
-            cost = cost.add(m.hours().multiply(terms.rateCard().rateFor(m.display())));
-        }
-        BigDecimal rate;
-        if (models.size() == 1) {
-            rate = terms.rateCard().rateFor(models.iterator().next().display());
-        } else if (hours.signum() == 0) {
-            rate = BigDecimal.ZERO;
-        } else {
-            // The hours-weighted mean of the models' rates, from the unrounded cost.
-            rate = cost.divide(hours, RATE_SCALE, ROUNDING);
-        }
-        String gpuModels = models.stream().map(ModelHours::display).sorted().collect(Collectors.joining(";"));
-        return new ReportRow(terms.period().startText(), terms.period().endText(), group, gpuModels,
-                hours.setScale(HOURS_SCALE, ROUNDING), rate.setScale(RATE_SCALE, ROUNDING), terms.currency(),
-                cost.setScale(MONEY_SCALE, ROUNDING), terms.rateCard().version(),
-                terms.normalization().policy(), terms.normalization().version());
-    }
+    /** Exact running sums of one group. */
+    private static final class Group {
+        private BigDecimal hours = BigDecimal.ZERO;
+        private BigDecimal cost = BigDecimal.ZERO;
+        private BigDecimal used = BigDecimal.ZERO;
+        private BigDecimal usedCost = BigDecimal.ZERO;
+        /** Normalised model -> printed spelling; of several spellings of one model, the smallest is printed. */
+        private final Map<String, String> models = new TreeMap<>();
+        private final Set<Integer> pieces = new TreeSet<>();
+        /** Each (piece, model) priced, with its rate: one entry means the row has one plain rate. */
+        private final Map<String, BigDecimal> rates = new TreeMap<>();
 
-    /** Hours of one model within a group; of several spellings of one model, the smallest is printed. */
-    private record ModelHours(String display, BigDecimal hours) {
-        ModelHours plus(ModelHours other) {
-            String name = display.compareTo(other.display) <= 0 ? display : other.display;
-            return new ModelHours(name, hours.add(other.hours));
+        void add(int piece, RateCard card, UsageLine line) {
+            String key = ModelName.normalise(line.model());
+            String display = ModelName.display(line.model());
+            models.merge(key, display, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+            BigDecimal rate = card.rateFor(display);
+            rates.put(piece + "/" + key, rate);
+            pieces.add(piece);
+            hours = hours.add(line.hours());
+            cost = cost.add(line.hours().multiply(rate));
+            used = used.add(line.usedHours());
+            usedCost = usedCost.add(line.usedHours().multiply(rate));
+        }
+
+        ReportRow row(Terms terms, String group, List<Piece> all) {
+            BigDecimal rate;
+            if (rates.size() == 1) {
+                rate = rates.values().iterator().next();
+            } else if (hours.signum() == 0) {
+                rate = BigDecimal.ZERO;
+            } else {
+                // The hours-weighted mean of the rates, from the unrounded cost.
+                rate = cost.divide(hours, RATE_SCALE, ROUNDING);
+            }
+            String gpuModels = models.values().stream().sorted().collect(Collectors.joining(";"));
+            String versions = pieces.stream().map(i -> all.get(i).rateCard().version()).distinct()
+                    .collect(Collectors.joining(";"));
+            BigDecimal printedHours = hours.setScale(HOURS_SCALE, ROUNDING);
+            BigDecimal printedCost = cost.setScale(MONEY_SCALE, ROUNDING);
+            BigDecimal printedUsed = used.setScale(HOURS_SCALE, ROUNDING);
+            BigDecimal printedUsedCost = usedCost.setScale(MONEY_SCALE, ROUNDING);
+            // Idle is the printed remainder, so used + idle equals the allocated figures on every row to the digit.
+            return new ReportRow(terms.period().startText(), terms.period().endText(), group, gpuModels,
+                    printedHours, rate.setScale(RATE_SCALE, ROUNDING), terms.currency(), printedCost, versions,
+                    terms.normalization().policy(), terms.normalization().version(),
+                    printedUsed, printedHours.subtract(printedUsed), printedUsedCost,
+                    printedCost.subtract(printedUsedCost));
         }
     }
 }

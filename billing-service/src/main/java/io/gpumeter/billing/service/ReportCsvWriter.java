@@ -1,13 +1,18 @@
 package io.gpumeter.billing.service;
 
+import io.gpumeter.billing.domain.CostReport;
 import io.gpumeter.billing.domain.CsvCells;
-import io.gpumeter.billing.domain.MonthlyReport;
 import io.gpumeter.billing.domain.ReportRow;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 
+import java.io.BufferedWriter;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
+import java.io.OutputStreamWriter;
 import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -21,19 +26,27 @@ public final class ReportCsvWriter {
     private ReportCsvWriter() {
     }
 
-    public static byte[] write(MonthlyReport report) {
+    public static byte[] write(CostReport report) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try {
+            write(report, out);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e); // an in-memory stream does not fail
+        }
+        return out.toByteArray();
+    }
+
+    /** Writes row by row into {@code out} (UTF-8) and flushes it; {@code out} stays open. */
+    public static void write(CostReport report, OutputStream out) throws IOException {
         CSVFormat format = CSVFormat.RFC4180.builder()
                 .setHeader(report.columns().toArray(String[]::new))
                 .get();
-        StringBuilder out = new StringBuilder();
-        try (CSVPrinter printer = new CSVPrinter(out, format)) {
-            for (ReportRow row : report.rows()) {
-                printer.printRecord(cells(row));
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e); // a StringBuilder does not fail
+        Writer writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+        CSVPrinter printer = new CSVPrinter(writer, format);
+        for (ReportRow row : report.rows()) {
+            printer.printRecord(cells(row));
         }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        printer.flush();
     }
 
     private static List<String> cells(ReportRow row) {

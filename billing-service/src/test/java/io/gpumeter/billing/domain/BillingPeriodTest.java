@@ -6,6 +6,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -86,5 +87,52 @@ class BillingPeriodTest {
         assertTrue(march.contains(Instant.parse("2026-03-31T23:59:59.999Z")));
         assertFalse(march.contains(Instant.parse("2026-04-01T00:00:00Z")));
         assertFalse(march.contains(Instant.parse("2026-02-28T23:59:59Z")));
+    }
+
+    @ParameterizedTest(name = "{0} begins on {1}")
+    @CsvSource({
+            "2026-W10, 2026-03-02",
+            // 1 January 2026 is a Thursday, so week 1 starts in December and 2026 has 53 weeks.
+            "2026-W01, 2025-12-29",
+            "2026-W53, 2026-12-28",
+            // 2020 began on a Wednesday and was a leap year: 53 weeks too.
+            "2020-W53, 2020-12-28",
+            "2027-W52, 2027-12-27",
+            // 1 January 2027 is a Friday: it belongs to 2026-W53, and 2027-W01 begins on 4 January.
+            "2027-W01, 2027-01-04",
+    })
+    void parsesIsoWeeks(String text, String monday) {
+        assertEquals(LocalDate.parse(monday), BillingPeriod.parseWeek(text));
+        assertEquals(text, BillingPeriod.ofWeek(LocalDate.parse(monday), ZoneOffset.UTC).label());
+    }
+
+    @ParameterizedTest(name = "{0}: [{1}]")
+    @CsvSource(delimiter = '|', nullValues = "NULL", value = {
+            "week 0             | 2026-W00",
+            "week 54            | 2026-W54",
+            "53 in a 52-week year | 2027-W53",
+            "lower-case w       | 2026-w10",
+            "no dash            | 2026W10",
+            "one-digit week     | 2026-W1",
+            "week day           | 2026-W10-1",
+            "a month            | 2026-03",
+            "empty              | ''",
+            "missing            | NULL",
+    })
+    void rejectsOtherWeeks(String caseName, String text) {
+        var e = assertThrows(IllegalArgumentException.class, () -> BillingPeriod.parseWeek(text));
+        assertTrue(e.getMessage().startsWith("week must be"), e.getMessage());
+    }
+
+    @Test
+    void aWeekRunsMondayToMondayInTheZone() {
+        // Berlin leaves CET for CEST on Sunday 29 March 2026: that week is 167 hours long.
+        BillingPeriod w13 = BillingPeriod.ofWeek(LocalDate.of(2026, 3, 23), ZoneId.of("Europe/Berlin"));
+        assertEquals(Instant.parse("2026-03-22T23:00:00Z"), w13.startInstant());
+        assertEquals(Instant.parse("2026-03-29T22:00:00Z"), w13.endInstant());
+        assertEquals(Duration.ofHours(167), w13.duration());
+        assertEquals("2026-W13", w13.label());
+        assertThrows(IllegalArgumentException.class,
+                () -> BillingPeriod.ofWeek(LocalDate.of(2026, 3, 24), ZoneOffset.UTC));
     }
 }

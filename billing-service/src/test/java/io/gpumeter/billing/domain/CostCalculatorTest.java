@@ -20,7 +20,7 @@ class CostCalculatorTest {
             "nvidia_l40s", new BigDecimal("1.10"),
             "NVIDIA-A10", new BigDecimal("0.333333333")));
     private static final CostCalculator.Terms TERMS = new CostCalculator.Terms(
-            BillingPeriod.of(YearMonth.of(2026, 3), ZoneOffset.UTC), GroupBy.TENANT, CARD, "EUR",
+            BillingPeriod.of(YearMonth.of(2026, 3), ZoneOffset.UTC), GroupBy.TENANT, "EUR",
             new Normalization("whole card = 1", "n-1"));
 
     private static UsageLine line(String group, String model, String hours) {
@@ -28,7 +28,7 @@ class CostCalculatorTest {
     }
 
     private static ReportRow only(List<UsageLine> usage) {
-        List<ReportRow> rows = CostCalculator.monthly(TERMS, usage).rows();
+        List<ReportRow> rows = CostCalculator.price(TERMS, CARD, usage).rows();
         assertEquals(1, rows.size(), rows.toString());
         return rows.get(0);
     }
@@ -70,9 +70,9 @@ class CostCalculatorTest {
         // 0.005 h on each of three models at 1: rounding per model (half-even) would bill 0.00 + 0.00 + 0.00;
         // summing first bills 0.015 -> 0.02.
         RateCard ones = new RateCard("1", BigDecimal.ONE, Map.of());
-        CostCalculator.Terms terms = new CostCalculator.Terms(TERMS.period(), GroupBy.TEAM, ones, "USD",
+        CostCalculator.Terms terms = new CostCalculator.Terms(TERMS.period(), GroupBy.TEAM, "USD",
                 Normalization.UNKNOWN);
-        ReportRow tiny = CostCalculator.monthly(terms, List.of(
+        ReportRow tiny = CostCalculator.price(terms, ones, List.of(
                 line("t", "a", "0.005"), line("t", "b", "0.005"), line("t", "c", "0.005"))).rows().get(0);
         assertEquals("0.02", tiny.allocatedCost().toPlainString());
         assertEquals("unknown", tiny.normalizationPolicy());
@@ -105,10 +105,42 @@ class CostCalculatorTest {
         List<String> expected = List.of("(unassigned)", "Beta", "acme", "zeta");
         for (int i = 0; i < 5; i++) {
             Collections.rotate(usage, 1);
-            MonthlyReport report = CostCalculator.monthly(TERMS, usage);
+            CostReport report = CostCalculator.price(TERMS, CARD, usage);
             assertEquals(expected, report.rows().stream().map(ReportRow::group).toList());
             assertEquals("NVIDIA-A10;NVIDIA-L4", report.rows().get(2).gpuModels());
         }
+    }
+
+    @Test
+    void usedAndIdleArePricedPerModelAndAddUpToTheAllocatedFigures() {
+        // H100: 10 h allocated, 2.345 h used x 4.10 = 9.6145; A10: 3 h, 1.5 h used x 0.333333333 = 0.4999999995.
+        // Used cost 10.1144999995 -> 10.11; allocated 41 + 0.999999999 = 41.999999999 -> 42.00; idle 31.89.
+        // Used hours 3.845 -> 3.845000; idle 13.000000 - 3.845000 = 9.155000.
+        ReportRow row = only(List.of(
+                new UsageLine("t", "NVIDIA-H100-80GB-HBM3", new BigDecimal("10"), new BigDecimal("2.345")),
+                new UsageLine("t", "NVIDIA-A10", new BigDecimal("3"), new BigDecimal("1.5"))));
+        assertEquals("42.00", row.allocatedCost().toPlainString());
+        assertEquals("3.845000", row.usedGpuHoursShowback().toPlainString());
+        assertEquals("9.155000", row.idleGpuHoursShowback().toPlainString());
+        assertEquals("10.11", row.usedCostShowback().toPlainString());
+        assertEquals("31.89", row.idleCostShowback().toPlainString());
+    }
+
+    @Test
+    void idleIsThePrintedRemainderSoRowsAlwaysReconcile() {
+        // 1 h at 1.50 allocated = 1.50; used 0.333333333 h x 1.50 = 0.4999999995 -> 0.50; idle 1.50 - 0.50 = 1.00.
+        // Hours: used 0.333333333 -> 0.333333, idle 1.000000 - 0.333333 = 0.666667.
+        ReportRow row = only(List.of(new UsageLine("t", "x", BigDecimal.ONE, new BigDecimal("0.333333333"))));
+        assertEquals("0.333333", row.usedGpuHoursShowback().toPlainString());
+        assertEquals("0.666667", row.idleGpuHoursShowback().toPlainString());
+        assertEquals("0.50", row.usedCostShowback().toPlainString());
+        assertEquals("1.00", row.idleCostShowback().toPlainString());
+        // Nothing measured: everything is idle.
+        ReportRow unmeasured = only(List.of(new UsageLine("t", "x", new BigDecimal("2"), null)));
+        assertEquals("0.000000", unmeasured.usedGpuHoursShowback().toPlainString());
+        assertEquals("2.000000", unmeasured.idleGpuHoursShowback().toPlainString());
+        assertEquals("0.00", unmeasured.usedCostShowback().toPlainString());
+        assertEquals("3.00", unmeasured.idleCostShowback().toPlainString());
     }
 
     @Test
@@ -121,10 +153,41 @@ class CostCalculatorTest {
     @Test
     void columnsNameTheDimensionThird() {
         assertEquals(List.of("period_start", "period_end", "project", "gpu_models", "allocated_gpu_hours", "rate",
-                "currency", "allocated_cost", "rate_card_version", "normalization_policy", "normalization_version"),
+                "currency", "allocated_cost", "rate_card_version", "normalization_policy", "normalization_version",
+                "used_gpu_hours_showback", "idle_gpu_hours_showback", "used_cost_showback", "idle_cost_showback"),
                 ReportRow.columns(GroupBy.PROJECT));
-        MonthlyReport empty = CostCalculator.monthly(TERMS, List.of());
+        CostReport empty = CostCalculator.price(TERMS, CARD, List.of());
         assertTrue(empty.rows().isEmpty());
         assertEquals("gpumeter-tenant-2026-03.csv", empty.fileName(ReportFormat.CSV));
+    }
+
+    @Test
+    void aPriceChangeIsPricedPieceByPiece() {
+        // Until the change (CARD): H100 4.10, default 1.50. After it: H100 5.00, default 2.00.
+        // acme: 100 h H100 before (40 used) + 50 h after (50 used): 410 + 250 = 660.00 over 150 h, rate 4.4;
+        //       used 90 h: 164 + 250 = 414.00; idle 60 h, 246.00.
+        // beta: 10 h of an unlisted model, after only: 10 x 2.00 = 20.00 at the plain rate 2.00, one version.
+        RateCard later = new RateCard("rc-10", new BigDecimal("2.00"),
+                Map.of("NVIDIA-H100-80GB-HBM3", new BigDecimal("5.00")));
+        CostReport report = CostCalculator.price(TERMS, List.of(
+                new CostCalculator.Piece(CARD, List.of(new UsageLine("acme", "NVIDIA-H100-80GB-HBM3",
+                        new BigDecimal("100"), new BigDecimal("40")))),
+                new CostCalculator.Piece(later, List.of(
+                        new UsageLine("acme", "NVIDIA H100 80GB HBM3", new BigDecimal("50"), new BigDecimal("50")),
+                        new UsageLine("beta", "NVIDIA-L4", new BigDecimal("10"), null)))));
+        ReportRow acme = report.rows().get(0);
+        assertEquals("150.000000", acme.allocatedGpuHours().toPlainString());
+        assertEquals("660.00", acme.allocatedCost().toPlainString());
+        assertEquals("4.400000", acme.rate().toPlainString());
+        assertEquals("rc-9;rc-10", acme.rateCardVersion());
+        assertEquals("NVIDIA H100 80GB HBM3", acme.gpuModels());
+        assertEquals("90.000000", acme.usedGpuHoursShowback().toPlainString());
+        assertEquals("414.00", acme.usedCostShowback().toPlainString());
+        assertEquals("60.000000", acme.idleGpuHoursShowback().toPlainString());
+        assertEquals("246.00", acme.idleCostShowback().toPlainString());
+        ReportRow beta = report.rows().get(1);
+        assertEquals("20.00", beta.allocatedCost().toPlainString());
+        assertEquals("2.000000", beta.rate().toPlainString());
+        assertEquals("rc-10", beta.rateCardVersion());
     }
 }

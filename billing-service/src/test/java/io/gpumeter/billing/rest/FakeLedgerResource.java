@@ -35,16 +35,21 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     static final String POLICY = "MIG 1g.10gb = 1/7 card, 3g.40gb = 3/7 card; vGPU = gpucores/100; "
             + "time-slice = 1/replicas";
 
-    // Deliberately out of order, with three spellings of the H100 and two ways of saying "model unknown".
+    // Deliberately out of order, with three spellings of the H100 and two ways of saying "model unknown";
+    // one aggregate carries no usedGpuHours at all (nothing measured).
     static final String BY_TENANT = """
             [
-             {"key":"gamma","group":{"tenant":"gamma","model":"nvidia_h100_80gb_hbm3"},"allocatedGpuHours":2},
+             {"key":"gamma","group":{"tenant":"gamma","model":"nvidia_h100_80gb_hbm3"},"allocatedGpuHours":2,
+              "usedGpuHours":0.5,"idleGpuHours":1.5},
              {"key":"acme","group":{"tenant":"acme","model":"NVIDIA-H100-80GB-HBM3"},
-              "allocatedGpuHours":12.345678901234,"usedGpuHours":3.1},
+              "allocatedGpuHours":12.345678901234,"usedGpuHours":3.1,"idleGpuHours":9.245678901234},
              {"key":"beta","group":{"tenant":"beta","model":null},"allocatedGpuHours":1.0},
-             {"key":"gamma","group":{"tenant":"gamma","model":"NVIDIA-H100-80GB-HBM3"},"allocatedGpuHours":1},
-             {"key":"acme","group":{"tenant":"acme","model":"NVIDIA L40S"},"allocatedGpuHours":3.5},
-             {"key":"beta","group":{"tenant":"beta","model":"unknown"},"allocatedGpuHours":0.75}
+             {"key":"gamma","group":{"tenant":"gamma","model":"NVIDIA-H100-80GB-HBM3"},"allocatedGpuHours":1,
+              "usedGpuHours":0.25,"idleGpuHours":0.75},
+             {"key":"acme","group":{"tenant":"acme","model":"NVIDIA L40S"},"allocatedGpuHours":3.5,
+              "usedGpuHours":1.25,"idleGpuHours":2.25},
+             {"key":"beta","group":{"tenant":"beta","model":"unknown"},"allocatedGpuHours":0.75,
+              "usedGpuHours":0.75,"idleGpuHours":0}
             ]""";
 
     static final String BY_TEAM = """
@@ -54,6 +59,54 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
              {"key":"","group":{"team":null,"model":"NVIDIA-H100-80GB-HBM3"},"allocatedGpuHours":0.5},
              {"key":"@SUM(A1:A9)","group":{"team":"@SUM(A1:A9)","model":"NVIDIA L40S"},"allocatedGpuHours":1}
             ]""";
+
+    /** March by tenant and team, for a one-tenant report grouped by team. */
+    static final String BY_TENANT_TEAM = """
+            [
+             {"key":"acme/ml-platform","group":{"tenant":"acme","team":"ml-platform","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":1,"usedGpuHours":0.4},
+             {"key":"beta/=1+1","group":{"tenant":"beta","team":"=1+1","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":2,"usedGpuHours":0.5}
+            ]""";
+
+    /** ISO week 2026-W10: Monday 2 March to Monday 9 March 2026, UTC. */
+    static final String WEEK_FROM = "2026-03-02T00:00:00Z";
+    static final String WEEK_TO = "2026-03-09T00:00:00Z";
+
+    static final String WEEK_BY_TEAM = """
+            [
+             {"key":"vision","group":{"team":"vision","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":17.5,"usedGpuHours":11.2},
+             {"key":"speech","group":{"team":"speech","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":1.25,"usedGpuHours":0},
+             {"key":"vision","group":{"team":"vision","model":"NVIDIA L40S"},"allocatedGpuHours":2,"usedGpuHours":2}
+            ]""";
+
+    static final String WEEK_BY_TENANT_TEAM = """
+            [
+             {"key":"acme/vision","group":{"tenant":"acme","team":"vision","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":10.5,"usedGpuHours":4.2},
+             {"key":"beta/vision","group":{"tenant":"beta","team":"vision","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":7,"usedGpuHours":7},
+             {"key":"acme/speech","group":{"tenant":"acme","team":"speech","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":1.25,"usedGpuHours":0},
+             {"key":"acme/vision","group":{"tenant":"acme","team":"vision","model":"NVIDIA L40S"},
+              "allocatedGpuHours":2,"usedGpuHours":2}
+            ]""";
+
+    /** January 2027 cut on the 16th, where a dated rate card takes effect. */
+    static final String JAN_FROM = "2027-01-01T00:00:00Z";
+    static final String JAN_CHANGE = "2027-01-16T00:00:00Z";
+    static final String JAN_TO = "2027-02-01T00:00:00Z";
+
+    static final String JAN_BEFORE_CHANGE = """
+            [{"key":"acme","group":{"tenant":"acme","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":100,"usedGpuHours":40}]""";
+
+    static final String JAN_AFTER_CHANGE = """
+            [{"key":"beta","group":{"tenant":"beta","model":"NVIDIA L40S"},"allocatedGpuHours":10,"usedGpuHours":0},
+             {"key":"acme","group":{"tenant":"acme","model":"NVIDIA-H100-80GB-HBM3"},
+              "allocatedGpuHours":50.123,"usedGpuHours":50.123}]""";
 
     private HttpServer server;
     private final Map<String, AtomicInteger> gpuHoursCalls = new ConcurrentHashMap<>();
@@ -105,6 +158,17 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             switch (String.valueOf(q.get("groupBy"))) {
                 case "tenant,model" -> send(exchange, 200, BY_TENANT);
                 case "team,model" -> send(exchange, 200, BY_TEAM);
+                case "tenant,team,model" -> send(exchange, 200, BY_TENANT_TEAM);
+                default -> send(exchange, 200, "[]");
+            }
+        } else if (JAN_FROM.equals(from) && JAN_CHANGE.equals(q.get("to"))) {
+            send(exchange, 200, JAN_BEFORE_CHANGE);
+        } else if (JAN_CHANGE.equals(from) && JAN_TO.equals(q.get("to"))) {
+            send(exchange, 200, JAN_AFTER_CHANGE);
+        } else if (WEEK_FROM.equals(from) && WEEK_TO.equals(q.get("to"))) {
+            switch (String.valueOf(q.get("groupBy"))) {
+                case "team,model" -> send(exchange, 200, WEEK_BY_TEAM);
+                case "tenant,team,model" -> send(exchange, 200, WEEK_BY_TENANT_TEAM);
                 default -> send(exchange, 200, "[]");
             }
         } else if (from != null && from.endsWith("-01T00:00:00Z") && q.get("to") != null) {

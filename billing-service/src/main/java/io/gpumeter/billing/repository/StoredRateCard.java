@@ -1,0 +1,45 @@
+package io.gpumeter.billing.repository;
+
+import jakarta.persistence.Column;
+import jakarta.persistence.Entity;
+import jakarta.persistence.GeneratedValue;
+import jakarta.persistence.GenerationType;
+import jakarta.persistence.Id;
+import jakarta.persistence.Table;
+import org.hibernate.annotations.JdbcTypeCode;
+import org.hibernate.type.SqlTypes;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * A dated rate card as stored in schema billing; immutable once written.
+ */
+@Entity
+@Table(name = "rate_card")
+public class StoredRateCard {
+
+    @Id
+    @GeneratedValue(strategy = GenerationType.IDENTITY)
+    public Long id;
+
+    @Column(nullable = false, unique = true)
+    public String version;
+
+    @Column(name = "effective_from", nullable = false, unique = true)
+    public Instant effectiveFrom;
+
+    @Column(nullable = false, length = 3)
+    public String currency;
+
+    @Column(name = "default_rate", nullable = false)
+    public BigDecimal defaultRate;
+
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(nullable = false, columnDefinition = "jsonb")
+    public Map<String, BigDecimal> models;
+
+    @Column(name = "created_at", nullable = false)
+    public Instant createdAt;
+}
