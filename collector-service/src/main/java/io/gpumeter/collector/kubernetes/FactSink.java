@@ -4,7 +4,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.gpumeter.collector.governance.GovernanceTranslator;
+import io.gpumeter.collector.governance.PodStatusTranslator;
 import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
@@ -25,13 +28,18 @@ public final class FactSink {
     private final List<NamespaceFact> namespaces = new ArrayList<>();
     private final List<NodeFact> nodes = new ArrayList<>();
     private final List<PodFact> pods = new ArrayList<>();
+    private final List<Object> governance = new ArrayList<>();
     private final Map<String, Integer> skipped = new TreeMap<>();
 
     /** Adds one event's fact, or counts why it has none. */
     public void accept(WatchEventType type, HasMetadata object, Instant observedAt) {
         try {
             if (object instanceof Pod pod) {
-                pods.add(PodTranslator.translate(pod, type, observedAt));
+                PodFact fact = PodTranslator.translate(pod, type, observedAt);
+                pods.add(fact);
+                governance.add(PodStatusTranslator.translate(pod, fact));
+            } else if (GovernanceTranslator.handles(object)) {
+                governance.add(GovernanceTranslator.translate(type, object, observedAt));
             } else if (object instanceof Node node) {
                 nodes.add(NodeTranslator.translate(node, type, observedAt));
             } else if (object instanceof Namespace namespace) {
@@ -66,6 +74,15 @@ public final class FactSink {
         all.addAll(nodes);
         all.addAll(pods);
         return all;
+    }
+
+    /** Governance facts (queues, admission, events, the governance view of GPU pods); delivered separately. */
+    public List<Object> governanceFacts() {
+        return List.copyOf(governance);
+    }
+
+    public GovernanceBatch governanceBatch(String cluster) {
+        return GovernanceBatch.of(cluster, governance);
     }
 
     public FactBatch batch(String cluster) {

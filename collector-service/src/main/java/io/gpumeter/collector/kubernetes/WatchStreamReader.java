@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.gpumeter.collector.governance.GovernanceKinds;
 import io.gpumeter.common.fact.WatchEventType;
 
 import java.io.BufferedReader;
@@ -113,7 +114,16 @@ public final class WatchStreamReader {
             throw new MalformedLine(lineNumber, "\"object\" is missing or not a JSON object");
         }
         String kind = object.path("kind").asText("");
-        Class<? extends HasMetadata> model = KINDS.get(kind);
+        Class<? extends HasMetadata> model;
+        try {
+            model = GovernanceKinds.model(object.path("apiVersion").asText(""), kind);
+        } catch (Skip e) {
+            sink.skip(e.reason());
+            return;
+        }
+        if (model == null) {
+            model = KINDS.get(kind);
+        }
         if (model == null) {
             sink.skip(kind.isEmpty() ? "object without kind" : "kind " + kind + " not metered yet");
             return;

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.governance.GovernanceBuffer;
+import io.gpumeter.collector.governance.GovernanceInformers;
 import io.gpumeter.collector.kubernetes.FactSink;
 import io.gpumeter.common.fact.WatchEventType;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -31,16 +33,19 @@ public class LiveWatch {
     private final KubernetesClient client;
     private final CollectorConfig config;
     private final FactBuffer buffer;
+    private final GovernanceBuffer governance;
     private final MeterRegistry metrics;
     private final List<SharedIndexInformer<? extends HasMetadata>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final MeteringChanges changes = new MeteringChanges();
     private volatile State state;
     private volatile String problem;
 
-    public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, MeterRegistry metrics) {
+    public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, GovernanceBuffer governance,
+                     MeterRegistry metrics) {
         this.client = client;
         this.config = config;
         this.buffer = buffer;
+        this.governance = governance;
         this.metrics = metrics;
         this.state = config.watch().enabled() ? State.STARTING : State.DISABLED;
     }
@@ -73,6 +78,7 @@ public class LiveWatch {
         } else {
             namespaces.forEach(ns -> informers.add(client.pods().inNamespace(ns).runnableInformer(resync)));
         }
+        informers.addAll(GovernanceInformers.create(client, resync, namespaces));
         informers.forEach(this::handle);
         // A failing first list ends the start so this class can report and retry; later watch errors retry inside.
         informers.forEach(i -> i.exceptionHandler((started, failure) -> started));
@@ -126,6 +132,7 @@ public class LiveWatch {
                 sink.skip("unchanged for metering");
             }
         }
+        sink.governanceFacts().forEach(governance::add);
         for (Map.Entry<String, Integer> skipped : sink.skippedByReason().entrySet()) {
             metrics.counter("gpumeter.collector.watch.skipped", "reason", skipped.getKey()).increment(skipped.getValue());
         }

@@ -2,6 +2,7 @@ package io.gpumeter.collector.service;
 
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.governance.GovernanceDelivery;
 import io.gpumeter.collector.kubernetes.FactSink;
 import io.gpumeter.collector.kubernetes.WatchStreamReader;
 import io.gpumeter.common.fact.ClusterName;
@@ -24,11 +25,13 @@ import java.time.Instant;
 public class ReplayService {
 
     private final LedgerClient ledger;
+    private final GovernanceDelivery governance;
     private final CollectorConfig config;
     private final MeterRegistry metrics;
 
-    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
+    public ReplayService(LedgerClient ledger, GovernanceDelivery governance, CollectorConfig config, MeterRegistry metrics) {
         this.ledger = ledger;
+        this.governance = governance;
         this.config = config;
         this.metrics = metrics;
     }
@@ -47,11 +50,14 @@ public class ReplayService {
             throw new UncheckedIOException(e);
         }
         IngestResult stored = sink.facts() == 0 ? new IngestResult(0, 0) : deliver(sink, target);
+        // Governance facts go second, only once the metering facts are stored; both are idempotent (ADR 0004).
+        IngestResult governed = governance.deliver(sink.governanceBatch(target),
+                sink.facts() == 0 ? "" : "the metering facts are stored, ");
         metrics.counter("gpumeter.collector.replay.events", "outcome", "accepted").increment(stored.accepted());
         metrics.counter("gpumeter.collector.replay.events", "outcome", "duplicate").increment(stored.duplicates());
         metrics.counter("gpumeter.collector.replay.events", "outcome", "skipped").increment(sink.skippedCount());
         return new ReplayResult(target, events, stored.accepted(), stored.duplicates(), sink.skippedCount(),
-                sink.skippedByReason());
+                sink.skippedByReason(), governed);
     }
 
     private IngestResult deliver(FactSink sink, String cluster) {

@@ -21,6 +21,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
     static final List<JsonNode> BATCHES = new CopyOnWriteArrayList<>();
+    /** Governance batches, which go to their own intake and always succeed here. */
+    static final List<JsonNode> GOVERNANCE = new CopyOnWriteArrayList<>();
     static final List<JsonNode> USAGE = new CopyOnWriteArrayList<>();
     /** The status to answer with; 200 accepts every fact. */
     static final AtomicInteger STATUS = new AtomicInteger(200);
@@ -35,6 +37,15 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        server.createContext("/api/v1/facts/governance", exchange -> {
+            JsonNode batch = JSON.readTree(exchange.getRequestBody());
+            GOVERNANCE.add(batch);
+            byte[] reply = "{\"accepted\":0,\"duplicates\":0}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, reply.length);
+            exchange.getResponseBody().write(reply);
+            exchange.close();
+        });
         server.createContext("/api/v1/facts", exchange -> {
             JsonNode batch = JSON.readTree(exchange.getRequestBody());
             int status = STATUS.get();

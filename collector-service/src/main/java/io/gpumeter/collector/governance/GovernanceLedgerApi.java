@@ -1,0 +1,21 @@
+package io.gpumeter.collector.governance;
+
+import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.IngestResult;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+/** ledger-service's governance fact intake. */
+@RegisterRestClient(configKey = "ledger")
+@Path("/api/v1/facts/governance")
+interface GovernanceLedgerApi {
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    IngestResult deliver(GovernanceBatch batch);
+}

@@ -1,0 +1,45 @@
+package io.gpumeter.collector.governance;
+
+import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.problem.ApiProblem;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Delivers governance batches to the ledger. Retrying is safe because every fact has a natural key; a 4xx answer
+ * means the batch itself is wrong, so it is neither retried nor counted against the breaker.
+ */
+@ApplicationScoped
+public class GovernanceLedgerClient {
+
+    private final GovernanceLedgerApi api;
+
+    public GovernanceLedgerClient(@RestClient GovernanceLedgerApi api) {
+        this.api = api;
+    }
+
+    @Timeout(value = 120, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 4, delay = 500, jitter = 200, abortOn = ApiProblem.class)
+    @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
+            skipOn = ApiProblem.class)
+    public IngestResult deliver(GovernanceBatch batch) {
+        try {
+            return api.deliver(batch);
+        } catch (WebApplicationException e) {
+            Response r = e.getResponse();
+            if (r != null && r.getStatus() >= 400 && r.getStatus() < 500) {
+                String detail = r.hasEntity() ? r.readEntity(String.class) : e.getMessage();
+                throw new ApiProblem(422, "Unprocessable Content", null, "the ledger refused the governance facts: " + detail);
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,57 @@
+package io.gpumeter.ledger.governance.domain;
+
+import java.util.Locale;
+import java.util.regex.Pattern;
+
+/**
+ * Why something waits, read from the free text Kueue, Volcano and the scheduler write (Kueue has no structured
+ * inadmissibility reason yet). The first class whose pattern matches wins; the order puts the specific before the
+ * general (a flavor message mentions quota too).
+ */
+public enum PendingReason {
+    WRONG_SCHEDULER(RootCauseClass.DATA_PLANE, null),
+    GPUMEM_CONFLICT(RootCauseClass.WORKLOAD, null),
+    ADMISSION_CHECK(RootCauseClass.CONTROL_PLANE, "admission check|admissioncheck"),
+    INACTIVE(RootCauseClass.CONTROL_PLANE, "deactivated|spec\\.active|stopped|clusterqueue .*inactive"),
+    GANG(RootCauseClass.CONTROL_PLANE, "gang|minavailable|minmember|pod group is not ready|notenoughresources|podgroup"),
+    NO_DEVICE(RootCauseClass.DATA_PLANE,
+            "unexpectedadmissionerror|devices unavailable|device plugin|no gpu|no device|unhealthy devices"
+                    + "|card(type)?mismatch|nodeunfitpod|all node scores do not meet"),
+    QUOTA(RootCauseClass.CONTROL_PLANE, "insufficient (unused )?quota|exceeds? (the )?quota|borrowing limit|nominal quota|quota"),
+    FLAVOR(RootCauseClass.CONTROL_PLANE, "flavor .*(doesn't|does not) match|untolerated taint.*flavor|in flavor .*untolerated"
+            + "|unavailable in clusterqueue|no flavor|couldn't assign flavors"),
+    AFFINITY_OR_TAINT(RootCauseClass.CONTROL_PLANE,
+            "node affinity|node selector|affinity|untolerated taint|taint|topology spread|volume node"),
+    INSUFFICIENT_RESOURCES(RootCauseClass.CONTROL_PLANE, "insufficient |too many pods|preemption:"),
+    OTHER(RootCauseClass.CONTROL_PLANE, null);
+
+    private final RootCauseClass rootCause;
+    private final Pattern pattern;
+
+    PendingReason(RootCauseClass rootCause, String regex) {
+        this.rootCause = rootCause;
+        this.pattern = regex == null ? null : Pattern.compile(regex);
+    }
+
+    public RootCauseClass rootCause() {
+        return rootCause;
+    }
+
+    public String label() {
+        return name().toLowerCase(Locale.ROOT).replace('_', '-');
+    }
+
+    /** The class of a waiting message; null or empty text is OTHER. */
+    public static PendingReason classify(String message) {
+        if (message == null || message.isBlank()) {
+            return OTHER;
+        }
+        String text = message.toLowerCase(Locale.ROOT);
+        for (PendingReason r : values()) {
+            if (r.pattern != null && r.pattern.matcher(text).find()) {
+                return r;
+            }
+        }
+        return OTHER;
+    }
+}

@@ -1,0 +1,172 @@
+package io.gpumeter.ledger.governance.domain;
+
+import io.gpumeter.common.fact.ContainerState;
+import io.gpumeter.common.fact.ContainerStatusFact;
+import io.gpumeter.common.fact.EventFact;
+import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.WatchEventType;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The scheduling history of one GPU pod: created → scheduled with the scheduler's refusals in between, plus the
+ * request checks that explain a pod no scheduler will place (a HAMi request sent to another scheduler,
+ * gpumem together with gpumem-percentage).
+ */
+public final class PodTrail {
+
+    static final Set<String> HAMI_RESOURCES = Set.of("nvidia.com/gpumem", "nvidia.com/gpumem-percentage", "nvidia.com/gpucores");
+    static final Set<String> HAMI_SCHEDULERS = Set.of("hami-scheduler", "volcano");
+
+    /** A problem with the request itself, found without asking the scheduler. */
+    public record Finding(PendingReason reason, String message) {
+    }
+
+    private final List<PodStatusFact> versions;
+    private final List<EventFact> events;
+    private final PodStatusFact latest;
+
+    public PodTrail(List<PodStatusFact> versions, List<EventFact> events) {
+        if (versions.isEmpty()) {
+            throw new IllegalArgumentException("a pod trail needs at least one version");
+        }
+        this.versions = Versions.ordered(versions, PodStatusFact::resourceVersion, PodStatusFact::observedAt);
+        this.events = events.stream().sorted(Comparator.comparing(EventFact::firstAt)).toList();
+        this.latest = this.versions.get(this.versions.size() - 1);
+    }
+
+    public QueueKeys keys() {
+        String scheduler = latest.schedulerName() == null ? "default-scheduler" : latest.schedulerName();
+        return new QueueKeys(QueueSource.POD, latest.uid(), latest.namespace(), latest.name(), null, latest.queueName(),
+                null, scheduler);
+    }
+
+    public Instant createdAt() {
+        return versions.stream().map(PodStatusFact::createdAt).filter(t -> t != null).findFirst().orElse(latest.observedAt());
+    }
+
+    public Instant scheduledAt() {
+        return versions.stream().map(PodStatusFact::scheduledAt).filter(t -> t != null).findFirst().orElse(null);
+    }
+
+    public List<WaitEpisode> episodes() {
+        Instant scheduled = scheduledAt();
+        return scheduled == null ? List.of() : List.of(new WaitEpisode(keys(), createdAt(), scheduled, scheduled, false));
+    }
+
+    /** Problems of the request itself, from the newest version. */
+    public List<Finding> findings() {
+        List<Finding> findings = new ArrayList<>();
+        Map<String, Long> asks = latest.gpuResources();
+        String scheduler = keys().scheduler();
+        List<String> hami = asks.keySet().stream().filter(HAMI_RESOURCES::contains).sorted().toList();
+        if (!hami.isEmpty() && !HAMI_SCHEDULERS.contains(scheduler)) {
+            findings.add(new Finding(PendingReason.WRONG_SCHEDULER, "requests " + String.join(", ", hami)
+                    + " but spec.schedulerName is '" + scheduler + "', not hami-scheduler: HAMi did not take the pod,"
+                    + " so no scheduler honours the vGPU request"));
+        }
+        if (asks.containsKey("nvidia.com/gpumem") && asks.containsKey("nvidia.com/gpumem-percentage")) {
+            findings.add(new Finding(PendingReason.GPUMEM_CONFLICT,
+                    "requests nvidia.com/gpumem together with nvidia.com/gpumem-percentage; HAMi accepts only one of them"));
+        }
+        return findings;
+    }
+
+    public QueueState state() {
+        Instant created = createdAt();
+        int rejections = (int) events.stream().filter(e -> "FailedScheduling".equals(e.reason())).mapToInt(EventFact::count).sum();
+        int admissions = scheduledAt() == null ? 0 : 1;
+        if (latest.type() == WatchEventType.DELETED) {
+            return new QueueState(keys(), created, QueueState.State.DELETED, null, null, null, null, rejections, admissions);
+        }
+        if ("Succeeded".equals(latest.phase()) || "Failed".equals(latest.phase())) {
+            return new QueueState(keys(), created, QueueState.State.FINISHED, null, null, latest.phase(),
+                    latest.message(), rejections, admissions);
+        }
+        if (scheduledAt() != null) {
+            return new QueueState(keys(), created, QueueState.State.ADMITTED, null, null, latest.nodeName(), null,
+                    rejections, admissions);
+        }
+        List<Finding> findings = findings();
+        if (!findings.isEmpty()) {
+            Finding f = findings.get(0);
+            return new QueueState(keys(), created, QueueState.State.PENDING, created, f.reason(), "RequestCheck",
+                    f.message(), rejections, admissions);
+        }
+        EventFact why = events.stream().filter(e -> "FailedScheduling".equals(e.reason()))
+                .max(Comparator.comparing(EventFact::lastAt)).orElse(null);
+        return new QueueState(keys(), created, QueueState.State.PENDING, created,
+                why == null ? PendingReason.OTHER : PendingReason.classify(why.message()),
+                why == null ? "Unscheduled" : why.reason(), why == null ? null : why.message(), rejections, admissions);
+    }
+
+    public List<TrailEntry> trail() {
+        List<TrailEntry> trail = new ArrayList<>();
+        Instant created = createdAt();
+        trail.add(TrailEntry.of(created, "created", null, null, "scheduler " + keys().scheduler(), asks()));
+        for (Finding f : findings()) {
+            trail.add(TrailEntry.refusal(created, "check", f.reason().label(), f.message(), f.reason(), null));
+        }
+        for (EventFact e : events) {
+            String detail = e.count() > 1 ? e.count() + " times until " + e.lastAt() : null;
+            if ("FailedScheduling".equals(e.reason())) {
+                trail.add(TrailEntry.refusal(e.firstAt(), "failed-scheduling", e.reason(), e.message(),
+                        PendingReason.classify(e.message()), detail));
+            } else if (!"Scheduled".equals(e.reason())) {
+                trail.add(TrailEntry.of(e.firstAt(), "event", e.eventType(), e.reason(), e.message(), detail));
+            }
+        }
+        Instant scheduled = scheduledAt();
+        if (scheduled != null) {
+            String node = versions.stream().map(PodStatusFact::nodeName).filter(n -> n != null).findFirst().orElse(null);
+            trail.add(TrailEntry.of(scheduled, "scheduled", "True", null, node == null ? null : "on node " + node,
+                    "waited " + java.time.Duration.between(created, scheduled).toSeconds() + " s"));
+        }
+        Map<String, TrailEntry> containers = new LinkedHashMap<>();
+        for (PodStatusFact v : versions) {
+            for (ContainerStatusFact c : v.containers()) {
+                containerEntry(c, c.state(), v).ifPresent(e -> containers.putIfAbsent(c.name() + "|" + e.reason() + "|" + e.at(), e));
+                containerEntry(c, c.lastState(), v).ifPresent(e -> containers.putIfAbsent(c.name() + "|" + e.reason() + "|" + e.at(), e));
+            }
+            if (v.reason() != null) {
+                containers.putIfAbsent("pod|" + v.reason(), TrailEntry.of(v.readyChangedAt() != null ? v.readyChangedAt() : created,
+                        "pod-status", v.phase(), v.reason(), v.message(), null));
+            }
+        }
+        trail.addAll(containers.values());
+        if (latest.type() == WatchEventType.DELETED) {
+            trail.add(TrailEntry.of(latest.deletedAt() != null ? latest.deletedAt() : latest.observedAt(), "deleted",
+                    null, null, null, null));
+        }
+        trail.sort(Comparator.comparing(TrailEntry::at, Comparator.nullsLast(Comparator.naturalOrder())));
+        return trail;
+    }
+
+    /** A waiting state has no time of its own: it follows the last run's end, else the Ready change, else its sighting. */
+    private static java.util.Optional<TrailEntry> containerEntry(ContainerStatusFact c, ContainerState s, PodStatusFact v) {
+        String name = c.name();
+        if (s == null || s.reason() == null || "Completed".equals(s.reason()) || "ContainerCreating".equals(s.reason())
+                || "PodInitializing".equals(s.reason())) {
+            return java.util.Optional.empty();
+        }
+        Instant at = s.finishedAt();
+        if (at == null) {
+            ContainerState last = c.lastState();
+            at = last != null && last.finishedAt() != null ? last.finishedAt()
+                    : v.readyChangedAt() != null ? v.readyChangedAt() : v.observedAt();
+        }
+        String detail = s.exitCode() == null ? "container " + name : "container " + name + ", exit code " + s.exitCode();
+        return java.util.Optional.of(TrailEntry.of(at, "container", s.state(), s.reason(), s.message(), detail));
+    }
+
+    private String asks() {
+        return latest.gpuResources().entrySet().stream().map(e -> e.getKey() + "=" + e.getValue())
+                .reduce((a, b) -> a + " " + b).orElse(null);
+    }
+}

@@ -1,0 +1,174 @@
+package io.gpumeter.ledger.governance.repository;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.EventFact;
+import io.gpumeter.common.fact.GpuAddressFact;
+import io.gpumeter.common.fact.LogSignalFact;
+import io.gpumeter.common.fact.PodGroupFact;
+import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.QueueObjectFact;
+import io.gpumeter.common.fact.QueueObjectKind;
+import io.gpumeter.common.fact.WorkloadFact;
+import io.gpumeter.common.fact.XidFact;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.gpumeter.ledger.governance.repository.Sql.decode;
+import static io.gpumeter.ledger.governance.repository.Sql.instant;
+
+/** Reads back the stored governance facts of given objects, for derivation and for the audit trail. */
+@ApplicationScoped
+public class GovernanceSourceRepository {
+
+    private final ObjectMapper json;
+
+    public GovernanceSourceRepository(ObjectMapper json) {
+        this.json = json;
+    }
+
+    public Uni<List<WorkloadFact>> workloads(SqlClient db, String cluster, Collection<String> uids) {
+        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_workload_fact WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> decode(json, rows, WorkloadFact.class));
+    }
+
+    public Uni<List<PodGroupFact>> podGroups(SqlClient db, String cluster, Collection<String> uids) {
+        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_pod_group_fact WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> decode(json, rows, PodGroupFact.class));
+    }
+
+    public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids) {
+        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_pod_status_fact WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> decode(json, rows, PodStatusFact.class));
+    }
+
+    /**
+     * The newest version of every event about objects of one kind, matched by uid or, for events that carry no
+     * uid, by namespace/name.
+     */
+    public Uni<List<EventFact>> eventsAbout(SqlClient db, String cluster, String kind, Collection<String> uids,
+                                            Collection<String> namespacedNames) {
+        return db.preparedQuery("""
+                        SELECT DISTINCT ON (uid) payload::text AS p FROM ledger.gov_event_fact
+                        WHERE cluster = $1 AND involved_kind = $2
+                          AND (involved_uid = ANY($3)
+                               OR (involved_uid IS NULL AND coalesce(involved_namespace, '') || '/' || involved_name = ANY($4)))
+                        ORDER BY uid, (payload->>'count')::int DESC, observed_at DESC""")
+                .execute(Tuple.of(cluster, kind, uids.toArray(String[]::new), namespacedNames.toArray(String[]::new)))
+                .map(rows -> decode(json, rows, EventFact.class));
+    }
+
+    /** Uids of the objects of a fact table with these namespace/name pairs. */
+    public Uni<Set<String>> uidsByName(SqlClient db, String cluster, String table, Collection<String> namespacedNames) {
+        if (namespacedNames.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        if (!table.matches("gov_(workload|pod_group|pod_status)_fact")) {
+            throw new IllegalArgumentException("not a governance object table: " + table);
+        }
+        return db.preparedQuery("SELECT DISTINCT uid FROM ledger." + table
+                        + " WHERE cluster = $1 AND namespace || '/' || name = ANY($2)")
+                .execute(Tuple.of(cluster, namespacedNames.toArray(String[]::new)))
+                .map(rows -> strings(rows, "uid"));
+    }
+
+    /** These pods and every pod with the same owner: a failure of one may be recovered by another. */
+    public Uni<Set<String>> withSiblings(SqlClient db, String cluster, Collection<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return db.preparedQuery("""
+                        SELECT DISTINCT s.uid FROM ledger.gov_pod_status_fact s
+                        JOIN (SELECT DISTINCT namespace, owner_kind, owner_name FROM ledger.gov_pod_status_fact
+                              WHERE cluster = $1 AND uid = ANY($2) AND owner_name IS NOT NULL) o
+                          ON s.namespace = o.namespace AND s.owner_kind = o.owner_kind AND s.owner_name = o.owner_name
+                        WHERE s.cluster = $1""")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new)))
+                .map(rows -> {
+                    Set<String> out = new LinkedHashSet<>(uids);
+                    out.addAll(strings(rows, "uid"));
+                    return out;
+                });
+    }
+
+    public Uni<List<LogSignalFact>> logSignals(SqlClient db, String cluster, Collection<String> namespacedPods) {
+        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_log_signal_fact WHERE cluster = $1 AND namespace || '/' || pod = ANY($2)")
+                .execute(Tuple.of(cluster, namespacedPods.toArray(String[]::new)))
+                .map(rows -> decode(json, rows, LogSignalFact.class));
+    }
+
+    /** Xids of these cards, keyed node|pci. */
+    public Uni<List<XidFact>> xids(SqlClient db, String cluster, Collection<String> cards) {
+        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_xid_fact WHERE cluster = $1 AND node || '|' || pci_bus_id = ANY($2)")
+                .execute(Tuple.of(cluster, cards.toArray(String[]::new)))
+                .map(rows -> decode(json, rows, XidFact.class));
+    }
+
+    public Uni<List<GpuAddressFact>> announcements(SqlClient db, String cluster, Collection<String> cards) {
+        return db.preparedQuery("""
+                        SELECT node, pci_bus_id, gpu_uuid, at FROM ledger.gov_gpu_address_fact
+                        WHERE cluster = $1 AND node || '|' || pci_bus_id = ANY($2)""")
+                .execute(Tuple.of(cluster, cards.toArray(String[]::new)))
+                .map(rows -> {
+                    List<GpuAddressFact> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new GpuAddressFact(r.getString("node"), r.getString("pci_bus_id"), r.getString("gpu_uuid"),
+                                instant(r.getOffsetDateTime("at"))));
+                    }
+                    return out;
+                });
+    }
+
+    /** Where objects of a fact table with this namespace and name live: cluster and uid, newest first. */
+    public Uni<List<String[]>> locate(SqlClient db, String table, String cluster, String namespace, String name) {
+        if (!table.matches("gov_(workload|pod_group|pod_status)_fact")) {
+            throw new IllegalArgumentException("not a governance object table: " + table);
+        }
+        return db.preparedQuery("SELECT cluster, uid, max(observed_at) AS seen FROM ledger." + table
+                        + " WHERE namespace = $1 AND name = $2 AND ($3::text IS NULL OR cluster = $3)"
+                        + " GROUP BY cluster, uid ORDER BY seen DESC")
+                .execute(Tuple.of(namespace, name, cluster))
+                .map(rows -> {
+                    List<String[]> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(new String[]{r.getString("cluster"), r.getString("uid")}));
+                    return out;
+                });
+    }
+
+    /** The newest version of every ClusterQueue (or other queue object kind) that is not deleted. */
+    public Uni<List<Stored<QueueObjectFact>>> latestQueueObjects(SqlClient db, QueueObjectKind kind, String cluster) {
+        return db.preparedQuery("""
+                        SELECT cluster, p FROM (SELECT DISTINCT ON (cluster, namespace, name) cluster, payload::text AS p, event_type
+                                       FROM ledger.gov_queue_object_fact WHERE kind = $1 AND ($2::text IS NULL OR cluster = $2)
+                                       ORDER BY cluster, namespace, name, revision DESC NULLS LAST, observed_at DESC) latest
+                        WHERE event_type <> 'DELETED'""")
+                .execute(Tuple.of(kind.name(), cluster))
+                .map(rows -> {
+                    List<QueueObjectFact> facts = decode(json, rows, QueueObjectFact.class);
+                    List<Stored<QueueObjectFact>> out = new ArrayList<>();
+                    int i = 0;
+                    for (Row r : rows) {
+                        out.add(new Stored<>(r.getString("cluster"), facts.get(i++)));
+                    }
+                    return out;
+                });
+    }
+
+    /** A fact with the cluster it was stored under. */
+    public record Stored<T>(String cluster, T fact) {
+    }
+
+    private static Set<String> strings(Iterable<Row> rows, String column) {
+        Set<String> out = new LinkedHashSet<>();
+        rows.forEach(r -> out.add(r.getString(column)));
+        return out;
+    }
+}

@@ -1,0 +1,138 @@
+package io.gpumeter.ledger.governance.repository;
+
+import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.governance.domain.RootCauseClass;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+
+import static io.gpumeter.ledger.governance.repository.Sql.instant;
+import static io.gpumeter.ledger.governance.repository.Sql.offset;
+import static io.gpumeter.ledger.governance.repository.Sql.strings;
+import static io.gpumeter.ledger.governance.repository.Sql.times;
+
+/** The failure book: incidents written by derivation; the denominators (GPU-hours, pod starts) from the allocations. */
+@ApplicationScoped
+public class IncidentRepository {
+
+    private final Pool pool;
+
+    public IncidentRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Replaces every incident of these subjects (pod uids, or node/PCI of cards). */
+    public Uni<Void> replace(SqlConnection conn, String cluster, String scope, Collection<String> subjects, List<Incident> incidents) {
+        if (subjects.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        Uni<?> cleared = conn.preparedQuery("DELETE FROM ledger.gov_incident WHERE cluster = $1 AND scope = $2 AND subject = ANY($3)")
+                .execute(Tuple.of(cluster, scope, subjects.toArray(String[]::new)));
+        if (incidents.isEmpty()) {
+            return cleared.replaceWithVoid();
+        }
+        return cleared.chain(() -> conn.preparedQuery("""
+                        INSERT INTO ledger.gov_incident (cluster, incident_key, scope, subject, cause, root_class, node, gpu_pci, gpu_uuid,
+                            namespace, pod, pod_uid, started_at, recovered_at, ended_at, occurrences, evidence)
+                        SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                            $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::timestamptz[],
+                            $15::timestamptz[], $16::int[], $17::text[]) AS u
+                        ON CONFLICT DO NOTHING""")
+                .execute(Tuple.from(List.of(cluster, strings(incidents, Incident::key), strings(incidents, Incident::scope),
+                        strings(incidents, Incident::subject), strings(incidents, Incident::cause),
+                        strings(incidents, i -> i.rootCause().name()), strings(incidents, Incident::node),
+                        strings(incidents, Incident::gpuPci), strings(incidents, Incident::gpuUuid),
+                        strings(incidents, Incident::namespace), strings(incidents, Incident::pod),
+                        strings(incidents, Incident::podUid), times(incidents, Incident::startedAt),
+                        times(incidents, Incident::recoveredAt), times(incidents, Incident::endedAt),
+                        incidents.stream().map(Incident::occurrences).toArray(Integer[]::new),
+                        strings(incidents, Incident::evidence)))))
+                .replaceWithVoid();
+    }
+
+    /** One stored incident and its cluster. */
+    public record StoredIncident(String cluster, Incident incident) {
+    }
+
+    /** Incidents that started in [from, to). */
+    public Uni<List<StoredIncident>> startedIn(Instant from, Instant to, String cluster) {
+        return pool.preparedQuery("""
+                        SELECT * FROM ledger.gov_incident WHERE started_at >= $1 AND started_at < $2 AND ($3::text IS NULL OR cluster = $3)
+                        ORDER BY started_at, incident_key""")
+                .execute(Tuple.of(offset(from), offset(to), cluster))
+                .map(rows -> {
+                    List<StoredIncident> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new StoredIncident(r.getString("cluster"), new Incident(r.getString("incident_key"),
+                                r.getString("scope"), r.getString("subject"), r.getString("cause"),
+                                RootCauseClass.valueOf(r.getString("root_class")), r.getString("node"), r.getString("gpu_pci"),
+                                r.getString("gpu_uuid"), r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
+                                instant(r.getOffsetDateTime("started_at")), instant(r.getOffsetDateTime("recovered_at")),
+                                instant(r.getOffsetDateTime("ended_at")), r.getInteger("occurrences"), r.getString("evidence"))));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Allocated card-equivalent hours in [from, to) per group (node, tenant, or one total under ""), each segment
+     * clipped to the window and a held unit counted up to the earlier of {@code to} and now.
+     */
+    public Uni<Map<String, BigDecimal>> gpuHours(Instant from, Instant to, Instant now, String cluster, String column) {
+        String group = column == null ? "''" : "coalesce(" + column + ", 'unknown')";
+        Instant cap = now.isBefore(to) ? now : to;
+        return pool.preparedQuery("SELECT " + group + """
+                         AS g, sum(fraction * extract(epoch FROM (least(coalesce(seg_end, $3), $2) - greatest(seg_start, $1)))) / 3600 AS h
+                        FROM ledger.allocation_segment
+                        WHERE seg_start < $2 AND coalesce(seg_end, $3) > $1 AND seg_start < $3 AND ($4::text IS NULL OR cluster = $4)
+                        GROUP BY 1""")
+                .execute(Tuple.of(offset(from), offset(to), offset(cap), cluster))
+                .map(rows -> {
+                    Map<String, BigDecimal> out = new HashMap<>();
+                    rows.forEach(r -> out.put(r.getString("g"), r.getBigDecimal("h") == null ? BigDecimal.ZERO : r.getBigDecimal("h")));
+                    return out;
+                });
+    }
+
+    /** GPU pods whose allocation began in [from, to), per group. */
+    public Uni<Map<String, Long>> podStarts(Instant from, Instant to, String cluster, String column) {
+        String group = column == null ? "''" : "coalesce(" + column + ", 'unknown')";
+        return pool.preparedQuery("SELECT " + group + """
+                         AS g, count(DISTINCT pod_uid) AS n FROM ledger.allocation_segment
+                        WHERE since >= $1 AND since < $2 AND ($3::text IS NULL OR cluster = $3)
+                        GROUP BY 1""")
+                .execute(Tuple.of(offset(from), offset(to), cluster))
+                .map(rows -> {
+                    Map<String, Long> out = new HashMap<>();
+                    rows.forEach(r -> out.put(r.getString("g"), r.getLong("n")));
+                    return out;
+                });
+    }
+
+    /** The tenants holding a unit of a card at an instant: by its UUID, or on its node where the card is not known. */
+    public Uni<Set<String>> tenantsOnCard(String cluster, String node, String uuid, Instant at) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT tenant FROM ledger.allocation_segment
+                        WHERE cluster = $1 AND (gpu_uuid = $3 OR gpu_uuid IS NULL AND node = $2)
+                          AND seg_start <= $4 AND (seg_end IS NULL OR seg_end > $4)""")
+                .execute(Tuple.of(cluster, node, uuid, offset(at)))
+                .map(rows -> {
+                    Set<String> out = new TreeSet<>();
+                    rows.forEach(r -> out.add(r.getString("tenant")));
+                    return out;
+                });
+    }
+}

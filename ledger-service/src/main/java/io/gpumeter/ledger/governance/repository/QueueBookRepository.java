@@ -1,0 +1,165 @@
+package io.gpumeter.ledger.governance.repository;
+
+import io.gpumeter.ledger.governance.domain.QueueSource;
+import io.gpumeter.ledger.governance.domain.QueueState;
+import io.gpumeter.ledger.governance.domain.WaitEpisode;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+
+import static io.gpumeter.ledger.governance.repository.Sql.instant;
+import static io.gpumeter.ledger.governance.repository.Sql.offset;
+import static io.gpumeter.ledger.governance.repository.Sql.strings;
+import static io.gpumeter.ledger.governance.repository.Sql.times;
+
+/** The queue books: wait episodes and current queue states, written by derivation and read by the queue reports. */
+@ApplicationScoped
+public class QueueBookRepository {
+
+    /** A LocalQueue's ClusterQueue from its newest stored version, for workloads not admitted yet. */
+    private static final String LOCAL_QUEUES = """
+            WITH lq AS (SELECT DISTINCT ON (cluster, namespace, name) cluster, namespace, name, payload->>'clusterQueue' AS cq
+                        FROM ledger.gov_queue_object_fact WHERE kind = 'LOCAL_QUEUE'
+                        ORDER BY cluster, namespace, name, revision DESC NULLS LAST, observed_at DESC)
+            """;
+
+    private final Pool pool;
+
+    public QueueBookRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** One stored wait, with its ClusterQueue resolved through the LocalQueue when the admission did not name it. */
+    public record StoredWait(String cluster, QueueSource source, String uid, String namespace, String name,
+                             String clusterQueue, String localQueue, String volcanoQueue, String scheduler,
+                             Instant waitFrom, Instant reservedAt, Instant admittedAt, long waitMillis, boolean requeued) {
+    }
+
+    public Uni<Void> replace(SqlConnection conn, String cluster, QueueSource source, Collection<String> uids,
+                             List<WaitEpisode> episodes, List<QueueState> states) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        String[] keys = uids.toArray(String[]::new);
+        Uni<?> cleared = conn.preparedQuery("DELETE FROM ledger.gov_queue_wait WHERE cluster = $1 AND source = $2 AND object_uid = ANY($3)")
+                .execute(Tuple.of(cluster, source.name(), keys))
+                .chain(() -> conn.preparedQuery("DELETE FROM ledger.gov_queue_item WHERE cluster = $1 AND source = $2 AND object_uid = ANY($3)")
+                        .execute(Tuple.of(cluster, source.name(), keys)));
+        return cleared.chain(() -> insertEpisodes(conn, cluster, episodes)).chain(() -> insertStates(conn, cluster, states));
+    }
+
+    private Uni<Void> insertEpisodes(SqlConnection conn, String cluster, List<WaitEpisode> episodes) {
+        if (episodes.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return conn.preparedQuery("""
+                        INSERT INTO ledger.gov_queue_wait (cluster, source, object_uid, reserved_at, namespace, name, cluster_queue,
+                            local_queue, volcano_queue, scheduler, wait_from, admitted_at, wait_ms, requeued)
+                        SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
+                            $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::bigint[], $14::boolean[]) AS u
+                        ON CONFLICT DO NOTHING""")
+                .execute(Tuple.from(List.of(cluster,
+                        strings(episodes, e -> e.keys().source().name()), strings(episodes, e -> e.keys().uid()),
+                        times(episodes, WaitEpisode::reservedAt), strings(episodes, e -> e.keys().namespace()),
+                        strings(episodes, e -> e.keys().name()), strings(episodes, e -> e.keys().clusterQueue()),
+                        strings(episodes, e -> e.keys().localQueue()), strings(episodes, e -> e.keys().volcanoQueue()),
+                        strings(episodes, e -> e.keys().scheduler()), times(episodes, WaitEpisode::waitFrom),
+                        times(episodes, WaitEpisode::admittedAt),
+                        episodes.stream().map(WaitEpisode::waitMillis).toArray(Long[]::new),
+                        episodes.stream().map(WaitEpisode::requeued).toArray(Boolean[]::new))))
+                .replaceWithVoid();
+    }
+
+    private Uni<Void> insertStates(SqlConnection conn, String cluster, List<QueueState> states) {
+        if (states.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return conn.preparedQuery("""
+                        INSERT INTO ledger.gov_queue_item (cluster, source, object_uid, namespace, name, cluster_queue, local_queue,
+                            volcano_queue, scheduler, created_at, state, waiting_since, reason_class, reason, message, rejections, admissions)
+                        SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                            $9::text[], $10::timestamptz[], $11::text[], $12::timestamptz[], $13::text[], $14::text[], $15::text[],
+                            $16::int[], $17::int[]) AS u""")
+                .execute(Tuple.from(List.of(cluster,
+                        strings(states, s -> s.keys().source().name()), strings(states, s -> s.keys().uid()),
+                        strings(states, s -> s.keys().namespace()), strings(states, s -> s.keys().name()),
+                        strings(states, s -> s.keys().clusterQueue()), strings(states, s -> s.keys().localQueue()),
+                        strings(states, s -> s.keys().volcanoQueue()), strings(states, s -> s.keys().scheduler()),
+                        times(states, QueueState::createdAt), strings(states, s -> s.state().name()),
+                        times(states, QueueState::waitingSince),
+                        strings(states, s -> s.reasonClass() == null ? null : s.reasonClass().label()),
+                        strings(states, QueueState::reason), strings(states, QueueState::message),
+                        states.stream().map(QueueState::rejections).toArray(Integer[]::new),
+                        states.stream().map(QueueState::admissions).toArray(Integer[]::new))))
+                .replaceWithVoid();
+    }
+
+    /** Waits of the given sources whose admission falls in [from, to); cluster null means every cluster. */
+    public Uni<List<StoredWait>> waits(Instant from, Instant to, String cluster, Collection<QueueSource> sources) {
+        return pool.preparedQuery(LOCAL_QUEUES + """
+                        SELECT w.*, coalesce(w.cluster_queue, lq.cq) AS cq FROM ledger.gov_queue_wait w
+                        LEFT JOIN lq ON lq.cluster = w.cluster AND lq.namespace = w.namespace AND lq.name = w.local_queue
+                        WHERE w.admitted_at >= $1 AND w.admitted_at < $2 AND ($3::text IS NULL OR w.cluster = $3)
+                          AND w.source = ANY($4)
+                        ORDER BY w.admitted_at, w.object_uid""")
+                .execute(Tuple.of(offset(from), offset(to), cluster, sources.stream().map(Enum::name).toArray(String[]::new)))
+                .map(rows -> {
+                    List<StoredWait> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new StoredWait(r.getString("cluster"), QueueSource.valueOf(r.getString("source")),
+                                r.getString("object_uid"), r.getString("namespace"), r.getString("name"), r.getString("cq"),
+                                r.getString("local_queue"), r.getString("volcano_queue"), r.getString("scheduler"),
+                                instant(r.getOffsetDateTime("wait_from")), instant(r.getOffsetDateTime("reserved_at")),
+                                instant(r.getOffsetDateTime("admitted_at")), r.getLong("wait_ms"), r.getBoolean("requeued")));
+                    }
+                    return out;
+                });
+    }
+
+    /** One stored queue state. */
+    public record StoredItem(String cluster, QueueSource source, String uid, String namespace, String name,
+                             String clusterQueue, String localQueue, String volcanoQueue, String scheduler,
+                             Instant createdAt, String state, Instant waitingSince, String reasonClass, String reason,
+                             String message, int rejections, int admissions) {
+    }
+
+    /** What waits now: pending or evicted objects, oldest wait first. */
+    public Uni<List<StoredItem>> waiting(String cluster) {
+        return items("w.state IN ('PENDING', 'EVICTED') AND ($1::text IS NULL OR w.cluster = $1)",
+                Tuple.of(cluster), "w.waiting_since NULLS LAST, w.namespace, w.name");
+    }
+
+    /** Every Kueue workload created in [from, to), for rejection rates per ClusterQueue. */
+    public Uni<List<StoredItem>> kueueItems(Instant from, Instant to, String cluster) {
+        return items("w.source = 'KUEUE' AND w.created_at >= $1 AND w.created_at < $2 AND ($3::text IS NULL OR w.cluster = $3)",
+                Tuple.of(offset(from), offset(to), cluster), "w.created_at");
+    }
+
+    private Uni<List<StoredItem>> items(String where, Tuple params, String order) {
+        return pool.preparedQuery(LOCAL_QUEUES + "SELECT w.*, coalesce(w.cluster_queue, lq.cq) AS cq FROM ledger.gov_queue_item w "
+                        + "LEFT JOIN lq ON lq.cluster = w.cluster AND lq.namespace = w.namespace AND lq.name = w.local_queue "
+                        + "WHERE " + where + " ORDER BY " + order)
+                .execute(params)
+                .map(rows -> {
+                    List<StoredItem> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new StoredItem(r.getString("cluster"), QueueSource.valueOf(r.getString("source")),
+                                r.getString("object_uid"), r.getString("namespace"), r.getString("name"), r.getString("cq"),
+                                r.getString("local_queue"), r.getString("volcano_queue"), r.getString("scheduler"),
+                                instant(r.getOffsetDateTime("created_at")), r.getString("state"),
+                                instant(r.getOffsetDateTime("waiting_since")), r.getString("reason_class"),
+                                r.getString("reason"), r.getString("message"), r.getInteger("rejections"),
+                                r.getInteger("admissions")));
+                    }
+                    return out;
+                });
+    }
+}

@@ -1,0 +1,57 @@
+package io.gpumeter.ledger.governance.rest;
+
+import io.gpumeter.common.problem.Params;
+import io.gpumeter.ledger.governance.domain.FailureRow;
+import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
+import io.gpumeter.ledger.governance.service.FailureService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+/** Q8 and checklist 5: failure counts, rates and MTTR by cause, root-cause class, node or tenant; the incidents. */
+@Path("/api/v1/failures")
+@Produces(MediaType.APPLICATION_JSON)
+public class FailureResource {
+
+    private final FailureService failures;
+
+    public FailureResource(FailureService failures) {
+        this.failures = failures;
+    }
+
+    /** One incident as reported. */
+    public record IncidentView(String cluster, String cause, String rootCauseClass, String scope, String node,
+                               String gpuPci, String gpuUuid, String namespace, String pod, Instant startedAt,
+                               Instant recoveredAt, Instant endedAt, BigDecimal repairSeconds, boolean open,
+                               int occurrences, String evidence) {
+    }
+
+    @GET
+    public Uni<List<FailureRow>> byGroup(@QueryParam("from") String from, @QueryParam("to") String to,
+                                         @QueryParam("groupBy") String groupBy, @QueryParam("cluster") String cluster) {
+        return failures.failures(Params.instant("from", from), Params.instant("to", to), groupBy, cluster);
+    }
+
+    @GET
+    @Path("/incidents")
+    public Uni<List<IncidentView>> incidents(@QueryParam("from") String from, @QueryParam("to") String to,
+                                             @QueryParam("cause") String cause, @QueryParam("cluster") String cluster) {
+        return failures.incidents(Params.instant("from", from), Params.instant("to", to), cause, cluster)
+                .map(list -> list.stream().map(FailureResource::view).toList());
+    }
+
+    private static IncidentView view(StoredIncident s) {
+        var i = s.incident();
+        return new IncidentView(s.cluster(), i.cause(), i.rootCause().label(), i.scope(), i.node(), i.gpuPci(), i.gpuUuid(),
+                i.namespace(), i.pod(), i.startedAt(), i.recoveredAt(), i.endedAt(),
+                i.repair() == null ? null : BigDecimal.valueOf(i.repair().toMillis(), 3).stripTrailingZeros(), i.open(),
+                i.occurrences(), i.evidence());
+    }
+}

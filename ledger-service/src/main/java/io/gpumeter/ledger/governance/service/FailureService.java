@@ -1,0 +1,124 @@
+package io.gpumeter.ledger.governance.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.governance.domain.FailureRow;
+import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.governance.repository.IncidentRepository;
+import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+
+/**
+ * Q8 and checklist 5: failures by cause, root-cause class, node or tenant, with their rate per 1,000 allocated
+ * GPU-hours and per GPU pod start of the same group, and MTTR. A card's failure counts once for every tenant that
+ * held a unit of it when it failed (none: "unallocated").
+ */
+@ApplicationScoped
+public class FailureService {
+
+    /** What failures can be grouped by; the column groups the denominators the same way. */
+    public enum GroupBy {
+        CAUSE("cause", null), ROOT_CAUSE("rootCause", null), NODE("node", "node"), TENANT("tenant", "tenant");
+
+        final String label;
+        final String column;
+
+        GroupBy(String label, String column) {
+            this.label = label;
+            this.column = column;
+        }
+
+        static GroupBy parse(String text) {
+            String wanted = text == null || text.isBlank() ? "cause" : text.trim();
+            return Arrays.stream(values()).filter(g -> g.label.equals(wanted)).findFirst()
+                    .orElseThrow(() -> ApiProblem.badRequest("groupBy", "groupBy must be one of "
+                            + Arrays.stream(values()).map(g -> g.label).collect(Collectors.joining(", ")) + ", got '" + text + "'"));
+        }
+    }
+
+    private final IncidentRepository incidents;
+    private final TenantResolver tenants;
+    private final Clock clock = Clock.systemUTC();
+
+    public FailureService(IncidentRepository incidents, TenantResolver tenants) {
+        this.incidents = incidents;
+        this.tenants = tenants;
+    }
+
+    public Uni<List<FailureRow>> failures(Instant from, Instant to, String groupBy, String cluster) {
+        GroupBy group = GroupBy.parse(groupBy);
+        QueueWaitService.window(from, to);
+        Instant now = clock.instant();
+        return incidents.startedIn(from, to, cluster).chain(found -> keyed(found, group)
+                .chain(keyed -> incidents.gpuHours(from, to, now, cluster, group.column)
+                        .chain(hours -> incidents.podStarts(from, to, cluster, group.column)
+                                .map(starts -> rows(keyed, hours, starts, group)))));
+    }
+
+    public Uni<List<StoredIncident>> incidents(Instant from, Instant to, String cause, String cluster) {
+        QueueWaitService.window(from, to);
+        return incidents.startedIn(from, to, cluster)
+                .map(all -> cause == null || cause.isBlank() ? all
+                        : all.stream().filter(i -> i.incident().cause().equals(cause)).toList());
+    }
+
+    /** Each incident under the key(s) it counts for. */
+    private Uni<Map<String, List<Incident>>> keyed(List<StoredIncident> found, GroupBy group) {
+        Map<String, List<Incident>> out = new TreeMap<>();
+        if (group != GroupBy.TENANT) {
+            for (StoredIncident s : found) {
+                Incident i = s.incident();
+                String key = switch (group) {
+                    case CAUSE -> i.cause();
+                    case ROOT_CAUSE -> i.rootCause().label();
+                    default -> i.node() == null ? "unknown" : i.node();
+                };
+                out.computeIfAbsent(key, k -> new ArrayList<>()).add(i);
+            }
+            return Uni.createFrom().item(out);
+        }
+        List<StoredIncident> onPods = found.stream().filter(s -> s.incident().namespace() != null).toList();
+        List<StoredIncident> onCards = found.stream().filter(s -> s.incident().namespace() == null).toList();
+        return tenants.tenants(TenantResolver.namespaces(onPods, StoredIncident::cluster, s -> s.incident().namespace()))
+                .chain(t -> {
+                    onPods.forEach(s -> out.computeIfAbsent(t.at(s.cluster(), s.incident().namespace(), s.incident().startedAt()),
+                            k -> new ArrayList<>()).add(s.incident()));
+                    return cardTenants(onCards, out);
+                });
+    }
+
+    private Uni<Map<String, List<Incident>>> cardTenants(List<StoredIncident> onCards, Map<String, List<Incident>> out) {
+        Uni<Void> chain = Uni.createFrom().voidItem();
+        for (StoredIncident s : onCards) {
+            Incident i = s.incident();
+            chain = chain.chain(() -> incidents.tenantsOnCard(s.cluster(), i.node(), i.gpuUuid(), i.startedAt())
+                    .invoke(held -> (held.isEmpty() ? Set.of("unallocated") : held)
+                            .forEach(tenant -> out.computeIfAbsent(tenant, k -> new ArrayList<>()).add(i)))
+                    .replaceWithVoid());
+        }
+        return chain.map(ignored -> out);
+    }
+
+    private static List<FailureRow> rows(Map<String, List<Incident>> keyed, Map<String, BigDecimal> hours,
+                                         Map<String, Long> starts, GroupBy group) {
+        List<FailureRow> rows = new ArrayList<>();
+        keyed.forEach((key, list) -> {
+            String denominator = group.column == null ? "" : key;
+            String cls = group == GroupBy.CAUSE ? list.get(0).rootCause().label() : null;
+            rows.add(FailureRow.of(key, cls, list, hours.getOrDefault(denominator, BigDecimal.ZERO),
+                    starts.getOrDefault(denominator, 0L)));
+        });
+        return rows;
+    }
+}

@@ -1,0 +1,189 @@
+package io.gpumeter.ledger.governance.service;
+
+import io.gpumeter.common.fact.EventFact;
+import io.gpumeter.common.fact.GpuAddressFact;
+import io.gpumeter.common.fact.LogSignalFact;
+import io.gpumeter.common.fact.PodGroupFact;
+import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.WorkloadFact;
+import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.ledger.governance.domain.GpuIncidents;
+import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.governance.domain.PodGroupTrail;
+import io.gpumeter.ledger.governance.domain.PodIncidents;
+import io.gpumeter.ledger.governance.domain.PodTrail;
+import io.gpumeter.ledger.governance.domain.QueueSource;
+import io.gpumeter.ledger.governance.domain.QueueState;
+import io.gpumeter.ledger.governance.domain.WaitEpisode;
+import io.gpumeter.ledger.governance.domain.WorkloadTrail;
+import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
+import io.gpumeter.ledger.governance.repository.IncidentRepository;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/**
+ * Re-derives the queue and failure books of the objects a batch touched, each from every fact the ledger holds
+ * about it, and replaces their rows. An object whose facts cannot be derived is logged and left out; it never fails
+ * the batch.
+ */
+@ApplicationScoped
+public class GovernanceDeriver {
+
+    private static final Logger LOG = Logger.getLogger(GovernanceDeriver.class);
+
+    private final GovernanceSourceRepository source;
+    private final QueueBookRepository queues;
+    private final IncidentRepository incidents;
+
+    public GovernanceDeriver(GovernanceSourceRepository source, QueueBookRepository queues, IncidentRepository incidents) {
+        this.source = source;
+        this.queues = queues;
+        this.incidents = incidents;
+    }
+
+    Uni<Void> derive(SqlConnection conn, String cluster, Touched t) {
+        return source.uidsByName(conn, cluster, "gov_workload_fact", t.workloadNames).invoke(t.workloads::addAll)
+                .chain(() -> source.uidsByName(conn, cluster, "gov_pod_group_fact", t.podGroupNames)).invoke(t.podGroups::addAll)
+                .chain(() -> source.uidsByName(conn, cluster, "gov_pod_status_fact", t.podNames)).invoke(t.pods::addAll)
+                .chain(() -> source.withSiblings(conn, cluster, t.pods))
+                .chain(pods -> workloads(conn, cluster, t.workloads)
+                        .chain(() -> podGroups(conn, cluster, t.podGroups))
+                        .chain(() -> pods(conn, cluster, pods))
+                        .chain(() -> cards(conn, cluster, t.cards)));
+    }
+
+    private Uni<Void> workloads(SqlConnection conn, String cluster, Set<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.workloads(conn, cluster, uids).chain(versions -> {
+            Map<String, List<WorkloadFact>> byUid = versions.stream().collect(Collectors.groupingBy(WorkloadFact::uid));
+            return source.eventsAbout(conn, cluster, "Workload", uids, names(versions, w -> w.namespace() + "/" + w.name()))
+                    .chain(events -> {
+                        List<WaitEpisode> episodes = new ArrayList<>();
+                        List<QueueState> states = new ArrayList<>();
+                        byUid.forEach((uid, vs) -> safely("workload " + uid, () -> {
+                            WorkloadFact any = vs.get(0);
+                            WorkloadTrail trail = new WorkloadTrail(vs, about(events, uid, any.namespace(), any.name()));
+                            episodes.addAll(trail.episodes());
+                            states.add(trail.state());
+                        }));
+                        return queues.replace(conn, cluster, QueueSource.KUEUE, uids, episodes, states);
+                    });
+        });
+    }
+
+    private Uni<Void> podGroups(SqlConnection conn, String cluster, Set<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.podGroups(conn, cluster, uids).chain(versions -> {
+            Map<String, List<PodGroupFact>> byUid = versions.stream().collect(Collectors.groupingBy(PodGroupFact::uid));
+            return source.eventsAbout(conn, cluster, "PodGroup", uids, names(versions, g -> g.namespace() + "/" + g.name()))
+                    .chain(events -> {
+                        List<WaitEpisode> episodes = new ArrayList<>();
+                        List<QueueState> states = new ArrayList<>();
+                        byUid.forEach((uid, vs) -> safely("pod group " + uid, () -> {
+                            PodGroupFact any = vs.get(0);
+                            PodGroupTrail trail = new PodGroupTrail(vs, about(events, uid, any.namespace(), any.name()));
+                            episodes.addAll(trail.episodes());
+                            states.add(trail.state());
+                        }));
+                        return queues.replace(conn, cluster, QueueSource.VOLCANO, uids, episodes, states);
+                    });
+        });
+    }
+
+    private Uni<Void> pods(SqlConnection conn, String cluster, Set<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.pods(conn, cluster, uids).chain(versions -> {
+            Map<String, List<PodStatusFact>> byUid = versions.stream().collect(Collectors.groupingBy(PodStatusFact::uid));
+            Set<String> podNames = names(versions, p -> p.namespace() + "/" + p.name());
+            return source.eventsAbout(conn, cluster, "Pod", uids, podNames)
+                    .chain(events -> source.logSignals(conn, cluster, podNames).chain(signals -> {
+                        List<WaitEpisode> episodes = new ArrayList<>();
+                        List<QueueState> states = new ArrayList<>();
+                        List<Incident> found = new ArrayList<>();
+                        byUid.forEach((uid, vs) -> safely("pod " + uid, () -> {
+                            PodStatusFact any = vs.get(0);
+                            List<EventFact> mine = about(events, uid, any.namespace(), any.name());
+                            PodTrail trail = new PodTrail(vs, mine);
+                            episodes.addAll(trail.episodes());
+                            states.add(trail.state());
+                            List<LogSignalFact> logs = signals.stream()
+                                    .filter(s -> s.namespace().equals(any.namespace()) && s.pod().equals(any.name())).toList();
+                            found.addAll(PodIncidents.derive(vs, mine, logs, replacements(uid, vs, byUid)));
+                        }));
+                        return queues.replace(conn, cluster, QueueSource.POD, uids, episodes, states)
+                                .chain(() -> incidents.replace(conn, cluster, "pod", uids, found));
+                    }));
+        });
+    }
+
+    /** Run starts of the other pods of the same owner: a replacement recovers a pod that ended failed. */
+    private static List<Instant> replacements(String uid, List<PodStatusFact> mine, Map<String, List<PodStatusFact>> all) {
+        PodStatusFact any = mine.get(0);
+        if (any.owner() == null) {
+            return List.of();
+        }
+        List<Instant> starts = new ArrayList<>();
+        all.forEach((other, vs) -> {
+            PodStatusFact o = vs.get(0);
+            if (!other.equals(uid) && o.namespace().equals(any.namespace()) && Objects.equals(o.owner(), any.owner())) {
+                starts.addAll(PodIncidents.runStarts(vs));
+            }
+        });
+        return starts;
+    }
+
+    private Uni<Void> cards(SqlConnection conn, String cluster, Set<String> cards) {
+        if (cards.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.xids(conn, cluster, cards).chain(xids -> source.announcements(conn, cluster, cards).chain(addresses -> {
+            List<Incident> found = new ArrayList<>();
+            List<String> subjects = new ArrayList<>();
+            for (String card : cards) {
+                String[] parts = card.split("\\|", 2);
+                subjects.add(parts[0] + "/" + parts[1]);
+                List<XidFact> mine = xids.stream().filter(x -> x.node().equals(parts[0]) && x.pciBusId().equals(parts[1])).toList();
+                List<GpuAddressFact> seen = addresses.stream()
+                        .filter(a -> a.node().equals(parts[0]) && a.pciBusId().equals(parts[1])).toList();
+                safely("card " + card, () -> found.addAll(GpuIncidents.derive(parts[0], parts[1], mine, seen)));
+            }
+            return incidents.replace(conn, cluster, "gpu", subjects, found);
+        }));
+    }
+
+    private static List<EventFact> about(List<EventFact> events, String uid, String namespace, String name) {
+        return events.stream().filter(e -> uid.equals(e.involvedUid())
+                || e.involvedUid() == null && name.equals(e.involvedName()) && Objects.equals(namespace, e.involvedNamespace()))
+                .toList();
+    }
+
+    private static <T> Set<String> names(List<T> versions, Function<T, String> name) {
+        return versions.stream().map(name).collect(Collectors.toSet());
+    }
+
+    private static void safely(String what, Runnable derivation) {
+        try {
+            derivation.run();
+        } catch (RuntimeException e) {
+            LOG.warnf("books of %s not derived: %s", what, e.getMessage());
+        }
+    }
+}

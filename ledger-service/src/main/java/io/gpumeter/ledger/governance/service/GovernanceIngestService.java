@@ -1,0 +1,67 @@
+package io.gpumeter.ledger.governance.service;
+
+import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+/**
+ * Stores a governance batch and re-derives the books of every object it touches, in one transaction: a batch is
+ * stored whole or not at all, and a batch sent twice changes nothing.
+ */
+@ApplicationScoped
+public class GovernanceIngestService {
+
+    private final Pool pool;
+    private final GovernanceFactRepository facts;
+    private final GovernanceDeriver deriver;
+    private final GovernanceValidator validator = new GovernanceValidator();
+
+    public GovernanceIngestService(Pool pool, GovernanceFactRepository facts, GovernanceDeriver deriver) {
+        this.pool = pool;
+        this.facts = facts;
+        this.deriver = deriver;
+    }
+
+    public Uni<IngestResult> ingest(GovernanceBatch batch) {
+        validator.validate(batch);
+        String cluster = batch.cluster();
+        Touched t = new Touched();
+        return pool.withTransaction(conn -> conn
+                // One governance writer per cluster at a time, so no object is derived from half its facts.
+                .preparedQuery("SELECT pg_advisory_xact_lock(hashtext('gpumeter.ledger.governance'), hashtext($1))")
+                .execute(Tuple.of(cluster))
+                .chain(() -> facts.insertQueueObjects(conn, cluster, batch.queueObjects())).invoke(t::count)
+                .chain(() -> facts.insertVolcanoJobs(conn, cluster, batch.volcanoJobs())).invoke(t::count)
+                .chain(() -> facts.insertWorkloads(conn, cluster, batch.workloads())).invoke(i -> {
+                    t.count(i);
+                    t.workloads.addAll(i.keys());
+                })
+                .chain(() -> facts.insertPodGroups(conn, cluster, batch.podGroups())).invoke(i -> {
+                    t.count(i);
+                    t.podGroups.addAll(i.keys());
+                })
+                .chain(() -> facts.insertPodStatuses(conn, cluster, batch.podStatuses())).invoke(i -> {
+                    t.count(i);
+                    t.pods.addAll(i.keys());
+                })
+                .chain(() -> facts.insertEvents(conn, cluster, batch.events())).invoke(t::events)
+                .chain(() -> facts.insertLogSignals(conn, cluster, batch.logSignals())).invoke(i -> {
+                    t.count(i);
+                    t.podNames.addAll(i.keys());
+                })
+                .chain(() -> facts.insertXids(conn, cluster, batch.xids())).invoke(i -> {
+                    t.count(i);
+                    t.cards.addAll(i.keys());
+                })
+                .chain(() -> facts.insertGpuAddresses(conn, cluster, batch.gpuAddresses())).invoke(i -> {
+                    t.count(i);
+                    t.cards.addAll(i.keys());
+                })
+                .chain(() -> deriver.derive(conn, cluster, t))
+                .map(ignored -> new IngestResult(t.accepted, batch.size() - t.accepted)));
+    }
+}

@@ -1,0 +1,63 @@
+package io.gpumeter.ledger.governance.service;
+
+import io.gpumeter.common.fact.ClusterName;
+import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.problem.ApiProblem;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+
+/** Refuses a governance batch whose facts lack their natural key, naming the first offending field. */
+final class GovernanceValidator {
+
+    void validate(GovernanceBatch batch) {
+        if (batch == null) {
+            throw ApiProblem.badRequest("body", "a governance batch is required");
+        }
+        ClusterName.require("cluster", batch.cluster());
+        check(batch.workloads(), "workloads", f -> fields("uid", f.uid(), "namespace", f.namespace(), "name", f.name(),
+                "resourceVersion", f.resourceVersion(), "type", f.type(), "observedAt", f.observedAt(), "createdAt", f.createdAt()));
+        check(batch.queueObjects(), "queueObjects", f -> fields("kind", f.kind(), "name", f.name(),
+                "resourceVersion", f.resourceVersion(), "type", f.type(), "observedAt", f.observedAt()));
+        check(batch.podGroups(), "podGroups", f -> fields("uid", f.uid(), "namespace", f.namespace(), "name", f.name(),
+                "resourceVersion", f.resourceVersion(), "type", f.type(), "observedAt", f.observedAt(), "createdAt", f.createdAt()));
+        check(batch.volcanoJobs(), "volcanoJobs", f -> fields("uid", f.uid(), "namespace", f.namespace(), "name", f.name(),
+                "resourceVersion", f.resourceVersion(), "type", f.type(), "observedAt", f.observedAt()));
+        check(batch.events(), "events", f -> fields("uid", f.uid(), "resourceVersion", f.resourceVersion(),
+                "observedAt", f.observedAt(), "involvedKind", f.involvedKind(), "involvedName", f.involvedName(),
+                "reason", f.reason(), "firstAt", f.firstAt(), "lastAt", f.lastAt()));
+        check(batch.podStatuses(), "podStatuses", f -> fields("uid", f.uid(), "namespace", f.namespace(), "name", f.name(),
+                "resourceVersion", f.resourceVersion(), "type", f.type(), "observedAt", f.observedAt()));
+        check(batch.xids(), "xids", f -> fields("node", f.node(), "pciBusId", f.pciBusId(), "at", f.at()));
+        check(batch.gpuAddresses(), "gpuAddresses", f -> fields("node", f.node(), "pciBusId", f.pciBusId(),
+                "gpuUuid", f.gpuUuid(), "at", f.at()));
+        check(batch.logSignals(), "logSignals", f -> fields("namespace", f.namespace(), "pod", f.pod(), "at", f.at(),
+                "signal", f.signal()));
+    }
+
+    private static <T> void check(List<T> facts, String list, Function<T, Map<String, Object>> required) {
+        for (int i = 0; i < facts.size(); i++) {
+            T fact = facts.get(i);
+            if (fact == null) {
+                throw ApiProblem.badRequest(list + "[" + i + "]", list + "[" + i + "] is null");
+            }
+            for (Map.Entry<String, Object> field : required.apply(fact).entrySet()) {
+                Object value = field.getValue();
+                if (value == null || value instanceof String s && s.isBlank()) {
+                    String name = list + "[" + i + "]." + field.getKey();
+                    throw ApiProblem.badRequest(name, name + " is required");
+                }
+            }
+        }
+    }
+
+    private static Map<String, Object> fields(Object... namesAndValues) {
+        Map<String, Object> out = new LinkedHashMap<>();
+        for (int i = 0; i < namesAndValues.length; i += 2) {
+            out.put((String) namesAndValues[i], namesAndValues[i + 1]);
+        }
+        return out;
+    }
+}

@@ -1,0 +1,128 @@
+package io.gpumeter.ledger.governance.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.governance.domain.PendingReason;
+import io.gpumeter.ledger.governance.domain.QueueSource;
+import io.gpumeter.ledger.governance.domain.QueueWaitRow;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredWait;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+/** Checklist 3: the queue-wait distribution per group, and what waits now. */
+@ApplicationScoped
+public class QueueWaitService {
+
+    static final Duration MAX_WINDOW = Duration.ofDays(400);
+
+    /** What queue waits can be grouped by, and which waits each grouping covers. */
+    public enum GroupBy {
+        CLUSTER_QUEUE("clusterQueue", Set.of(QueueSource.KUEUE)),
+        LOCAL_QUEUE("localQueue", Set.of(QueueSource.KUEUE)),
+        TENANT("tenant", Set.of(QueueSource.KUEUE, QueueSource.VOLCANO)),
+        VOLCANO_QUEUE("volcanoQueue", Set.of(QueueSource.VOLCANO)),
+        SCHEDULER("scheduler", Set.of(QueueSource.POD));
+
+        final String label;
+        final Set<QueueSource> sources;
+
+        GroupBy(String label, Set<QueueSource> sources) {
+            this.label = label;
+            this.sources = sources;
+        }
+
+        static GroupBy parse(String text) {
+            String wanted = text == null || text.isBlank() ? "clusterQueue" : text.trim();
+            return Arrays.stream(values()).filter(g -> g.label.equals(wanted)).findFirst()
+                    .orElseThrow(() -> ApiProblem.badRequest("groupBy", "groupBy must be one of "
+                            + Arrays.stream(values()).map(g -> g.label).collect(Collectors.joining(", ")) + ", got '" + text + "'"));
+        }
+    }
+
+    /** One object that waits now. */
+    public record Pending(String cluster, String source, String namespace, String name, String clusterQueue,
+                          String localQueue, String volcanoQueue, String scheduler, String state, Instant waitingSince,
+                          BigDecimal ageSeconds, String reasonClass, String rootCauseClass, String reason,
+                          String message, int rejections) {
+    }
+
+    private final QueueBookRepository books;
+    private final TenantResolver tenants;
+
+    public QueueWaitService(QueueBookRepository books, TenantResolver tenants) {
+        this.books = books;
+        this.tenants = tenants;
+    }
+
+    public Uni<List<QueueWaitRow>> distribution(Instant from, Instant to, String groupBy, String cluster) {
+        GroupBy group = GroupBy.parse(groupBy);
+        window(from, to);
+        return books.waits(from, to, cluster, group.sources).chain(waits -> {
+            if (group != GroupBy.TENANT) {
+                return Uni.createFrom().item(rows(waits, key(group)));
+            }
+            return tenants.tenants(TenantResolver.namespaces(waits, StoredWait::cluster, StoredWait::namespace))
+                    .map(t -> rows(waits, w -> t.at(w.cluster(), w.namespace(), w.admittedAt())));
+        });
+    }
+
+    public Uni<List<Pending>> pending(String cluster, Instant at) {
+        return books.waiting(cluster).map(items -> items.stream().map(i -> pending(i, at)).toList());
+    }
+
+    private static Pending pending(StoredItem i, Instant at) {
+        PendingReason cls = null;
+        if (i.reasonClass() != null) {
+            cls = PendingReason.valueOf(i.reasonClass().toUpperCase(Locale.ROOT).replace('-', '_'));
+        }
+        BigDecimal age = i.waitingSince() == null ? null
+                : BigDecimal.valueOf(Math.max(0, Duration.between(i.waitingSince(), at).toMillis()), 3).stripTrailingZeros();
+        return new Pending(i.cluster(), i.source().name().toLowerCase(Locale.ROOT), i.namespace(), i.name(),
+                i.clusterQueue(), i.localQueue(), i.volcanoQueue(), i.scheduler(), i.state(), i.waitingSince(), age,
+                i.reasonClass(), cls == null ? null : cls.rootCause().label(), i.reason(), i.message(), i.rejections());
+    }
+
+    private static Function<StoredWait, String> key(GroupBy group) {
+        return switch (group) {
+            case CLUSTER_QUEUE -> StoredWait::clusterQueue;
+            case LOCAL_QUEUE -> w -> w.localQueue() == null ? null : w.namespace() + "/" + w.localQueue();
+            case VOLCANO_QUEUE -> StoredWait::volcanoQueue;
+            case SCHEDULER -> StoredWait::scheduler;
+            case TENANT -> StoredWait::namespace;
+        };
+    }
+
+    private static List<QueueWaitRow> rows(List<StoredWait> waits, Function<StoredWait, String> key) {
+        Map<String, List<Long>> byKey = new TreeMap<>();
+        for (StoredWait w : waits) {
+            String k = key.apply(w);
+            byKey.computeIfAbsent(k == null ? "unknown" : k, x -> new ArrayList<>()).add(w.waitMillis());
+        }
+        List<QueueWaitRow> rows = new ArrayList<>();
+        byKey.forEach((k, v) -> rows.add(QueueWaitRow.of(k, v)));
+        return rows;
+    }
+
+    static void window(Instant from, Instant to) {
+        if (!to.isAfter(from)) {
+            throw ApiProblem.badRequest("to", "to must be after from");
+        }
+        if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
+            throw ApiProblem.badRequest("to", "a window may span at most " + MAX_WINDOW.toDays() + " days");
+        }
+    }
+}

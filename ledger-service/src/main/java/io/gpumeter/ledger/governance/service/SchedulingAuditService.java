@@ -1,0 +1,129 @@
+package io.gpumeter.ledger.governance.service;
+
+import io.gpumeter.common.fact.QueueObjectFact;
+import io.gpumeter.common.fact.QueueObjectKind;
+import io.gpumeter.common.fact.QuotaLine;
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.governance.domain.PodGroupTrail;
+import io.gpumeter.ledger.governance.domain.PodTrail;
+import io.gpumeter.ledger.governance.domain.QueueState;
+import io.gpumeter.ledger.governance.domain.TrailEntry;
+import io.gpumeter.ledger.governance.domain.WaitEpisode;
+import io.gpumeter.ledger.governance.domain.WorkloadTrail;
+import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+
+/** Q6: why a pod, workload or pod group waits or was admitted, and whether each ClusterQueue honours its quota. */
+@ApplicationScoped
+public class SchedulingAuditService {
+
+    private final Pool pool;
+    private final GovernanceSourceRepository source;
+    private final QueueBookRepository books;
+
+    public SchedulingAuditService(Pool pool, GovernanceSourceRepository source, QueueBookRepository books) {
+        this.pool = pool;
+        this.source = source;
+        this.books = books;
+    }
+
+    public Uni<Decision> ofWorkload(String cluster, String namespace, String name) {
+        return locate("gov_workload_fact", "workload", cluster, namespace, name).chain(at -> source.workloads(pool, at[0], Set.of(at[1]))
+                .chain(versions -> source.eventsAbout(pool, at[0], "Workload", Set.of(at[1]), Set.of(namespace + "/" + name))
+                        .map(events -> {
+                            WorkloadTrail trail = new WorkloadTrail(versions, events);
+                            return decision(at[0], "Workload", trail.state(), trail.episodes(), null, trail.trail());
+                        })));
+    }
+
+    public Uni<Decision> ofPodGroup(String cluster, String namespace, String name) {
+        return locate("gov_pod_group_fact", "podGroup", cluster, namespace, name).chain(at -> source.podGroups(pool, at[0], Set.of(at[1]))
+                .chain(versions -> source.eventsAbout(pool, at[0], "PodGroup", Set.of(at[1]), Set.of(namespace + "/" + name))
+                        .map(events -> {
+                            PodGroupTrail trail = new PodGroupTrail(versions, events);
+                            return decision(at[0], "PodGroup", trail.state(), trail.episodes(), trail.phases(), trail.trail());
+                        })));
+    }
+
+    public Uni<Decision> ofPod(String cluster, String namespace, String name) {
+        return locate("gov_pod_status_fact", "pod", cluster, namespace, name).chain(at -> source.pods(pool, at[0], Set.of(at[1]))
+                .chain(versions -> source.eventsAbout(pool, at[0], "Pod", Set.of(at[1]), Set.of(namespace + "/" + name))
+                        .map(events -> {
+                            PodTrail trail = new PodTrail(versions, events);
+                            return decision(at[0], "Pod", trail.state(), trail.episodes(), null, trail.trail());
+                        })));
+    }
+
+    /** Every ClusterQueue's rejection rate over workloads created in [from, to), and its quota use now. */
+    public Uni<List<QueueReport>> clusterQueues(Instant from, Instant to, String cluster) {
+        QueueWaitService.window(from, to);
+        return source.latestQueueObjects(pool, QueueObjectKind.CLUSTER_QUEUE, cluster)
+                .chain(queues -> books.kueueItems(from, to, cluster).chain(items -> books.waiting(cluster)
+                        .map(waiting -> reports(queues, items, waiting))));
+    }
+
+    private static List<QueueReport> reports(List<GovernanceSourceRepository.Stored<QueueObjectFact>> queues, List<StoredItem> items, List<StoredItem> waiting) {
+        Map<String, List<StoredItem>> byQueue = items.stream().filter(i -> i.clusterQueue() != null)
+                .collect(Collectors.groupingBy(i -> i.cluster() + "/" + i.clusterQueue()));
+        Map<String, Long> pendingNow = waiting.stream().filter(i -> i.clusterQueue() != null)
+                .collect(Collectors.groupingBy(i -> i.cluster() + "/" + i.clusterQueue(), Collectors.counting()));
+        List<QueueReport> out = new ArrayList<>();
+        for (GovernanceSourceRepository.Stored<QueueObjectFact> stored : queues) {
+            QueueObjectFact q = stored.fact();
+            String key = stored.cluster() + "/" + q.name();
+            List<StoredItem> mine = byQueue.getOrDefault(key, List.of());
+            int rejected = (int) mine.stream().filter(i -> i.rejections() > 0).count();
+            int admitted = (int) mine.stream().filter(i -> i.admissions() > 0).count();
+            BigDecimal rate = mine.isEmpty() ? null : BigDecimal.valueOf(rejected)
+                    .divide(BigDecimal.valueOf(mine.size()), 6, RoundingMode.HALF_EVEN).stripTrailingZeros();
+            out.add(new QueueReport(key.substring(0, key.indexOf('/')), q.name(), q.cohort(), mine.size(), rejected, rate,
+                    admitted, pendingNow.getOrDefault(key, 0L).intValue(), q.quotas().stream().map(SchedulingAuditService::quota).toList()));
+        }
+        out.sort(java.util.Comparator.comparing(QueueReport::name));
+        return out;
+    }
+
+    private static QueueReport.Quota quota(QuotaLine l) {
+        BigDecimal reserved = l.reserved() == null ? BigDecimal.ZERO : l.reserved();
+        BigDecimal nominal = l.nominal() == null ? BigDecimal.ZERO : l.nominal();
+        boolean borrowing = reserved.compareTo(nominal) > 0;
+        boolean within = l.borrowingLimit() == null || reserved.compareTo(nominal.add(l.borrowingLimit())) <= 0;
+        return new QueueReport.Quota(l.flavor(), l.resource(), l.nominal(), l.borrowingLimit(), l.lendingLimit(),
+                l.reserved(), l.used(), l.borrowed(), borrowing, within);
+    }
+
+    private Uni<String[]> locate(String table, String field, String cluster, String namespace, String name) {
+        if (namespace == null || namespace.isBlank()) {
+            throw ApiProblem.badRequest("namespace", "namespace is required with " + field);
+        }
+        return source.locate(pool, table, cluster, namespace, name).map(found -> {
+            if (found.isEmpty()) {
+                throw ApiProblem.notFound(field, "no " + field + " '" + namespace + "/" + name + "' is in the ledger");
+            }
+            return found.get(0);
+        });
+    }
+
+    private static Decision decision(String cluster, String kind, QueueState s, List<WaitEpisode> episodes,
+                                     List<PodGroupTrail.Phase> phases, List<TrailEntry> trail) {
+        List<Decision.Wait> waits = episodes.stream().map(e -> new Decision.Wait(e.waitFrom(), e.reservedAt(), e.admittedAt(),
+                BigDecimal.valueOf(e.waitMillis(), 3).stripTrailingZeros(), e.requeued())).toList();
+        return new Decision(cluster, kind, s.keys().namespace(), s.keys().name(), s.keys().uid(), s.state().name(),
+                s.waitingSince(), s.reasonClass() == null ? null : s.reasonClass().label(),
+                s.reasonClass() == null ? null : s.reasonClass().rootCause().label(), s.reason(), s.message(),
+                s.rejections(), waits, phases, trail);
+    }
+}

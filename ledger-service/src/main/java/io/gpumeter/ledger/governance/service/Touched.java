@@ -1,0 +1,49 @@
+package io.gpumeter.ledger.governance.service;
+
+import io.gpumeter.ledger.governance.repository.GovernanceFactRepository.Inserted;
+
+import java.util.LinkedHashSet;
+import java.util.Set;
+
+/** What one batch stored for the first time, and so which objects' books must be derived again. */
+final class Touched {
+
+    int accepted;
+    final Set<String> workloads = new LinkedHashSet<>();
+    final Set<String> workloadNames = new LinkedHashSet<>();
+    final Set<String> podGroups = new LinkedHashSet<>();
+    final Set<String> podGroupNames = new LinkedHashSet<>();
+    final Set<String> pods = new LinkedHashSet<>();
+    final Set<String> podNames = new LinkedHashSet<>();
+    /** Cards as node|pci. */
+    final Set<String> cards = new LinkedHashSet<>();
+
+    void count(Inserted inserted) {
+        accepted += inserted.count();
+    }
+
+    /** Event keys are kind|namespace/name|uid: the object an event is about. */
+    void events(Inserted inserted) {
+        count(inserted);
+        for (String key : inserted.keys()) {
+            String[] parts = key.split("\\|", -1);
+            String kind = parts[0];
+            String name = parts[1];
+            String uid = parts[2];
+            switch (kind) {
+                case "Workload" -> add(workloads, workloadNames, uid, name);
+                case "PodGroup" -> add(podGroups, podGroupNames, uid, name);
+                case "Pod" -> add(pods, podNames, uid, name);
+                default -> { }
+            }
+        }
+    }
+
+    private static void add(Set<String> uids, Set<String> names, String uid, String name) {
+        if (uid.isEmpty()) {
+            names.add(name);
+        } else {
+            uids.add(uid);
+        }
+    }
+}
