@@ -1,6 +1,7 @@
 package io.gpumeter.collector.client;
 
 import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.problem.ApiProblem;
@@ -23,10 +24,13 @@ public class LedgerClient {
 
     private final LedgerApi api;
     private final LedgerUsageApi usageApi;
+    private final GovernanceLedgerApi governanceApi;
 
-    public LedgerClient(@RestClient LedgerApi api, @RestClient LedgerUsageApi usageApi) {
+    public LedgerClient(@RestClient LedgerApi api, @RestClient LedgerUsageApi usageApi,
+                        @RestClient GovernanceLedgerApi governanceApi) {
         this.api = api;
         this.usageApi = usageApi;
+        this.governanceApi = governanceApi;
     }
 
     @Timeout(value = 120, unit = ChronoUnit.SECONDS)
@@ -48,6 +52,18 @@ public class LedgerClient {
     public UsageReceipt deliver(UsageBatch batch) {
         try {
             return usageApi.deliver(batch);
+        } catch (WebApplicationException e) {
+            throw refused(e);
+        }
+    }
+
+    @Timeout(value = 120, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 4, delay = 500, jitter = 200, abortOn = ApiProblem.class)
+    @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
+            skipOn = ApiProblem.class)
+    public IngestResult deliver(GovernanceBatch batch) {
+        try {
+            return governanceApi.deliver(batch);
         } catch (WebApplicationException e) {
             throw refused(e);
         }

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.governance;
 
+import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.service.DeliveryBuffer;
 import io.gpumeter.common.fact.GovernanceBatch;
@@ -16,7 +17,7 @@ public class GovernanceBuffer {
 
     private final DeliveryBuffer buffer;
 
-    public GovernanceBuffer(GovernanceLedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
+    public GovernanceBuffer(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
         this.buffer = new DeliveryBuffer("governance facts", config.delivery().bufferCapacity(),
                 config.delivery().batchSize(), taken -> ledger.deliver(GovernanceBatch.of(config.cluster(), taken)));
         metrics.gauge("gpumeter.collector.buffer.governance.facts", buffer, DeliveryBuffer::size);

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.governance;
 
+import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.problem.ApiProblem;
@@ -10,9 +11,9 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 @ApplicationScoped
 public class GovernanceDelivery {
 
-    private final GovernanceLedgerClient ledger;
+    private final LedgerClient ledger;
 
-    public GovernanceDelivery(GovernanceLedgerClient ledger) {
+    public GovernanceDelivery(LedgerClient ledger) {
         this.ledger = ledger;
     }
 

@@ -1,4 +1,4 @@
-package io.gpumeter.collector.governance;
+package io.gpumeter.collector.client;
 
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
