@@ -4,6 +4,8 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.math.BigDecimal;
+import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -16,6 +18,18 @@ public interface LedgerConfig {
 
     /** The conversion of whole cards, MIG slices, vGPU shares and time-slices to one card-equivalent scale. */
     Normalization normalization();
+
+    /** Thresholds of the utilization triad's four signatures. */
+    Diagnosis diagnosis();
+
+    /** How allocated time is told busy or not busy. */
+    Idle idle();
+
+    /** The typical request shapes and MIG profiles free capacity is probed with. */
+    Fragmentation fragmentation();
+
+    /** The fleet gauges served on /q/metrics. */
+    Gauges gauges();
 
     interface Attribution {
         /** Namespace label holding the tenant; the namespace name is the tenant when absent. */
@@ -53,5 +67,53 @@ public interface LedgerConfig {
 
         /** Card memory to assume when no inventory source names it yet. */
         Optional<Long> defaultCardMemoryMib();
+    }
+
+    interface Diagnosis {
+        /** GR_ENGINE_ACTIVE (else GPU_UTIL) at or above this ratio is high, below it low. */
+        @WithDefault("0.5")
+        double engineHigh();
+
+        /** SM_ACTIVE at or above this ratio is high, below it low. */
+        @WithDefault("0.5")
+        double smHigh();
+
+        /** DRAM_ACTIVE at or above this ratio is high. */
+        @WithDefault("0.5")
+        double dramHigh();
+
+        /** DRAM_ACTIVE below this ratio is low; between this and dram-high it is mid. */
+        @WithDefault("0.2")
+        double dramLow();
+    }
+
+    interface Idle {
+        /** Activity (SM_ACTIVE, else GR_ENGINE_ACTIVE, else GPU_UTIL) at or above this ratio makes an allocated minute busy. */
+        @WithDefault("0.1")
+        double busyThreshold();
+    }
+
+    interface Fragmentation {
+        /** Typical vGPU request shapes as GiB:weight; the weights make the overall figure. */
+        @WithDefault("10:1,20:1,30:1")
+        List<String> shapeMix();
+
+        /** MIG profiles requests ask for; free slices that fit none of them are stranded. */
+        @WithDefault("2g.20gb,3g.40gb")
+        List<String> migProfiles();
+
+        /** Node labels naming a node pool, first present wins; the card model is the pool otherwise. */
+        @WithDefault("gpumeter.io/pool,cloud.google.com/gke-nodepool,eks.amazonaws.com/nodegroup,kubernetes.azure.com/agentpool,karpenter.sh/nodepool")
+        List<String> poolLabels();
+    }
+
+    interface Gauges {
+        /** How often the fleet gauges are recomputed; "off" disables the job. */
+        @WithDefault("60s")
+        String every();
+
+        /** How long after a minute ends its usage is taken as complete. */
+        @WithDefault("PT30S")
+        Duration usageDelay();
     }
 }

@@ -1,0 +1,217 @@
+package io.gpumeter.ledger.repository;
+
+import io.gpumeter.ledger.domain.TimeWindow;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static io.gpumeter.ledger.repository.FactRepository.toOffset;
+
+/** The stretches of time Q3 splits a card's window into, computed with PostgreSQL multiranges. */
+@ApplicationScoped
+public class IdleRepository {
+
+    /** Allocation segments with a card, clipped to [$1, $2), with the MIG instance an exporter saw their pod on. */
+    private static final String SEGMENTS = """
+            seg AS (
+                SELECT s.cluster, s.gpu_uuid, s.node, s.tenant, s.fraction,
+                       greatest(s.seg_start, $1) AS a, least(coalesce(s.seg_end, $2), $2) AS b,
+                       CASE WHEN s.unit_kind = 'MIG' THEN coalesce((SELECT g.scope_key FROM ledger.gpu_binding g
+                            WHERE g.cluster = s.cluster AND g.namespace = s.namespace AND g.pod = s.pod
+                              AND g.gpu_uuid = s.gpu_uuid AND g.scope_key <> '' ORDER BY g.last_seen DESC LIMIT 1), '')
+                            ELSE '' END AS skey
+                FROM ledger.allocation_segment s
+                WHERE s.gpu_uuid IS NOT NULL AND s.seg_start < $2 AND coalesce(s.seg_end, $2) > $1
+                  AND ($3::text IS NULL OR s.cluster = $3))""";
+
+    /** A card the window covers: where it is, and the stretches of the window it was known and held nothing. */
+    public record Card(String cluster, String gpuUuid, String node, Long memoryMib, String model,
+                       List<TimeWindow> unallocated) {
+    }
+
+    /** One tenant's part of one card's allocated time, in card-seconds apportioned by allocated fraction. */
+    public record AllocatedPart(String cluster, String gpuUuid, String tenant, BigDecimal busy, BigDecimal notBusy,
+                                BigDecimal unmeasured, String metrics) {
+    }
+
+    /** A pod that waited Pending during the window: [since, until), until null while it still waits. */
+    public record PendingPod(String cluster, String uid, Instant since, Instant until, String resources) {
+    }
+
+    private final Pool pool;
+
+    public IdleRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /**
+     * Every card of the inventory, and every card an allocation in the window names, with the stretches of the
+     * window it was known and held nothing. A card is known from the earlier of its first sighting and its first
+     * allocation; window end {@code cap} is the earlier of the window's end and now.
+     */
+    public Uni<List<Card>> cards(Instant from, Instant cap, String cluster) {
+        return pool.preparedQuery("WITH " + SEGMENTS + """
+                        , card AS (
+                            SELECT c.cluster, c.gpu_uuid, (array_agg(c.node ORDER BY c.pri))[1] AS node,
+                                   max(c.memory_mib) AS memory_mib, (array_agg(c.model ORDER BY c.pri))[1] AS model,
+                                   min(c.since) AS since
+                            FROM (SELECT cluster, uuid AS gpu_uuid, node, memory_mib, model, first_seen AS since, 0 AS pri
+                                  FROM ledger.gpu_device WHERE ($3::text IS NULL OR cluster = $3)
+                                  UNION ALL
+                                  SELECT cluster, gpu_uuid, node, NULL, NULL, a, 1 FROM seg) c
+                            GROUP BY c.cluster, c.gpu_uuid),
+                        known AS (
+                            SELECT c.*, least(c.since, (SELECT min(x.seg_start) FROM ledger.allocation_segment x
+                                                        WHERE x.gpu_uuid = c.gpu_uuid)) AS first
+                            FROM card c),
+                        present AS (
+                            SELECT k.*, tstzrange(greatest($1, k.first), $2) AS present FROM known k WHERE k.first < $2),
+                        held AS (
+                            SELECT cluster, gpu_uuid, range_agg(tstzrange(a, b)) AS alloc
+                            FROM seg WHERE b > a GROUP BY cluster, gpu_uuid)
+                        SELECT p.cluster, p.gpu_uuid, p.node, p.memory_mib, p.model, lower(e.r) AS ea, upper(e.r) AS eb
+                        FROM present p
+                        LEFT JOIN held h ON h.cluster = p.cluster AND h.gpu_uuid = p.gpu_uuid
+                        LEFT JOIN LATERAL unnest(tstzmultirange(p.present) - coalesce(h.alloc, '{}'::tstzmultirange)) AS e(r)
+                               ON true
+                        WHERE NOT isempty(p.present)
+                        ORDER BY p.cluster, p.gpu_uuid, lower(e.r)""")
+                .execute(Tuple.of(toOffset(from), toOffset(cap), cluster))
+                .map(rows -> {
+                    Map<String, Card> out = new LinkedHashMap<>();
+                    for (Row r : rows) {
+                        Card card = out.computeIfAbsent(r.getString("cluster") + "/" + r.getString("gpu_uuid"),
+                                k -> new Card(r.getString("cluster"), r.getString("gpu_uuid"), r.getString("node"),
+                                        r.getLong("memory_mib"), r.getString("model"), new ArrayList<>()));
+                        OffsetDateTime a = r.getOffsetDateTime("ea");
+                        if (a != null) {
+                            card.unallocated().add(new TimeWindow(a.toInstant(), r.getOffsetDateTime("eb").toInstant()));
+                        }
+                    }
+                    return List.copyOf(out.values());
+                });
+    }
+
+    /**
+     * Each card's allocated time per tenant, split by the activity of the minutes it falls in: SM_ACTIVE where
+     * measured, else GR_ENGINE_ACTIVE, else GPU_UTIL, of the unit's MIG instance when an exporter named it, else
+     * of the card. Where several units share a card, each second is apportioned by their allocated fractions, so
+     * the parts of a card add up to its allocated time.
+     */
+    public Uni<List<AllocatedPart>> allocated(Instant from, Instant cap, String cluster, double busyThreshold) {
+        return pool.preparedQuery("WITH " + SEGMENTS + """
+                        , act AS (
+                            SELECT u.cluster, u.gpu_uuid, u.minute,
+                                   CASE WHEN u.scope = 'MIG_INSTANCE' THEN u.scope_key ELSE '' END AS skey,
+                                   coalesce(max(u.sum / u.samples) FILTER (WHERE u.field = 'SM_ACTIVE'),
+                                            max(u.sum / u.samples) FILTER (WHERE u.field = 'GR_ENGINE_ACTIVE'),
+                                            max(u.sum / u.samples) FILTER (WHERE u.field = 'GPU_UTIL')) AS act,
+                                   CASE WHEN bool_or(u.field = 'SM_ACTIVE') THEN 'SM_ACTIVE'
+                                        WHEN bool_or(u.field = 'GR_ENGINE_ACTIVE') THEN 'GR_ENGINE_ACTIVE'
+                                        ELSE 'GPU_UTIL' END AS metric
+                            FROM ledger.usage_minute u
+                            WHERE u.scope IN ('DEVICE', 'MIG_INSTANCE')
+                              AND u.field IN ('SM_ACTIVE', 'GR_ENGINE_ACTIVE', 'GPU_UTIL')
+                              AND u.minute >= date_trunc('minute', $1::timestamptz) AND u.minute < $2
+                              AND u.gpu_uuid IN (SELECT DISTINCT gpu_uuid FROM seg)
+                            GROUP BY u.cluster, u.gpu_uuid, u.minute, 4),
+                        curve AS (
+                            SELECT cluster, gpu_uuid, skey,
+                                   range_agg(tstzrange(minute, minute + interval '1 minute')) AS measured,
+                                   coalesce(range_agg(tstzrange(minute, minute + interval '1 minute')) FILTER (WHERE act >= $4),
+                                            '{}'::tstzmultirange) AS busy,
+                                   string_agg(DISTINCT metric, ',' ORDER BY metric) AS metrics
+                            FROM act GROUP BY cluster, gpu_uuid, skey),
+                        pts AS (
+                            SELECT DISTINCT seg.cluster, seg.gpu_uuid, v.t
+                            FROM seg CROSS JOIN LATERAL (VALUES (seg.a), (seg.b)) AS v(t)),
+                        elem AS (
+                            SELECT cluster, gpu_uuid, t AS a, lead(t) OVER (PARTITION BY cluster, gpu_uuid ORDER BY t) AS b
+                            FROM pts),
+                        piece AS (
+                            SELECT s.cluster, s.gpu_uuid, s.tenant, s.skey, tstzmultirange(tstzrange(e.a, e.b)) AS r,
+                                   CASE WHEN sum(s.fraction) OVER w > 0 THEN s.fraction / sum(s.fraction) OVER w
+                                        ELSE 1.0 / count(*) OVER w END AS share
+                            FROM elem e
+                            JOIN seg s ON s.cluster = e.cluster AND s.gpu_uuid = e.gpu_uuid AND s.a <= e.a AND s.b >= e.b
+                            WHERE e.b > e.a
+                            WINDOW w AS (PARTITION BY s.cluster, s.gpu_uuid, e.a)),
+                        measured AS (
+                            SELECT p.cluster, p.gpu_uuid, p.tenant, p.share, p.r,
+                                   p.r * coalesce(mi.measured, dv.measured, '{}'::tstzmultirange) AS m,
+                                   p.r * coalesce(mi.busy, dv.busy, '{}'::tstzmultirange) AS bz,
+                                   coalesce(mi.metrics, dv.metrics) AS metrics
+                            FROM piece p
+                            LEFT JOIN curve dv ON dv.cluster = p.cluster AND dv.gpu_uuid = p.gpu_uuid AND dv.skey = ''
+                            LEFT JOIN curve mi ON p.skey <> '' AND mi.cluster = p.cluster AND mi.gpu_uuid = p.gpu_uuid
+                                              AND mi.skey = p.skey),
+                        timed AS (
+                            SELECT cluster, gpu_uuid, tenant, share, metrics,\s""" + seconds("r") + " AS total, "
+                        + seconds("m") + " AS measured, " + seconds("bz") + """
+                         AS busy FROM measured)
+                        SELECT cluster, gpu_uuid, tenant, sum(share * busy) AS busy,
+                               sum(share * (measured - busy)) AS not_busy, sum(share * (total - measured)) AS unmeasured,
+                               string_agg(DISTINCT metrics, ',' ORDER BY metrics) AS metrics
+                        FROM timed GROUP BY cluster, gpu_uuid, tenant ORDER BY cluster, gpu_uuid, tenant""")
+                .execute(Tuple.of(toOffset(from), toOffset(cap), cluster, busyThreshold))
+                .map(rows -> {
+                    List<AllocatedPart> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new AllocatedPart(r.getString("cluster"), r.getString("gpu_uuid"), r.getString("tenant"),
+                                r.getBigDecimal("busy"), r.getBigDecimal("not_busy"), r.getBigDecimal("unmeasured"),
+                                r.getString("metrics")));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * The GPU pods that waited Pending during [from, cap): from their creation until they were scheduled, deleted or
+     * finished without being scheduled, with the GPU resources of their newest version.
+     */
+    public Uni<List<PendingPod>> pending(Instant from, Instant cap, String cluster) {
+        return pool.preparedQuery("""
+                        WITH p AS (
+                            SELECT cluster, uid,
+                                   min(coalesce((payload->>'createdAt')::timestamptz, observed_at)) AS created,
+                                   min((payload->>'scheduledAt')::timestamptz) AS scheduled,
+                                   min(CASE WHEN payload->>'deletionTimestamp' IS NULL
+                                              OR (payload->>'deletionTimestamp')::timestamptz > observed_at THEN observed_at
+                                            ELSE (payload->>'deletionTimestamp')::timestamptz END)
+                                       FILTER (WHERE event_type = 'DELETED') AS deleted,
+                                   min(observed_at) FILTER (WHERE payload->>'phase' IN ('Succeeded', 'Failed')) AS finished,
+                                   (array_agg(payload->'gpuResources' ORDER BY observed_at DESC))[1]::text AS resources
+                            FROM ledger.pod_fact
+                            WHERE ($3::text IS NULL OR cluster = $3)
+                            GROUP BY cluster, uid)
+                        SELECT cluster, uid, created, least(scheduled, deleted, finished) AS ended, resources FROM p
+                        WHERE created < $2 AND coalesce(least(scheduled, deleted, finished), 'infinity'::timestamptz) > $1
+                        ORDER BY cluster, created, uid""")
+                .execute(Tuple.of(toOffset(from), toOffset(cap), cluster))
+                .map(rows -> {
+                    List<PendingPod> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        OffsetDateTime ended = r.getOffsetDateTime("ended");
+                        out.add(new PendingPod(r.getString("cluster"), r.getString("uid"),
+                                r.getOffsetDateTime("created").toInstant(), ended == null ? null : ended.toInstant(),
+                                r.getString("resources")));
+                    }
+                    return out;
+                });
+    }
+
+    /** Seconds covered by a multirange expression. */
+    private static String seconds(String multirange) {
+        return "(SELECT coalesce(sum(extract(epoch FROM upper(x) - lower(x))), 0) FROM unnest(" + multirange + ") AS x)";
+    }
+}

@@ -1,0 +1,29 @@
+package io.gpumeter.ledger.rest;
+
+import io.gpumeter.common.problem.Params;
+import io.gpumeter.ledger.domain.IdleReport;
+import io.gpumeter.ledger.service.IdleService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/** Q3: why utilization is low, per card, node or tenant over [from, to). */
+@Path("/api/v1/idle")
+public class IdleResource {
+
+    private final IdleService idle;
+
+    public IdleResource(IdleService idle) {
+        this.idle = idle;
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<IdleReport> split(@QueryParam("from") String from, @QueryParam("to") String to,
+                                 @QueryParam("groupBy") String groupBy, @QueryParam("cluster") String cluster) {
+        return idle.split(Params.instant("from", from), Params.instant("to", to), groupBy, cluster);
+    }
+}

@@ -1,0 +1,119 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.domain.Fragmentation;
+import io.gpumeter.ledger.repository.GaugeRepository;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Tags;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.math.BigDecimal;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Fleet gauges for Grafana (allocated and used card-equivalents, fragmentation), tagged by cluster and fixed values. */
+@ApplicationScoped
+public class LedgerGauges {
+
+    private static final Logger LOG = Logger.getLogger(LedgerGauges.class);
+
+    private final MeterRegistry registry;
+    private final GaugeRepository figures;
+    private final FragmentationService fragmentation;
+    private final Duration usageDelay;
+    private final Clock clock;
+    private final Map<Tags, AtomicReference<Double>> allocated = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicReference<Double>> used = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicReference<Double>> memoryRatio = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicReference<Double>> migRatio = new ConcurrentHashMap<>();
+
+    public LedgerGauges(MeterRegistry registry, GaugeRepository figures, FragmentationService fragmentation,
+                        LedgerConfig config) {
+        this.registry = registry;
+        this.figures = figures;
+        this.fragmentation = fragmentation;
+        this.usageDelay = config.gauges().usageDelay();
+        this.clock = Clock.systemUTC();
+    }
+
+    /** Recomputes every gauge; a failed refresh keeps the previous values and is logged. */
+    public Uni<Void> refresh() {
+        Instant now = clock.instant();
+        Instant minute = now.minus(usageDelay).truncatedTo(ChronoUnit.MINUTES).minus(Duration.ofMinutes(1));
+        return figures.allocated(now).invoke(this::setAllocated)
+                .chain(() -> figures.used(minute)).invoke(this::setUsed)
+                .chain(() -> fragmentation.probe(now, fragmentation.configuredMix(), FragmentationService.CLUSTER, null))
+                .invoke(this::setFragmentation)
+                .replaceWithVoid()
+                .onFailure().invoke(e -> LOG.warn("ledger gauges not refreshed", e))
+                .onFailure().recoverWithNull();
+    }
+
+    private void setAllocated(List<GaugeRepository.Figure> rows) {
+        allocated.values().forEach(v -> v.set(0d));
+        for (GaugeRepository.Figure f : rows) {
+            Tags tags = Tags.of("cluster", f.cluster(), "kind", f.kind());
+            allocated.computeIfAbsent(tags, t -> {
+                AtomicReference<Double> value = new AtomicReference<>(0d);
+                Gauge.builder("gpumeter.ledger.gpus.allocated", value, AtomicReference::get).tags(t)
+                        .description("Card-equivalents allocated now, by unit kind").register(registry);
+                return value;
+            }).set(f.value());
+        }
+    }
+
+    private void setUsed(List<GaugeRepository.Figure> rows) {
+        used.values().forEach(v -> v.set(0d));
+        for (GaugeRepository.Figure f : rows) {
+            used.computeIfAbsent(Tags.of("cluster", f.cluster()), t -> {
+                AtomicReference<Double> value = new AtomicReference<>(0d);
+                Gauge.builder("gpumeter.ledger.gpus.used", value, AtomicReference::get).tags(t)
+                        .description("Card-equivalents busy in the last complete minute (SM_ACTIVE, else GR_ENGINE_ACTIVE, "
+                                + "else GPU_UTIL)")
+                        .register(registry);
+                return value;
+            }).set(f.value());
+        }
+    }
+
+    private void setFragmentation(List<Fragmentation> groups) {
+        memoryRatio.values().forEach(v -> v.set(Double.NaN));
+        migRatio.values().forEach(v -> v.set(Double.NaN));
+        for (Fragmentation g : groups) {
+            String cluster = g.group().get("cluster");
+            for (Fragmentation.ShapeFigure s : g.memory().shapes()) {
+                memory(Tags.of("cluster", cluster, "shape", s.sizeGiB() + "GiB")).set(value(s.ratio()));
+            }
+            memory(Tags.of("cluster", cluster, "shape", "overall")).set(value(g.memory().overall()));
+            migRatio.computeIfAbsent(Tags.of("cluster", cluster), t -> {
+                AtomicReference<Double> value = new AtomicReference<>(Double.NaN);
+                Gauge.builder("gpumeter.ledger.fragmentation.mig.ratio", value, AtomicReference::get).tags(t)
+                        .description("Share of free MIG slices that fit no configured profile").register(registry);
+                return value;
+            }).set(value(g.mig().ratio()));
+        }
+    }
+
+    private AtomicReference<Double> memory(Tags tags) {
+        return memoryRatio.computeIfAbsent(tags, t -> {
+            AtomicReference<Double> value = new AtomicReference<>(Double.NaN);
+            Gauge.builder("gpumeter.ledger.fragmentation.ratio", value, AtomicReference::get).tags(t)
+                    .description("Share of free GPU memory requests of the shape cannot use; overall weighs the shape mix")
+                    .register(registry);
+            return value;
+        });
+    }
+
+    private static double value(BigDecimal ratio) {
+        return ratio == null ? Double.NaN : ratio.doubleValue();
+    }
+}
