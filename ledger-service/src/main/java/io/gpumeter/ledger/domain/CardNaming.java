@@ -42,7 +42,8 @@ public final class CardNaming {
             } else {
                 used.add(match);
                 named.add(new AllocationUnit(unit.kind(), match.gpuUuid(), unit.gpuModel(), unit.migProfile(), unit.cores(),
-                        unit.memoryMib(), unit.fraction(), unit.source() + "+exporter-labels"));
+                        unit.memoryMib(), unit.fraction(), unit.source() + "+exporter-labels",
+                        match.isMigInstance() ? match.scopeKey() : null));
             }
         }
         return named;

@@ -12,7 +12,10 @@ public record Occupant(String cluster, String node, String gpuUuid, String names
     public record Owner(String kind, String name) {
     }
 
-    /** The share of the card: whole, a MIG instance, a vGPU (cores %, memory) or a time-slice replica. */
-    public record Unit(UnitKind kind, String migProfile, Integer cores, Long memoryMiB, String source) {
+    /**
+     * The share of the card: whole, a MIG instance (profile, and its GPU instance id once an exporter named it), a
+     * vGPU (cores %, memory) or a time-slice replica.
+     */
+    public record Unit(UnitKind kind, String migProfile, String migInstance, Integer cores, Long memoryMiB, String source) {
     }
 }

@@ -32,7 +32,7 @@ public class AllocationRepository {
 
     private static final String OCCUPANT_COLUMNS = """
             cluster, node, gpu_uuid, namespace, pod, pod_uid, owner_kind, owner_name, tenant, team, project,
-            unit_kind, mig_profile, cores, memory_mib, source, fraction, since, until""";
+            unit_kind, mig_profile, mig_instance, cores, memory_mib, source, fraction, since, until""";
 
     private final Pool pool;
 
@@ -50,11 +50,11 @@ public class AllocationRepository {
         return deleted.chain(() -> conn.preparedQuery("""
                         INSERT INTO ledger.allocation_segment (cluster, pod_uid, unit_index, seg_start, seg_end, since, until,
                             namespace, pod, node, gpu_uuid, gpu_model, unit_kind, mig_profile, cores, memory_mib, fraction,
-                            source, owner_kind, owner_name, tenant, team, project)
+                            source, owner_kind, owner_name, tenant, team, project, mig_instance)
                         SELECT $1, u.* FROM unnest($2::text[], $3::int[], $4::timestamptz[], $5::timestamptz[], $6::timestamptz[],
                             $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
                             $15::int[], $16::bigint[], $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
-                            $23::text[])
+                            $23::text[], $24::text[])
                             AS u""")
                 .execute(Tuple.from(List.of(cluster,
                         strings(segments, AllocationSegment::podUid),
@@ -71,7 +71,8 @@ public class AllocationRepository {
                         strings(segments, s -> s.unit().source()),
                         strings(segments, AllocationSegment::ownerKind), strings(segments, AllocationSegment::ownerName),
                         strings(segments, AllocationSegment::tenant), strings(segments, AllocationSegment::team),
-                        strings(segments, AllocationSegment::project)))))
+                        strings(segments, AllocationSegment::project),
+                        strings(segments, s -> s.unit().migInstance())))))
                 .replaceWithVoid();
     }
 
@@ -146,6 +147,7 @@ public class AllocationRepository {
                     new Occupant.Owner(r.getString("owner_kind"), r.getString("owner_name")),
                     r.getString("tenant"), r.getString("team"), r.getString("project"),
                     new Occupant.Unit(UnitKind.valueOf(r.getString("unit_kind")), r.getString("mig_profile"),
+                            r.getString("mig_instance"),
                             r.getInteger("cores"), r.getLong("memory_mib"), r.getString("source")),
                     r.getBigDecimal("fraction").stripTrailingZeros(), instant(r.getOffsetDateTime("since")),
                     instant(r.getOffsetDateTime("until"))));

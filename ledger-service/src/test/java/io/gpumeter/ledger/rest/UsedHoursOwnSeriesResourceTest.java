@@ -1,0 +1,95 @@
+package io.gpumeter.ledger.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
+import io.restassured.path.json.config.JsonPathConfig;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.math.BigDecimal;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Units with their own series use them, not the card's (worked out by hand):
+ * <pre>
+ * mig (tenant mg): one 1g.10gb instance (1/7 card) of GPU-M, GPU instance 3, held 13:00-13:01; the instance's
+ *   GR_ENGINE_ACTIVE 0.7 (the whole card shows 0.9): used = 60 s x 0.7 x 1/7 = 6 s = 1/600 h
+ * vgpu (tenant vc): HAMi grant of 50 % cores on GPU-C held 14:00-14:01; its container's core utilization (relative
+ *   to the whole card) 0.8, capped at 0.5 (the card shows 0.9): used = 30 s = 1/120 h
+ * </pre>
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class UsedHoursOwnSeriesResourceTest {
+
+    private static boolean loaded;
+
+    static String pod(String uid, String ns, String node, String start, String end, String resources, String vgpus) {
+        return "{\"uid\":\"" + uid + "\",\"namespace\":\"" + ns + "\",\"name\":\"" + uid + "\",\"resourceVersion\":\"2\","
+                + "\"type\":\"MODIFIED\",\"observedAt\":\"" + end + "\",\"scheduledAt\":\"" + start + "\",\"nodeName\":\"" + node + "\","
+                + "\"allTerminated\":true,\"lastFinishedAt\":\"" + end + "\",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus + "}";
+    }
+
+    static String sample(String gpu, String scope, String key, String field, double value, String at, String ns, String pod) {
+        return "{\"gpuUuid\":\"" + gpu + "\",\"scope\":\"" + scope + "\",\"scopeKey\":\"" + key + "\",\"field\":\"" + field
+                + "\",\"value\":" + value + ",\"at\":\"" + at + "\",\"migProfile\":" + (scope.equals("MIG_INSTANCE") ? "\"1g.10gb\"" : "null")
+                + (pod == null ? "" : ",\"namespace\":\"" + ns + "\",\"pod\":\"" + pod + "\"") + "}";
+    }
+
+    @BeforeEach
+    void load() {
+        if (loaded) {
+            return;
+        }
+        loaded = true;
+        String facts = "{\"cluster\":\"own\",\"nodes\":[{\"name\":\"a100\",\"resourceVersion\":\"1\",\"type\":\"ADDED\","
+                + "\"observedAt\":\"2026-08-01T00:00:00Z\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-A100-SXM4-80GB\","
+                + "\"nvidia.com/gpu.memory\":\"81920\",\"nvidia.com/mig.strategy\":\"mixed\"}}],\"pods\":["
+                + pod("mg-1", "mg", "a100", "2026-08-05T13:00:00Z", "2026-08-05T13:01:00Z", "{\"nvidia.com/mig-1g.10gb\":1}", "[]") + ","
+                + pod("vc-1", "vc", "h100", "2026-08-05T14:00:00Z", "2026-08-05T14:01:00Z", "{\"nvidia.com/gpu\":1}",
+                "[{\"container\":0,\"uuid\":\"GPU-C\",\"type\":\"NVIDIA\",\"memoryMib\":1024,\"cores\":50}]") + "]}";
+        given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
+        String usage = "{\"cluster\":\"own\",\"samples\":["
+                + sample("GPU-M", "MIG_INSTANCE", "3", "GR_ENGINE_ACTIVE", 0.7, "2026-08-05T13:00:20Z", "mg", "mg-1") + ","
+                + sample("GPU-M", "DEVICE", "", "GR_ENGINE_ACTIVE", 0.9, "2026-08-05T13:00:20Z", null, null) + ","
+                + sample("GPU-C", "CONTAINER", "vc/vc-1/main", "VGPU_CORE_UTIL", 0.8, "2026-08-05T14:00:20Z", "vc", "vc-1") + ","
+                + sample("GPU-C", "DEVICE", "", "GR_ENGINE_ACTIVE", 0.9, "2026-08-05T14:00:20Z", null, null) + "]}";
+        given().contentType(ContentType.JSON).body(usage).post("/api/v1/usage").then().statusCode(200).body("podsBound", equalTo(1));
+    }
+
+    static JsonPath hours() {
+        return given().queryParam("from", "2026-08-05T00:00:00Z").queryParam("to", "2026-08-06T00:00:00Z")
+                .queryParam("groupBy", "tenant").get("/api/v1/gpu-hours").then().statusCode(200).extract().jsonPath()
+                .using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+    }
+
+    static void assertHours(String expected, Object actual) {
+        BigDecimal value = new BigDecimal(String.valueOf(actual));
+        assertTrue(new BigDecimal(expected).subtract(value).abs().compareTo(new BigDecimal("1e-9")) < 0,
+                "expected " + expected + ", got " + value);
+    }
+
+    @Test
+    void aMigUnitUsesItsInstanceSeriesTimesItsFraction() {
+        given().queryParam("at", "2026-08-05T13:00:30Z").get("/api/v1/gpus/GPU-M/occupants").then().statusCode(200)
+                .body("[0].unit.migInstance", equalTo("3"));
+        JsonPath json = hours();
+        assertHours("0.0016666666667", json.get("find { it.key == 'mg' }.usedGpuHours"));
+        assertEquals("GR_ENGINE_ACTIVE", json.getString("find { it.key == 'mg' }.activityMetric"));
+        assertEquals("HIGH", json.getString("find { it.key == 'mg' }.usageConfidence"));
+    }
+
+    @Test
+    void aVgpuUsesItsContainerSeriesCappedAtItsFraction() {
+        JsonPath json = hours();
+        assertHours("0.0083333333333", json.get("find { it.key == 'vc' }.usedGpuHours"));
+        assertEquals("VGPU_CORE_UTIL", json.getString("find { it.key == 'vc' }.activityMetric"));
+    }
+}
