@@ -75,7 +75,8 @@ public final class AllocationDeriver {
                 && Objects.equals(ns.projectAt(a), ns.projectAt(b));
     }
 
-    private static String attribute(PodFact pod, String key, String namespaceValue) {
+    /** A pod's own label wins over its namespace's; neither means unassigned. */
+    static String attribute(PodFact pod, String key, String namespaceValue) {
         String own = pod.labels().get(key);
         if (own != null && !own.isBlank()) {
             return own;

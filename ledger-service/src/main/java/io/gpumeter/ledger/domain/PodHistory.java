@@ -35,6 +35,11 @@ public final class PodHistory {
         this.versions = facts.stream().sorted(VERSION_ORDER).toList();
     }
 
+    /** Every version, oldest first. */
+    public List<PodFact> versions() {
+        return versions;
+    }
+
     public PodFact latest() {
         return versions.get(versions.size() - 1);
     }

@@ -10,8 +10,11 @@ import io.gpumeter.ledger.domain.GpuBinding;
 import io.gpumeter.ledger.domain.NamespaceTimeline;
 import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.domain.PodHistory;
+import io.gpumeter.ledger.domain.PodRequest;
+import io.gpumeter.ledger.domain.RequestDeriver;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.FactRepository;
+import io.gpumeter.ledger.repository.RequestRepository;
 import io.gpumeter.ledger.repository.UsageRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -32,14 +35,19 @@ public class AllocationBooks {
     private final UsageRepository usage;
     private final AllocationRepository allocations;
     private final AllocationDeriver deriver;
+    private final RequestRepository requests;
+    private final RequestDeriver requestDeriver;
     private final LedgerConfig config;
 
     public AllocationBooks(FactRepository facts, UsageRepository usage, AllocationRepository allocations,
-                           AllocationDeriver deriver, LedgerConfig config) {
+                           AllocationDeriver deriver, RequestRepository requests, RequestDeriver requestDeriver,
+                           LedgerConfig config) {
         this.facts = facts;
         this.usage = usage;
         this.allocations = allocations;
         this.deriver = deriver;
+        this.requests = requests;
+        this.requestDeriver = requestDeriver;
         this.config = config;
     }
 
@@ -55,26 +63,33 @@ public class AllocationBooks {
             return facts.namespaceVersions(conn, cluster, namespaces)
                     .chain(nsFacts -> facts.latestNodes(conn, cluster, nodes)
                             .chain(nodeFacts -> usage.bindings(conn, cluster, namespaces)
-                                    .chain(bindings -> allocations.replace(conn, cluster, podUids,
-                                            derive(cluster, byPod, timelines(nsFacts), inventories(nodeFacts), bindings)))));
+                                    .chain(bindings -> {
+                                        Books books = derive(cluster, byPod, timelines(nsFacts), inventories(nodeFacts), bindings);
+                                        return allocations.replace(conn, cluster, podUids, books.segments())
+                                                .chain(() -> requests.replace(conn, cluster, podUids, books.requests()));
+                                    })));
         });
     }
 
-    private List<AllocationSegment> derive(String cluster, Map<String, List<PodFact>> byPod,
-                                           Map<String, NamespaceTimeline> timelines, Map<String, NodeInventory> nodes,
-                                           Map<String, List<GpuBinding>> bindings) {
-        List<AllocationSegment> segments = new ArrayList<>();
+    /** Both books of a set of pods: what they held, and what they asked for. */
+    private record Books(List<AllocationSegment> segments, List<PodRequest> requests) {
+    }
+
+    private Books derive(String cluster, Map<String, List<PodFact>> byPod, Map<String, NamespaceTimeline> timelines,
+                         Map<String, NodeInventory> nodes, Map<String, List<GpuBinding>> bindings) {
+        Books books = new Books(new ArrayList<>(), new ArrayList<>());
         byPod.forEach((uid, versions) -> {
             PodHistory history = new PodHistory(versions);
             String node = history.placement().map(PodFact::nodeName).orElse(null);
-            NodeInventory inventory = node == null ? null : nodes.get(node);
+            NodeInventory found = node == null ? null : nodes.get(node);
+            NodeInventory inventory = found != null ? found : new NodeInventory(node, Map.of(), List.of());
             PodFact latest = history.latest();
-            segments.addAll(deriver.derive(cluster, history,
-                    inventory != null ? inventory : new NodeInventory(node, Map.of(), List.of()),
-                    timelines.getOrDefault(latest.namespace(), NamespaceTimeline.unknown(latest.namespace())),
+            NamespaceTimeline namespace = timelines.getOrDefault(latest.namespace(), NamespaceTimeline.unknown(latest.namespace()));
+            books.segments().addAll(deriver.derive(cluster, history, inventory, namespace,
                     bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of())));
+            requestDeriver.derive(cluster, history, inventory, namespace).ifPresent(books.requests()::add);
         });
-        return segments;
+        return books;
     }
 
     private Map<String, NamespaceTimeline> timelines(List<NamespaceFact> nsFacts) {

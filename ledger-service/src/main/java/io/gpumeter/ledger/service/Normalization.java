@@ -3,6 +3,7 @@ package io.gpumeter.ledger.service;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.AllocationDeriver;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
+import io.gpumeter.ledger.domain.RequestDeriver;
 import io.gpumeter.ledger.domain.UnitPlanner;
 import io.gpumeter.ledger.domain.VgpuRule;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +20,13 @@ public class Normalization {
         LedgerConfig.Normalization n = config.normalization();
         return new NormalizationPolicy(n.version(), VgpuRule.parse(n.vgpuRule()), n.vgpuCoreWeight(),
                 n.migDefaultSlices(), n.migSlices(), n.defaultCardMemoryMib().orElse(null));
+    }
+
+    @Produces
+    @Singleton
+    RequestDeriver requests(NormalizationPolicy policy, LedgerConfig config) {
+        return new RequestDeriver(new UnitPlanner(policy), config.attribution().teamLabel(),
+                config.attribution().projectLabel());
     }
 
     @Produces

@@ -1,0 +1,43 @@
+package io.gpumeter.ledger.domain;
+
+import io.gpumeter.common.fact.PodFact;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.Comparator;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A pod's request, from its history: asked from its creation (else its first sighting) until it ended — the same
+ * end as its allocation, or its deletion when it never ran — for the units its resources plan to (on its node
+ * when it has one, else as if on a plain node).
+ */
+public final class RequestDeriver {
+
+    private final UnitPlanner planner;
+    private final String teamKey;
+    private final String projectKey;
+
+    public RequestDeriver(UnitPlanner planner, String teamKey, String projectKey) {
+        this.planner = planner;
+        this.teamKey = teamKey;
+        this.projectKey = projectKey;
+    }
+
+    public Optional<PodRequest> derive(String cluster, PodHistory history, NodeInventory node, NamespaceTimeline namespace) {
+        PodFact latest = history.latest();
+        PodFact shape = history.placement().orElse(latest);
+        BigDecimal fraction = planner.plan(shape, node).stream().map(AllocationUnit::fraction)
+                .reduce(BigDecimal.ZERO, BigDecimal::add);
+        if (fraction.signum() == 0) {
+            return Optional.empty();
+        }
+        Instant asked = history.versions().stream().map(PodFact::createdAt).filter(Objects::nonNull).min(Comparator.naturalOrder())
+                .orElseGet(() -> history.versions().stream().map(PodFact::observedAt).min(Comparator.naturalOrder()).orElseThrow());
+        Instant until = history.end().map(e -> e.isBefore(asked) ? asked : e).orElse(null);
+        return Optional.of(new PodRequest(cluster, latest.uid(), latest.namespace(), latest.name(), asked, until, fraction,
+                namespace.tenantAt(asked), AllocationDeriver.attribute(latest, teamKey, namespace.teamAt(asked)),
+                AllocationDeriver.attribute(latest, projectKey, namespace.projectAt(asked))));
+    }
+}

@@ -1,0 +1,86 @@
+package io.gpumeter.ledger.repository;
+
+import io.gpumeter.ledger.domain.GroupDimension;
+import io.gpumeter.ledger.domain.PodRequest;
+import io.gpumeter.ledger.domain.TimeWindow;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import java.util.stream.Collectors;
+
+import static io.gpumeter.ledger.repository.FactRepository.toOffset;
+
+/** Pod requests: written with the allocation segments, summed per group for quota reconciliation. */
+@ApplicationScoped
+public class RequestRepository {
+
+    private final Pool pool;
+
+    public RequestRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    public Uni<Void> replace(SqlConnection conn, String cluster, Collection<String> podUids, List<PodRequest> requests) {
+        Uni<?> deleted = conn.preparedQuery("DELETE FROM ledger.pod_request WHERE cluster = $1 AND pod_uid = ANY($2)")
+                .execute(Tuple.of(cluster, podUids.toArray(String[]::new)));
+        if (requests.isEmpty()) {
+            return deleted.replaceWithVoid();
+        }
+        return deleted.chain(() -> conn.preparedQuery("""
+                        INSERT INTO ledger.pod_request (cluster, pod_uid, namespace, pod, requested_at, until, requested_fraction,
+                            tenant, team, project)
+                        SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[],
+                            $7::numeric[], $8::text[], $9::text[], $10::text[]) AS u""")
+                .execute(Tuple.from(List.of(cluster, strings(requests, PodRequest::podUid),
+                        strings(requests, PodRequest::namespace), strings(requests, PodRequest::pod),
+                        times(requests, PodRequest::requestedAt), times(requests, PodRequest::until),
+                        requests.stream().map(PodRequest::requestedFraction).toArray(BigDecimal[]::new),
+                        strings(requests, PodRequest::tenant), strings(requests, PodRequest::team),
+                        strings(requests, PodRequest::project)))))
+                .replaceWithVoid();
+    }
+
+    /** Requested card-equivalent hours per group, each request clipped to [from, to) and to now. */
+    public Uni<Map<String, BigDecimal>> requestedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now) {
+        String select = dimensions.stream().map(d -> "coalesce(" + d.column("") + ", 'unknown') AS d" + d.ordinal())
+                .collect(Collectors.joining(", "));
+        String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
+        Instant cap = now.isBefore(window.end()) ? now : window.end();
+        return pool.preparedQuery("SELECT " + select + """
+                        , sum(requested_fraction * extract(epoch FROM (least(coalesce(until, $3), $2) - greatest(requested_at, $1)))) / 3600 AS hours
+                        FROM ledger.pod_request
+                        WHERE requested_at < $2 AND coalesce(until, $3) > $1 AND requested_at < $3
+                        GROUP BY """ + " " + group)
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap)))
+                .map(rows -> {
+                    Map<String, BigDecimal> out = new HashMap<>();
+                    for (Row row : rows) {
+                        List<String> values = new ArrayList<>();
+                        dimensions.forEach(d -> values.add(row.getString("d" + d.ordinal())));
+                        out.put(String.join("/", values), row.getBigDecimal("hours").stripTrailingZeros());
+                    }
+                    return out;
+                });
+    }
+
+    private static <T> String[] strings(List<T> items, Function<T, String> field) {
+        return items.stream().map(field).toArray(String[]::new);
+    }
+
+    private static <T> OffsetDateTime[] times(List<T> items, Function<T, Instant> field) {
+        return items.stream().map(i -> toOffset(field.apply(i))).toArray(OffsetDateTime[]::new);
+    }
+}
