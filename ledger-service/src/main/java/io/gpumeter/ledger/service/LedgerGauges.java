@@ -2,6 +2,7 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.Fragmentation;
+import io.gpumeter.ledger.domain.Violation;
 import io.gpumeter.ledger.repository.GaugeRepository;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -35,10 +36,13 @@ public class LedgerGauges {
     private final Map<Tags, AtomicReference<Double>> used = new ConcurrentHashMap<>();
     private final Map<Tags, AtomicReference<Double>> memoryRatio = new ConcurrentHashMap<>();
     private final Map<Tags, AtomicReference<Double>> migRatio = new ConcurrentHashMap<>();
+    private final Map<Tags, AtomicReference<Double>> openViolations = new ConcurrentHashMap<>();
+    private final ViolationService violations;
 
     public LedgerGauges(MeterRegistry registry, GaugeRepository figures, FragmentationService fragmentation,
-                        LedgerConfig config) {
+                        ViolationService violations, LedgerConfig config) {
         this.registry = registry;
+        this.violations = violations;
         this.figures = figures;
         this.fragmentation = fragmentation;
         this.usageDelay = config.gauges().usageDelay();
@@ -53,9 +57,29 @@ public class LedgerGauges {
                 .chain(() -> figures.used(minute)).invoke(this::setUsed)
                 .chain(() -> fragmentation.probe(now, fragmentation.configuredMix(), FragmentationService.CLUSTER, null))
                 .invoke(this::setFragmentation)
+                .chain(() -> violations.find(now.minus(OPEN_LOOKBACK), now))
+                .invoke(found -> setOpenViolations(found, minute))
                 .replaceWithVoid()
                 .onFailure().invoke(e -> LOG.warn("ledger gauges not refreshed", e))
                 .onFailure().recoverWithNull();
+    }
+
+    /** Episodes are read back this far; one still running at the last complete minute is open. */
+    private static final Duration OPEN_LOOKBACK = Duration.ofHours(1);
+
+    private void setOpenViolations(List<Violation> found, Instant lastMinute) {
+        openViolations.values().forEach(v -> v.set(0d));
+        for (Violation v : found) {
+            if (v.end().isAfter(lastMinute)) {
+                openViolations.computeIfAbsent(Tags.of("cluster", v.cluster(), "kind", v.kind().name()), t -> {
+                    AtomicReference<Double> value = new AtomicReference<>(0d);
+                    Gauge.builder("gpumeter.ledger.violations.open", value, AtomicReference::get).tags(t)
+                            .description("Over-use, bypass and drift episodes still running at the last complete minute")
+                            .register(registry);
+                    return value;
+                }).updateAndGet(x -> x + 1);
+            }
+        }
     }
 
     private void setAllocated(List<GaugeRepository.Figure> rows) {

@@ -83,6 +83,24 @@ class LedgerGaugesResourceTest {
         assertTrue(Double.isNaN(gauge(metrics, "gpumeter_ledger_fragmentation_mig_ratio", "cluster=\"gauge\"")));
     }
 
+    @Test
+    void aViolationStillRunningIsCountedOpen() {
+        // A container computes on a card where its pod holds nothing, in each of the last five minutes: one open bypass.
+        Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        List<String> samples = new ArrayList<>();
+        for (int k = 1; k <= 5; k++) {
+            samples.add("{\"gpuUuid\":\"GPU-V9\",\"scope\":\"CONTAINER\",\"scopeKey\":\"ml/ghost/main\","
+                    + "\"field\":\"VGPU_CORE_UTIL\",\"value\":0.3,\"at\":\"" + minute.minus(k, ChronoUnit.MINUTES).plusSeconds(10) + "\"}");
+        }
+        given().contentType(ContentType.JSON).body("{\"cluster\":\"gauge-v\",\"samples\":[" + String.join(",", samples) + "]}")
+                .post("/api/v1/usage").then().statusCode(200);
+
+        gauges.refresh().await().indefinitely();
+
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        assertEquals(1.0, gauge(metrics, "gpumeter_ledger_violations_open", "cluster=\"gauge-v\",kind=\"BYPASS\""));
+    }
+
     private static double gauge(String metrics, String name, String tags) {
         Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name + "{" + tags) + ",?\\} (\\S+)$").matcher(metrics);
         assertTrue(m.find(), name + "{" + tags + "} is not exposed");
