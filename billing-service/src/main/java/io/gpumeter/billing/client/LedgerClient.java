@@ -44,6 +44,15 @@ public class LedgerClient {
         }
     }
 
+    /** Card-hours the inventory could supply in [from, to), per GPU model; any failure, a 404 included, throws. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public List<CardHours> capacityByModel(Instant from, Instant to) {
+        List<CardHours> hours = ledger.capacity(from.toString(), to.toString(), "model");
+        return hours == null ? List.of() : hours;
+    }
+
     /** The normalization policy in force; empty when the ledger answers 404. */
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)

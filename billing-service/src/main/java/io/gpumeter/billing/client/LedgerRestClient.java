@@ -10,7 +10,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import java.util.List;
 
 /**
- * The two ledger-service reads a cost report needs; use {@link LedgerClient}, which adds the call policy.
+ * The ledger-service reads a cost report needs; use {@link LedgerClient}, which adds the call policy.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -25,4 +25,9 @@ interface LedgerRestClient {
     @GET
     @Path("/normalization")
     NormalizationPolicy normalization();
+
+    @GET
+    @Path("/capacity")
+    List<CardHours> capacity(@QueryParam("from") String from, @QueryParam("to") String to,
+                             @QueryParam("groupBy") String groupBy);
 }

@@ -30,6 +30,29 @@ public interface BillingConfig {
     /** The prices. */
     RateCard rateCard();
 
+    /** The names a FOCUS export prints for who bills what. */
+    Focus focus();
+
+    /** Provider, account and service names of the FOCUS export. */
+    interface Focus {
+
+        /** ProviderName, PublisherName and InvoiceIssuerName: who runs the fleet and issues the internal bill. */
+        @WithDefault("gpumeter")
+        String providerName();
+
+        /** BillingAccountId: the account the internal bill is issued to. */
+        @WithDefault("gpu-fleet")
+        String billingAccountId();
+
+        /** BillingAccountName. */
+        @WithDefault("GPU fleet")
+        String billingAccountName();
+
+        /** ServiceName: what is being paid for. */
+        @WithDefault("GPU time")
+        String serviceName();
+    }
+
     /** Prices per normalized GPU-hour. */
     interface RateCard {
 

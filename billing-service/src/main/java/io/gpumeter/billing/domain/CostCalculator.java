@@ -38,17 +38,35 @@ public final class CostCalculator {
 
     /** @param pieces in time order; a group's rate-card versions print in that order */
     public static CostReport price(Terms terms, List<Piece> pieces) {
+        return price(terms, pieces, false);
+    }
+
+    /**
+     * @param pieces  in time order; a group's rate-card versions print in that order
+     * @param byModel one row per group and GPU model (sorted by group, then model) instead of one per group
+     */
+    public static CostReport price(Terms terms, List<Piece> pieces, boolean byModel) {
         // TreeMaps make the row order and the model order independent of the ledger's answer order.
-        Map<String, Group> byGroup = new TreeMap<>();
+        Map<RowKey, Group> byGroup = new TreeMap<>();
         for (int i = 0; i < pieces.size(); i++) {
             RateCard card = pieces.get(i).rateCard();
             for (UsageLine line : pieces.get(i).usage()) {
-                byGroup.computeIfAbsent(line.group(), g -> new Group()).add(i, card, line);
+                RowKey key = new RowKey(line.group(), byModel ? ModelName.normalise(line.model()) : "");
+                byGroup.computeIfAbsent(key, g -> new Group()).add(i, card, line);
             }
         }
         List<ReportRow> rows = new ArrayList<>(byGroup.size());
-        byGroup.forEach((group, sums) -> rows.add(sums.row(terms, group, pieces)));
+        byGroup.forEach((key, sums) -> rows.add(sums.row(terms, key.group(), pieces)));
         return new CostReport(terms.period(), terms.groupBy(), rows);
+    }
+
+    /** A row's identity: its group, and its model's key when rows are per model (else ""). */
+    private record RowKey(String group, String model) implements Comparable<RowKey> {
+        @Override
+        public int compareTo(RowKey o) {
+            int byGroup = group.compareTo(o.group);
+            return byGroup != 0 ? byGroup : model.compareTo(o.model);
+        }
     }
 
     /** Exact running sums of one group. */

@@ -1,27 +1,49 @@
 package io.gpumeter.billing.domain;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The cost report of one period, one row per value of the grouping dimension, sorted by that value.
+ * The cost report of one period, one row per value of the grouping dimension (or per value and GPU model), sorted
+ * by that value; then adjustment lines, then, when it reconciles with fleet capacity ({@code share} not null), the
+ * unallocated line.
  */
-public record CostReport(BillingPeriod period, GroupBy groupBy, ReportScope scope, List<ReportRow> rows) {
+public record CostReport(BillingPeriod period, GroupBy groupBy, ReportScope scope, List<ReportRow> rows,
+                         Share share) {
 
     public CostReport {
         rows = List.copyOf(rows);
     }
 
+    public CostReport(BillingPeriod period, GroupBy groupBy, ReportScope scope, List<ReportRow> rows) {
+        this(period, groupBy, scope, rows, null);
+    }
+
     public CostReport(BillingPeriod period, GroupBy groupBy, List<ReportRow> rows) {
-        this(period, groupBy, ReportScope.ALL, rows);
+        this(period, groupBy, ReportScope.ALL, rows, null);
+    }
+
+    /** Whether the rows carry the unallocated share and total columns. */
+    public boolean reconciled() {
+        return share != null;
     }
 
     public List<String> columns() {
-        return ReportRow.columns(groupBy);
+        List<String> columns = new ArrayList<>(ReportRow.columns(groupBy));
+        if (reconciled()) {
+            columns.addAll(ReportRow.SHARE_COLUMNS);
+        }
+        return columns;
     }
 
-    /** e.g. gpumeter-tenant-2026-03.csv, gpumeter-team-2026-W10-acme.json */
+    /** A row's cells in {@link #columns} order. */
+    public List<Object> values(ReportRow row) {
+        return row.values(reconciled());
+    }
+
+    /** e.g. gpumeter-tenant-2026-03.csv, gpumeter-team-2026-W10-acme.json, gpumeter-focus-tenant-2026-03.csv */
     public String fileName(ReportFormat format) {
-        return "gpumeter-" + groupBy.dimension() + "-" + period.label() + scope.fileNameSuffix() + "."
-                + format.extension();
+        return "gpumeter-" + format.fileNamePrefix() + groupBy.dimension() + "-" + period.label()
+                + scope.fileNameSuffix() + "." + format.extension();
     }
 }

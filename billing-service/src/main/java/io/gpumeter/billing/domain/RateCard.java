@@ -44,6 +44,11 @@ public final class RateCard {
         return defaultRate;
     }
 
+    /** The listed prices by normalised model name (see {@link ModelName#normalise}), sorted. */
+    public Map<String, BigDecimal> modelRates() {
+        return new TreeMap<>(byModel);
+    }
+
     /** The price of one normalized GPU-hour on this model; the default rate when the card does not list it. */
     public BigDecimal rateFor(String model) {
         return byModel.getOrDefault(ModelName.normalise(model), defaultRate);

@@ -3,10 +3,12 @@ package io.gpumeter.billing.domain;
 import java.util.Locale;
 
 /**
- * How a report is rendered: CSV for spreadsheets and FinOps tools, JSON for programs.
+ * How a report is rendered: CSV for spreadsheets, JSON for programs, FOCUS for FinOps tools that load several
+ * cost sources into one table (CSV with the FinOps Open Cost and Usage Specification's columns, one row per
+ * group and GPU model).
  */
 public enum ReportFormat {
-    CSV, JSON;
+    CSV, JSON, FOCUS;
 
     /** @throws IllegalArgumentException naming the accepted values */
     public static ReportFormat parse(String text) {
@@ -15,10 +17,25 @@ public enum ReportFormat {
                 return f;
             }
         }
-        throw new IllegalArgumentException("format must be csv or json, got '" + text + "'");
+        throw new IllegalArgumentException("format must be csv, json or focus, got '" + text + "'");
     }
 
     public String extension() {
+        return this == JSON ? "json" : "csv";
+    }
+
+    /** Whether the rows are per group and GPU model rather than per group. */
+    public boolean byModel() {
+        return this == FOCUS;
+    }
+
+    /** Put before the grouping in file names, so a FOCUS file never passes for a native one. */
+    String fileNamePrefix() {
+        return this == FOCUS ? "focus-" : "";
+    }
+
+    @Override
+    public String toString() {
         return name().toLowerCase(Locale.ROOT);
     }
 }

@@ -1,6 +1,7 @@
 package io.gpumeter.billing.service;
 
 import io.gpumeter.billing.domain.CostReport;
+import io.gpumeter.billing.domain.FocusLabels;
 import io.gpumeter.billing.domain.ReportFormat;
 
 import java.io.IOException;
@@ -15,14 +16,19 @@ import java.util.HexFormat;
  * A priced report in one format: its bytes are written on demand, never held whole, and hashed by a first pass
  * that discards them, so the hash can go in a header before the body streams.
  */
-public record ReportBody(CostReport report, ReportFormat format) {
+public record ReportBody(CostReport report, ReportFormat format, FocusLabels focus) {
 
     public static final String TEXT_CSV = "text/csv; charset=UTF-8";
+
+    public ReportBody(CostReport report, ReportFormat format) {
+        this(report, format, FocusLabels.DEFAULT);
+    }
 
     public void writeTo(OutputStream out) throws IOException {
         switch (format) {
             case CSV -> ReportCsvWriter.write(report, out);
             case JSON -> ReportJsonWriter.write(report, out);
+            case FOCUS -> FocusCsvWriter.write(report, focus, out);
         }
     }
 
@@ -41,7 +47,7 @@ public record ReportBody(CostReport report, ReportFormat format) {
 
     public String mediaType() {
         return switch (format) {
-            case CSV -> TEXT_CSV;
+            case CSV, FOCUS -> TEXT_CSV;
             case JSON -> "application/json";
         };
     }

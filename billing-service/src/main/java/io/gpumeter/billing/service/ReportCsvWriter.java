@@ -44,16 +44,20 @@ public final class ReportCsvWriter {
         Writer writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
         CSVPrinter printer = new CSVPrinter(writer, format);
         for (ReportRow row : report.rows()) {
-            printer.printRecord(cells(row));
+            printer.printRecord(cells(report.values(row)));
         }
         printer.flush();
     }
 
-    private static List<String> cells(ReportRow row) {
+    private static List<String> cells(List<Object> values) {
         List<String> cells = new ArrayList<>();
-        for (Object value : row.values()) {
-            String text = value instanceof BigDecimal number ? number.toPlainString() : (String) value;
-            cells.add(CsvCells.neutralise(text));
+        for (Object value : values) {
+            if (value instanceof BigDecimal number) {
+                // A plain decimal ("-4.10") is a number to a spreadsheet, never a formula: only text is defused.
+                cells.add(number.toPlainString());
+            } else {
+                cells.add(value == null ? "" : CsvCells.neutralise((String) value));
+            }
         }
         return cells;
     }

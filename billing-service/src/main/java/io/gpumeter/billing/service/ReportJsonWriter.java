@@ -14,7 +14,8 @@ import java.math.BigDecimal;
 import java.util.List;
 
 /**
- * Renders a report as a JSON array of objects keyed by the CSV column names, numbers as plain JSON numbers.
+ * Renders a report as a JSON array of objects keyed by the CSV column names, numbers as plain JSON numbers and
+ * empty cells as null.
  */
 public final class ReportJsonWriter {
 
@@ -44,11 +45,13 @@ public final class ReportJsonWriter {
             json.writeStartArray();
             for (ReportRow row : report.rows()) {
                 json.writeStartObject();
-                List<Object> values = row.values();
+                List<Object> values = report.values(row);
                 for (int i = 0; i < columns.size(); i++) {
                     json.writeFieldName(columns.get(i));
                     if (values.get(i) instanceof BigDecimal number) {
                         json.writeNumber(number);
+                    } else if (values.get(i) == null) {
+                        json.writeNull();
                     } else {
                         json.writeString((String) values.get(i));
                     }

@@ -1,29 +1,50 @@
 package io.gpumeter.billing.service;
 
+import io.gpumeter.billing.client.CardHours;
 import io.gpumeter.billing.client.GpuHours;
 import io.gpumeter.billing.client.LedgerClient;
 import io.gpumeter.billing.config.BillingConfig;
 import io.gpumeter.billing.domain.BillingPeriod;
+import io.gpumeter.billing.domain.CapacityLine;
+import io.gpumeter.billing.domain.ClosedLine;
+import io.gpumeter.billing.domain.ClosedMonth;
 import io.gpumeter.billing.domain.CostCalculator;
 import io.gpumeter.billing.domain.CostReport;
+import io.gpumeter.billing.domain.FineKey;
+import io.gpumeter.billing.domain.FineLine;
+import io.gpumeter.billing.domain.FineLines;
 import io.gpumeter.billing.domain.GroupBy;
+import io.gpumeter.billing.domain.LineType;
 import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCardTimeline;
+import io.gpumeter.billing.domain.Reconciliation;
+import io.gpumeter.billing.domain.ReportFormat;
+import io.gpumeter.billing.domain.ReportRow;
 import io.gpumeter.billing.domain.ReportScope;
+import io.gpumeter.billing.domain.Share;
 import io.gpumeter.billing.domain.UsageLine;
 import io.gpumeter.common.problem.ApiProblem;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
+import java.math.BigDecimal;
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Supplier;
 
 /**
  * Prices a month or an ISO week of the ledger's allocated and used GPU-hours with the rate cards in force,
- * asking the ledger once per stretch between price changes.
+ * asking the ledger once per stretch between price changes. A closed month is rendered from its snapshot; an
+ * open month also carries, as adjustment lines, what the ledger now says differently about the closed months
+ * just before it. On request a report reconciles with fleet capacity: an unallocated line, and optionally each
+ * usage line's share of it.
  */
 @ApplicationScoped
 public class ReportService {
@@ -32,60 +53,327 @@ public class ReportService {
 
     private final LedgerClient ledger;
     private final RateCardService rateCards;
+    private final ClosedBooks books;
     private final ZoneId zone;
 
-    public ReportService(LedgerClient ledger, RateCardService rateCards, BillingConfig config) {
+    public ReportService(LedgerClient ledger, RateCardService rateCards, ClosedBooks books, BillingConfig config) {
         this.ledger = ledger;
         this.rateCards = rateCards;
+        this.books = books;
         this.zone = config.zone();
     }
 
+    /** What closing a month stored. */
+    public record Closing(ClosedMonth month, int usageLines, int adjustmentLines, int capacityLines) {
+    }
+
     /**
-     * The cost report of {@code month}, one row per value of {@code groupBy}, limited to {@code scope}.
+     * A period's reconciliation with fleet capacity as its whole-fleet report prints it: {@code printedTotal} is
+     * Σ total_cost over the usage lines and the unallocated line, which must equal the capacity cost.
+     */
+    public record Statement(BillingPeriod period, GroupBy groupBy, Reconciliation reconciliation,
+                            BigDecimal adjustmentCost, BigDecimal printedTotal) {
+
+        public boolean reconciles() {
+            return reconciliation.reconciles() && printedTotal.compareTo(reconciliation.capacityCost()) == 0;
+        }
+    }
+
+    /**
+     * The cost report of {@code month}, one row per value of {@code groupBy}, limited to {@code scope}: from the
+     * snapshot when the month is closed, otherwise from the ledger with adjustments to the closed months before.
      *
+     * @param byModel one row per group and GPU model instead of one per group
+     * @param share   null for no reconciliation; else the rows carry their share of the unallocated capacity
+     *                cost and, for the whole fleet, the unallocated line follows
      * @throws ApiProblem 503 when ledger-service cannot be reached or gives an unusable answer
      */
-    public CostReport monthly(YearMonth month, GroupBy groupBy, ReportScope scope) {
-        return report(BillingPeriod.of(month, zone), groupBy, scope);
+    public CostReport monthly(YearMonth month, GroupBy groupBy, ReportScope scope, boolean byModel, Share share) {
+        return monthlyReconciled(month, groupBy, scope, byModel, share).report();
     }
 
-    /** The cost report of the ISO week that begins on {@code monday}; otherwise as {@link #monthly}. */
-    public CostReport weekly(LocalDate monday, GroupBy groupBy, ReportScope scope) {
-        return report(BillingPeriod.ofWeek(monday, zone), groupBy, scope);
+    /** The cost report of the ISO week that begins on {@code monday}, always from the ledger as it is now. */
+    public CostReport weekly(LocalDate monday, GroupBy groupBy, ReportScope scope, boolean byModel, Share share) {
+        return weeklyReconciled(monday, groupBy, scope, byModel, share).report();
     }
 
-    private CostReport report(BillingPeriod period, GroupBy groupBy, ReportScope scope) {
+    /** The reconciliation of a month's whole-fleet report grouped by {@code groupBy}. */
+    public Statement monthlyStatement(YearMonth month, GroupBy groupBy, Share share) {
+        return statement(monthlyReconciled(month, groupBy, ReportScope.ALL, false, share));
+    }
+
+    /** The reconciliation of a week's whole-fleet report grouped by {@code groupBy}. */
+    public Statement weeklyStatement(LocalDate monday, GroupBy groupBy, Share share) {
+        return statement(weeklyReconciled(monday, groupBy, ReportScope.ALL, false, share));
+    }
+
+    private record Reconciled(CostReport report, Reconciliation reconciliation) {
+    }
+
+    private Reconciled monthlyReconciled(YearMonth month, GroupBy groupBy, ReportScope scope, boolean byModel,
+                                         Share share) {
+        ClosedMonth closed = books.find(month.toString());
+        Built built = closed != null ? fromSnapshot(closed, groupBy, scope, byModel)
+                : liveMonth(month, groupBy, scope, byModel);
+        return reconciled(built, () -> closed != null ? fromSnapshot(closed, groupBy, ReportScope.ALL, byModel)
+                : liveMonth(month, groupBy, ReportScope.ALL, byModel), closed, groupBy, scope, share);
+    }
+
+    private Reconciled weeklyReconciled(LocalDate monday, GroupBy groupBy, ReportScope scope, boolean byModel,
+                                        Share share) {
+        BillingPeriod period = BillingPeriod.ofWeek(monday, zone);
+        return reconciled(live(period, groupBy, scope, byModel), () -> live(period, groupBy, ReportScope.ALL, byModel),
+                null, groupBy, scope, share);
+    }
+
+    private static Statement statement(Reconciled reconciled) {
+        BigDecimal adjustments = BigDecimal.ZERO.setScale(CostCalculator.MONEY_SCALE);
+        BigDecimal total = BigDecimal.ZERO.setScale(CostCalculator.MONEY_SCALE);
+        for (ReportRow row : reconciled.report().rows()) {
+            if (LineType.ADJUSTMENT.label().equals(row.lineType())) {
+                adjustments = adjustments.add(row.allocatedCost());
+            } else {
+                total = total.add(row.totalCost());
+            }
+        }
+        return new Statement(reconciled.report().period(), reconciled.report().groupBy(),
+                reconciled.reconciliation(), adjustments, total);
+    }
+
+    /** One tenant's allocated cost in a month up to an instant (the whole month once it is closed or over). */
+    public record MonthToDate(BillingPeriod period, Instant asOf, BigDecimal cost, boolean closed) {
+    }
+
+    /**
+     * The allocated cost of {@code tenant}'s usage lines in {@code month} over [start, min(asOf, end)); a closed
+     * month answers from its snapshot, whole.
+     */
+    public MonthToDate monthToDate(YearMonth month, ReportScope tenant, Instant asOf) {
+        ClosedMonth closed = books.find(month.toString());
+        BillingPeriod period = closed != null ? closed.period() : BillingPeriod.of(month, zone);
+        List<ReportRow> rows;
+        Instant until = asOf.isAfter(period.endInstant()) ? period.endInstant() : asOf;
+        if (closed != null) {
+            rows = fromSnapshot(closed, GroupBy.TENANT, tenant, false).rows();
+            until = period.endInstant();
+        } else if (!until.isAfter(period.startInstant())) {
+            rows = List.of();
+            until = period.startInstant();
+        } else {
+            BillingPeriod soFar = new BillingPeriod(period.label(), period.start(), until.atZone(zone));
+            rows = live(soFar, GroupBy.TENANT, tenant, false).rows();
+        }
+        BigDecimal cost = BigDecimal.ZERO.setScale(CostCalculator.MONEY_SCALE);
+        for (ReportRow row : rows) {
+            if (row.isUsage()) {
+                cost = cost.add(row.allocatedCost());
+            }
+        }
+        return new MonthToDate(period, until, cost, closed != null);
+    }
+
+    /** A report's rows, the terms they were priced on and the stretches of its period. */
+    private record Built(CostCalculator.Terms terms, List<RateCardTimeline.Stretch> stretches, List<ReportRow> rows) {
+    }
+
+    private Reconciled reconciled(Built built, Supplier<Built> wholeFleet, ClosedMonth closed, GroupBy groupBy,
+                                  ReportScope scope, Share share) {
+        BillingPeriod period = built.terms().period();
+        if (share == null) {
+            return new Reconciled(new CostReport(period, groupBy, scope, built.rows()), null);
+        }
+        List<ReportRow> fleetRows = (scope.isAll() ? built : wholeFleet.get()).rows().stream()
+                .filter(ReportRow::isUsage).toList();
+        List<CapacityLine> capacity = closed != null ? books.capacity(closed.label())
+                : fromLedger("the capacity of " + period.label(), () -> capacity(built.stretches()));
+        Reconciliation r = Reconciliation.of(share, built.terms().currency(), built.stretches(), capacity, fleetRows);
+        return new Reconciled(new CostReport(period, groupBy, scope,
+                r.apply(built.rows(), built.terms(), scope.isAll()), share), r);
+    }
+
+    private List<CapacityLine> capacity(List<RateCardTimeline.Stretch> stretches) {
+        List<CapacityLine> lines = new ArrayList<>();
+        for (int i = 0; i < stretches.size(); i++) {
+            for (CardHours c : ledger.capacityByModel(stretches.get(i).start(), stretches.get(i).end())) {
+                if (c == null || c.cardHours() == null) {
+                    throw new IllegalStateException("ledger-service returned capacity without cardHours");
+                }
+                lines.add(new CapacityLine(i, c.dimension("model"), c.cardHours()));
+            }
+        }
+        return lines;
+    }
+
+    private Built liveMonth(YearMonth month, GroupBy groupBy, ReportScope scope, boolean byModel) {
+        Built live = live(BillingPeriod.of(month, zone), groupBy, scope, byModel);
+        List<ReportRow> rows = new ArrayList<>(live.rows());
+        for (ClosedMonth corrected : closedRunBefore(month)) {
+            List<FineLine> delta = fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected));
+            rows.addAll(adjustmentRows(live.terms(), corrected, delta, scope, byModel));
+        }
+        return new Built(live.terms(), live.stretches(), rows);
+    }
+
+    /**
+     * Freezes {@code month}: its usage at the finest grouping, priced with the cards in force, and the adjustments
+     * to earlier closed months it carries, each with the rate it was priced at.
+     *
+     * @throws ApiProblem 409 when the month is closed or has not ended, 503 when the ledger or database fails
+     */
+    public Closing close(YearMonth month, Instant now) {
+        BillingPeriod period = BillingPeriod.of(month, zone);
+        if (period.endInstant().isAfter(now)) {
+            throw new ApiProblem(409, "Conflict", "month", "month " + month + " has not ended (it ends at "
+                    + period.endText() + "), so it cannot be closed yet");
+        }
+        if (books.find(month.toString()) != null) {
+            throw alreadyClosed(month.toString());
+        }
+        List<RateCardTimeline.Stretch> stretches = rateCards.timeline()
+                .split(period.startInstant(), period.endInstant());
+        List<ClosedLine> lines = new ArrayList<>();
+        List<BigDecimal> rates = new ArrayList<>();
+        Normalization normalization = fromLedger("the close of " + month, () -> {
+            for (int i = 0; i < stretches.size(); i++) {
+                for (FineLine line : fineLines(i, stretches.get(i))) {
+                    lines.add(new ClosedLine(LineType.USAGE, month.toString(), line));
+                    rates.add(stretches.get(i).card().rateFor(line.key().model()));
+                }
+            }
+            return normalization();
+        });
+        int usage = lines.size();
+        for (ClosedMonth corrected : closedRunBefore(month)) {
+            List<RateCardTimeline.Stretch> theirs = corrected.stretches();
+            for (FineLine line : fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected))) {
+                lines.add(new ClosedLine(LineType.ADJUSTMENT, corrected.label(), line));
+                rates.add(theirs.get(line.stretch()).card().rateFor(line.key().model()));
+            }
+        }
+        List<CapacityLine> capacity = fromLedger("the capacity of " + month, () -> capacity(stretches));
+        ClosedMonth closed = new ClosedMonth(period, rateCards.currency(), normalization, now, stretches);
+        books.insert(closed, lines, rates, capacity);
+        return new Closing(closed, usage, lines.size() - usage, capacity.size());
+    }
+
+    /** The tenant-grouped CSV's hash of a closed month, as a download of it will carry. */
+    public String closedCsvSha256(YearMonth month) {
+        return new ReportBody(monthly(month, GroupBy.TENANT, ReportScope.ALL, false, null), ReportFormat.CSV).sha256();
+    }
+
+    static ApiProblem alreadyClosed(String month) {
+        return new ApiProblem(409, "Conflict", "month", "month " + month
+                + " is already closed; later corrections appear as adjustment lines of the next open month");
+    }
+
+    private Built fromSnapshot(ClosedMonth closed, GroupBy groupBy, ReportScope scope, boolean byModel) {
+        CostCalculator.Terms terms = new CostCalculator.Terms(closed.period(), groupBy, closed.currency(),
+                closed.normalization());
+        List<FineLine> usage = new ArrayList<>();
+        Map<String, List<FineLine>> adjustments = new TreeMap<>(); // month labels sort in time order
+        for (ClosedLine line : books.lines(closed.label())) {
+            if (line.type() == LineType.USAGE) {
+                usage.add(line.line());
+            } else {
+                adjustments.computeIfAbsent(line.corrects(), m -> new ArrayList<>()).add(line.line());
+            }
+        }
+        List<ReportRow> rows = new ArrayList<>(FineLines.price(terms, closed.stretches(), usage, scope, byModel));
+        adjustments.forEach((corrected, lines) ->
+                rows.addAll(adjustmentRows(terms, books.find(corrected), lines, scope, byModel)));
+        return new Built(terms, closed.stretches(), rows);
+    }
+
+    private static List<ReportRow> adjustmentRows(CostCalculator.Terms terms, ClosedMonth corrected,
+                                                  List<FineLine> delta, ReportScope scope, boolean byModel) {
+        // A difference too small to print (under a millionth of an hour and a cent) would be a line of zeros.
+        return FineLines.price(terms, corrected.stretches(), delta, scope, byModel).stream()
+                .filter(row -> !row.printsAsZero())
+                .map(row -> row.asAdjustmentOf(corrected.period()))
+                .toList();
+    }
+
+    /**
+     * The closed months whose corrections belong in {@code month}: the unbroken run of closed months right before
+     * it, oldest first. A closed month followed by an open one hands its corrections to that one instead.
+     */
+    private List<ClosedMonth> closedRunBefore(YearMonth month) {
+        Set<String> closed = books.months();
+        List<ClosedMonth> run = new ArrayList<>();
+        for (YearMonth m = month.minusMonths(1); closed.contains(m.toString()); m = m.minusMonths(1)) {
+            run.add(0, books.find(m.toString()));
+        }
+        return run;
+    }
+
+    /** What the ledger now says about a closed month minus everything billed for it so far. */
+    private List<FineLine> correction(ClosedMonth corrected) {
+        List<RateCardTimeline.Stretch> stretches = corrected.stretches();
+        List<FineLine> now = new ArrayList<>();
+        for (int i = 0; i < stretches.size(); i++) {
+            now.addAll(fineLines(i, stretches.get(i)));
+        }
+        return FineLines.difference(now, books.billed(corrected.label()));
+    }
+
+    private List<FineLine> fineLines(int index, RateCardTimeline.Stretch stretch) {
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY);
+        List<FineLine> lines = new ArrayList<>(aggregates.size());
+        for (GpuHours a : aggregates) {
+            requireAllocated(a);
+            lines.add(new FineLine(index, new FineKey(a.dimension("tenant"), a.dimension("team"),
+                    a.dimension("project"), a.dimension("namespace"), a.dimension("model")),
+                    a.allocatedGpuHours(), a.usedGpuHours()));
+        }
+        return lines;
+    }
+
+    private Built live(BillingPeriod period, GroupBy groupBy, ReportScope scope, boolean byModel) {
         List<RateCardTimeline.Stretch> stretches = rateCards.timeline()
                 .split(period.startInstant(), period.endInstant());
         List<CostCalculator.Piece> pieces = new ArrayList<>(stretches.size());
-        Normalization normalization;
+        Normalization normalization = fromLedger("the " + period.label() + " report by " + groupBy.dimension(),
+                () -> {
+                    for (RateCardTimeline.Stretch stretch : stretches) {
+                        pieces.add(new CostCalculator.Piece(stretch.card(), usage(
+                                ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy)),
+                                groupBy, scope)));
+                    }
+                    return normalization();
+                });
+        CostCalculator.Terms terms = new CostCalculator.Terms(period, groupBy, rateCards.currency(), normalization);
+        return new Built(terms, stretches, CostCalculator.price(terms, pieces, byModel).rows());
+    }
+
+    private Normalization normalization() {
+        return ledger.normalization()
+                .map(n -> new Normalization(n.policy(), n.version()))
+                .orElse(Normalization.UNKNOWN);
+    }
+
+    /** Runs ledger calls; any failure means no trustworthy GPU-hours right now, so no bill: a 503. */
+    private static <T> T fromLedger(String what, Supplier<T> calls) {
         try {
-            for (RateCardTimeline.Stretch stretch : stretches) {
-                pieces.add(new CostCalculator.Piece(stretch.card(), usage(
-                        ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy)),
-                        groupBy, scope)));
-            }
-            normalization = ledger.normalization()
-                    .map(n -> new Normalization(n.policy(), n.version()))
-                    .orElse(Normalization.UNKNOWN);
+            return calls.get();
+        } catch (ApiProblem e) {
+            throw e;
         } catch (RuntimeException e) {
-            // Timeouts, refused connections, 5xx, an open breaker and unreadable bodies all mean the same to a
-            // caller: no trustworthy GPU-hours right now, so no bill.
-            LOG.warnf("ledger-service failed while building the %s report by %s: %s", period.label(),
-                    groupBy.dimension(), e);
+            // Timeouts, refused connections, 5xx, an open breaker and unreadable bodies all mean the same.
+            LOG.warnf("ledger-service failed while building %s: %s", what, e);
             throw ApiProblem.unavailable("ledger-service, the source of GPU-hours, is unavailable; retry later.");
         }
-        CostReport priced = CostCalculator.price(
-                new CostCalculator.Terms(period, groupBy, rateCards.currency(), normalization), pieces);
-        return new CostReport(priced.period(), priced.groupBy(), scope, priced.rows());
+    }
+
+    private static void requireAllocated(GpuHours a) {
+        if (a == null || a.allocatedGpuHours() == null) {
+            throw new IllegalStateException("ledger-service returned an aggregate without allocatedGpuHours");
+        }
     }
 
     private static List<UsageLine> usage(List<GpuHours> aggregates, GroupBy groupBy, ReportScope scope) {
         List<UsageLine> lines = new ArrayList<>(aggregates.size());
         for (GpuHours a : aggregates) {
-            if (a == null || a.allocatedGpuHours() == null) {
-                throw new IllegalStateException("ledger-service returned an aggregate without allocatedGpuHours");
-            }
+            requireAllocated(a);
             if (!scope.admits(a.dimension("tenant"))) {
                 continue;
             }

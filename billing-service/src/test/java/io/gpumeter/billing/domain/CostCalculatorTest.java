@@ -154,8 +154,8 @@ class CostCalculatorTest {
     void columnsNameTheDimensionThird() {
         assertEquals(List.of("period_start", "period_end", "project", "gpu_models", "allocated_gpu_hours", "rate",
                 "currency", "allocated_cost", "rate_card_version", "normalization_policy", "normalization_version",
-                "used_gpu_hours_showback", "idle_gpu_hours_showback", "used_cost_showback", "idle_cost_showback"),
-                ReportRow.columns(GroupBy.PROJECT));
+                "used_gpu_hours_showback", "idle_gpu_hours_showback", "used_cost_showback", "idle_cost_showback",
+                "line_type", "corrects_period"), ReportRow.columns(GroupBy.PROJECT));
         CostReport empty = CostCalculator.price(TERMS, CARD, List.of());
         assertTrue(empty.rows().isEmpty());
         assertEquals("gpumeter-tenant-2026-03.csv", empty.fileName(ReportFormat.CSV));

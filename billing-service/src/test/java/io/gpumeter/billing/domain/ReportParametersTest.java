@@ -36,6 +36,8 @@ class ReportParametersTest {
             "csv   | CSV",
             "json  | JSON",
             "JSON  | JSON",
+            "focus | FOCUS",
+            "FOCUS | FOCUS",
             "xml   | NULL",
             "xlsx  | NULL",
             "''    | NULL",
@@ -44,7 +46,7 @@ class ReportParametersTest {
     void format(String text, String expected) {
         if (expected == null) {
             var e = assertThrows(IllegalArgumentException.class, () -> ReportFormat.parse(text));
-            assertTrue(e.getMessage().startsWith("format must be csv or json"), e.getMessage());
+            assertTrue(e.getMessage().startsWith("format must be csv, json or focus"), e.getMessage());
         } else {
             assertEquals(ReportFormat.valueOf(expected), ReportFormat.parse(text));
         }

@@ -23,6 +23,8 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
 
     static final String MARCH_FROM = "2026-03-01T00:00:00Z";
     static final String MARCH_TO = "2026-04-01T00:00:00Z";
+    /** The first ten days of March 2026, for a month-to-date forecast. */
+    static final String MARCH_11 = "2026-03-11T00:00:00Z";
     /** March 2026 between local midnights in Europe/Berlin (CET to CEST). */
     static final String BERLIN_MARCH_FROM = "2026-02-28T23:00:00Z";
     static final String BERLIN_MARCH_TO = "2026-03-31T22:00:00Z";
@@ -108,8 +110,69 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
              {"key":"acme","group":{"tenant":"acme","model":"NVIDIA-H100-80GB-HBM3"},
               "allocatedGpuHours":50.123,"usedGpuHours":50.123}]""";
 
+    /** October 2025, cut on the 16th where a dated rate card takes effect; the month the close tests freeze. */
+    static final String OCT_FROM = "2025-10-01T00:00:00Z";
+    static final String OCT_CHANGE = "2025-10-16T00:00:00Z";
+    static final String OCT_TO = "2025-11-01T00:00:00Z";
+    static final String FINE = "tenant,team,project,namespace,model";
+
+    private static String fine(String tenant, String team, String project, String namespace, String model,
+                               String allocated, String used) {
+        return "{\"key\":\"" + tenant + "/" + team + "/" + project + "/" + namespace + "/" + model + "\","
+                + "\"group\":{\"tenant\":\"" + tenant + "\",\"team\":\"" + team + "\",\"project\":\"" + project
+                + "\",\"namespace\":\"" + namespace + "\",\"model\":\"" + model + "\"},"
+                + "\"allocatedGpuHours\":" + allocated + ",\"usedGpuHours\":" + used + "}";
+    }
+
+    private static String byTenant(String tenant, String model, String allocated, String used) {
+        return "{\"key\":\"" + tenant + "/" + model + "\",\"group\":{\"tenant\":\"" + tenant + "\",\"model\":\""
+                + model + "\"},\"allocatedGpuHours\":" + allocated + ",\"usedGpuHours\":" + used + "}";
+    }
+
+    static final String H100 = "NVIDIA-H100-80GB-HBM3";
+    static final String L40S = "NVIDIA L40S";
+
+    /* October as billed: 1-16 October (acme vision H100 100 h / 40 used, acme speech L40S 20 / 5, beta research
+     * H100 10 / 10), 16 October on (acme vision H100 50 / 50, beta research L40S 8 / 0). */
+    static final String OCT_1_FINE = "[" + fine("acme", "vision", "p1", "ns-a", H100, "100", "40") + ","
+            + fine("acme", "speech", "p2", "ns-b", L40S, "20", "5") + ","
+            + fine("beta", "research", "p3", "ns-c", H100, "10", "10") + "]";
+    static final String OCT_2_FINE = "[" + fine("beta", "research", "p3", "ns-c", L40S, "8", "0") + ","
+            + fine("acme", "vision", "p1", "ns-a", H100, "50", "50") + "]";
+    static final String OCT_1_BY_TENANT = "[" + byTenant("acme", H100, "100", "40") + ","
+            + byTenant("acme", L40S, "20", "5") + "," + byTenant("beta", H100, "10", "10") + "]";
+    static final String OCT_2_BY_TENANT = "[" + byTenant("beta", L40S, "8", "0") + ","
+            + byTenant("acme", H100, "50", "50") + "]";
+
+    /* October after late facts: beta's H100 grant was 9 h (9 used), not 10; gamma's 4.0625 h H100 grant (1.5 used)
+     * before the 16th arrives; acme's H100 after the 16th was 56 h, not 50. */
+    static final String OCT_1_FINE_CORRECTED = "[" + fine("acme", "vision", "p1", "ns-a", H100, "100", "40") + ","
+            + fine("acme", "speech", "p2", "ns-b", L40S, "20", "5") + ","
+            + fine("beta", "research", "p3", "ns-c", H100, "9", "9") + ","
+            + fine("gamma", "ops", "p4", "ns-d", H100, "4.0625", "1.5") + "]";
+    static final String OCT_2_FINE_CORRECTED = "[" + fine("beta", "research", "p3", "ns-c", L40S, "8", "0") + ","
+            + fine("acme", "vision", "p1", "ns-a", H100, "56", "50") + "]";
+    static final String OCT_1_BY_TENANT_CORRECTED = "[" + byTenant("acme", H100, "100", "40") + ","
+            + byTenant("acme", L40S, "20", "5") + "," + byTenant("beta", H100, "9", "9") + ","
+            + byTenant("gamma", H100, "4.0625", "1.5") + "]";
+    static final String OCT_2_BY_TENANT_CORRECTED = "[" + byTenant("beta", L40S, "8", "0") + ","
+            + byTenant("acme", H100, "56", "50") + "]";
+
+    private static String capacity(String model, String cardHours) {
+        return "{\"key\":\"" + model + "\",\"group\":{\"model\":\"" + model + "\"},\"cardHours\":" + cardHours + "}";
+    }
+
+    /** Card-hours per model the fleet could supply, by window "from/to"; other windows have none. */
+    static final Map<String, String> CAPACITY = Map.of(
+            MARCH_FROM + "/" + MARCH_TO, "[" + capacity(H100, "40") + "," + capacity("NVIDIA-L40S", "10") + "]",
+            WEEK_FROM + "/" + WEEK_TO, "[" + capacity(H100, "168") + "]",
+            OCT_FROM + "/" + OCT_CHANGE, "[" + capacity(H100, "200") + "]",
+            OCT_CHANGE + "/" + OCT_TO, "[" + capacity("NVIDIA-L40S", "20") + "," + capacity(H100, "100") + "]");
+
     private HttpServer server;
     private final Map<String, AtomicInteger> gpuHoursCalls = new ConcurrentHashMap<>();
+    /** Set by a request to /corrections: from then on the ledger tells October 2025 with its late facts. */
+    private volatile boolean octoberCorrected;
 
     @Override
     public Map<String, String> start() {
@@ -127,6 +190,18 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
         server.createContext("/api/v1/gpu-hours", this::gpuHours);
         server.createContext("/api/v1/normalization", exchange -> send(exchange, 200,
                 "{\"policy\":\"" + POLICY + "\",\"version\":\"norm-2026.1\",\"since\":\"2026-01-01T00:00:00Z\"}"));
+        server.createContext("/api/v1/capacity", exchange -> {
+            Map<String, String> q = query(exchange);
+            if (!"model".equals(q.get("groupBy"))) {
+                send(exchange, 400, "{\"title\":\"Bad Request\"}");
+            } else {
+                send(exchange, 200, CAPACITY.getOrDefault(q.get("from") + "/" + q.get("to"), "[]"));
+            }
+        });
+        server.createContext("/corrections", exchange -> {
+            octoberCorrected = true;
+            send(exchange, 200, "{}");
+        });
         server.createContext("/calls", exchange -> send(exchange, 200,
                 String.valueOf(gpuHoursCalls.getOrDefault(query(exchange).get("from"), new AtomicInteger()).get())));
         server.start();
@@ -161,6 +236,16 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
                 case "tenant,team,model" -> send(exchange, 200, BY_TENANT_TEAM);
                 default -> send(exchange, 200, "[]");
             }
+        } else if (OCT_FROM.equals(from) && OCT_CHANGE.equals(q.get("to"))) {
+            boolean fine = FINE.equals(q.get("groupBy"));
+            send(exchange, 200, octoberCorrected ? (fine ? OCT_1_FINE_CORRECTED : OCT_1_BY_TENANT_CORRECTED)
+                    : (fine ? OCT_1_FINE : OCT_1_BY_TENANT));
+        } else if (OCT_CHANGE.equals(from) && OCT_TO.equals(q.get("to"))) {
+            boolean fine = FINE.equals(q.get("groupBy"));
+            send(exchange, 200, octoberCorrected ? (fine ? OCT_2_FINE_CORRECTED : OCT_2_BY_TENANT_CORRECTED)
+                    : (fine ? OCT_2_FINE : OCT_2_BY_TENANT));
+        } else if (MARCH_FROM.equals(from) && MARCH_11.equals(q.get("to"))) {
+            send(exchange, 200, "[" + byTenant("acme", H100, "50", "10") + "," + byTenant("beta", H100, "5", "5") + "]");
         } else if (JAN_FROM.equals(from) && JAN_CHANGE.equals(q.get("to"))) {
             send(exchange, 200, JAN_BEFORE_CHANGE);
         } else if (JAN_CHANGE.equals(from) && JAN_TO.equals(q.get("to"))) {

@@ -73,9 +73,9 @@ class RateCardResourceTest {
         String policy = ",\"" + FakeLedgerResource.POLICY + "\",norm-2026.1,";
         assertEquals(MonthlyReportResourceTest.HEADER
                 + period + "acme,NVIDIA-H100-80GB-HBM3,150.123000,4.400492,USD,660.62,test-7;v2027-01" + policy
-                + "90.123000,60.000000,414.62,246.00\r\n"
+                + "90.123000,60.000000,414.62,246.00,usage,\r\n"
                 + period + "beta,NVIDIA L40S,10.000000,2.000000,USD,20.00,v2027-01" + policy
-                + "0.000000,10.000000,0.00,20.00\r\n", csv);
+                + "0.000000,10.000000,0.00,20.00,usage,\r\n", csv);
         assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.JAN_FROM));
         assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.JAN_CHANGE));
     }

@@ -1,0 +1,20 @@
+package io.gpumeter.billing.domain;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * A month whose bill is frozen: its bounds, currency and normalization as they were at close, and the rate cards
+ * each stretch was priced with, copied so that later changes to the stored cards cannot reprice it.
+ */
+public record ClosedMonth(BillingPeriod period, String currency, Normalization normalization, Instant closedAt,
+                          List<RateCardTimeline.Stretch> stretches) {
+
+    public ClosedMonth {
+        stretches = List.copyOf(stretches);
+    }
+
+    public String label() {
+        return period.label();
+    }
+}

@@ -1,0 +1,130 @@
+package io.gpumeter.billing.service;
+
+import io.gpumeter.billing.domain.ReportScope;
+import io.gpumeter.billing.repository.BudgetRepository;
+import io.gpumeter.billing.repository.StoredBudget;
+import io.gpumeter.common.problem.ApiProblem;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.quarkus.vertx.VertxContextSupport;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.YearMonth;
+import java.util.List;
+
+/**
+ * Tenants' standing monthly budgets and the forecast of a month's cost against them.
+ */
+@ApplicationScoped
+public class BudgetService {
+
+    /** How the forecast is made, printed with it. */
+    public static final String METHOD = "linear run-rate: month-to-date allocated cost x month length / elapsed time";
+
+    private final BudgetRepository repository;
+    private final RateCardService rateCards;
+    private final ReportService reports;
+
+    public BudgetService(BudgetRepository repository, RateCardService rateCards, ReportService reports) {
+        this.repository = repository;
+        this.rateCards = rateCards;
+        this.reports = reports;
+    }
+
+    /** A stored budget, and whether this call created it. */
+    public record Saved(StoredBudget budget, boolean created) {
+    }
+
+    /**
+     * A month's forecast for one tenant.
+     *
+     * @param elapsedFraction share of the month elapsed at {@code asOf} (1 once the month is over or closed)
+     * @param overrunAmount   how far the forecast exceeds the budget, 0.00 when it does not
+     */
+    public record Forecast(String tenant, String month, String currency, BigDecimal budget, String asOf,
+                           BigDecimal spentToDate, BigDecimal elapsedFraction, BigDecimal forecast, boolean overrun,
+                           BigDecimal overrunAmount, BigDecimal remaining, boolean closed, String method) {
+    }
+
+    /**
+     * Creates or replaces a tenant's budget.
+     *
+     * @throws ApiProblem 400 for a negative amount, more than 2 decimals, or another currency
+     */
+    @WithTransaction
+    public Uni<Saved> put(String tenant, @Valid @NotNull BudgetRequest request) {
+        String currency = request.currency() == null ? rateCards.currency() : request.currency().strip();
+        if (!rateCards.currency().equals(currency)) {
+            throw ApiProblem.badRequest("currency", "currency must be " + rateCards.currency()
+                    + ", the currency this service bills in, got '" + request.currency() + "'");
+        }
+        return repository.findById(tenant).chain(found -> {
+            StoredBudget budget = found != null ? found : new StoredBudget();
+            budget.tenant = tenant;
+            budget.monthlyAmount = request.monthlyAmount().setScale(2, RoundingMode.UNNECESSARY);
+            budget.currency = currency;
+            budget.updatedAt = Instant.now();
+            return repository.persist(budget).map(b -> new Saved(b, found == null));
+        });
+    }
+
+    public Uni<List<StoredBudget>> list() {
+        return repository.listByTenant();
+    }
+
+    /** The budget, or null. */
+    public Uni<StoredBudget> get(String tenant) {
+        return repository.byTenant(tenant);
+    }
+
+    @WithTransaction
+    public Uni<Boolean> delete(String tenant) {
+        return repository.deleteById(tenant);
+    }
+
+    /**
+     * The tenant's month-to-date allocated cost as of {@code asOf} and its linear projection to the month's end,
+     * against the budget; blocks the calling worker thread.
+     *
+     * @throws ApiProblem 404 when the tenant has no budget, 503 when the ledger or the database fails
+     */
+    public Forecast forecast(String tenant, YearMonth month, Instant asOf) {
+        StoredBudget budget;
+        try {
+            budget = VertxContextSupport.subscribeAndAwait(() -> repository.byTenant(tenant));
+        } catch (Throwable e) {
+            throw ApiProblem.unavailable("the budgets cannot be read from the billing database; retry later.");
+        }
+        if (budget == null) {
+            throw ApiProblem.notFound("tenant", "tenant '" + tenant + "' has no budget");
+        }
+        ReportService.MonthToDate soFar = reports.monthToDate(month, ReportScope.parse(tenant), asOf);
+        Duration length = soFar.period().duration();
+        Duration elapsed = Duration.between(soFar.period().startInstant(), soFar.asOf());
+        BigDecimal fraction;
+        BigDecimal forecast;
+        if (soFar.closed() || elapsed.compareTo(length) >= 0) {
+            fraction = BigDecimal.ONE;
+            forecast = soFar.cost();
+        } else if (elapsed.isZero()) {
+            fraction = BigDecimal.ZERO;
+            forecast = soFar.cost();
+        } else {
+            BigDecimal seconds = BigDecimal.valueOf(elapsed.getSeconds());
+            BigDecimal total = BigDecimal.valueOf(length.getSeconds());
+            fraction = seconds.divide(total, 6, RoundingMode.HALF_EVEN);
+            forecast = soFar.cost().multiply(total).divide(seconds, 2, RoundingMode.HALF_EVEN);
+        }
+        BigDecimal over = forecast.subtract(budget.monthlyAmount);
+        return new Forecast(tenant, month.toString(), budget.currency, budget.monthlyAmount, soFar.asOf().toString(),
+                soFar.cost(), fraction.setScale(6, RoundingMode.HALF_EVEN), forecast, over.signum() > 0,
+                over.signum() > 0 ? over : BigDecimal.ZERO.setScale(2), budget.monthlyAmount.subtract(soFar.cost()),
+                soFar.closed(), METHOD);
+    }
+}

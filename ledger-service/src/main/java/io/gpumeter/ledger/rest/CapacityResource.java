@@ -1,0 +1,33 @@
+package io.gpumeter.ledger.rest;
+
+import io.gpumeter.common.problem.Params;
+import io.gpumeter.ledger.service.CapacityService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.util.List;
+
+/** Fleet capacity: the card-hours the GPU inventory could supply over [from, to), per model, node or cluster. */
+@Path("/api/v1/capacity")
+public class CapacityResource {
+
+    private final CapacityService capacity;
+
+    public CapacityResource(CapacityService capacity) {
+        this.capacity = capacity;
+    }
+
+    @GET
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Card-hours the inventory could supply over [from, to), counted up to now")
+    public Uni<List<CapacityService.CardHours>> capacity(@QueryParam("from") String from, @QueryParam("to") String to,
+                                                         @QueryParam("groupBy") String groupBy,
+                                                         @QueryParam("cluster") String cluster) {
+        return capacity.capacity(Params.instant("from", from), Params.instant("to", to), groupBy, cluster);
+    }
+}

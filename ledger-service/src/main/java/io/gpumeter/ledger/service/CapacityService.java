@@ -1,0 +1,218 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.domain.NodeInventory;
+import io.gpumeter.ledger.repository.CapacityRepository;
+import io.gpumeter.ledger.repository.CapacityRepository.Card;
+import io.gpumeter.ledger.repository.CapacityRepository.NodeVersion;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * Card-hours the GPU inventory could supply over a window (docs/adr/0005-fleet-capacity.md): every registered GPU
+ * from its first sighting while its node exists, and for nodes that register no GPUs, the nvidia.com/gpu.count
+ * label of each node version while that version is the newest.
+ */
+@ApplicationScoped
+public class CapacityService {
+
+    /** Bounds one query's work, as for GPU-hours. */
+    static final Duration MAX_WINDOW = Duration.ofDays(400);
+    static final String GPU_COUNT = "nvidia.com/gpu.count";
+    private static final BigDecimal SECONDS_PER_HOUR = BigDecimal.valueOf(3600);
+    private static final int HOURS_SCALE = 12;
+
+    /** Capacity of one group: card-hours, and which dimensions (cluster, node, model) it is grouped by. */
+    public record CardHours(String key, Map<String, String> group, BigDecimal cardHours) {
+    }
+
+    /** A dimension capacity can be grouped by. */
+    enum Dimension {
+        CLUSTER, NODE, MODEL;
+
+        String label() {
+            return name().toLowerCase(Locale.ROOT);
+        }
+    }
+
+    /** A stretch of a node's life during which one version of it was the newest: [start, end), end null = open. */
+    private record Stretch(Instant start, Instant end, Integer labelledCards, String model) {
+    }
+
+    private record NodeKey(String cluster, String node) {
+    }
+
+    private final CapacityRepository repository;
+    private final Clock clock;
+
+    public CapacityService(CapacityRepository repository) {
+        this.repository = repository;
+        this.clock = Clock.systemUTC();
+    }
+
+    /**
+     * Card-hours over [from, to), counted up to the earlier of {@code to} and now (as allocated hours are),
+     * grouped by the comma-separated dimensions of {@code groupBy} (cluster, node, model; default model).
+     */
+    public Uni<List<CardHours>> capacity(Instant from, Instant to, String groupBy, String cluster) {
+        if (!to.isAfter(from)) {
+            throw ApiProblem.badRequest("to", "to must be after from");
+        }
+        if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
+            throw ApiProblem.badRequest("to", "to may be at most " + MAX_WINDOW.toDays() + " days after from");
+        }
+        List<Dimension> dims = dimensions(groupBy);
+        String clusterFilter = cluster == null || cluster.isBlank() ? null : cluster.strip();
+        Instant now = clock.instant();
+        Instant end = to.isAfter(now) ? now : to;
+        if (!end.isAfter(from)) {
+            return Uni.createFrom().item(List.of());
+        }
+        return repository.nodeVersions(end, clusterFilter)
+                .chain(versions -> repository.cards(end, clusterFilter)
+                        .map(cards -> sum(from, end, dims, stretches(versions), cards)));
+    }
+
+    static List<Dimension> dimensions(String groupBy) {
+        List<Dimension> dims = new ArrayList<>();
+        for (String part : (groupBy == null || groupBy.isBlank() ? "model" : groupBy).split(",")) {
+            Dimension d = null;
+            for (Dimension candidate : Dimension.values()) {
+                if (candidate.label().equals(part.strip().toLowerCase(Locale.ROOT))) {
+                    d = candidate;
+                }
+            }
+            if (d == null) {
+                throw ApiProblem.badRequest("groupBy", "groupBy must be model, node or cluster (comma-separated for "
+                        + "several), got '" + part.strip() + "'");
+            }
+            if (dims.contains(d)) {
+                throw ApiProblem.badRequest("groupBy", "groupBy names '" + d.label() + "' twice");
+            }
+            dims.add(d);
+        }
+        return dims;
+    }
+
+    /** Each node's life as consecutive stretches, one per version; a deletion ends the node until it returns. */
+    private static Map<NodeKey, List<Stretch>> stretches(List<NodeVersion> versions) {
+        Map<NodeKey, List<Stretch>> out = new HashMap<>();
+        Map<NodeKey, Stretch> open = new HashMap<>();
+        for (NodeVersion v : versions) {
+            NodeKey key = new NodeKey(v.cluster(), v.node());
+            List<Stretch> life = out.computeIfAbsent(key, k -> new ArrayList<>());
+            Stretch current = open.remove(key);
+            if (current != null) {
+                life.add(new Stretch(current.start(), v.observedAt(), current.labelledCards(), current.model()));
+            }
+            if (!v.deleted()) {
+                open.put(key, new Stretch(v.observedAt(), null, cardCount(v.gpuCount()), model(v)));
+            }
+        }
+        open.forEach((key, stretch) -> out.get(key).add(stretch));
+        return out;
+    }
+
+    private static List<CardHours> sum(Instant from, Instant end, List<Dimension> dims,
+                                       Map<NodeKey, List<Stretch>> lives, List<Card> cards) {
+        Map<String, Map<String, String>> groups = new TreeMap<>();
+        Map<String, BigDecimal> seconds = new HashMap<>();
+        Set<NodeKey> registering = new HashSet<>();
+        for (Card card : cards) {
+            NodeKey node = new NodeKey(card.cluster(), card.node());
+            registering.add(node);
+            // A card of a node never observed (not expected) counts from its first sighting on.
+            List<Stretch> life = lives.getOrDefault(node, List.of(new Stretch(card.firstSeen(), null, null, null)));
+            for (Stretch s : life) {
+                add(groups, seconds, dims, card.cluster(), card.node(), card.model(),
+                        overlap(latest(s.start(), card.firstSeen(), from), s.end(), end), 1);
+            }
+        }
+        lives.forEach((node, life) -> {
+            if (registering.contains(node)) {
+                return; // registered GPUs are the evidence; the count label would count them twice
+            }
+            for (Stretch s : life) {
+                if (s.labelledCards() != null && s.labelledCards() > 0) {
+                    add(groups, seconds, dims, node.cluster(), node.node(), s.model(),
+                            overlap(latest(s.start(), from, from), s.end(), end), s.labelledCards());
+                }
+            }
+        });
+        List<CardHours> out = new ArrayList<>(groups.size());
+        groups.forEach((key, group) -> {
+            BigDecimal hours = seconds.get(key).divide(SECONDS_PER_HOUR, HOURS_SCALE, RoundingMode.HALF_EVEN)
+                    .stripTrailingZeros();
+            out.add(new CardHours(key, group, hours.scale() < 0 ? hours.setScale(0) : hours));
+        });
+        return out;
+    }
+
+    private static void add(Map<String, Map<String, String>> groups, Map<String, BigDecimal> seconds,
+                            List<Dimension> dims, String cluster, String node, String model, Duration overlap,
+                            int cards) {
+        if (overlap.isZero() || overlap.isNegative()) {
+            return;
+        }
+        Map<String, String> group = new LinkedHashMap<>();
+        List<String> parts = new ArrayList<>(dims.size());
+        for (Dimension d : dims) {
+            String value = switch (d) {
+                case CLUSTER -> cluster;
+                case NODE -> node;
+                case MODEL -> model;
+            };
+            group.put(d.label(), value);
+            parts.add(value == null ? "" : value);
+        }
+        String key = String.join("/", parts);
+        groups.putIfAbsent(key, group);
+        BigDecimal exact = BigDecimal.valueOf(overlap.getSeconds()).add(BigDecimal.valueOf(overlap.getNano(), 9))
+                .multiply(BigDecimal.valueOf(cards));
+        seconds.merge(key, exact, BigDecimal::add);
+    }
+
+    /** [start, min(end, windowEnd)); zero or negative when empty. */
+    private static Duration overlap(Instant start, Instant end, Instant windowEnd) {
+        Instant stop = end == null || end.isAfter(windowEnd) ? windowEnd : end;
+        return Duration.between(start, stop);
+    }
+
+    private static Instant latest(Instant a, Instant b, Instant c) {
+        Instant max = a.isAfter(b) ? a : b;
+        return max.isAfter(c) ? max : c;
+    }
+
+    /** The label's whole number of cards, or null when absent or unreadable. */
+    private static Integer cardCount(String label) {
+        if (label == null) {
+            return null;
+        }
+        try {
+            int count = Integer.parseInt(label.strip());
+            return count >= 0 ? count : null;
+        } catch (NumberFormatException e) {
+            return null;
+        }
+    }
+
+    private static String model(NodeVersion v) {
+        return v.product() == null ? null
+                : new NodeInventory(v.node(), Map.of(NodeInventory.PRODUCT, v.product()), List.of()).model();
+    }
+}
