@@ -2,6 +2,7 @@ package io.gpumeter.collector.client;
 
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.LivePodSet;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -18,4 +19,10 @@ interface LedgerApi {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     IngestResult deliver(FactBatch batch);
+
+    @POST
+    @Path("/live-pods")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    IngestResult deliver(LivePodSet set);
 }

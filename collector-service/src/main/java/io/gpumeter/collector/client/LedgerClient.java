@@ -3,6 +3,7 @@ package io.gpumeter.collector.client;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.problem.ApiProblem;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -64,6 +65,18 @@ public class LedgerClient {
     public IngestResult deliver(GovernanceBatch batch) {
         try {
             return governanceApi.deliver(batch);
+        } catch (WebApplicationException e) {
+            throw refused(e);
+        }
+    }
+
+    @Timeout(value = 120, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 4, delay = 500, jitter = 200, abortOn = ApiProblem.class)
+    @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
+            skipOn = ApiProblem.class)
+    public IngestResult deliver(LivePodSet set) {
+        try {
+            return api.deliver(set);
         } catch (WebApplicationException e) {
             throw refused(e);
         }

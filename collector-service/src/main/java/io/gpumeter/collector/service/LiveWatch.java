@@ -1,19 +1,23 @@
 package io.gpumeter.collector.service;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.informers.ResourceEventHandler;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
+import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.governance.GovernanceBuffer;
 import io.gpumeter.collector.governance.GovernanceInformers;
 import io.gpumeter.collector.kubernetes.FactSink;
+import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.WatchEventType;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -33,18 +37,21 @@ public class LiveWatch {
     private final KubernetesClient client;
     private final CollectorConfig config;
     private final FactBuffer buffer;
+    private final LedgerClient ledger;
     private final GovernanceBuffer governance;
     private final MeterRegistry metrics;
     private final List<SharedIndexInformer<? extends HasMetadata>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final MeteringChanges changes = new MeteringChanges();
+    private final List<SharedIndexInformer<Pod>> podInformers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private volatile State state;
     private volatile String problem;
 
     public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, GovernanceBuffer governance,
-                     MeterRegistry metrics) {
+                     LedgerClient ledger, MeterRegistry metrics) {
         this.client = client;
         this.config = config;
         this.buffer = buffer;
+        this.ledger = ledger;
         this.governance = governance;
         this.metrics = metrics;
         this.state = config.watch().enabled() ? State.STARTING : State.DISABLED;
@@ -74,10 +81,11 @@ public class LiveWatch {
         informers.add(client.nodes().runnableInformer(resync));
         List<String> namespaces = config.watch().namespaces().orElse(List.of());
         if (namespaces.isEmpty()) {
-            informers.add(client.pods().inAnyNamespace().runnableInformer(resync));
+            podInformers.add(client.pods().inAnyNamespace().runnableInformer(resync));
         } else {
-            namespaces.forEach(ns -> informers.add(client.pods().inNamespace(ns).runnableInformer(resync)));
+            namespaces.forEach(ns -> podInformers.add(client.pods().inNamespace(ns).runnableInformer(resync)));
         }
+        informers.addAll(podInformers);
         informers.addAll(GovernanceInformers.create(client, resync, namespaces));
         informers.forEach(this::handle);
         // A failing first list ends the start so this class can report and retry; later watch errors retry inside.
@@ -89,6 +97,7 @@ public class LiveWatch {
                 state = State.WATCHING;
                 problem = null;
                 LOG.info("watching Namespaces, Nodes and Pods");
+                CompletableFuture.runAsync(this::sendLivePods);
             } else {
                 state = State.DEGRADED;
                 problem = "the Kubernetes API is unreachable: " + rootMessage(failure);
@@ -138,6 +147,39 @@ public class LiveWatch {
         }
     }
 
+    /**
+     * After a (re)list, tells the ledger which pods exist, so pods deleted while nobody watched are closed instead
+     * of counting on forever. Sent once per start; a failure is logged and the next start sends it again.
+     */
+    void sendLivePods() {
+        try {
+            List<String> uids = new ArrayList<>();
+            String version = null;
+            for (SharedIndexInformer<Pod> informer : podInformers) {
+                informer.getStore().list().forEach(p -> uids.add(p.getMetadata().getUid()));
+                version = newest(version, informer.lastSyncResourceVersion());
+            }
+            if (version == null) {
+                return;
+            }
+            ledger.deliver(new LivePodSet(config.cluster(), version, Instant.now(),
+                    config.watch().namespaces().orElse(List.of()), uids));
+        } catch (RuntimeException e) {
+            LOG.warnf("could not tell the ledger which pods exist: %s", e.getMessage());
+        }
+    }
+
+    private static String newest(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? b : a;
+        }
+        try {
+            return Long.parseLong(a) >= Long.parseLong(b) ? a : b;
+        } catch (NumberFormatException e) {
+            return b;
+        }
+    }
+
     private void stopInformers() {
         informers.forEach(i -> {
             try {
@@ -147,6 +189,7 @@ public class LiveWatch {
             }
         });
         informers.clear();
+        podInformers.clear();
     }
 
     private static String rootMessage(Throwable t) {

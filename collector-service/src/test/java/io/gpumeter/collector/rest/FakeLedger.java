@@ -24,6 +24,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     /** Governance batches, which go to their own intake and always succeed here. */
     static final List<JsonNode> GOVERNANCE = new CopyOnWriteArrayList<>();
     static final List<JsonNode> USAGE = new CopyOnWriteArrayList<>();
+    static final List<JsonNode> LIVE_PODS = new CopyOnWriteArrayList<>();
     /** The status to answer with; 200 accepts every fact. */
     static final AtomicInteger STATUS = new AtomicInteger(200);
 
@@ -59,6 +60,14 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             }
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, reply.length);
+            exchange.getResponseBody().write(reply);
+            exchange.close();
+        });
+        server.createContext("/api/v1/facts/live-pods", exchange -> {
+            LIVE_PODS.add(JSON.readTree(exchange.getRequestBody()));
+            byte[] reply = "{\"accepted\":0,\"duplicates\":0}".getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(200, reply.length);
             exchange.getResponseBody().write(reply);
             exchange.close();
         });

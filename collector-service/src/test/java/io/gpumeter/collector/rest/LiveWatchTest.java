@@ -75,6 +75,11 @@ class LiveWatchTest {
         assertTrue(FakeLedger.BATCHES.stream().flatMap(b -> b.path("nodes").valueStream())
                 .anyMatch(n -> "gpu-1".equals(n.path("name").asText())));
         given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        // Once listed, the ledger heard which pods exist, so deletions missed while down can be closed.
+        await(() -> !FakeLedger.LIVE_PODS.isEmpty(), "the live pod set");
+        assertEquals("live-1", FakeLedger.LIVE_PODS.get(0).path("cluster").asText());
+        assertTrue(FakeLedger.LIVE_PODS.get(0).path("uids").isArray());
+        assertTrue(!FakeLedger.LIVE_PODS.get(0).path("resourceVersion").asText().isEmpty());
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {

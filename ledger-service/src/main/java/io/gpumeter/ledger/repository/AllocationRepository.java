@@ -96,6 +96,20 @@ public class AllocationRepository {
                 .map(rows -> occupants(rows));
     }
 
+    /** The pods of a cluster still holding an allocation that began before an instant, in these namespaces (all if empty). */
+    public Uni<List<String>> openPods(String cluster, Instant before, List<String> namespaces) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT pod_uid FROM ledger.allocation_segment
+                        WHERE cluster = $1 AND until IS NULL AND since < $2
+                          AND (cardinality($3::text[]) = 0 OR namespace = ANY($3))""")
+                .execute(Tuple.of(cluster, toOffset(before), namespaces.toArray(String[]::new)))
+                .map(rows -> {
+                    List<String> uids = new ArrayList<>();
+                    rows.forEach(r -> uids.add(r.getString("pod_uid")));
+                    return uids;
+                });
+    }
+
     public Uni<Boolean> everAllocated(String uuid) {
         return pool.preparedQuery("SELECT 1 FROM ledger.allocation_segment WHERE gpu_uuid = $1 LIMIT 1")
                 .execute(Tuple.of(uuid)).map(rows -> rows.size() > 0);

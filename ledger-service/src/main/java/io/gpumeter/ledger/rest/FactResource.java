@@ -2,7 +2,9 @@ package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.ledger.service.IngestService;
+import io.gpumeter.ledger.service.LivePodSetService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -15,9 +17,11 @@ import jakarta.ws.rs.core.MediaType;
 public class FactResource {
 
     private final IngestService ingest;
+    private final LivePodSetService livePods;
 
-    public FactResource(IngestService ingest) {
+    public FactResource(IngestService ingest, LivePodSetService livePods) {
         this.ingest = ingest;
+        this.livePods = livePods;
     }
 
     @POST
@@ -25,5 +29,14 @@ public class FactResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<IngestResult> deliver(FactBatch batch) {
         return ingest.ingest(batch);
+    }
+
+    /** A collector's relist of pods: closes what was deleted while nobody watched. */
+    @POST
+    @Path("/live-pods")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    public Uni<IngestResult> livePods(LivePodSet set) {
+        return livePods.reconcile(set);
     }
 }
