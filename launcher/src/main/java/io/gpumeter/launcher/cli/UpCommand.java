@@ -63,6 +63,9 @@ public final class UpCommand {
                 .readyTimeout(Duration.ofSeconds(a.longValue("timeout", 120)));
         a.path("log-dir").ifPresent(builder::logDirectory);
         a.value("cluster").ifPresent(c -> builder.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", c));
+        // A local run has no Alertmanager unless one is named; alerts are still evaluated and listed by alert-service.
+        builder.env(Service.ALERT, "GPUMETER_ALERT_ALERTMANAGER_ENABLED",
+                env.getOrDefault("QUARKUS_REST_CLIENT_ALERTMANAGER_URL", "").isEmpty() ? "false" : "true");
 
         Optional<DatabaseConnection> external = externalDatabase(a, env);
         Path dataDirectory = a.path("data-dir").orElse(demo

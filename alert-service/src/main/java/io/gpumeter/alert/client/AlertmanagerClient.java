@@ -1,0 +1,33 @@
+package io.gpumeter.alert.client;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * Posts alerts to Alertmanager with a timeout and no retries of its own: the outbox retries with back-off and
+ * keeps what was not accepted.
+ */
+@ApplicationScoped
+public class AlertmanagerClient {
+
+    private final AlertmanagerRestClient alertmanager;
+
+    public AlertmanagerClient(@RestClient AlertmanagerRestClient alertmanager) {
+        this.alertmanager = alertmanager;
+    }
+
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    public Uni<Void> post(List<PostableAlert> alerts) {
+        return alertmanager.post(alerts);
+    }
+
+    /** A short reason for a failed post. */
+    public static String reason(Throwable e) {
+        return Http.reason(e);
+    }
+}

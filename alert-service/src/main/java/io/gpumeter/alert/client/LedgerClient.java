@@ -1,0 +1,94 @@
+package io.gpumeter.alert.client;
+
+import io.gpumeter.alert.client.LedgerRestClient.IncidentView;
+import io.gpumeter.alert.client.LedgerRestClient.ViolationView;
+import io.gpumeter.alert.domain.Incident;
+import io.gpumeter.alert.domain.Source;
+import io.gpumeter.alert.domain.ViolationEpisode;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Calls ledger-service with a timeout, retries and a circuit breaker. A 404 is an answer, handled inside the
+ * breaker: "nothing recorded" for the ledger's books, "source not available" for endpoints it may not have yet.
+ */
+@ApplicationScoped
+public class LedgerClient {
+
+    private final LedgerRestClient ledger;
+
+    public LedgerClient(@RestClient LedgerRestClient ledger) {
+        this.ledger = ledger;
+    }
+
+    /** Nodes that held a GPU allocation in [from, to). */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<List<String>> gpuNodes(Instant from, Instant to) {
+        return ledger.gpuHours(from.toString(), to.toString(), "node")
+                .map(rows -> rows == null ? List.<String>of() : rows.stream()
+                        .map(r -> r.group() == null ? r.key() : r.group().getOrDefault("node", r.key()))
+                        .filter(Objects::nonNull).filter(n -> !n.isBlank()).distinct().sorted().toList())
+                .onFailure(Http::notFound).recoverWithItem(List.of());
+    }
+
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<List<OccupantView>> occupants(String node, Instant at) {
+        return ledger.nodeOccupants(node, at.toString()).map(LedgerClient::orEmpty)
+                .onFailure(Http::notFound).recoverWithItem(List.of());
+    }
+
+    /** Every usage series of a card, per minute, over [from, to). */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<List<UsagePointView>> usage(String gpuUuid, Instant from, Instant to) {
+        return ledger.usage(gpuUuid, from.toString(), to.toString()).map(LedgerClient::orEmpty)
+                .onFailure(Http::notFound).recoverWithItem(List.of());
+    }
+
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<Source<List<ViolationEpisode>>> violations(Instant from, Instant to) {
+        return ledger.violations(from.toString(), to.toString())
+                .map(rows -> Source.available(orEmpty(rows).stream().map(LedgerClient::episode).toList()))
+                .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/violations"));
+    }
+
+    /** Failure incidents (OOM, Xid, GPU lost) that started in [from, to); absent while the ledger has no such endpoint. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<Source<List<Incident>>> incidents(Instant from, Instant to) {
+        return ledger.incidents(from.toString(), to.toString())
+                .map(rows -> Source.available(orEmpty(rows).stream().map(LedgerClient::incident).toList()))
+                .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/failures/incidents"));
+    }
+
+    private static ViolationEpisode episode(ViolationView v) {
+        return new ViolationEpisode(v.kind(), v.resource(), v.gpuUuid(), v.namespace(), v.pod(), v.start(), v.end(),
+                v.peakRatio());
+    }
+
+    private static Incident incident(IncidentView i) {
+        return new Incident(i.cause(), i.rootCauseClass(), i.node(), i.gpuUuid(), i.namespace(), i.pod(), i.startedAt(),
+                i.open());
+    }
+
+    private static <T> List<T> orEmpty(List<T> rows) {
+        return rows == null ? List.of() : rows;
+    }
+}

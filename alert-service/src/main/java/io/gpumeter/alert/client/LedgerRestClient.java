@@ -1,0 +1,55 @@
+package io.gpumeter.alert.client;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/** The ledger-service reads the rules need; use {@link LedgerClient}, which adds the call policy. */
+@Path("/api/v1")
+@Produces(MediaType.APPLICATION_JSON)
+@RegisterRestClient(configKey = "ledger")
+interface LedgerRestClient {
+
+    /** Only the group is read: which nodes held GPU allocations in the window. */
+    record NodeHours(String key, Map<String, String> group) {
+    }
+
+    record ViolationView(String kind, String resource, String gpuUuid, String namespace, String pod, Instant start,
+                         Instant end, Double peakRatio) {
+    }
+
+    record IncidentView(String cause, String rootCauseClass, String node, String gpuUuid, String namespace, String pod,
+                        Instant startedAt, boolean open) {
+    }
+
+    @GET
+    @Path("/gpu-hours")
+    Uni<List<NodeHours>> gpuHours(@QueryParam("from") String from, @QueryParam("to") String to,
+                                  @QueryParam("groupBy") String groupBy);
+
+    @GET
+    @Path("/nodes/{node}/occupants")
+    Uni<List<OccupantView>> nodeOccupants(@PathParam("node") String node, @QueryParam("at") String at);
+
+    @GET
+    @Path("/gpus/{uuid}/usage")
+    Uni<List<UsagePointView>> usage(@PathParam("uuid") String uuid, @QueryParam("from") String from,
+                                    @QueryParam("to") String to);
+
+    @GET
+    @Path("/violations")
+    Uni<List<ViolationView>> violations(@QueryParam("from") String from, @QueryParam("to") String to);
+
+    @GET
+    @Path("/failures/incidents")
+    Uni<List<IncidentView>> incidents(@QueryParam("from") String from, @QueryParam("to") String to);
+}

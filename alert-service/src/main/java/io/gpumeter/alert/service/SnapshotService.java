@@ -1,0 +1,122 @@
+package io.gpumeter.alert.service;
+
+import io.gpumeter.alert.client.Http;
+import io.gpumeter.alert.client.LedgerClient;
+import io.gpumeter.alert.client.OccupantView;
+import io.gpumeter.alert.client.SloClient;
+import io.gpumeter.alert.client.UsagePointView;
+import io.gpumeter.alert.config.AlertConfig;
+import io.gpumeter.alert.config.RulesConfig;
+import io.gpumeter.alert.domain.Card;
+import io.gpumeter.alert.domain.Holder;
+import io.gpumeter.alert.domain.Incident;
+import io.gpumeter.alert.domain.Minute;
+import io.gpumeter.alert.domain.SloState;
+import io.gpumeter.alert.domain.Snapshot;
+import io.gpumeter.alert.domain.Source;
+import io.gpumeter.alert.domain.ViolationEpisode;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Takes one evaluation's snapshot: the nodes that held GPUs, their occupied cards and each card's series from the
+ * ledger, the ledger's violations and incidents, and slo-service's SLO states. A source that fails is marked failed,
+ * never replaced by an empty answer, so that no alert resolves because a call timed out.
+ */
+@ApplicationScoped
+public class SnapshotService {
+
+    private final LedgerClient ledger;
+    private final SloClient slo;
+    private final AlertConfig config;
+    private final Duration usageLookback;
+
+    public SnapshotService(LedgerClient ledger, SloClient slo, AlertConfig config, RuleBook rules) {
+        this.ledger = ledger;
+        this.slo = slo;
+        this.config = config;
+        this.usageLookback = rules.usageLookback();
+    }
+
+    public Uni<Snapshot> take(Instant now) {
+        RulesConfig r = config.rules();
+        Uni<Source<List<Card>>> cards = cards(now);
+        Uni<Source<List<ViolationEpisode>>> violations = ledger.violations(now.minus(r.violations().lookback()), now)
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+        Uni<Source<List<Incident>>> incidents = ledger.incidents(now.minus(config.evaluation().failureLookback()), now)
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+        Uni<Source<List<SloState>>> slos = slo.states(now.minus(r.latency().lookback()), now)
+                .onFailure().recoverWithItem(e -> Source.failed("slo-service: " + Http.reason(e)));
+        return Uni.combine().all().unis(cards, violations, incidents, slos).asTuple()
+                .map(t -> new Snapshot(now, t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4()));
+    }
+
+    private Uni<Source<List<Card>>> cards(Instant now) {
+        int concurrency = Math.max(1, config.evaluation().concurrency());
+        Instant from = now.minus(usageLookback);
+        return ledger.gpuNodes(now.minus(config.evaluation().nodeLookback()), now)
+                .chain(nodes -> Multi.createFrom().iterable(nodes)
+                        .onItem().transformToUni(node -> ledger.occupants(node, now)).merge(concurrency)
+                        .collect().asList())
+                .map(SnapshotService::byCard)
+                .chain(held -> held.isEmpty() ? Uni.createFrom().item(List.<Card>of()) : Multi.createFrom().iterable(held.values())
+                        .onItem().transformToUni(card -> ledger.usage(card.gpuUuid(), from, now)
+                                .map(points -> new Card(card.node(), card.gpuUuid(), card.holders(), series(points))))
+                        .merge(concurrency)
+                        .collect().asList())
+                .map(list -> Source.available(list.stream()
+                        .sorted(Comparator.comparing(Card::node).thenComparing(Card::gpuUuid)).toList()))
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+    }
+
+    private static Map<String, Card> byCard(List<List<OccupantView>> perNode) {
+        Map<String, Card> cards = new TreeMap<>();
+        for (List<OccupantView> occupants : perNode) {
+            for (OccupantView o : occupants) {
+                if (o.gpuUuid() == null || o.node() == null) {
+                    continue;
+                }
+                Card card = cards.get(o.gpuUuid());
+                List<Holder> holders = new ArrayList<>(card == null ? List.of() : card.holders());
+                holders.add(new Holder(o.namespace(), o.pod(), o.tenant(), o.since()));
+                cards.put(o.gpuUuid(), new Card(o.node(), o.gpuUuid(), holders, Map.of()));
+            }
+        }
+        return cards;
+    }
+
+    /**
+     * The card's series by field: device-level where the exporter reports it, else the largest of its MIG
+     * instances per minute. Per-container and per-process series are left out.
+     */
+    static Map<String, List<Minute>> series(List<UsagePointView> points) {
+        Map<String, Map<Instant, Minute>> device = new HashMap<>();
+        Map<String, Map<Instant, Minute>> mig = new HashMap<>();
+        for (UsagePointView p : points) {
+            if (p.field() == null || p.minute() == null) {
+                continue;
+            }
+            Map<String, Map<Instant, Minute>> target = "DEVICE".equals(p.scope()) ? device
+                    : "MIG_INSTANCE".equals(p.scope()) ? mig : null;
+            if (target != null) {
+                target.computeIfAbsent(p.field(), f -> new TreeMap<>()).merge(p.minute(),
+                        new Minute(p.minute(), p.mean(), p.max()),
+                        (a, b) -> new Minute(a.at(), Math.max(a.mean(), b.mean()), Math.max(a.max(), b.max())));
+            }
+        }
+        Map<String, List<Minute>> out = new HashMap<>();
+        mig.forEach((field, minutes) -> out.put(field, List.copyOf(minutes.values())));
+        device.forEach((field, minutes) -> out.put(field, List.copyOf(minutes.values())));
+        return out;
+    }
+}

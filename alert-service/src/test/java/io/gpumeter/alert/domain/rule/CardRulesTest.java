@@ -1,0 +1,167 @@
+package io.gpumeter.alert.domain.rule;
+
+import io.gpumeter.alert.domain.Card;
+import io.gpumeter.alert.domain.Finding;
+import io.gpumeter.alert.domain.RuleResult;
+import io.gpumeter.alert.domain.RuleStatus;
+import io.gpumeter.alert.domain.Snapshot;
+import io.gpumeter.alert.domain.Snapshots;
+import io.gpumeter.alert.domain.Source;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Pattern;
+
+import static io.gpumeter.alert.domain.Snapshots.card;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The rules over occupied cards' series: each fires from a constructed situation and clears when it does. */
+class CardRulesTest {
+
+    private static final Duration H3 = Duration.ofHours(3);
+
+    private static RuleResult run(Rule rule, Card... cards) {
+        return rule.evaluate(Snapshots.of(List.of(cards)));
+    }
+
+    private static void fires(RuleResult r, int count) {
+        assertEquals(RuleStatus.FIRING, r.status(), r.toString());
+        assertEquals(count, r.findings().size(), r.toString());
+    }
+
+    private static void quiet(RuleResult r) {
+        assertEquals(RuleStatus.OK, r.status(), r.toString());
+        assertTrue(r.findings().isEmpty());
+    }
+
+    // --- GpuFallenOffBus --------------------------------------------------------------
+
+    @Test
+    void gpuLostFiresOnXid79AndClearsAfterTheReset() {
+        Rule rule = new GpuFallenOffBusRule();
+        RuleResult lost = run(rule, card("n1", "GPU-a").held("ml", "p", "acme", H3).series("XID", 0, 0, 79, 79).build());
+        fires(lost, 1);
+        Finding f = lost.findings().get(0);
+        assertEquals("n1", f.label(Finding.NODE));
+        assertEquals("GPU-a", f.label(Finding.GPU_UUID));
+        assertEquals("critical", f.label("severity"));
+        assertEquals("true", f.label("gpumeter"));
+        quiet(run(rule, card("n1", "GPU-a").series("XID", 79, 79, 0).build()));
+        quiet(run(rule, card("n1", "GPU-a").series("XID", 48).build()));
+    }
+
+    @Test
+    void gpuLostAlsoFiresFromAnOpenGpuLostIncident() {
+        var incident = new io.gpumeter.alert.domain.Incident("gpu-lost", "data-plane", "n2", "GPU-b", null, null,
+                Snapshots.NOW.minus(Duration.ofDays(2)), true);
+        Snapshot s = Snapshots.with(Source.available(List.of()), Source.available(List.of()),
+                Source.available(List.of(incident)), Source.available(List.of()));
+        fires(new GpuFallenOffBusRule().evaluate(s), 1);
+        var recovered = new io.gpumeter.alert.domain.Incident("gpu-lost", "data-plane", "n2", "GPU-b", null, null,
+                Snapshots.NOW.minus(Duration.ofDays(2)), false);
+        quiet(new GpuFallenOffBusRule().evaluate(Snapshots.with(Source.available(List.of()), Source.available(List.of()),
+                Source.available(List.of(recovered)), Source.available(List.of()))));
+    }
+
+    @Test
+    void gpuLostWithoutTheFailuresEndpointStillEvaluatesUsageAndSaysSo() {
+        Snapshot s = Snapshots.with(Source.available(List.of(card("n1", "GPU-a").series("XID", 79).build())),
+                Source.available(List.of()), Source.absent("ledger has no /api/v1/failures/incidents"), Source.available(List.of()));
+        RuleResult r = new GpuFallenOffBusRule().evaluate(s);
+        fires(r, 1);
+        assertTrue(r.note().contains("failures source not available"), r.note());
+    }
+
+    // --- GpuDriverXid -------------------------------------------------------------------
+
+    @Test
+    void driverXidFiresForANewHardwareXidOnlyWithinItsWindow() {
+        Rule rule = new GpuDriverXidRule(Duration.ofMinutes(30), Set.of(13, 31, 43, 45, 68, 69));
+        double[] fresh = new double[60];
+        fresh[55] = 48;
+        fresh[56] = 48;
+        fresh[57] = 48;
+        fresh[58] = 48;
+        fresh[59] = 48;
+        RuleResult r = run(rule, card("n1", "GPU-a").series("XID", fresh).build());
+        fires(r, 1);
+        assertTrue(r.findings().get(0).summary().contains("Xid 48"), r.findings().get(0).summary());
+
+        double[] old = new double[60];
+        java.util.Arrays.fill(old, 10, 60, 48); // appeared 50 minutes ago and lasts: not new
+        quiet(run(rule, card("n1", "GPU-a").series("XID", old).build()));
+        quiet(run(rule, card("n1", "GPU-a").series("XID", 0, 0, 13, 13).build()));
+        quiet(run(rule, card("n1", "GPU-a").series("XID", 0, 0, 79).build()));
+    }
+
+    // --- GpuMissing -----------------------------------------------------------------------
+
+    @Test
+    void missingFiresForASilentCardWhoseNeighbourStillReports() {
+        Rule rule = new GpuMissingRule(Duration.ofMinutes(5), Duration.ofMinutes(3));
+        Card silent = card("n1", "GPU-a").held("ml", "p", "acme", H3).seriesEndingAgo("GPU_UTIL", 10, 0.5, 0.5).build();
+        Card alive = card("n1", "GPU-b").held("ml", "q", "acme", H3).series("GPU_UTIL", 0.4, 0.4).build();
+        RuleResult r = run(rule, silent, alive);
+        fires(r, 1);
+        assertEquals("GPU-a", r.findings().get(0).label(Finding.GPU_UUID));
+
+        Card back = card("n1", "GPU-a").held("ml", "p", "acme", H3).series("GPU_UTIL", 0.5).build();
+        quiet(run(rule, back, alive));
+        Card nodeSilent = card("n1", "GPU-b").seriesEndingAgo("GPU_UTIL", 10, 0.4).build();
+        quiet(run(rule, silent, nodeSilent));
+        quiet(run(rule, card("n1", "GPU-c").build(), alive));
+    }
+
+    // --- GpuAllocationIdle ------------------------------------------------------------------
+
+    @Test
+    void longIdleAllocationFiresPerHolderAndClearsWhenTheCardWorks() {
+        Rule rule = new GpuAllocationIdleRule(0.05, Duration.ofHours(2), 0.8);
+        Card idle = card("n1", "GPU-a").held("ml", "notebook", "acme", H3).held("ml", "newcomer", "acme", Duration.ofMinutes(30))
+                .flat("GR_ENGINE_ACTIVE", 0.01, 118).flat("SM_ACTIVE", 0.02, 118).flat("GPU_UTIL", 0.9, 118).build();
+        RuleResult r = run(rule, idle);
+        fires(r, 1);
+        Finding f = r.findings().get(0);
+        assertEquals("notebook", f.label(Finding.POD));
+        assertEquals("acme", f.label(Finding.TENANT));
+        assertEquals("ml", f.label(Finding.NAMESPACE));
+
+        double[] busy = new double[118];
+        java.util.Arrays.fill(busy, 0.01);
+        busy[100] = 0.3;
+        quiet(run(rule, card("n1", "GPU-a").held("ml", "notebook", "acme", H3).series("SM_ACTIVE", busy).build()));
+        quiet(run(rule, card("n1", "GPU-a").held("ml", "notebook", "acme", H3).flat("SM_ACTIVE", 0.01, 60).build()));
+        fires(run(rule, card("n1", "GPU-a").held("ml", "notebook", "acme", H3).flat("GPU_UTIL", 0.02, 118).build()), 1);
+    }
+
+    // --- GpuDramBandwidthSaturated ----------------------------------------------------------
+
+    @Test
+    void bandwidthFiresAfterFiveSaturatedMinutesOnInferenceCards() {
+        Rule rule = new GpuDramBandwidthRule(0.85, Duration.ofMinutes(5), Duration.ofMinutes(3), Pattern.compile("serve-.*"));
+        Card hot = card("n1", "GPU-a").held("serve-chat", "vllm-0", "acme", H3)
+                .series("DRAM_ACTIVE", 0.5, 0.9, 0.91, 0.92, 0.9, 0.88).build();
+        RuleResult r = run(rule, hot);
+        fires(r, 1);
+        assertEquals("serve-chat", r.findings().get(0).label(Finding.NAMESPACE));
+        quiet(run(rule, card("n1", "GPU-a").held("serve-chat", "vllm-0", "acme", H3)
+                .series("DRAM_ACTIVE", 0.9, 0.9, 0.9, 0.9, 0.5).build()));
+        quiet(run(rule, card("n1", "GPU-a").held("train", "job-0", "acme", H3)
+                .series("DRAM_ACTIVE", 0.9, 0.9, 0.9, 0.9, 0.9).build()));
+        quiet(run(rule, card("n1", "GPU-a").held("serve-chat", "vllm-0", "acme", H3)
+                .seriesEndingAgo("DRAM_ACTIVE", 10, 0.9, 0.9, 0.9, 0.9, 0.9).build()));
+    }
+
+    @Test
+    void aFailedUsageSourceHoldsEveryCardRule() {
+        Snapshot s = Snapshots.with(Source.failed("HTTP 503"), Source.available(List.of()), Source.available(List.of()),
+                Source.available(List.of()));
+        for (Rule rule : List.of(new GpuMissingRule(Duration.ofMinutes(5), Duration.ofMinutes(3)),
+                new GpuAllocationIdleRule(0.05, Duration.ofHours(2), 0.8))) {
+            assertEquals(RuleStatus.HELD, rule.evaluate(s).status());
+        }
+    }
+}

@@ -1,0 +1,309 @@
+package io.gpumeter.alert.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
+import io.gpumeter.alert.repository.OutboxRepository;
+import io.gpumeter.alert.service.OutboxDelivery;
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.path.json.JsonPath;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItems;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The rule engine against a constructed ledger: each checklist-9 alert (GPU lost, driver anomaly, OOM, long idle)
+ * fires from its situation and resolves when it clears; sources the suite does not have yet are inactive; a failing
+ * ledger holds alerts as they were. Alertmanager is stopped at first: alerts wait in the outbox, the backlog gauge
+ * shows them, attempts back off, and once a receiver listens every one arrives, resolutions included.
+ */
+@QuarkusTest
+@TestProfile(RuleEvaluationResourceTest.StoppedAlertmanager.class)
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeLedger.class)
+@WithTestResource(RuleEvaluationResourceTest.ClosedPort.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class RuleEvaluationResourceTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration H3 = Duration.ofHours(3);
+    static final List<JsonNode> RECEIVED = new CopyOnWriteArrayList<>();
+
+    /** Short back-off so the test need not wait. */
+    public static class StoppedAlertmanager implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("gpumeter.alert.alertmanager.backoff-initial", "300ms",
+                    "gpumeter.alert.alertmanager.backoff-max", "1s",
+                    "gpumeter.alert.rules.bandwidth.inference-namespaces", "serve-.*");
+        }
+    }
+
+    /** A port where no Alertmanager listens (yet). */
+    public static class ClosedPort implements QuarkusTestResourceLifecycleManager {
+        static int port;
+
+        @Override
+        public Map<String, String> start() {
+            try (ServerSocket s = new ServerSocket(0)) {
+                port = s.getLocalPort();
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return Map.of("quarkus.rest-client.alertmanager.url", "http://127.0.0.1:" + port,
+                    "quarkus.rest-client.alertmanager.connect-timeout", "500");
+        }
+
+        @Override
+        public void stop() {
+        }
+    }
+
+    @Inject
+    OutboxDelivery delivery;
+    @Inject
+    OutboxRepository outbox;
+
+    @BeforeEach
+    void ledgerSituation() {
+        FakeLedger.reset();
+    }
+
+    /** GPU-a fell off the bus, GPU-b reported a new Xid 48, GPU-c has idled for 2 h, ml OOMed twice on n2. */
+    static void troubled() {
+        FakeLedger.nodes("n1", "n2");
+        FakeLedger.occupants("n1",
+                FakeLedger.occupant("n1", "GPU-a", "train", "trainer-0", "acme", H3),
+                FakeLedger.occupant("n1", "GPU-b", "train", "trainer-1", "acme", H3));
+        FakeLedger.occupants("n2", FakeLedger.occupant("n2", "GPU-c", "ml", "notebook", "beta", H3));
+        double[] newXid = FakeLedger.flat(0, 90);
+        java.util.Arrays.fill(newXid, 85, 90, 48);
+        FakeLedger.usage("GPU-a", Map.of("XID", new double[]{0, 0, 79, 79}, "SM_ACTIVE", FakeLedger.flat(0.6, 4)));
+        FakeLedger.usage("GPU-b", Map.of("XID", newXid, "SM_ACTIVE", FakeLedger.flat(0.7, 90)));
+        FakeLedger.usage("GPU-c", Map.of("GR_ENGINE_ACTIVE", FakeLedger.flat(0.01, 125), "SM_ACTIVE", FakeLedger.flat(0.0, 125)));
+        Instant now = Instant.now();
+        FakeLedger.answer("/api/v1/failures/incidents", "["
+                + incident("oom", "n2", "ml", now.minus(Duration.ofMinutes(3))) + ","
+                + incident("oom", "n2", "ml", now.minus(Duration.ofMinutes(12))) + "]");
+        FakeLedger.answer("/api/v1/violations", "[]");
+    }
+
+    /** The same fleet, healthy: the Xids cleared by a reset, the notebook at work, no failures. */
+    static void healthy() {
+        FakeLedger.nodes("n1", "n2");
+        FakeLedger.occupants("n1",
+                FakeLedger.occupant("n1", "GPU-a", "train", "trainer-0", "acme", H3),
+                FakeLedger.occupant("n1", "GPU-b", "train", "trainer-1", "acme", H3));
+        FakeLedger.occupants("n2", FakeLedger.occupant("n2", "GPU-c", "ml", "notebook", "beta", H3));
+        FakeLedger.usage("GPU-a", Map.of("XID", new double[]{79, 79, 0}, "SM_ACTIVE", FakeLedger.flat(0.6, 3)));
+        FakeLedger.usage("GPU-b", Map.of("XID", FakeLedger.flat(0, 90), "SM_ACTIVE", FakeLedger.flat(0.7, 90)));
+        double[] working = FakeLedger.flat(0.01, 125);
+        working[120] = 0.4;
+        FakeLedger.usage("GPU-c", Map.of("GR_ENGINE_ACTIVE", working));
+        FakeLedger.answer("/api/v1/failures/incidents", "[]");
+        FakeLedger.answer("/api/v1/violations", "[]");
+    }
+
+    static String incident(String cause, String node, String ns, Instant started) {
+        return "{\"cluster\":\"c1\",\"cause\":\"" + cause + "\",\"rootCauseClass\":\"workload\",\"scope\":\"pod\",\"node\":\""
+                + node + "\",\"namespace\":\"" + ns + "\",\"pod\":\"p\",\"startedAt\":\"" + started + "\",\"open\":false}";
+    }
+
+    static JsonPath evaluate() {
+        return given().post("/api/v1/rules/evaluations").then().statusCode(200).extract().jsonPath();
+    }
+
+    static String status(JsonPath rules, String alertname) {
+        return rules.getString("find { it.alertname == '" + alertname + "' }.status");
+    }
+
+    static double backlogGauge() {
+        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return metrics.lines().filter(l -> l.startsWith("gpumeter_alert_outbox_alerts")).findFirst()
+                .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).orElse(-1.0);
+    }
+
+    @Test
+    @Order(1)
+    void beforeTheFirstEvaluationEveryRuleIsListedAsNotEvaluated() {
+        given().get("/api/v1/rules").then().statusCode(200)
+                .body("alertname", hasItems("GpuFallenOffBus", "GpuDriverXid", "GpuMissing", "GpuWorkloadOom",
+                        "GpuAllocationIdle", "GpuDramBandwidthSaturated", "InferenceLatencyP99High", "SloErrorBudgetFastBurn",
+                        "GpuQuotaHardViolation", "HamiLedgerDrift"))
+                .body("status", org.hamcrest.Matchers.everyItem(equalTo("NOT_EVALUATED")));
+    }
+
+    @Test
+    @Order(2)
+    void eachChecklistAlertFiresFromItsLedgerSituation() {
+        troubled();
+        JsonPath rules = evaluate();
+        assertEquals("FIRING", status(rules, "GpuFallenOffBus"));
+        assertEquals("FIRING", status(rules, "GpuDriverXid"));
+        assertEquals("FIRING", status(rules, "GpuWorkloadOom"));
+        assertEquals("FIRING", status(rules, "GpuAllocationIdle"));
+        assertEquals("OK", status(rules, "GpuMissing"));
+        assertEquals("OK", status(rules, "GpuDramBandwidthSaturated"));
+        assertEquals("OK", status(rules, "GpuQuotaHardViolation"));
+        assertEquals("INACTIVE", status(rules, "SloErrorBudgetFastBurn"), "slo-service has no API yet");
+        assertTrue(rules.getString("find { it.alertname == 'InferenceLatencyP99High' }.note").contains("source not available"));
+
+        JsonPath alerts = given().get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
+        assertEquals(4, alerts.getList("$").size(), alerts.prettify());
+        assertEquals("n1", alerts.getString("find { it.alertname == 'GpuFallenOffBus' }.labels.node"));
+        assertEquals("GPU-a", alerts.getString("find { it.alertname == 'GpuFallenOffBus' }.labels.gpu_uuid"));
+        assertEquals("critical", alerts.getString("find { it.alertname == 'GpuFallenOffBus' }.labels.severity"));
+        assertEquals("http://alert-service:8084/api/v1/runbook#GpuFallenOffBus",
+                alerts.getString("find { it.alertname == 'GpuFallenOffBus' }.annotations.runbook_url"));
+        assertEquals("GPU-b", alerts.getString("find { it.alertname == 'GpuDriverXid' }.labels.gpu_uuid"));
+        assertEquals("notebook", alerts.getString("find { it.alertname == 'GpuAllocationIdle' }.labels.pod"));
+        assertEquals("beta", alerts.getString("find { it.alertname == 'GpuAllocationIdle' }.labels.tenant"));
+        assertEquals("beta", alerts.getString("find { it.alertname == 'GpuWorkloadOom' }.labels.tenant"));
+        assertEquals("n2", alerts.getString("find { it.alertname == 'GpuWorkloadOom' }.labels.node"));
+        String fp = alerts.getString("find { it.alertname == 'GpuFallenOffBus' }.fingerprint");
+        given().get("/api/v1/alerts/" + fp).then().statusCode(200).body("[0].state", equalTo("firing"));
+        given().get("/api/v1/alerts/ffffffffffffffff").then().statusCode(404).contentType("application/problem+json");
+        given().get("/api/v1/alerts/GPU-a").then().statusCode(400).body("field", equalTo("fingerprint"));
+        given().queryParam("state", "pending").get("/api/v1/alerts").then().statusCode(400).body("field", equalTo("state"));
+    }
+
+    @Test
+    @Order(3)
+    void withAlertmanagerDownTheAlertsWaitInTheOutboxWithBackOff() throws InterruptedException {
+        assertEquals(4L, outbox.backlog().await().indefinitely().alerts());
+        assertEquals(4.0, backlogGauge());
+        delivery.deliver().await().indefinitely();
+        var first = outbox.due(Instant.now().plusSeconds(3600), 100).await().indefinitely();
+        assertEquals(4, first.size());
+        int attempts = first.get(0).attempts();
+        assertTrue(attempts >= 2, "the evaluation tried once, this delivery again: " + attempts);
+        assertTrue(outbox.due(Instant.now(), 100).await().indefinitely().isEmpty(), "nothing due until the back-off passes");
+    }
+
+    @Test
+    @Order(4)
+    void aFailingLedgerHoldsTheAlertsInsteadOfResolvingThem() {
+        troubled();
+        FakeLedger.fail("/api/v1/gpu-hours", 500);
+        FakeLedger.fail("/api/v1/failures/incidents", 503);
+        JsonPath rules = evaluate();
+        assertEquals("HELD", status(rules, "GpuFallenOffBus"));
+        assertEquals("HELD", status(rules, "GpuWorkloadOom"));
+        assertTrue(rules.getString("find { it.alertname == 'GpuAllocationIdle' }.note").contains("usage source failed"));
+        given().get("/api/v1/alerts").then().body("size()", equalTo(4));
+    }
+
+    @Test
+    @Order(5)
+    void theAlertsResolveWhenTheSituationClears() {
+        healthy();
+        JsonPath rules = evaluate();
+        for (String alert : List.of("GpuFallenOffBus", "GpuDriverXid", "GpuWorkloadOom", "GpuAllocationIdle")) {
+            assertEquals("OK", status(rules, alert), alert);
+        }
+        given().get("/api/v1/alerts").then().body("size()", equalTo(0));
+        JsonPath all = given().queryParam("state", "all").get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
+        assertEquals(4, all.getList("findAll { it.state == 'resolved' }").size());
+        assertTrue(all.getList("endsAt").stream().allMatch(e -> e != null));
+        assertEquals(4L, outbox.backlog().await().indefinitely().alerts(), "each episode waits once, now with its end");
+    }
+
+    @Test
+    @Order(6)
+    void onceAlertmanagerListensEveryAlertArrivesResolutionsIncluded() throws Exception {
+        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", ClosedPort.port), 0);
+        receiver.createContext("/api/v2/alerts", exchange -> {
+            JsonNode body = JSON.readTree(exchange.getRequestBody());
+            body.forEach(RECEIVED::add);
+            exchange.sendResponseHeaders(200, -1);
+            exchange.close();
+        });
+        receiver.start();
+        try {
+            Thread.sleep(1100);
+            assertEquals(4, delivery.deliver().await().indefinitely());
+            assertEquals(4, RECEIVED.size());
+            for (JsonNode alert : RECEIVED) {
+                assertTrue(Instant.parse(alert.path("endsAt").asText()).isBefore(Instant.now()), alert.toString());
+                assertTrue(alert.path("generatorURL").asText().startsWith("http://alert-service:8084/api/v1/alerts/"));
+                assertEquals("true", alert.path("labels").path("gpumeter").asText());
+            }
+            assertEquals(0L, outbox.backlog().await().indefinitely().alerts());
+            assertEquals(0.0, backlogGauge());
+
+            troubled();
+            RECEIVED.clear();
+            evaluate();
+            evaluate();
+            long gpuLost = RECEIVED.stream().filter(a -> a.path("labels").path("alertname").asText().equals("GpuFallenOffBus")).count();
+            assertEquals(2, gpuLost, "a firing alert is sent again on every evaluation");
+            JsonNode last = RECEIVED.get(RECEIVED.size() - 1);
+            assertTrue(Instant.parse(last.path("endsAt").asText()).isAfter(Instant.now().plusSeconds(60)),
+                    "a firing alert ends in the future unless it is sent again");
+        } finally {
+            receiver.stop(0);
+        }
+    }
+
+    @Test
+    @Order(7)
+    void theSloRulesLightUpOnceSloServiceAnswers() {
+        healthy();
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
+        FakeLedger.answer("/api/v1/slos", "[{\"name\":\"chat-ttft\",\"selector\":{\"service\":\"chat\",\"tenant\":\"acme\"},"
+                + "\"sli\":\"TTFT\",\"objective\":{\"percentile\":99,\"thresholdMs\":300},\"target\":0.99,\"window\":\"P30D\"}]");
+        StringBuilder windows = new StringBuilder();
+        for (int i = 4; i >= 1; i--) {
+            windows.append(windows.length() == 0 ? "" : ",").append("{\"start\":\"").append(now.minusSeconds(60L * i))
+                    .append("\",\"end\":\"").append(now.minusSeconds(60L * (i - 1))).append("\",\"p99Ms\":").append(i == 4 ? 120 : 450)
+                    .append('}');
+        }
+        FakeLedger.answer("/api/v1/slos/chat-ttft/status", "{\"burnRates\":[{\"severity\":\"page\",\"factor\":14.4,"
+                + "\"longWindow\":\"PT1H\",\"shortWindow\":\"PT5M\",\"longRate\":16.0,\"shortRate\":30.5,\"firing\":true}],"
+                + "\"windows\":[" + windows + "]}");
+        JsonPath rules = evaluate();
+        assertEquals("FIRING", status(rules, "InferenceLatencyP99High"));
+        assertEquals("FIRING", status(rules, "SloErrorBudgetFastBurn"));
+        JsonPath alerts = given().get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
+        assertEquals("chat-ttft", alerts.getString("find { it.alertname == 'SloErrorBudgetFastBurn' }.labels.slo"));
+        assertEquals("acme", alerts.getString("find { it.alertname == 'InferenceLatencyP99High' }.labels.tenant"));
+
+        FakeLedger.fail("/api/v1/slos", 404);
+        rules = evaluate();
+        assertEquals("INACTIVE", status(rules, "SloErrorBudgetFastBurn"));
+        given().get("/api/v1/alerts").then().body("findAll { it.alertname.startsWith('Slo') }.size()", equalTo(0));
+    }
+
+    @Test
+    @Order(8)
+    void metricsCountDeliveries() {
+        given().get("/q/metrics").then()
+                .body(containsString("gpumeter_alert_delivery_alerts_total{outcome=\"accepted\"}"))
+                .body(containsString("gpumeter_alert_delivery_alerts_total{outcome=\"failed\"}"));
+    }
+}
