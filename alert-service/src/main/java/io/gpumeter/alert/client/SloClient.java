@@ -1,6 +1,8 @@
 package io.gpumeter.alert.client;
 
-import io.gpumeter.alert.client.SloRestClient.BurnView;
+import io.gpumeter.alert.client.SloRestClient.AlertView;
+import io.gpumeter.alert.client.SloRestClient.BurnWindow;
+import io.gpumeter.alert.client.SloRestClient.LatencyView;
 import io.gpumeter.alert.client.SloRestClient.SloView;
 import io.gpumeter.alert.client.SloRestClient.StatusView;
 import io.gpumeter.alert.domain.LatencyWindow;
@@ -18,7 +20,6 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 
 /**
  * Reads SLO states from slo-service with a timeout, retries and a circuit breaker. While slo-service has no SLO API
@@ -44,9 +45,14 @@ public class SloClient {
                 .chain(list -> {
                     List<Uni<SloState>> each = new ArrayList<>();
                     for (SloView view : list == null ? List.<SloView>of() : list) {
-                        each.add(slo.status(view.name(), from.toString(), to.toString())
-                                .onFailure(Http::notFound).recoverWithNull()
-                                .map(status -> state(view, status)));
+                        Uni<StatusView> status = slo.status(view.name(), to.toString())
+                                .onFailure(Http::notFound).recoverWithNull();
+                        Uni<LatencyView> latency = hasCurve(view)
+                                ? slo.latency(view.selector().service(), from.toString(), to.toString(), view.sli())
+                                        .onFailure(Http::notFound).recoverWithNull()
+                                : Uni.createFrom().nullItem();
+                        each.add(Uni.combine().all().unis(status, latency).asTuple()
+                                .map(t -> state(view, t.getItem1(), t.getItem2())));
                     }
                     return each.isEmpty() ? Uni.createFrom().item(List.<SloState>of())
                             : Uni.join().all(each).andFailFast();
@@ -55,26 +61,37 @@ public class SloClient {
                 .onFailure(Http::notFound).recoverWithItem(Source.absent("slo-service has no /api/v1/slos"));
     }
 
-    static SloState state(SloView view, StatusView status) {
+    /** Latency SLIs have a per-minute p99 curve for their service; availability has none. */
+    private static boolean hasCurve(SloView view) {
+        return view.selector() != null && view.selector().service() != null
+                && ("TTFT".equals(view.sli()) || "ITL".equals(view.sli()) || "E2E".equals(view.sli()));
+    }
+
+    static SloState state(SloView view, StatusView status, LatencyView latency) {
         boolean fast = false;
         Double rate = null;
-        if (status != null && status.burnRates() != null) {
-            for (BurnView b : status.burnRates()) {
-                if (b.firing() && b.factor() != null && b.factor() >= FAST_BURN) {
+        if (status != null && status.alerts() != null) {
+            for (AlertView a : status.alerts()) {
+                if (a.firing() && a.factor() != null && a.factor() >= FAST_BURN) {
                     fast = true;
-                    rate = b.shortRate() == null ? b.longRate() : b.longRate() == null ? b.shortRate()
-                            : Math.min(b.shortRate(), b.longRate());
+                    rate = slower(a.longWindow(), a.shortWindow());
                 }
             }
         }
-        List<LatencyWindow> windows = status == null || status.windows() == null ? List.of() : status.windows().stream()
-                .filter(w -> w.start() != null && w.end() != null && w.p99Ms() != null)
-                .map(w -> new LatencyWindow(w.start(), w.end(), w.p99Ms()))
+        List<LatencyWindow> windows = latency == null || latency.minutes() == null ? List.of() : latency.minutes().stream()
+                .filter(m -> m != null && m.minute() != null && m.latency() != null && m.latency().p99Ms() != null)
+                .map(m -> new LatencyWindow(m.minute(), m.minute().plusSeconds(60), m.latency().p99Ms()))
                 .sorted(Comparator.comparing(LatencyWindow::start)).toList();
         var selector = view.selector();
         return new SloState(view.name(), view.sli(), selector == null ? null : selector.service(),
                 selector == null ? null : selector.namespace(), selector == null ? null : selector.tenant(),
-                view.objective() == null ? null : view.objective().thresholdMs(), fast, rate,
-                windows.stream().filter(Objects::nonNull).toList());
+                view.objective() == null ? null : view.objective().thresholdMs(), fast, rate, windows);
+    }
+
+    /** A multi-window alert burns at the slower of its two windows' rates. */
+    private static Double slower(BurnWindow longWindow, BurnWindow shortWindow) {
+        Double l = longWindow == null ? null : longWindow.burnRate();
+        Double s = shortWindow == null ? null : shortWindow.burnRate();
+        return l == null ? s : s == null ? l : Math.min(l, s);
     }
 }

@@ -13,10 +13,10 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The slo-service reads two rules need: the SLOs, and each one's burn rates and recent latency windows. Use
- * {@link SloClient}, which adds the call policy.
+ * The slo-service reads two rules need: the SLOs, each one's burn-rate alerts, and its service's per-minute p99.
+ * Use {@link SloClient}, which adds the call policy.
  */
-@Path("/api/v1/slos")
+@Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RegisterRestClient(configKey = "slo")
 interface SloRestClient {
@@ -30,21 +30,36 @@ interface SloRestClient {
     record Objective(Double percentile, Double thresholdMs) {
     }
 
-    /** One multi-window burn-rate condition, e.g. page at 14.4× over 1 h and 5 m. */
-    record BurnView(String severity, Double factor, String longWindow, String shortWindow, Double longRate,
-                    Double shortRate, boolean firing) {
+    /** One trailing window of a burn-rate alert. */
+    record BurnWindow(String window, Double burnRate) {
     }
 
-    record WindowView(Instant start, Instant end, Double p99Ms) {
+    /** One multi-window burn-rate alert, e.g. page at 14.4x over 1 h and 5 m. */
+    record AlertView(String severity, Double factor, BurnWindow longWindow, BurnWindow shortWindow, boolean firing) {
     }
 
-    record StatusView(List<BurnView> burnRates, List<WindowView> windows) {
+    record StatusView(String state, List<AlertView> alerts) {
+    }
+
+    record Percentiles(Double p99Ms) {
+    }
+
+    record MinuteView(Instant minute, Percentiles latency) {
+    }
+
+    record LatencyView(List<MinuteView> minutes) {
     }
 
     @GET
+    @Path("/slos")
     Uni<List<SloView>> slos();
 
     @GET
-    @Path("/{name}/status")
-    Uni<StatusView> status(@PathParam("name") String name, @QueryParam("from") String from, @QueryParam("to") String to);
+    @Path("/slos/{name}/status")
+    Uni<StatusView> status(@PathParam("name") String name, @QueryParam("at") String at);
+
+    @GET
+    @Path("/latency")
+    Uni<LatencyView> latency(@QueryParam("service") String service, @QueryParam("from") String from,
+                             @QueryParam("to") String to, @QueryParam("sli") String sli);
 }

@@ -277,15 +277,17 @@ class RuleEvaluationResourceTest {
         Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
         FakeLedger.answer("/api/v1/slos", "[{\"name\":\"chat-ttft\",\"selector\":{\"service\":\"chat\",\"tenant\":\"acme\"},"
                 + "\"sli\":\"TTFT\",\"objective\":{\"percentile\":99,\"thresholdMs\":300},\"target\":0.99,\"window\":\"P30D\"}]");
-        StringBuilder windows = new StringBuilder();
+        // slo-service's own shapes: the status's burn-rate alerts, and the service's per-minute latency curve.
+        StringBuilder minutes = new StringBuilder();
         for (int i = 4; i >= 1; i--) {
-            windows.append(windows.length() == 0 ? "" : ",").append("{\"start\":\"").append(now.minusSeconds(60L * i))
-                    .append("\",\"end\":\"").append(now.minusSeconds(60L * (i - 1))).append("\",\"p99Ms\":").append(i == 4 ? 120 : 450)
-                    .append('}');
+            minutes.append(minutes.length() == 0 ? "" : ",").append("{\"minute\":\"").append(now.minusSeconds(60L * i))
+                    .append("\",\"latency\":{\"count\":100,\"p99Ms\":").append(i == 4 ? 120 : 450).append("}}");
         }
-        FakeLedger.answer("/api/v1/slos/chat-ttft/status", "{\"burnRates\":[{\"severity\":\"page\",\"factor\":14.4,"
-                + "\"longWindow\":\"PT1H\",\"shortWindow\":\"PT5M\",\"longRate\":16.0,\"shortRate\":30.5,\"firing\":true}],"
-                + "\"windows\":[" + windows + "]}");
+        FakeLedger.answer("/api/v1/slos/chat-ttft/status", "{\"name\":\"chat-ttft\",\"state\":\"PAGE\",\"alerts\":["
+                + "{\"severity\":\"PAGE\",\"factor\":14.4,\"budgetConsumed\":0.02,"
+                + "\"longWindow\":{\"window\":\"PT1H\",\"good\":984,\"total\":1000,\"burnRate\":16.0},"
+                + "\"shortWindow\":{\"window\":\"PT5M\",\"good\":69,\"total\":100,\"burnRate\":30.5},\"firing\":true}]}");
+        FakeLedger.answer("/api/v1/latency", "{\"service\":\"chat\",\"sli\":\"TTFT\",\"minutes\":[" + minutes + "]}");
         JsonPath rules = evaluate();
         assertEquals("FIRING", status(rules, "InferenceLatencyP99High"));
         assertEquals("FIRING", status(rules, "SloErrorBudgetFastBurn"));

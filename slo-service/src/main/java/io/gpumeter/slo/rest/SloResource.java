@@ -1,0 +1,103 @@
+package io.gpumeter.slo.rest;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
+import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.service.SloRequest;
+import io.gpumeter.slo.service.SloService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.DELETE;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.PUT;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriBuilder;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.time.Instant;
+import java.util.List;
+
+/** Service level objectives: definitions, and each one's status. */
+@Path("/api/v1/slos")
+@Produces(MediaType.APPLICATION_JSON)
+public class SloResource {
+
+    private final SloService slos;
+
+    public SloResource(SloService slos) {
+        this.slos = slos;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Define an SLO (201 with Location; 409 when the name is taken)")
+    public Uni<Response> create(SloRequest request) {
+        SloDefinition d = slos.validate(request, null);
+        return slos.create(d).map(saved -> Response.created(UriBuilder.fromPath("/api/v1/slos/{name}").build(d.name()))
+                .entity(SloView.of(saved)).build());
+    }
+
+    @GET
+    public Uni<List<SloView>> list() {
+        return slos.list().map(all -> all.stream().map(SloView::of).toList());
+    }
+
+    @GET
+    @Path("/rules")
+    @Produces("application/yaml")
+    @Operation(summary = "Every SLO as Prometheus recording and alerting rules (the workbook's burn-rate alerts)")
+    public Uni<String> rules() {
+        return slos.prometheusRules();
+    }
+
+    @GET
+    @Path("/{name}")
+    public Uni<SloView> get(@PathParam("name") String name) {
+        return slos.get(name).map(s -> SloView.of(found(s, name)));
+    }
+
+    @PUT
+    @Path("/{name}")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Replace an SLO's definition")
+    public Uni<SloView> replace(@PathParam("name") String name, SloRequest request) {
+        return slos.replace(slos.validate(request, name)).map(s -> SloView.of(found(s, name)));
+    }
+
+    @DELETE
+    @Path("/{name}")
+    public Uni<Response> delete(@PathParam("name") String name) {
+        return slos.delete(name).map(deleted -> {
+            if (!deleted) {
+                throw notFound(name);
+            }
+            return Response.noContent().build();
+        });
+    }
+
+    @GET
+    @Path("/{name}/status")
+    @Operation(summary = "Attainment, error budget left and the workbook's multi-window burn-rate alerts, as of at"
+            + " (default now), over whole minutes")
+    public Uni<SloStatusView> status(@PathParam("name") String name, @QueryParam("at") String at) {
+        Instant asOf = Params.instantOr("at", at, Instant.now());
+        return slos.status(name, asOf).map(SloStatusView::of);
+    }
+
+    private static <T> T found(T value, String name) {
+        if (value == null) {
+            throw notFound(name);
+        }
+        return value;
+    }
+
+    private static ApiProblem notFound(String name) {
+        return ApiProblem.notFound("name", "there is no SLO named '" + name + "'");
+    }
+}

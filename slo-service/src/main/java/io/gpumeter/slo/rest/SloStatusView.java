@@ -1,0 +1,50 @@
+package io.gpumeter.slo.rest;
+
+import io.gpumeter.slo.domain.AlertState;
+import io.gpumeter.slo.domain.SloStatus;
+import io.gpumeter.slo.domain.WindowBurn;
+import io.gpumeter.slo.service.SloService;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * An SLO's standing over its window ending at {@code end}: attainment, error budget and burn-rate alerts.
+ */
+public record SloStatusView(String name, String service, String sli, BigDecimal target, String window,
+                            Instant from, Instant to, String state, BigDecimal attainment, long goodEvents,
+                            long totalEvents, ErrorBudget errorBudget, List<Alert> alerts) {
+
+    /**
+     * @param allowedBad bad events the window may hold: (1 - target) x total
+     * @param remaining  1 - bad / allowedBad; 1 without events, negative once overspent
+     */
+    public record ErrorBudget(BigDecimal allowedBad, long bad, BigDecimal remaining) {
+    }
+
+    /** A trailing window's events and burn rate (null without events). */
+    public record Burn(String window, long good, long total, BigDecimal burnRate) {
+        static Burn of(WindowBurn w) {
+            return new Burn(w.window().toString(), w.good(), w.total(), w.burnRate());
+        }
+    }
+
+    /** One multi-window alert: it fires when both windows burn faster than the factor. */
+    public record Alert(String severity, BigDecimal factor, BigDecimal budgetConsumed, Burn longWindow,
+                        Burn shortWindow, boolean firing) {
+        static Alert of(AlertState a) {
+            return new Alert(a.alert().severity().name(), a.alert().factor(), a.budgetConsumed(),
+                    Burn.of(a.longWindow()), Burn.of(a.shortWindow()), a.firing());
+        }
+    }
+
+    static SloStatusView of(SloService.Evaluated e) {
+        SloStatus s = e.status();
+        return new SloStatusView(e.definition().name(), e.definition().service(), e.definition().sli().name(),
+                e.definition().target(), e.definition().windowText(), s.window().start(), s.window().end(),
+                s.state().name(), s.attainment(), s.good(), s.total(),
+                new ErrorBudget(s.allowedBad(), s.bad(), s.budgetRemaining()),
+                s.alerts().stream().map(Alert::of).toList());
+    }
+}

@@ -1,0 +1,176 @@
+package io.gpumeter.slo.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.slo.config.SloConfig;
+import io.gpumeter.slo.domain.BurnAlert;
+import io.gpumeter.slo.domain.BurnRates;
+import io.gpumeter.slo.domain.InvalidInput;
+import io.gpumeter.slo.domain.Objective;
+import io.gpumeter.slo.domain.PrometheusRules;
+import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.domain.SloStatus;
+import io.gpumeter.slo.repository.SloRepository;
+import io.gpumeter.slo.repository.StoredSlo;
+import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
+import io.smallrye.mutiny.Uni;
+import io.vertx.pgclient.PgException;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.hibernate.JDBCException;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/** Service level objectives: validated definitions, and each one's attainment, budget and burn-rate alerts. */
+@ApplicationScoped
+public class SloService {
+
+    /** A stored definition with its timestamps. */
+    public record Stored(SloDefinition definition, Instant createdAt, Instant updatedAt) {
+    }
+
+    /** An SLO's status as of the end of the last whole minute before {@code at}. */
+    public record Evaluated(SloDefinition definition, Instant end, SloStatus status) {
+    }
+
+    private final SloRepository repository;
+    private final SloEvents events;
+    private final SloConfig config;
+
+    public SloService(SloRepository repository, SloEvents events, SloConfig config) {
+        this.repository = repository;
+        this.events = events;
+        this.config = config;
+    }
+
+    /**
+     * Validates a request body, naming the first field at fault.
+     *
+     * @param pathName the name in the URL for a replacement, or null for a creation
+     * @throws ApiProblem 400 naming the field
+     */
+    public SloDefinition validate(SloRequest request, String pathName) {
+        if (request == null) {
+            throw ApiProblem.badRequest("body", "the body must be an SLO as JSON");
+        }
+        String name = request.name() == null && pathName != null ? pathName : request.name();
+        if (pathName != null && !pathName.equals(name)) {
+            throw ApiProblem.badRequest("name", "name must match the URL's '" + pathName + "' (renaming is a new SLO)");
+        }
+        SloRequest.Selector selector = request.selector();
+        if (selector != null && (selector.tenant() != null || selector.labels() != null)) {
+            String field = selector.tenant() != null ? "selector.tenant" : "selector.labels";
+            throw ApiProblem.badRequest(field, field + " is not supported: select the requests of one service"
+                    + " with {\"service\": \"…\"}");
+        }
+        SloRequest.ObjectiveBody o = request.objective();
+        try {
+            return SloDefinition.of(name, selector == null ? null : selector.service(), request.sli(),
+                    o == null ? null : o.percentile(), o == null ? null : o.thresholdMs(), o == null ? null : o.per(),
+                    o != null, request.target(), request.window(), config.maxWindow());
+        } catch (InvalidInput e) {
+            throw ApiProblem.badRequest(e.field(), e.getMessage());
+        }
+    }
+
+    /** Stores a new SLO. @throws ApiProblem 409 when the name is taken */
+    @WithTransaction
+    public Uni<Stored> create(SloDefinition definition) {
+        return repository.findById(definition.name()).chain(found -> {
+            if (found != null) {
+                throw taken(definition.name());
+            }
+            StoredSlo row = new StoredSlo();
+            row.createdAt = Instant.now();
+            return save(row, definition).call(repository::flush);
+        }).onFailure(SloService::uniqueViolation).transform(e -> taken(definition.name()));
+    }
+
+    private static ApiProblem taken(String name) {
+        return new ApiProblem(409, "Conflict", "name", "an SLO named '" + name + "' exists; replace it with PUT"
+                + " /api/v1/slos/" + name);
+    }
+
+    /** A concurrent creation of the same name passes the lookup and fails on the primary key instead. */
+    private static boolean uniqueViolation(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof PgException pg && "23505".equals(pg.getSqlState())
+                    || t instanceof JDBCException j && "23505".equals(j.getSQLState())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Replaces an SLO's definition, or null when there is none of that name. */
+    @WithTransaction
+    public Uni<Stored> replace(SloDefinition definition) {
+        return repository.findById(definition.name())
+                .chain(found -> found == null ? Uni.createFrom().nullItem() : save(found, definition));
+    }
+
+    public Uni<List<Stored>> list() {
+        return repository.listByName().map(all -> all.stream().map(this::definition).toList());
+    }
+
+    /** The SLO, or null. */
+    public Uni<Stored> get(String name) {
+        return repository.byName(name).map(row -> row == null ? null : definition(row));
+    }
+
+    @WithTransaction
+    public Uni<Boolean> delete(String name) {
+        return repository.deleteById(name);
+    }
+
+    /**
+     * Attainment, budget and the workbook's burn-rate alerts as of the last whole minute before {@code at}.
+     *
+     * @throws ApiProblem 404 when there is no SLO of that name
+     */
+    public Uni<Evaluated> status(String name, Instant at) {
+        Instant end = at.truncatedTo(ChronoUnit.MINUTES);
+        return get(name).chain(stored -> {
+            if (stored == null) {
+                throw ApiProblem.notFound("name", "there is no SLO named '" + name + "'");
+            }
+            SloDefinition d = stored.definition();
+            Duration span = BurnAlert.WORKBOOK.stream().map(BurnAlert::longWindow)
+                    .reduce(d.window(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
+            return events.perMinute(d, end.minus(span), end).map(minutes -> new Evaluated(d, end,
+                    BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK, minutes, end)));
+        });
+    }
+
+    /** Every SLO as a Prometheus rule file. */
+    public Uni<String> prometheusRules() {
+        SloConfig.Rules r = config.rules();
+        PrometheusRules.Metrics metrics = new PrometheusRules.Metrics(r.serviceLabel(), r.ttftHistogram(),
+                r.itlHistogram(), r.e2eHistogram(), r.requestsMetric(), r.errorsMetric());
+        return list().map(all -> PrometheusRules.render(all.stream().map(Stored::definition).toList(),
+                BurnAlert.WORKBOOK, metrics));
+    }
+
+    private Uni<Stored> save(StoredSlo row, SloDefinition d) {
+        row.name = d.name();
+        row.service = d.service();
+        row.sli = d.sli().name();
+        Objective o = d.objective();
+        row.objectivePercentile = o == null ? null : o.percentile();
+        row.objectiveThresholdMs = o == null ? null : o.thresholdMs();
+        row.objectivePer = o == null ? null : o.per().name();
+        row.target = d.target();
+        row.window = d.windowText();
+        row.updatedAt = Instant.now();
+        return repository.persist(row).map(this::definition);
+    }
+
+    /** Stored rows were valid when written; a later, shorter max-window must not make them unreadable. */
+    private Stored definition(StoredSlo row) {
+        SloDefinition d = SloDefinition.of(row.name, row.service, row.sli, row.objectivePercentile,
+                row.objectiveThresholdMs, row.objectivePer, row.objectivePer != null, row.target, row.window,
+                Duration.ofDays(36_500));
+        return new Stored(d, row.createdAt, row.updatedAt);
+    }
+}
