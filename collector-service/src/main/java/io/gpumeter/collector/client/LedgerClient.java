@@ -39,11 +39,7 @@ public class LedgerClient {
     @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
             skipOn = ApiProblem.class)
     public IngestResult deliver(FactBatch batch) {
-        try {
-            return api.deliver(batch);
-        } catch (WebApplicationException e) {
-            throw refused(e);
-        }
+        return call(() -> api.deliver(batch));
     }
 
     @Timeout(value = 60, unit = ChronoUnit.SECONDS)
@@ -51,11 +47,7 @@ public class LedgerClient {
     @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
             skipOn = ApiProblem.class)
     public UsageReceipt deliver(UsageBatch batch) {
-        try {
-            return usageApi.deliver(batch);
-        } catch (WebApplicationException e) {
-            throw refused(e);
-        }
+        return call(() -> usageApi.deliver(batch));
     }
 
     @Timeout(value = 120, unit = ChronoUnit.SECONDS)
@@ -63,11 +55,7 @@ public class LedgerClient {
     @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
             skipOn = ApiProblem.class)
     public IngestResult deliver(GovernanceBatch batch) {
-        try {
-            return governanceApi.deliver(batch);
-        } catch (WebApplicationException e) {
-            throw refused(e);
-        }
+        return call(() -> governanceApi.deliver(batch));
     }
 
     @Timeout(value = 120, unit = ChronoUnit.SECONDS)
@@ -75,8 +63,12 @@ public class LedgerClient {
     @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
             skipOn = ApiProblem.class)
     public IngestResult deliver(LivePodSet set) {
+        return call(() -> api.deliver(set));
+    }
+
+    private static <T> T call(java.util.function.Supplier<T> delivery) {
         try {
-            return api.deliver(set);
+            return delivery.get();
         } catch (WebApplicationException e) {
             throw refused(e);
         }
