@@ -94,7 +94,7 @@ public final class Demo {
                 HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url))
                         .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
                 last = response.statusCode() + " " + response.body();
-                if (response.statusCode() == 200 && mentionsAny(response.body(), sample.occupants())) {
+                if (response.statusCode() == 200 && namesExactly(response.body(), sample.occupants())) {
                     out.printf("  ledger says:%n%s%n", Json.pretty(response.body()));
                     return;
                 }
@@ -106,7 +106,7 @@ public final class Demo {
                 return;
             }
         }
-        out.printf("  the ledger did not show these pods within %d s; its last answer: %s%n  (see %s and %s)%n",
+        out.printf("  the ledger did not show exactly these pods within %d s; its last answer: %s%n  (see %s and %s)%n",
                 LEDGER_WAIT.toSeconds(), abbreviate(last), suite.logFile(Service.COLLECTOR),
                 suite.logFile(Service.LEDGER));
     }
@@ -121,8 +121,15 @@ public final class Demo {
                 + "&format=csv'%n", lastMonth, lastMonth, suite.url(Service.BILLING), lastMonth);
     }
 
-    private static boolean mentionsAny(String body, List<SimPod> pods) {
-        return pods.stream().anyMatch(p -> body.contains(p.name()) || body.contains(p.uid()));
+    /** The ledger has caught up once it names exactly the pods the simulator put on the card then. */
+    private static boolean namesExactly(String body, List<SimPod> pods) {
+        try {
+            java.util.Set<String> answered = new java.util.TreeSet<>();
+            new com.fasterxml.jackson.databind.ObjectMapper().readTree(body).forEach(o -> answered.add(o.path("pod").asText()));
+            return answered.equals(pods.stream().map(SimPod::name).collect(Collectors.toCollection(java.util.TreeSet::new)));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private static String abbreviate(String text) {
