@@ -1,8 +1,5 @@
 package io.gpumeter.billing.service;
 
-import io.gpumeter.billing.client.CardHours;
-import io.gpumeter.billing.client.GpuHours;
-import io.gpumeter.billing.client.LedgerClient;
 import io.gpumeter.billing.config.BillingConfig;
 import io.gpumeter.billing.domain.BillingPeriod;
 import io.gpumeter.billing.domain.CapacityLine;
@@ -10,7 +7,6 @@ import io.gpumeter.billing.domain.ClosedLine;
 import io.gpumeter.billing.domain.ClosedMonth;
 import io.gpumeter.billing.domain.CostCalculator;
 import io.gpumeter.billing.domain.CostReport;
-import io.gpumeter.billing.domain.FineKey;
 import io.gpumeter.billing.domain.FineLine;
 import io.gpumeter.billing.domain.FineLines;
 import io.gpumeter.billing.domain.GroupBy;
@@ -22,10 +18,8 @@ import io.gpumeter.billing.domain.ReportFormat;
 import io.gpumeter.billing.domain.ReportRow;
 import io.gpumeter.billing.domain.ReportScope;
 import io.gpumeter.billing.domain.Share;
-import io.gpumeter.billing.domain.UsageLine;
 import io.gpumeter.common.problem.ApiProblem;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
 
 import java.math.BigDecimal;
 import java.time.Instant;
@@ -49,15 +43,13 @@ import java.util.function.Supplier;
 @ApplicationScoped
 public class ReportService {
 
-    private static final Logger LOG = Logger.getLogger(ReportService.class);
-
-    private final LedgerClient ledger;
+    private final LedgerReadings readings;
     private final RateCardService rateCards;
     private final ClosedBooks books;
     private final ZoneId zone;
 
-    public ReportService(LedgerClient ledger, RateCardService rateCards, ClosedBooks books, BillingConfig config) {
-        this.ledger = ledger;
+    public ReportService(LedgerReadings readings, RateCardService rateCards, ClosedBooks books, BillingConfig config) {
+        this.readings = readings;
         this.rateCards = rateCards;
         this.books = books;
         this.zone = config.zone();
@@ -185,30 +177,17 @@ public class ReportService {
         List<ReportRow> fleetRows = (scope.isAll() ? built : wholeFleet.get()).rows().stream()
                 .filter(ReportRow::isUsage).toList();
         List<CapacityLine> capacity = closed != null ? books.capacity(closed.label())
-                : fromLedger("the capacity of " + period.label(), () -> capacity(built.stretches()));
+                : LedgerReadings.fromLedger("the capacity of " + period.label(), () -> readings.capacity(built.stretches()));
         Reconciliation r = Reconciliation.of(share, built.terms().currency(), built.stretches(), capacity, fleetRows);
         return new Reconciled(new CostReport(period, groupBy, scope,
                 r.apply(built.rows(), built.terms(), scope.isAll()), share), r);
-    }
-
-    private List<CapacityLine> capacity(List<RateCardTimeline.Stretch> stretches) {
-        List<CapacityLine> lines = new ArrayList<>();
-        for (int i = 0; i < stretches.size(); i++) {
-            for (CardHours c : ledger.capacityByModel(stretches.get(i).start(), stretches.get(i).end())) {
-                if (c == null || c.cardHours() == null) {
-                    throw new IllegalStateException("ledger-service returned capacity without cardHours");
-                }
-                lines.add(new CapacityLine(i, c.dimension("model"), c.cardHours()));
-            }
-        }
-        return lines;
     }
 
     private Built liveMonth(YearMonth month, GroupBy groupBy, ReportScope scope, boolean byModel) {
         Built live = live(BillingPeriod.of(month, zone), groupBy, scope, byModel);
         List<ReportRow> rows = new ArrayList<>(live.rows());
         for (ClosedMonth corrected : closedRunBefore(month)) {
-            List<FineLine> delta = fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected));
+            List<FineLine> delta = LedgerReadings.fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected));
             rows.addAll(adjustmentRows(live.terms(), corrected, delta, scope, byModel));
         }
         return new Built(live.terms(), live.stretches(), rows);
@@ -233,24 +212,24 @@ public class ReportService {
                 .split(period.startInstant(), period.endInstant());
         List<ClosedLine> lines = new ArrayList<>();
         List<BigDecimal> rates = new ArrayList<>();
-        Normalization normalization = fromLedger("the close of " + month, () -> {
+        Normalization normalization = LedgerReadings.fromLedger("the close of " + month, () -> {
             for (int i = 0; i < stretches.size(); i++) {
-                for (FineLine line : fineLines(i, stretches.get(i))) {
+                for (FineLine line : readings.fineLines(i, stretches.get(i))) {
                     lines.add(new ClosedLine(LineType.USAGE, month.toString(), line));
                     rates.add(stretches.get(i).card().rateFor(line.key().model()));
                 }
             }
-            return normalization();
+            return readings.normalization();
         });
         int usage = lines.size();
         for (ClosedMonth corrected : closedRunBefore(month)) {
             List<RateCardTimeline.Stretch> theirs = corrected.stretches();
-            for (FineLine line : fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected))) {
+            for (FineLine line : LedgerReadings.fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected))) {
                 lines.add(new ClosedLine(LineType.ADJUSTMENT, corrected.label(), line));
                 rates.add(theirs.get(line.stretch()).card().rateFor(line.key().model()));
             }
         }
-        List<CapacityLine> capacity = fromLedger("the capacity of " + month, () -> capacity(stretches));
+        List<CapacityLine> capacity = LedgerReadings.fromLedger("the capacity of " + month, () -> readings.capacity(stretches));
         ClosedMonth closed = new ClosedMonth(period, rateCards.currency(), normalization, now, stretches);
         books.insert(closed, lines, rates, capacity);
         return new Closing(closed, usage, lines.size() - usage, capacity.size());
@@ -311,75 +290,23 @@ public class ReportService {
         List<RateCardTimeline.Stretch> stretches = corrected.stretches();
         List<FineLine> now = new ArrayList<>();
         for (int i = 0; i < stretches.size(); i++) {
-            now.addAll(fineLines(i, stretches.get(i)));
+            now.addAll(readings.fineLines(i, stretches.get(i)));
         }
         return FineLines.difference(now, books.billed(corrected.label()));
-    }
-
-    private List<FineLine> fineLines(int index, RateCardTimeline.Stretch stretch) {
-        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY);
-        List<FineLine> lines = new ArrayList<>(aggregates.size());
-        for (GpuHours a : aggregates) {
-            requireAllocated(a);
-            lines.add(new FineLine(index, new FineKey(a.dimension("tenant"), a.dimension("team"),
-                    a.dimension("project"), a.dimension("namespace"), a.dimension("model")),
-                    a.allocatedGpuHours(), a.usedGpuHours()));
-        }
-        return lines;
     }
 
     private Built live(BillingPeriod period, GroupBy groupBy, ReportScope scope, boolean byModel) {
         List<RateCardTimeline.Stretch> stretches = rateCards.timeline()
                 .split(period.startInstant(), period.endInstant());
         List<CostCalculator.Piece> pieces = new ArrayList<>(stretches.size());
-        Normalization normalization = fromLedger("the " + period.label() + " report by " + groupBy.dimension(),
+        Normalization normalization = LedgerReadings.fromLedger("the " + period.label() + " report by " + groupBy.dimension(),
                 () -> {
                     for (RateCardTimeline.Stretch stretch : stretches) {
-                        pieces.add(new CostCalculator.Piece(stretch.card(), usage(
-                                ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy)),
-                                groupBy, scope)));
+                        pieces.add(new CostCalculator.Piece(stretch.card(), readings.usage(stretch, groupBy, scope)));
                     }
-                    return normalization();
+                    return readings.normalization();
                 });
         CostCalculator.Terms terms = new CostCalculator.Terms(period, groupBy, rateCards.currency(), normalization);
         return new Built(terms, stretches, CostCalculator.price(terms, pieces, byModel).rows());
-    }
-
-    private Normalization normalization() {
-        return ledger.normalization()
-                .map(n -> new Normalization(n.policy(), n.version()))
-                .orElse(Normalization.UNKNOWN);
-    }
-
-    /** Runs ledger calls; any failure means no trustworthy GPU-hours right now, so no bill: a 503. */
-    private static <T> T fromLedger(String what, Supplier<T> calls) {
-        try {
-            return calls.get();
-        } catch (ApiProblem e) {
-            throw e;
-        } catch (RuntimeException e) {
-            // Timeouts, refused connections, 5xx, an open breaker and unreadable bodies all mean the same.
-            LOG.warnf("ledger-service failed while building %s: %s", what, e);
-            throw ApiProblem.unavailable("ledger-service, the source of GPU-hours, is unavailable; retry later.");
-        }
-    }
-
-    private static void requireAllocated(GpuHours a) {
-        if (a == null || a.allocatedGpuHours() == null) {
-            throw new IllegalStateException("ledger-service returned an aggregate without allocatedGpuHours");
-        }
-    }
-
-    private static List<UsageLine> usage(List<GpuHours> aggregates, GroupBy groupBy, ReportScope scope) {
-        List<UsageLine> lines = new ArrayList<>(aggregates.size());
-        for (GpuHours a : aggregates) {
-            requireAllocated(a);
-            if (!scope.admits(a.dimension("tenant"))) {
-                continue;
-            }
-            String group = a.dimension(groupBy.dimension());
-            lines.add(new UsageLine(group, a.dimension("model"), a.allocatedGpuHours(), a.usedGpuHours()));
-        }
-        return lines;
     }
 }

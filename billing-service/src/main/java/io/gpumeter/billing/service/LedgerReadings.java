@@ -1,0 +1,100 @@
+package io.gpumeter.billing.service;
+
+import io.gpumeter.billing.client.CardHours;
+import io.gpumeter.billing.client.GpuHours;
+import io.gpumeter.billing.client.LedgerClient;
+import io.gpumeter.billing.domain.CapacityLine;
+import io.gpumeter.billing.domain.FineKey;
+import io.gpumeter.billing.domain.FineLine;
+import io.gpumeter.billing.domain.GroupBy;
+import io.gpumeter.billing.domain.Normalization;
+import io.gpumeter.billing.domain.RateCardTimeline;
+import io.gpumeter.billing.domain.ReportScope;
+import io.gpumeter.billing.domain.UsageLine;
+import io.gpumeter.common.problem.ApiProblem;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Supplier;
+
+/** What reports read from the ledger, checked and reduced to billing's own lines. */
+@ApplicationScoped
+class LedgerReadings {
+
+    private static final Logger LOG = Logger.getLogger(LedgerReadings.class);
+
+    private final LedgerClient ledger;
+
+    LedgerReadings(LedgerClient ledger) {
+        this.ledger = ledger;
+    }
+
+    /** Runs ledger calls; any failure means no trustworthy GPU-hours right now, so no bill: a 503. */
+    static <T> T fromLedger(String what, Supplier<T> calls) {
+        try {
+            return calls.get();
+        } catch (ApiProblem e) {
+            throw e;
+        } catch (RuntimeException e) {
+            // Timeouts, refused connections, 5xx, an open breaker and unreadable bodies all mean the same.
+            LOG.warnf("ledger-service failed while building %s: %s", what, e);
+            throw ApiProblem.unavailable("ledger-service, the source of GPU-hours, is unavailable; retry later.");
+        }
+    }
+
+    /** The group's hours per model over one stretch of one rate card, only the scope's tenants. */
+    List<UsageLine> usage(RateCardTimeline.Stretch stretch, GroupBy groupBy, ReportScope scope) {
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy));
+        List<UsageLine> lines = new ArrayList<>(aggregates.size());
+        for (GpuHours a : aggregates) {
+            requireAllocated(a);
+            if (!scope.admits(a.dimension("tenant"))) {
+                continue;
+            }
+            String group = a.dimension(groupBy.dimension());
+            lines.add(new UsageLine(group, a.dimension("model"), a.allocatedGpuHours(), a.usedGpuHours()));
+        }
+        return lines;
+    }
+
+    /** The finest lines (tenant, team, project, namespace, model) of one stretch. */
+    List<FineLine> fineLines(int index, RateCardTimeline.Stretch stretch) {
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY);
+        List<FineLine> lines = new ArrayList<>(aggregates.size());
+        for (GpuHours a : aggregates) {
+            requireAllocated(a);
+            lines.add(new FineLine(index, new FineKey(a.dimension("tenant"), a.dimension("team"),
+                    a.dimension("project"), a.dimension("namespace"), a.dimension("model")),
+                    a.allocatedGpuHours(), a.usedGpuHours()));
+        }
+        return lines;
+    }
+
+    /** The fleet's card-hours per model in each stretch. */
+    List<CapacityLine> capacity(List<RateCardTimeline.Stretch> stretches) {
+        List<CapacityLine> lines = new ArrayList<>();
+        for (int i = 0; i < stretches.size(); i++) {
+            for (CardHours c : ledger.capacityByModel(stretches.get(i).start(), stretches.get(i).end())) {
+                if (c == null || c.cardHours() == null) {
+                    throw new IllegalStateException("ledger-service returned capacity without cardHours");
+                }
+                lines.add(new CapacityLine(i, c.dimension("model"), c.cardHours()));
+            }
+        }
+        return lines;
+    }
+
+    Normalization normalization() {
+        return ledger.normalization()
+                .map(n -> new Normalization(n.policy(), n.version()))
+                .orElse(Normalization.UNKNOWN);
+    }
+
+    private static void requireAllocated(GpuHours a) {
+        if (a == null || a.allocatedGpuHours() == null) {
+            throw new IllegalStateException("ledger-service returned an aggregate without allocatedGpuHours");
+        }
+    }
+}
