@@ -67,11 +67,8 @@ public class ReportResource {
             @Parameter(description = SHARE) @QueryParam("share") String share,
             @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
         YearMonth yearMonth = parse("month", month, BillingPeriod::parseMonth);
-        ReportFormat reportFormat = parse("format", format, ReportFormat::parse);
-        GroupBy dimension = parse("groupBy", groupBy, GroupBy::parse);
-        ReportScope scope = parse("tenant", tenant, ReportScope::parse);
-        Share sharing = parse("share", share, Share::parse);
-        return respond(reports.monthly(yearMonth, dimension, scope, reportFormat.byModel(), sharing), reportFormat,
+        Options o = Options.parse(format, groupBy, tenant, share);
+        return respond(reports.monthly(yearMonth, o.groupBy(), o.scope(), o.format().byModel(), o.share()), o.format(),
                 ifNoneMatch);
     }
 
@@ -87,12 +84,19 @@ public class ReportResource {
             @Parameter(description = SHARE) @QueryParam("share") String share,
             @HeaderParam(HttpHeaders.IF_NONE_MATCH) String ifNoneMatch) {
         LocalDate monday = parse("week", week, BillingPeriod::parseWeek);
-        ReportFormat reportFormat = parse("format", format, ReportFormat::parse);
-        GroupBy dimension = parse("groupBy", groupBy, GroupBy::parse);
-        ReportScope scope = parse("tenant", tenant, ReportScope::parse);
-        Share sharing = parse("share", share, Share::parse);
-        return respond(reports.weekly(monday, dimension, scope, reportFormat.byModel(), sharing), reportFormat,
+        Options o = Options.parse(format, groupBy, tenant, share);
+        return respond(reports.weekly(monday, o.groupBy(), o.scope(), o.format().byModel(), o.share()), o.format(),
                 ifNoneMatch);
+    }
+
+    /** The options every report takes, each parsed strictly and named in the problem when wrong. */
+    private record Options(ReportFormat format, GroupBy groupBy, ReportScope scope, Share share) {
+        static Options parse(String format, String groupBy, String tenant, String share) {
+            return new Options(ReportResource.parse("format", format, ReportFormat::parse),
+                    ReportResource.parse("groupBy", groupBy, GroupBy::parse),
+                    ReportResource.parse("tenant", tenant, ReportScope::parse),
+                    ReportResource.parse("share", share, Share::parse));
+        }
     }
 
     static final String SHARE = "none or proportional: reconcile with fleet capacity (unallocated line, share and "
