@@ -4,10 +4,10 @@ import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
+import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Set;
@@ -36,10 +36,7 @@ public class IngestService {
     public Uni<IngestResult> ingest(FactBatch batch) {
         validator.validate(batch);
         String cluster = batch.cluster();
-        return pool.withTransaction(conn -> conn
-                // One writer per cluster at a time, so two batches never derive a pod from half its facts.
-                .preparedQuery("SELECT pg_advisory_xact_lock(hashtext('gpumeter.ledger.ingest'), hashtext($1))")
-                .execute(Tuple.of(cluster))
+        return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> facts.insertNamespaces(conn, cluster, batch.namespaces()))
                 .chain(namespaces -> facts.insertNodes(conn, cluster, batch.nodes())
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())

@@ -7,9 +7,9 @@ import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.domain.UsagePoint;
 import io.gpumeter.ledger.repository.UsageRepository;
+import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
@@ -40,9 +40,7 @@ public class UsageService {
         validate(batch);
         String cluster = batch.cluster();
         List<UsageSample> samples = batch.samples();
-        return pool.withTransaction(conn -> conn
-                .preparedQuery("SELECT pg_advisory_xact_lock(hashtext('gpumeter.ledger.ingest'), hashtext($1))")
-                .execute(Tuple.of(cluster))
+        return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> usage.ensurePartitions(conn, samples))
                 .chain(() -> usage.addSamples(conn, cluster, samples))
                 .chain(added -> usage.bind(conn, cluster, samples)

@@ -3,9 +3,9 @@ package io.gpumeter.ledger.governance.service;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
+import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
-import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -30,10 +30,7 @@ public class GovernanceIngestService {
         validator.validate(batch);
         String cluster = batch.cluster();
         Touched t = new Touched();
-        return pool.withTransaction(conn -> conn
-                // One governance writer per cluster at a time, so no object is derived from half its facts.
-                .preparedQuery("SELECT pg_advisory_xact_lock(hashtext('gpumeter.ledger.governance'), hashtext($1))")
-                .execute(Tuple.of(cluster))
+        return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.GOVERNANCE, cluster)
                 .chain(() -> facts.insertQueueObjects(conn, cluster, batch.queueObjects())).invoke(t::count)
                 .chain(() -> facts.insertVolcanoJobs(conn, cluster, batch.volcanoJobs())).invoke(t::count)
                 .chain(() -> facts.insertWorkloads(conn, cluster, batch.workloads())).invoke(i -> {
