@@ -1,5 +1,7 @@
 package io.gpumeter.alert.client;
 
+import io.gpumeter.common.security.ServiceToken;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -17,6 +19,7 @@ import java.util.Map;
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RegisterRestClient(configKey = "ledger")
+@RegisterProvider(ServiceToken.class)
 interface LedgerRestClient {
 
     /** Only the group is read: which nodes held GPU allocations in the window. */

@@ -1,5 +1,7 @@
 package io.gpumeter.alert.client;
 
+import io.gpumeter.common.security.ServiceToken;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -19,6 +21,7 @@ import java.util.List;
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RegisterRestClient(configKey = "slo")
+@RegisterProvider(ServiceToken.class)
 interface SloRestClient {
 
     record SloView(String name, Selector selector, String sli, Objective objective) {

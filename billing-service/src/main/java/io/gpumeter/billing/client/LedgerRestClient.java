@@ -1,5 +1,7 @@
 package io.gpumeter.billing.client;
 
+import io.gpumeter.common.security.ServiceToken;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
@@ -15,6 +17,7 @@ import java.util.List;
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 @RegisterRestClient(configKey = "ledger")
+@RegisterProvider(ServiceToken.class)
 interface LedgerRestClient {
 
     @GET

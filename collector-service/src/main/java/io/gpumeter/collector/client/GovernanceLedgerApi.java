@@ -1,5 +1,7 @@
 package io.gpumeter.collector.client;
 
+import io.gpumeter.common.security.ServiceToken;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import jakarta.ws.rs.Consumes;
@@ -11,6 +13,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** ledger-service's governance fact intake. */
 @RegisterRestClient(configKey = "ledger")
+@RegisterProvider(ServiceToken.class)
 @Path("/api/v1/facts/governance")
 interface GovernanceLedgerApi {
 

@@ -1,5 +1,7 @@
 package io.gpumeter.collector.client;
 
+import io.gpumeter.common.security.ServiceToken;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
@@ -12,6 +14,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** ledger-service's fact intake. */
 @RegisterRestClient(configKey = "ledger")
+@RegisterProvider(ServiceToken.class)
 @Path("/api/v1/facts")
 interface LedgerApi {
 

@@ -1,5 +1,7 @@
 package io.gpumeter.collector.client;
 
+import io.gpumeter.common.security.ServiceToken;
+import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.gpumeter.common.fact.UsageBatch;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
@@ -10,6 +12,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
 /** ledger-service's usage intake. */
 @RegisterRestClient(configKey = "ledger")
+@RegisterProvider(ServiceToken.class)
 @Path("/api/v1/usage")
 interface LedgerUsageApi {
 

@@ -11,6 +11,11 @@ public final class Params {
     }
 
     /** An RFC 3339 timestamp with an offset (e.g. 2026-05-01T00:00:00Z or 2026-05-01T02:00:00+02:00). */
+    /** An optional filter parameter: absent and blank both mean "no filter". */
+    public static String optional(String value) {
+        return value == null || value.isBlank() ? null : value.strip();
+    }
+
     public static Instant instant(String field, String value) {
         if (value == null || value.isBlank()) {
             throw ApiProblem.badRequest(field, field + " is required (an RFC 3339 timestamp such as 2026-05-01T00:00:00Z)");

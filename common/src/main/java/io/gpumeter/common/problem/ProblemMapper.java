@@ -74,7 +74,7 @@ public class ProblemMapper {
                 "The server failed to handle the request; see the service log for details.", null));
     }
 
-    private static Response respond(Problem problem) {
+    public static Response respond(Problem problem) {
         return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem).build();
     }
 

@@ -76,23 +76,26 @@ public class AllocationRepository {
                 .replaceWithVoid();
     }
 
-    public Uni<List<Occupant>> occupantsOfGpu(String uuid, Instant at) {
+    /** The units of a card at an instant; {@code tenant}, when given, keeps that tenant's only. */
+    public Uni<List<Occupant>> occupantsOfGpu(String uuid, Instant at, String tenant) {
         return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE gpu_uuid = $1 AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
+                          AND ($3::text IS NULL OR tenant = $3)
                         ORDER BY since, namespace, pod, unit_index""")
-                .execute(Tuple.of(uuid, toOffset(at)))
+                .execute(Tuple.of(uuid, toOffset(at), tenant))
                 .map(rows -> occupants(rows));
     }
 
     /** Every unit on a node at an instant, those whose card is not known yet included; cluster null means any. */
-    public Uni<List<Occupant>> occupantsOfNode(String cluster, String node, Instant at) {
+    public Uni<List<Occupant>> occupantsOfNode(String cluster, String node, Instant at, String tenant) {
         return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE node = $1 AND ($3::text IS NULL OR cluster = $3)
                           AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
+                          AND ($4::text IS NULL OR tenant = $4)
                         ORDER BY gpu_uuid NULLS LAST, since, namespace, pod, unit_index""")
-                .execute(Tuple.of(node, toOffset(at), cluster))
+                .execute(Tuple.of(node, toOffset(at), cluster, tenant))
                 .map(rows -> occupants(rows));
     }
 
@@ -128,18 +131,19 @@ public class AllocationRepository {
      * Allocated card-equivalent hours per group, each segment clipped exactly to [from, to) and a held unit
      * counted up to the earlier of {@code to} and now; summed in SQL with exact numerics.
      */
-    public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now) {
+    public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
+                                              String tenant) {
         String select = dimensions.stream().map(d -> "coalesce(" + d.column("") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
         String sql = "SELECT " + select + """
                 , sum(fraction * extract(epoch FROM (least(coalesce(seg_end, $3), $2) - greatest(seg_start, $1)))) / 3600 AS hours
                 FROM ledger.allocation_segment
-                WHERE seg_start < $2 AND coalesce(seg_end, $3) > $1 AND seg_start < $3
+                WHERE seg_start < $2 AND coalesce(seg_end, $3) > $1 AND seg_start < $3 AND ($4::text IS NULL OR tenant = $4)
                 GROUP BY """ + " " + group + " ORDER BY " + group;
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
-                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap)))
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant))
                 .map(rows -> {
                     List<GpuHours> out = new ArrayList<>();
                     for (Row row : rows) {

@@ -34,7 +34,8 @@ public class UsedHoursRepository {
         this.pool = pool;
     }
 
-    public Uni<Map<String, UsedHours>> usedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now) {
+    public Uni<Map<String, UsedHours>> usedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
+                                                 String tenant) {
         String select = dimensions.stream().map(d -> "coalesce(" + d.column("m") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
@@ -97,10 +98,11 @@ public class UsedHoursRepository {
                        string_agg(DISTINCT m.metric, ',' ORDER BY m.metric) AS metrics,
                        bool_and(m.exclusive) AS exclusive
                 FROM measured m
+                WHERE $4::text IS NULL OR m.tenant = $4
                 GROUP BY """ + " " + group;
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
-                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap)))
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant))
                 .map(rows -> {
                     Map<String, UsedHours> out = new HashMap<>();
                     for (Row row : rows) {

@@ -25,7 +25,8 @@ public class GpuHoursResource {
     @GET
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<List<GpuHours>> allocated(@QueryParam("from") String from, @QueryParam("to") String to,
-                                         @QueryParam("groupBy") String groupBy) {
-        return hours.allocated(Params.instant("from", from), Params.instant("to", to), groupBy);
+                                         @QueryParam("groupBy") String groupBy,
+                                         @QueryParam("tenant") String tenant) {
+        return hours.allocated(Params.instant("from", from), Params.instant("to", to), groupBy, Params.optional(tenant));
     }
 }

@@ -27,14 +27,15 @@ public class OccupantResource {
 
     @GET
     @Path("/gpus/{uuid}/occupants")
-    public Uni<List<Occupant>> ofGpu(@PathParam("uuid") String uuid, @QueryParam("at") String at) {
-        return occupancy.ofGpu(uuid, Params.instantOr("at", at, Instant.now()));
+    public Uni<List<Occupant>> ofGpu(@PathParam("uuid") String uuid, @QueryParam("at") String at,
+                                     @QueryParam("tenant") String tenant) {
+        return occupancy.ofGpu(uuid, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
     }
 
     @GET
     @Path("/nodes/{node}/occupants")
     public Uni<List<Occupant>> ofNode(@PathParam("node") String node, @QueryParam("at") String at,
-                                      @QueryParam("cluster") String cluster) {
-        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, Instant.now()));
+                                      @QueryParam("cluster") String cluster, @QueryParam("tenant") String tenant) {
+        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
     }
 }

@@ -32,7 +32,8 @@ public class GpuHoursService {
         this.clock = Clock.systemUTC();
     }
 
-    public Uni<List<GpuHours>> allocated(Instant from, Instant to, String groupBy) {
+    /** {@code tenant}, when given, keeps that tenant's rows only (the used share is still apportioned card-wide). */
+    public Uni<List<GpuHours>> allocated(Instant from, Instant to, String groupBy, String tenant) {
         if (!to.isAfter(from)) {
             throw ApiProblem.badRequest("to", "to must be after from");
         }
@@ -42,8 +43,8 @@ public class GpuHoursService {
         TimeWindow window = new TimeWindow(from, to);
         List<GroupDimension> dims = dimensions(groupBy);
         Instant now = clock.instant();
-        return allocations.allocatedHours(window, dims, now)
-                .chain(allocated -> used.usedHours(window, dims, now)
+        return allocations.allocatedHours(window, dims, now, tenant)
+                .chain(allocated -> used.usedHours(window, dims, now, tenant)
                         .map(usedByKey -> allocated.stream()
                                 .map(a -> GpuHours.of(a.key(), a.group(), a.allocatedGpuHours(), usedByKey.get(a.key())))
                                 .toList()));

@@ -22,8 +22,9 @@ public class OccupancyService {
         this.inventory = inventory;
     }
 
-    public Uni<List<Occupant>> ofGpu(String uuid, Instant at) {
-        return allocations.occupantsOfGpu(uuid, at).chain(occupants -> {
+    /** {@code tenant}, when given, keeps that tenant's occupants only. */
+    public Uni<List<Occupant>> ofGpu(String uuid, Instant at, String tenant) {
+        return allocations.occupantsOfGpu(uuid, at, tenant).chain(occupants -> {
             if (!occupants.isEmpty()) {
                 return Uni.createFrom().item(occupants);
             }
@@ -39,8 +40,8 @@ public class OccupancyService {
         });
     }
 
-    public Uni<List<Occupant>> ofNode(String cluster, String node, Instant at) {
-        return allocations.occupantsOfNode(cluster, node, at).chain(occupants -> {
+    public Uni<List<Occupant>> ofNode(String cluster, String node, Instant at, String tenant) {
+        return allocations.occupantsOfNode(cluster, node, at, tenant).chain(occupants -> {
             if (!occupants.isEmpty()) {
                 return Uni.createFrom().item(occupants);
             }

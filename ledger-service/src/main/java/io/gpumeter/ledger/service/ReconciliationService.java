@@ -41,7 +41,7 @@ public class ReconciliationService {
         if (!REQUEST_DIMENSIONS.containsAll(dims)) {
             throw ApiProblem.badRequest("groupBy", "reconciliation groups by tenant, team, project, namespace or cluster");
         }
-        return hours.allocated(from, to, groupBy)
+        return hours.allocated(from, to, groupBy, null)
                 .chain(granted -> requests.requestedHours(new TimeWindow(from, to), dims, clock.instant())
                         .map(asked -> merge(dims, asked, granted)));
     }

@@ -1,0 +1,84 @@
+package io.gpumeter.common.security;
+
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+import static io.gpumeter.common.security.Role.ADMIN;
+import static io.gpumeter.common.security.Role.OPERATOR;
+import static io.gpumeter.common.security.Role.READER;
+import static io.gpumeter.common.security.Role.SERVICE;
+import static io.gpumeter.common.security.Role.TENANT;
+
+/**
+ * The one table of who may call what under {@code /api/}, shared by every service; the first matching rule
+ * decides. Reads nobody listed fall to "fleet reads"; writes nobody listed are for admins only, so a new endpoint
+ * is never open by accident. The README's security matrix is rendered from this table.
+ */
+public final class AccessRules {
+
+    private static final Set<String> READ = Set.of("GET");
+    private static final Set<String> ANY = Set.of();
+
+    public static final List<AccessRule> RULES = List.of(
+            new AccessRule("Alertmanager webhook", "alert", Set.of("POST"),
+                    List.of("/api/v1/alertmanager/webhook"), Set.of(), null, true),
+            new AccessRule("Ingest (Kubernetes replay, usage, kernel and container logs, latency)", "collector, slo",
+                    Set.of("POST"), List.of("/api/v1/ingest/**"), EnumSet.of(ADMIN, SERVICE), null, false),
+            new AccessRule("Ledger intake (facts, governance facts, usage rollups, live pods)", "ledger",
+                    Set.of("POST"), List.of("/api/v1/facts/**", "/api/v1/usage"), EnumSet.of(ADMIN, SERVICE), null, false),
+            new AccessRule("Allocated and used GPU-hours, occupants", "ledger", READ,
+                    List.of("/api/v1/gpu-hours", "/api/v1/occupants", "/api/v1/gpus/*/occupants", "/api/v1/nodes/*/occupants"),
+                    EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
+            new AccessRule("Monthly and weekly reports", "billing", READ,
+                    List.of("/api/v1/reports/monthly", "/api/v1/reports/weekly"),
+                    EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
+            new AccessRule("A tenant's budget and forecast", "billing", READ,
+                    List.of("/api/v1/budgets/*", "/api/v1/budgets/*/forecast"),
+                    EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "{3}", false),
+            new AccessRule("Closing a month", "billing", Set.of("POST"),
+                    List.of("/api/v1/reports/monthly/*/close"), EnumSet.of(ADMIN), null, false),
+            new AccessRule("Operations (rule evaluations, jitter detections, SLOs, rate cards, budgets)",
+                    "alert, slo, billing", Set.of("POST", "PUT", "PATCH", "DELETE"),
+                    List.of("/api/v1/rules/evaluations", "/api/v1/jitter-events/**", "/api/v1/slos", "/api/v1/slos/**",
+                            "/api/v1/rate-cards", "/api/v1/rate-cards/**", "/api/v1/budgets/**"),
+                    EnumSet.of(ADMIN, OPERATOR), null, false),
+            new AccessRule("Fleet reads (everything else read-only)", "all", READ,
+                    List.of("/api/**"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE), null, false),
+            new AccessRule("Any other change", "all", ANY, List.of("/api/**"), EnumSet.of(ADMIN), null, false));
+
+    private AccessRules() {
+    }
+
+    /** The rule deciding a request under {@code /api/}; the last rule catches everything. */
+    public static AccessRule match(String method, String path) {
+        for (AccessRule rule : RULES) {
+            if (rule.matches(method, path)) {
+                return rule;
+            }
+        }
+        return RULES.get(RULES.size() - 1);
+    }
+
+    /** The README's matrix: one row per family, one column per role. */
+    public static String markdownMatrix() {
+        StringBuilder out = new StringBuilder("| endpoint family | service | methods | paths |");
+        for (Role role : Role.values()) {
+            out.append(" `").append(role.claim()).append("` |");
+        }
+        out.append("\n|---|---|---|---|");
+        out.append("---|".repeat(Role.values().length)).append('\n');
+        for (AccessRule rule : RULES) {
+            out.append("| ").append(rule.family()).append(" | ").append(rule.services()).append(" | ")
+                    .append(rule.methods().isEmpty() ? "any other" : String.join(", ", rule.methods().stream().sorted().toList()))
+                    .append(" | ").append(String.join(" ", rule.paths().stream().map(p -> "`" + p + "`").toList())).append(" |");
+            for (Role role : Role.values()) {
+                String cell = rule.ownToken() ? "own token" : rule.allows(role)
+                        ? (role == TENANT ? "own rows" : "allowed") : "denied";
+                out.append(' ').append(cell).append(" |");
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+}
