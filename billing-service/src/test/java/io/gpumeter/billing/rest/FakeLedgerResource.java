@@ -171,6 +171,8 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
 
     private HttpServer server;
     private final Map<String, AtomicInteger> gpuHoursCalls = new ConcurrentHashMap<>();
+    /** The Authorization header of the latest gpu-hours request: billing must present its service token. */
+    private volatile String lastAuthorization = "";
     /** Set by a request to /corrections: from then on the ledger tells October 2025 with its late facts. */
     private volatile boolean octoberCorrected;
 
@@ -202,6 +204,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             octoberCorrected = true;
             send(exchange, 200, "{}");
         });
+        server.createContext("/last-authorization", exchange -> send(exchange, 200, lastAuthorization));
         server.createContext("/calls", exchange -> send(exchange, 200,
                 String.valueOf(gpuHoursCalls.getOrDefault(query(exchange).get("from"), new AtomicInteger()).get())));
         server.start();
@@ -217,6 +220,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
 
     private void gpuHours(HttpExchange exchange) throws IOException {
         Map<String, String> q = query(exchange);
+        lastAuthorization = String.valueOf(exchange.getRequestHeaders().getFirst("Authorization"));
         String from = q.get("from");
         gpuHoursCalls.computeIfAbsent(String.valueOf(from), f -> new AtomicInteger()).incrementAndGet();
         if (ANSWERS_500.equals(from)) {

@@ -25,6 +25,8 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static final List<JsonNode> GOVERNANCE = new CopyOnWriteArrayList<>();
     static final List<JsonNode> USAGE = new CopyOnWriteArrayList<>();
     static final List<JsonNode> LIVE_PODS = new CopyOnWriteArrayList<>();
+    /** The Authorization header of each fact batch: the collector presents its service token. */
+    static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
     /** The status to answer with; 200 accepts every fact. */
     static final AtomicInteger STATUS = new AtomicInteger(200);
 
@@ -48,6 +50,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             exchange.close();
         });
         server.createContext("/api/v1/facts", exchange -> {
+            AUTHORIZATIONS.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             JsonNode batch = JSON.readTree(exchange.getRequestBody());
             int status = STATUS.get();
             byte[] reply;

@@ -14,6 +14,9 @@ public final class TestTokens {
 
     private static final PrivateKey KEY = Tokens.privateKey(resource("/gpumeter-test-private.pem"));
 
+    /** The token a service under test presents to the services it calls. */
+    public static final String SERVICE_TOKEN = Tokens.mint(KEY, "service-under-test", List.of("service"), Duration.ofDays(1));
+
     private TestTokens() {
     }
 

@@ -1,0 +1,99 @@
+package io.gpumeter.billing.security;
+
+import io.gpumeter.common.testing.AccessCoverage;
+import io.gpumeter.common.testing.AuthEnabled;
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.TestTokens;
+import io.gpumeter.billing.rest.FakeLedgerResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.http.ContentType;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+import java.util.Arrays;
+import java.util.List;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Billing with authentication on: a tenant token downloads its own rows only; closing books is for admins. */
+@QuarkusTest
+@TestProfile(AuthEnabled.class)
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeLedgerResource.class)
+class BillingSecurityTest {
+
+    private static final String MONTHLY = "/api/v1/reports/monthly";
+
+    @Test
+    void aReaderGetsEveryTenantAndBillingPresentsItsServiceTokenToTheLedger() {
+        List<String> tenants = tenantsOf(given().header("Authorization", TestTokens.bearer("reader"))
+                .queryParam("month", "2026-03").get(MONTHLY).then().statusCode(200).extract().asString());
+        assertEquals(List.of("acme", "beta", "gamma"), tenants);
+        String ledger = ConfigProvider.getConfig().getValue("quarkus.rest-client.ledger.url", String.class);
+        String seen = RestAssured.given().basePath("").get(ledger + "/last-authorization").asString();
+        assertEquals("Bearer " + TestTokens.SERVICE_TOKEN, seen);
+    }
+
+    @Test
+    void aTenantTokenDownloadsOnlyItsOwnRows() {
+        List<String> tenants = tenantsOf(given().header("Authorization", TestTokens.bearer("tenant:acme"))
+                .queryParam("month", "2026-03").get(MONTHLY).then().statusCode(200).extract().asString());
+        assertEquals(List.of("acme"), tenants);
+        String weekly = given().header("Authorization", TestTokens.bearer("tenant:beta"))
+                .queryParam("week", "2026-W10").queryParam("groupBy", "team").get("/api/v1/reports/weekly")
+                .then().statusCode(200).extract().asString();
+        assertFalse(weekly.contains("acme"), weekly);
+    }
+
+    @Test
+    void anotherTenantsReportOrBudgetIs403() {
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("month", "2026-03")
+                .queryParam("tenant", "beta").get(MONTHLY).then()
+                .statusCode(403).contentType("application/problem+json").body("field", equalTo("tenant"));
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).get("/api/v1/budgets/beta").then()
+                .statusCode(403).contentType("application/problem+json");
+        int own = given().header("Authorization", TestTokens.bearer("tenant:acme")).get("/api/v1/budgets/acme")
+                .then().extract().statusCode();
+        assertTrue(own == 200 || own == 404, "its own budget is readable (404 while none is set): " + own);
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).get("/api/v1/budgets").then().statusCode(403);
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).get("/api/v1/rate-cards").then().statusCode(403);
+    }
+
+    @Test
+    void onlyAdminsCloseAMonthAndReadersChangeNothing() {
+        for (String role : List.of("reader", "operator", "tenant:acme", "service")) {
+            given().header("Authorization", TestTokens.bearer(role)).post(MONTHLY + "/2026-03/close").then()
+                    .statusCode(403).contentType("application/problem+json");
+        }
+        String cards = given().header("Authorization", TestTokens.bearer("reader")).get("/api/v1/rate-cards")
+                .then().statusCode(200).extract().asString();
+        given().header("Authorization", TestTokens.bearer("reader")).contentType(ContentType.JSON)
+                .body("{\"version\":\"sec-1\",\"effectiveFrom\":\"2026-01-01\",\"currency\":\"USD\",\"defaultRate\":1}")
+                .post("/api/v1/rate-cards").then().statusCode(403);
+        assertEquals(cards, given().header("Authorization", TestTokens.bearer("admin")).get("/api/v1/rate-cards")
+                .then().statusCode(200).extract().asString());
+        given().post(MONTHLY + "/2026-03/close").then().statusCode(401);
+    }
+
+    @Test
+    void everyBillingOperationBelongsToANamedFamily() {
+        String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
+        assertTrue(AccessCoverage.operations(openApi) > 10);
+        assertEquals(List.of(), AccessCoverage.uncovered(openApi));
+    }
+
+    /** The tenant column of a monthly CSV, in order, without the header and lines for no tenant. */
+    private static List<String> tenantsOf(String csv) {
+        List<String> lines = Arrays.asList(csv.split("\r\n"));
+        int column = Arrays.asList(lines.get(0).split(",")).indexOf("tenant");
+        assertTrue(column >= 0, lines.get(0));
+        return lines.stream().skip(1).map(l -> l.split(",", -1)[column]).filter(t -> !t.isEmpty()).distinct().sorted().toList();
+    }
+}

@@ -1,0 +1,58 @@
+package io.gpumeter.slo.security;
+
+import io.gpumeter.common.testing.AccessCoverage;
+import io.gpumeter.common.testing.AuthEnabled;
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.TestTokens;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** slo-service with authentication on: services push latency, operators define SLOs, readers read. */
+@QuarkusTest
+@TestProfile(AuthEnabled.class)
+@WithTestResource(EmbeddedPostgresResource.class)
+class SloSecurityTest {
+
+    private static final String SLO = """
+            {"name":"sec-ttft","selector":{"service":"chat"},"sli":"TTFT",
+             "objective":{"percentile":99,"thresholdMs":300,"per":"MINUTE"},"target":0.99,"window":"P30D"}""";
+    private static final String LINE = "{\"service\":\"chat\",\"namespace\":\"ml\",\"pod\":\"chat-0\","
+            + "\"ts\":\"2026-05-01T10:00:01Z\",\"ttftMs\":120,\"ok\":true}\n";
+
+    @Test
+    void onlyOperatorsDefineSlosAndARefusedWriteStoresNothing() {
+        for (String role : List.of("reader", "service", "tenant:acme")) {
+            given().header("Authorization", TestTokens.bearer(role)).contentType("application/json").body(SLO)
+                    .post("/api/v1/slos").then().statusCode(403).contentType("application/problem+json");
+        }
+        given().header("Authorization", TestTokens.bearer("reader")).get("/api/v1/slos/sec-ttft").then().statusCode(404);
+        given().header("Authorization", TestTokens.bearer("operator")).contentType("application/json").body(SLO)
+                .post("/api/v1/slos").then().statusCode(201);
+        given().header("Authorization", TestTokens.bearer("reader")).get("/api/v1/slos/sec-ttft").then().statusCode(200);
+        given().header("Authorization", TestTokens.bearer("reader")).delete("/api/v1/slos/sec-ttft").then().statusCode(403);
+    }
+
+    @Test
+    void onlyServicesAndAdminsPushLatency() {
+        given().contentType("application/x-ndjson").body(LINE.getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/api/v1/ingest/latency").then().statusCode(401);
+        given().header("Authorization", TestTokens.bearer("operator")).contentType("application/x-ndjson").body(LINE.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/latency").then().statusCode(403);
+        given().header("Authorization", TestTokens.bearer("service")).contentType("application/x-ndjson").body(LINE.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/latency").then().statusCode(200);
+    }
+
+    @Test
+    void everySloOperationBelongsToANamedFamily() {
+        String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
+        assertTrue(AccessCoverage.operations(openApi) >= 8);
+        assertEquals(List.of(), AccessCoverage.uncovered(openApi));
+    }
+}
