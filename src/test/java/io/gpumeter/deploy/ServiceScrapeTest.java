@@ -43,9 +43,13 @@ class ServiceScrapeTest {
                 assertEquals(200, health.statusCode(), probe + ": " + health.body());
             }
             // One application request, so that the HTTP server metrics have a sample.
-            HttpResponse<String> miss = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/no-such-endpoint")).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            HttpResponse<String> miss = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/no-such-endpoint"))
+                    .header("Authorization", "Bearer " + suite.adminToken()).build(), HttpResponse.BodyHandlers.ofString());
             assertEquals(404, miss.statusCode());
+            // The API wants a token; the probes and the scrape above and below do not.
+            HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/no-such-endpoint")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertEquals(401, anonymous.statusCode());
             HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(base.resolve("/q/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, metrics.statusCode());

@@ -2,6 +2,8 @@ package io.gpumeter.e2e;
 
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
+import io.restassured.RestAssured;
+import io.restassured.builder.RequestSpecBuilder;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.nio.file.Files;
@@ -32,6 +34,9 @@ final class SuiteExtension implements ExtensionContext.Store.CloseableResource {
                     .readyTimeout(Duration.ofMinutes(3))
                     .build()
                     .start();
+            // Every end-to-end call carries an admin token of the suite's own key pair, as an operator's would.
+            RestAssured.requestSpecification = new RequestSpecBuilder()
+                    .addHeader("Authorization", "Bearer " + suite.adminToken()).build();
             instance = new SuiteExtension(suite);
             context.getRoot().getStore(ExtensionContext.Namespace.GLOBAL).put(SuiteExtension.class, instance);
         }

@@ -1,6 +1,7 @@
 package io.gpumeter.launcher;
 
 import io.gpumeter.launcher.cli.SimulateCommand;
+import io.gpumeter.launcher.cli.TokenCommand;
 import io.gpumeter.launcher.cli.UpCommand;
 import io.gpumeter.launcher.cli.UsageException;
 import io.gpumeter.launcher.suite.SuiteException;
@@ -8,13 +9,16 @@ import io.gpumeter.launcher.suite.SuiteException;
 import java.util.Arrays;
 import java.util.List;
 
-/** Entry point of {@code ./gpumeter}: {@code up} runs the suite, {@code simulate} prints a fleet history. */
+/** Entry point of {@code ./gpumeter}: {@code up} runs the suite, {@code simulate} prints a fleet history,
+ * {@code token} signs a token for the local run. */
 public final class Main {
 
     private static final String USAGE = """
             usage: gpumeter <command> [options]
 
             commands:
+            %s
+
             %s
 
             %s
@@ -29,7 +33,7 @@ public final class Main {
 
     static int run(String[] args) {
         if (args.length == 0 || List.of("help", "--help", "-h").contains(args[0])) {
-            System.out.printf(USAGE, indent(UpCommand.usage()), indent(SimulateCommand.usage()));
+            System.out.printf(USAGE, indent(UpCommand.usage()), indent(SimulateCommand.usage()), indent(TokenCommand.usage()));
             return args.length == 0 ? 2 : 0;
         }
         List<String> rest = Arrays.asList(args).subList(1, args.length);
@@ -37,7 +41,8 @@ public final class Main {
             return switch (args[0]) {
                 case "up" -> UpCommand.run(rest, System.getenv(), System.out);
                 case "simulate" -> SimulateCommand.run(rest, System.out, System.err);
-                default -> throw new UsageException("unknown command '" + args[0] + "' (try: up, simulate, help)");
+                case "token" -> TokenCommand.run(rest, System.out);
+                default -> throw new UsageException("unknown command '" + args[0] + "' (try: up, simulate, token, help)");
             };
         } catch (UsageException e) {
             System.err.println("gpumeter: " + e.getMessage());

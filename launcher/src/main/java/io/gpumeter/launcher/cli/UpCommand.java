@@ -124,5 +124,8 @@ public final class UpCommand {
         if (api != null) {
             out.printf("  %-10s %s (simulated; kubectl --server %s get pods -A)%n", "k8s api", api.url(), api.url());
         }
+        out.println();
+        out.println("admin token: " + suite.adminToken());
+        out.println("  (export TOKEN=<that token>; more with ./gpumeter token --groups reader|operator|tenant:<name>)");
     }
 }

@@ -76,6 +76,7 @@ public final class Demo {
         URI uri = URI.create(suite.url(Service.COLLECTOR) + "/api/v1/ingest/kubernetes?cluster=" + CLUSTER);
         HttpRequest request = HttpRequest.newBuilder(uri).timeout(Duration.ofMinutes(5))
                 .header("Content-Type", "application/x-ndjson")
+                .header("Authorization", "Bearer " + suite.adminToken())
                 .POST(HttpRequest.BodyPublishers.ofString(ndjson.toString())).build();
         HttpResponse<String> response = http.send(request, HttpResponse.BodyHandlers.ofString());
         out.printf("POST %s -> %d %s%n", uri, response.statusCode(), abbreviate(response.body()));
@@ -84,7 +85,9 @@ public final class Demo {
     private void showOccupants(Suite suite, OccupancySample sample) {
         String url = suite.url(Service.LEDGER) + "/api/v1/gpus/" + sample.gpuUuid() + "/occupants?at="
                 + Rfc3339.format(sample.at());
-        out.printf("%nQ1: who held %s at %s?%n  curl '%s'%n", sample.gpuUuid(), Rfc3339.format(sample.at()), url);
+        String auth = "Bearer " + suite.adminToken();
+        out.printf("%nQ1: who held %s at %s?%n  curl -H \"Authorization: Bearer $TOKEN\" '%s'%n", sample.gpuUuid(),
+                Rfc3339.format(sample.at()), url);
         out.printf("  the simulator put there: %s%n", sample.occupants().stream()
                 .map(p -> p.namespace() + "/" + p.name()).collect(Collectors.joining(", ")));
         Instant deadline = Instant.now().plus(LEDGER_WAIT);
@@ -92,7 +95,7 @@ public final class Demo {
         while (Instant.now().isBefore(deadline)) {
             try {
                 HttpResponse<String> response = http.send(HttpRequest.newBuilder(URI.create(url))
-                        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+                        .timeout(Duration.ofSeconds(10)).header("Authorization", auth).GET().build(), HttpResponse.BodyHandlers.ofString());
                 last = response.statusCode() + " " + response.body();
                 if (response.statusCode() == 200 && namesExactly(response.body(), sample.occupants())) {
                     out.printf("  ledger says:%n%s%n", Json.pretty(response.body()));
@@ -115,9 +118,9 @@ public final class Demo {
         YearMonth lastMonth = YearMonth.from(plan.end().atZone(ZoneOffset.UTC)).minusMonths(1);
         Instant from = lastMonth.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         Instant to = lastMonth.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-        out.printf("%nGPU-hours by tenant for %s:%n  curl '%s/api/v1/gpu-hours?from=%s&to=%s&groupBy=tenant'%n",
+        out.printf("%nGPU-hours by tenant for %s:%n  curl -H \"Authorization: Bearer $TOKEN\" '%s/api/v1/gpu-hours?from=%s&to=%s&groupBy=tenant'%n",
                 lastMonth, suite.url(Service.LEDGER), Rfc3339.format(from), Rfc3339.format(to));
-        out.printf("Monthly cost report for %s (CSV):%n  curl -o gpumeter-%s.csv '%s/api/v1/reports/monthly?month=%s"
+        out.printf("Monthly cost report for %s (CSV):%n  curl -H \"Authorization: Bearer $TOKEN\" -o gpumeter-%s.csv '%s/api/v1/reports/monthly?month=%s"
                 + "&format=csv'%n", lastMonth, lastMonth, suite.url(Service.BILLING), lastMonth);
     }
 

@@ -35,6 +35,7 @@ public final class Suite implements AutoCloseable {
     private EmbeddedDatabase embedded;
     private DatabaseConnection database;
     private Thread hook;
+    private LocalKeys keys;
 
     Suite(SuiteConfig config) {
         this.config = config;
@@ -192,9 +193,34 @@ public final class Suite implements AutoCloseable {
         }
     }
 
-    /** The variables every service reads: its port, the database, and where the other services are. */
+    /**
+     * A token of the local key pair for {@code groups} (e.g. {@code admin}, {@code tenant:acme}); the services
+     * of this suite accept it.
+     */
+    public synchronized String token(String subject, List<String> groups, Duration ttl) {
+        return keys().token(subject, groups, ttl);
+    }
+
+    /** An admin token valid for a day, for the operator of a local run and for tests. */
+    public String adminToken() {
+        return token("local-admin", List.of("admin"), Duration.ofDays(1));
+    }
+
+    private synchronized LocalKeys keys() {
+        if (keys == null) {
+            keys = LocalKeys.in(config.stateDirectory());
+        }
+        return keys;
+    }
+
+    /**
+     * The variables every service reads: its port, the database, where the other services are, the key that
+     * verifies tokens and the service's own token.
+     */
     Map<String, String> environment(Service service) {
         Map<String, String> env = new HashMap<>();
+        env.put("MP_JWT_VERIFY_PUBLICKEY", keys().publicKeyPem());
+        env.put("GPUMETER_AUTH_SERVICE_TOKEN", token(service.id(), List.of("service"), Duration.ofDays(365)));
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port(service)));
         env.put("QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl());
         env.put("QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl());
