@@ -1,0 +1,67 @@
+package io.gpumeter.alert.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.Fuzz;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Seeded hostile Alertmanager payloads against the webhook: 2xx or a 4xx problem document, never a 5xx; a refused
+ * payload records no alert and takes no action; the service stays up.
+ */
+@QuarkusTest
+@WithKubernetesTestServer(crud = true)
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeLedger.class)
+class WebhookFuzzTest {
+
+    private static final String WEBHOOK = "/api/v1/alertmanager/webhook";
+    private static final int CASES = 1500;
+
+    @Test
+    void alertmanagerPayloads() {
+        Instant t0 = Instant.now().truncatedTo(ChronoUnit.SECONDS).minusSeconds(600);
+        List<String> seeds = List.of(
+                Notifications.firing(Notifications.labels("GpuMissing", "gpu-1"), t0),
+                Notifications.resolved(Notifications.labels("XidHardwareError", "gpu-2"), t0, t0.plusSeconds(60)));
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        int[] n = {0};
+        new Fuzz(21L, seeds).run(CASES, body -> {
+            String before = state();
+            Response r = given().contentType("application/json").body(body).post(WEBHOOK);
+            statuses.merge(r.statusCode(), 1, Integer::sum);
+            if (r.statusCode() >= 500) {
+                fail("case " + n[0] + " answered " + r.statusCode() + ": " + r.asString());
+            }
+            if (r.statusCode() >= 400) {
+                assertTrue(String.valueOf(r.contentType()).startsWith("application/problem+json"), r.contentType());
+                assertEquals(before, state(), "case " + n[0] + ": a refused payload changes nothing");
+            }
+            n[0]++;
+        });
+        given().get("/q/health/live").then().statusCode(200);
+        System.out.printf("fuzz %-16s %5d cases, statuses %s%n", "alertmanager", n[0], statuses);
+        assertEquals(CASES, n[0]);
+        assertTrue(statuses.getOrDefault(200, 0) > 0);
+    }
+
+    /** The alerts recorded and the actions audited, as the API lists them. */
+    private static String state() {
+        return given().queryParam("state", "all").get("/api/v1/alerts").asString().length() + "/"
+                + given().get("/api/v1/actions").asString().length();
+    }
+}

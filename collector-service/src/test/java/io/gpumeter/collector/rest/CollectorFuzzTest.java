@@ -1,0 +1,124 @@
+package io.gpumeter.collector.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.Fuzz;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import static io.gpumeter.collector.rest.KubernetesIngestResourceTest.NAMESPACE;
+import static io.gpumeter.collector.rest.KubernetesIngestResourceTest.pod;
+import static io.gpumeter.collector.rest.UsageIngestResourceTest.fixture;
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Thousands of seeded hostile variants of real inputs against every collector parser, over HTTP: each answer is
+ * 2xx, or 4xx with a problem document; a refused body forwards nothing; the service stays ready throughout.
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeLedger.class)
+class CollectorFuzzTest {
+
+    static final int CASES = 1500;
+
+    /** A pod whose HAMi annotations are what the mutations hit most. */
+    static final String HAMI_POD = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
+            + "{\"name\":\"h\",\"namespace\":\"ml\",\"uid\":\"h1\",\"resourceVersion\":\"7\",\"annotations\":{"
+            + "\"hami.io/vgpu-devices-allocated\":\"GPU-aaaa,NVIDIA,8192,30:;\","
+            + "\"hami.io/vgpu-node\":\"n1\",\"hami.io/bind-phase\":\"success\"}},"
+            + "\"spec\":{\"nodeName\":\"n1\",\"schedulerName\":\"hami-scheduler\",\"containers\":[{\"name\":\"a\","
+            + "\"resources\":{\"limits\":{\"nvidia.com/gpu\":\"1\",\"nvidia.com/gpumem\":\"8192\",\"nvidia.com/gpucores\":\"30\"}}}]},"
+            + "\"status\":{\"conditions\":[{\"type\":\"PodScheduled\",\"status\":\"True\","
+            + "\"lastTransitionTime\":\"2026-05-01T00:00:00Z\"}]}}}";
+
+    private final Map<String, Map<Integer, Integer>> outcomes = new TreeMap<>();
+
+    @BeforeEach
+    void reset() {
+        FakeLedger.STATUS.set(200);
+    }
+
+    @Test
+    void prometheusTextFromDcgmExporter() throws IOException {
+        fuzz("dcgm", "/api/v1/ingest/dcgm", "text/plain", 11L,
+                List.of(fixture("dcgm-exporter-scrape-a100-mig-1g5gb.prom"), fixture("dcgm-exporter-scrape-l40s-k8s-pod-labels.prom")));
+    }
+
+    @Test
+    void prometheusTextFromHamiMonitor() throws IOException {
+        fuzz("hami", "/api/v1/ingest/hami-monitor", "text/plain", 12L,
+                List.of(fixture("hami-vgpu-monitor-9394-scrape.prom"), fixture("hami-vgpu-monitor-9394-legacy-scrape.prom")));
+    }
+
+    @Test
+    void nvidiaSmiCsvAndPmon() {
+        fuzz("nvidia-smi csv", "/api/v1/ingest/nvidia-smi", "text/csv", 13L, List.of(
+                "timestamp, uuid, utilization.gpu [%], memory.used [MiB], power.draw [W]\n"
+                        + "2026/07/03 22:22:01.444, GPU-N1, 37 %, 1024 MiB, 250.5 W\n"
+                        + "2026/07/03 22:22:01.444, GPU-N2, [N/A], [Not Supported], 80 W\n",
+                "timestamp, gpu_uuid, pid, used_memory [MiB]\n2026/07/03 22:22:01.444, GPU-N1, 4242, 1024 MiB\n"));
+        fuzz("nvidia-smi pmon", "/api/v1/ingest/nvidia-smi", "text/plain", 14L, List.of(
+                "# gpu         pid   type     sm    mem    enc    dec    jpg    ofa    command\n"
+                        + "# Idx           #    C/G      %      %      %      %      %      %    name\n"
+                        + "    0       4242     C     45     20      -      -      -      -    python\n"
+                        + "    1          -     -      -      -      -      -      -      -    -\n"));
+    }
+
+    @Test
+    void kubernetesWatchEventsAndHamiAnnotations() {
+        fuzz("watch ndjson", "/api/v1/ingest/kubernetes", "application/x-ndjson", 15L, List.of(
+                String.join("\n", NAMESPACE, pod("u1", "10", ""), HAMI_POD) + "\n", HAMI_POD + "\n"));
+    }
+
+    @Test
+    void kernelAndContainerLogs() {
+        fuzz("kmsg", "/api/v1/ingest/kmsg?node=n1", "text/plain", 16L, List.of(
+                "[  123.456789] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.\n"
+                        + "[  124.000000] NVRM: Xid (PCI:0000:3b:00): 119, pid=0, name=, Timeout waiting for RPC from GSP!\n"));
+    }
+
+    private void fuzz(String parser, String path, String contentType, long seed, List<String> inputs) {
+        AtomicInteger cases = new AtomicInteger();
+        new Fuzz(seed, inputs).run(CASES, body -> {
+            int before = forwarded();
+            var request = given().contentType(contentType).body(body);
+            if (!path.contains("?")) {
+                request.queryParam("node", "fuzz-node");
+            }
+            Response r = request.post(path);
+            int status = r.statusCode();
+            outcomes.computeIfAbsent(parser, p -> new TreeMap<>()).merge(status, 1, Integer::sum);
+            if (status >= 500) {
+                fail(parser + " case " + cases.get() + " answered " + status + ": " + r.asString());
+            }
+            if (status >= 400) {
+                assertTrue(String.valueOf(r.contentType()).startsWith("application/problem+json"),
+                        parser + " case " + cases.get() + ": a refusal is a problem document, got " + r.contentType());
+                assertTrue(!r.asString().contains("Exception") && !r.asString().contains("at io."),
+                        "no class names or stack traces: " + r.asString());
+                assertEquals(before, forwarded(), parser + " case " + cases.get() + ": a refused body forwards nothing");
+            }
+            cases.incrementAndGet();
+        });
+        given().get("/q/health/live").then().statusCode(200);
+        System.out.printf("fuzz %-16s %5d cases, statuses %s%n", parser, cases.get(), outcomes.get(parser));
+        assertEquals(CASES, cases.get());
+        assertTrue(outcomes.get(parser).getOrDefault(200, 0) > 0, parser + ": the valid seeds are accepted");
+    }
+
+    private static int forwarded() {
+        return FakeLedger.BATCHES.size() + FakeLedger.USAGE.size() + FakeLedger.GOVERNANCE.size() + FakeLedger.LIVE_PODS.size();
+    }
+}

@@ -1,0 +1,136 @@
+package io.gpumeter.common.testing;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.function.Consumer;
+
+/**
+ * Seeded hostile variants of a valid input, for the parsers' fuzz tests: each case is reproducible from the seed
+ * and its index. Mutations mix byte-level damage (flips, cuts, splices, control bytes) with the shapes parsers get
+ * wrong (huge numbers, NaN and infinities, broken escapes and quotes, repeated or emptied lines, invalid UTF-8).
+ */
+public final class Fuzz {
+
+    private static final String[] TOKENS = {
+            "NaN", "+Inf", "-Inf", "Infinity", "1e309", "-1e309", "99999999999999999999999999", "-0", "0x1F", "",
+            "\"", "\\", "\\x", "\\u12", "{", "}", "[", "]", ",", ":", "\n", "\r\n", "\t", " ", "#", "=", "{}", "[]",
+            "null", "true", "\u0000", "\u202e", "é", "🙂", "[N/A]", "[Not Supported]", "-", "%", "MiB", "W",
+            "2026-02-30T25:61:61Z", "1970-01-01T00:00:00Z", "9999-12-31T23:59:59Z", "2026/07/03 22:22:01.444"};
+
+    private final Random random;
+    private final List<byte[]> seeds;
+
+    public Fuzz(long seed, List<String> validInputs) {
+        this.random = new Random(seed);
+        this.seeds = validInputs.stream().map(s -> s.getBytes(StandardCharsets.UTF_8)).toList();
+    }
+
+    /** Runs {@code check} on {@code cases} variants; the first variant of each seed is the seed itself. */
+    public void run(int cases, Consumer<byte[]> check) {
+        for (int i = 0; i < cases; i++) {
+            byte[] base = seeds.get(i % seeds.size());
+            check.accept(i < seeds.size() ? base : mutate(base, 1 + random.nextInt(4)));
+        }
+    }
+
+    byte[] mutate(byte[] input, int rounds) {
+        byte[] out = input;
+        for (int r = 0; r < rounds; r++) {
+            out = switch (random.nextInt(9)) {
+                case 0 -> flip(out);
+                case 1 -> cut(out);
+                case 2 -> insert(out, token().getBytes(StandardCharsets.UTF_8));
+                case 3 -> replaceRun(out, token().getBytes(StandardCharsets.UTF_8));
+                case 4 -> duplicateLine(out);
+                case 5 -> dropLine(out);
+                case 6 -> insert(out, new byte[]{(byte) (0x80 + random.nextInt(0x40))}); // invalid UTF-8
+                case 7 -> insert(out, longRun());
+                default -> replaceNumber(out);
+            };
+        }
+        return out;
+    }
+
+    private String token() {
+        return TOKENS[random.nextInt(TOKENS.length)];
+    }
+
+    private byte[] flip(byte[] in) {
+        if (in.length == 0) {
+            return in;
+        }
+        byte[] out = in.clone();
+        int i = random.nextInt(out.length);
+        out[i] = (byte) (out[i] ^ (1 << random.nextInt(8)));
+        return out;
+    }
+
+    private byte[] cut(byte[] in) {
+        return in.length == 0 ? in : java.util.Arrays.copyOf(in, random.nextInt(in.length));
+    }
+
+    private byte[] insert(byte[] in, byte[] what) {
+        int at = in.length == 0 ? 0 : random.nextInt(in.length + 1);
+        byte[] out = new byte[in.length + what.length];
+        System.arraycopy(in, 0, out, 0, at);
+        System.arraycopy(what, 0, out, at, what.length);
+        System.arraycopy(in, at, out, at + what.length, in.length - at);
+        return out;
+    }
+
+    private byte[] replaceRun(byte[] in, byte[] what) {
+        if (in.length == 0) {
+            return what;
+        }
+        int at = random.nextInt(in.length);
+        int len = Math.min(in.length - at, 1 + random.nextInt(8));
+        byte[] out = new byte[in.length - len + what.length];
+        System.arraycopy(in, 0, out, 0, at);
+        System.arraycopy(what, 0, out, at, what.length);
+        System.arraycopy(in, at + len, out, at + what.length, in.length - at - len);
+        return out;
+    }
+
+    private byte[] longRun() {
+        byte[] run = new byte[1 + random.nextInt(70_000)];
+        java.util.Arrays.fill(run, (byte) "a9\"{ ,".charAt(random.nextInt(6)));
+        return run;
+    }
+
+    private List<String> lines(byte[] in) {
+        return new ArrayList<>(List.of(new String(in, StandardCharsets.UTF_8).split("\n", -1)));
+    }
+
+    private byte[] duplicateLine(byte[] in) {
+        List<String> lines = lines(in);
+        int i = random.nextInt(lines.size());
+        lines.add(i, lines.get(i));
+        return String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private byte[] dropLine(byte[] in) {
+        List<String> lines = lines(in);
+        if (lines.size() > 1) {
+            lines.remove(random.nextInt(lines.size()));
+        }
+        return String.join("\n", lines).getBytes(StandardCharsets.UTF_8);
+    }
+
+    private byte[] replaceNumber(byte[] in) {
+        String text = new String(in, StandardCharsets.UTF_8);
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("-?\\d+(\\.\\d+)?").matcher(text);
+        List<int[]> spans = new ArrayList<>();
+        while (m.find()) {
+            spans.add(new int[]{m.start(), m.end()});
+        }
+        if (spans.isEmpty()) {
+            return insert(in, token().getBytes(StandardCharsets.UTF_8));
+        }
+        int[] s = spans.get(random.nextInt(spans.size()));
+        String[] numbers = {"NaN", "-1", "1e309", "99999999999999999999", "0", "-0.0", "3.4028236e38", "1.5", "+Inf"};
+        return (text.substring(0, s[0]) + numbers[random.nextInt(numbers.length)] + text.substring(s[1]))
+                .getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,79 @@
+package io.gpumeter.slo.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.Fuzz;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Supplier;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+/**
+ * Seeded hostile SLO definitions and latency lines: 2xx or a 4xx problem document, never a 5xx; a refused body
+ * stores nothing; the service stays up.
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class SloFuzzTest {
+
+    private static final int CASES = 1500;
+
+    @org.junit.jupiter.api.AfterEach
+    void removeWhatTheValidCasesStored() {
+        List<String> names = given().get("/api/v1/slos").then().statusCode(200).extract().jsonPath().getList("name");
+        names.forEach(n -> given().delete("/api/v1/slos/" + n).then().statusCode(204));
+    }
+
+    @Test
+    void sloDefinitions() {
+        List<String> seeds = List.of("""
+                {"name":"fz-ttft","selector":{"service":"chat"},"sli":"TTFT",
+                 "objective":{"percentile":99,"thresholdMs":300,"per":"MINUTE"},"target":0.99,"window":"P30D"}""", """
+                {"name":"fz-avail","selector":{"service":"chat"},"sli":"AVAILABILITY","target":0.999,"window":"PT6H"}""");
+        fuzz("slo definitions", "/api/v1/slos", "application/json", 31L, seeds,
+                () -> given().get("/api/v1/slos").asString());
+    }
+
+    @Test
+    void latencyLines() {
+        String lines = """
+                {"service":"fz","namespace":"ml","pod":"fz-0","ts":"2026-05-01T10:00:01.250Z","ttftMs":120,"itlMs":18.5,"e2eMs":950,"ok":true}
+                {"service":"fz","namespace":"ml","pod":"fz-1","ts":"2026-05-01T10:00:02+02:00","ok":false}
+                """;
+        fuzz("latency ndjson", "/api/v1/ingest/latency", "application/x-ndjson", 32L, List.of(lines),
+                () -> given().queryParam("service", "fz").queryParam("from", "2026-04-30T00:00:00Z")
+                        .queryParam("to", "2026-05-02T00:00:00Z").get("/api/v1/latency").asString());
+    }
+
+    private static void fuzz(String parser, String path, String contentType, long seed, List<String> seeds,
+                             Supplier<String> state) {
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        int[] n = {0};
+        new Fuzz(seed, seeds).run(CASES, body -> {
+            String before = state.get();
+            Response r = given().contentType(contentType).body(body).post(path);
+            statuses.merge(r.statusCode(), 1, Integer::sum);
+            if (r.statusCode() >= 500) {
+                fail(parser + " case " + n[0] + " answered " + r.statusCode() + ": " + r.asString());
+            }
+            if (r.statusCode() >= 400) {
+                assertTrue(String.valueOf(r.contentType()).startsWith("application/problem+json"), r.contentType());
+                assertEquals(before, state.get(), parser + " case " + n[0] + ": a refused body stores nothing");
+            }
+            n[0]++;
+        });
+        given().get("/q/health/live").then().statusCode(200);
+        System.out.printf("fuzz %-16s %5d cases, statuses %s%n", parser, n[0], statuses);
+        assertEquals(CASES, n[0]);
+        assertTrue(statuses.keySet().stream().anyMatch(s -> s < 300), parser + ": the valid seeds are accepted");
+    }
+}
