@@ -62,6 +62,16 @@ class AlertSecurityTest {
     }
 
     @Test
+    void aBodyOverTheLimitIs413BeforeItIsRead() {
+        byte[] big = new byte[1024 * 1024 + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+        given().header("Authorization", "Bearer am-static-token").contentType("application/json").body(big)
+                .post(WEBHOOK).then().statusCode(413).contentType("application/problem+json")
+                .body("field", equalTo("body")).body("detail", org.hamcrest.Matchers.containsString("1048576"));
+        given().get("/q/health/live").then().statusCode(200);
+    }
+
+    @Test
     void everyAlertOperationBelongsToANamedFamily() {
         String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
         assertTrue(AccessCoverage.operations(openApi) >= 6);

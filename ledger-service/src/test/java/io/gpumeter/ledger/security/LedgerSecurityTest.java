@@ -132,6 +132,23 @@ class LedgerSecurityTest {
     }
 
     @Test
+    void longListsComeInPages() {
+        String admin = TestTokens.bearer("admin");
+        var first = given().header("Authorization", admin).queryParam("at", "2026-05-03T11:30:00Z").queryParam("limit", 1)
+                .get("/api/v1/nodes/sec-node/occupants").then().statusCode(200)
+                .header("X-Total-Count", "2").body("pod", contains("train")).extract();
+        String next = first.header("Link");
+        assertTrue(next.contains("offset=1") && next.endsWith("rel=\"next\""), next);
+        given().header("Authorization", admin).queryParam("at", "2026-05-03T11:30:00Z").queryParam("limit", 1)
+                .queryParam("offset", 1).get("/api/v1/nodes/sec-node/occupants").then().statusCode(200)
+                .header("X-Total-Count", "2").header("Link", org.hamcrest.Matchers.nullValue()).body("pod", contains("infer"));
+        for (String bad : List.of("0", "10001", "-1", "x")) {
+            given().header("Authorization", admin).queryParam("limit", bad).get("/api/v1/nodes/sec-node/occupants")
+                    .then().statusCode(400).contentType("application/problem+json").body("field", equalTo("limit"));
+        }
+    }
+
+    @Test
     void everyLedgerOperationBelongsToANamedFamily() {
         String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
         assertTrue(AccessCoverage.operations(openApi) > 20, "the OpenAPI document lists the ledger's operations");
