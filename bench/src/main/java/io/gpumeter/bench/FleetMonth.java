@@ -19,26 +19,56 @@ import java.util.function.Consumer;
 
 /**
  * A month of allocation facts for a large fleet, deterministic by seed: nodes of 8 GPUs in three pools (HAMi
- * vGPU on H100, whole A100 cards, MIG A100), and back-to-back pods on every card from the month's start to its end.
+ * vGPU on H100, whole A100 cards, MIG A100), and back-to-back pods on every card from the month's start to its end;
+ * a scale below 1 shortens holds and gaps for more pods on the same cards.
  */
 final class FleetMonth {
 
     static final String CLUSTER = "bench";
     private static final int TENANTS = 40;
+    /** A pod holds its slot for 1 minute to 4 days, then the slot stays empty up to 3 hours (at scale 1). */
+    private static final int MAX_HOLD_MINUTES = 4 * 24 * 60;
+    private static final int MAX_GAP_MINUTES = 3 * 60;
 
     private final int gpus;
     private final Instant start;
     private final Instant end;
     private final SplittableRandom random;
     private final List<String> hamiUuids = new ArrayList<>();
+    private final int maxHoldMinutes;
+    private final int maxGapMinutes;
     private long revision = 1;
     private long pods;
 
     FleetMonth(int gpus, Instant start, Instant end, long seed) {
+        this(gpus, start, end, seed, 1.0);
+    }
+
+    /**
+     * @param scale multiplies the longest hold and gap; below 1 the same cards see proportionally more, shorter pods
+     */
+    FleetMonth(int gpus, Instant start, Instant end, long seed, double scale) {
         this.gpus = gpus;
         this.start = start;
         this.end = end;
         this.random = new SplittableRandom(seed);
+        this.maxHoldMinutes = Math.max(2, (int) Math.round(MAX_HOLD_MINUTES * scale));
+        this.maxGapMinutes = Math.max(1, (int) Math.round(MAX_GAP_MINUTES * scale));
+    }
+
+    /**
+     * The scale at which a month of {@code gpus} cards holds about {@code pods} pods: each slot cycles through a hold
+     * (mean max/2) and a gap (mean max/2), so a slot sees about (month + 3 h head start) / mean cycle pods.
+     */
+    static double scaleFor(int gpus, long pods, Instant start, Instant end) {
+        double slots = 0;
+        int nodes = gpus / 8;
+        for (int n = 0; n < nodes; n++) {
+            slots += 8 * (n % 3 == 1 ? 1 : 2);
+        }
+        double minutes = Duration.between(start, end).toMinutes() + 3 * 60;
+        double cycleAtScaleOne = (MAX_HOLD_MINUTES + MAX_GAP_MINUTES) / 2.0;
+        return slots * minutes / pods / cycleAtScaleOne;
     }
 
     List<String> hamiUuids() {
@@ -102,7 +132,7 @@ final class FleetMonth {
     private void podsOnSlot(String node, int pool, String uuid, List<PodFact> out) {
         Instant t = start.minus(Duration.ofMinutes(random.nextInt(0, 6 * 60)));
         while (t.isBefore(end)) {
-            Duration held = Duration.ofMinutes(random.nextInt(1, 4 * 24 * 60));
+            Duration held = Duration.ofMinutes(random.nextInt(1, maxHoldMinutes));
             Instant finished = t.plus(held);
             int tenant = random.nextInt(TENANTS);
             String ns = namespace(tenant, random.nextInt(3));
@@ -126,7 +156,7 @@ final class FleetMonth {
                 out.add(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, finished, t, t, node,
                         "Succeeded", "default-scheduler", true, finished, null, owner, Map.of(), resources, vgpus));
             }
-            t = finished.plus(Duration.ofMinutes(random.nextInt(0, 3 * 60)));
+            t = finished.plus(Duration.ofMinutes(random.nextInt(0, maxGapMinutes)));
         }
     }
 

@@ -41,6 +41,7 @@ public final class UsageBench {
     private static final Instant START = Instant.parse("2026-05-04T00:00:00Z");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private String authorization;
 
     public static void main(String[] args) throws Exception {
         int gpus = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
@@ -57,6 +58,7 @@ public final class UsageBench {
     }
 
     private void run(Suite suite, int gpus, int seconds) throws Exception {
+        authorization = "Bearer " + suite.adminToken();
         long samples = (long) gpus * FIELDS.length * seconds;
         System.out.printf("gpumeter usage ingest benchmark: %,d GPUs x %d fields x %d s = %,d samples, %d cores%n", gpus,
                 FIELDS.length, seconds, samples, Runtime.getRuntime().availableProcessors());
@@ -110,7 +112,8 @@ public final class UsageBench {
 
     private int post(URI endpoint, String body) {
         try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint).timeout(Duration.ofMinutes(5))
+            HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint)
+                    .header("Authorization", authorization).timeout(Duration.ofMinutes(5))
                     .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
                     HttpResponse.BodyHandlers.ofString());
             if (response.statusCode() != 200) {

@@ -3,6 +3,7 @@ package io.gpumeter.alert.config;
 import io.smallrye.config.WithDefault;
 import io.smallrye.config.WithName;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Set;
 
@@ -22,6 +23,8 @@ public interface RulesConfig {
     Latency latency();
 
     Violations violations();
+
+    Budget budget();
 
     /** GpuDriverXid. */
     interface DriverXid {
@@ -111,5 +114,16 @@ public interface RulesConfig {
         /** How far back the ledger is asked for episodes. */
         @WithDefault("2h")
         Duration lookback();
+    }
+
+    /** BudgetForecastOverrun. */
+    interface Budget {
+        /** Share above the budget the forecast may reach without firing (0.05 = 5%). */
+        @WithDefault("0")
+        BigDecimal tolerance();
+
+        /** Share of the month that must have passed before a forecast alone fires (spending the budget always does). */
+        @WithDefault("0.1")
+        BigDecimal minElapsed();
     }
 }

@@ -7,10 +7,19 @@ import java.util.Map;
 
 /**
  * Everything one evaluation reads, fetched once: the occupied cards with their series, the ledger's violation
- * episodes and failure incidents, and slo-service's SLO states, each possibly absent or failed.
+ * episodes and failure incidents, slo-service's SLO states, and billing-service's budget forecasts and cost
+ * judgements, each possibly absent or failed.
  */
 public record Snapshot(Instant now, Source<List<Card>> cards, Source<List<ViolationEpisode>> violations,
-                       Source<List<Incident>> incidents, Source<List<SloState>> slos) {
+                       Source<List<Incident>> incidents, Source<List<SloState>> slos,
+                       Source<List<BudgetForecast>> budgets, Source<List<CostAnomaly>> costs) {
+
+    /** A snapshot without billing-service's sources (they count as absent). */
+    public Snapshot(Instant now, Source<List<Card>> cards, Source<List<ViolationEpisode>> violations,
+                    Source<List<Incident>> incidents, Source<List<SloState>> slos) {
+        this(now, cards, violations, incidents, slos, Source.absent("billing-service not read"),
+                Source.absent("billing-service not read"));
+    }
 
     /** Node of each occupied card. */
     public Map<String, String> nodeOfCard() {

@@ -4,6 +4,8 @@ import io.gpumeter.alert.config.AlertConfig;
 import io.gpumeter.alert.config.RulesConfig;
 import io.gpumeter.alert.domain.RuleResult;
 import io.gpumeter.alert.domain.Snapshot;
+import io.gpumeter.alert.domain.rule.BudgetForecastOverrunRule;
+import io.gpumeter.alert.domain.rule.CostAnomalyRule;
 import io.gpumeter.alert.domain.rule.GpuAllocationIdleRule;
 import io.gpumeter.alert.domain.rule.GpuDramBandwidthRule;
 import io.gpumeter.alert.domain.rule.GpuDriverXidRule;
@@ -44,7 +46,9 @@ public class RuleBook {
                 new InferenceLatencyRule(r.latency().consecutiveWindows()),
                 new SloFastBurnRule(),
                 new GpuQuotaHardViolationRule(r.violations().recent()),
-                new HamiLedgerDriftRule(r.violations().recent()));
+                new HamiLedgerDriftRule(r.violations().recent()),
+                new BudgetForecastOverrunRule(r.budget().tolerance(), r.budget().minElapsed()),
+                new CostAnomalyRule());
         // Xid needs the minutes before its window to tell a new code from a lasting one.
         this.usageLookback = max(r.idle().duration(), r.driverXid().window().multipliedBy(2),
                 r.missing().silence().plusMinutes(30), r.bandwidth().forDuration().plus(r.bandwidth().fresh()));

@@ -1,5 +1,6 @@
 package io.gpumeter.alert.service;
 
+import io.gpumeter.alert.client.BillingClient;
 import io.gpumeter.alert.client.Http;
 import io.gpumeter.alert.client.LedgerClient;
 import io.gpumeter.alert.client.OccupantView;
@@ -7,7 +8,9 @@ import io.gpumeter.alert.client.SloClient;
 import io.gpumeter.alert.client.UsagePointView;
 import io.gpumeter.alert.config.AlertConfig;
 import io.gpumeter.alert.config.RulesConfig;
+import io.gpumeter.alert.domain.BudgetForecast;
 import io.gpumeter.alert.domain.Card;
+import io.gpumeter.alert.domain.CostAnomaly;
 import io.gpumeter.alert.domain.Holder;
 import io.gpumeter.alert.domain.Incident;
 import io.gpumeter.alert.domain.Minute;
@@ -30,7 +33,8 @@ import java.util.TreeMap;
 
 /**
  * Takes one evaluation's snapshot: the nodes that held GPUs, their occupied cards and each card's series from the
- * ledger, the ledger's violations and incidents, and slo-service's SLO states. A source that fails is marked failed,
+ * ledger, the ledger's violations and incidents, slo-service's SLO states, and billing-service's budget forecasts and
+ * cost judgements. A source that fails is marked failed,
  * never replaced by an empty answer, so that no alert resolves because a call timed out.
  */
 @ApplicationScoped
@@ -38,12 +42,14 @@ public class SnapshotService {
 
     private final LedgerClient ledger;
     private final SloClient slo;
+    private final BillingClient billing;
     private final AlertConfig config;
     private final Duration usageLookback;
 
-    public SnapshotService(LedgerClient ledger, SloClient slo, AlertConfig config, RuleBook rules) {
+    public SnapshotService(LedgerClient ledger, SloClient slo, BillingClient billing, AlertConfig config, RuleBook rules) {
         this.ledger = ledger;
         this.slo = slo;
+        this.billing = billing;
         this.config = config;
         this.usageLookback = rules.usageLookback();
     }
@@ -57,8 +63,13 @@ public class SnapshotService {
                 .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
         Uni<Source<List<SloState>>> slos = slo.states(now.minus(r.latency().lookback()), now)
                 .onFailure().recoverWithItem(e -> Source.failed("slo-service: " + Http.reason(e)));
-        return Uni.combine().all().unis(cards, violations, incidents, slos).asTuple()
-                .map(t -> new Snapshot(now, t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4()));
+        Uni<Source<List<BudgetForecast>>> budgets = billing.budgetForecasts(now)
+                .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Http.reason(e)));
+        Uni<Source<List<CostAnomaly>>> costs = billing.costAnomalies(now)
+                .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Http.reason(e)));
+        return Uni.combine().all().unis(cards, violations, incidents, slos, budgets, costs).asTuple()
+                .map(t -> new Snapshot(now, t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4(), t.getItem5(),
+                        t.getItem6()));
     }
 
     private Uni<Source<List<Card>>> cards(Instant now) {

@@ -30,6 +30,12 @@ public final class Snapshots {
         return new Snapshot(NOW, cards, violations, incidents, slos);
     }
 
+    /** A snapshot with nothing but billing-service's budget forecasts and cost judgements. */
+    public static Snapshot billing(Source<List<BudgetForecast>> budgets, Source<List<CostAnomaly>> costs) {
+        return new Snapshot(NOW, Source.available(List.of()), Source.available(List.of()), Source.available(List.of()),
+                Source.available(List.of()), budgets, costs);
+    }
+
     /** Minute timestamps ending one minute before {@link #NOW}'s minute. */
     public static Instant minute(int minutesAgo) {
         return NOW.truncatedTo(java.time.temporal.ChronoUnit.MINUTES).minus(Duration.ofMinutes(minutesAgo));

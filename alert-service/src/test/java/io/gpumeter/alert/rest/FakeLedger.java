@@ -19,7 +19,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 
 /**
- * A stand-in for ledger-service (and slo-service, and a ticket receiver) on a free port: each path answers what the
+ * A stand-in for ledger-service (and slo-service, billing-service, and a ticket receiver) on a free port: each path answers what the
  * test put there, everything else 404 — as a ledger without the failures endpoint, or an slo-service without an API.
  */
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
@@ -46,6 +46,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         server.start();
         String url = "http://127.0.0.1:" + server.getAddress().getPort();
         return Map.of("quarkus.rest-client.ledger.url", url, "quarkus.rest-client.slo.url", url,
+                "quarkus.rest-client.billing.url", url,
                 "gpumeter.alert.actions.ticket.url", url + "/tickets");
     }
 

@@ -303,6 +303,47 @@ class RuleEvaluationResourceTest {
 
     @Test
     @Order(8)
+    void theCostRulesFireFromBillingsFeedsAndHoldWhileBillingFails() {
+        healthy();
+        FakeLedger.answer("/api/v1/budget-forecasts", "[{\"tenant\":\"acme\",\"month\":\"2026-03\",\"currency\":\"USD\","
+                + "\"budget\":600.00,\"asOf\":\"2026-03-11T00:00:00Z\",\"spentToDate\":205.00,\"elapsedFraction\":0.322581,"
+                + "\"forecast\":635.50,\"overrun\":true,\"overrunAmount\":35.50,\"remaining\":395.00,\"closed\":false},"
+                + "{\"tenant\":\"beta\",\"month\":\"2026-03\",\"currency\":\"USD\",\"budget\":100.00,\"spentToDate\":20.50,"
+                + "\"elapsedFraction\":0.322581,\"forecast\":63.55,\"overrun\":false}]");
+        FakeLedger.answer("/api/v1/cost-anomalies", "{\"day\":\"2026-11-15\",\"currency\":\"USD\",\"trailingDays\":14,"
+                + "\"tenants\":[{\"tenant\":\"acme\",\"cost\":82.00,\"trailingMean\":45.10,\"trailingStdDev\":4.25,"
+                + "\"threshold\":57.86,\"anomalous\":true},{\"tenant\":\"gamma\",\"cost\":61.50,\"trailingMean\":61.50,"
+                + "\"trailingStdDev\":0.00,\"threshold\":61.50,\"anomalous\":false}]}");
+        JsonPath rules = evaluate();
+        assertEquals("FIRING", status(rules, "BudgetForecastOverrun"));
+        assertEquals("FIRING", status(rules, "CostAnomaly"));
+        JsonPath alerts = given().get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of("acme"), alerts.getList("findAll { it.alertname == 'BudgetForecastOverrun' }.labels.tenant"));
+        assertEquals(List.of("acme"), alerts.getList("findAll { it.alertname == 'CostAnomaly' }.labels.tenant"));
+        assertEquals("warning", alerts.getString("find { it.alertname == 'CostAnomaly' }.labels.severity"));
+        assertEquals("http://alert-service:8084/api/v1/runbook#BudgetForecastOverrun",
+                alerts.getString("find { it.alertname == 'BudgetForecastOverrun' }.annotations.runbook_url"));
+
+        FakeLedger.fail("/api/v1/cost-anomalies", 503);
+        rules = evaluate();
+        assertEquals("HELD", status(rules, "CostAnomaly"));
+        assertEquals(1, alerts(given().get("/api/v1/alerts").then().extract().jsonPath(), "CostAnomaly"), "held, not resolved");
+
+        FakeLedger.answer("/api/v1/budget-forecasts", "[]");
+        FakeLedger.fail("/api/v1/cost-anomalies", 404);
+        rules = evaluate();
+        assertEquals("OK", status(rules, "BudgetForecastOverrun"));
+        assertEquals("INACTIVE", status(rules, "CostAnomaly"));
+        JsonPath after = given().get("/api/v1/alerts").then().extract().jsonPath();
+        assertEquals(0, alerts(after, "BudgetForecastOverrun") + alerts(after, "CostAnomaly"));
+    }
+
+    private static int alerts(JsonPath alerts, String alertname) {
+        return alerts.getList("findAll { it.alertname == '" + alertname + "' }").size();
+    }
+
+    @Test
+    @Order(9)
     void metricsCountDeliveries() {
         given().get("/q/metrics").then()
                 .body(containsString("gpumeter_alert_delivery_alerts_total{outcome=\"accepted\"}"))

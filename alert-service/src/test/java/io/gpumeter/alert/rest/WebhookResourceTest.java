@@ -331,7 +331,11 @@ class WebhookResourceTest {
     @Order(12)
     void theRunbookIsServedAsJsonAndMarkdown() {
         JsonPath runbook = given().get("/api/v1/runbook").then().statusCode(200).contentType("application/json").extract().jsonPath();
-        assertEquals(11, runbook.getList("$").size());
+        // The twelve rules alert-service raises and the Prometheus-only collector backlog.
+        assertEquals(13, runbook.getList("$").size());
+        assertEquals("FinOps; the tenant's budget owner",
+                runbook.getString("find { it.alertname == 'BudgetForecastOverrun' }.who"));
+        assertEquals("alert-service", runbook.getString("find { it.alertname == 'CostAnomaly' }.raisedBy"));
         assertEquals("enforce", runbook.getString("find { it.alertname == 'GpuFallenOffBus' }.actions.find { it.action == 'cordon' }.mode"));
         assertEquals(true, runbook.getBoolean("find { it.alertname == 'GpuFallenOffBus' }.automatic"));
         assertEquals(false, runbook.getBoolean("find { it.alertname == 'GpuAllocationIdle' }.automatic"));

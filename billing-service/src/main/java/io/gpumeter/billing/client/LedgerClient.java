@@ -11,6 +11,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Supplier;
 
 /**
  * Calls ledger-service with a timeout, retries and a circuit breaker; any failure surfaces as an exception.
@@ -51,6 +52,46 @@ public class LedgerClient {
     public List<CardHours> capacityByModel(Instant from, Instant to) {
         List<CardHours> hours = ledger.capacity(from.toString(), to.toString(), "model");
         return hours == null ? List.of() : hours;
+    }
+
+    /** Queue-wait percentiles per Kueue ClusterQueue of what was admitted in [from, to); empty when the ledger answers 404. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public List<QueueWait> queueWaitByClusterQueue(Instant from, Instant to) {
+        return orEmptyOn404(() -> ledger.queueWait(from.toString(), to.toString(), "clusterQueue"));
+    }
+
+    /** Admission rejections per ClusterQueue among workloads created in [from, to); empty when the ledger answers 404. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public List<ClusterQueue> clusterQueues(Instant from, Instant to) {
+        return orEmptyOn404(() -> ledger.clusterQueues(from.toString(), to.toString()));
+    }
+
+    /** Fragmentation per node pool at an instant; empty when the ledger answers 404. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public List<FragmentationView.Pool> fragmentationByPool(Instant at) {
+        return orEmptyOn404(() -> {
+            FragmentationView view = ledger.fragmentation(at.toString(), "pool");
+            return view == null ? null : view.groups();
+        });
+    }
+
+    private static <T> List<T> orEmptyOn404(Supplier<List<T>> call) {
+        try {
+            List<T> answer = call.get();
+            return answer == null ? List.of() : answer;
+        } catch (WebApplicationException e) {
+            // A ledger without the governance or fragmentation reads has nothing to say about queues: not a failure.
+            if (e.getResponse().getStatus() == 404) {
+                return List.of();
+            }
+            throw e;
+        }
     }
 
     /** The normalization policy in force; empty when the ledger answers 404. */

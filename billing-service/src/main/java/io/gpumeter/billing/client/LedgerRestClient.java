@@ -12,7 +12,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import java.util.List;
 
 /**
- * The ledger-service reads a cost report needs; use {@link LedgerClient}, which adds the call policy.
+ * The ledger-service reads cost reports and the capacity plan need; use {@link LedgerClient}, which adds the call policy.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -33,4 +33,17 @@ interface LedgerRestClient {
     @Path("/capacity")
     List<CardHours> capacity(@QueryParam("from") String from, @QueryParam("to") String to,
                              @QueryParam("groupBy") String groupBy);
+
+    @GET
+    @Path("/queue-wait")
+    List<QueueWait> queueWait(@QueryParam("from") String from, @QueryParam("to") String to,
+                              @QueryParam("groupBy") String groupBy);
+
+    @GET
+    @Path("/cluster-queues")
+    List<ClusterQueue> clusterQueues(@QueryParam("from") String from, @QueryParam("to") String to);
+
+    @GET
+    @Path("/fragmentation")
+    FragmentationView fragmentation(@QueryParam("at") String at, @QueryParam("groupBy") String groupBy);
 }

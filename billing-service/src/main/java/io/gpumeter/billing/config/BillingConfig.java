@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -32,6 +33,63 @@ public interface BillingConfig {
 
     /** The names a FOCUS export prints for who bills what. */
     Focus focus();
+
+    /** How the capacity plan reads history and judges supply. */
+    Capacity capacity();
+
+    /** The capacity plan (GET /api/v1/capacity). */
+    interface Capacity {
+
+        /** Days of history the trend is fitted on, written like 56d; a request may ask for another with history=. */
+        @WithDefault("56d")
+        String history();
+
+        /** Share of the inventory held back for failures and maintenance, 0 to below 1. */
+        @WithDefault("0.05")
+        double margin();
+
+        /** Share of the usable cards demand may fill before queues grow; cards needed = demand / this. */
+        @WithDefault("0.85")
+        double targetUtilization();
+
+        /** Normal quantile of the forecast's and the slope's intervals (1.96 for 95%). */
+        @WithDefault("1.96")
+        double intervalZ();
+
+        /** A day whose queue-wait p95 is above this counts as a day over the line. */
+        @WithDefault("30m")
+        Duration queueWaitLine();
+
+        /** How many of the latest days the queue figures cover. */
+        @WithDefault("7")
+        int recentDays();
+
+        /** Kueue ClusterQueue name → the GPU model it serves; with none, every queue counts for every model. */
+        Map<String, String> queues();
+    }
+
+    /** When a tenant's daily cost counts as an anomaly. */
+    Anomaly anomaly();
+
+    /** Cost anomalies (GET /api/v1/cost-anomalies). */
+    interface Anomaly {
+
+        /** Days before the judged day whose costs make the tenant's norm. */
+        @WithDefault("14")
+        int trailingDays();
+
+        /** A day's cost above the trailing mean plus this many standard deviations is an anomaly… */
+        @WithDefault("3")
+        BigDecimal sigmas();
+
+        /** …when it is also at least this amount (in the service's currency). */
+        @WithDefault("50.00")
+        BigDecimal minimumCost();
+
+        /** How long a day's judgement is served again before the ledger is read anew (0s: never cached). */
+        @WithDefault("10m")
+        Duration cacheFor();
+    }
 
     /** Provider, account and service names of the FOCUS export. */
     interface Focus {

@@ -1,5 +1,6 @@
 package io.gpumeter.billing.service;
 
+import io.gpumeter.billing.domain.BillingPeriod;
 import io.gpumeter.billing.domain.ReportScope;
 import io.gpumeter.billing.repository.BudgetRepository;
 import io.gpumeter.billing.repository.StoredBudget;
@@ -95,36 +96,62 @@ public class BudgetService {
      * @throws ApiProblem 404 when the tenant has no budget, 503 when the ledger or the database fails
      */
     public Forecast forecast(String tenant, YearMonth month, Instant asOf) {
-        StoredBudget budget;
-        try {
-            budget = VertxContextSupport.subscribeAndAwait(() -> repository.byTenant(tenant));
-        } catch (Throwable e) {
-            throw ApiProblem.unavailable("the budgets cannot be read from the billing database; retry later.");
-        }
+        StoredBudget budget = await(() -> repository.byTenant(tenant));
         if (budget == null) {
             throw ApiProblem.notFound("tenant", "tenant '" + tenant + "' has no budget");
         }
         ReportService.MonthToDate soFar = reports.monthToDate(month, ReportScope.parse(tenant), asOf);
-        Duration length = soFar.period().duration();
-        Duration elapsed = Duration.between(soFar.period().startInstant(), soFar.asOf());
+        return project(budget, month, soFar.period(), soFar.asOf(), soFar.cost(), soFar.closed());
+    }
+
+    /**
+     * The forecast of every tenant that has a budget, by tenant, from one reading of the ledger; blocks the calling
+     * worker thread.
+     *
+     * @throws ApiProblem 503 when the ledger or the database fails
+     */
+    public List<Forecast> forecasts(YearMonth month, Instant asOf) {
+        List<StoredBudget> all = await(repository::listByTenant);
+        if (all.isEmpty()) {
+            return List.of();
+        }
+        ReportService.TenantsToDate soFar = reports.tenantsToDate(month, ReportScope.ALL, asOf);
+        BigDecimal nothing = BigDecimal.ZERO.setScale(2);
+        return all.stream().map(b -> project(b, month, soFar.period(), soFar.asOf(),
+                soFar.costs().getOrDefault(b.tenant, nothing), soFar.closed())).toList();
+    }
+
+    private static <T> T await(java.util.function.Supplier<Uni<T>> read) {
+        try {
+            return VertxContextSupport.subscribeAndAwait(read);
+        } catch (Throwable e) {
+            throw ApiProblem.unavailable("the budgets cannot be read from the billing database; retry later.");
+        }
+    }
+
+    /** Projects month-to-date cost linearly to the month's end and sets it against the budget. */
+    private static Forecast project(StoredBudget budget, YearMonth month, BillingPeriod period, Instant asOf,
+                                    BigDecimal spent, boolean closed) {
+        Duration length = period.duration();
+        Duration elapsed = Duration.between(period.startInstant(), asOf);
         BigDecimal fraction;
         BigDecimal forecast;
-        if (soFar.closed() || elapsed.compareTo(length) >= 0) {
+        if (closed || elapsed.compareTo(length) >= 0) {
             fraction = BigDecimal.ONE;
-            forecast = soFar.cost();
+            forecast = spent;
         } else if (elapsed.isZero()) {
             fraction = BigDecimal.ZERO;
-            forecast = soFar.cost();
+            forecast = spent;
         } else {
             BigDecimal seconds = BigDecimal.valueOf(elapsed.getSeconds());
             BigDecimal total = BigDecimal.valueOf(length.getSeconds());
             fraction = seconds.divide(total, 6, RoundingMode.HALF_EVEN);
-            forecast = soFar.cost().multiply(total).divide(seconds, 2, RoundingMode.HALF_EVEN);
+            forecast = spent.multiply(total).divide(seconds, 2, RoundingMode.HALF_EVEN);
         }
         BigDecimal over = forecast.subtract(budget.monthlyAmount);
-        return new Forecast(tenant, month.toString(), budget.currency, budget.monthlyAmount, soFar.asOf().toString(),
-                soFar.cost(), fraction.setScale(6, RoundingMode.HALF_EVEN), forecast, over.signum() > 0,
-                over.signum() > 0 ? over : BigDecimal.ZERO.setScale(2), budget.monthlyAmount.subtract(soFar.cost()),
-                soFar.closed(), METHOD);
+        return new Forecast(budget.tenant, month.toString(), budget.currency, budget.monthlyAmount, asOf.toString(),
+                spent, fraction.setScale(6, RoundingMode.HALF_EVEN), forecast, over.signum() > 0,
+                over.signum() > 0 ? over : BigDecimal.ZERO.setScale(2), budget.monthlyAmount.subtract(spent),
+                closed, METHOD);
     }
 }

@@ -1,12 +1,16 @@
 package io.gpumeter.billing.service;
 
 import io.gpumeter.billing.client.CardHours;
+import io.gpumeter.billing.client.ClusterQueue;
+import io.gpumeter.billing.client.FragmentationView;
 import io.gpumeter.billing.client.GpuHours;
 import io.gpumeter.billing.client.LedgerClient;
+import io.gpumeter.billing.client.QueueWait;
 import io.gpumeter.billing.domain.CapacityLine;
 import io.gpumeter.billing.domain.FineKey;
 import io.gpumeter.billing.domain.FineLine;
 import io.gpumeter.billing.domain.GroupBy;
+import io.gpumeter.billing.domain.ModelName;
 import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCardTimeline;
 import io.gpumeter.billing.domain.ReportScope;
@@ -15,8 +19,12 @@ import io.gpumeter.common.problem.ApiProblem;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
+import java.math.BigDecimal;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.Supplier;
 
 /** What reports read from the ledger, checked and reduced to billing's own lines. */
@@ -84,6 +92,49 @@ class LedgerReadings {
             }
         }
         return lines;
+    }
+
+    /** Allocated GPU-hours in [from, to) by the model as the ledger spells it ({@code unknown} when it has none). */
+    Map<String, BigDecimal> allocatedByModel(Instant from, Instant to) {
+        Map<String, BigDecimal> hours = new TreeMap<>();
+        for (GpuHours a : ledger.gpuHours(from, to, "model")) {
+            requireAllocated(a);
+            hours.merge(ModelName.display(a.dimension("model")), a.allocatedGpuHours(), BigDecimal::add);
+        }
+        return hours;
+    }
+
+    /** Card-hours the inventory could supply in [from, to) by the model as the ledger spells it. */
+    Map<String, BigDecimal> capacityByModel(Instant from, Instant to) {
+        Map<String, BigDecimal> hours = new TreeMap<>();
+        for (CardHours c : ledger.capacityByModel(from, to)) {
+            if (c == null || c.cardHours() == null) {
+                throw new IllegalStateException("ledger-service returned capacity without cardHours");
+            }
+            hours.merge(ModelName.display(c.dimension("model")), c.cardHours(), BigDecimal::add);
+        }
+        return hours;
+    }
+
+    /** Queue-wait p95 in seconds per ClusterQueue of what was admitted in [from, to). */
+    Map<String, BigDecimal> queueWaitP95(Instant from, Instant to) {
+        Map<String, BigDecimal> p95 = new TreeMap<>();
+        for (QueueWait w : ledger.queueWaitByClusterQueue(from, to)) {
+            if (w != null && w.key() != null && w.p95Seconds() != null) {
+                p95.put(w.key(), w.p95Seconds());
+            }
+        }
+        return p95;
+    }
+
+    /** Workloads and admission rejections per ClusterQueue created in [from, to). */
+    List<ClusterQueue> clusterQueues(Instant from, Instant to) {
+        return ledger.clusterQueues(from, to).stream().filter(q -> q != null && q.name() != null).toList();
+    }
+
+    /** Fragmentation per node pool at {@code at}. */
+    List<FragmentationView.Pool> fragmentation(Instant at) {
+        return ledger.fragmentationByPool(at).stream().filter(p -> p != null && p.key() != null).toList();
     }
 
     Normalization normalization() {

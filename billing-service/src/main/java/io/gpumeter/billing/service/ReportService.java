@@ -136,32 +136,63 @@ public class ReportService {
     public record MonthToDate(BillingPeriod period, Instant asOf, BigDecimal cost, boolean closed) {
     }
 
+    /** Every tenant's allocated cost in a month up to an instant, by tenant. */
+    public record TenantsToDate(BillingPeriod period, Instant asOf, Map<String, BigDecimal> costs, boolean closed) {
+    }
+
     /**
      * The allocated cost of {@code tenant}'s usage lines in {@code month} over [start, min(asOf, end)); a closed
      * month answers from its snapshot, whole.
      */
     public MonthToDate monthToDate(YearMonth month, ReportScope tenant, Instant asOf) {
+        TenantsToDate soFar = tenantsToDate(month, tenant, asOf);
+        BigDecimal cost = BigDecimal.ZERO.setScale(CostCalculator.MONEY_SCALE);
+        for (BigDecimal c : soFar.costs().values()) {
+            cost = cost.add(c);
+        }
+        return new MonthToDate(soFar.period(), soFar.asOf(), cost, soFar.closed());
+    }
+
+    /** Like {@link #monthToDate} for every tenant the scope admits, with one reading of the ledger. */
+    public TenantsToDate tenantsToDate(YearMonth month, ReportScope scope, Instant asOf) {
         ClosedMonth closed = books.find(month.toString());
         BillingPeriod period = closed != null ? closed.period() : BillingPeriod.of(month, zone);
         List<ReportRow> rows;
         Instant until = asOf.isAfter(period.endInstant()) ? period.endInstant() : asOf;
         if (closed != null) {
-            rows = fromSnapshot(closed, GroupBy.TENANT, tenant, false).rows();
+            rows = fromSnapshot(closed, GroupBy.TENANT, scope, false).rows();
             until = period.endInstant();
         } else if (!until.isAfter(period.startInstant())) {
             rows = List.of();
             until = period.startInstant();
         } else {
             BillingPeriod soFar = new BillingPeriod(period.label(), period.start(), until.atZone(zone));
-            rows = live(soFar, GroupBy.TENANT, tenant, false).rows();
+            rows = live(soFar, GroupBy.TENANT, scope, false).rows();
         }
-        BigDecimal cost = BigDecimal.ZERO.setScale(CostCalculator.MONEY_SCALE);
+        return new TenantsToDate(period, until, usageCostByGroup(rows), closed != null);
+    }
+
+    /**
+     * Each tenant's allocated cost over the local day {@code day}, priced as a report prices it, from the ledger as
+     * it is now (a closed month's snapshot is not consulted: a cost trend wants the latest facts).
+     */
+    public Map<String, BigDecimal> dailyCostByTenant(LocalDate day) {
+        BillingPeriod period = new BillingPeriod(day.toString(), day.atStartOfDay(zone), day.plusDays(1).atStartOfDay(zone));
+        return usageCostByGroup(live(period, GroupBy.TENANT, ReportScope.ALL, false).rows());
+    }
+
+    public ZoneId zone() {
+        return zone;
+    }
+
+    private static Map<String, BigDecimal> usageCostByGroup(List<ReportRow> rows) {
+        Map<String, BigDecimal> costs = new TreeMap<>();
         for (ReportRow row : rows) {
             if (row.isUsage()) {
-                cost = cost.add(row.allocatedCost());
+                costs.merge(row.group(), row.allocatedCost(), BigDecimal::add);
             }
         }
-        return new MonthToDate(period, until, cost, closed != null);
+        return costs;
     }
 
     /** A report's rows, the terms they were priced on and the stretches of its period. */

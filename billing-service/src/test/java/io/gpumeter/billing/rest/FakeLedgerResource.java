@@ -163,11 +163,70 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     }
 
     /** Card-hours per model the fleet could supply, by window "from/to"; other windows have none. */
-    static final Map<String, String> CAPACITY = Map.of(
+    static final Map<String, String> CAPACITY = new HashMap<>(Map.of(
             MARCH_FROM + "/" + MARCH_TO, "[" + capacity(H100, "40") + "," + capacity("NVIDIA-L40S", "10") + "]",
             WEEK_FROM + "/" + WEEK_TO, "[" + capacity(H100, "168") + "]",
             OCT_FROM + "/" + OCT_CHANGE, "[" + capacity(H100, "200") + "]",
-            OCT_CHANGE + "/" + OCT_TO, "[" + capacity("NVIDIA-L40S", "20") + "," + capacity(H100, "100") + "]");
+            OCT_CHANGE + "/" + OCT_TO, "[" + capacity("NVIDIA-L40S", "20") + "," + capacity(H100, "100") + "]"));
+
+    /*
+     * A week of history for the capacity plan, 1 to 7 August 2026 (UTC days): the H100 pool's allocated hours grow
+     * by exactly 12 a day from 240 (20 cards, 480 card-hours a day); the L40S pool holds 48 hours a day of 10 cards
+     * (240 card-hours), spelled one way by gpu-hours and another by capacity.
+     */
+    static final String PLAN_AT = "2026-08-08T10:00:00Z";
+    /** gpu-hours?groupBy=model by day start. */
+    static final Map<String, String> PLAN_ALLOCATED = new HashMap<>();
+    /** queue-wait?groupBy=clusterQueue by day start: h100-queue's p95 is over 30 minutes on the 2nd, 4th, 6th, 7th. */
+    static final Map<String, String> PLAN_QUEUE_WAIT = new HashMap<>();
+    private static final int[] H100_P95 = {600, 2400, 1800, 3600, -1, 1900, 7200};
+
+    static {
+        for (int d = 1; d <= 7; d++) {
+            String from = String.format("2026-08-%02dT00:00:00Z", d);
+            String to = String.format("2026-08-%02dT00:00:00Z", d + 1);
+            PLAN_ALLOCATED.put(from, "[{\"key\":\"" + H100 + "\",\"group\":{\"model\":\"" + H100 + "\"},"
+                    + "\"allocatedGpuHours\":" + (240 + 12 * (d - 1)) + ",\"usedGpuHours\":100},"
+                    + "{\"key\":\"" + L40S + "\",\"group\":{\"model\":\"" + L40S + "\"},\"allocatedGpuHours\":48}]");
+            CAPACITY.put(from + "/" + to, "[" + capacity(H100, "480") + "," + capacity("NVIDIA-L40S", "240") + "]");
+            String h100 = H100_P95[d - 1] < 0 ? "" : "{\"key\":\"h100-queue\",\"count\":9,\"p50Seconds\":60,"
+                    + "\"p95Seconds\":" + H100_P95[d - 1] + ",\"p99Seconds\":9000,\"maxSeconds\":9000},";
+            PLAN_QUEUE_WAIT.put(from, "[" + h100 + "{\"key\":\"l40s-queue\",\"count\":3,\"p50Seconds\":60,"
+                    + "\"p95Seconds\":9999,\"p99Seconds\":9999,\"maxSeconds\":9999}]");
+        }
+    }
+
+    /*
+     * Daily costs for the anomaly check of 15 November 2026 (UTC days), by tenant and model. On 1-14 November acme
+     * holds 10 and 12 H100 hours on alternate days and gamma 15 every day; on the 15th acme holds 20, gamma 15,
+     * beta 12 L40S hours and delta, new, 30 H100 hours.
+     */
+    static final Map<String, String> ANOMALY_DAYS = new HashMap<>();
+
+    static {
+        for (int d = 1; d <= 14; d++) {
+            ANOMALY_DAYS.put(String.format("2026-11-%02dT00:00:00Z", d), "[" + byTenant("acme", H100, d % 2 == 1 ? "10" : "12", "1")
+                    + "," + byTenant("gamma", H100, "15", "15") + "]");
+        }
+        ANOMALY_DAYS.put("2026-11-15T00:00:00Z", "[" + byTenant("acme", H100, "20", "1") + ","
+                + byTenant("gamma", H100, "15", "15") + "," + byTenant("beta", L40S, "12", "0") + ","
+                + byTenant("delta", H100, "30", "0") + "]");
+    }
+
+    static final String PLAN_CLUSTER_QUEUES = """
+            [{"cluster":"c1","name":"h100-queue","cohort":null,"workloads":40,"rejected":6,"rejectionRate":0.15,
+              "admitted":34,"pendingNow":2,"resources":[]},
+             {"cluster":"c1","name":"l40s-queue","cohort":null,"workloads":10,"rejected":0,"rejectionRate":0,
+              "admitted":10,"pendingNow":0,"resources":[]}]""";
+
+    static final String PLAN_FRAGMENTATION = """
+            {"at":"2026-08-08T10:00:00Z","groupBy":"pool","cluster":null,"shapesGiB":[10,20,30],"migProfiles":[],
+             "groups":[{"key":"NVIDIA-H100-80GB-HBM3","group":{"pool":"NVIDIA-H100-80GB-HBM3"},
+               "memory":{"cards":20,"freeMiB":409600,"shapes":[
+                 {"sizeGiB":10,"weight":0.333333,"strandedMiB":40960,"ratio":0.1},
+                 {"sizeGiB":20,"weight":0.333333,"strandedMiB":81920,"ratio":0.2},
+                 {"sizeGiB":30,"weight":0.333333,"strandedMiB":184320,"ratio":0.45}],"overall":0.25},
+               "mig":{"cards":0,"freeSlices":0,"strandedSlices":0,"ratio":null}}]}""";
 
     private HttpServer server;
     private final Map<String, AtomicInteger> gpuHoursCalls = new ConcurrentHashMap<>();
@@ -199,6 +258,18 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             } else {
                 send(exchange, 200, CAPACITY.getOrDefault(q.get("from") + "/" + q.get("to"), "[]"));
             }
+        });
+        server.createContext("/api/v1/queue-wait", exchange -> {
+            Map<String, String> q = query(exchange);
+            send(exchange, "clusterQueue".equals(q.get("groupBy")) ? 200 : 400,
+                    PLAN_QUEUE_WAIT.getOrDefault(q.get("from"), "[]"));
+        });
+        server.createContext("/api/v1/cluster-queues", exchange -> send(exchange, 200,
+                "2026-08-01T00:00:00Z".equals(query(exchange).get("from")) ? PLAN_CLUSTER_QUEUES : "[]"));
+        server.createContext("/api/v1/fragmentation", exchange -> {
+            Map<String, String> q = query(exchange);
+            send(exchange, "pool".equals(q.get("groupBy")) ? 200 : 400,
+                    PLAN_AT.equals(q.get("at")) ? PLAN_FRAGMENTATION : "{\"groups\":[]}");
         });
         server.createContext("/corrections", exchange -> {
             octoberCorrected = true;
@@ -232,6 +303,10 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             send(exchange, 200, "[]");
         } else if (ANSWERS_404.equals(from)) {
             send(exchange, 404, "{\"title\":\"Not Found\"}");
+        } else if ("tenant,model".equals(q.get("groupBy")) && ANOMALY_DAYS.containsKey(from)) {
+            send(exchange, 200, ANOMALY_DAYS.get(from));
+        } else if ("model".equals(q.get("groupBy")) && PLAN_ALLOCATED.containsKey(from)) {
+            send(exchange, 200, PLAN_ALLOCATED.get(from));
         } else if (MARCH_FROM.equals(from) && MARCH_TO.equals(q.get("to"))
                 || BERLIN_MARCH_FROM.equals(from) && BERLIN_MARCH_TO.equals(q.get("to"))) {
             switch (String.valueOf(q.get("groupBy"))) {

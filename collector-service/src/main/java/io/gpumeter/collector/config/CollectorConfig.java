@@ -31,6 +31,49 @@ public interface CollectorConfig {
     /** A Prometheus server that already scrapes the exporters, queried for the DCGM series. */
     Prometheus prometheus();
 
+    /** vLLM servers whose latency histograms this collector scrapes and forwards to slo-service. */
+    Vllm vllm();
+
+    interface Vllm {
+        /** Servers to scrape: "namespace/pod" to metrics URL (quote a key holding a dot). */
+        Map<String, String> targets();
+
+        /** The service a configured pod's requests belong to, "namespace/pod" to name; else the model name. */
+        Map<String, String> services();
+
+        /** Find vLLM pods through the Kubernetes API and scrape each. */
+        @WithDefault("false")
+        boolean discover();
+
+        /** Label selector of vLLM pods. */
+        @WithDefault("gpumeter.io/latency=vllm")
+        String discoverySelector();
+
+        /** The pod label naming a discovered pod's service; the model name when the pod lacks it. */
+        @WithDefault("app.kubernetes.io/name")
+        String serviceLabel();
+
+        /** Port of a discovered server's metrics. */
+        @WithDefault("8000")
+        int port();
+
+        /** Path of a discovered server's metrics. */
+        @WithDefault("/metrics")
+        String path();
+
+        /** How long one scrape may take. */
+        @WithDefault("10s")
+        Duration timeout();
+
+        /** How often every server is scraped, e.g. 30s; "off" stops the timed scrape. */
+        @WithDefault("30s")
+        String scrapeInterval();
+
+        /** Most request records one scrape of one server may yield; a larger interval is dropped as implausible. */
+        @WithDefault("100000")
+        int maxRecords();
+    }
+
     interface Dcgm {
         /** Exporters to scrape: node name to metrics URL. */
         Map<String, String> targets();

@@ -4,12 +4,18 @@ import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.client.UsageReceipt;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.usage.DcgmSeries;
+import io.gpumeter.collector.usage.GpuIndexes;
 import io.gpumeter.collector.usage.HamiSeries;
+import io.gpumeter.collector.usage.NvidiaSmiComputeApps;
+import io.gpumeter.collector.usage.NvidiaSmiCsv;
 import io.gpumeter.collector.usage.NvidiaSmiGpuQuery;
+import io.gpumeter.collector.usage.NvidiaSmiPmon;
+import io.gpumeter.collector.usage.ProcessOwners;
+import io.gpumeter.collector.usage.ProcessSeries;
+import io.gpumeter.collector.usage.ProcessUtilization;
 import io.gpumeter.collector.usage.PrometheusTextParser;
 import io.gpumeter.collector.usage.Sample;
 import io.gpumeter.collector.usage.UsageMapping;
-import io.gpumeter.collector.usage.UsageObservation;
 import io.gpumeter.collector.usage.UsageParseException;
 import io.gpumeter.collector.usage.UsageSamples;
 import io.gpumeter.common.fact.ClusterName;
@@ -26,7 +32,7 @@ import java.util.List;
 import java.util.function.Function;
 
 /**
- * Usage pushed to the collector — dcgm-exporter or HAMi monitor scrapes, nvidia-smi CSV — parsed whole, then
+ * Usage pushed to the collector — dcgm-exporter or HAMi monitor scrapes, nvidia-smi CSV and pmon — parsed whole, then
  * delivered to the ledger as one batch: a body is stored whole or not at all, and sending it twice counts once.
  */
 @ApplicationScoped
@@ -50,10 +56,30 @@ public class UsageIngestService {
         return scrape(body, node, cluster, samples -> HamiSeries.map(samples, Instant.now(), node));
     }
 
-    public UsageIngestResult nvidiaSmi(String body, String node, String zone, String cluster) {
+    /**
+     * nvidia-smi CSV: the GPU query (one row per card) or the compute-apps query (one row per process), told apart
+     * by the header; {@code pids} names the container of each process ({@link ProcessOwners#HEADER}).
+     */
+    public UsageIngestResult nvidiaSmi(String body, String node, String zone, String cluster, String pids) {
         requireNode(node);
-        List<UsageObservation> observations = parse(() -> NvidiaSmiGpuQuery.parse(body, zone(zone), node));
-        return deliver(new UsageMapping(observations, 0, 0, List.of()), node, cluster);
+        ZoneId tz = zone(zone);
+        ProcessOwners owners = header(ProcessOwners.HEADER, () -> ProcessOwners.parse(pids));
+        UsageMapping mapping = parse(() -> NvidiaSmiCsv.detect(body) == NvidiaSmiCsv.Kind.COMPUTE_APPS
+                ? ProcessSeries.computeApps(NvidiaSmiComputeApps.parse(body, tz), node, owners)
+                : new UsageMapping(NvidiaSmiGpuQuery.parse(body, tz, node), 0, 0, List.of()));
+        return deliver(mapping, node, cluster);
+    }
+
+    /** The text of {@code nvidia-smi pmon}: per-process SM time, by GPU index ({@link GpuIndexes#HEADER}). */
+    public UsageIngestResult nvidiaSmiPmon(String body, String node, String zone, String cluster, String pids,
+                                           String gpus) {
+        requireNode(node);
+        ZoneId tz = zone(zone);
+        ProcessOwners owners = header(ProcessOwners.HEADER, () -> ProcessOwners.parse(pids));
+        GpuIndexes indexes = header(GpuIndexes.HEADER, () -> GpuIndexes.parse(gpus));
+        List<ProcessUtilization> rows = parse(() -> NvidiaSmiPmon.parse(body, tz, Instant.now()));
+        UsageMapping mapping = header(GpuIndexes.HEADER, () -> ProcessSeries.pmon(rows, node, owners, indexes));
+        return deliver(mapping, node, cluster);
     }
 
     /** Delivers what a pull from Prometheus or a scrape yielded; node null means "as the series say". */
@@ -94,6 +120,14 @@ public class UsageIngestService {
             return parser.get();
         } catch (UsageParseException e) {
             throw ApiProblem.badRequest("line " + e.line(), e.getMessage());
+        }
+    }
+
+    private static <T> T header(String name, java.util.function.Supplier<T> reader) {
+        try {
+            return reader.get();
+        } catch (IllegalArgumentException e) {
+            throw ApiProblem.badRequest(name, name + ": " + e.getMessage() + "; nothing of this body is stored");
         }
     }
 

@@ -5,14 +5,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 
-/** Runs the usage pulls on their intervals. */
+/** Runs the usage and latency pulls on their intervals. */
 @ApplicationScoped
 public class UsageJobs {
 
     private final UsagePulls pulls;
+    private final LatencyPulls latency;
 
-    public UsageJobs(UsagePulls pulls) {
+    public UsageJobs(UsagePulls pulls, LatencyPulls latency) {
         this.pulls = pulls;
+        this.latency = latency;
     }
 
     @Scheduled(every = "{gpumeter.collector.dcgm.scrape-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
@@ -23,5 +25,10 @@ public class UsageJobs {
     @Scheduled(every = "{gpumeter.collector.prometheus.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void pull() {
         pulls.pullPrometheus(Instant.now());
+    }
+
+    @Scheduled(every = "{gpumeter.collector.vllm.scrape-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
+    void scrapeLatency() {
+        latency.scrape(Instant.now());
     }
 }

@@ -12,9 +12,6 @@ import org.jboss.logging.Logger;
 import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -34,7 +31,7 @@ public class UsagePulls {
     private final CollectorConfig config;
     private final UsageIngestService usage;
     private final KubernetesClient kubernetes;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpText http = new HttpText();
 
     public UsagePulls(CollectorConfig config, UsageIngestService usage, KubernetesClient kubernetes) {
         this.config = config;
@@ -97,16 +94,6 @@ public class UsagePulls {
     }
 
     private String get(URI uri, Duration timeout) throws IOException {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).timeout(timeout).GET().build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IOException("HTTP " + response.statusCode());
-            }
-            return response.body();
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IOException("interrupted", e);
-        }
+        return http.get(uri, timeout);
     }
 }

@@ -36,9 +36,14 @@ public record UsageMapping(List<UsageObservation> observations, int unknownSampl
         }
 
         void invalid(Sample sample, String reason) {
+            invalid(sample.name() + sample.labels(), reason);
+        }
+
+        /** An unusable reading of something other than a Prometheus sample: a process row, say. */
+        void invalid(String what, String reason) {
             invalid++;
             if (problems.size() < MAX_PROBLEMS) {
-                problems.add(sample.name() + sample.labels() + ": " + reason);
+                problems.add(what + ": " + reason);
             }
         }
 

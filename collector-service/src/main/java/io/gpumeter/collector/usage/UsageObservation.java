@@ -11,10 +11,18 @@ import java.util.Objects;
  * @param migProfile    the MIG instance profile ({@code 1g.5gb}) when the series is one instance's, else null
  * @param migInstanceId the GPU instance id when the series is one instance's, else null
  * @param namespace     the pod the producer attributed the series to, if any; likewise {@code pod}, {@code container}
+ * @param pid           the process the series is one of, when the producer measures processes (nvidia-smi), else null
  */
 public record UsageObservation(String gpuUuid, String node, String model, String migProfile, Integer migInstanceId,
-                               String namespace, String pod, String container, UsageField field, double value,
-                               Instant at) {
+                               String namespace, String pod, String container, Long pid, UsageField field,
+                               double value, Instant at) {
+
+    /** An observation of a device, a MIG instance or a container: no process. */
+    public UsageObservation(String gpuUuid, String node, String model, String migProfile, Integer migInstanceId,
+                            String namespace, String pod, String container, UsageField field, double value,
+                            Instant at) {
+        this(gpuUuid, node, model, migProfile, migInstanceId, namespace, pod, container, null, field, value, at);
+    }
 
     public UsageObservation {
         if (gpuUuid == null || gpuUuid.isBlank()) {

@@ -17,13 +17,17 @@ public final class UsageSamples {
     }
 
     /**
-     * A MIG instance's series is that instance's; HAMi's per-container series are the container's share; every
-     * other series describes the whole card, even when the exporter stamped a pod on it.
+     * A MIG instance's series is that instance's; HAMi's per-container series are the container's share; a
+     * process's series (nvidia-smi) is that process's share of the whole card; every other series describes the
+     * whole card, even when the exporter stamped a pod on it.
      */
     public static UsageSample of(UsageObservation o) {
         UsageScope scope;
         String key;
-        if (PER_CONTAINER.contains(o.field())) {
+        if (o.pid() != null) {
+            scope = UsageScope.PROCESS;
+            key = processKey(o);
+        } else if (PER_CONTAINER.contains(o.field())) {
             scope = UsageScope.CONTAINER;
             key = o.namespace() + "/" + o.pod() + "/" + (o.container() == null ? "" : o.container());
         } else if (o.migInstanceId() != null) {
@@ -35,5 +39,16 @@ public final class UsageSamples {
         }
         return new UsageSample(o.gpuUuid(), o.node(), scope, key, o.migProfile(), o.namespace(), o.pod(), o.container(),
                 o.field(), o.value(), o.at());
+    }
+
+    /**
+     * The pid alone for a process nobody attributed; "namespace/pod/container/pid" for one the pusher named, so
+     * the owner reads from the key as it does for a HAMi container ("namespace/pod/container").
+     */
+    static String processKey(UsageObservation o) {
+        if (o.namespace() == null || o.pod() == null) {
+            return Long.toString(o.pid());
+        }
+        return o.namespace() + "/" + o.pod() + "/" + (o.container() == null ? "" : o.container()) + "/" + o.pid();
     }
 }

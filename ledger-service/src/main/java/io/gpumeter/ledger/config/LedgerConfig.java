@@ -31,6 +31,9 @@ public interface LedgerConfig {
     /** The fleet gauges served on /q/metrics. */
     Gauges gauges();
 
+    /** How failure reports from different sources are told to be the same failure. */
+    Failures failures();
+
     interface Attribution {
         /** Namespace label holding the tenant; the namespace name is the tenant when absent. */
         @WithDefault("gpumeter.io/tenant")
@@ -115,5 +118,21 @@ public interface LedgerConfig {
         /** How long after a minute ends its usage is taken as complete. */
         @WithDefault("PT30S")
         Duration usageDelay();
+    }
+
+    interface Failures {
+        /**
+         * A node's kernel OOM event and an OOMKilled container on that node are one OOM when they lie this close in
+         * time.
+         */
+        @WithDefault("60s")
+        Duration oomEventTolerance();
+
+        /**
+         * A change of a card's dcgm-exporter Xid gauge is the kernel-log Xid of the same code on that card when they
+         * lie this close in time (the gauge is read once per scrape).
+         */
+        @WithDefault("120s")
+        Duration dcgmXidTolerance();
     }
 }

@@ -99,6 +99,18 @@ public class AllocationRepository {
                 .map(rows -> occupants(rows));
     }
 
+    /** The units one pod (by namespace and name) held at an instant; cluster null means any. */
+    public Uni<List<Occupant>> occupantsOfPod(String cluster, String namespace, String pod, Instant at, String tenant) {
+        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+                         FROM ledger.allocation_segment
+                        WHERE namespace = $1 AND pod = $2 AND ($4::text IS NULL OR cluster = $4)
+                          AND seg_start <= $3 AND (seg_end IS NULL OR seg_end > $3)
+                          AND ($5::text IS NULL OR tenant = $5)
+                        ORDER BY cluster, gpu_uuid NULLS LAST, unit_index""")
+                .execute(Tuple.of(namespace, pod, toOffset(at), cluster, tenant))
+                .map(rows -> occupants(rows));
+    }
+
     /** The pods of a cluster still holding an allocation that began before an instant, in these namespaces (all if empty). */
     public Uni<List<String>> openPods(String cluster, Instant before, List<String> namespaces) {
         return pool.preparedQuery("""

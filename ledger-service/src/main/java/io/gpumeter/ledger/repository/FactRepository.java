@@ -136,6 +136,13 @@ public class FactRepository {
                 .map(rows -> decode(rows, NodeFact.class));
     }
 
+    /** Every stored version of these nodes. */
+    public Uni<List<NodeFact>> nodeVersions(SqlConnection conn, String cluster, Collection<String> names) {
+        return conn.preparedQuery("SELECT payload::text AS p FROM ledger.node_fact WHERE cluster = $1 AND name = ANY($2)")
+                .execute(Tuple.of(cluster, names.toArray(String[]::new)))
+                .map(rows -> decode(rows, NodeFact.class));
+    }
+
     /** How many rows a statement stored for the first time, and the keys they belong to. */
     public record Inserted(int count, Set<String> keys) {
         static final Inserted NONE = new Inserted(0, Set.of());

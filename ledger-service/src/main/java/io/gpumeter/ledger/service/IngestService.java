@@ -2,6 +2,7 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
@@ -14,8 +15,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Stores a batch of facts and re-derives the books of every pod they touch, in one transaction: a batch is
- * stored whole or not at all, and a batch sent twice changes nothing.
+ * Stores a batch of facts and re-derives the books of every pod they touch (and the failure books of every node
+ * with a new version: cards vanished, MIG reconfigured), in one transaction: a batch is stored whole or not at all,
+ * and a batch sent twice changes nothing.
  */
 @ApplicationScoped
 public class IngestService {
@@ -24,10 +26,13 @@ public class IngestService {
     private final FactRepository facts;
     private final InventoryRepository inventory;
     private final AllocationBooks books;
+    private final IncidentBooks incidentBooks;
     private final FactValidator validator = new FactValidator();
 
-    public IngestService(Pool pool, FactRepository facts, InventoryRepository inventory, AllocationBooks books) {
+    public IngestService(Pool pool, FactRepository facts, InventoryRepository inventory, AllocationBooks books,
+                         IncidentBooks incidentBooks) {
         this.pool = pool;
+        this.incidentBooks = incidentBooks;
         this.facts = facts;
         this.inventory = inventory;
         this.books = books;
@@ -40,6 +45,7 @@ public class IngestService {
                 .chain(() -> facts.insertNamespaces(conn, cluster, batch.namespaces()))
                 .chain(namespaces -> facts.insertNodes(conn, cluster, batch.nodes())
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
+                                .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
                                 .chain(() -> facts.insertPods(conn, cluster, batch.pods()))
                                 .chain(pods -> facts.podsInNamespaces(conn, cluster, namespaces.keys())
                                         .chain(relabelled -> facts.podsAwaitingNode(conn, cluster, nodes.keys())

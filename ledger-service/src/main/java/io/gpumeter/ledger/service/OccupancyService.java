@@ -53,4 +53,9 @@ public class OccupancyService {
             });
         });
     }
+
+    /** What one pod held at an instant: empty when it held nothing then (or never existed; no pod is a 404 here). */
+    public Uni<List<Occupant>> ofPod(String cluster, String namespace, String pod, Instant at, String tenant) {
+        return allocations.occupantsOfPod(cluster, namespace, pod, at, tenant);
+    }
 }

@@ -6,6 +6,7 @@ import io.gpumeter.common.fact.UsageField;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.domain.UsagePoint;
+import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.repository.UsageRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
@@ -17,7 +18,8 @@ import java.util.List;
 
 /**
  * Stores usage samples into the minute rollups and learns from their pod labels which cards anonymous
- * allocations hold, re-deriving those pods — all in one transaction per batch.
+ * allocations hold, re-deriving those pods; changes of a card's Xid gauge become failure incidents — all in one
+ * transaction per batch.
  */
 @ApplicationScoped
 public class UsageService {
@@ -29,8 +31,10 @@ public class UsageService {
     private final Pool pool;
     private final UsageRepository usage;
     private final AllocationBooks books;
+    private final IncidentBooks incidentBooks;
 
-    public UsageService(Pool pool, UsageRepository usage, AllocationBooks books) {
+    public UsageService(Pool pool, UsageRepository usage, AllocationBooks books, IncidentBooks incidentBooks) {
+        this.incidentBooks = incidentBooks;
         this.pool = pool;
         this.usage = usage;
         this.books = books;
@@ -43,6 +47,7 @@ public class UsageService {
         return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> usage.ensurePartitions(conn, samples))
                 .chain(() -> usage.addSamples(conn, cluster, samples))
+                .call(() -> incidentBooks.recordXidGauge(conn, cluster, samples))
                 .chain(added -> usage.bind(conn, cluster, samples)
                         .chain(bound -> usage.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))

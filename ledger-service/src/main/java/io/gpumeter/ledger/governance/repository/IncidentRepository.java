@@ -122,6 +122,19 @@ public class IncidentRepository {
                 });
     }
 
+    /** The tenants holding any unit on a node at an instant. */
+    public Uni<Set<String>> tenantsOnNode(String cluster, String node, Instant at) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT tenant FROM ledger.allocation_segment
+                        WHERE cluster = $1 AND node = $2 AND seg_start <= $3 AND (seg_end IS NULL OR seg_end > $3)""")
+                .execute(Tuple.of(cluster, node, offset(at)))
+                .map(rows -> {
+                    Set<String> out = new TreeSet<>();
+                    rows.forEach(r -> out.add(r.getString("tenant")));
+                    return out;
+                });
+    }
+
     /** The tenants holding a unit of a card at an instant: by its UUID, or on its node where the card is not known. */
     public Uni<Set<String>> tenantsOnCard(String cluster, String node, String uuid, Instant at) {
         return pool.preparedQuery("""

@@ -22,7 +22,8 @@ import java.util.stream.Collectors;
 /**
  * Q8 and checklist 5: failures by cause, root-cause class, node or tenant, with their rate per 1,000 allocated
  * GPU-hours and per GPU pod start of the same group, and MTTR. A card's failure counts once for every tenant that
- * held a unit of it when it failed (none: "unallocated").
+ * held a unit of it when it failed, a node's failure (MIG reconfiguration, an OOM no pod accounts for) once for
+ * every tenant on the node (none: "unallocated").
  */
 @ApplicationScoped
 public class FailureService {
@@ -102,7 +103,11 @@ public class FailureService {
         Uni<Void> chain = Uni.createFrom().voidItem();
         for (StoredIncident s : onCards) {
             Incident i = s.incident();
-            chain = chain.chain(() -> incidents.tenantsOnCard(s.cluster(), i.node(), i.gpuUuid(), i.startedAt())
+            // A failure of the node rather than of one card (a MIG reconfiguration, a kernel OOM no pod accounts for)
+            // concerns every tenant on the node.
+            boolean wholeNode = i.gpuUuid() == null && !"gpu".equals(i.scope());
+            chain = chain.chain(() -> (wholeNode ? incidents.tenantsOnNode(s.cluster(), i.node(), i.startedAt())
+                            : incidents.tenantsOnCard(s.cluster(), i.node(), i.gpuUuid(), i.startedAt()))
                     .invoke(held -> (held.isEmpty() ? Set.of("unallocated") : held)
                             .forEach(tenant -> out.computeIfAbsent(tenant, k -> new ArrayList<>()).add(i)))
                     .replaceWithVoid());

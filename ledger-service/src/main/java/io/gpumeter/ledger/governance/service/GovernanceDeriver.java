@@ -22,10 +22,10 @@ import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.jboss.logging.Logger;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -35,22 +35,25 @@ import java.util.stream.Collectors;
 
 /**
  * Re-derives the queue and failure books of the objects a batch touched, each from every fact the ledger holds
- * about it, and replaces their rows. An object whose facts cannot be derived is logged and left out; it never fails
- * the batch.
+ * about it, and replaces their rows. An object whose facts cannot be derived is logged, counted and left out; it
+ * never fails the batch.
  */
 @ApplicationScoped
 public class GovernanceDeriver {
 
-    private static final Logger LOG = Logger.getLogger(GovernanceDeriver.class);
-
     private final GovernanceSourceRepository source;
     private final QueueBookRepository queues;
     private final IncidentRepository incidents;
+    private final IncidentBooks incidentBooks;
+    private final SkippedBooks skipped;
 
-    public GovernanceDeriver(GovernanceSourceRepository source, QueueBookRepository queues, IncidentRepository incidents) {
+    public GovernanceDeriver(GovernanceSourceRepository source, QueueBookRepository queues, IncidentRepository incidents,
+                             IncidentBooks incidentBooks, SkippedBooks skipped) {
+        this.skipped = skipped;
         this.source = source;
         this.queues = queues;
         this.incidents = incidents;
+        this.incidentBooks = incidentBooks;
     }
 
     Uni<Void> derive(SqlConnection conn, String cluster, Touched t) {
@@ -61,7 +64,14 @@ public class GovernanceDeriver {
                 .chain(pods -> workloads(conn, cluster, t.workloads)
                         .chain(() -> podGroups(conn, cluster, t.podGroups))
                         .chain(() -> pods(conn, cluster, pods))
-                        .chain(() -> cards(conn, cluster, t.cards)));
+                        .chain(podNodes -> incidentBooks.nodesWithOomEvents(conn, cluster, podNodes))
+                        .chain(linkable -> {
+                            Set<String> nodes = new LinkedHashSet<>(t.oomNodes);
+                            nodes.addAll(linkable);
+                            return incidentBooks.deriveNodeOoms(conn, cluster, nodes);
+                        })
+                        .chain(() -> cards(conn, cluster, t.cards))
+                        .chain(() -> incidentBooks.deriveGaugedAt(conn, cluster, t.cards, t.cardUuids)));
     }
 
     private Uni<Void> workloads(SqlConnection conn, String cluster, Set<String> uids) {
@@ -74,7 +84,7 @@ public class GovernanceDeriver {
                     .chain(events -> {
                         List<WaitEpisode> episodes = new ArrayList<>();
                         List<QueueState> states = new ArrayList<>();
-                        byUid.forEach((uid, vs) -> safely("workload " + uid, () -> {
+                        byUid.forEach((uid, vs) -> skipped.derive("workload", "workload " + uid, () -> {
                             WorkloadFact any = vs.get(0);
                             WorkloadTrail trail = new WorkloadTrail(vs, about(events, uid, any.namespace(), any.name()));
                             episodes.addAll(trail.episodes());
@@ -95,7 +105,7 @@ public class GovernanceDeriver {
                     .chain(events -> {
                         List<WaitEpisode> episodes = new ArrayList<>();
                         List<QueueState> states = new ArrayList<>();
-                        byUid.forEach((uid, vs) -> safely("pod group " + uid, () -> {
+                        byUid.forEach((uid, vs) -> skipped.derive("pod-group", "pod group " + uid, () -> {
                             PodGroupFact any = vs.get(0);
                             PodGroupTrail trail = new PodGroupTrail(vs, about(events, uid, any.namespace(), any.name()));
                             episodes.addAll(trail.episodes());
@@ -106,9 +116,10 @@ public class GovernanceDeriver {
         });
     }
 
-    private Uni<Void> pods(SqlConnection conn, String cluster, Set<String> uids) {
+    /** Derives these pods' books; returns the nodes they ran on, whose OOM events they may account for. */
+    private Uni<Set<String>> pods(SqlConnection conn, String cluster, Set<String> uids) {
         if (uids.isEmpty()) {
-            return Uni.createFrom().voidItem();
+            return Uni.createFrom().item(Set.of());
         }
         return source.pods(conn, cluster, uids).chain(versions -> {
             Map<String, List<PodStatusFact>> byUid = versions.stream().collect(Collectors.groupingBy(PodStatusFact::uid));
@@ -118,7 +129,7 @@ public class GovernanceDeriver {
                         List<WaitEpisode> episodes = new ArrayList<>();
                         List<QueueState> states = new ArrayList<>();
                         List<Incident> found = new ArrayList<>();
-                        byUid.forEach((uid, vs) -> safely("pod " + uid, () -> {
+                        byUid.forEach((uid, vs) -> skipped.derive("pod", "pod " + uid, () -> {
                             PodStatusFact any = vs.get(0);
                             List<EventFact> mine = about(events, uid, any.namespace(), any.name());
                             PodTrail trail = new PodTrail(vs, mine);
@@ -128,8 +139,11 @@ public class GovernanceDeriver {
                                     .filter(s -> s.namespace().equals(any.namespace()) && s.pod().equals(any.name())).toList();
                             found.addAll(PodIncidents.derive(vs, mine, logs, replacements(uid, vs, byUid)));
                         }));
+                        Set<String> nodes = versions.stream().map(PodStatusFact::nodeName).filter(Objects::nonNull)
+                                .collect(Collectors.toCollection(LinkedHashSet::new));
                         return queues.replace(conn, cluster, QueueSource.POD, uids, episodes, states)
-                                .chain(() -> incidents.replace(conn, cluster, "pod", uids, found));
+                                .chain(() -> incidents.replace(conn, cluster, "pod", uids, found))
+                                .replaceWith(nodes);
                     }));
         });
     }
@@ -163,7 +177,7 @@ public class GovernanceDeriver {
                 List<XidFact> mine = xids.stream().filter(x -> x.node().equals(parts[0]) && x.pciBusId().equals(parts[1])).toList();
                 List<GpuAddressFact> seen = addresses.stream()
                         .filter(a -> a.node().equals(parts[0]) && a.pciBusId().equals(parts[1])).toList();
-                safely("card " + card, () -> found.addAll(GpuIncidents.derive(parts[0], parts[1], mine, seen)));
+                skipped.derive("card", "card " + card, () -> found.addAll(GpuIncidents.derive(parts[0], parts[1], mine, seen)));
             }
             return incidents.replace(conn, cluster, "gpu", subjects, found);
         }));
@@ -177,13 +191,5 @@ public class GovernanceDeriver {
 
     private static <T> Set<String> names(List<T> versions, Function<T, String> name) {
         return versions.stream().map(name).collect(Collectors.toSet());
-    }
-
-    private static void safely(String what, Runnable derivation) {
-        try {
-            derivation.run();
-        } catch (RuntimeException e) {
-            LOG.warnf("books of %s not derived: %s", what, e.getMessage());
-        }
     }
 }

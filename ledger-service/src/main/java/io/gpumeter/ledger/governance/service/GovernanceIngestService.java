@@ -2,6 +2,7 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
@@ -53,10 +54,12 @@ public class GovernanceIngestService {
                 .chain(() -> facts.insertXids(conn, cluster, batch.xids())).invoke(i -> {
                     t.count(i);
                     t.cards.addAll(i.keys());
+                    batch.xids().stream().map(XidFact::gpuUuid).filter(u -> u != null && !u.isBlank()).forEach(t.cardUuids::add);
                 })
                 .chain(() -> facts.insertGpuAddresses(conn, cluster, batch.gpuAddresses())).invoke(i -> {
                     t.count(i);
                     t.cards.addAll(i.keys());
+                    batch.gpuAddresses().forEach(a -> t.cardUuids.add(a.gpuUuid()));
                 })
                 .chain(() -> deriver.derive(conn, cluster, t))
                 .map(ignored -> new IngestResult(t.accepted, batch.size() - t.accepted)));

@@ -17,6 +17,10 @@ final class Touched {
     final Set<String> podNames = new LinkedHashSet<>();
     /** Cards as node|pci. */
     final Set<String> cards = new LinkedHashSet<>();
+    /** Cards the batch named by UUID (Xids, announcements). */
+    final Set<String> cardUuids = new LinkedHashSet<>();
+    /** Nodes a kernel OOM event was reported about. */
+    final Set<String> oomNodes = new LinkedHashSet<>();
 
     void count(Inserted inserted) {
         accepted += inserted.count();
@@ -34,6 +38,7 @@ final class Touched {
                 case "Workload" -> add(workloads, workloadNames, uid, name);
                 case "PodGroup" -> add(podGroups, podGroupNames, uid, name);
                 case "Pod" -> add(pods, podNames, uid, name);
+                case "Node" -> oomNodes.add(name.substring(name.indexOf('/') + 1));
                 default -> { }
             }
         }

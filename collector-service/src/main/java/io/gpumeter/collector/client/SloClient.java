@@ -1,0 +1,44 @@
+package io.gpumeter.collector.client;
+
+import io.gpumeter.common.problem.ApiProblem;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.time.temporal.ChronoUnit;
+
+/**
+ * Delivers request records to slo-service. Retrying is safe: slo-service keeps each accepted body's digest and
+ * stores the same body once. A 4xx answer means the body itself is wrong, so it is neither retried nor counted
+ * against the breaker.
+ */
+@ApplicationScoped
+public class SloClient {
+
+    private final SloLatencyApi api;
+
+    public SloClient(@RestClient SloLatencyApi api) {
+        this.api = api;
+    }
+
+    @Timeout(value = 30, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 4, delay = 500, jitter = 200, abortOn = ApiProblem.class)
+    @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
+            skipOn = ApiProblem.class)
+    public LatencyReceipt deliver(String ndjson) {
+        try {
+            return api.deliver(ndjson);
+        } catch (WebApplicationException e) {
+            Response r = e.getResponse();
+            if (r != null && r.getStatus() >= 400 && r.getStatus() < 500) {
+                String detail = r.hasEntity() ? r.readEntity(String.class) : e.getMessage();
+                throw new ApiProblem(422, "Unprocessable Content", null, "slo-service refused the records: " + detail);
+            }
+            throw e;
+        }
+    }
+}

@@ -1,0 +1,131 @@
+package io.gpumeter.collector.rest;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.collector.service.LatencyPulls;
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.Test;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Instant;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A configured vLLM server scraped twice, its requests delivered to a stand-in slo-service as NDJSON. */
+@QuarkusTest
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeSlo.class)
+class LatencyPullsTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant T1 = Instant.parse("2026-07-01T10:00:00Z");
+    private static final Instant T2 = Instant.parse("2026-07-01T10:00:30Z");
+    private static final Instant T3 = Instant.parse("2026-07-01T10:01:00Z");
+
+    @Inject
+    LatencyPulls pulls;
+
+    @BeforeEach
+    void reset() {
+        FakeSlo.BODIES.clear();
+        FakeSlo.CONTENT_TYPES.clear();
+        FakeSlo.STATUS.set(200);
+        // a scrape of an empty exposition: every series is new on the next scrape, so only a baseline
+        FakeSlo.METRICS.set("");
+        pulls.scrape(Instant.EPOCH);
+    }
+
+    private static String scrape(String name) {
+        return VllmScrapes.scrape(name);
+    }
+
+    private static List<JsonNode> lines(String body) {
+        return body.lines().filter(l -> !l.isBlank()).map(l -> {
+            try {
+                return JSON.readTree(l);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }).toList();
+    }
+
+    private static String line(Instant ts, String ttft, String itl, String e2e) {
+        return "{\"service\":\"chat-8b\",\"namespace\":\"ml\",\"pod\":\"chat-0\",\"ts\":\"" + ts + "\""
+                + (ttft == null ? "" : ",\"ttftMs\":" + ttft) + (itl == null ? "" : ",\"itlMs\":" + itl)
+                + (e2e == null ? "" : ",\"e2eMs\":" + e2e) + ",\"ok\":true}";
+    }
+
+    /** The five requests between scrape 1 and 2, worked out by hand in SyntheticRequestsTest. */
+    private static List<JsonNode> expected(Instant ts) throws IOException {
+        return List.of(JSON.readTree(line(ts, "40.0", "25.0", "1000.0")), JSON.readTree(line(ts, "40.0", "25.0", "1500.0")),
+                JSON.readTree(line(ts, "80.0", "25.0", "1500.0")), JSON.readTree(line(ts, "100.0", "50.0", "5000.0")),
+                JSON.readTree(line(ts, "2560000.0", "75.0", null)));
+    }
+
+    @Test
+    void theSecondScrapeDeliversTheRequestsBetweenTheTwo() throws IOException {
+        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T1));
+        assertTrue(FakeSlo.BODIES.isEmpty(), "a first scrape of the series sends nothing");
+
+        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        assertEquals(new LatencyPulls.Round(1, 1, 5), pulls.scrape(T2));
+        assertEquals(1, FakeSlo.BODIES.size());
+        assertEquals("application/x-ndjson", FakeSlo.CONTENT_TYPES.get(0));
+        assertEquals(expected(T2), lines(FakeSlo.BODIES.get(0)));
+
+        FakeSlo.METRICS.set(scrape("vllm-scrape-restarted.prom"));
+        pulls.scrape(T3);
+        assertEquals(List.of(JSON.readTree(line(T3, "40.0", "25.0", "1000.0")), JSON.readTree(line(T3, "60.0", "25.0", null))),
+                lines(FakeSlo.BODIES.get(1)), "after a restart the new counts are all new");
+    }
+
+    @Test
+    @Order(Integer.MAX_VALUE) // failed deliveries count against the breaker; nothing after this test should see them
+    void recordsSloServiceDidNotTakeGoWithTheNextRound() throws IOException {
+        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        pulls.scrape(T1);
+        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        FakeSlo.STATUS.set(503);
+        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T2));
+        assertTrue(FakeSlo.BODIES.isEmpty());
+
+        FakeSlo.STATUS.set(200);
+        assertEquals(new LatencyPulls.Round(1, 1, 5), pulls.scrape(T3));
+        assertEquals(expected(T3), lines(FakeSlo.BODIES.get(0)), "the same five requests, stamped with this round");
+    }
+
+    @Test
+    void recordsSloServiceRefusesAreNotSentAgain() {
+        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        pulls.scrape(T1);
+        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        FakeSlo.STATUS.set(400);
+        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T2));
+        FakeSlo.STATUS.set(200);
+        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T3), "scrape 2 is the baseline now");
+        assertTrue(FakeSlo.BODIES.isEmpty());
+    }
+
+    @Test
+    void anUnparsableScrapeKeepsTheBaseline() throws IOException {
+        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        pulls.scrape(T1);
+        FakeSlo.METRICS.set("vllm:time_to_first_token_seconds_bucket{le=\"0.1\" 3\n");
+        assertEquals(new LatencyPulls.Round(1, 0, 0), pulls.scrape(T2));
+        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        pulls.scrape(T3);
+        assertEquals(expected(T3), lines(FakeSlo.BODIES.get(0)));
+    }
+}
