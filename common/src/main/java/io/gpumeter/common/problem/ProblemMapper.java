@@ -69,9 +69,26 @@ public class ProblemMapper {
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)
     public Response unexpected(Throwable e) {
+        if (unreachable(e)) {
+            // The database or a service went away under the request: nothing was stored, and a retry will do.
+            LOG.warn("A dependency is unreachable: " + e.getMessage());
+            return Response.fromResponse(respond(Problem.of(503, "Service Unavailable",
+                    "A dependency of this service (its database or another service) is unreachable; nothing was "
+                            + "stored. Retry later.", null))).header("Retry-After", "5").build();
+        }
         LOG.error("Unhandled error", e);
         return respond(Problem.of(500, "Internal Server Error",
                 "The server failed to handle the request; see the service log for details.", null));
+    }
+
+    /** A refused or dropped connection anywhere in the cause chain. */
+    static boolean unreachable(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
+            if (t instanceof java.net.ConnectException || t instanceof java.nio.channels.ClosedChannelException) {
+                return true;
+            }
+        }
+        return false;
     }
 
     public static Response respond(Problem problem) {
