@@ -4,6 +4,7 @@ import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -32,6 +33,17 @@ public interface BillingConfig {
 
     /** The names a FOCUS export prints for who bills what. */
     Focus focus();
+
+    /** How billing watches ledger-service. */
+    Ledger ledger();
+
+    /** The trial calls that let an open breaker of the ledger calls close again without report traffic. */
+    interface Ledger {
+
+        /** How often an open breaker is tried. */
+        @WithDefault("5s")
+        Duration probeInterval();
+    }
 
     /** Provider, account and service names of the FOCUS export. */
     interface Focus {
