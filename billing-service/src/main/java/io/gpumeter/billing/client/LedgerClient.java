@@ -1,5 +1,6 @@
 package io.gpumeter.billing.client;
 
+import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
@@ -15,9 +16,14 @@ import java.util.function.Supplier;
 
 /**
  * Calls ledger-service with a timeout, retries and a circuit breaker; any failure surfaces as an exception.
+ * Each call has its own named breaker, so that health can report it ({@link LedgerBreakers}).
  */
 @ApplicationScoped
 public class LedgerClient {
+
+    static final String GPU_HOURS = "ledger-gpu-hours";
+    static final String CAPACITY = "ledger-capacity";
+    static final String NORMALIZATION = "ledger-normalization";
 
     private final LedgerRestClient ledger;
 
@@ -32,6 +38,7 @@ public class LedgerClient {
     @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreakerName(GPU_HOURS)
     public List<GpuHours> gpuHours(Instant from, Instant to, String groupBy) {
         try {
             List<GpuHours> hours = ledger.gpuHours(from.toString(), to.toString(), groupBy);
@@ -49,6 +56,7 @@ public class LedgerClient {
     @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreakerName(CAPACITY)
     public List<CardHours> capacityByModel(Instant from, Instant to) {
         List<CardHours> hours = ledger.capacity(from.toString(), to.toString(), "model");
         return hours == null ? List.of() : hours;
@@ -98,6 +106,7 @@ public class LedgerClient {
     @Timeout(value = 5, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreakerName(NORMALIZATION)
     public Optional<NormalizationPolicy> normalization() {
         try {
             return Optional.ofNullable(ledger.normalization());

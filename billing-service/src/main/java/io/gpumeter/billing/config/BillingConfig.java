@@ -89,6 +89,15 @@ public interface BillingConfig {
         /** How long a day's judgement is served again before the ledger is read anew (0s: never cached). */
         @WithDefault("10m")
         Duration cacheFor();
+    /** How billing watches ledger-service. */
+    Ledger ledger();
+
+    /** The trial calls that let an open breaker of the ledger calls close again without report traffic. */
+    interface Ledger {
+
+        /** How often an open breaker is tried. */
+        @WithDefault("5s")
+        Duration probeInterval();
     }
 
     /** Provider, account and service names of the FOCUS export. */

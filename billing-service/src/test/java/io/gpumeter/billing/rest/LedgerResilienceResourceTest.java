@@ -40,6 +40,17 @@ class LedgerResilienceResourceTest {
     }
 
     @Test
+    @Order(0)
+    void healthSaysTheLedgerIsUpWhileEveryBreakerIsClosed() {
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'ledger' }.status", equalTo("UP"))
+                .body("checks.find { it.name == 'ledger' }.data.state", equalTo("up"))
+                .body("checks.find { it.name == 'ledger' }.data.gpuHours", equalTo("closed"))
+                .body("checks.find { it.name == 'ledger' }.data.capacity", equalTo("closed"))
+                .body("checks.find { it.name == 'ledger' }.data.normalization", equalTo("closed"));
+    }
+
+    @Test
     @Order(1)
     void aLedgerSlowerThanTheTimeoutIsA503() throws InterruptedException {
         // Three attempts cut at 300 ms each; the fake ledger would take 20 s to answer even once.
@@ -65,6 +76,17 @@ class LedgerResilienceResourceTest {
                 .contentType("application/problem+json")
                 .body("status", equalTo(503));
         assertEquals("0", MonthlyReportResourceTest.ledgerCalls("2026-06-01T00:00:00Z"));
+    }
+
+    @Test
+    @Order(3)
+    void healthSaysDegradedWhileTheBreakerIsOpenAndBillingStaysReady() {
+        // Billing still serves rate cards and budgets without the ledger: ready, with the ledger degraded.
+        given().when().get("/q/health/ready").then().statusCode(200)
+                .body("checks.find { it.name == 'ledger' }.status", equalTo("UP"))
+                .body("checks.find { it.name == 'ledger' }.data.state", equalTo("degraded"))
+                .body("checks.find { it.name == 'ledger' }.data.gpuHours", equalTo("open"))
+                .body("checks.find { it.name == 'ledger' }.data.normalization", equalTo("closed"));
     }
 
     /** The fake ledger counts a call when its handler starts, which may lag the client's timeout a little. */

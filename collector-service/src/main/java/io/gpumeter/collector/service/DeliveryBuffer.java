@@ -3,6 +3,7 @@ package io.gpumeter.collector.service;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
@@ -10,7 +11,9 @@ import java.util.function.Consumer;
 
 /**
  * Facts waiting for the ledger. Bounded: when the ledger is away long enough to fill it, producers wait rather
- * than drop facts; a batch the ledger did not take goes back to the front, in order.
+ * than drop facts. A batch stays at the front of the queue while it is being sent and leaves it only once the
+ * ledger took it, so a refused batch needs no putting back — which could not always succeed once producers had
+ * filled the space it left — and the size always counts every fact not yet delivered.
  */
 public final class DeliveryBuffer {
 
@@ -46,22 +49,28 @@ public final class DeliveryBuffer {
         return pending.size();
     }
 
-    /** Sends everything pending, batch by batch; stops at the first failure and keeps the rest. */
+    /**
+     * Sends everything pending, batch by batch; stops at the first failure and keeps the rest. Only this method
+     * removes facts (producers add at the tail), so the head it read is still the head after sending.
+     */
     public synchronized int flush() {
         int sent = 0;
         while (!pending.isEmpty()) {
-            List<Object> taken = new ArrayList<>();
-            pending.drainTo(taken, batchSize);
+            List<Object> batch = new ArrayList<>(Math.min(batchSize, pending.size()));
+            Iterator<Object> head = pending.iterator();
+            while (batch.size() < batchSize && head.hasNext()) {
+                batch.add(head.next());
+            }
             try {
-                send.accept(taken);
-                sent += taken.size();
+                send.accept(batch);
             } catch (RuntimeException e) {
-                for (int i = taken.size() - 1; i >= 0; i--) {
-                    pending.offerFirst(taken.get(i));
-                }
-                LOG.warnf("ledger did not take %d %s, will retry: %s", taken.size(), what, e.getMessage());
+                LOG.warnf("ledger did not take %d %s, will retry: %s", batch.size(), what, e.getMessage());
                 break;
             }
+            for (int i = 0; i < batch.size(); i++) {
+                pending.pollFirst();
+            }
+            sent += batch.size();
         }
         return sent;
     }

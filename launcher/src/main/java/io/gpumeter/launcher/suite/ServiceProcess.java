@@ -77,6 +77,13 @@ final class ServiceProcess {
         process.destroy();
     }
 
+    /** Kills the service and its children at once (SIGKILL) and waits for the exit. */
+    void kill() {
+        process.descendants().forEach(ProcessHandle::destroyForcibly);
+        process.destroyForcibly();
+        process.onExit().join();
+    }
+
     /** Waits up to {@code grace} for the exit; kills (SIGKILL) whatever is still alive after it. */
     void awaitExitOrKill(Duration grace) {
         try {

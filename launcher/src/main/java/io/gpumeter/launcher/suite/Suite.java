@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -33,6 +34,8 @@ public final class Suite implements AutoCloseable {
     private final Map<Service, ServiceProcess> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
     private EmbeddedDatabase embedded;
+    /** The embedded server's port while it is stopped by {@link #stopDatabase()}. */
+    private int embeddedPort;
     private DatabaseConnection database;
     private Thread hook;
     private LocalKeys keys;
@@ -60,7 +63,7 @@ public final class Suite implements AutoCloseable {
         }
         registerHook();
         try {
-            startDatabase();
+            openDatabase();
             List<ServiceProcess> started = new ArrayList<>();
             for (Service s : config.services()) {
                 started.add(spawn(s));
@@ -124,6 +127,53 @@ public final class Suite implements AutoCloseable {
         unregisterHook();
     }
 
+    /**
+     * Kills one service at once (SIGKILL, no shutdown hooks): a crash, for fault tests. {@link #start(Service)}
+     * brings it back.
+     */
+    public synchronized void kill(Service service) {
+        ServiceProcess process = running.remove(service);
+        if (process != null) {
+            process.kill();
+            records.remove(service);
+            LOG.info("{} killed", service.module());
+        }
+    }
+
+    /** The process id of a running service. */
+    public synchronized OptionalLong pid(Service service) {
+        ServiceProcess p = running.get(service);
+        return p != null && p.isAlive() ? OptionalLong.of(p.pid()) : OptionalLong.empty();
+    }
+
+    /**
+     * Stops the embedded PostgreSQL (fast shutdown) and leaves the services running, as an outage of the database
+     * would; {@link #startDatabase()} brings it back on the same data directory and port.
+     */
+    public synchronized void stopDatabase() {
+        if (embedded == null) {
+            throw new SuiteException(database == null ? "the suite is not started"
+                    : "the suite runs no embedded PostgreSQL, or it is already stopped");
+        }
+        embeddedPort = embedded.port();
+        embedded.close();
+        embedded = null;
+        LOG.info("PostgreSQL stopped; the services keep running");
+    }
+
+    /** Starts the embedded PostgreSQL again after {@link #stopDatabase()}, on the port the services know. */
+    public synchronized void startDatabase() {
+        if (embedded != null || database == null || config.externalDatabase() != null) {
+            throw new SuiteException("the embedded PostgreSQL is running already or was never started");
+        }
+        try {
+            embedded = EmbeddedDatabase.start(config.dataDirectory(), embeddedPort, false);
+        } catch (IOException | IllegalStateException e) {
+            throw new SuiteException("could not restart the embedded PostgreSQL on " + config.dataDirectory() + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     /** On Ctrl-C the start-up may hold the lock while it waits: signal the children first, then stop in order. */
     private void stopFromHook() {
         stopping = true;
@@ -164,7 +214,7 @@ public final class Suite implements AutoCloseable {
         return Optional.ofNullable(embedded);
     }
 
-    private void startDatabase() {
+    private void openDatabase() {
         if (config.externalDatabase() != null) {
             database = config.externalDatabase();
             return;

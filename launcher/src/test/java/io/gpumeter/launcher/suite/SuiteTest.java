@@ -15,6 +15,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.List;
@@ -91,6 +95,61 @@ class SuiteTest {
         assertTrue(Ports.isFree(suite.port(Service.LEDGER)));
         assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
         assertFalse(Files.exists(root.resolve(".gpumeter/run/ledger.pid")));
+    }
+
+    @Test
+    void killEndsOneServiceAtOnceAndStartBringsItBack() throws Exception {
+        Suite suite = suite().stopGrace(Duration.ofSeconds(30)).build().start();
+        try {
+            long first = suite.pid(Service.COLLECTOR).orElseThrow();
+            long t0 = System.nanoTime();
+            suite.kill(Service.COLLECTOR);
+            assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos(), "no grace period is waited for");
+            assertFalse(suite.isRunning(Service.COLLECTOR));
+            assertTrue(suite.pid(Service.COLLECTOR).isEmpty());
+            assertFalse(ProcessHandle.of(first).map(ProcessHandle::isAlive).orElse(false));
+            assertFalse(Files.exists(root.resolve(".gpumeter/run/collector.pid")));
+            assertTrue(suite.isRunning(Service.LEDGER));
+
+            suite.start(Service.COLLECTOR);
+            assertTrue(suite.isRunning(Service.COLLECTOR));
+            assertTrue(suite.pid(Service.COLLECTOR).orElseThrow() != first);
+        } finally {
+            suite.stop();
+        }
+    }
+
+    @Test
+    void theEmbeddedDatabaseStopsAndComesBackOnItsPortWithItsData() throws Exception {
+        Suite suite = Suite.builder(root).services(EnumSet.noneOf(Service.class)).freePorts()
+                .embeddedDatabase(root.resolve("pgdata")).freshDatabase(true).shutdownHook(false).build().start();
+        try {
+            DatabaseConnection db = suite.database().orElseThrow();
+            int port = suite.embeddedDatabase().orElseThrow().port();
+            execute(db, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)");
+
+            suite.stopDatabase();
+            assertTrue(suite.embeddedDatabase().isEmpty());
+            assertThrows(SQLException.class, () -> execute(db, "SELECT 1"));
+            assertThrows(SuiteException.class, suite::stopDatabase);
+
+            suite.startDatabase();
+            assertEquals(port, suite.embeddedDatabase().orElseThrow().port(), "the port the services know");
+            try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+                 ResultSet rs = c.createStatement().executeQuery("SELECT n FROM kept")) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getInt(1));
+            }
+            assertThrows(SuiteException.class, suite::startDatabase);
+        } finally {
+            suite.stop();
+        }
+    }
+
+    private static void execute(DatabaseConnection db, String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
+            c.createStatement().execute(sql);
+        }
     }
 
     @Test
