@@ -89,6 +89,8 @@ public interface BillingConfig {
         /** How long a day's judgement is served again before the ledger is read anew (0s: never cached). */
         @WithDefault("10m")
         Duration cacheFor();
+    }
+
     /** How billing watches ledger-service. */
     Ledger ledger();
 

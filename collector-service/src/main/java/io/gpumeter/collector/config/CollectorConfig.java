@@ -34,6 +34,15 @@ public interface CollectorConfig {
     /** vLLM servers whose latency histograms this collector scrapes and forwards to slo-service. */
     Vllm vllm();
 
+    /** Kueue's visibility API, read for the positions of pending Workloads. */
+    Kueue kueue();
+
+    interface Kueue {
+        /** How often the pending Workloads of every ClusterQueue the watch has seen are read, e.g. 60s; "off" stops it. */
+        @WithDefault("60s")
+        String pendingInterval();
+    }
+
     interface Vllm {
         /** Servers to scrape: "namespace/pod" to metrics URL (quote a key holding a dot). */
         Map<String, String> targets();

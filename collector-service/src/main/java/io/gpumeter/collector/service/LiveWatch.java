@@ -9,6 +9,7 @@ import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.governance.GovernanceBuffer;
 import io.gpumeter.collector.governance.GovernanceInformers;
+import io.gpumeter.collector.governance.PendingPositionPolls;
 import io.gpumeter.collector.kubernetes.FactSink;
 import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.WatchEventType;
@@ -39,6 +40,7 @@ public class LiveWatch {
     private final FactBuffer buffer;
     private final LedgerClient ledger;
     private final GovernanceBuffer governance;
+    private final PendingPositionPolls pendingPositions;
     private final MeterRegistry metrics;
     private final List<SharedIndexInformer<? extends HasMetadata>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final MeteringChanges changes = new MeteringChanges();
@@ -47,7 +49,8 @@ public class LiveWatch {
     private volatile String problem;
 
     public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, GovernanceBuffer governance,
-                     LedgerClient ledger, MeterRegistry metrics) {
+                     PendingPositionPolls pendingPositions, LedgerClient ledger, MeterRegistry metrics) {
+        this.pendingPositions = pendingPositions;
         this.client = client;
         this.config = config;
         this.buffer = buffer;
@@ -141,7 +144,10 @@ public class LiveWatch {
                 sink.skip("unchanged for metering");
             }
         }
-        sink.governanceFacts().forEach(governance::add);
+        sink.governanceFacts().forEach(fact -> {
+            governance.add(fact);
+            pendingPositions.seen(fact);
+        });
         for (Map.Entry<String, Integer> skipped : sink.skippedByReason().entrySet()) {
             metrics.counter("gpumeter.collector.watch.skipped", "reason", skipped.getKey()).increment(skipped.getValue());
         }

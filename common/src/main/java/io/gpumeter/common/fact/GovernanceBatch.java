@@ -3,13 +3,13 @@ package io.gpumeter.common.fact;
 import java.util.List;
 
 /**
- * One idempotent delivery of governance observations (queues, admission, scheduling events, GPU faults) from a
- * collector to the ledger; every element has a natural key.
+ * One idempotent delivery of governance observations (queues, admission, queue positions, scheduling events, GPU
+ * faults) from a collector to the ledger; every element has a natural key.
  */
 public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List<QueueObjectFact> queueObjects,
                               List<PodGroupFact> podGroups, List<VolcanoJobFact> volcanoJobs, List<EventFact> events,
                               List<PodStatusFact> podStatuses, List<XidFact> xids, List<GpuAddressFact> gpuAddresses,
-                              List<LogSignalFact> logSignals) {
+                              List<LogSignalFact> logSignals, List<PendingPositionFact> pendingPositions) {
 
     public GovernanceBatch {
         workloads = workloads == null ? List.of() : List.copyOf(workloads);
@@ -21,6 +21,7 @@ public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List
         xids = xids == null ? List.of() : List.copyOf(xids);
         gpuAddresses = gpuAddresses == null ? List.of() : List.copyOf(gpuAddresses);
         logSignals = logSignals == null ? List.of() : List.copyOf(logSignals);
+        pendingPositions = pendingPositions == null ? List.of() : List.copyOf(pendingPositions);
     }
 
     /** A batch of the given facts, sorted into their lists by type; anything else is ignored. */
@@ -28,7 +29,7 @@ public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List
         return new GovernanceBatch(cluster, only(facts, WorkloadFact.class), only(facts, QueueObjectFact.class),
                 only(facts, PodGroupFact.class), only(facts, VolcanoJobFact.class), only(facts, EventFact.class),
                 only(facts, PodStatusFact.class), only(facts, XidFact.class), only(facts, GpuAddressFact.class),
-                only(facts, LogSignalFact.class));
+                only(facts, LogSignalFact.class), only(facts, PendingPositionFact.class));
     }
 
     private static <T> List<T> only(List<?> facts, Class<T> type) {
@@ -37,6 +38,6 @@ public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List
 
     public int size() {
         return workloads.size() + queueObjects.size() + podGroups.size() + volcanoJobs.size() + events.size()
-                + podStatuses.size() + xids.size() + gpuAddresses.size() + logSignals.size();
+                + podStatuses.size() + xids.size() + gpuAddresses.size() + logSignals.size() + pendingPositions.size();
     }
 }

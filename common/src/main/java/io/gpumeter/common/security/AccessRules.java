@@ -36,6 +36,8 @@ public final class AccessRules {
             new AccessRule("A tenant's budget and forecast", "billing", READ,
                     List.of("/api/v1/budgets/*", "/api/v1/budgets/*/forecast"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "{3}", false),
+            new AccessRule("The SLOs that select a tenant", "slo", READ, List.of("/api/v1/slos"),
+                    EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
             new AccessRule("Closing a month", "billing", Set.of("POST"),
                     List.of("/api/v1/reports/monthly/*/close"), EnumSet.of(ADMIN), null, false),
             new AccessRule("Operations (rule evaluations, jitter detections, SLOs, rate cards, budgets)",

@@ -9,7 +9,7 @@ import java.time.Instant;
  * @param kind      SOFT: over the allocation for less than the hard threshold; HARD: sustained over it;
  *                  BYPASS: usage on a card where the pod holds no allocation; DRIFT: HAMi's per-container memory
  *                  sum and the card's FB_USED disagree beyond the tolerance
- * @param resource  CORES or MEMORY
+ * @param resource  CORES or MEMORY; PROCESS for a bypass seen in nvidia-smi's per-process series
  * @param peakRatio the worst minute's use divided by the allocation (for DRIFT: the gap divided by FB_USED); null
  *                  where there is nothing to divide by (a bypass holds no allocation)
  */

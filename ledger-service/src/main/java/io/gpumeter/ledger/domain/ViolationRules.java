@@ -44,6 +44,29 @@ public record ViolationRules(double tolerance, Duration hardAfter) {
         return found;
     }
 
+    /**
+     * Processes nvidia-smi saw for a pod on a card where the pod holds nothing that minute: one BYPASS episode (resource
+     * PROCESS) per container and card over consecutive minutes in which its processes ran kernels or held memory.
+     * Over-use of a HAMi grant is judged on HAMi's own container series, not here, so no episode is found twice.
+     */
+    public List<Violation> bypasses(List<ContainerMinute> processMinutes, List<Holding> holdings) {
+        Map<String, List<ContainerMinute>> bySeries = new TreeMap<>();
+        processMinutes.forEach(m -> bySeries.computeIfAbsent(m.cluster() + "|" + m.gpuUuid() + "|" + m.namespace() + "|"
+                + m.pod() + "|" + m.container(), k -> new ArrayList<>()).add(m));
+        List<Violation> found = new ArrayList<>();
+        for (List<ContainerMinute> series : bySeries.values()) {
+            series.sort(Comparator.comparing(ContainerMinute::minute));
+            found.addAll(episodes(series, holdings, "PROCESS",
+                    m -> positive(m.coreUtil()) || positive(m.memoryMib()) ? 1.0 : 0.0, h -> null));
+        }
+        found.sort(Comparator.comparing(Violation::start).thenComparing(Violation::gpuUuid).thenComparing(Violation::pod));
+        return found;
+    }
+
+    private static boolean positive(Double value) {
+        return value != null && value > 0;
+    }
+
     private List<Violation> episodes(List<ContainerMinute> series, List<Holding> holdings, String resource,
                                      Function<ContainerMinute, Double> used, Function<Holding, Double> allowed) {
         List<Violation> out = new ArrayList<>();

@@ -17,7 +17,10 @@ import java.util.List;
 
 import static io.gpumeter.ledger.repository.FactRepository.toOffset;
 
-/** Reads what the violation rules judge: HAMi's per-container minutes, vGPU holdings, and card memory minutes. */
+/**
+ * Reads what the violation rules judge: HAMi's per-container minutes, nvidia-smi's per-process minutes, the holdings
+ * on named cards, and card memory minutes.
+ */
 @ApplicationScoped
 public class ViolationRepository {
 
@@ -44,6 +47,32 @@ public class ViolationRepository {
                         out.add(new ContainerMinute(r.getString("cluster"), r.getString("gpu_uuid"), key[0],
                                 key.length > 1 ? key[1] : "", key.length > 2 ? key[2] : "",
                                 r.getOffsetDateTime("minute").toInstant(), r.getDouble("cores"), r.getDouble("memory")));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Per container of a pod, card and minute: the summed SM time and memory of the processes the pusher named that
+     * container for (a bare pid names no pod and is never a bypass).
+     */
+    public Uni<List<ContainerMinute>> processMinutes(TimeWindow window) {
+        return pool.preparedQuery("""
+                        SELECT cluster, gpu_uuid, split_part(scope_key, '/', 1) AS namespace, split_part(scope_key, '/', 2) AS pod,
+                               split_part(scope_key, '/', 3) AS container, minute,
+                               sum(sum / samples) FILTER (WHERE field = 'GPU_UTIL') AS sm,
+                               sum(sum / samples) FILTER (WHERE field = 'FB_USED_MIB') AS memory
+                        FROM ledger.usage_minute
+                        WHERE scope = 'PROCESS' AND field IN ('GPU_UTIL', 'FB_USED_MIB') AND scope_key LIKE '%/%/%/%'
+                          AND minute >= $1 AND minute < $2
+                        GROUP BY cluster, gpu_uuid, namespace, pod, container, minute""")
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end())))
+                .map(rows -> {
+                    List<ContainerMinute> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new ContainerMinute(r.getString("cluster"), r.getString("gpu_uuid"), r.getString("namespace"),
+                                r.getString("pod"), r.getString("container"), r.getOffsetDateTime("minute").toInstant(),
+                                r.getDouble("sm"), r.getDouble("memory")));
                     }
                     return out;
                 });

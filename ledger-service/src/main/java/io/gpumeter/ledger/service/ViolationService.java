@@ -38,9 +38,14 @@ public class ViolationService {
             throw ApiProblem.badRequest("to", "to must be after from, by at most " + MAX_WINDOW.toDays() + " days");
         }
         TimeWindow window = new TimeWindow(from, to);
-        return repository.containerMinutes(window)
-                .chain(minutes -> repository.holdings(window)
-                        .map(holdings -> rules.find(minutes, holdings)))
+        return repository.holdings(window)
+                .chain(holdings -> repository.containerMinutes(window)
+                        .chain(minutes -> repository.processMinutes(window)
+                                .map(processes -> {
+                                    List<Violation> found = new ArrayList<>(rules.find(minutes, holdings));
+                                    found.addAll(rules.bypasses(processes, holdings));
+                                    return found;
+                                })))
                 .chain(overUse -> repository.cardMemoryMinutes(window)
                         .map(cards -> {
                             List<Violation> all = new ArrayList<>(overUse);

@@ -69,6 +69,21 @@ class ViolationRulesTest {
     }
 
     @Test
+    void aProcessOutsideItsPodsHoldingsIsABypassHoweverLittleItUses() {
+        // 10:59 inside the holding; 11:00 memory only, 11:01 SM time only: one episode; 11:02 idle; 11:03 again.
+        List<ContainerMinute> processes = List.of(
+                at(59, 0.9, 70_000.0), at(60, null, 300.0), at(61, 0.01, 0.0), at(62, 0.0, 0.0), at(63, 0.05, null));
+        List<Violation> found = RULES.bypasses(processes, HOLDS);
+        assertEquals(2, found.size(), found.toString());
+        assertEquals(Violation.Kind.BYPASS, found.get(0).kind());
+        assertEquals("PROCESS", found.get(0).resource());
+        assertEquals(T0.plusSeconds(3600), found.get(0).start());
+        assertEquals(2, found.get(0).minutes());
+        assertEquals(T0.plusSeconds(3780), found.get(1).start());
+        assertEquals(1, found.get(1).minutes());
+    }
+
+    @Test
     void noCoreReservationMeansNoCoreLimit() {
         List<ViolationRules.Holding> memoryOnly = List.of(
                 new ViolationRules.Holding("c", "GPU-1", "ml", "p", 0, 8192L, T0, null));

@@ -65,7 +65,11 @@ class UsedHoursOwnSeriesResourceTest {
     }
 
     static JsonPath hours() {
-        return given().queryParam("from", "2026-08-05T00:00:00Z").queryParam("to", "2026-08-06T00:00:00Z")
+        return hours("2026-08-05T00:00:00Z", "2026-08-06T00:00:00Z");
+    }
+
+    static JsonPath hours(String from, String to) {
+        return given().queryParam("from", from).queryParam("to", to)
                 .queryParam("groupBy", "tenant").get("/api/v1/gpu-hours").then().statusCode(200).extract().jsonPath()
                 .using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
     }
@@ -84,6 +88,7 @@ class UsedHoursOwnSeriesResourceTest {
         assertHours("0.0016666666667", json.get("find { it.key == 'mg' }.usedGpuHours"));
         assertEquals("GR_ENGINE_ACTIVE", json.getString("find { it.key == 'mg' }.activityMetric"));
         assertEquals("HIGH", json.getString("find { it.key == 'mg' }.usageConfidence"));
+        assertEquals("MIG_INSTANCE", json.getString("find { it.key == 'mg' }.usageSource"));
     }
 
     @Test

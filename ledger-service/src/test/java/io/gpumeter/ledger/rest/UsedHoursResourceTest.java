@@ -105,6 +105,7 @@ class UsedHoursResourceTest {
         assertEquals(0, new BigDecimal("0.666667").compareTo(value(json, "ex", "usageCoverage")));
         assertEquals("SM_ACTIVE", json.getString("find { it.key == 'ex' }.activityMetric"));
         assertEquals("HIGH", json.getString("find { it.key == 'ex' }.usageConfidence"));
+        assertEquals("DEVICE_EXCLUSIVE", json.getString("find { it.key == 'ex' }.usageSource"));
     }
 
     @Test
@@ -113,6 +114,7 @@ class UsedHoursResourceTest {
         assertHours("0.0066666666667", value(json, "sa", "usedGpuHours"));
         assertHours("0.0033333333333", value(json, "sb", "usedGpuHours"));
         assertEquals("MEDIUM", json.getString("find { it.key == 'sa' }.usageConfidence"));
+        assertEquals("DEVICE_BY_ALLOCATION", json.getString("find { it.key == 'sa' }.usageSource"));
         assertEquals("GR_ENGINE_ACTIVE", json.getString("find { it.key == 'sb' }.activityMetric"));
     }
 

@@ -3,6 +3,7 @@ package io.gpumeter.slo.config;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -21,6 +22,85 @@ public interface SloConfig {
 
     /** What the exported Prometheus rules read. */
     Rules rules();
+
+    /** Jitter event detection. */
+    Jitter jitter();
+
+    /** Interference factor queries. */
+    Interference interference();
+
+    /** Tenant selectors: which pods belonged to a tenant, from the ledger. */
+    Tenants tenants();
+
+    /** Attainment breakdowns to cards and nodes. */
+    Breakdown breakdown();
+
+    /** Reading pods' tenants from the ledger. */
+    interface Tenants {
+
+        /** Pod-hours whose tenant is remembered (least recently used go first); each is one ledger read. */
+        @WithDefault("200000")
+        int cacheSize();
+
+        /** Ledger reads in flight at once for one evaluation. */
+        @WithDefault("4")
+        int ledgerConcurrency();
+
+        /**
+         * How long after an hour ends a pod the ledger did not know in it is remembered as unknown; until then it is
+         * asked again, since the pod's facts may still be on their way.
+         */
+        @WithDefault("PT15M")
+        Duration unknownSettle();
+    }
+
+    /** Attainment breakdown limits. */
+    interface Breakdown {
+
+        /** Longest window one breakdown may span: each pod is placed on its cards through the ledger. */
+        @WithDefault("P7D")
+        Duration maxWindow();
+
+        /** Ledger requests in flight at once for one breakdown. */
+        @WithDefault("4")
+        int ledgerConcurrency();
+    }
+
+    /** Jitter events: minutes whose p99 is over k x an SLO's threshold. */
+    interface Jitter {
+
+        /** k: a minute is bad when its p99 is strictly above k x the SLO's thresholdMs. */
+        @WithDefault("2")
+        BigDecimal factor();
+
+        /** How often detection runs on its own (a Quarkus duration such as 1m; off disables it). */
+        @WithDefault("1m")
+        String every();
+
+        /** How far back each scheduled detection looks; events still open are extended and refreshed. */
+        @WithDefault("PT30M")
+        Duration lookback();
+
+        /** How far before an event's start and after its end the neighbours' and the service's curves reach. */
+        @WithDefault("PT10M")
+        Duration curveMargin();
+
+        /** Longest window one detection request may span. */
+        @WithDefault("P1D")
+        Duration maxDetectionWindow();
+    }
+
+    /** Interference factor limits. */
+    interface Interference {
+
+        /** Longest window one query may span: each pod-minute asks the ledger for its cards' occupants. */
+        @WithDefault("P1D")
+        Duration maxWindow();
+
+        /** Ledger requests in flight at once for one query. */
+        @WithDefault("4")
+        int ledgerConcurrency();
+    }
 
     /** Metric and label names of the exported Prometheus rules. */
     interface Rules {

@@ -45,6 +45,11 @@ public final class PrometheusRules {
         StringBuilder out = new StringBuilder(HEADER).append("groups:\n");
         int groups = 0;
         for (SloDefinition slo : slos) {
+            if (slo.selector().byTenant()) {
+                out.append("  # ").append(slo.name()).append(" skipped: a tenant selector needs the ledger's pod to")
+                        .append(" tenant history, which Prometheus does not have\n");
+                continue;
+            }
             if (!slo.sli().isLatency() && (metrics.requestsMetric().isEmpty() || metrics.errorsMetric().isEmpty())) {
                 out.append("  # ").append(slo.name()).append(" skipped: AVAILABILITY needs")
                         .append(" gpumeter.slo.rules.requests-metric and gpumeter.slo.rules.errors-metric\n");

@@ -5,17 +5,27 @@ import java.time.Duration;
 import java.util.regex.Pattern;
 
 /**
- * A validated service level objective over the requests of one service.
+ * A validated service level objective over the requests its selector picks: one service's, or a tenant's.
  *
  * @param target the fraction of good events the window must reach, strictly between 0 and 1
  * @param window the rolling window the target applies to
  */
-public record SloDefinition(String name, String service, Sli sli, Objective objective, BigDecimal target,
+public record SloDefinition(String name, SloSelector selector, Sli sli, Objective objective, BigDecimal target,
                             Duration window) {
 
     /** Names double as Prometheus label values and URL segments. */
     public static final Pattern NAME = Pattern.compile("[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?");
     public static final Duration MIN_WINDOW = Duration.ofHours(1);
+
+    /** The selected service; null for a tenant selector over all of the tenant's services. */
+    public String service() {
+        return selector.service();
+    }
+
+    /** The selected tenant; null for a service selector. */
+    public String tenant() {
+        return selector.tenant();
+    }
 
     /** The window as ISO-8601, in days when it is whole days (P30D rather than PT720H). */
     public String windowText() {
@@ -27,23 +37,28 @@ public record SloDefinition(String name, String service, Sli sli, Objective obje
         return BigDecimal.ONE.subtract(target);
     }
 
+    /** A definition over one service's requests, validated as the general form below. */
+    public static SloDefinition of(String name, String service, String sli, BigDecimal percentile,
+                                   BigDecimal thresholdMs, String per, boolean hasObjective, BigDecimal target,
+                                   String window, Duration maxWindow) {
+        return of(name, new SloSelector.Parts(service, null, null), sli, percentile, thresholdMs, per, hasObjective,
+                target, window, maxWindow);
+    }
+
     /**
      * Validates the parts of a definition, naming the first field at fault.
      *
      * @param maxWindow the longest window this service evaluates
      * @throws InvalidInput naming the field (dotted for nested fields) and what is accepted
      */
-    public static SloDefinition of(String name, String service, String sli, BigDecimal percentile,
+    public static SloDefinition of(String name, SloSelector.Parts selector, String sli, BigDecimal percentile,
                                    BigDecimal thresholdMs, String per, boolean hasObjective, BigDecimal target,
                                    String window, Duration maxWindow) {
         if (name == null || !NAME.matcher(name).matches()) {
             throw new InvalidInput("name", "name must be 1-63 lower-case letters, digits and '-', starting and"
                     + " ending with a letter or digit, got '" + name + "'");
         }
-        if (service == null || service.isBlank()) {
-            throw new InvalidInput("selector.service", "selector.service is required: the service whose requests"
-                    + " the objective counts");
-        }
+        SloSelector selected = SloSelector.of(selector.service(), selector.tenant(), selector.namespace());
         Sli parsedSli;
         try {
             parsedSli = Sli.parse(sli);
@@ -56,7 +71,7 @@ public record SloDefinition(String name, String service, Sli sli, Objective obje
                     + " got " + target);
         }
         Duration length = window(window, maxWindow);
-        return new SloDefinition(name, service.strip(), parsedSli, objective, plain(target), length);
+        return new SloDefinition(name, selected, parsedSli, objective, plain(target), length);
     }
 
     private static Objective objective(Sli sli, BigDecimal percentile, BigDecimal thresholdMs, String per,

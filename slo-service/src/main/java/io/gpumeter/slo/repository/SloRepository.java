@@ -17,6 +17,12 @@ public class SloRepository implements PanacheRepositoryBase<StoredSlo, String> {
         return listAll(Sort.by("name"));
     }
 
+    /** The SLOs whose selector names exactly this tenant. */
+    @WithSession
+    public Uni<List<StoredSlo>> listByTenant(String tenant) {
+        return list("tenant", Sort.by("name"), tenant);
+    }
+
     @WithSession
     public Uni<StoredSlo> byName(String name) {
         return findById(name);

@@ -9,7 +9,8 @@ import java.math.BigDecimal;
 import java.time.Instant;
 
 /**
- * A service level objective as stored in schema slo; the objective columns are null for AVAILABILITY.
+ * A service level objective as stored in schema slo; the objective columns are null for AVAILABILITY, tenant and
+ * namespace for a service selector, service for a tenant selector over all the tenant's services.
  */
 @Entity
 @Table(name = "slo_definition")
@@ -18,8 +19,11 @@ public class StoredSlo {
     @Id
     public String name;
 
-    @Column(nullable = false)
     public String service;
+
+    public String tenant;
+
+    public String namespace;
 
     @Column(nullable = false)
     public String sli;

@@ -3,6 +3,7 @@ package io.gpumeter.slo.rest;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.service.BreakdownService;
 import io.gpumeter.slo.service.SloRequest;
 import io.gpumeter.slo.service.SloService;
 import io.smallrye.mutiny.Uni;
@@ -29,9 +30,11 @@ import java.util.List;
 public class SloResource {
 
     private final SloService slos;
+    private final BreakdownService breakdowns;
 
-    public SloResource(SloService slos) {
+    public SloResource(SloService slos, BreakdownService breakdowns) {
         this.slos = slos;
+        this.breakdowns = breakdowns;
     }
 
     @POST
@@ -44,8 +47,15 @@ public class SloResource {
     }
 
     @GET
-    public Uni<List<SloView>> list() {
-        return slos.list().map(all -> all.stream().map(SloView::of).toList());
+    @Operation(summary = "Every SLO, or (tenant=) only those whose selector names that tenant exactly")
+    public Uni<List<SloView>> list(@QueryParam("tenant") List<String> tenant) {
+        // a repeated parameter must hold for every value: an SLO names one tenant, so differing values match none
+        List<String> named = tenant == null ? List.of() : tenant.stream().filter(t -> !t.isBlank()).distinct().toList();
+        if (named.size() > 1) {
+            return Uni.createFrom().item(List.of());
+        }
+        return (named.isEmpty() ? slos.list() : slos.listOfTenant(named.get(0)))
+                .map(all -> all.stream().map(SloView::of).toList());
     }
 
     @GET
@@ -88,6 +98,15 @@ public class SloResource {
     public Uni<SloStatusView> status(@PathParam("name") String name, @QueryParam("at") String at) {
         Instant asOf = Params.instantOr("at", at, Instant.now());
         return slos.status(name, asOf).map(SloStatusView::of);
+    }
+
+    @GET
+    @Path("/{name}/breakdown")
+    @Operation(summary = "The cards and nodes the SLO's minutes in [from, to) ran on, and which of them the bad"
+            + " minutes ran on (ledger Q1 history)")
+    public Uni<BreakdownView> breakdown(@PathParam("name") String name, @QueryParam("from") String from,
+                                        @QueryParam("to") String to) {
+        return breakdowns.breakdown(name, JitterEventResource.window(from, to)).map(BreakdownView::of);
     }
 
     private static <T> T found(T value, String name) {

@@ -1,7 +1,9 @@
 package io.gpumeter.slo.rest;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpumeter.slo.domain.AlertState;
 import io.gpumeter.slo.domain.SloStatus;
+import io.gpumeter.slo.domain.TenantCoverage;
 import io.gpumeter.slo.domain.WindowBurn;
 import io.gpumeter.slo.service.SloService;
 
@@ -10,11 +12,16 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * An SLO's standing over its window ending at {@code end}: attainment, error budget and burn-rate alerts.
+ * An SLO's standing over its window ending at {@code end}: attainment, error budget and burn-rate alerts; for a
+ * tenant selector, how the pods read were attributed ({@code selection}).
  */
-public record SloStatusView(String name, String service, String sli, BigDecimal target, String window,
+public record SloStatusView(String name, String service,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String tenant,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String namespace,
+                            String sli, BigDecimal target, String window,
                             Instant from, Instant to, String state, BigDecimal attainment, long goodEvents,
-                            long totalEvents, ErrorBudget errorBudget, List<Alert> alerts) {
+                            long totalEvents, ErrorBudget errorBudget, List<Alert> alerts,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) TenantCoverage selection) {
 
     /**
      * @param allowedBad bad events the window may hold: (1 - target) x total
@@ -41,10 +48,11 @@ public record SloStatusView(String name, String service, String sli, BigDecimal 
 
     static SloStatusView of(SloService.Evaluated e) {
         SloStatus s = e.status();
-        return new SloStatusView(e.definition().name(), e.definition().service(), e.definition().sli().name(),
+        return new SloStatusView(e.definition().name(), e.definition().service(), e.definition().tenant(),
+                e.definition().selector().namespace(), e.definition().sli().name(),
                 e.definition().target(), e.definition().windowText(), s.window().start(), s.window().end(),
                 s.state().name(), s.attainment(), s.good(), s.total(),
                 new ErrorBudget(s.allowedBad(), s.bad(), s.budgetRemaining()),
-                s.alerts().stream().map(Alert::of).toList());
+                s.alerts().stream().map(Alert::of).toList(), e.selection());
     }
 }

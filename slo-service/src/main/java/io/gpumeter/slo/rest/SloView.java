@@ -3,6 +3,7 @@ package io.gpumeter.slo.rest;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import io.gpumeter.slo.domain.Objective;
 import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.domain.SloSelector;
 import io.gpumeter.slo.service.SloService;
 
 import java.math.BigDecimal;
@@ -13,8 +14,13 @@ import java.time.Instant;
 public record SloView(String name, Selector selector, String sli, ObjectiveView objective, BigDecimal target,
                       String window, Instant createdAt, Instant updatedAt) {
 
-    /** Whose requests count. */
-    public record Selector(String service) {
+    /** Whose requests count: a service's, or a tenant's (one service and/or namespace of it if named). */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    public record Selector(String service, String tenant, String namespace) {
+
+        static Selector of(SloSelector s) {
+            return new Selector(s.service(), s.tenant(), s.namespace());
+        }
     }
 
     /** The latency objective. */
@@ -24,7 +30,7 @@ public record SloView(String name, Selector selector, String sli, ObjectiveView 
     static SloView of(SloService.Stored stored) {
         SloDefinition d = stored.definition();
         Objective o = d.objective();
-        return new SloView(d.name(), new Selector(d.service()), d.sli().name(),
+        return new SloView(d.name(), Selector.of(d.selector()), d.sli().name(),
                 o == null ? null : new ObjectiveView(o.percentile(), o.thresholdMs(), o.per().name()),
                 d.target(), d.windowText(), stored.createdAt(), stored.updatedAt());
     }

@@ -1,47 +1,95 @@
 package io.gpumeter.slo.service;
 
-import io.gpumeter.slo.domain.LatencyHistograms;
-import io.gpumeter.slo.domain.MinuteEvents;
-import io.gpumeter.slo.domain.SliEvents;
+import io.gpumeter.slo.domain.PodMinute;
 import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.domain.SloSelector;
+import io.gpumeter.slo.domain.TenantCoverage;
 import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.LatencyRepository;
+import io.gpumeter.slo.repository.LatencyRepository.PodHour;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import org.HdrHistogram.Histogram;
 
 import java.time.Instant;
-import java.util.ArrayList;
+import java.time.temporal.ChronoUnit;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.TreeSet;
 
-/** Reads an SLO's good and total events per minute from the stored latency minutes. */
+/**
+ * Reads the pod-minutes an SLO's selector picks from the stored latency minutes: every pod of a service, or the pods
+ * the ledger attributed to a tenant in each hour (one service and/or namespace of it if named).
+ */
 @ApplicationScoped
 public class SloEvents {
 
-    private final LatencyRepository latency;
+    /** Unknown pods listed by name in a coverage; the count covers the rest. */
+    static final int LISTED_UNKNOWN_PODS = 20;
 
-    public SloEvents(LatencyRepository latency) {
-        this.latency = latency;
+    /** The selected pod-minutes, and for a tenant selector how the candidates were attributed (else null). */
+    public record Selected(List<PodMinute> pods, TenantCoverage coverage) {
     }
 
-    /** The SLO's events for each minute starting in {@code [from, to)} that saw requests, in order. */
-    public Uni<List<MinuteEvents>> perMinute(SloDefinition slo, Instant from, Instant to) {
-        TimeWindow window = new TimeWindow(from, to);
-        if (!slo.sli().isLatency()) {
-            return latency.requests(slo.service(), window).map(rows -> rows.stream()
-                    .map(r -> SliEvents.availability(r.minute(), r.requests(), r.failed())).toList());
+    private final LatencyRepository latency;
+    private final PodTenants tenants;
+
+    public SloEvents(LatencyRepository latency, PodTenants tenants) {
+        this.latency = latency;
+        this.tenants = tenants;
+    }
+
+    /** The SLO's pod-minutes starting in the window. */
+    public Uni<Selected> podMinutes(SloDefinition slo, TimeWindow window) {
+        SloSelector selector = slo.selector();
+        if (!selector.byTenant()) {
+            return latency.podMinutes(slo.sli(), selector.service(), null, window)
+                    .map(pods -> new Selected(pods, null));
         }
-        return latency.histograms(slo.service(), slo.sli(), window).map(rows -> {
-            Map<Instant, Histogram> byMinute = new TreeMap<>();
-            for (LatencyRepository.StoredHistogram h : rows) {
-                LatencyHistograms.mergeInto(byMinute.computeIfAbsent(h.minute(), m -> LatencyHistograms.empty()),
-                        h.histogram());
+        return latency.podHours(selector.service(), selector.namespace(), window)
+                .chain(hours -> tenants.resolve(hours, Instant.now()).chain(answers -> {
+                    Set<String> chosenHours = new HashSet<>();
+                    Set<String> chosenPods = new TreeSet<>();
+                    TenantCoverage coverage = cover(window, selector.tenant(), hours, answers, chosenHours, chosenPods);
+                    return latency.podMinutes(slo.sli(), selector.service(), chosenPods, window)
+                            .map(pods -> new Selected(pods.stream().filter(p -> chosenHours.contains(
+                                    hourKey(p.podKey(), p.minute().truncatedTo(ChronoUnit.HOURS)))).toList(),
+                                    coverage));
+                }));
+    }
+
+    /** Sorts the pod-hours into the tenant's (collected into the two sets) and the rest, counting each kind. */
+    private static TenantCoverage cover(TimeWindow window, String tenant, List<PodHour> hours,
+                                        Map<PodHour, PodTenants.Answer> answers, Set<String> chosenHours,
+                                        Set<String> chosenPods) {
+        long all = 0;
+        long mine = 0;
+        long other = 0;
+        long unknown = 0;
+        long unresolved = 0;
+        Set<String> unknownPods = new TreeSet<>();
+        for (PodHour h : hours) {
+            PodTenants.Answer a = answers.get(h);
+            all += h.minutes();
+            if (a.is(tenant)) {
+                mine += h.minutes();
+                chosenHours.add(hourKey(h.podKey(), h.hour()));
+                chosenPods.add(h.podKey());
+            } else if (a.kind() == PodTenants.Kind.UNKNOWN) {
+                unknown += h.minutes();
+                unknownPods.add(h.podKey());
+            } else if (a.kind() == PodTenants.Kind.FAILED) {
+                unresolved += h.minutes();
+            } else {
+                other += h.minutes();
             }
-            List<MinuteEvents> out = new ArrayList<>(byMinute.size());
-            byMinute.forEach((minute, h) -> out.add(SliEvents.latency(slo.objective(), minute, h)));
-            return out;
-        });
+        }
+        List<String> listed = unknownPods.stream().limit(LISTED_UNKNOWN_PODS).toList();
+        return new TenantCoverage(window.start(), window.end(), all, mine, other, unknown, unresolved, listed);
+    }
+
+    private static String hourKey(String podKey, Instant hour) {
+        return podKey + "@" + hour;
     }
 }

@@ -8,7 +8,11 @@ import io.gpumeter.slo.domain.InvalidInput;
 import io.gpumeter.slo.domain.Objective;
 import io.gpumeter.slo.domain.PrometheusRules;
 import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.domain.SloMinutes;
+import io.gpumeter.slo.domain.SloSelector;
 import io.gpumeter.slo.domain.SloStatus;
+import io.gpumeter.slo.domain.TenantCoverage;
+import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.SloRepository;
 import io.gpumeter.slo.repository.StoredSlo;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -30,8 +34,11 @@ public class SloService {
     public record Stored(SloDefinition definition, Instant createdAt, Instant updatedAt) {
     }
 
-    /** An SLO's status as of the end of the last whole minute before {@code at}. */
-    public record Evaluated(SloDefinition definition, Instant end, SloStatus status) {
+    /**
+     * An SLO's status as of the end of the last whole minute before {@code at}; for a tenant selector, how the
+     * candidate pod-minutes of the minutes read were attributed (else null).
+     */
+    public record Evaluated(SloDefinition definition, Instant end, SloStatus status, TenantCoverage selection) {
     }
 
     private final SloRepository repository;
@@ -59,14 +66,16 @@ public class SloService {
             throw ApiProblem.badRequest("name", "name must match the URL's '" + pathName + "' (renaming is a new SLO)");
         }
         SloRequest.Selector selector = request.selector();
-        if (selector != null && (selector.tenant() != null || selector.labels() != null)) {
-            String field = selector.tenant() != null ? "selector.tenant" : "selector.labels";
-            throw ApiProblem.badRequest(field, field + " is not supported: select the requests of one service"
-                    + " with {\"service\": \"…\"}");
+        if (selector != null && selector.labels() != null) {
+            // pods' labels never reach the ledger's occupant rows, so a label selector could not be evaluated
+            throw ApiProblem.badRequest("selector.labels", "selector.labels is not supported: pods' labels are not"
+                    + " recorded with their GPU holdings; select with service, tenant and namespace");
         }
         SloRequest.ObjectiveBody o = request.objective();
         try {
-            return SloDefinition.of(name, selector == null ? null : selector.service(), request.sli(),
+            return SloDefinition.of(name, selector == null ? new SloSelector.Parts(null, null, null)
+                            : new SloSelector.Parts(selector.service(), selector.tenant(), selector.namespace()),
+                    request.sli(),
                     o == null ? null : o.percentile(), o == null ? null : o.thresholdMs(), o == null ? null : o.per(),
                     o != null, request.target(), request.window(), config.maxWindow());
         } catch (InvalidInput e) {
@@ -114,6 +123,11 @@ public class SloService {
         return repository.listByName().map(all -> all.stream().map(this::definition).toList());
     }
 
+    /** The SLOs whose selector names exactly this tenant. */
+    public Uni<List<Stored>> listOfTenant(String tenant) {
+        return repository.listByTenant(tenant).map(all -> all.stream().map(this::definition).toList());
+    }
+
     /** The SLO, or null. */
     public Uni<Stored> get(String name) {
         return repository.byName(name).map(row -> row == null ? null : definition(row));
@@ -138,8 +152,9 @@ public class SloService {
             SloDefinition d = stored.definition();
             Duration span = BurnAlert.WORKBOOK.stream().map(BurnAlert::longWindow)
                     .reduce(d.window(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-            return events.perMinute(d, end.minus(span), end).map(minutes -> new Evaluated(d, end,
-                    BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK, minutes, end)));
+            return events.podMinutes(d, new TimeWindow(end.minus(span), end)).map(selected -> new Evaluated(d, end,
+                    BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK,
+                            SloMinutes.perMinute(d, selected.pods()), end), selected.coverage()));
         });
     }
 
@@ -155,6 +170,8 @@ public class SloService {
     private Uni<Stored> save(StoredSlo row, SloDefinition d) {
         row.name = d.name();
         row.service = d.service();
+        row.tenant = d.tenant();
+        row.namespace = d.selector().namespace();
         row.sli = d.sli().name();
         Objective o = d.objective();
         row.objectivePercentile = o == null ? null : o.percentile();
@@ -168,7 +185,8 @@ public class SloService {
 
     /** Stored rows were valid when written; a later, shorter max-window must not make them unreadable. */
     private Stored definition(StoredSlo row) {
-        SloDefinition d = SloDefinition.of(row.name, row.service, row.sli, row.objectivePercentile,
+        SloDefinition d = SloDefinition.of(row.name, new SloSelector.Parts(row.service, row.tenant, row.namespace),
+                row.sli, row.objectivePercentile,
                 row.objectiveThresholdMs, row.objectivePer, row.objectivePer != null, row.target, row.window,
                 Duration.ofDays(36_500));
         return new Stored(d, row.createdAt, row.updatedAt);

@@ -70,4 +70,14 @@ class PrometheusRulesTest {
         assertTrue(yaml.endsWith("groups:\n  # chat-up skipped: AVAILABILITY needs gpumeter.slo.rules.requests-metric"
                 + " and gpumeter.slo.rules.errors-metric\n  []\n"), yaml);
     }
+
+    @Test
+    void aTenantSloIsLeftOutWithAReason() {
+        SloDefinition tenant = SloDefinition.of("acme-ttft", new SloSelector.Parts(null, "acme", null), "TTFT",
+                new BigDecimal("99"), new BigDecimal("300"), "MINUTE", true, new BigDecimal("0.99"), "P30D",
+                Duration.ofDays(35));
+        String yaml = PrometheusRules.render(List.of(tenant), BurnAlert.WORKBOOK, VLLM);
+        assertEquals(PrometheusRules.HEADER + "groups:\n  # acme-ttft skipped: a tenant selector needs the ledger's"
+                + " pod to tenant history, which Prometheus does not have\n  []\n", yaml);
+    }
 }

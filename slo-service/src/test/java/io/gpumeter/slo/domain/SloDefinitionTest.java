@@ -68,4 +68,33 @@ class SloDefinitionTest {
                 dec(ms), per, obj, dec(target), window, MAX));
         assertEquals(field, e.field(), e.getMessage());
     }
+
+    private static SloDefinition tenantSlo(String service, String tenant, String namespace) {
+        return SloDefinition.of("acme-ttft", new SloSelector.Parts(service, tenant, namespace), "TTFT", dec("99"),
+                dec("300"), "MINUTE", true, dec("0.99"), "P30D", MAX);
+    }
+
+    @Test
+    void aTenantSelectorNeedsNoServiceAndMayNarrowToOneServiceAndNamespace() {
+        SloDefinition all = tenantSlo(null, " acme ", null);
+        assertEquals(new SloSelector(null, "acme", null), all.selector());
+        assertNull(all.service());
+        assertEquals("acme", all.tenant());
+        SloDefinition narrowed = tenantSlo("chat", "acme", "acme-ml");
+        assertEquals(new SloSelector("chat", "acme", "acme-ml"), narrowed.selector());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+            // case                          | service | tenant  | namespace | field
+            "neither service nor tenant      | -       | -       | -         | selector.service",
+            "blank tenant                    | -       | '  '    | -         | selector.tenant",
+            "blank service beside a tenant   | '  '    | acme    | -         | selector.service",
+            "namespace without a tenant      | chat    | -       | acme-ml   | selector.namespace",
+            "namespace not a DNS label       | -       | acme    | Acme_ML   | selector.namespace",
+    })
+    void badSelectorsNameTheirField(String name, String service, String tenant, String namespace, String field) {
+        InvalidInput e = assertThrows(InvalidInput.class, () -> tenantSlo(service, tenant, namespace));
+        assertEquals(field, e.field(), e.getMessage());
+    }
 }

@@ -109,7 +109,9 @@ class SloResourceTest {
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "no selector          | \"selector\": {\"service\": \"chat\"},      | ''                                         | selector.service",
-            "tenant selector      | {\"service\": \"chat\"}                     | {\"tenant\": \"acme\", \"labels\": {}}     | selector.tenant",
+            "label selector       | {\"service\": \"chat\"}                     | {\"tenant\": \"acme\", \"labels\": {}}     | selector.labels",
+            "blank tenant         | {\"service\": \"chat\"}                     | {\"tenant\": \" \"}                       | selector.tenant",
+            "namespace alone      | {\"service\": \"chat\"}                     | {\"service\": \"chat\", \"namespace\": \"ml\"} | selector.namespace",
             "target in percent    | \"target\": 0.99                            | \"target\": 99                             | target",
             "window in days       | \"P30D\"                                    | \"30d\"                                    | window",
             "unknown sli          | \"TTFT\"                                    | \"TPOT\"                                   | sli",

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
 import io.gpumeter.common.fact.LogSignalFact;
+import io.gpumeter.common.fact.PendingPositionFact;
 import io.gpumeter.common.fact.PodGroupFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.QueueObjectFact;
@@ -161,6 +162,23 @@ public class GovernanceFactRepository {
                 strings(facts, LogSignalFact::namespace), strings(facts, LogSignalFact::pod),
                 strings(facts, f -> f.container() == null ? "" : f.container()), times(facts, LogSignalFact::at),
                 strings(facts, LogSignalFact::signal), payloads(json, facts)));
+    }
+
+    /** Keys returned: {@code namespace/workload}. */
+    public Uni<Inserted> insertPendingPositions(SqlConnection conn, String cluster, List<PendingPositionFact> facts) {
+        return insert(conn, facts, """
+                INSERT INTO ledger.gov_pending_position (cluster, cluster_queue, namespace, workload, observed_at, local_queue,
+                    priority, position_cq, position_lq)
+                SELECT $1, u.cq, u.ns, u.wl, u.obs, u.lq, u.prio, u.pcq, u.plq
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::int[], $8::int[], $9::int[])
+                     AS u(cq, ns, wl, obs, lq, prio, pcq, plq)
+                ON CONFLICT DO NOTHING RETURNING namespace || '/' || workload AS k""", List.of(cluster,
+                strings(facts, PendingPositionFact::clusterQueue), strings(facts, PendingPositionFact::namespace),
+                strings(facts, PendingPositionFact::workload), times(facts, PendingPositionFact::observedAt),
+                strings(facts, PendingPositionFact::localQueue),
+                facts.stream().map(PendingPositionFact::priority).toArray(Integer[]::new),
+                facts.stream().map(PendingPositionFact::positionInClusterQueue).toArray(Integer[]::new),
+                facts.stream().map(PendingPositionFact::positionInLocalQueue).toArray(Integer[]::new)));
     }
 
     private static Uni<Inserted> insert(SqlConnection conn, List<?> facts, String sql, List<Object> params) {

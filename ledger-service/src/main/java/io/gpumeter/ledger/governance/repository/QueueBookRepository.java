@@ -13,7 +13,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.gpumeter.ledger.governance.repository.Sql.instant;
 import static io.gpumeter.ledger.governance.repository.Sql.offset;
@@ -158,6 +160,30 @@ public class QueueBookRepository {
                                 instant(r.getOffsetDateTime("waiting_since")), r.getString("reason_class"),
                                 r.getString("reason"), r.getString("message"), r.getInteger("rejections"),
                                 r.getInteger("admissions")));
+                    }
+                    return out;
+                });
+    }
+
+    /** A pending Kueue Workload's place in its queues as last read from the visibility API. */
+    public record StoredPosition(String clusterQueue, String localQueue, Integer priority, int positionInClusterQueue,
+                                 Integer positionInLocalQueue, Instant observedAt) {
+    }
+
+    /** The latest position of every Workload read from the visibility API, keyed {@code cluster|namespace|name}. */
+    public Uni<Map<String, StoredPosition>> latestPositions(String cluster) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT ON (cluster, namespace, workload) * FROM ledger.gov_pending_position
+                        WHERE ($1::text IS NULL OR cluster = $1)
+                        ORDER BY cluster, namespace, workload, observed_at DESC, cluster_queue""")
+                .execute(Tuple.of(cluster))
+                .map(rows -> {
+                    Map<String, StoredPosition> out = new HashMap<>();
+                    for (Row r : rows) {
+                        out.put(r.getString("cluster") + "|" + r.getString("namespace") + "|" + r.getString("workload"),
+                                new StoredPosition(r.getString("cluster_queue"), r.getString("local_queue"),
+                                        r.getInteger("priority"), r.getInteger("position_cq"), r.getInteger("position_lq"),
+                                        instant(r.getOffsetDateTime("observed_at"))));
                     }
                     return out;
                 });

@@ -61,6 +61,7 @@ public class GovernanceIngestService {
                     t.cards.addAll(i.keys());
                     batch.gpuAddresses().forEach(a -> t.cardUuids.add(a.gpuUuid()));
                 })
+                .chain(() -> facts.insertPendingPositions(conn, cluster, batch.pendingPositions())).invoke(t::count)
                 .chain(() -> deriver.derive(conn, cluster, t))
                 .map(ignored -> new IngestResult(t.accepted, batch.size() - t.accepted)));
     }

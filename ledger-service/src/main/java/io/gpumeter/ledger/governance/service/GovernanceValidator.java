@@ -2,6 +2,7 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.ClusterName;
 import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.PendingPositionFact;
 import io.gpumeter.common.problem.ApiProblem;
 
 import java.util.LinkedHashMap;
@@ -35,6 +36,20 @@ final class GovernanceValidator {
                 "gpuUuid", f.gpuUuid(), "at", f.at()));
         check(batch.logSignals(), "logSignals", f -> fields("namespace", f.namespace(), "pod", f.pod(), "at", f.at(),
                 "signal", f.signal()));
+        check(batch.pendingPositions(), "pendingPositions", f -> fields("clusterQueue", f.clusterQueue(),
+                "namespace", f.namespace(), "workload", f.workload(), "observedAt", f.observedAt(),
+                "positionInClusterQueue", f.positionInClusterQueue()));
+        for (int i = 0; i < batch.pendingPositions().size(); i++) {
+            PendingPositionFact f = batch.pendingPositions().get(i);
+            notNegative("pendingPositions[" + i + "].positionInClusterQueue", f.positionInClusterQueue());
+            notNegative("pendingPositions[" + i + "].positionInLocalQueue", f.positionInLocalQueue());
+        }
+    }
+
+    private static void notNegative(String field, Integer value) {
+        if (value != null && value < 0) {
+            throw ApiProblem.badRequest(field, field + " must be >= 0, got " + value);
+        }
     }
 
     private static <T> void check(List<T> facts, String list, Function<T, Map<String, Object>> required) {

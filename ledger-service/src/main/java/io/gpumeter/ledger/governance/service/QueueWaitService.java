@@ -6,6 +6,7 @@ import io.gpumeter.ledger.governance.domain.QueueSource;
 import io.gpumeter.ledger.governance.domain.QueueWaitRow;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredPosition;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredWait;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,11 +54,15 @@ public class QueueWaitService {
         }
     }
 
-    /** One object that waits now. */
+    /**
+     * One object that waits now. For a Kueue Workload the visibility API listed: its place in its queues as last
+     * read ({@code positionObservedAt}; 0 = next to be considered) and its priority; null otherwise.
+     */
     public record Pending(String cluster, String source, String namespace, String name, String clusterQueue,
                           String localQueue, String volcanoQueue, String scheduler, String state, Instant waitingSince,
                           BigDecimal ageSeconds, String reasonClass, String rootCauseClass, String reason,
-                          String message, int rejections) {
+                          String message, int rejections, Integer priority, Integer positionInClusterQueue,
+                          Integer positionInLocalQueue, Instant positionObservedAt) {
     }
 
     private final QueueBookRepository books;
@@ -81,10 +86,12 @@ public class QueueWaitService {
     }
 
     public Uni<List<Pending>> pending(String cluster, Instant at) {
-        return books.waiting(cluster).map(items -> items.stream().map(i -> pending(i, at)).toList());
+        return books.waiting(cluster).chain(items -> books.latestPositions(cluster)
+                .map(positions -> items.stream().map(i -> pending(i, at, i.source() == QueueSource.KUEUE
+                        ? positions.get(i.cluster() + "|" + i.namespace() + "|" + i.name()) : null)).toList()));
     }
 
-    private static Pending pending(StoredItem i, Instant at) {
+    private static Pending pending(StoredItem i, Instant at, StoredPosition position) {
         PendingReason cls = null;
         if (i.reasonClass() != null) {
             cls = PendingReason.valueOf(i.reasonClass().toUpperCase(Locale.ROOT).replace('-', '_'));
@@ -93,7 +100,11 @@ public class QueueWaitService {
                 : BigDecimal.valueOf(Math.max(0, Duration.between(i.waitingSince(), at).toMillis()), 3).stripTrailingZeros();
         return new Pending(i.cluster(), i.source().name().toLowerCase(Locale.ROOT), i.namespace(), i.name(),
                 i.clusterQueue(), i.localQueue(), i.volcanoQueue(), i.scheduler(), i.state(), i.waitingSince(), age,
-                i.reasonClass(), cls == null ? null : cls.rootCause().label(), i.reason(), i.message(), i.rejections());
+                i.reasonClass(), cls == null ? null : cls.rootCause().label(), i.reason(), i.message(), i.rejections(),
+                position == null ? null : position.priority(),
+                position == null ? null : position.positionInClusterQueue(),
+                position == null ? null : position.positionInLocalQueue(),
+                position == null ? null : position.observedAt());
     }
 
     private static Function<StoredWait, String> key(GroupBy group) {

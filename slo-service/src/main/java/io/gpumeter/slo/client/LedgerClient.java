@@ -1,0 +1,62 @@
+package io.gpumeter.slo.client;
+
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
+import org.eclipse.microprofile.faulttolerance.Retry;
+import org.eclipse.microprofile.faulttolerance.Timeout;
+import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.List;
+
+/**
+ * Calls ledger-service with a timeout, retries and a circuit breaker. A 404 is handled inside the breaker: an
+ * unknown card or pod is an answer ("nothing held"), not a failing ledger.
+ */
+@ApplicationScoped
+public class LedgerClient {
+
+    private final LedgerRestClient ledger;
+
+    public LedgerClient(@RestClient LedgerRestClient ledger) {
+        this.ledger = ledger;
+    }
+
+    /** The units (and so the GPUs) a pod held at an instant; empty when it held none. */
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<List<Occupant>> podOccupants(String namespace, String pod, Instant at) {
+        return ledger.podOccupants(namespace, pod, at.toString()).map(LedgerClient::orEmpty)
+                .onFailure(LedgerClient::notFound).recoverWithItem(List.of());
+    }
+
+    /** Q1: every unit of a card held at an instant; empty for a card the ledger does not know. */
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<List<Occupant>> gpuOccupants(String gpuUuid, Instant at) {
+        return ledger.gpuOccupants(gpuUuid, at.toString()).map(LedgerClient::orEmpty)
+                .onFailure(LedgerClient::notFound).recoverWithItem(List.of());
+    }
+
+    /** Every usage series of a card, per minute, over [from, to). */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<List<UsagePoint>> usage(String gpuUuid, Instant from, Instant to) {
+        return ledger.usage(gpuUuid, from.toString(), to.toString()).map(LedgerClient::orEmpty)
+                .onFailure(LedgerClient::notFound).recoverWithItem(List.of());
+    }
+
+    private static boolean notFound(Throwable e) {
+        return e instanceof WebApplicationException w && w.getResponse() != null && w.getResponse().getStatus() == 404;
+    }
+
+    private static <T> List<T> orEmpty(List<T> rows) {
+        return rows == null ? List.of() : rows;
+    }
+}

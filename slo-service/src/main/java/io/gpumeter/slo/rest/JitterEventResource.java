@@ -1,0 +1,71 @@
+package io.gpumeter.slo.rest;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
+import io.gpumeter.slo.domain.TimeWindow;
+import io.gpumeter.slo.service.JitterService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.util.List;
+
+/** Jitter events (p99 over k x an SLO's threshold) with their same-card neighbours, curves and suspects. */
+@Path("/api/v1/jitter-events")
+@Produces(MediaType.APPLICATION_JSON)
+public class JitterEventResource {
+
+    private final JitterService jitter;
+
+    public JitterEventResource(JitterService jitter) {
+        this.jitter = jitter;
+    }
+
+    @GET
+    @Operation(summary = "Jitter events overlapping [from, to), of one service or all")
+    public Uni<List<JitterEventSummary>> list(@QueryParam("from") String from, @QueryParam("to") String to,
+                                              @QueryParam("service") String service) {
+        return jitter.list(window(from, to), service == null || service.isBlank() ? null : service.strip())
+                .map(all -> all.stream().map(JitterEventSummary::of).toList());
+    }
+
+    @GET
+    @Path("/{id}")
+    @Operation(summary = "One jitter event with its pods, GPUs, neighbours, curves and ranked suspects")
+    public Uni<JitterEventView> get(@PathParam("id") String id) {
+        long parsed;
+        try {
+            parsed = Long.parseLong(id);
+        } catch (NumberFormatException e) {
+            throw ApiProblem.badRequest("id", "id must be a jitter event's number, got '" + id + "'");
+        }
+        return jitter.get(parsed).map(event -> {
+            if (event == null) {
+                throw ApiProblem.notFound("id", "there is no jitter event " + parsed);
+            }
+            return JitterEventView.of(event);
+        });
+    }
+
+    @POST
+    @Path("/detections")
+    @Operation(summary = "Detect jitter in the minutes starting in [from, to) now; running it again adds nothing")
+    public Uni<JitterService.Detection> detect(@QueryParam("from") String from, @QueryParam("to") String to) {
+        return jitter.detect(window(from, to));
+    }
+
+    static TimeWindow window(String from, String to) {
+        var start = Params.instant("from", from);
+        var end = Params.instant("to", to);
+        if (!start.isBefore(end)) {
+            throw ApiProblem.badRequest("to", "to must be after from");
+        }
+        return new TimeWindow(start, end);
+    }
+}

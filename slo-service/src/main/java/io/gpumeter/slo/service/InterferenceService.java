@@ -1,0 +1,158 @@
+package io.gpumeter.slo.service;
+
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.slo.client.Occupant;
+import io.gpumeter.slo.config.SloConfig;
+import io.gpumeter.slo.domain.InterferenceFactor;
+import io.gpumeter.slo.domain.LatencyHistograms;
+import io.gpumeter.slo.domain.NeighbourKind;
+import io.gpumeter.slo.domain.Sli;
+import io.gpumeter.slo.domain.TimeWindow;
+import io.gpumeter.slo.repository.LatencyRepository;
+import io.gpumeter.slo.service.PodPlacements.PodMinuteKey;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.HdrHistogram.Histogram;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * The interference factor of a service: each pod-minute with requests is placed on the cards its pod held (ledger
+ * Q1) and counted by the other pods on those cards; replicas of the same service are not neighbours.
+ */
+@ApplicationScoped
+public class InterferenceService {
+
+    /** The factor's buckets and how many pod-minutes could not be placed on a card. */
+    public record Report(String service, Sli sli, Instant from, Instant to, long podMinutes, long unplacedPodMinutes,
+                         String precision, List<InterferenceFactor.Bucket> byNeighbours,
+                         List<InterferenceFactor.Bucket> byKind) {
+    }
+
+    private final LatencyRepository latency;
+    private final Neighbourhood neighbourhood;
+    private final PodPlacements placements;
+    private final SloConfig config;
+
+    public InterferenceService(LatencyRepository latency, Neighbourhood neighbourhood, PodPlacements placements,
+                               SloConfig config) {
+        this.latency = latency;
+        this.neighbourhood = neighbourhood;
+        this.placements = placements;
+        this.config = config;
+    }
+
+    /** @throws ApiProblem 400 naming {@code to} for a window longer than the configured maximum */
+    public Uni<Report> report(String service, Sli sli, TimeWindow window) {
+        if (window.duration().compareTo(config.interference().maxWindow()) > 0) {
+            throw ApiProblem.badRequest("to", "an interference window spans at most "
+                    + config.interference().maxWindow() + "; narrow from/to");
+        }
+        return latency.podRequests(service, window).chain(requests -> latency.histograms(service, sli, window)
+                .chain(histograms -> {
+                    Map<PodMinuteKey, Histogram> latencyByKey = new HashMap<>();
+                    for (LatencyRepository.StoredHistogram h : histograms) {
+                        Histogram into = latencyByKey.computeIfAbsent(
+                                new PodMinuteKey(h.minute(), h.namespace() + "/" + h.pod()),
+                                k -> LatencyHistograms.empty());
+                        LatencyHistograms.mergeInto(into, h.histogram());
+                    }
+                    Map<String, List<Instant>> minutesByPod = new TreeMap<>();
+                    requests.forEach(r -> minutesByPod.computeIfAbsent(r.namespace() + "/" + r.pod(),
+                            p -> new ArrayList<>()).add(r.minute()));
+                    return placements.of(minutesByPod, config.interference().ledgerConcurrency()).chain(held -> neighbours(held).chain(onCards ->
+                            classify(onCards, minutesByPod.keySet(), window).map(kinds -> {
+                                List<InterferenceFactor.PodMinute> minutes = new ArrayList<>();
+                                long unplaced = 0;
+                                for (LatencyRepository.PodRequests r : requests) {
+                                    PodMinuteKey key = new PodMinuteKey(r.minute(), r.namespace() + "/" + r.pod());
+                                    List<Occupant> units = held.getOrDefault(key, List.of());
+                                    if (units.stream().noneMatch(u -> u.gpuUuid() != null)) {
+                                        unplaced++;
+                                        continue;
+                                    }
+                                    Map<String, String> others = new TreeMap<>();
+                                    for (Occupant u : units) {
+                                        for (Occupant o : onCards.getOrDefault(cardKey(u.gpuUuid(), r.minute()), List.of())) {
+                                            if (!minutesByPod.containsKey(o.podKey())) {
+                                                others.put(o.podKey(), o.ownerKind());
+                                            }
+                                        }
+                                    }
+                                    List<NeighbourKind> neighbourKinds = others.entrySet().stream()
+                                            .map(e -> NeighbourKind.of(e.getValue(), kinds.contains(e.getKey()))).toList();
+                                    minutes.add(new InterferenceFactor.PodMinute(r.minute(), key.pod(), others.size(),
+                                            others.isEmpty() ? null : NeighbourKind.dominant(neighbourKinds),
+                                            r.requests(), latencyByKey.get(key)));
+                                }
+                                InterferenceFactor.Report f = InterferenceFactor.compute(minutes);
+                                return new Report(service, sli, window.start(), window.end(), minutes.size(), unplaced,
+                                        LatencyHistograms.PRECISION, f.byNeighbours(), f.byKind());
+                            })));
+                }));
+    }
+
+    /** The occupants of every card a pod-minute was placed on, keyed by card and minute. */
+    private Uni<Map<String, List<Occupant>>> neighbours(Map<PodMinuteKey, List<Occupant>> held) {
+        Set<String> cards = new TreeSet<>();
+        held.forEach((key, units) -> units.stream().filter(u -> u.gpuUuid() != null)
+                .forEach(u -> cards.add(cardKey(u.gpuUuid(), key.minute()))));
+        return Multi.createFrom().iterable(cards)
+                .onItem().transformToUni(card -> {
+                    int at = card.lastIndexOf('@');
+                    return neighbourhood.occupants(card.substring(0, at), Instant.parse(card.substring(at + 1)))
+                            .map(list -> Map.entry(card, list));
+                })
+                .merge(config.interference().ledgerConcurrency())
+                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue);
+    }
+
+    /** Which neighbours report request latency here, and so are inference. */
+    private Uni<Set<String>> classify(Map<String, List<Occupant>> onCards, Set<String> servicePods, TimeWindow window) {
+        Set<String> others = new TreeSet<>();
+        onCards.values().forEach(list -> list.forEach(o -> others.add(o.podKey())));
+        others.removeAll(servicePods);
+        return latency.podsWithRequests(others, window);
+    }
+
+    private static String cardKey(String gpu, Instant minute) {
+        return gpu + "@" + minute;
+    }
+
+    /** The SLO assertion "with n shared pods p99 <= maxRatio x dedicated" checked against a report. */
+    public record Assertion(String service, Sli sli, Instant from, Instant to, int neighbours, String bucket,
+                            BigDecimal maxRatio, Double dedicatedP99Ms, Double sharedP99Ms, long dedicatedPodMinutes,
+                            long sharedPodMinutes, BigDecimal ifLatency, String verdict, Boolean pass,
+                            String statement) {
+    }
+
+    public Uni<Assertion> assertion(String service, Sli sli, TimeWindow window, int neighbours, BigDecimal maxRatio) {
+        return report(service, sli, window).map(r -> {
+            String label = InterferenceFactor.countBucket(neighbours);
+            InterferenceFactor.Bucket dedicated = r.byNeighbours().get(0);
+            InterferenceFactor.Bucket shared = r.byNeighbours().stream().filter(b -> b.bucket().equals(label))
+                    .findFirst().orElseThrow();
+            BigDecimal ratio = shared.ifLatency();
+            Boolean pass = ratio == null ? null : ratio.compareTo(maxRatio) <= 0;
+            String verdict = pass == null ? "NO_DATA" : pass ? "PASS" : "FAIL";
+            String claim = "with " + label + " shared pod" + (label.equals("1") ? "" : "s") + " p99 <= "
+                    + maxRatio.toPlainString() + "x dedicated";
+            String statement = pass == null
+                    ? claim + ": no data (" + (dedicated.p99Ms() == null ? "no dedicated minutes" : "no such shared minutes")
+                    + ")"
+                    : claim + ": " + shared.p99Ms() + " ms vs " + dedicated.p99Ms() + " ms = " + ratio.toPlainString()
+                    + "x, " + verdict;
+            return new Assertion(service, sli, r.from(), r.to(), neighbours, label, maxRatio, dedicated.p99Ms(),
+                    shared.p99Ms(), dedicated.podMinutes(), shared.podMinutes(), ratio, verdict, pass, statement);
+        });
+    }
+}
