@@ -50,6 +50,25 @@ class SloSecurityTest {
     }
 
     @Test
+    void aTenantTokenListsOnlyTheSlosOfItsTenant() {
+        String acme = SLO.replace("sec-ttft", "sec-acme").replace("{\"service\":\"chat\"}", "{\"tenant\":\"acme\"}");
+        String beta = SLO.replace("sec-ttft", "sec-beta").replace("{\"service\":\"chat\"}", "{\"tenant\":\"beta\"}");
+        for (String slo : List.of(acme, beta)) {
+            given().header("Authorization", TestTokens.bearer("operator")).contentType("application/json").body(slo)
+                    .post("/api/v1/slos").then().statusCode(201);
+        }
+        List<String> seen = given().header("Authorization", TestTokens.bearer("tenant:acme")).get("/api/v1/slos")
+                .then().statusCode(200).extract().jsonPath().getList("name");
+        assertEquals(List.of("sec-acme"), seen);
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("tenant", "beta").get("/api/v1/slos")
+                .then().statusCode(403).contentType("application/problem+json");
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).get("/api/v1/slos/sec-acme/status")
+                .then().statusCode(403);
+        assertTrue(given().header("Authorization", TestTokens.bearer("reader")).get("/api/v1/slos").then().statusCode(200)
+                .extract().jsonPath().getList("name").containsAll(List.of("sec-acme", "sec-beta")));
+    }
+
+    @Test
     void everySloOperationBelongsToANamedFamily() {
         String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
         assertTrue(AccessCoverage.operations(openApi) >= 8);
