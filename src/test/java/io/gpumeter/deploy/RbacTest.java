@@ -40,7 +40,9 @@ class RbacTest {
                     Map.entry("kueue.x-k8s.io/workloads", READ), Map.entry("kueue.x-k8s.io/clusterqueues", READ),
                     Map.entry("kueue.x-k8s.io/localqueues", READ), Map.entry("kueue.x-k8s.io/resourceflavors", READ),
                     Map.entry("scheduling.volcano.sh/podgroups", READ), Map.entry("scheduling.volcano.sh/queues", READ),
-                    Map.entry("batch.volcano.sh/jobs", READ))),
+                    Map.entry("batch.volcano.sh/jobs", READ),
+                    // Kueue's pending positions come from its visibility API, a subresource that is only read.
+                    Map.entry("visibility.kueue.x-k8s.io/clusterqueues/pendingworkloads", Set.of("get")))),
             "alert-service", union(grants("cluster", Map.of("/nodes", Set.of("patch"))),
                     grants("namespace", Map.of("batch/jobs", Set.of("create")))));
 
