@@ -10,6 +10,7 @@ import io.gpumeter.billing.domain.Reconciliation;
 import io.gpumeter.billing.domain.ReportScope;
 import io.gpumeter.billing.domain.Share;
 import io.gpumeter.billing.service.ReportBody;
+import io.gpumeter.billing.service.MonthClose;
 import io.gpumeter.billing.service.ReportService;
 import io.gpumeter.common.problem.ApiProblem;
 import jakarta.ws.rs.DefaultValue;
@@ -46,10 +47,12 @@ public class ReportResource {
     static final String CONTENT_SHA256 = "X-Content-SHA256";
 
     private final ReportService reports;
+    private final MonthClose monthClose;
     private final FocusLabels focus;
 
-    public ReportResource(ReportService reports, BillingConfig config) {
+    public ReportResource(ReportService reports, MonthClose monthClose, BillingConfig config) {
         this.reports = reports;
+        this.monthClose = monthClose;
         this.focus = new FocusLabels(config.focus().providerName(), config.focus().billingAccountId(),
                 config.focus().billingAccountName(), config.focus().serviceName());
     }
@@ -164,7 +167,7 @@ public class ReportResource {
     public Response close(
             @Parameter(description = "calendar month, YYYY-MM", example = "2026-03") @PathParam("month") String month) {
         YearMonth yearMonth = parse("month", month, BillingPeriod::parseMonth);
-        ReportService.Closing closing = reports.close(yearMonth, Instant.now());
+        MonthClose.Closing closing = monthClose.close(yearMonth, Instant.now());
         var closed = closing.month();
         ClosedMonthView view = new ClosedMonthView(closed.label(), closed.period().startText(),
                 closed.period().endText(), closed.closedAt().toString(), closed.currency(),

@@ -70,7 +70,7 @@ public class ClosedBooks {
             repository.insert(month, lines, rates, capacity).await().atMost(WAIT);
         } catch (PgException e) {
             if (UNIQUE_VIOLATION.equals(e.getSqlState())) {
-                throw ReportService.alreadyClosed(month.label());
+                throw MonthClose.alreadyClosed(month.label());
             }
             throw unavailable(e);
         } catch (RuntimeException e) {

@@ -9,8 +9,8 @@ import io.gpumeter.billing.domain.CostCalculator;
 import io.gpumeter.billing.domain.CostReport;
 import io.gpumeter.billing.domain.FineLine;
 import io.gpumeter.billing.domain.FineLines;
-import io.gpumeter.billing.domain.GroupBy;
 import io.gpumeter.billing.domain.LineType;
+import io.gpumeter.billing.domain.GroupBy;
 import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCardTimeline;
 import io.gpumeter.billing.domain.Reconciliation;
@@ -29,7 +29,6 @@ import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
 
@@ -46,17 +45,16 @@ public class ReportService {
     private final LedgerReadings readings;
     private final RateCardService rateCards;
     private final ClosedBooks books;
+    private final Corrections corrections;
     private final ZoneId zone;
 
-    public ReportService(LedgerReadings readings, RateCardService rateCards, ClosedBooks books, BillingConfig config) {
+    public ReportService(LedgerReadings readings, RateCardService rateCards, ClosedBooks books, Corrections corrections,
+                         BillingConfig config) {
         this.readings = readings;
         this.rateCards = rateCards;
         this.books = books;
+        this.corrections = corrections;
         this.zone = config.zone();
-    }
-
-    /** What closing a month stored. */
-    public record Closing(ClosedMonth month, int usageLines, int adjustmentLines, int capacityLines) {
     }
 
     /**
@@ -217,63 +215,15 @@ public class ReportService {
     private Built liveMonth(YearMonth month, GroupBy groupBy, ReportScope scope, boolean byModel) {
         Built live = live(BillingPeriod.of(month, zone), groupBy, scope, byModel);
         List<ReportRow> rows = new ArrayList<>(live.rows());
-        for (ClosedMonth corrected : closedRunBefore(month)) {
-            List<FineLine> delta = LedgerReadings.fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected));
-            rows.addAll(adjustmentRows(live.terms(), corrected, delta, scope, byModel));
+        for (ClosedMonth corrected : corrections.closedRunBefore(month)) {
+            rows.addAll(adjustmentRows(live.terms(), corrected, corrections.of(corrected), scope, byModel));
         }
         return new Built(live.terms(), live.stretches(), rows);
-    }
-
-    /**
-     * Freezes {@code month}: its usage at the finest grouping, priced with the cards in force, and the adjustments
-     * to earlier closed months it carries, each with the rate it was priced at.
-     *
-     * @throws ApiProblem 409 when the month is closed or has not ended, 503 when the ledger or database fails
-     */
-    public Closing close(YearMonth month, Instant now) {
-        BillingPeriod period = BillingPeriod.of(month, zone);
-        if (period.endInstant().isAfter(now)) {
-            throw new ApiProblem(409, "Conflict", "month", "month " + month + " has not ended (it ends at "
-                    + period.endText() + "), so it cannot be closed yet");
-        }
-        if (books.find(month.toString()) != null) {
-            throw alreadyClosed(month.toString());
-        }
-        List<RateCardTimeline.Stretch> stretches = rateCards.timeline()
-                .split(period.startInstant(), period.endInstant());
-        List<ClosedLine> lines = new ArrayList<>();
-        List<BigDecimal> rates = new ArrayList<>();
-        Normalization normalization = LedgerReadings.fromLedger("the close of " + month, () -> {
-            for (int i = 0; i < stretches.size(); i++) {
-                for (FineLine line : readings.fineLines(i, stretches.get(i))) {
-                    lines.add(new ClosedLine(LineType.USAGE, month.toString(), line));
-                    rates.add(stretches.get(i).card().rateFor(line.key().model()));
-                }
-            }
-            return readings.normalization();
-        });
-        int usage = lines.size();
-        for (ClosedMonth corrected : closedRunBefore(month)) {
-            List<RateCardTimeline.Stretch> theirs = corrected.stretches();
-            for (FineLine line : LedgerReadings.fromLedger("the adjustments to " + corrected.label(), () -> correction(corrected))) {
-                lines.add(new ClosedLine(LineType.ADJUSTMENT, corrected.label(), line));
-                rates.add(theirs.get(line.stretch()).card().rateFor(line.key().model()));
-            }
-        }
-        List<CapacityLine> capacity = LedgerReadings.fromLedger("the capacity of " + month, () -> readings.capacity(stretches));
-        ClosedMonth closed = new ClosedMonth(period, rateCards.currency(), normalization, now, stretches);
-        books.insert(closed, lines, rates, capacity);
-        return new Closing(closed, usage, lines.size() - usage, capacity.size());
     }
 
     /** The tenant-grouped CSV's hash of a closed month, as a download of it will carry. */
     public String closedCsvSha256(YearMonth month) {
         return new ReportBody(monthly(month, GroupBy.TENANT, ReportScope.ALL, false, null), ReportFormat.CSV).sha256();
-    }
-
-    static ApiProblem alreadyClosed(String month) {
-        return new ApiProblem(409, "Conflict", "month", "month " + month
-                + " is already closed; later corrections appear as adjustment lines of the next open month");
     }
 
     private Built fromSnapshot(ClosedMonth closed, GroupBy groupBy, ReportScope scope, boolean byModel) {
@@ -301,29 +251,6 @@ public class ReportService {
                 .filter(row -> !row.printsAsZero())
                 .map(row -> row.asAdjustmentOf(corrected.period()))
                 .toList();
-    }
-
-    /**
-     * The closed months whose corrections belong in {@code month}: the unbroken run of closed months right before
-     * it, oldest first. A closed month followed by an open one hands its corrections to that one instead.
-     */
-    private List<ClosedMonth> closedRunBefore(YearMonth month) {
-        Set<String> closed = books.months();
-        List<ClosedMonth> run = new ArrayList<>();
-        for (YearMonth m = month.minusMonths(1); closed.contains(m.toString()); m = m.minusMonths(1)) {
-            run.add(0, books.find(m.toString()));
-        }
-        return run;
-    }
-
-    /** What the ledger now says about a closed month minus everything billed for it so far. */
-    private List<FineLine> correction(ClosedMonth corrected) {
-        List<RateCardTimeline.Stretch> stretches = corrected.stretches();
-        List<FineLine> now = new ArrayList<>();
-        for (int i = 0; i < stretches.size(); i++) {
-            now.addAll(readings.fineLines(i, stretches.get(i)));
-        }
-        return FineLines.difference(now, books.billed(corrected.label()));
     }
 
     private Built live(BillingPeriod period, GroupBy groupBy, ReportScope scope, boolean byModel) {
