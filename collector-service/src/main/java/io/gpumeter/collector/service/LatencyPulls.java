@@ -6,10 +6,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpumeter.collector.client.SloClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.latency.EngineGaugeRecord;
+import io.gpumeter.collector.latency.EngineGaugeRecords;
+import io.gpumeter.collector.latency.EngineGauges;
 import io.gpumeter.collector.latency.LatencyRecord;
 import io.gpumeter.collector.latency.SyntheticRequests;
 import io.gpumeter.collector.latency.VllmExposition;
 import io.gpumeter.collector.usage.PrometheusTextParser;
+import io.gpumeter.collector.usage.Sample;
 import io.gpumeter.collector.usage.UsageParseException;
 import io.gpumeter.common.problem.ApiProblem;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -23,6 +27,7 @@ import java.net.URI;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
@@ -30,7 +35,10 @@ import java.util.stream.Collectors;
 /**
  * Scrapes vLLM servers for their latency histograms and forwards what each counted since the previous scrape to
  * slo-service as per-request records. A server's first scrape only sets the baseline. A scrape whose records
- * slo-service did not take keeps the old baseline, so the next round sends them with its own.
+ * slo-service did not take keeps the old baseline, so the next round sends them with its own. The same scrape's
+ * cache gauges go as one line per pod and model; lines slo-service could not take are not sent again (a gauge is a
+ * reading of its instant), but the prefix-cache counters keep their baseline, so the next line's hit rate covers
+ * both intervals.
  */
 @ApplicationScoped
 public class LatencyPulls {
@@ -44,8 +52,8 @@ public class LatencyPulls {
         }
     }
 
-    /** What one round did. */
-    public record Round(int targets, int scraped, int records) {
+    /** What one round did: servers, servers read, request records and gauge lines slo-service took. */
+    public record Round(int targets, int scraped, int records, int gaugeLines) {
     }
 
     private final CollectorConfig config;
@@ -55,6 +63,7 @@ public class LatencyPulls {
     private final MeterRegistry metrics;
     private final HttpText http = new HttpText();
     private final Map<String, VllmExposition> baselines = new ConcurrentHashMap<>();
+    private final Map<String, EngineGauges> gaugeBaselines = new ConcurrentHashMap<>();
 
     public LatencyPulls(CollectorConfig config, SloClient slo, KubernetesClient kubernetes, ObjectMapper json,
                         MeterRegistry metrics) {
@@ -68,15 +77,22 @@ public class LatencyPulls {
     /** Scrapes every server once, stamping its records with {@code now}. */
     public Round scrape(Instant now) {
         Map<String, Target> targets = targets();
-        baselines.keySet().retainAll(targets.values().stream().map(Target::key).collect(Collectors.toSet()));
+        Set<String> keys = targets.values().stream().map(Target::key).collect(Collectors.toSet());
+        baselines.keySet().retainAll(keys);
+        gaugeBaselines.keySet().retainAll(keys);
         int scraped = 0;
         int records = 0;
+        int gaugeLines = 0;
         for (Target target : targets.values()) {
             try {
-                VllmExposition exposition = VllmExposition.read(new PrometheusTextParser()
-                        .parse(http.get(URI.create(target.url()), config.vllm().timeout())));
+                List<Sample> samples = new PrometheusTextParser()
+                        .parse(http.get(URI.create(target.url()), config.vllm().timeout()));
+                VllmExposition exposition = VllmExposition.read(samples);
+                EngineGauges gauges = EngineGauges.read(samples);
                 exposition.problems().forEach(p -> LOG.debugf("vLLM %s/%s: %s", target.namespace(), target.pod(), p));
+                gauges.problems().forEach(p -> LOG.debugf("vLLM %s/%s: %s", target.namespace(), target.pod(), p));
                 records += forward(target, exposition, now);
+                gaugeLines += forwardGauges(target, gauges, now);
                 scraped++;
                 metrics.counter("gpumeter.collector.latency.scrapes", "outcome", "ok").increment();
             } catch (IOException | UsageParseException | IllegalArgumentException e) {
@@ -85,7 +101,7 @@ public class LatencyPulls {
                         e.getMessage());
             }
         }
-        return new Round(targets.size(), scraped, records);
+        return new Round(targets.size(), scraped, records, gaugeLines);
     }
 
     /** Sends the records counted since the baseline; returns how many slo-service took. */
@@ -118,9 +134,32 @@ public class LatencyPulls {
         return records.size();
     }
 
-    private String ndjson(List<LatencyRecord> records) {
+    /** Sends this scrape's gauge lines; returns how many slo-service took. */
+    private int forwardGauges(Target target, EngineGauges gauges, Instant now) {
+        List<EngineGaugeRecord> lines = EngineGaugeRecords.between(gaugeBaselines.get(target.key()), gauges, now,
+                target.namespace(), target.pod(), target.service());
+        if (!lines.isEmpty()) {
+            try {
+                slo.deliverGauges(ndjson(lines));
+            } catch (ApiProblem e) {
+                LOG.warnf("slo-service refused the engine gauges of %s/%s: %s", target.namespace(), target.pod(),
+                        e.getMessage());
+                lines = List.of();
+            } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException
+                     | jakarta.ws.rs.WebApplicationException e) {
+                LOG.warnf("slo-service is unreachable; the engine gauges of %s/%s are dropped", target.namespace(),
+                        target.pod());
+                return 0;
+            }
+        }
+        gaugeBaselines.put(target.key(), gauges);
+        metrics.counter("gpumeter.collector.latency.gauge.lines").increment(lines.size());
+        return lines.size();
+    }
+
+    private String ndjson(List<?> records) {
         StringBuilder body = new StringBuilder();
-        for (LatencyRecord record : records) {
+        for (Object record : records) {
             try {
                 body.append(json.writeValueAsString(record)).append('\n');
             } catch (JsonProcessingException e) {

@@ -60,10 +60,11 @@ class LatencyDiscoveryTest {
         FakeSlo.BODIES.clear();
         FakeSlo.STATUS.set(200);
         FakeSlo.METRICS.set(VllmScrapes.scrape("vllm-scrape-1.prom"));
-        assertEquals(new LatencyPulls.Round(2, 2, 0), pulls.scrape(Instant.parse("2026-07-01T10:00:00Z")),
-                "the configured ml/chat-0 and the discovered ml/chat-1; not the pending pod nor the unlabelled one");
+        assertEquals(new LatencyPulls.Round(2, 2, 0, 2), pulls.scrape(Instant.parse("2026-07-01T10:00:00Z")),
+                "the configured ml/chat-0 and the discovered ml/chat-1 (a KV-cache line each); not the pending pod nor"
+                        + " the unlabelled one");
         FakeSlo.METRICS.set(VllmScrapes.scrape("vllm-scrape-2.prom"));
-        assertEquals(new LatencyPulls.Round(2, 2, 10), pulls.scrape(Instant.parse("2026-07-01T10:00:30Z")));
+        assertEquals(new LatencyPulls.Round(2, 2, 10, 2), pulls.scrape(Instant.parse("2026-07-01T10:00:30Z")));
         List<JsonNode> discovered = FakeSlo.BODIES.stream().flatMap(b -> b.lines()).map(LatencyDiscoveryTest::json)
                 .filter(r -> r.path("pod").asText().equals("chat-1")).toList();
         assertEquals(5, discovered.size());

@@ -39,6 +39,7 @@ class LatencyPullsTest {
     @BeforeEach
     void reset() {
         FakeSlo.BODIES.clear();
+        FakeSlo.GAUGE_BODIES.clear();
         FakeSlo.CONTENT_TYPES.clear();
         FakeSlo.STATUS.set(200);
         // a scrape of an empty exposition: every series is new on the next scrape, so only a baseline
@@ -66,6 +67,12 @@ class LatencyPullsTest {
                 + (e2e == null ? "" : ",\"e2eMs\":" + e2e) + ",\"ok\":true}";
     }
 
+    private static String gaugeLine(Instant ts, String kv, String hitRate) {
+        return "{\"service\":\"chat-8b\",\"namespace\":\"ml\",\"pod\":\"chat-0\",\"ts\":\"" + ts + "\""
+                + (kv == null ? "" : ",\"kvCacheUsage\":" + kv)
+                + (hitRate == null ? "" : ",\"prefixCacheHitRate\":" + hitRate) + "}";
+    }
+
     /** The five requests between scrape 1 and 2, worked out by hand in SyntheticRequestsTest. */
     private static List<JsonNode> expected(Instant ts) throws IOException {
         return List.of(JSON.readTree(line(ts, "40.0", "25.0", "1000.0")), JSON.readTree(line(ts, "40.0", "25.0", "1500.0")),
@@ -76,11 +83,11 @@ class LatencyPullsTest {
     @Test
     void theSecondScrapeDeliversTheRequestsBetweenTheTwo() throws IOException {
         FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
-        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T1));
-        assertTrue(FakeSlo.BODIES.isEmpty(), "a first scrape of the series sends nothing");
+        assertEquals(new LatencyPulls.Round(1, 1, 0, 1), pulls.scrape(T1));
+        assertTrue(FakeSlo.BODIES.isEmpty(), "a first scrape of the series sends no requests");
 
         FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
-        assertEquals(new LatencyPulls.Round(1, 1, 5), pulls.scrape(T2));
+        assertEquals(new LatencyPulls.Round(1, 1, 5, 1), pulls.scrape(T2));
         assertEquals(1, FakeSlo.BODIES.size());
         assertEquals("application/x-ndjson", FakeSlo.CONTENT_TYPES.get(0));
         assertEquals(expected(T2), lines(FakeSlo.BODIES.get(0)));
@@ -91,6 +98,29 @@ class LatencyPullsTest {
                 lines(FakeSlo.BODIES.get(1)), "after a restart the new counts are all new");
     }
 
+    /**
+     * KV-cache usage is sent from the first scrape; the prefix-cache hit rate needs two. Scrape 1 to 2: queries
+     * 51200 to 60416, hits 20480 to 24576, so 4096 / 9216 = 4/9. The restarted server counts 512 queries and no hits,
+     * below scrape 2's counts: all new, so 0 / 512 = 0.
+     */
+    @Test
+    void eachScrapeSendsThePodsCacheGauges() throws IOException {
+        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        pulls.scrape(T1);
+        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        pulls.scrape(T2);
+        FakeSlo.METRICS.set(scrape("vllm-scrape-restarted.prom"));
+        assertEquals(new LatencyPulls.Round(1, 1, 2, 1), pulls.scrape(T3));
+
+        assertEquals(3, FakeSlo.GAUGE_BODIES.size());
+        assertEquals(List.of(JSON.readTree(gaugeLine(T1, "0.31", null))), lines(FakeSlo.GAUGE_BODIES.get(0)));
+        assertEquals(List.of(JSON.readTree(gaugeLine(T2, "0.27", "0.4444444444444444"))),
+                lines(FakeSlo.GAUGE_BODIES.get(1)));
+        assertEquals(4.0 / 9, lines(FakeSlo.GAUGE_BODIES.get(1)).get(0).get("prefixCacheHitRate").doubleValue());
+        assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.02", "0.0"))), lines(FakeSlo.GAUGE_BODIES.get(2)),
+                "counters below the last scrape's are a restart");
+    }
+
     @Test
     @Order(Integer.MAX_VALUE) // failed deliveries count against the breaker; nothing after this test should see them
     void recordsSloServiceDidNotTakeGoWithTheNextRound() throws IOException {
@@ -98,24 +128,29 @@ class LatencyPullsTest {
         pulls.scrape(T1);
         FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
         FakeSlo.STATUS.set(503);
-        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T2));
+        assertEquals(new LatencyPulls.Round(1, 1, 0, 0), pulls.scrape(T2));
         assertTrue(FakeSlo.BODIES.isEmpty());
 
         FakeSlo.STATUS.set(200);
-        assertEquals(new LatencyPulls.Round(1, 1, 5), pulls.scrape(T3));
+        assertEquals(new LatencyPulls.Round(1, 1, 5, 1), pulls.scrape(T3));
         assertEquals(expected(T3), lines(FakeSlo.BODIES.get(0)), "the same five requests, stamped with this round");
+        // the gauges of the failed round are gone, but the hit rate still counts from scrape 1: 4096 / 9216
+        assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.27", "0.4444444444444444"))),
+                lines(FakeSlo.GAUGE_BODIES.get(1)));
     }
 
     @Test
-    void recordsSloServiceRefusesAreNotSentAgain() {
+    void recordsSloServiceRefusesAreNotSentAgain() throws IOException {
         FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
         pulls.scrape(T1);
         FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
         FakeSlo.STATUS.set(400);
-        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T2));
+        assertEquals(new LatencyPulls.Round(1, 1, 0, 0), pulls.scrape(T2));
         FakeSlo.STATUS.set(200);
-        assertEquals(new LatencyPulls.Round(1, 1, 0), pulls.scrape(T3), "scrape 2 is the baseline now");
+        assertEquals(new LatencyPulls.Round(1, 1, 0, 1), pulls.scrape(T3), "scrape 2 is the baseline now");
         assertTrue(FakeSlo.BODIES.isEmpty());
+        assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.27", null))), lines(FakeSlo.GAUGE_BODIES.get(1)),
+                "no prefix-cache queries since scrape 2, so no hit rate");
     }
 
     @Test
@@ -123,7 +158,7 @@ class LatencyPullsTest {
         FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
         pulls.scrape(T1);
         FakeSlo.METRICS.set("vllm:time_to_first_token_seconds_bucket{le=\"0.1\" 3\n");
-        assertEquals(new LatencyPulls.Round(1, 0, 0), pulls.scrape(T2));
+        assertEquals(new LatencyPulls.Round(1, 0, 0, 0), pulls.scrape(T2));
         FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
         pulls.scrape(T3);
         assertEquals(expected(T3), lines(FakeSlo.BODIES.get(0)));

@@ -2,6 +2,7 @@ package io.gpumeter.slo.rest;
 
 import io.gpumeter.slo.domain.SuspectRanking;
 import io.gpumeter.slo.repository.JitterEventRepository.StoredEvent;
+import io.gpumeter.slo.service.EngineGaugeService;
 import io.gpumeter.slo.service.JitterEvidence;
 import io.gpumeter.slo.service.JitterService;
 
@@ -12,20 +13,23 @@ import java.util.List;
 /**
  * A jitter event with its evidence: the span {@code [start, end)} of consecutive minutes whose p99 was over
  * {@code limitMs} = factor x thresholdMs, the service's pods and GPUs, the same-card neighbours with their curves,
- * the service's p50/p95/p99 curve and the ranked suspects with the parts of their scores.
+ * the service's p50/p95/p99 curve and KV-cache usage, and the ranked suspects with the parts of their scores.
  */
 public record JitterEventView(long id, String slo, String service, String sli, Instant start, Instant end,
                               int badMinutes, double peakP99Ms, BigDecimal thresholdMs, BigDecimal factor,
                               BigDecimal limitMs, Instant curveFrom, Instant curveTo,
                               List<JitterEvidence.PodGpus> pods, List<JitterEvidence.Neighbour> neighbours,
-                              List<JitterEvidence.LatencyPoint> latency, List<SuspectRanking.Suspect> suspects,
+                              List<JitterEvidence.LatencyPoint> latency,
+                              List<EngineGaugeService.KvPoint> kvCacheUsage, List<SuspectRanking.Suspect> suspects,
                               List<String> gaps, Instant detectedAt, Instant updatedAt) {
 
     static JitterEventView of(JitterService.Event event) {
         StoredEvent e = event.event();
         JitterEvidence x = event.evidence();
+        // evidence gathered before KV-cache curves were kept has none
         return new JitterEventView(e.id(), e.slo(), e.service(), e.sli().name(), e.start(), e.end(), e.badMinutes(),
                 e.peakP99Ms(), e.thresholdMs(), e.factor(), JitterEventSummary.limit(e), x.curveFrom(), x.curveTo(),
-                x.pods(), x.neighbours(), x.latency(), x.suspects(), x.gaps(), e.detectedAt(), e.updatedAt());
+                x.pods(), x.neighbours(), x.latency(), x.kvCacheUsage() == null ? List.of() : x.kvCacheUsage(),
+                x.suspects(), x.gaps(), e.detectedAt(), e.updatedAt());
     }
 }

@@ -52,9 +52,11 @@ public class JitterAttribution {
      * @param servicePods every pod of the service seen around the event; those are never its own neighbours
      * @param curve       the span of the curves
      * @param latencyCurve the service's per-minute percentiles over {@code curve}
+     * @param kvCurve      the service's per-minute KV-cache usage over {@code curve}
      */
     public Uni<JitterEvidence> gather(Instant start, Set<String> eventPods, Set<String> servicePods, TimeWindow curve,
-                                      List<JitterEvidence.LatencyPoint> latencyCurve) {
+                                      List<JitterEvidence.LatencyPoint> latencyCurve,
+                                      List<EngineGaugeService.KvPoint> kvCurve) {
         List<String> gaps = Collections.synchronizedList(new ArrayList<>());
         List<Uni<JitterEvidence.PodGpus>> pods = eventPods.stream().map(key -> neighbourhood.holdings(key, start)
                 .onFailure().recoverWithItem(e -> gap(gaps, List.of(), "the GPUs of pod " + key, e))
@@ -82,7 +84,7 @@ public class JitterAttribution {
                     byPod.forEach((key, held) -> neighbours.add(neighbour(held, inference.contains(key), usageByGpu)));
                     List<SuspectRanking.Neighbour> signals = neighbours.stream().map(JitterAttribution::signal).toList();
                     return new JitterEvidence(start, curve.start(), curve.end(), podGpus, neighbours, latencyCurve,
-                            SuspectRanking.rank(start, signals), List.copyOf(gaps));
+                            kvCurve, SuspectRanking.rank(start, signals), List.copyOf(gaps));
                 });
             }));
         });

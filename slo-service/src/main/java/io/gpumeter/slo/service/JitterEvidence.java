@@ -11,14 +11,17 @@ import java.util.Map;
 /**
  * What attribution found about a jitter event, stored with it as JSON: the service's pods and the GPUs they held
  * during the first bad minute, the other pods on those GPUs with their curves over {@code [curveFrom, curveTo)},
- * the service's p50/p95/p99 curve over the same span, the ranked suspects, and what could not be found.
+ * the service's p50/p95/p99 curve and its KV-cache usage over the same span (a saturated KV cache slows requests
+ * without any neighbour), the ranked suspects, and what could not be found.
  */
 @RegisterForReflection(targets = {JitterEvidence.class, JitterEvidence.PodGpus.class, JitterEvidence.Gpu.class,
         JitterEvidence.Neighbour.class, JitterEvidence.Curve.class, JitterEvidence.Point.class,
-        JitterEvidence.LatencyPoint.class, SuspectRanking.Suspect.class, SuspectRanking.Rise.class})
+        JitterEvidence.LatencyPoint.class, EngineGaugeService.KvPoint.class, SuspectRanking.Suspect.class,
+        SuspectRanking.Rise.class})
 public record JitterEvidence(Instant attributedAt, Instant curveFrom, Instant curveTo, List<PodGpus> pods,
                              List<Neighbour> neighbours, List<LatencyPoint> latency,
-                             List<SuspectRanking.Suspect> suspects, List<String> gaps) {
+                             List<EngineGaugeService.KvPoint> kvCacheUsage, List<SuspectRanking.Suspect> suspects,
+                             List<String> gaps) {
 
     /** One pod of the service and the units it held. */
     public record PodGpus(String namespace, String pod, List<Gpu> gpus) {

@@ -46,14 +46,16 @@ public class JitterService {
     private final JitterEventRepository events;
     private final LatencyRepository latency;
     private final JitterAttribution attribution;
+    private final EngineGaugeService gauges;
     private final ObjectMapper mapper;
     private final SloConfig config;
 
     public JitterService(JitterEventRepository events, LatencyRepository latency, JitterAttribution attribution,
-                         ObjectMapper mapper, SloConfig config) {
+                         EngineGaugeService gauges, ObjectMapper mapper, SloConfig config) {
         this.events = events;
         this.latency = latency;
         this.attribution = attribution;
+        this.gauges = gauges;
         this.mapper = mapper;
         this.config = config;
     }
@@ -141,7 +143,8 @@ public class JitterService {
                 }
                 int badMinutes = Math.max(bad, run.badMinutes());
                 double peakP99 = Math.max(peak, run.peakP99Ms());
-                return attribution.gather(span.start(), eventPods, servicePods, curve, points)
+                return gauges.kvCurve(slo.service(), curve)
+                        .chain(kv -> attribution.gather(span.start(), eventPods, servicePods, curve, points, kv))
                         .chain(evidence -> events.save(new JitterEventRepository.NewEvent(slo, span.start(), span.end(),
                                 badMinutes, peakP99, k, json(evidence))))
                         .map(saved -> new Detected(saved.id(), slo.name(), slo.service(), span.start(), span.end(),

@@ -31,7 +31,7 @@ public final class LatencyLines {
     private final int maxLines;
 
     public LatencyLines(ObjectMapper mapper, int maxLines) {
-        this.reader = mapper.reader().with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        this.reader = strictReader(mapper);
         this.maxLines = maxLines;
     }
 
@@ -41,40 +41,46 @@ public final class LatencyLines {
      * @throws ApiProblem 400 naming the first bad line and field, 413 above the configured number of records
      */
     public List<LatencyRecord> parse(String body) {
-        List<LatencyRecord> records = new ArrayList<>();
+        return eachLine(body, maxLines, "records", this::record);
+    }
+
+    /** A reader that refuses a field given twice. */
+    static ObjectReader strictReader(ObjectMapper mapper) {
+        return mapper.reader().with(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+    }
+
+    /** Reads one non-blank line into a value, given its 1-based number. */
+    interface LineReader<T> {
+        T read(int line, String text);
+    }
+
+    /**
+     * Each non-blank line of an NDJSON body read in turn; the first that fails, fails the body.
+     *
+     * @param what what a line carries, for the messages
+     * @throws ApiProblem 400 for an empty body, 413 above {@code maxLines} lines
+     */
+    static <T> List<T> eachLine(String body, int maxLines, String what, LineReader<T> reader) {
+        List<T> out = new ArrayList<>();
         String[] lines = body == null ? new String[0] : body.split("\r?\n", -1);
         for (int i = 0; i < lines.length; i++) {
             if (lines[i].isBlank()) {
                 continue;
             }
-            if (records.size() == maxLines) {
-                throw ApiProblem.tooLarge("body", "a body carries at most " + maxLines
-                        + " records; split it into several requests");
+            if (out.size() == maxLines) {
+                throw ApiProblem.tooLarge("body", "a body carries at most " + maxLines + " " + what
+                        + "; split it into several requests");
             }
-            records.add(record(i + 1, lines[i]));
+            out.add(reader.read(i + 1, lines[i]));
         }
-        if (records.isEmpty()) {
-            throw ApiProblem.badRequest("body", "the body has no records: send one JSON object per line");
+        if (out.isEmpty()) {
+            throw ApiProblem.badRequest("body", "the body has no " + what + ": send one JSON object per line");
         }
-        return records;
+        return out;
     }
 
     private LatencyRecord record(int line, String text) {
-        JsonNode node;
-        try {
-            node = reader.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw bad(line, null, "is not a JSON object: " + e.getOriginalMessage());
-        }
-        if (node == null || !node.isObject()) {
-            throw bad(line, null, "is not a JSON object");
-        }
-        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
-            String name = names.next();
-            if (!FIELDS.contains(name)) {
-                throw bad(line, name, "has an unknown field '" + name + "'; the fields are " + FIELDS);
-            }
-        }
+        JsonNode node = object(reader, line, text, FIELDS);
         String service = name(line, node, "service");
         String namespace = name(line, node, "namespace");
         String pod = name(line, node, "pod");
@@ -87,7 +93,31 @@ public final class LatencyLines {
                 millis(line, node, "itlMs"), millis(line, node, "e2eMs"), ok.booleanValue());
     }
 
-    private static String name(int line, JsonNode node, String field) {
+    /**
+     * One line as a JSON object with no field but {@code fields} and none repeated.
+     *
+     * @throws ApiProblem 400 naming the line, and the unknown field
+     */
+    static JsonNode object(ObjectReader reader, int line, String text, Set<String> fields) {
+        JsonNode node;
+        try {
+            node = reader.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw bad(line, null, "is not a JSON object: " + e.getOriginalMessage());
+        }
+        if (node == null || !node.isObject()) {
+            throw bad(line, null, "is not a JSON object");
+        }
+        for (Iterator<String> names = node.fieldNames(); names.hasNext(); ) {
+            String name = names.next();
+            if (!fields.contains(name)) {
+                throw bad(line, name, "has an unknown field '" + name + "'; the fields are " + fields);
+            }
+        }
+        return node;
+    }
+
+    static String name(int line, JsonNode node, String field) {
         JsonNode v = node.get(field);
         if (v == null || !v.isTextual() || v.textValue().isBlank() || v.textValue().length() > MAX_NAME
                 || !v.textValue().equals(v.textValue().strip())) {
@@ -97,7 +127,7 @@ public final class LatencyLines {
         return v.textValue();
     }
 
-    private static Instant ts(int line, JsonNode v) {
+    static Instant ts(int line, JsonNode v) {
         if (v == null || !v.isTextual()) {
             throw bad(line, "ts", "ts must be an RFC 3339 timestamp such as 2026-05-01T00:00:00.250Z");
         }
@@ -122,7 +152,7 @@ public final class LatencyLines {
         return v.doubleValue();
     }
 
-    private static ApiProblem bad(int line, String field, String detail) {
+    static ApiProblem bad(int line, String field, String detail) {
         String what = field != null && detail.startsWith(field) ? detail : "the line " + detail;
         return ApiProblem.badRequest(field == null ? "body" : field, "line " + line + ": " + what
                 + "; nothing was stored");

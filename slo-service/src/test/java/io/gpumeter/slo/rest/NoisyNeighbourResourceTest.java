@@ -86,6 +86,15 @@ class NoisyNeighbourResourceTest {
         lines.add(line("embed", "embed-0", T0.plusSeconds(5), 20));
         given().contentType("application/x-ndjson").body(String.join("\n", lines).getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(200);
+        // KV-cache usage, one reading a pod and minute to 10:19: chat-0 0.25, then 0.75 from 10:10; chat-1 0.5
+        List<String> gauges = new ArrayList<>();
+        for (int m = 0; m < 20; m++) {
+            Instant ts = T0.plusSeconds(60L * m + 30);
+            gauges.add(EngineGaugeResourceTest.line("chat", "chat-0", ts.toString(), ts.isBefore(ARRIVAL) ? 0.25 : 0.75,
+                    null));
+            gauges.add(EngineGaugeResourceTest.line("chat", "chat-1", ts.toString(), 0.5, null));
+        }
+        EngineGaugeResourceTest.post(String.join("\n", gauges));
         SloResourceTest.create("""
                 {"name": "chat-ttft", "selector": {"service": "chat"}, "sli": "TTFT",
                  "objective": {"percentile": 99, "thresholdMs": 100, "per": "MINUTE"}, "target": 0.99, "window": "PT1H"}""");
@@ -164,6 +173,17 @@ class NoisyNeighbourResourceTest {
         assertMs(60, e.getDouble("latency[9].p99Ms"), "p99 at 10:09");
         assertMs(300, e.getDouble("latency[10].p99Ms"), "p99 at 10:10");
         assertMs(60, e.getDouble("latency[10].p50Ms"), "p50 at 10:10: the 9th of 18, 10 of them at 60 ms");
+        // and its KV-cache usage over the same 30 minutes, beside the neighbours: (0.25 + 0.5) / 2 before the event,
+        // (0.75 + 0.5) / 2 in it, at most 0.75 (never saturated); no readings from 10:20
+        assertEquals(30, e.getList("kvCacheUsage").size());
+        assertEquals("2026-08-03T10:00:00Z", e.getString("kvCacheUsage[0].minute"));
+        assertEquals(2, e.getInt("kvCacheUsage[0].samples"));
+        assertEquals(0.375, e.getDouble("kvCacheUsage[0].mean"), 1e-12);
+        assertEquals(0.5, e.getDouble("kvCacheUsage[0].max"), 1e-12);
+        assertEquals(0.625, e.getDouble("kvCacheUsage[10].mean"), 1e-12);
+        assertEquals(0.75, e.getDouble("kvCacheUsage[10].max"), 1e-12);
+        assertEquals(0, e.getInt("kvCacheUsage[20].samples"));
+        assertNull(e.get("kvCacheUsage[20].mean"));
         assertEquals(List.of(), e.getList("gaps"));
 
         // again, and over a window overlapping the event's end: the same event, nothing added

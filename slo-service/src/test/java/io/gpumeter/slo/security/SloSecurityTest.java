@@ -50,6 +50,20 @@ class SloSecurityTest {
     }
 
     @Test
+    void engineGaugesArePushedAsLatencyIs() {
+        byte[] gauge = ("{\"service\":\"chat\",\"namespace\":\"ml\",\"pod\":\"chat-0\","
+                + "\"ts\":\"2026-05-01T10:00:01Z\",\"kvCacheUsage\":0.5}\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        given().contentType("application/x-ndjson").body(gauge).post("/api/v1/ingest/engine-gauges").then().statusCode(401);
+        given().header("Authorization", TestTokens.bearer("operator")).contentType("application/x-ndjson").body(gauge)
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(403);
+        given().header("Authorization", TestTokens.bearer("service")).contentType("application/x-ndjson").body(gauge)
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(200);
+        given().header("Authorization", TestTokens.bearer("reader")).queryParam("service", "chat")
+                .queryParam("from", "2026-05-01T10:00:00Z").queryParam("to", "2026-05-01T10:01:00Z")
+                .get("/api/v1/engine-gauges").then().statusCode(200);
+    }
+
+    @Test
     void aTenantTokenListsOnlyTheSlosOfItsTenant() {
         String acme = SLO.replace("sec-ttft", "sec-acme").replace("{\"service\":\"chat\"}", "{\"tenant\":\"acme\"}");
         String beta = SLO.replace("sec-ttft", "sec-beta").replace("{\"service\":\"chat\"}", "{\"tenant\":\"beta\"}");

@@ -1,0 +1,116 @@
+package io.gpumeter.slo.repository;
+
+import io.gpumeter.slo.domain.EngineGaugeLine;
+import io.gpumeter.slo.domain.GaugeStat;
+import io.gpumeter.slo.domain.MinuteKey;
+import io.gpumeter.slo.domain.TimeWindow;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.Tuple;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/** Engine cache gauges per service, pod and minute in schema slo; a body is one transaction. */
+@ApplicationScoped
+public class EngineGaugeRepository {
+
+    /** One pod's minute: the KV-cache usage and prefix-cache hit rate readings folded together. */
+    public record PodMinuteGauges(Instant minute, String namespace, String pod, GaugeStat kvCacheUsage,
+                                  GaugeStat prefixCacheHitRate) {
+    }
+
+    private static final Comparator<MinuteKey> KEY_ORDER = Comparator.comparing(MinuteKey::service)
+            .thenComparing(MinuteKey::minute).thenComparing(MinuteKey::namespace).thenComparing(MinuteKey::pod);
+
+    private final Pool pool;
+
+    public EngineGaugeRepository(Pool pool) {
+        this.pool = pool;
+    }
+
+    /** Stores the lines unless a body with the same digest was stored before; returns whether it was new. */
+    public Uni<Boolean> store(String digest, List<EngineGaugeLine> lines) {
+        // rows in key order, so two bodies touching the same rows lock them in one order
+        Map<MinuteKey, GaugeStat[]> rows = new TreeMap<>(KEY_ORDER);
+        for (EngineGaugeLine l : lines) {
+            GaugeStat[] s = rows.computeIfAbsent(new MinuteKey(l.service(), l.namespace(), l.pod(), l.minute()),
+                    k -> new GaugeStat[]{GaugeStat.NONE, GaugeStat.NONE});
+            if (l.kvCacheUsage() != null) {
+                s[0] = s[0].plus(GaugeStat.of(l.kvCacheUsage()));
+            }
+            if (l.prefixCacheHitRate() != null) {
+                s[1] = s[1].plus(GaugeStat.of(l.prefixCacheHitRate()));
+            }
+        }
+        List<MinuteKey> keys = new ArrayList<>(rows.keySet());
+        Tuple args = Tuple.of(keys.stream().map(MinuteKey::service).toArray(String[]::new),
+                keys.stream().map(MinuteKey::namespace).toArray(String[]::new),
+                keys.stream().map(MinuteKey::pod).toArray(String[]::new),
+                keys.stream().map(k -> offset(k.minute())).toArray(OffsetDateTime[]::new));
+        for (int g = 0; g < 2; g++) {
+            int gauge = g;
+            args.addValue(keys.stream().map(k -> (int) rows.get(k)[gauge].samples()).toArray(Integer[]::new));
+            args.addValue(keys.stream().map(k -> rows.get(k)[gauge].sum()).toArray(Double[]::new));
+            // 0 stands for "no reading" in the array (its samples are 0) and is written as NULL
+            args.addValue(keys.stream().map(k -> rows.get(k)[gauge].max()).toArray(Double[]::new));
+        }
+        return pool.withTransaction(conn -> conn
+                .preparedQuery("INSERT INTO slo.engine_gauge_batch (digest, lines, received_at) VALUES ($1, $2, now())"
+                        + " ON CONFLICT DO NOTHING RETURNING 1")
+                .execute(Tuple.of(digest, lines.size()))
+                .chain(claimed -> claimed.rowCount() == 0 ? Uni.createFrom().item(false) : conn.preparedQuery("""
+                                INSERT INTO slo.engine_gauge_minute (service, namespace, pod, minute, kv_samples, kv_sum,
+                                                                     kv_max, prefix_samples, prefix_sum, prefix_max)
+                                SELECT service, namespace, pod, minute, ks, ksum, CASE WHEN ks = 0 THEN NULL ELSE kmax END,
+                                       ps, psum, CASE WHEN ps = 0 THEN NULL ELSE pmax END
+                                FROM unnest($1::text[], $2::text[], $3::text[], $4::timestamptz[],
+                                            $5::integer[], $6::float8[], $7::float8[],
+                                            $8::integer[], $9::float8[], $10::float8[])
+                                     AS r(service, namespace, pod, minute, ks, ksum, kmax, ps, psum, pmax)
+                                ON CONFLICT (service, minute, namespace, pod) DO UPDATE SET
+                                    kv_samples = engine_gauge_minute.kv_samples + excluded.kv_samples,
+                                    kv_sum = engine_gauge_minute.kv_sum + excluded.kv_sum,
+                                    kv_max = greatest(engine_gauge_minute.kv_max, excluded.kv_max),
+                                    prefix_samples = engine_gauge_minute.prefix_samples + excluded.prefix_samples,
+                                    prefix_sum = engine_gauge_minute.prefix_sum + excluded.prefix_sum,
+                                    prefix_max = greatest(engine_gauge_minute.prefix_max, excluded.prefix_max)""")
+                        .execute(args).replaceWith(true)));
+    }
+
+    /** A service's pod-minutes starting in the window, by minute, namespace and pod. */
+    public Uni<List<PodMinuteGauges>> podMinutes(String service, TimeWindow window) {
+        return pool.preparedQuery("""
+                        SELECT minute, namespace, pod, kv_samples, kv_sum, kv_max, prefix_samples, prefix_sum, prefix_max
+                        FROM slo.engine_gauge_minute
+                        WHERE service = $1 AND minute >= $2 AND minute < $3
+                        ORDER BY minute, namespace, pod""")
+                .execute(Tuple.of(service, offset(window.start()), offset(window.end())))
+                .map(rows -> {
+                    List<PodMinuteGauges> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new PodMinuteGauges(r.getOffsetDateTime("minute").toInstant(), r.getString("namespace"),
+                                r.getString("pod"), stat(r, "kv"), stat(r, "prefix")));
+                    }
+                    return out;
+                });
+    }
+
+    private static GaugeStat stat(Row r, String gauge) {
+        int samples = r.getInteger(gauge + "_samples");
+        return samples == 0 ? GaugeStat.NONE
+                : new GaugeStat(samples, r.getDouble(gauge + "_sum"), r.getDouble(gauge + "_max"));
+    }
+
+    private static OffsetDateTime offset(Instant t) {
+        return t.atOffset(ZoneOffset.UTC);
+    }
+}
