@@ -31,6 +31,8 @@ final class SuiteExtension implements ExtensionContext.Store.CloseableResource {
                     .stateDirectory(state)
                     .logDirectory(state.resolve("logs"))
                     .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
+                    // The tests read the ledger right after each usage push and check its receipt.
+                    .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_USAGE_FLUSH_INTERVAL", "off")
                     .readyTimeout(Duration.ofMinutes(3))
                     .build()
                     .start();

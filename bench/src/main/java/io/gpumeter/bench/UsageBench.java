@@ -16,10 +16,13 @@ import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -29,8 +32,10 @@ import java.util.concurrent.Future;
 
 /**
  * Sustained usage ingest beside its limit, both measured in the same run. A sample is one field value of one GPU
- * at one timestamp, accepted by the collector (dcgm-exporter text) and reflected in the ledger's minute rollups.
- * The limit is a raw PostgreSQL COPY of the same samples into a table with the same kind of unique key.
+ * at one timestamp, accepted by the collector (dcgm-exporter text) and reflected in the ledger's minute rollups: the
+ * clock stops when the rollups' sample counts add up to every sample pushed, whatever the collector still buffered
+ * when the last push was answered. The limit is a raw PostgreSQL COPY of the same samples into a table with the same
+ * kind of unique key.
  * Usage: {@code bench/run usage [gpus] [seconds]} (defaults 1000 GPUs, 120 one-second scrapes each).
  */
 public final class UsageBench {
@@ -62,7 +67,10 @@ public final class UsageBench {
         long samples = (long) gpus * FIELDS.length * seconds;
         System.out.printf("gpumeter usage ingest benchmark: %,d GPUs x %d fields x %d s = %,d samples, %d cores%n", gpus,
                 FIELDS.length, seconds, samples, Runtime.getRuntime().availableProcessors());
-        ingestOnce(suite, gpus, 5, Instant.parse("2026-05-01T00:00:00Z")); // warm-up, another day
+        DatabaseConnection db = suite.database().orElseThrow();
+        Instant warmUp = Instant.parse("2026-05-01T00:00:00Z"); // another day
+        ingestOnce(suite, gpus, 5, warmUp);
+        awaitRollups(db, warmUp, 5, (long) gpus * FIELDS.length * 5);
         URI endpoint = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/dcgm?node=bench");
         ExecutorService pool = Executors.newFixedThreadPool(2);
         long t0 = System.nanoTime();
@@ -75,18 +83,48 @@ public final class UsageBench {
         for (Future<Integer> f : accepted) {
             total += f.get();
         }
-        double ingest = (System.nanoTime() - t0) / 1e9;
+        double pushed = (System.nanoTime() - t0) / 1e9;
         pool.shutdown();
         if (total != samples) {
-            throw new IllegalStateException("the ledger accepted " + total + " of " + samples + " samples");
+            throw new IllegalStateException("the collector accepted " + total + " of " + samples + " samples");
         }
-        System.out.printf("gpumeter ingest: %,d samples in %.1f s = %,.0f samples/s (collector parse + ledger minute rollups)%n",
-                total, ingest, total / ingest);
+        awaitRollups(db, START, seconds, samples);
+        double ingest = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("collector answered every push after %.1f s (%,.0f samples/s accepted)%n", pushed, total / pushed);
+        System.out.printf("gpumeter ingest: %,d samples in %.1f s = %,.0f samples/s (collector parse + ledger minute rollups"
+                + " holding every sample)%n", total, ingest, total / ingest);
 
-        double copy = copyLimit(suite.database().orElseThrow(), gpus, seconds);
+        double copy = copyLimit(db, gpus, seconds);
         System.out.printf("PostgreSQL COPY limit: %,d samples in %.1f s = %,.0f samples/s (same samples, unique key, one index)%n",
                 samples, copy, samples / copy);
         System.out.printf("ratio: gpumeter ingest reaches %.0f%% of the COPY limit%n", 100 * copy / ingest);
+    }
+
+    /** Waits until the ledger's rollups of these seconds count every sample of them. */
+    private static void awaitRollups(DatabaseConnection db, Instant start, int seconds, long expected)
+            throws SQLException, InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             PreparedStatement count = c.prepareStatement("SELECT coalesce(sum(samples), 0) FROM ledger.usage_minute"
+                     + " WHERE minute >= ? AND minute < ?")) {
+            count.setObject(1, start.atOffset(ZoneOffset.UTC));
+            count.setObject(2, start.plusSeconds(seconds + 60L).atOffset(ZoneOffset.UTC)); // the last minute begun
+            long counted = 0;
+            while (System.nanoTime() < deadline) {
+                try (ResultSet rows = count.executeQuery()) {
+                    rows.next();
+                    counted = rows.getLong(1);
+                }
+                if (counted == expected) {
+                    return;
+                }
+                if (counted > expected) {
+                    throw new IllegalStateException("the rollups count " + counted + " samples of " + expected);
+                }
+                Thread.sleep(100);
+            }
+            throw new IllegalStateException("after 10 minutes the rollups count " + counted + " samples of " + expected);
+        }
     }
 
     private void ingestOnce(Suite suite, int gpus, int seconds, Instant start) {

@@ -25,6 +25,9 @@ public interface CollectorConfig {
     /** Limits of the replay endpoint. */
     Replay replay();
 
+    /** Delivery of usage samples to the ledger. */
+    Usage usage();
+
     /** dcgm-exporter endpoints this collector scrapes itself. */
     Dcgm dcgm();
 
@@ -162,6 +165,23 @@ public interface CollectorConfig {
         /** How often watched facts are sent to the ledger. */
         @WithDefault("2s")
         Duration flushInterval();
+    }
+
+    interface Usage {
+        /**
+         * How often buffered usage goes to the ledger as per-minute partials, e.g. 2s; "off" (or 0) delivers each
+         * push at once and answers with the ledger's receipt.
+         */
+        @WithDefault("2s")
+        String flushInterval();
+
+        /** Most usage values held for the ledger; a push that does not fit is a 503, nothing of it kept. */
+        @WithDefault("2000000")
+        int bufferCapacity();
+
+        /** Most values in one batch to the ledger; holding this many open also starts a flush at once. */
+        @WithDefault("100000")
+        int batchSize();
     }
 
     interface Replay {

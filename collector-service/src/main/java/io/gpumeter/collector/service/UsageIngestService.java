@@ -33,17 +33,21 @@ import java.util.function.Function;
 
 /**
  * Usage pushed to the collector — dcgm-exporter or HAMi monitor scrapes, nvidia-smi CSV and pmon — parsed whole, then
- * delivered to the ledger as one batch: a body is stored whole or not at all, and sending it twice counts once.
+ * kept whole or not at all: added to the {@link UsageDelivery} buffer, which answers at once and delivers to the
+ * ledger on its interval, or (flush interval off) delivered to the ledger as one batch before answering. Sending a
+ * body twice counts once either way.
  */
 @ApplicationScoped
 public class UsageIngestService {
 
     private final LedgerClient ledger;
+    private final UsageDelivery buffer;
     private final CollectorConfig config;
     private final MeterRegistry metrics;
 
-    public UsageIngestService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
+    public UsageIngestService(LedgerClient ledger, UsageDelivery buffer, CollectorConfig config, MeterRegistry metrics) {
         this.ledger = ledger;
+        this.buffer = buffer;
         this.config = config;
         this.metrics = metrics;
     }
@@ -96,13 +100,31 @@ public class UsageIngestService {
     private UsageIngestResult deliver(UsageMapping mapping, String node, String cluster) {
         String target = cluster == null || cluster.isEmpty() ? config.cluster() : ClusterName.require("cluster", cluster);
         List<io.gpumeter.common.fact.UsageSample> samples = mapping.observations().stream().map(UsageSamples::of).toList();
-        UsageReceipt receipt = samples.isEmpty() ? new UsageReceipt(0, 0, 0) : send(new UsageBatch(target, samples));
+        UsageReceipt receipt;
+        if (samples.isEmpty()) {
+            receipt = new UsageReceipt(0, 0, 0);
+        } else if (buffer.buffered()) {
+            receipt = hold(target, samples);
+        } else {
+            receipt = send(new UsageBatch(target, samples));
+        }
         metrics.counter("gpumeter.collector.usage.samples", "outcome", "accepted").increment(receipt.accepted());
         metrics.counter("gpumeter.collector.usage.samples", "outcome", "duplicate").increment(receipt.duplicates());
         int skipped = mapping.unknownSamples() + mapping.invalidSamples();
         metrics.counter("gpumeter.collector.usage.samples", "outcome", "skipped").increment(skipped);
         return new UsageIngestResult(target, node, samples.size(), receipt.accepted(), receipt.duplicates(), skipped,
-                receipt.podsBound(), mapping.problems());
+                receipt.podsBound(), mapping.problems(), buffer.buffered());
+    }
+
+    /** Buffers the samples: accepted means held for the ledger; pods bound are the ledger's to find later. */
+    private UsageReceipt hold(String cluster, List<io.gpumeter.common.fact.UsageSample> samples) {
+        try {
+            UsageBuffer.Added added = buffer.add(cluster, samples);
+            return new UsageReceipt(added.fresh(), added.duplicates(), 0);
+        } catch (UsageBuffer.Full e) {
+            throw ApiProblem.unavailable(e.getMessage() + " while the ledger catches up; nothing of this body is stored,"
+                    + " send it again");
+        }
     }
 
     private UsageReceipt send(UsageBatch batch) {

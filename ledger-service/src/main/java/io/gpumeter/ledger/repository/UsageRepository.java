@@ -3,6 +3,7 @@ package io.gpumeter.ledger.repository;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.fact.UsageScope;
 import io.gpumeter.ledger.domain.GpuBinding;
+import io.gpumeter.ledger.domain.MinuteFolds;
 import io.gpumeter.ledger.domain.UsagePoint;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -13,7 +14,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -40,12 +40,11 @@ public class UsageRepository {
     }
 
     /**
-     * Creates the daily partitions these samples fall in, once per day and process. A minute row is rewritten on
-     * every scrape of its minute; free room in each page lets PostgreSQL do that without touching the index.
+     * Creates the daily partitions of these days, once per day and process. A minute row may be rewritten by later
+     * deliveries of its minute; free room in each page lets PostgreSQL do that without touching the index.
      */
-    public Uni<Void> ensurePartitions(SqlConnection conn, Collection<UsageSample> samples) {
-        Set<LocalDate> days = new TreeSet<>();
-        samples.forEach(s -> days.add(s.at().atOffset(ZoneOffset.UTC).toLocalDate()));
+    public Uni<Void> ensurePartitions(SqlConnection conn, Set<LocalDate> wanted) {
+        Set<LocalDate> days = new TreeSet<>(wanted);
         days.removeAll(knownPartitions);
         if (days.isEmpty()) {
             return Uni.createFrom().voidItem();
@@ -60,31 +59,71 @@ public class UsageRepository {
     }
 
     /**
-     * Adds the samples not counted before to their minute rollups; returns how many were new. A sample is new when
-     * its second of the minute is not yet in the row's bitmask.
+     * Folds a delivery's minute rows into the rollups; returns how many values were new. A second already in a
+     * row's bitmask adds nothing, so a delivery sent twice, or overlapping an earlier one, counts each second once.
+     * A row whose seconds are all new adds the sum, max and count worked out in Java; a row overlapping the stored
+     * one is summed again in SQL over its new seconds only, from its slice of the per-second arrays.
      */
-    public Uni<Integer> addSamples(SqlConnection conn, String cluster, List<UsageSample> samples) {
-        if (samples.isEmpty()) {
+    public Uni<Integer> addMinutes(SqlConnection conn, String cluster, MinuteFolds folds) {
+        Map<MinuteFolds.Key, MinuteFolds.Fold> rows = folds.rows();
+        if (rows.isEmpty()) {
             return Uni.createFrom().item(0);
+        }
+        int n = rows.size();
+        String[] gpus = new String[n];
+        String[] scopes = new String[n];
+        String[] keys = new String[n];
+        String[] fields = new String[n];
+        OffsetDateTime[] minutes = new OffsetDateTime[n];
+        Long[] bits = new Long[n];
+        Double[] sums = new Double[n];
+        Double[] maxes = new Double[n];
+        Integer[] counts = new Integer[n];
+        Integer[] firsts = new Integer[n];
+        List<Integer> seconds = new ArrayList<>();
+        List<Double> values = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<MinuteFolds.Key, MinuteFolds.Fold> row : rows.entrySet()) {
+            MinuteFolds.Key k = row.getKey();
+            MinuteFolds.Fold f = row.getValue();
+            gpus[i] = k.gpuUuid();
+            scopes[i] = k.scope();
+            keys[i] = k.scopeKey();
+            fields[i] = k.field();
+            minutes[i] = toOffset(k.minute());
+            bits[i] = f.seconds();
+            sums[i] = f.sum();
+            maxes[i] = f.max();
+            counts[i] = f.count();
+            firsts[i] = seconds.size() + 1;
+            for (int s = 0; s < 60; s++) {
+                if ((f.seconds() & (1L << s)) != 0) {
+                    seconds.add(s);
+                    values.add(f.value(s));
+                }
+            }
+            i++;
         }
         return conn.preparedQuery("""
                         WITH incoming AS (
-                            SELECT DISTINCT ON (u.gpu, u.scope, u.skey, u.field, date_trunc('second', u.at))
-                                   u.gpu, u.scope, u.skey, u.field, date_trunc('minute', u.at) AS minute,
-                                   floor(extract(second FROM u.at))::int AS sec, u.value
-                            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[], $7::float8[])
-                                 AS u(gpu, scope, skey, field, at, value)
-                            ORDER BY u.gpu, u.scope, u.skey, u.field, date_trunc('second', u.at), u.at),
-                        fresh AS (
-                            SELECT i.* FROM incoming i
+                            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
+                                                 $7::int8[], $8::float8[], $9::float8[], $10::int4[], $11::int4[])
+                                 AS u(gpu, scope, skey, field, minute, bits, s, mx, n, first)),
+                        seen AS (
+                            SELECT i.*, coalesce(m.seconds, 0) AS have FROM incoming i
                             LEFT JOIN ledger.usage_minute m
                               ON m.cluster = $1 AND m.gpu_uuid = i.gpu AND m.scope = i.scope AND m.scope_key = i.skey
-                             AND m.field = i.field AND m.minute = i.minute
-                            WHERE m.seconds IS NULL OR (m.seconds & (1::bigint << i.sec)) = 0),
+                             AND m.field = i.field AND m.minute = i.minute),
                         rollup AS (
-                            SELECT gpu, scope, skey, field, minute, sum(value) AS s, max(value) AS mx, count(*)::int AS n,
-                                   bit_or(1::bigint << sec) AS bits
-                            FROM fresh GROUP BY gpu, scope, skey, field, minute),
+                            SELECT gpu, scope, skey, field, minute, bits, s, mx, n FROM seen WHERE (have & bits) = 0
+                            UNION ALL
+                            SELECT o.gpu, o.scope, o.skey, o.field, o.minute, o.bits & ~o.have, f.s, f.mx, f.n
+                            FROM seen o CROSS JOIN LATERAL (
+                                SELECT sum(x.v) AS s, max(x.v) AS mx, count(*)::int AS n
+                                FROM unnest(($12::int4[])[o.first:o.first + o.n - 1], ($13::float8[])[o.first:o.first + o.n - 1])
+                                     AS x(sec, v)
+                                WHERE (o.have & (1::bigint << x.sec)) = 0) f
+                            WHERE (o.have & o.bits) <> 0 AND (o.bits & ~o.have) <> 0),
                         stored AS (
                             INSERT INTO ledger.usage_minute (cluster, gpu_uuid, scope, scope_key, field, minute, sum, max, samples, seconds)
                             SELECT $1, gpu, scope, skey, field, minute, s, mx, n, bits FROM rollup
@@ -94,13 +133,9 @@ public class UsageRepository {
                                 seconds = usage_minute.seconds | excluded.seconds
                             RETURNING 1)
                         SELECT coalesce(sum(n), 0)::int AS added FROM rollup""")
-                .execute(Tuple.from(List.of(cluster,
-                        strings(samples, UsageSample::gpuUuid), strings(samples, s -> s.scope().name()),
-                        strings(samples, s -> s.scopeKey() == null ? "" : s.scopeKey()),
-                        strings(samples, s -> s.field().name()),
-                        samples.stream().map(s -> toOffset(s.at())).toArray(OffsetDateTime[]::new),
-                        samples.stream().map(UsageSample::value).toArray(Double[]::new))))
-                .map(rows -> rows.iterator().next().getInteger("added"));
+                .execute(Tuple.from(List.of(cluster, gpus, scopes, keys, fields, minutes, bits, sums, maxes, counts, firsts,
+                        seconds.toArray(Integer[]::new), values.toArray(Double[]::new))))
+                .map(result -> result.iterator().next().getInteger("added"));
     }
 
     /**

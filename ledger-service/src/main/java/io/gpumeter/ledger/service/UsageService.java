@@ -3,8 +3,10 @@ package io.gpumeter.ledger.service;
 import io.gpumeter.common.fact.ClusterName;
 import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.fact.UsageField;
+import io.gpumeter.common.fact.UsagePartial;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.domain.MinuteFolds;
 import io.gpumeter.ledger.domain.UsagePoint;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.repository.UsageRepository;
@@ -14,17 +16,19 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Stores usage samples into the minute rollups and learns from their pod labels which cards anonymous
- * allocations hold, re-deriving those pods; changes of a card's Xid gauge become failure incidents — all in one
- * transaction per batch.
+ * Stores usage — single samples and per-minute partials alike — into the minute rollups and learns from their pod
+ * labels which cards anonymous allocations hold, re-deriving those pods; changes of a card's Xid gauge become
+ * failure incidents — all in one transaction per batch.
  */
 @ApplicationScoped
 public class UsageService {
 
-    /** What a usage batch did: samples counted for the first time, and samples already counted. */
+    /** What a usage batch did: values counted for the first time, and values already counted (or repeated in it). */
     public record UsageResult(int accepted, int duplicates, int podsBound) {
     }
 
@@ -43,15 +47,53 @@ public class UsageService {
     public Uni<UsageResult> ingest(UsageBatch batch) {
         validate(batch);
         String cluster = batch.cluster();
-        List<UsageSample> samples = batch.samples();
+        MinuteFolds folds = MinuteFolds.of(batch.samples(), batch.partials());
+        List<UsageSample> sightings = sightings(batch);
+        List<UsageSample> xidReadings = xidReadings(batch);
         return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
-                .chain(() -> usage.ensurePartitions(conn, samples))
-                .chain(() -> usage.addSamples(conn, cluster, samples))
-                .call(() -> incidentBooks.recordXidGauge(conn, cluster, samples))
-                .chain(added -> usage.bind(conn, cluster, samples)
+                .chain(() -> usage.ensurePartitions(conn, folds.days()))
+                .chain(() -> usage.addMinutes(conn, cluster, folds))
+                .call(() -> incidentBooks.recordXidGauge(conn, cluster, xidReadings))
+                .chain(added -> usage.bind(conn, cluster, sightings)
                         .chain(bound -> usage.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))
-                        .map(bound -> new UsageResult(added, samples.size() - added, bound))));
+                        .map(bound -> new UsageResult(added, folds.offered() - added, bound))));
+    }
+
+    /**
+     * The samples that can say a pod was on a card: every sample, and of each partial naming a pod its earliest and
+     * latest value, which is all a sighting keeps (first and last seen).
+     */
+    static List<UsageSample> sightings(UsageBatch batch) {
+        List<UsageSample> out = new ArrayList<>(batch.samples());
+        for (UsagePartial p : batch.partials()) {
+            if (p.pod() == null || p.namespace() == null) {
+                continue;
+            }
+            int first = 0;
+            int last = 0;
+            for (int i = 1; i < p.size(); i++) {
+                first = p.millis()[i] < p.millis()[first] ? i : first;
+                last = p.millis()[i] > p.millis()[last] ? i : last;
+            }
+            out.add(p.sample(first));
+            out.add(p.sample(last));
+        }
+        return out;
+    }
+
+    /** The readings of cards' Xid gauges, from samples and partials alike. */
+    static List<UsageSample> xidReadings(UsageBatch batch) {
+        List<UsageSample> out = new ArrayList<>();
+        batch.samples().stream().filter(s -> s.field() == UsageField.XID).forEach(out::add);
+        for (UsagePartial p : batch.partials()) {
+            if (p.field() == UsageField.XID) {
+                for (int i = 0; i < p.size(); i++) {
+                    out.add(p.sample(i));
+                }
+            }
+        }
+        return out;
     }
 
     public Uni<List<UsagePoint>> series(String gpuUuid, UsageField field, Instant from, Instant to) {
@@ -66,21 +108,49 @@ public class UsageService {
         for (int i = 0; i < batch.samples().size(); i++) {
             UsageSample s = batch.samples().get(i);
             String at = "samples[" + i + "].";
-            if (s.gpuUuid() == null || s.gpuUuid().isBlank()) {
-                throw ApiProblem.badRequest(at + "gpuUuid", at + "gpuUuid is required");
-            }
-            if (s.scope() == null) {
-                throw ApiProblem.badRequest(at + "scope", at + "scope is required");
-            }
-            if (s.field() == null) {
-                throw ApiProblem.badRequest(at + "field", at + "field is required");
-            }
+            requireSeries(at, s.gpuUuid(), s.scope(), s.field());
             if (s.at() == null) {
                 throw ApiProblem.badRequest(at + "at", at + "at is required");
             }
-            if (!Double.isFinite(s.value()) || s.value() < 0) {
-                throw ApiProblem.badRequest(at + "value", at + "value must be a finite number >= 0, got " + s.value());
+            requireValue(at + "value", s.value());
+        }
+        for (int i = 0; i < batch.partials().size(); i++) {
+            validate("partials[" + i + "].", batch.partials().get(i));
+        }
+    }
+
+    private static void validate(String at, UsagePartial p) {
+        requireSeries(at, p.gpuUuid(), p.scope(), p.field());
+        if (p.minute() == null || !p.minute().equals(p.minute().truncatedTo(ChronoUnit.MINUTES))) {
+            throw ApiProblem.badRequest(at + "minute", at + "minute is required, a whole minute such as 2026-07-01T10:00:00Z");
+        }
+        if (p.millis() == null || p.values() == null || p.millis().length != p.values().length || p.values().length == 0) {
+            throw ApiProblem.badRequest(at + "values", at + "millis and values are required, non-empty and of one length");
+        }
+        for (int j = 0; j < p.millis().length; j++) {
+            if (p.millis()[j] < 0 || p.millis()[j] >= 60_000) {
+                throw ApiProblem.badRequest(at + "millis[" + j + "]", at + "millis[" + j
+                        + "] must be 0..59999 (milliseconds into the minute), got " + p.millis()[j]);
             }
+            requireValue(at + "values[" + j + "]", p.values()[j]);
+        }
+    }
+
+    private static void requireSeries(String at, String gpuUuid, Object scope, Object field) {
+        if (gpuUuid == null || gpuUuid.isBlank()) {
+            throw ApiProblem.badRequest(at + "gpuUuid", at + "gpuUuid is required");
+        }
+        if (scope == null) {
+            throw ApiProblem.badRequest(at + "scope", at + "scope is required");
+        }
+        if (field == null) {
+            throw ApiProblem.badRequest(at + "field", at + "field is required");
+        }
+    }
+
+    private static void requireValue(String name, double value) {
+        if (!Double.isFinite(value) || value < 0) {
+            throw ApiProblem.badRequest(name, name + " must be a finite number >= 0, got " + value);
         }
     }
 }
