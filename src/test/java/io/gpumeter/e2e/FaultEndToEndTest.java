@@ -332,6 +332,35 @@ class FaultEndToEndTest {
 
     // --- the cluster's objects ---------------------------------------------------------------------------------
 
+    /**
+     * The collector's default, buffered usage path against the real ledger: three scrapes of one series in one
+     * minute (0.2, 0.4 and 0.9), the second sent twice, are answered at once and reach the minute rollup exactly
+     * once each: 3 samples, sum 1.5, max 0.9.
+     */
+    @Test
+    @Order(5)
+    void bufferedUsagePushesReachTheRollupsOnceEach() throws Exception {
+        Instant minute = Instant.parse("2026-02-03T10:00:00Z");
+        String[] values = {"0.2", "0.4", "0.9"};
+        for (int i = 0; i < 4; i++) {
+            int scrape = i == 3 ? 1 : i; // the last push repeats the second scrape
+            String body = "DCGM_FI_PROF_SM_ACTIVE{gpu=\"0\",UUID=\"GPU-BUFFERED\",Hostname=\"" + NODE + "\"} "
+                    + values[scrape] + " " + minute.plusSeconds(10L * scrape + 5).toEpochMilli() + "\n";
+            HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(suite.url(Service.COLLECTOR)
+                            + "/api/v1/ingest/dcgm?node=" + NODE + "&cluster=" + CLUSTER)).timeout(Duration.ofSeconds(30))
+                    .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body)));
+            assertEquals(200, r.statusCode(), r.body());
+            assertTrue(JSON.readTree(r.body()).path("buffered").asBoolean(), "the default path buffers: " + r.body());
+        }
+        String rollup = "SELECT %s FROM ledger.usage_minute WHERE cluster = '" + CLUSTER
+                + "' AND gpu_uuid = 'GPU-BUFFERED' AND field = 'SM_ACTIVE' AND minute = '2026-02-03T10:00:00Z'";
+        await(Duration.ofSeconds(30), "the buffered samples in the rollup",
+                () -> sqlCount(String.format(rollup, "coalesce(sum(samples), 0)")) == 3);
+        assertEquals(1500, sqlCount(String.format(rollup, "round(sum(sum) * 1000)::bigint")));
+        assertEquals(900, sqlCount(String.format(rollup, "round(max(max) * 1000)::bigint")));
+        assertEquals(1, sqlCount(String.format(rollup, "count(*)")));
+    }
+
     static Node node() {
         return new NodeBuilder().withNewMetadata().withName(NODE).withUid("node-" + NODE)
                 .withCreationTimestamp("2026-01-01T00:00:00Z")
