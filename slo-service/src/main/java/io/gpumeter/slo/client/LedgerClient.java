@@ -11,6 +11,7 @@ import org.eclipse.microprofile.rest.client.inject.RestClient;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * Calls ledger-service with a timeout, retries and a circuit breaker. A 404 is handled inside the breaker: an
@@ -41,6 +42,18 @@ public class LedgerClient {
     public Uni<List<Occupant>> gpuOccupants(String gpuUuid, Instant at) {
         return ledger.gpuOccupants(gpuUuid, at.toString()).map(LedgerClient::orEmpty)
                 .onFailure(LedgerClient::notFound).recoverWithItem(List.of());
+    }
+
+    /**
+     * The scheduling decision of a pod, for the queues it went through; empty when the ledger holds no scheduling
+     * record of it (a 404), which is not the same as a pod that went through no queue ({@code queue} null).
+     */
+    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<Optional<SchedulingDecision>> podDecision(String namespace, String pod) {
+        return ledger.podDecision(namespace, pod).map(Optional::ofNullable)
+                .onFailure(LedgerClient::notFound).recoverWithItem(Optional.empty());
     }
 
     /** Every usage series of a card, per minute, over [from, to). */

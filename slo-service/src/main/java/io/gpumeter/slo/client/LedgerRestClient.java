@@ -14,7 +14,7 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import java.util.List;
 
 /**
- * The ledger-service reads jitter attribution and the interference factor need; use {@link LedgerClient}, which
+ * The ledger-service reads jitter attribution, the interference factor and attainment breakdowns need; use {@link LedgerClient}, which
  * adds the call policy.
  */
 @Path("/api/v1")
@@ -31,6 +31,10 @@ interface LedgerRestClient {
     @GET
     @Path("/gpus/{uuid}/occupants")
     Uni<List<Occupant>> gpuOccupants(@PathParam("uuid") String uuid, @QueryParam("at") String at);
+
+    @GET
+    @Path("/scheduling-decisions")
+    Uni<SchedulingDecision> podDecision(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod);
 
     @GET
     @Path("/gpus/{uuid}/usage")

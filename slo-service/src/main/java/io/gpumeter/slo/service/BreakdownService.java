@@ -18,7 +18,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Where an SLO's minutes, and its missed ones, ran: the cards and nodes its pods held (ledger Q1 history). */
+/**
+ * Where an SLO's minutes, and its missed ones, ran: the cards and nodes its pods held (ledger Q1 history) and the
+ * queues they went through (the ledger's scheduling decisions).
+ */
 @ApplicationScoped
 public class BreakdownService {
 
@@ -30,18 +33,22 @@ public class BreakdownService {
     private final SloService slos;
     private final SloEvents events;
     private final PodPlacements placements;
+    private final PodQueues queues;
     private final SloConfig config;
 
-    public BreakdownService(SloService slos, SloEvents events, PodPlacements placements, SloConfig config) {
+    public BreakdownService(SloService slos, SloEvents events, PodPlacements placements, PodQueues queues,
+                            SloConfig config) {
         this.slos = slos;
         this.events = events;
         this.placements = placements;
+        this.queues = queues;
         this.config = config;
     }
 
     /**
      * @throws ApiProblem 400 naming {@code to} for a window longer than the configured maximum, 404 naming
-     *                    {@code name} for an unknown SLO, 503 when the ledger cannot place the pods
+     *                    {@code name} for an unknown SLO, 503 when the ledger cannot place the pods or name their
+     *                    queues
      */
     public Uni<Breakdown> breakdown(String name, TimeWindow window) {
         if (window.duration().compareTo(config.breakdown().maxWindow()) > 0) {
@@ -61,11 +68,15 @@ public class BreakdownService {
                         minutes.add(p.minute());
                     }
                 }
-                return placements.of(minutesByPod, config.breakdown().ledgerConcurrency())
+                int concurrency = config.breakdown().ledgerConcurrency();
+                // one after the other, so a breakdown never has more than its share of ledger reads in flight
+                return placements.of(minutesByPod, concurrency)
+                        .chain(held -> queues.of(minutesByPod.keySet(), concurrency)
+                                .map(queueOf -> AttainmentBreakdown.compute(d, selected.pods(), cards(held), queueOf)))
                         .onFailure(e -> !(e instanceof ApiProblem)).transform(e -> ApiProblem.unavailable(
-                                "ledger-service could not say which cards the pods held; try again shortly"))
-                        .map(held -> new Breakdown(d, window,
-                                AttainmentBreakdown.compute(d, selected.pods(), cards(held)), selected.coverage()));
+                                "ledger-service could not say which cards the pods held or which queues they went"
+                                        + " through; try again shortly"))
+                        .map(result -> new Breakdown(d, window, result, selected.coverage()));
             });
         });
     }

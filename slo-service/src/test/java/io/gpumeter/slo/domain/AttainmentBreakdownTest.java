@@ -13,8 +13,9 @@ import static io.gpumeter.slo.domain.SloMinutesTest.slo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * Service "sum", TTFT p99 per minute at most 100 ms. Pod s-0 on card A (node n1) is slow (300 ms) in 10:00-10:02
- * and 10:06; pod s-1 on card B (node n2) is fast (40 ms) in 10:03-10:06; pod s-9 held no card at 10:05 (fast).
+ * Service "sum", TTFT p99 per minute at most 100 ms. Pod s-0 on card A (node n1, ClusterQueue cq-a) is slow (300 ms)
+ * in 10:00-10:02 and 10:06; pod s-1 on card B (node n2, Volcano queue vq-b) is fast (40 ms) in 10:03-10:06; pod s-9
+ * held no card at 10:05 (fast) and the ledger has no scheduling record of it.
  */
 class AttainmentBreakdownTest {
 
@@ -39,8 +40,11 @@ class AttainmentBreakdownTest {
             placed.put(new AttainmentBreakdown.PodAt("ns/s-1", at(m)), List.of(b, b));
         }
         pods.add(latency("sum", "s-9", at(5), 2, 40));
+        Map<String, AttainmentBreakdown.Queue> queues = Map.of(
+                "ns/s-0", AttainmentBreakdown.Queue.of("ns", "cq-a", "lq-a", null),
+                "ns/s-1", AttainmentBreakdown.Queue.of("ns", null, null, "vq-b"));
 
-        AttainmentBreakdown.Result r = AttainmentBreakdown.compute(slo("TTFT", "MINUTE", "100"), pods, placed);
+        AttainmentBreakdown.Result r = AttainmentBreakdown.compute(slo("TTFT", "MINUTE", "100"), pods, placed, queues);
 
         // service-minutes 10:00-10:06; bad: 00, 01, 02 and 06 (8 requests, 4 at 300 ms: p99 300)
         assertEquals(7, r.minutes());
@@ -58,6 +62,11 @@ class AttainmentBreakdownTest {
                 new AttainmentBreakdown.GpuShare("GPU-B", "n2", List.of("ns/s-1"), 4, 1, 4, 0)), r.byGpu());
         assertEquals(List.of(new AttainmentBreakdown.NodeShare("n1", 4, 4, 4, 4),
                 new AttainmentBreakdown.NodeShare("n2", 4, 1, 4, 0)), r.byNode());
+        // every pod-minute under one queue, placed or not: 4 + 4 + 1 = 9
+        assertEquals(List.of(
+                new AttainmentBreakdown.QueueShare("cq-a", "clusterQueue", List.of("ns/s-0"), 4, 4, 4, 4),
+                new AttainmentBreakdown.QueueShare("vq-b", "volcanoQueue", List.of("ns/s-1"), 4, 1, 4, 0),
+                new AttainmentBreakdown.QueueShare("unknown", "unknown", List.of("ns/s-9"), 1, 0, 1, 0)), r.byQueue());
     }
 
     @Test
@@ -66,10 +75,22 @@ class AttainmentBreakdownTest {
         AttainmentBreakdown.Card c = new AttainmentBreakdown.Card("GPU-C", "n1");
         AttainmentBreakdown.Result r = AttainmentBreakdown.compute(slo("TTFT", "REQUEST", "100"),
                 List.of(latency("sum", "s-0", T0, 3, 50, 300)),
-                Map.of(new AttainmentBreakdown.PodAt("ns/s-0", T0), List.of(a, c)));
+                Map.of(new AttainmentBreakdown.PodAt("ns/s-0", T0), List.of(a, c)),
+                Map.of("ns/s-0", AttainmentBreakdown.Queue.of("ns", null, "lq-x", null)));
         // 6 requests, 3 over 100 ms
         assertEquals(List.of(new AttainmentBreakdown.GpuShare("GPU-A", "n1", List.of("ns/s-0"), 1, 1, 6, 3),
                 new AttainmentBreakdown.GpuShare("GPU-C", "n1", List.of("ns/s-0"), 1, 1, 6, 3)), r.byGpu());
         assertEquals(List.of(new AttainmentBreakdown.NodeShare("n1", 1, 1, 6, 3)), r.byNode());
+        // once under its queue too; a LocalQueue whose ClusterQueue the ledger does not know stands for itself
+        assertEquals(List.of(new AttainmentBreakdown.QueueShare("ns/lq-x", "localQueue", List.of("ns/s-0"), 1, 1, 6, 3)),
+                r.byQueue());
+    }
+
+    @Test
+    void aPodIsGroupedUnderItsClusterQueueElseVolcanoQueueElseLocalQueueElseNone() {
+        assertEquals(new AttainmentBreakdown.Queue("clusterQueue", "cq"), AttainmentBreakdown.Queue.of("ns", "cq", "lq", "vq"));
+        assertEquals(new AttainmentBreakdown.Queue("volcanoQueue", "vq"), AttainmentBreakdown.Queue.of("ns", null, "lq", "vq"));
+        assertEquals(new AttainmentBreakdown.Queue("localQueue", "ns/lq"), AttainmentBreakdown.Queue.of("ns", null, "lq", null));
+        assertEquals(new AttainmentBreakdown.Queue("none", "none"), AttainmentBreakdown.Queue.of("ns", null, null, null));
     }
 }

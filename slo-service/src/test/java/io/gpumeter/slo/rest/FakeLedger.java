@@ -21,7 +21,9 @@ import java.util.stream.Collectors;
 /**
  * A stand-in ledger-service on a free port that answers the pod, card-occupant and usage reads in the ledger's own
  * JSON shapes from what a test put in {@link #HOLDINGS} and {@link #USAGE}, filtered by {@code at} and
- * {@code from}/{@code to} as the ledger filters them. A card in {@link #FAILING} answers 500.
+ * {@code from}/{@code to} as the ledger filters them, and a pod's scheduling decision from {@link #DECISIONS} (404
+ * for a pod not there, as the ledger answers for a pod it holds no record of). A card, or a pod ("namespace/pod")
+ * asked for its decision, in {@link #FAILING} answers 500.
  */
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
@@ -52,7 +54,26 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         }
     }
 
+    /** A pod's scheduling decision with the queues it went through; all three null: it went through none. */
+    public record Decision(String namespace, String pod, String clusterQueue, String localQueue, String volcanoQueue) {
+
+        String json() {
+            String queue = clusterQueue == null && localQueue == null && volcanoQueue == null ? "null"
+                    : "{\"clusterQueue\":" + quoted(clusterQueue) + ",\"localQueue\":" + quoted(localQueue)
+                    + ",\"volcanoQueue\":" + quoted(volcanoQueue) + "}";
+            return "{\"cluster\":\"c1\",\"kind\":\"Pod\",\"namespace\":\"" + namespace + "\",\"name\":\"" + pod
+                    + "\",\"uid\":\"uid-" + pod + "\",\"queue\":" + queue + ",\"state\":\"ADMITTED\","
+                    + "\"waitingSince\":null,\"reasonClass\":null,\"rootCauseClass\":null,\"reason\":null,"
+                    + "\"message\":null,\"rejections\":0,\"waits\":[],\"phases\":null,\"trail\":[]}";
+        }
+
+        private static String quoted(String s) {
+            return s == null ? "null" : "\"" + s + "\"";
+        }
+    }
+
     static final List<Holding> HOLDINGS = new CopyOnWriteArrayList<>();
+    static final List<Decision> DECISIONS = new CopyOnWriteArrayList<>();
     static final List<Usage> USAGE = new CopyOnWriteArrayList<>();
     static final List<String> FAILING = new CopyOnWriteArrayList<>();
     /** Every path and query asked, in order. */
@@ -92,6 +113,22 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             Instant at = Instant.parse(q.get("at"));
             send(exchange, 200, array(HOLDINGS.stream().filter(h -> h.namespace().equals(q.get("namespace"))
                     && h.pod().equals(q.get("pod")) && h.heldAt(at)).map(Holding::json).toList()));
+            return;
+        }
+        if (path.equals("/api/v1/scheduling-decisions")) {
+            String pod = q.get("namespace") + "/" + q.get("pod");
+            if (FAILING.contains(pod)) {
+                send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
+                return;
+            }
+            Decision decision = DECISIONS.stream()
+                    .filter(d -> d.namespace().equals(q.get("namespace")) && d.pod().equals(q.get("pod")))
+                    .findFirst().orElse(null);
+            if (decision == null) {
+                send(exchange, 404, "{\"title\":\"Not Found\",\"status\":404,\"field\":\"pod\"}");
+            } else {
+                send(exchange, 200, decision.json());
+            }
             return;
         }
         String[] parts = path.split("/"); // "", api, v1, gpus, {uuid}, occupants|usage

@@ -36,7 +36,17 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * </ul>
  * 2026-09-02, service sum of tenant acme: acme-ml/sum-0 (GPU-S1, node n9) 4 requests at 300 ms in 10:00, 10:01,
  * 10:02 and 10:06; acme-ml/sum-1 (GPU-S2, node n10, scheduled 10:03) 4 at 40 ms in 10:03-10:06; beta-ml/sum-b0
- * (tenant beta, GPU-S3) 4 at 900 ms in 10:03.
+ * (tenant beta, GPU-S3) 4 at 900 ms in 10:03. The ledger holds no scheduling record of these pods.
+ * <p>
+ * 2026-09-03, tenant acme, with the queues the ledger's scheduling decisions name:
+ * <ul>
+ * <li>service talk, acme-ml/talk-0 (GPU-Q1, n12, ClusterQueue cq-serve via LocalQueue lq-serve): 4 requests a minute
+ * in 10:00-10:03 at 50 ms, at 300 ms in 10:02;</li>
+ * <li>service talk, acme-ml/talk-1 (GPU-Q2, n12, through no queue): 4 a minute in 10:01-10:03 at 40 ms;</li>
+ * <li>service index, acme-batch/index-0 (GPU-Q3, n13, ClusterQueue cq-batch via lq-batch): 2 a minute in
+ * 10:00-10:03 at 80 ms, at 500 ms in 10:02 and 10:03.</li>
+ * </ul>
+ * 2026-09-04, acme-ml/flaky-0 (GPU-Q9) 2 requests at 50 ms in 10:00; the ledger fails to give its decision.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
@@ -46,6 +56,8 @@ class TenantSloResourceTest {
     private static final String SLOS = SloResourceTest.SLOS;
     private static final Instant DAY1 = Instant.parse("2026-09-01T10:00:00Z");
     private static final Instant DAY2 = Instant.parse("2026-09-02T10:00:00Z");
+    private static final Instant DAY3 = Instant.parse("2026-09-03T10:00:00Z");
+    private static final Instant DAY4 = Instant.parse("2026-09-04T10:00:00Z");
     private static final String AT = "2026-09-01T10:10:30Z";
     private static final String TTFT_MINUTE = "\"sli\": \"TTFT\", \"objective\": {\"percentile\": 99,"
             + " \"thresholdMs\": 100, \"per\": \"MINUTE\"}, \"target\": 0.9, \"window\": \"PT1H\"}";
@@ -70,7 +82,35 @@ class TenantSloResourceTest {
                         DAY2.plusSeconds(3 * 60), null),
                 new FakeLedger.Holding("beta-ml", "sum-b0", "GPU-S3", "n11", "Deployment", "sum", "beta", nineNext,
                         null)));
+        Instant nineDay3 = DAY3.minusSeconds(3600);
+        FakeLedger.HOLDINGS.addAll(List.of(
+                new FakeLedger.Holding("acme-ml", "talk-0", "GPU-Q1", "n12", "Deployment", "talk", "acme", nineDay3, null),
+                new FakeLedger.Holding("acme-ml", "talk-1", "GPU-Q2", "n12", "Deployment", "talk", "acme", nineDay3, null),
+                new FakeLedger.Holding("acme-batch", "index-0", "GPU-Q3", "n13", "Deployment", "index", "acme", nineDay3,
+                        null),
+                new FakeLedger.Holding("acme-ml", "flaky-0", "GPU-Q9", "n14", "Deployment", "flaky", "acme",
+                        DAY4.minusSeconds(3600), null)));
+        FakeLedger.DECISIONS.addAll(List.of(
+                new FakeLedger.Decision("acme-ml", "talk-0", "cq-serve", "lq-serve", null),
+                new FakeLedger.Decision("acme-ml", "talk-1", null, null, null),
+                new FakeLedger.Decision("acme-batch", "index-0", "cq-batch", "lq-batch", null)));
+        FakeLedger.FAILING.add("acme-ml/flaky-0");
         List<String> lines = new ArrayList<>();
+        for (int m = 0; m < 4; m++) {
+            Instant minute = DAY3.plusSeconds(60L * m);
+            for (int i = 0; i < 4; i++) {
+                lines.add(line("talk", "acme-ml", "talk-0", minute.plusSeconds(i + 1), m == 2 ? 300 : 50, true));
+                if (m >= 1) {
+                    lines.add(line("talk", "acme-ml", "talk-1", minute.plusSeconds(i + 1), 40, true));
+                }
+            }
+            for (int i = 0; i < 2; i++) {
+                lines.add(line("index", "acme-batch", "index-0", minute.plusSeconds(i + 1), m >= 2 ? 500 : 80, true));
+            }
+        }
+        for (int i = 0; i < 2; i++) {
+            lines.add(line("flaky", "acme-ml", "flaky-0", DAY4.plusSeconds(i + 1), 50, true));
+        }
         for (int m = 0; m < 10; m++) {
             Instant minute = DAY1.plusSeconds(60L * m);
             for (int i = 0; i < 10; i++) {
@@ -248,6 +288,53 @@ class TenantSloResourceTest {
         assertEquals(List.of(4, 1), b.getList("byNode.badPodMinutes"));
         assertEquals(9, b.getLong("selection.podMinutes"));
         assertEquals(1, b.getLong("selection.otherPodMinutes"));
+        // the ledger has no scheduling record of sum-0 or sum-1 (it answers 404): all 8 pod-minutes, queue unknown
+        assertEquals(List.of("unknown"), b.getList("byQueue.kind"));
+        assertEquals(List.of(8), b.getList("byQueue.podMinutes"));
+        assertEquals(List.of(5), b.getList("byQueue.badPodMinutes"));
+    }
+
+    @Test
+    void theBreakdownShowsWhichQueueTheBadMinutesWentThrough() {
+        JsonPath b = given().queryParam("from", "2026-09-03T10:00:00Z").queryParam("to", "2026-09-03T10:10:00Z")
+                .get(SLOS + "/acme-ttft/breakdown").then().statusCode(200).extract().jsonPath();
+        // talk: 10:00 (talk-0 alone, 50 ms) good; 10:01 good; 10:02 bad (8 requests, 4 at 300 ms: p99 300); 10:03 good.
+        // index: 10:00, 10:01 good; 10:02, 10:03 bad (500 ms). 8 service-minutes, 3 bad, one event each.
+        assertEquals(8, b.getLong("minutes"));
+        assertEquals(3, b.getLong("badMinutes"));
+        assertEquals(8, b.getLong("events"));
+        assertEquals(3, b.getLong("badEvents"));
+        // 4 + 3 + 4 pod-minutes; in bad service-minutes: talk-0 10:02, talk-1 10:02, index-0 10:02 and 10:03
+        assertEquals(11, b.getLong("podMinutes"));
+        assertEquals(4, b.getLong("badPodMinutes"));
+        // sorted by bad pod-minutes, then pod-minutes; every pod-minute under one queue: 4 + 4 + 3 = 11
+        assertEquals(List.of("cq-batch", "cq-serve", "none"), b.getList("byQueue.queue"));
+        assertEquals(List.of("clusterQueue", "clusterQueue", "none"), b.getList("byQueue.kind"));
+        assertEquals(List.of(List.of("acme-batch/index-0"), List.of("acme-ml/talk-0"), List.of("acme-ml/talk-1")),
+                b.getList("byQueue.pods"));
+        assertEquals(List.of(4, 4, 3), b.getList("byQueue.podMinutes"));
+        assertEquals(List.of(2, 1, 1), b.getList("byQueue.badPodMinutes"));
+        assertEquals(List.of(4, 4, 3), b.getList("byQueue.events"));
+        // talk-1 shared the bad 10:02 but its own requests (40 ms) were all fast
+        assertEquals(List.of(2, 1, 0), b.getList("byQueue.badEvents"));
+        // each pod's queue is read once, however many minutes it served
+        assertEquals(1, decisionsAsked("acme-ml", "talk-0"));
+        assertEquals(1, decisionsAsked("acme-ml", "talk-1"));
+        assertEquals(1, decisionsAsked("acme-batch", "index-0"));
+    }
+
+    @Test
+    void aLedgerThatCannotNameAPodsQueueMakesTheBreakdownA503() {
+        given().queryParam("from", "2026-09-04T10:00:00Z").queryParam("to", "2026-09-04T10:10:00Z")
+                .get(SLOS + "/acme-ttft/breakdown").then().statusCode(503).contentType("application/problem+json")
+                .body("detail", containsString("queues"));
+    }
+
+    private static long decisionsAsked(String namespace, String pod) {
+        return FakeLedger.REQUESTS.stream()
+                .filter(r -> r.startsWith("/api/v1/scheduling-decisions?") && r.contains("namespace=" + namespace)
+                        && r.endsWith("pod=" + pod))
+                .count();
     }
 
     @Test

@@ -47,6 +47,16 @@ public final class PodTrail {
                 null, scheduler);
     }
 
+    /** The pod group its newest version names (Volcano's or the coscheduling plugin's); null without one. */
+    public String groupName() {
+        for (int i = versions.size() - 1; i >= 0; i--) {
+            if (versions.get(i).groupName() != null) {
+                return versions.get(i).groupName();
+            }
+        }
+        return null;
+    }
+
     public Instant createdAt() {
         return versions.stream().map(PodStatusFact::createdAt).filter(t -> t != null).findFirst().orElse(latest.observedAt());
     }

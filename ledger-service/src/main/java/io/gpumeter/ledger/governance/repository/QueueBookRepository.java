@@ -165,6 +165,32 @@ public class QueueBookRepository {
                 });
     }
 
+    /** The queues behind a LocalQueue and a PodGroup name, each null when the ledger holds no such object. */
+    public record QueuesBehind(String clusterQueue, String volcanoQueue) {
+    }
+
+    /**
+     * The ClusterQueue a LocalQueue points to and the Volcano queue of a PodGroup, from the newest stored version of
+     * each, in one read; a null name is not looked up.
+     */
+    public Uni<QueuesBehind> queuesBehind(String cluster, String namespace, String localQueue, String podGroup) {
+        if (localQueue == null && podGroup == null) {
+            return Uni.createFrom().item(new QueuesBehind(null, null));
+        }
+        return pool.preparedQuery("""
+                        SELECT (SELECT payload->>'clusterQueue' FROM ledger.gov_queue_object_fact
+                                WHERE cluster = $1 AND kind = 'LOCAL_QUEUE' AND namespace = $2 AND name = $3
+                                ORDER BY revision DESC NULLS LAST, observed_at DESC LIMIT 1) AS cq,
+                               (SELECT payload->>'queue' FROM ledger.gov_pod_group_fact
+                                WHERE cluster = $1 AND namespace = $2 AND name = $4
+                                ORDER BY observed_at DESC LIMIT 1) AS vq""")
+                .execute(Tuple.of(cluster, namespace, localQueue, podGroup))
+                .map(rows -> {
+                    Row r = rows.iterator().next();
+                    return new QueuesBehind(r.getString("cq"), r.getString("vq"));
+                });
+    }
+
     /** A pending Kueue Workload's place in its queues as last read from the visibility API. */
     public record StoredPosition(String clusterQueue, String localQueue, Integer priority, int positionInClusterQueue,
                                  Integer positionInLocalQueue, Instant observedAt) {

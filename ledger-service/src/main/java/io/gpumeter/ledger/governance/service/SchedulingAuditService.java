@@ -6,6 +6,7 @@ import io.gpumeter.common.fact.QuotaLine;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.governance.domain.PodGroupTrail;
 import io.gpumeter.ledger.governance.domain.PodTrail;
+import io.gpumeter.ledger.governance.domain.QueueKeys;
 import io.gpumeter.ledger.governance.domain.QueueState;
 import io.gpumeter.ledger.governance.domain.TrailEntry;
 import io.gpumeter.ledger.governance.domain.WaitEpisode;
@@ -43,9 +44,15 @@ public class SchedulingAuditService {
     public Uni<Decision> ofWorkload(String cluster, String namespace, String name) {
         return locate("gov_workload_fact", "workload", cluster, namespace, name).chain(at -> source.workloads(pool, at[0], Set.of(at[1]))
                 .chain(versions -> source.eventsAbout(pool, at[0], "Workload", Set.of(at[1]), Set.of(namespace + "/" + name))
-                        .map(events -> {
+                        .chain(events -> {
                             WorkloadTrail trail = new WorkloadTrail(versions, events);
-                            return decision(at[0], "Workload", trail.state(), trail.episodes(), null, trail.trail());
+                            QueueKeys keys = trail.keys();
+                            // the admission names the ClusterQueue; until then the one its LocalQueue feeds is where it waits
+                            String admittedBy = keys.clusterQueue();
+                            return books.queuesBehind(at[0], keys.namespace(), admittedBy == null ? keys.localQueue() : null, null)
+                                    .map(behind -> decision(at[0], "Workload", trail.state(), trail.episodes(), null, trail.trail(),
+                                            Decision.Queue.of(admittedBy != null ? admittedBy : behind.clusterQueue(),
+                                                    keys.localQueue(), null)));
                         })));
     }
 
@@ -54,16 +61,22 @@ public class SchedulingAuditService {
                 .chain(versions -> source.eventsAbout(pool, at[0], "PodGroup", Set.of(at[1]), Set.of(namespace + "/" + name))
                         .map(events -> {
                             PodGroupTrail trail = new PodGroupTrail(versions, events);
-                            return decision(at[0], "PodGroup", trail.state(), trail.episodes(), trail.phases(), trail.trail());
+                            return decision(at[0], "PodGroup", trail.state(), trail.episodes(), trail.phases(), trail.trail(),
+                                    Decision.Queue.of(null, null, trail.keys().volcanoQueue()));
                         })));
     }
 
     public Uni<Decision> ofPod(String cluster, String namespace, String name) {
         return locate("gov_pod_status_fact", "pod", cluster, namespace, name).chain(at -> source.pods(pool, at[0], Set.of(at[1]))
                 .chain(versions -> source.eventsAbout(pool, at[0], "Pod", Set.of(at[1]), Set.of(namespace + "/" + name))
-                        .map(events -> {
+                        .chain(events -> {
                             PodTrail trail = new PodTrail(versions, events);
-                            return decision(at[0], "Pod", trail.state(), trail.episodes(), null, trail.trail());
+                            String localQueue = trail.keys().localQueue();
+                            // a pod names its LocalQueue (label kueue.x-k8s.io/queue-name) and its gang (PodGroup);
+                            // the ClusterQueue and the Volcano queue are behind those objects
+                            return books.queuesBehind(at[0], trail.keys().namespace(), localQueue, trail.groupName())
+                                    .map(behind -> decision(at[0], "Pod", trail.state(), trail.episodes(), null, trail.trail(),
+                                            Decision.Queue.of(behind.clusterQueue(), localQueue, behind.volcanoQueue())));
                         })));
     }
 
@@ -118,10 +131,10 @@ public class SchedulingAuditService {
     }
 
     private static Decision decision(String cluster, String kind, QueueState s, List<WaitEpisode> episodes,
-                                     List<PodGroupTrail.Phase> phases, List<TrailEntry> trail) {
+                                     List<PodGroupTrail.Phase> phases, List<TrailEntry> trail, Decision.Queue queue) {
         List<Decision.Wait> waits = episodes.stream().map(e -> new Decision.Wait(e.waitFrom(), e.reservedAt(), e.admittedAt(),
                 BigDecimal.valueOf(e.waitMillis(), 3).stripTrailingZeros(), e.requeued())).toList();
-        return new Decision(cluster, kind, s.keys().namespace(), s.keys().name(), s.keys().uid(), s.state().name(),
+        return new Decision(cluster, kind, s.keys().namespace(), s.keys().name(), s.keys().uid(), queue, s.state().name(),
                 s.waitingSince(), s.reasonClass() == null ? null : s.reasonClass().label(),
                 s.reasonClass() == null ? null : s.reasonClass().rootCause().label(), s.reason(), s.message(),
                 s.rejections(), waits, phases, trail);

@@ -17,6 +17,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
+import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -149,6 +150,9 @@ class GovernanceResourceTest {
                 .statusCode(200).body("[0].key", equalTo("gpu-research")).body("[0].p50Seconds", equalTo(8666));
         get("/api/v1/scheduling-decisions", Map.of("namespace", "research", "workload", "w-fixture")).statusCode(200)
                 .body("kind", equalTo("Workload")).body("state", equalTo("ADMITTED"))
+                // the ClusterQueue that admitted it, not cq-a, which its LocalQueue lq-a feeds now
+                .body("queue.clusterQueue", equalTo("gpu-research")).body("queue.localQueue", equalTo("lq-a"))
+                .body("queue.volcanoQueue", nullValue())
                 .body("waits[0].waitSeconds", equalTo(8666))
                 .body("trail.step", equalTo(List.of("created", "quota-reserved", "admitted")))
                 .body("trail[1].detail", containsString("clusterQueue gpu-research"));
@@ -162,6 +166,9 @@ class GovernanceResourceTest {
                 .body("[0].clusterQueue", equalTo("cq-a")).body("[0].ageSeconds", equalTo(3600))
                 .body("[0].reasonClass", equalTo("quota")).body("[0].rootCauseClass", equalTo("control-plane"))
                 .body("[0].message", containsString("insufficient unused quota"));
+        // not admitted yet: its ClusterQueue is the one its LocalQueue feeds
+        get("/api/v1/scheduling-decisions", Map.of("namespace", "research", "workload", "w-a3", "cluster", "gov")).statusCode(200)
+                .body("queue.clusterQueue", equalTo("cq-a")).body("queue.localQueue", equalTo("lq-a"));
     }
 
     @Test
@@ -180,6 +187,7 @@ class GovernanceResourceTest {
                 .statusCode(200).body("[0].key", equalTo("default")).body("[0].p50Seconds", equalTo(7));
         get("/api/v1/scheduling-decisions", Map.of("podGroup", "default/test")).statusCode(200)
                 .body("phases.phase", equalTo(List.of("Pending", "Running")))
+                .body("queue.volcanoQueue", equalTo("default")).body("queue.clusterQueue", nullValue())
                 .body("trail.step", equalTo(List.of("created", "unschedulable", "scheduled", "phase")))
                 .body("trail[1].reasonClass", equalTo("gang"));
     }
@@ -239,7 +247,7 @@ class GovernanceResourceTest {
     @Test
     void aPodTrailShowsTheOomAndItsRecovery() {
         var trail = get("/api/v1/scheduling-decisions", Map.of("namespace", "ml", "pod", "trainer-0", "cluster", "gov"))
-                .statusCode(200).body("state", equalTo("FINISHED")).extract().jsonPath().getList("trail.step", String.class);
+                .statusCode(200).body("state", equalTo("FINISHED")).body("queue", nullValue()).extract().jsonPath().getList("trail.step", String.class);
         assertEquals(List.of("created", "scheduled", "container", "container"), trail, "OOMKilled, then CrashLoopBackOff");
     }
 }

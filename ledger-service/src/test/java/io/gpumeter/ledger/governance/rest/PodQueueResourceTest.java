@@ -1,0 +1,112 @@
+package io.gpumeter.ledger.governance.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.Map;
+
+import static io.gpumeter.ledger.governance.rest.GovernanceResourceTest.get;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.nullValue;
+
+/**
+ * The queues a pod went through, on its scheduling decision. Cluster "pq":
+ * <pre>
+ * LocalQueue serve/lq-serve   version 3 fed cq-old, version 7 (newest) feeds cq-serve
+ * PodGroup   ml-train/train-pg (Volcano) in queue research-q
+ * serve/chat-0     label kueue.x-k8s.io/queue-name=lq-serve        -> cq-serve, lq-serve, no Volcano queue
+ * serve/orphan-0   label kueue.x-k8s.io/queue-name=lq-gone         -> LocalQueue the ledger never saw: lq-gone only
+ * ml-train/train-0 annotation scheduling.k8s.io/group-name=train-pg -> Volcano queue research-q only
+ * serve/plain-0    neither                                          -> no queue
+ * serve/gang-0     a coscheduling pod group no Volcano PodGroup has -> no queue
+ * </pre>
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class PodQueueResourceTest {
+
+    private static boolean loaded;
+
+    static String localQueue(String rv, String observedAt, String clusterQueue) {
+        return """
+                {"kind":"LOCAL_QUEUE","namespace":"serve","name":"lq-serve","uid":"lq-serve","resourceVersion":"%s","type":"MODIFIED",
+                 "observedAt":"%s","clusterQueue":"%s"}""".formatted(rv, observedAt, clusterQueue);
+    }
+
+    static String pod(String namespace, String name, String scheduler, String groupName, String queueName) {
+        return """
+                {"uid":"uid-%s","namespace":"%s","name":"%s","resourceVersion":"4","type":"MODIFIED","observedAt":"2024-05-03T00:00:00Z",
+                 "createdAt":"2024-05-03T00:00:00Z","scheduledAt":"2024-05-03T00:00:05Z","nodeName":"gpu-1","schedulerName":"%s",
+                 "phase":"Running","groupName":%s,"queueName":%s,"gpuResources":{"nvidia.com/gpu":1}}"""
+                .formatted(name, namespace, name, scheduler, quoted(groupName), quoted(queueName));
+    }
+
+    private static String quoted(String s) {
+        return s == null ? "null" : "\"" + s + "\"";
+    }
+
+    @BeforeEach
+    void load() {
+        if (loaded) {
+            return;
+        }
+        loaded = true;
+        String batch = "{\"cluster\":\"pq\",\"queueObjects\":["
+                + localQueue("3", "2024-05-01T00:00:00Z", "cq-old") + ","
+                + localQueue("7", "2024-05-02T00:00:00Z", "cq-serve") + "],"
+                + """
+                "podGroups":[{"uid":"pg-train","namespace":"ml-train","name":"train-pg","resourceVersion":"2","type":"ADDED",
+                  "observedAt":"2024-05-03T00:00:00Z","createdAt":"2024-05-02T23:59:00Z","queue":"research-q","minMember":1,
+                  "phase":"Running"}],
+                "podStatuses":["""
+                + pod("serve", "chat-0", "default-scheduler", null, "lq-serve") + ","
+                + pod("serve", "orphan-0", "default-scheduler", null, "lq-gone") + ","
+                + pod("ml-train", "train-0", "volcano", "train-pg", null) + ","
+                + pod("serve", "plain-0", "default-scheduler", null, null) + ","
+                + pod("serve", "gang-0", "scheduler-plugins-scheduler", "gang-pg", null) + "]}";
+        given().contentType(ContentType.JSON).body(batch).post("/api/v1/facts/governance").then().statusCode(200)
+                .body("accepted", equalTo(2 + 1 + 5));
+    }
+
+    private static io.restassured.response.ValidatableResponse decision(String namespace, String pod) {
+        return get("/api/v1/scheduling-decisions", Map.of("namespace", namespace, "pod", pod, "cluster", "pq"))
+                .statusCode(200).body("kind", equalTo("Pod")).body("name", equalTo(pod));
+    }
+
+    @Test
+    void aKueuePodNamesItsLocalQueueAndTheClusterQueueItsNewestVersionFeeds() {
+        decision("serve", "chat-0")
+                .body("queue.clusterQueue", equalTo("cq-serve"))
+                .body("queue.localQueue", equalTo("lq-serve"))
+                .body("queue", hasKey("volcanoQueue")).body("queue.volcanoQueue", nullValue());
+    }
+
+    @Test
+    void aLocalQueueTheLedgerNeverSawLeavesTheClusterQueueUnknown() {
+        decision("serve", "orphan-0")
+                .body("queue.clusterQueue", nullValue())
+                .body("queue.localQueue", equalTo("lq-gone"))
+                .body("queue.volcanoQueue", nullValue());
+    }
+
+    @Test
+    void aVolcanoPodNamesTheQueueOfItsPodGroup() {
+        decision("ml-train", "train-0")
+                .body("queue.clusterQueue", nullValue())
+                .body("queue.localQueue", nullValue())
+                .body("queue.volcanoQueue", equalTo("research-q"));
+    }
+
+    @Test
+    void aPodThatWentThroughNoQueueCarriesNone() {
+        decision("serve", "plain-0").body("$", hasKey("queue")).body("queue", nullValue());
+        // a coscheduling gang is not a Volcano queue
+        decision("serve", "gang-0").body("queue", nullValue());
+    }
+}
