@@ -18,8 +18,8 @@ import java.util.List;
 
 /**
  * Stores usage samples into the minute rollups and learns from their pod labels which cards anonymous
- * allocations hold, re-deriving those pods; changes of a card's Xid gauge become failure incidents — all in one
- * transaction per batch.
+ * allocations hold, re-deriving those pods; changes of a card's Xid gauge and of its memory-health series become
+ * failure incidents — all in one transaction per batch.
  */
 @ApplicationScoped
 public class UsageService {
@@ -48,6 +48,7 @@ public class UsageService {
                 .chain(() -> usage.ensurePartitions(conn, samples))
                 .chain(() -> usage.addSamples(conn, cluster, samples))
                 .call(() -> incidentBooks.recordXidGauge(conn, cluster, samples))
+                .call(() -> incidentBooks.recordHealthGauges(conn, cluster, samples))
                 .chain(added -> usage.bind(conn, cluster, samples)
                         .chain(bound -> usage.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))
