@@ -20,6 +20,7 @@ public final class DcgmSeries {
 
     // DCGM 4.x renamed fields per its naming standard, same ids; the exporter names a metric as its counters CSV
     // spells the field, so both spellings reach us. Field 203 stays an integer percentage under its _RATIO name.
+    // The memory-health fields are the card's: the ledger turns them into GPU health failures.
     private static final Map<String, Rule> RULES = Map.ofEntries(
             rule("DCGM_FI_DEV_GPU_UTIL", UsageField.GPU_UTIL, ValueScale.PERCENT),
             rule("DCGM_FI_DEV_GPU_UTIL_RATIO", UsageField.GPU_UTIL, ValueScale.PERCENT),
@@ -42,7 +43,15 @@ public final class DcgmSeries {
             rule("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", UsageField.THROTTLE_REASONS, ValueScale.CODE),
             rule("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", UsageField.THROTTLE_REASONS, ValueScale.CODE),
             rule("DCGM_FI_DEV_XID_ERRORS", UsageField.XID, ValueScale.CODE),
-            rule("DCGM_FI_DEV_XID_ERROR", UsageField.XID, ValueScale.CODE));
+            rule("DCGM_FI_DEV_XID_ERROR", UsageField.XID, ValueScale.CODE),
+            rule("DCGM_FI_DEV_ROW_REMAP_FAILURE", UsageField.ROW_REMAP_FAILURE, ValueScale.CODE),
+            rule("DCGM_FI_DEV_ROW_REMAP_FAILED", UsageField.ROW_REMAP_FAILURE, ValueScale.CODE),
+            rule("DCGM_FI_DEV_ROW_REMAP_PENDING", UsageField.ROW_REMAP_PENDING, ValueScale.CODE),
+            rule("DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", UsageField.UNCORRECTABLE_REMAPPED_ROWS, ValueScale.COUNT),
+            rule("DCGM_FI_DEV_ROW_REMAP_UNCORRECTABLE_TOTAL", UsageField.UNCORRECTABLE_REMAPPED_ROWS, ValueScale.COUNT),
+            rule("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", UsageField.ECC_DBE_VOLATILE, ValueScale.COUNT),
+            rule("DCGM_FI_DEV_RETIRED_PENDING", UsageField.RETIRED_PAGES_PENDING, ValueScale.COUNT),
+            rule("DCGM_FI_DEV_PAGE_RETIRED_PENDING", UsageField.RETIRED_PAGES_PENDING, ValueScale.COUNT));
 
     private DcgmSeries() {
     }

@@ -12,6 +12,10 @@ public final class UsageSamples {
 
     private static final Set<UsageField> PER_CONTAINER = EnumSet.of(UsageField.VGPU_MEMORY_USED_MIB,
             UsageField.VGPU_MEMORY_LIMIT_MIB, UsageField.VGPU_CORE_UTIL);
+    /** The memory of the whole card: a MIG instance's copy of these describes the card, not the instance. */
+    private static final Set<UsageField> CARD_HEALTH = EnumSet.of(UsageField.ROW_REMAP_FAILURE,
+            UsageField.ROW_REMAP_PENDING, UsageField.UNCORRECTABLE_REMAPPED_ROWS, UsageField.ECC_DBE_VOLATILE,
+            UsageField.RETIRED_PAGES_PENDING);
 
     private UsageSamples() {
     }
@@ -19,9 +23,14 @@ public final class UsageSamples {
     /**
      * A MIG instance's series is that instance's; HAMi's per-container series are the container's share; a
      * process's series (nvidia-smi) is that process's share of the whole card; every other series describes the
-     * whole card, even when the exporter stamped a pod on it.
+     * whole card, even when the exporter stamped a pod on it. A memory-health series is always the card's; its copy
+     * on a MIG instance is stripped of the instance's pod, which is no sighting of that pod on the whole card.
      */
     public static UsageSample of(UsageObservation o) {
+        if (CARD_HEALTH.contains(o.field()) && o.migInstanceId() != null) {
+            return new UsageSample(o.gpuUuid(), o.node(), UsageScope.DEVICE, "", null, null, null, null, o.field(), o.value(),
+                    o.at());
+        }
         UsageScope scope;
         String key;
         if (o.pid() != null) {

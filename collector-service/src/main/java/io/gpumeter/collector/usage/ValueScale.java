@@ -10,8 +10,10 @@ enum ValueScale {
     QUANTITY,
     /** Bytes, divided by 2^20 into MiB. */
     BYTES,
-    /** A bitmask or an Xid: a non-negative integer. */
-    CODE;
+    /** A bitmask, an Xid or a flag: a non-negative integer. */
+    CODE,
+    /** Errors, rows, pages: a non-negative integer. */
+    COUNT;
 
     /** The value in the field's unit, or null when it is outside what this scale allows. */
     Double normalise(double value) {
@@ -24,7 +26,7 @@ enum ValueScale {
             case RATIO -> v <= 1 ? v : null;
             case QUANTITY -> v;
             case BYTES -> v / (1024.0 * 1024.0);
-            case CODE -> v == Math.rint(v) ? v : null;
+            case CODE, COUNT -> v == Math.rint(v) ? v : null;
         };
     }
 
@@ -35,6 +37,7 @@ enum ValueScale {
             case QUANTITY -> "non-negative quantity";
             case BYTES -> "non-negative byte count";
             case CODE -> "non-negative integer code";
+            case COUNT -> "non-negative integer count";
         };
     }
 }

@@ -18,6 +18,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
@@ -57,6 +58,25 @@ class UsageIngestResourceTest {
         assertEquals("1g.5gb", instance.path("migProfile").asText());
         assertEquals("a100-1", instance.path("node").asText());
         assertTrue(samples.stream().allMatch(s -> s.path("at").isTextual()));
+    }
+
+    @Test
+    void memoryHealthSeriesAreTheWholeCardsEvenOnAMigInstance() {
+        String card = "UUID=\"GPU-H\",gpu=\"0\",Hostname=\"a100-2\"";
+        String body = "DCGM_FI_DEV_ROW_REMAP_FAILURE{" + card + ",namespace=\"ml\",pod=\"p\",container=\"c\"} 1\n"
+                + "DCGM_FI_DEV_ROW_REMAP_FAILED{" + card + ",GPU_I_PROFILE=\"1g.5gb\",GPU_I_ID=\"13\",namespace=\"ml\",pod=\"q\"} 1\n"
+                + "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL{" + card + "} 2\n"
+                + "DCGM_FI_DEV_PAGE_RETIRED_PENDING{" + card + "} 0\n";
+        given().contentType("text/plain").body(body).queryParam("node", "a100-2").post("/api/v1/ingest/dcgm").then()
+                .statusCode(200).body("samples", equalTo(4));
+        List<JsonNode> samples = samples();
+        assertEquals(List.of("ROW_REMAP_FAILURE", "ROW_REMAP_FAILURE", "ECC_DBE_VOLATILE", "RETIRED_PAGES_PENDING"),
+                samples.stream().map(s -> s.path("field").asText()).toList());
+        assertTrue(samples.stream().allMatch(s -> s.path("scope").asText().equals("DEVICE") && s.path("scopeKey").asText().isEmpty()));
+        assertEquals("p", samples.get(0).path("pod").asText(), "the card's own series names the pod on it, as any device series does");
+        assertNull(samples.get(1).path("pod").textValue(), "the MIG instance's pod does not hold the whole card");
+        assertNull(samples.get(1).path("migProfile").textValue());
+        assertEquals(2.0, samples.get(2).path("value").asDouble());
     }
 
     @Test

@@ -63,6 +63,18 @@ class DcgmSeriesTest {
                 arguments("last Xid", "DCGM_FI_DEV_XID_ERRORS", "79", UsageField.XID, 79),
                 arguments("last Xid, DCGM 4.x name", "DCGM_FI_DEV_XID_ERROR", "119", UsageField.XID, 119),
                 arguments("no Xid yet", "DCGM_FI_DEV_XID_ERRORS", "0", UsageField.XID, 0),
+                arguments("row remap failed", "DCGM_FI_DEV_ROW_REMAP_FAILURE", "1", UsageField.ROW_REMAP_FAILURE, 1),
+                arguments("row remap failed, DCGM 4.x name", "DCGM_FI_DEV_ROW_REMAP_FAILED", "1", UsageField.ROW_REMAP_FAILURE, 1),
+                arguments("row remap pending", "DCGM_FI_DEV_ROW_REMAP_PENDING", "1", UsageField.ROW_REMAP_PENDING, 1),
+                arguments("rows remapped for uncorrectable errors", "DCGM_FI_DEV_UNCORRECTABLE_REMAPPED_ROWS", "3",
+                        UsageField.UNCORRECTABLE_REMAPPED_ROWS, 3),
+                arguments("rows remapped for uncorrectable errors, DCGM 4.x name", "DCGM_FI_DEV_ROW_REMAP_UNCORRECTABLE_TOTAL", "4",
+                        UsageField.UNCORRECTABLE_REMAPPED_ROWS, 4),
+                arguments("double-bit ECC errors since the driver loaded", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "2",
+                        UsageField.ECC_DBE_VOLATILE, 2),
+                arguments("pages pending retirement", "DCGM_FI_DEV_RETIRED_PENDING", "5", UsageField.RETIRED_PAGES_PENDING, 5),
+                arguments("pages pending retirement, DCGM 4.x name", "DCGM_FI_DEV_PAGE_RETIRED_PENDING", "0",
+                        UsageField.RETIRED_PAGES_PENDING, 0),
                 arguments("negative zero is zero", "DCGM_FI_DEV_FB_USED", "-0", UsageField.FB_USED_MIB, 0.0));
     }
 
@@ -135,6 +147,9 @@ class DcgmSeriesTest {
                 arguments("negative memory", "DCGM_FI_DEV_FB_FREE{" + DEVICE + "} -3", "is not a non-negative quantity"),
                 arguments("fractional Xid", "DCGM_FI_DEV_XID_ERRORS{" + DEVICE + "} 13.5", "is not a non-negative integer code"),
                 arguments("negative bitmask", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS{" + DEVICE + "} -4", "is not a non-negative integer code"),
+                arguments("negative remap flag", "DCGM_FI_DEV_ROW_REMAP_FAILURE{" + DEVICE + "} -1", "is not a non-negative integer code"),
+                arguments("fractional ECC count", "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL{" + DEVICE + "} 1.5", "is not a non-negative integer count"),
+                arguments("NaN pending pages", "DCGM_FI_DEV_RETIRED_PENDING{" + DEVICE + "} NaN", "is not a non-negative integer count"),
                 arguments("GPU instance id that is a word", "DCGM_FI_PROF_GR_ENGINE_ACTIVE{" + DEVICE + ",GPU_I_ID=\"x\"} 0.5", "is not a GPU instance id"),
                 arguments("negative GPU instance id", "DCGM_FI_PROF_GR_ENGINE_ACTIVE{" + DEVICE + ",GPU_I_ID=\"-1\"} 0.5", "is not a GPU instance id"),
                 arguments("GPU instance id beyond an int", "DCGM_FI_PROF_GR_ENGINE_ACTIVE{" + DEVICE + ",GPU_I_ID=\"4294967296\"} 0.5", "is not a GPU instance id"));
@@ -219,13 +234,16 @@ class DcgmSeriesTest {
     void readsEveryUsageCounterThatTheShippedCountersEnable() {
         EnumSet<UsageField> enabled = EnumSet.of(UsageField.GPU_UTIL, UsageField.GR_ENGINE_ACTIVE,
                 UsageField.TENSOR_ACTIVE, UsageField.DRAM_ACTIVE, UsageField.FB_USED_MIB, UsageField.FB_FREE_MIB,
-                UsageField.FB_RESERVED_MIB, UsageField.POWER_W, UsageField.SM_CLOCK_MHZ, UsageField.XID);
+                UsageField.FB_RESERVED_MIB, UsageField.POWER_W, UsageField.SM_CLOCK_MHZ, UsageField.XID,
+                UsageField.ROW_REMAP_FAILURE, UsageField.UNCORRECTABLE_REMAPPED_ROWS);
         for (String csv : List.of("dcgm-exporter-default-counters.csv", "dcgm-exporter-dcp-metrics-included.csv")) {
             String text = Fixtures.read(csv);
             assertEquals(enabled, fieldsOf(text, true), csv);
-            // SM_ACTIVE and SM_OCCUPANCY ship commented out: a counters CSV of ours must enable them
+            // SM_ACTIVE and SM_OCCUPANCY ship commented out, and so do the volatile double-bit ECC count and the
+            // pages pending retirement: a counters CSV of ours must enable them
             EnumSet<UsageField> all = EnumSet.copyOf(enabled);
-            all.addAll(List.of(UsageField.SM_ACTIVE, UsageField.SM_OCCUPANCY));
+            all.addAll(List.of(UsageField.SM_ACTIVE, UsageField.SM_OCCUPANCY, UsageField.ECC_DBE_VOLATILE,
+                    UsageField.RETIRED_PAGES_PENDING));
             assertEquals(all, fieldsOf(text, false), csv);
         }
     }
@@ -243,15 +261,18 @@ class DcgmSeriesTest {
             }
         }
         UsageMapping mapping = map(body.toString(), null);
-        assertEquals(10, mapping.observations().size());
-        assertEquals(metrics - 10, mapping.unknownSamples());
+        // 10 usage series, and of the row remapper's three the uncorrectable rows and the failure flag.
+        assertEquals(12, mapping.observations().size());
+        assertEquals(metrics - 12, mapping.unknownSamples());
         assertEquals(0, mapping.invalidSamples());
     }
 
     @Test
     void namesBothSpellingsOfEveryField() {
-        assertEquals(22, DcgmSeries.metricNames().size());
-        assertEquals(EnumSet.range(UsageField.GPU_UTIL, UsageField.XID), DcgmSeries.metricNames().stream()
+        assertEquals(30, DcgmSeries.metricNames().size());
+        EnumSet<UsageField> read = EnumSet.range(UsageField.GPU_UTIL, UsageField.XID);
+        read.addAll(EnumSet.range(UsageField.ROW_REMAP_FAILURE, UsageField.RETIRED_PAGES_PENDING));
+        assertEquals(read, DcgmSeries.metricNames().stream()
                 .map(name -> DcgmSeries.fieldOf(name).orElseThrow())
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(UsageField.class))));
     }

@@ -18,11 +18,14 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * Stores usage — single samples and per-minute partials alike — into the minute rollups and learns from their pod
- * labels which cards anonymous allocations hold, re-deriving those pods; changes of a card's Xid gauge become
+ * labels which cards anonymous allocations hold, re-deriving those pods; changes of a card's Xid gauge and of its
+ * memory-health series become
  * failure incidents — all in one transaction per batch.
  */
 @ApplicationScoped
@@ -49,11 +52,12 @@ public class UsageService {
         String cluster = batch.cluster();
         MinuteFolds folds = MinuteFolds.of(batch.samples(), batch.partials());
         List<UsageSample> sightings = sightings(batch);
-        List<UsageSample> xidReadings = xidReadings(batch);
+        List<UsageSample> gaugeReadings = incidentGaugeReadings(batch);
         return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> usage.ensurePartitions(conn, folds.days()))
                 .chain(() -> usage.addMinutes(conn, cluster, folds))
-                .call(() -> incidentBooks.recordXidGauge(conn, cluster, xidReadings))
+                .call(() -> incidentBooks.recordXidGauge(conn, cluster, gaugeReadings))
+                .call(() -> incidentBooks.recordHealthGauges(conn, cluster, gaugeReadings))
                 .chain(added -> usage.bind(conn, cluster, sightings)
                         .chain(bound -> usage.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))
@@ -82,12 +86,17 @@ public class UsageService {
         return out;
     }
 
-    /** The readings of cards' Xid gauges, from samples and partials alike. */
-    static List<UsageSample> xidReadings(UsageBatch batch) {
+    /** The series whose changes become failure incidents: the Xid gauge and the memory-health series. */
+    static final Set<UsageField> INCIDENT_GAUGES = EnumSet.of(UsageField.XID, UsageField.ROW_REMAP_FAILURE,
+            UsageField.ROW_REMAP_PENDING, UsageField.UNCORRECTABLE_REMAPPED_ROWS, UsageField.ECC_DBE_VOLATILE,
+            UsageField.RETIRED_PAGES_PENDING);
+
+    /** The readings of cards' incident gauges, from samples and partials alike. */
+    static List<UsageSample> incidentGaugeReadings(UsageBatch batch) {
         List<UsageSample> out = new ArrayList<>();
-        batch.samples().stream().filter(s -> s.field() == UsageField.XID).forEach(out::add);
+        batch.samples().stream().filter(s -> INCIDENT_GAUGES.contains(s.field())).forEach(out::add);
         for (UsagePartial p : batch.partials()) {
-            if (p.field() == UsageField.XID) {
+            if (INCIDENT_GAUGES.contains(p.field())) {
                 for (int i = 0; i < p.size(); i++) {
                     out.add(p.sample(i));
                 }

@@ -17,6 +17,8 @@ public enum FailureCause {
     CRASH_LOOP(RootCauseClass.WORKLOAD),
     POD_SANDBOX(RootCauseClass.DATA_PLANE),
     GPU_LOST(RootCauseClass.DATA_PLANE),
+    /** The card's memory needs a reset or a replacement (row remapping, double-bit ECC, page retirement). */
+    GPU_HEALTH(RootCauseClass.DATA_PLANE),
     MIG_RECONFIGURATION(RootCauseClass.OPERATIONS_CONFIGURATION);
 
     private final RootCauseClass rootCause;

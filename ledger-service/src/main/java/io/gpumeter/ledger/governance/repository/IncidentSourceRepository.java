@@ -5,6 +5,8 @@ import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.ledger.governance.domain.HealthReading;
+import io.gpumeter.ledger.governance.domain.HealthSignal;
 import io.gpumeter.ledger.governance.domain.NodeOomIncidents;
 import io.gpumeter.ledger.governance.domain.XidReading;
 import io.smallrye.mutiny.Uni;
@@ -26,7 +28,7 @@ import static io.gpumeter.ledger.governance.repository.Sql.strings;
 import static io.gpumeter.ledger.governance.repository.Sql.times;
 
 /**
- * The failure sources beside the governance objects: dcgm-exporter's Xid gauge readings, kernel Xids and driver
+ * The failure sources beside the governance objects: dcgm-exporter's Xid gauge and memory-health readings, kernel Xids and driver
  * announcements looked up by card UUID, and the OOM events of nodes with the OOM-killed containers on them.
  */
 @ApplicationScoped
@@ -83,6 +85,58 @@ public class IncidentSourceRepository {
                     for (Row r : rows) {
                         out.add(new XidReading(r.getString("gpu_uuid"), instant(r.getOffsetDateTime("at")), r.getInteger("code"),
                                 r.getString("node")));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Stores memory-health readings (each once), compacts away the stored readings of these cards that sit inside a
+     * run of one value of one signal, and returns the cards where a stored reading now starts a new value: only there
+     * can the incidents differ.
+     */
+    public Uni<Set<String>> addHealthReadings(SqlConnection conn, String cluster, List<HealthReading> readings) {
+        if (readings.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return conn.preparedQuery("""
+                        WITH stored AS (
+                            INSERT INTO ledger.gpu_health_reading (cluster, gpu_uuid, signal, at, value, node)
+                            SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::bigint[], $6::text[]) AS u
+                            ON CONFLICT DO NOTHING RETURNING gpu_uuid, signal, at, value),
+                        around AS (
+                            SELECT s.gpu_uuid, s.value,
+                                   (SELECT r.value FROM ledger.gpu_health_reading r
+                                    WHERE r.cluster = $1 AND r.gpu_uuid = s.gpu_uuid AND r.signal = s.signal AND r.at < s.at
+                                    ORDER BY r.at DESC LIMIT 1) AS before
+                            FROM stored s)
+                        SELECT DISTINCT gpu_uuid FROM around WHERE before IS DISTINCT FROM value""")
+                .execute(Tuple.of(cluster, strings(readings, HealthReading::gpuUuid), strings(readings, r -> r.signal().name()),
+                        times(readings, HealthReading::at), readings.stream().map(HealthReading::value).toArray(Long[]::new),
+                        strings(readings, HealthReading::node)))
+                .map(rows -> {
+                    Set<String> cards = new LinkedHashSet<>();
+                    rows.forEach(r -> cards.add(r.getString("gpu_uuid")));
+                    return cards;
+                })
+                .call(() -> conn.preparedQuery("""
+                                DELETE FROM ledger.gpu_health_reading r USING (
+                                    SELECT gpu_uuid, signal, at, value, lag(value) OVER w AS before, lead(value) OVER w AS after
+                                    FROM ledger.gpu_health_reading WHERE cluster = $1 AND gpu_uuid = ANY($2)
+                                    WINDOW w AS (PARTITION BY gpu_uuid, signal ORDER BY at)) x
+                                WHERE r.cluster = $1 AND r.gpu_uuid = x.gpu_uuid AND r.signal = x.signal AND r.at = x.at
+                                  AND x.before = x.value AND x.after = x.value""")
+                        .execute(Tuple.of(cluster, readings.stream().map(HealthReading::gpuUuid).distinct().toArray(String[]::new))));
+    }
+
+    public Uni<List<HealthReading>> healthReadings(SqlClient db, String cluster, Collection<String> uuids) {
+        return db.preparedQuery("SELECT gpu_uuid, signal, at, value, node FROM ledger.gpu_health_reading WHERE cluster = $1 AND gpu_uuid = ANY($2)")
+                .execute(Tuple.of(cluster, uuids.toArray(String[]::new)))
+                .map(rows -> {
+                    List<HealthReading> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new HealthReading(r.getString("gpu_uuid"), HealthSignal.valueOf(r.getString("signal")),
+                                instant(r.getOffsetDateTime("at")), r.getLong("value"), r.getString("node")));
                     }
                     return out;
                 });

@@ -7,7 +7,9 @@ import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.governance.domain.DcgmHealthIncidents;
 import io.gpumeter.ledger.governance.domain.DcgmXidIncidents;
+import io.gpumeter.ledger.governance.domain.HealthReading;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.domain.NodeIncidents;
 import io.gpumeter.ledger.governance.domain.NodeOomIncidents;
@@ -29,7 +31,8 @@ import java.util.stream.Collectors;
 
 /**
  * The failure books fed by the metering intakes and by node events: dcgm-exporter Xid gauge changes (scope
- * {@code dcgm}, one subject per card UUID), cards vanishing from a node's registration and MIG reconfigurations
+ * {@code dcgm}, one subject per card UUID), its memory-health series turning bad (scope {@code dcgm-health}, per
+ * card UUID), cards vanishing from a node's registration and MIG reconfigurations
  * (scope {@code node}, per node), and kernel OOM events no container accounts for (scope {@code node-oom}, per
  * node). Each is re-derived from all stored facts of its subject and replaces that subject's rows; a subject whose
  * facts cannot be derived is logged and counted ({@link SkippedBooks}), never failing the batch.
@@ -84,6 +87,35 @@ public class IncidentBooks {
                     }
                     return incidents.replace(conn, cluster, "dcgm", uuids, found);
                 })));
+    }
+
+    /**
+     * Stores the memory-health readings of a usage delivery and re-derives the cards where a signal took a new value.
+     * The derivation reads nothing but these readings, written under the ingest lock the delivery already holds, so
+     * no governance lock is needed; a steady repetition of one value costs no more than its insert.
+     */
+    public Uni<Void> recordHealthGauges(SqlConnection conn, String cluster, List<UsageSample> samples) {
+        List<HealthReading> readings = HealthReading.runBoundaries(samples);
+        if (readings.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.addHealthReadings(conn, cluster, readings).chain(cards -> deriveHealth(conn, cluster, cards));
+    }
+
+    /** Re-derives the GPU health incidents of these cards (UUIDs) from all their stored readings. */
+    Uni<Void> deriveHealth(SqlConnection conn, String cluster, Collection<String> uuids) {
+        if (uuids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.healthReadings(conn, cluster, uuids).chain(readings -> {
+            Map<String, List<HealthReading>> byCard = readings.stream().collect(Collectors.groupingBy(HealthReading::gpuUuid));
+            List<Incident> found = new ArrayList<>();
+            for (String uuid : uuids) {
+                skipped.derive("gpu-health", "memory health of " + uuid,
+                        () -> found.addAll(DcgmHealthIncidents.derive(uuid, byCard.getOrDefault(uuid, List.of()))));
+            }
+            return incidents.replace(conn, cluster, DcgmHealthIncidents.SCOPE, uuids, found);
+        });
     }
 
     /** Re-derives the dcgm Xid incidents of gauged cards at these node|pci addresses (or named by UUID). */
