@@ -28,7 +28,9 @@ class DcgmCountersTest {
 
     /** What gpumeter turns on beyond dcgm-exporter's defaults. */
     private static final Set<String> ADDED = Set.of("DCGM_FI_PROF_SM_ACTIVE", "DCGM_FI_PROF_SM_OCCUPANCY",
-            "DCGM_FI_DEV_POWER_VIOLATION", "DCGM_FI_DEV_THERMAL_VIOLATION");
+            "DCGM_FI_DEV_POWER_VIOLATION", "DCGM_FI_DEV_THERMAL_VIOLATION",
+            // GPU health: double-bit ECC errors and pages pending retirement (the ledger's gpu-health incidents)
+            "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", "DCGM_FI_DEV_RETIRED_PENDING");
 
     @Test
     void theTriadAndItsCompanionsAreOn() {
