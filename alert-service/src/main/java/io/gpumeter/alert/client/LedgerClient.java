@@ -68,7 +68,7 @@ public class LedgerClient {
                 .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/violations"));
     }
 
-    /** Failure incidents (OOM, Xid, GPU lost) that started in [from, to); absent while the ledger has no such endpoint. */
+    /** Failure incidents (OOM, Xid, GPU lost, GPU health) that started in [from, to); absent while the ledger has no such endpoint. */
     @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)
     @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
@@ -85,7 +85,7 @@ public class LedgerClient {
 
     private static Incident incident(IncidentView i) {
         return new Incident(i.cause(), i.rootCauseClass(), i.node(), i.gpuUuid(), i.namespace(), i.pod(), i.startedAt(),
-                i.open());
+                i.open(), i.evidence());
     }
 
     private static <T> List<T> orEmpty(List<T> rows) {

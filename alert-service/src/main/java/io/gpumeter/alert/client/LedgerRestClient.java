@@ -31,7 +31,7 @@ interface LedgerRestClient {
     }
 
     record IncidentView(String cause, String rootCauseClass, String node, String gpuUuid, String namespace, String pod,
-                        Instant startedAt, boolean open) {
+                        Instant startedAt, boolean open, String evidence) {
     }
 
     @GET

@@ -3,9 +3,15 @@ package io.gpumeter.alert.domain;
 import java.time.Instant;
 
 /**
- * A failure the ledger recorded: its cause ("oom", "cuda-oom", "gpu-lost", "xid-48" …), root-cause class, where,
- * when it started and whether it is still open.
+ * A failure the ledger recorded: its cause ("oom", "cuda-oom", "gpu-lost", "gpu-health", "xid-48" …), root-cause
+ * class, where, when it started, whether it is still open, and the ledger's evidence line (null when it has none).
  */
 public record Incident(String cause, String rootCauseClass, String node, String gpuUuid, String namespace, String pod,
-                       Instant startedAt, boolean open) {
+                       Instant startedAt, boolean open, String evidence) {
+
+    /** An incident without an evidence line. */
+    public Incident(String cause, String rootCauseClass, String node, String gpuUuid, String namespace, String pod,
+                    Instant startedAt, boolean open) {
+        this(cause, rootCauseClass, node, gpuUuid, namespace, pod, startedAt, open, null);
+    }
 }

@@ -162,7 +162,9 @@ public class ActionService {
             return audit.undone(row.id(), KEPT, "the runbook keeps this after the alert resolves: "
                     + runbook.rollback(alert.alertname()), now);
         }
-        return audit.heldByOthers(row).chain(shared -> {
+        // Only a change on a node is shared between alerts; a ticket belongs to its alert whatever host it went to.
+        Uni<Boolean> heldByOthers = kind.onNode() ? audit.heldByOthers(row) : Uni.createFrom().item(false);
+        return heldByOthers.chain(shared -> {
             if (shared) {
                 return audit.undone(row.id(), KEPT_SHARED, "another firing alert still needs " + kind.label() + " on "
                         + row.target(), now);

@@ -10,6 +10,7 @@ import io.gpumeter.alert.domain.rule.GpuAllocationIdleRule;
 import io.gpumeter.alert.domain.rule.GpuDramBandwidthRule;
 import io.gpumeter.alert.domain.rule.GpuDriverXidRule;
 import io.gpumeter.alert.domain.rule.GpuFallenOffBusRule;
+import io.gpumeter.alert.domain.rule.GpuHealthDegradedRule;
 import io.gpumeter.alert.domain.rule.GpuMissingRule;
 import io.gpumeter.alert.domain.rule.GpuOomRule;
 import io.gpumeter.alert.domain.rule.GpuQuotaHardViolationRule;
@@ -37,6 +38,7 @@ public class RuleBook {
         RulesConfig r = config.rules();
         this.rules = List.of(
                 new GpuFallenOffBusRule(),
+                new GpuHealthDegradedRule(),
                 new GpuDriverXidRule(r.driverXid().window(), r.driverXid().ignoredCodes()),
                 new GpuMissingRule(r.missing().silence(), r.missing().fresh()),
                 new GpuOomRule(r.oom().window(), r.oom().minCount()),

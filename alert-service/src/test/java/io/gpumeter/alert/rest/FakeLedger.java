@@ -1,5 +1,7 @@
 package io.gpumeter.alert.rest;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -136,6 +138,23 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             }
         });
         answer("/api/v1/gpus/" + gpu + "/usage", "[" + String.join(",", points) + "]");
+    }
+
+    /**
+     * A card's incident as the ledger's {@code GET /api/v1/failures/incidents} answers it (scope "dcgm-health" for
+     * "gpu-health", "node" otherwise); open while {@code recovered} is null.
+     */
+    static String cardIncident(String cause, String node, String gpu, Instant started, Instant recovered, String evidence) {
+        ObjectNode i = new ObjectMapper().createObjectNode().put("cluster", "c1").put("cause", cause)
+                .put("rootCauseClass", "data-plane").put("scope", "gpu-health".equals(cause) ? "dcgm-health" : "node")
+                .put("node", node).putNull("gpuPci").put("gpuUuid", gpu).putNull("namespace").putNull("pod")
+                .put("startedAt", started.toString());
+        if (recovered == null) {
+            i.putNull("recoveredAt").putNull("repairSeconds");
+        } else {
+            i.put("recoveredAt", recovered.toString()).put("repairSeconds", Duration.between(started, recovered).toSeconds());
+        }
+        return i.putNull("endedAt").put("open", recovered == null).put("occurrences", 1).put("evidence", evidence).toString();
     }
 
     static double[] flat(double value, int minutes) {

@@ -154,7 +154,7 @@ class RuleEvaluationResourceTest {
         given().get("/api/v1/rules").then().statusCode(200)
                 .body("alertname", hasItems("GpuFallenOffBus", "GpuDriverXid", "GpuMissing", "GpuWorkloadOom",
                         "GpuAllocationIdle", "GpuDramBandwidthSaturated", "InferenceLatencyP99High", "SloErrorBudgetFastBurn",
-                        "GpuQuotaHardViolation", "HamiLedgerDrift"))
+                        "GpuQuotaHardViolation", "HamiLedgerDrift", "GpuHealthDegraded"))
                 .body("status", org.hamcrest.Matchers.everyItem(equalTo("NOT_EVALUATED")));
     }
 
@@ -344,6 +344,62 @@ class RuleEvaluationResourceTest {
 
     @Test
     @Order(9)
+    void anOpenGpuHealthIncidentFiresForHeldAndIdleCardsAndResolvesWithTheRecovery() {
+        healthy();
+        Instant started = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS).minus(Duration.ofHours(2));
+        String remapFailed = "DCGM_FI_DEV_ROW_REMAP_FAILURE first read as 1 (a row remap failed: the card needs a reset, "
+                + "and a replacement if it fails again)";
+        String dbe = "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL changed from 0 to 3 (double-bit ECC errors since the driver loaded)";
+        // GPU-a is held by train/trainer-0 (healthy()); GPU-z on n3 is held by nobody; GPU-b's incident has recovered.
+        FakeLedger.answer("/api/v1/failures/incidents", "["
+                + FakeLedger.cardIncident("gpu-health", "n1", "GPU-b", started.minusSeconds(600), started, dbe) + ","
+                + FakeLedger.cardIncident("gpu-health", "n1", "GPU-a", started, null, remapFailed) + ","
+                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), null, dbe) + "]");
+        JsonPath rules = evaluate();
+        assertEquals("FIRING", status(rules, "GpuHealthDegraded"));
+        assertEquals("OK", status(rules, "GpuFallenOffBus"), "a health incident is not a lost card");
+
+        JsonPath alerts = given().get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of("GPU-a", "GPU-z"), alerts.getList("findAll { it.alertname == 'GpuHealthDegraded' }.labels.gpu_uuid")
+                .stream().sorted().toList());
+        String onA = "find { it.alertname == 'GpuHealthDegraded' && it.labels.gpu_uuid == 'GPU-a' }";
+        assertEquals(Map.of("alertname", "GpuHealthDegraded", "severity", "critical", "gpumeter", "true", "node", "n1",
+                "gpu_uuid", "GPU-a"), alerts.getMap(onA + ".labels"));
+        assertEquals(Map.of("summary", "GPU GPU-a on node n1 reports unhealthy memory",
+                "description", "The ledger holds an open gpu-health incident since " + started + ": " + remapFailed
+                        + ". Held now by train/trainer-0. Drain the card's pods, then reset the GPU or reload the driver;"
+                        + " a failed row remap means a hardware ticket (RMA).",
+                "runbook_url", "http://alert-service:8084/api/v1/runbook#GpuHealthDegraded"), alerts.getMap(onA + ".annotations"));
+        String onZ = "find { it.alertname == 'GpuHealthDegraded' && it.labels.gpu_uuid == 'GPU-z' }";
+        assertEquals("n3", alerts.getString(onZ + ".labels.node"));
+        assertEquals("The ledger holds an open gpu-health incident since " + started.plusSeconds(60) + ": " + dbe
+                        + ". Drain the card's pods, then reset the GPU or reload the driver; a failed row remap means a hardware"
+                        + " ticket (RMA).", alerts.getString(onZ + ".annotations.description"));
+        String fpA = alerts.getString(onA + ".fingerprint");
+        String fpZ = alerts.getString(onZ + ".fingerprint");
+
+        // GPU-a was reset: the ledger recovered its incident; GPU-z still waits.
+        FakeLedger.answer("/api/v1/failures/incidents", "["
+                + FakeLedger.cardIncident("gpu-health", "n1", "GPU-a", started, Instant.now(), remapFailed) + ","
+                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), null, dbe) + "]");
+        assertEquals("FIRING", status(evaluate(), "GpuHealthDegraded"));
+        given().get("/api/v1/alerts/" + fpA).then().statusCode(200).body("[0].state", equalTo("resolved"));
+        given().get("/api/v1/alerts/" + fpZ).then().statusCode(200).body("[0].state", equalTo("firing"));
+
+        FakeLedger.answer("/api/v1/failures/incidents", "["
+                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), Instant.now(), dbe) + "]");
+        assertEquals("OK", status(evaluate(), "GpuHealthDegraded"));
+        given().get("/api/v1/alerts").then().body("findAll { it.alertname == 'GpuHealthDegraded' }.size()", equalTo(0));
+        given().get("/api/v1/alerts/" + fpZ).then().statusCode(200).body("[0].state", equalTo("resolved"));
+
+        // Out of the box its actions only record what they would do.
+        JsonPath runbook = given().get("/api/v1/runbook").then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of("dry-run", "dry-run"), runbook.getList("find { it.alertname == 'GpuHealthDegraded' }.actions.mode"));
+        assertEquals(false, runbook.getBoolean("find { it.alertname == 'GpuHealthDegraded' }.automatic"));
+    }
+
+    @Test
+    @Order(10)
     void metricsCountDeliveries() {
         given().get("/q/metrics").then()
                 .body(containsString("gpumeter_alert_delivery_alerts_total{outcome=\"accepted\"}"))

@@ -67,6 +67,8 @@ class WebhookResourceTest {
             c.put("gpumeter.alert.webhook.token", TOKEN);
             c.put("gpumeter.alert.actions.cordon.mode", "enforce");
             c.put("gpumeter.alert.actions.cordon.max-share", "0.2");
+            // Room for every cordon the suite attempts within the hour, so that the blast radius is what refuses.
+            c.put("gpumeter.alert.actions.cordon.max-per-hour", "10");
             c.put("gpumeter.alert.actions.annotate.mode", "enforce");
             c.put("gpumeter.alert.actions.ticket.mode", "enforce");
             c.put("gpumeter.alert.actions.ticket.token", "ticket-token");
@@ -331,8 +333,17 @@ class WebhookResourceTest {
     @Order(12)
     void theRunbookIsServedAsJsonAndMarkdown() {
         JsonPath runbook = given().get("/api/v1/runbook").then().statusCode(200).contentType("application/json").extract().jsonPath();
-        // The twelve rules alert-service raises and the Prometheus-only collector backlog.
-        assertEquals(13, runbook.getList("$").size());
+        // The thirteen rules alert-service raises and the Prometheus-only collector backlog.
+        assertEquals(14, runbook.getList("$").size());
+        String health = "find { it.alertname == 'GpuHealthDegraded' }";
+        assertEquals("critical", runbook.getString(health + ".severity"));
+        assertEquals("alert-service", runbook.getString(health + ".raisedBy"));
+        assertEquals(List.of("cordon", "ticket"), runbook.getList(health + ".actions.action"));
+        assertEquals(List.of("enforce", "enforce"), runbook.getList(health + ".actions.mode"));
+        assertEquals(List.of(false, true), runbook.getList(health + ".actions.undoOnResolve"));
+        assertEquals(true, runbook.getBoolean(health + ".automatic"));
+        assertEquals(4, runbook.getList(health + ".manual").size());
+        assertTrue(runbook.getString(health + ".manual[2]").contains("RMA"));
         assertEquals("FinOps; the tenant's budget owner",
                 runbook.getString("find { it.alertname == 'BudgetForecastOverrun' }.who"));
         assertEquals("alert-service", runbook.getString("find { it.alertname == 'CostAnomaly' }.raisedBy"));
@@ -351,6 +362,46 @@ class WebhookResourceTest {
                 .contentType(containsString("text/markdown"));
         given().queryParam("format", "xml").get("/api/v1/runbook").then().statusCode(400)
                 .contentType("application/problem+json").body("field", equalTo("format"));
+    }
+
+    @Test
+    @Order(13)
+    void unhealthyGpuMemoryCordonsWithinTheBlastRadiusKeepsTheCordonAndFollowsWithATicket() {
+        // Held by firing alerts now: gpu-4 (GpuMissing). Ten nodes at 20%: room for one more.
+        node("gpu-8", false);
+        node("gpu-9", false);
+        int tickets = FakeLedger.TICKETS.size();
+        Map<String, String> gpu8 = health("gpu-8", "GPU-8a");
+        deliver(Notifications.firing(gpu8, T0));
+        assertEquals("APPLIED", action("GpuHealthDegraded", "gpu-8", "cordon").get("result"));
+        assertEquals("enforce", action("GpuHealthDegraded", "gpu-8", "cordon").get("mode"));
+        assertEquals(Boolean.TRUE, read("gpu-8").getSpec().getUnschedulable());
+        assertEquals(tickets + 1, FakeLedger.TICKETS.size());
+        assertTrue(FakeLedger.TICKETS.get(tickets).get(1).contains("/api/v1/runbook#GpuHealthDegraded"));
+
+        deliver(Notifications.firing(health("gpu-9", "GPU-9a"), T0));
+        assertEquals("REFUSED_BLAST_RADIUS", action("GpuHealthDegraded", "gpu-9", "cordon").get("result"));
+        assertNull(read("gpu-9").getSpec().getUnschedulable());
+
+        deliver(Notifications.resolved(gpu8, T0, T0.plusSeconds(1800)));
+        assertEquals("KEPT", action("GpuHealthDegraded", "gpu-8", "cordon").get("undoResult"),
+                "a reset card is uncordoned by a person after diagnostics");
+        assertEquals(Boolean.TRUE, read("gpu-8").getSpec().getUnschedulable());
+        assertTrue(FakeLedger.TICKETS.get(FakeLedger.TICKETS.size() - 1).get(1).contains("\"status\":\"resolved\""));
+        assertTrue(FakeLedger.TICKETS.get(FakeLedger.TICKETS.size() - 1).get(1).contains("GPU-8a"));
+        List<Map<String, Object>> healthTickets = actions().getList(
+                "findAll { it.alertname == 'GpuHealthDegraded' && it.action == 'ticket' }");
+        assertEquals(2, healthTickets.size());
+        assertEquals("UNDONE", healthTickets.get(0).get("undoResult"),
+                "gpu-9's open ticket does not keep gpu-8's from being resolved: a ticket is its own alert's");
+        assertNull(healthTickets.get(1).get("undoResult"));
+    }
+
+    private static Map<String, String> health(String node, String gpu) {
+        Map<String, String> labels = Notifications.labels("GpuHealthDegraded", node);
+        labels.put("severity", "critical");
+        labels.put("gpu_uuid", gpu);
+        return labels;
     }
 
     private static void assertThat(Object value) {

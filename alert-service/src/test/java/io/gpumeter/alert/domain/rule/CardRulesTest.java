@@ -2,6 +2,7 @@ package io.gpumeter.alert.domain.rule;
 
 import io.gpumeter.alert.domain.Card;
 import io.gpumeter.alert.domain.Finding;
+import io.gpumeter.alert.domain.Incident;
 import io.gpumeter.alert.domain.RuleResult;
 import io.gpumeter.alert.domain.RuleStatus;
 import io.gpumeter.alert.domain.Snapshot;
@@ -11,7 +12,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 import static io.gpumeter.alert.domain.Snapshots.card;
@@ -73,6 +76,76 @@ class CardRulesTest {
         RuleResult r = new GpuFallenOffBusRule().evaluate(s);
         fires(r, 1);
         assertTrue(r.note().contains("failures source not available"), r.note());
+    }
+
+    // --- GpuHealthDegraded -----------------------------------------------------------------
+
+    private static final String REMAP_FAILED = "DCGM_FI_DEV_ROW_REMAP_FAILURE first read as 1 (a row remap failed: "
+            + "the card needs a reset, and a replacement if it fails again)";
+
+    private static Incident health(String node, String gpu, boolean open, String evidence) {
+        return new Incident("gpu-health", "data-plane", node, gpu, null, null, Snapshots.NOW.minus(H3), open, evidence);
+    }
+
+    private static Snapshot withIncidents(List<Card> cards, Source<List<Incident>> incidents) {
+        return Snapshots.with(Source.available(cards), Source.available(List.of()), incidents, Source.available(List.of()));
+    }
+
+    @Test
+    void healthDegradedFiresForEachCardWithAnOpenGpuHealthIncidentHeldOrNot() {
+        Card held = card("n1", "GPU-a").held("ml", "trainer-0", "acme", H3).held("ml", "trainer-1", "acme", H3)
+                .series("SM_ACTIVE", 0.5).build();
+        List<Incident> incidents = List.of(
+                health("n1", "GPU-a", true, REMAP_FAILED),
+                health("n3", "GPU-z", true, "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL changed from 0 to 2 "
+                        + "(double-bit ECC errors since the driver loaded)"),
+                health("n1", "GPU-b", false, "DCGM_FI_DEV_ROW_REMAP_PENDING first read as 1 (a row remap waits for a GPU reset)"),
+                new Incident("gpu-lost", "data-plane", "n2", "GPU-c", null, null, Snapshots.NOW.minus(H3), true));
+        RuleResult r = new GpuHealthDegradedRule().evaluate(withIncidents(List.of(held), Source.available(incidents)));
+        fires(r, 2);
+
+        Finding onHeld = r.findings().get(0);
+        Map<String, String> labels = new TreeMap<>(Map.of("alertname", "GpuHealthDegraded", "severity", "critical",
+                "gpumeter", "true", "node", "n1", "gpu_uuid", "GPU-a"));
+        assertEquals(labels, onHeld.labels(), "no namespace, pod or tenant: the alert stays one across changing holders");
+        assertEquals("GPU GPU-a on node n1 reports unhealthy memory", onHeld.summary());
+        assertEquals("The ledger holds an open gpu-health incident since 2026-05-04T09:00:30Z: " + REMAP_FAILED + "."
+                + " Held now by ml/trainer-0, ml/trainer-1. Drain the card's pods, then reset the GPU or reload the driver;"
+                + " a failed row remap means a hardware ticket (RMA).", onHeld.description());
+
+        Finding idle = r.findings().get(1);
+        assertEquals("n3", idle.label(Finding.NODE));
+        assertEquals("GPU-z", idle.label(Finding.GPU_UUID));
+        assertEquals(5, idle.labels().size(), idle.labels().toString());
+        assertEquals("The ledger holds an open gpu-health incident since 2026-05-04T09:00:30Z: DCGM_FI_DEV_ECC_DBE_VOL_TOTAL "
+                + "changed from 0 to 2 (double-bit ECC errors since the driver loaded). Drain the card's pods, then reset "
+                + "the GPU or reload the driver; a failed row remap means a hardware ticket (RMA).", idle.description());
+    }
+
+    @Test
+    void healthDegradedStaysQuietForRecoveredIncidentsAndOtherCauses() {
+        List<Incident> incidents = List.of(health("n1", "GPU-a", false, REMAP_FAILED),
+                new Incident("gpu-lost", "data-plane", "n1", "GPU-a", null, null, Snapshots.NOW.minus(H3), true),
+                new Incident("xid-48", "data-plane", "n1", "GPU-a", null, null, Snapshots.NOW.minus(H3), true));
+        quiet(new GpuHealthDegradedRule().evaluate(withIncidents(List.of(), Source.available(incidents))));
+    }
+
+    @Test
+    void healthDegradedWithoutEvidenceSaysSoAndFollowsTheFailuresSource() {
+        RuleResult bare = new GpuHealthDegradedRule().evaluate(withIncidents(List.of(),
+                Source.available(List.of(health("n1", "GPU-a", true, null)))));
+        fires(bare, 1);
+        assertTrue(bare.findings().get(0).description().contains("since 2026-05-04T09:00:30Z: no evidence recorded."),
+                bare.findings().get(0).description());
+
+        assertEquals(RuleStatus.INACTIVE, new GpuHealthDegradedRule().evaluate(withIncidents(List.of(),
+                Source.absent("ledger has no /api/v1/failures/incidents"))).status());
+        assertEquals(RuleStatus.HELD, new GpuHealthDegradedRule().evaluate(withIncidents(List.of(),
+                Source.failed("ledger: 503"))).status(), "a failing ledger holds the alert instead of resolving it");
+        RuleResult cardsFailed = new GpuHealthDegradedRule().evaluate(Snapshots.with(Source.failed("ledger: 503"),
+                Source.available(List.of()), Source.available(List.of(health("n1", "GPU-a", true, REMAP_FAILED))),
+                Source.available(List.of())));
+        fires(cardsFailed, 1);
     }
 
     // --- GpuDriverXid -------------------------------------------------------------------
