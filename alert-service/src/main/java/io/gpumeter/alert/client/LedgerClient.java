@@ -78,6 +78,16 @@ public class LedgerClient {
                 .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/failures/incidents"));
     }
 
+    /** Failure incidents still open, whatever their start; absent while the ledger has no such endpoint. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<Source<List<Incident>>> openIncidents() {
+        return ledger.openIncidents(true)
+                .map(rows -> Source.available(orEmpty(rows).stream().map(LedgerClient::incident).toList()))
+                .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/failures/incidents"));
+    }
+
     private static ViolationEpisode episode(ViolationView v) {
         return new ViolationEpisode(v.kind(), v.resource(), v.gpuUuid(), v.namespace(), v.pod(), v.start(), v.end(),
                 v.peakRatio());

@@ -55,4 +55,9 @@ interface LedgerRestClient {
     @GET
     @Path("/failures/incidents")
     Uni<List<IncidentView>> incidents(@QueryParam("from") String from, @QueryParam("to") String to);
+
+    /** {@code open=true}: every incident not yet recovered or ended, whatever its start. */
+    @GET
+    @Path("/failures/incidents")
+    Uni<List<IncidentView>> openIncidents(@QueryParam("open") boolean open);
 }

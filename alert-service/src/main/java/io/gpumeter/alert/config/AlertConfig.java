@@ -57,7 +57,7 @@ public interface AlertConfig {
         @WithDefault("PT24H")
         Duration nodeLookback();
 
-        /** How far back the ledger is asked for failure incidents (an open one keeps firing as long as it is in reach). */
+        /** How far back the ledger is asked for failure incidents by their start; open ones are read whatever their start. */
         @WithDefault("P7D")
         Duration failureLookback();
 

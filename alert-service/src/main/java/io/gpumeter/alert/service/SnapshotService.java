@@ -13,6 +13,7 @@ import io.gpumeter.alert.domain.Card;
 import io.gpumeter.alert.domain.CostAnomaly;
 import io.gpumeter.alert.domain.Holder;
 import io.gpumeter.alert.domain.Incident;
+import io.gpumeter.alert.domain.Incidents;
 import io.gpumeter.alert.domain.Minute;
 import io.gpumeter.alert.domain.SloState;
 import io.gpumeter.alert.domain.Snapshot;
@@ -33,9 +34,9 @@ import java.util.TreeMap;
 
 /**
  * Takes one evaluation's snapshot: the nodes that held GPUs, their occupied cards and each card's series from the
- * ledger, the ledger's violations and incidents, slo-service's SLO states, and billing-service's budget forecasts and
- * cost judgements. A source that fails is marked failed,
- * never replaced by an empty answer, so that no alert resolves because a call timed out.
+ * ledger, the ledger's violations and incidents (those that started within the lookback and those still open),
+ * slo-service's SLO states, and billing-service's budget forecasts and cost judgements. A source that fails is marked
+ * failed, never replaced by an empty answer, so that no alert resolves because a call timed out.
  */
 @ApplicationScoped
 public class SnapshotService {
@@ -59,8 +60,13 @@ public class SnapshotService {
         Uni<Source<List<Card>>> cards = cards(now);
         Uni<Source<List<ViolationEpisode>>> violations = ledger.violations(now.minus(r.violations().lookback()), now)
                 .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
-        Uni<Source<List<Incident>>> incidents = ledger.incidents(now.minus(config.evaluation().failureLookback()), now)
+        Uni<Source<List<Incident>>> recentIncidents = ledger.incidents(now.minus(config.evaluation().failureLookback()), now)
                 .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+        // Open incidents whatever their start: one older than the lookback is still failing.
+        Uni<Source<List<Incident>>> openIncidents = ledger.openIncidents()
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+        Uni<Source<List<Incident>>> incidents = Uni.combine().all().unis(recentIncidents, openIncidents).asTuple()
+                .map(t -> Incidents.merge(t.getItem1(), t.getItem2()));
         Uni<Source<List<SloState>>> slos = slo.states(now.minus(r.latency().lookback()), now)
                 .onFailure().recoverWithItem(e -> Source.failed("slo-service: " + Http.reason(e)));
         Uni<Source<List<BudgetForecast>>> budgets = billing.budgetForecasts(now)

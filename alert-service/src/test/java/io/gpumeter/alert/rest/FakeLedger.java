@@ -1,6 +1,8 @@
 package io.gpumeter.alert.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -9,11 +11,13 @@ import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
+import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -23,6 +27,7 @@ import java.util.concurrent.Executors;
 /**
  * A stand-in for ledger-service (and slo-service, billing-service, and a ticket receiver) on a free port: each path answers what the
  * test put there, everything else 404 — as a ledger without the failures endpoint, or an slo-service without an API.
+ * The failure incidents put there are the ledger's book: each call gets those its query selects, as the ledger would.
  */
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
@@ -30,7 +35,12 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     public record Answer(int status, String body) {
     }
 
+    static final String INCIDENTS = "/api/v1/failures/incidents";
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     static final Map<String, Answer> ROUTES = new ConcurrentHashMap<>();
+    /** The query of each call to the failure incidents, as sent. */
+    static final List<String> INCIDENT_QUERIES = new CopyOnWriteArrayList<>();
     /** Bodies POSTed to /tickets, with their Authorization header first. */
     static final List<List<String>> TICKETS = new CopyOnWriteArrayList<>();
 
@@ -64,9 +74,42 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         Answer answer = ROUTES.get(path);
         if (answer == null) {
             reply(exchange, 404, "{\"status\":404,\"title\":\"Not Found\"}");
+        } else if (path.equals(INCIDENTS) && answer.status() == 200) {
+            String query = exchange.getRequestURI().getRawQuery();
+            INCIDENT_QUERIES.add(query == null ? "" : query);
+            Answer asked = incidentsAsked(answer.body(), query);
+            reply(exchange, asked.status(), asked.body());
         } else {
             reply(exchange, answer.status(), answer.body());
         }
+    }
+
+    /**
+     * The incidents the ledger would answer for this query: those whose start lies in [from, to), and with
+     * {@code open=true} only the open ones, from and to then optional. Without open=true from and to are required.
+     */
+    private static Answer incidentsAsked(String body, String rawQuery) throws IOException {
+        Map<String, String> query = new HashMap<>();
+        for (String pair : rawQuery == null ? new String[0] : rawQuery.split("&")) {
+            int eq = pair.indexOf('=');
+            if (eq > 0) {
+                query.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            }
+        }
+        boolean open = "true".equals(query.get("open"));
+        if (!open && (query.get("from") == null || query.get("to") == null)) {
+            return new Answer(400, "{\"status\":400,\"field\":\"from\"}");
+        }
+        Instant from = query.containsKey("from") ? Instant.parse(query.get("from")) : Instant.MIN;
+        Instant to = query.containsKey("to") ? Instant.parse(query.get("to")) : Instant.MAX;
+        ArrayNode kept = JSON.createArrayNode();
+        for (JsonNode incident : JSON.readTree(body)) {
+            Instant started = Instant.parse(incident.get("startedAt").asText());
+            if (!started.isBefore(from) && started.isBefore(to) && (!open || incident.path("open").asBoolean())) {
+                kept.add(incident);
+            }
+        }
+        return new Answer(200, kept.toString());
     }
 
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {
@@ -91,6 +134,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static void reset() {
         ROUTES.clear();
         TICKETS.clear();
+        INCIDENT_QUERIES.clear();
     }
 
     static void answer(String path, String json) {
@@ -145,7 +189,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
      * "gpu-health", "node" otherwise); open while {@code recovered} is null.
      */
     static String cardIncident(String cause, String node, String gpu, Instant started, Instant recovered, String evidence) {
-        ObjectNode i = new ObjectMapper().createObjectNode().put("cluster", "c1").put("cause", cause)
+        ObjectNode i = JSON.createObjectNode().put("cluster", "c1").put("cause", cause)
                 .put("rootCauseClass", "data-plane").put("scope", "gpu-health".equals(cause) ? "dcgm-health" : "node")
                 .put("node", node).putNull("gpuPci").put("gpuUuid", gpu).putNull("namespace").putNull("pod")
                 .put("startedAt", started.toString());

@@ -39,8 +39,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * The rule engine against a constructed ledger: each checklist-9 alert (GPU lost, driver anomaly, OOM, long idle)
  * fires from its situation and resolves when it clears; sources the suite does not have yet are inactive; a failing
- * ledger holds alerts as they were. Alertmanager is stopped at first: alerts wait in the outbox, the backlog gauge
- * shows them, attempts back off, and once a receiver listens every one arrives, resolutions included.
+ * ledger holds alerts as they were; an incident still open keeps its alert firing however long ago it started.
+ * Alertmanager is stopped at first: alerts wait in the outbox, the backlog gauge shows them, attempts back off, and
+ * once a receiver listens every one arrives, resolutions included.
  */
 @QuarkusTest
 @TestProfile(RuleEvaluationResourceTest.StoppedAlertmanager.class)
@@ -400,6 +401,58 @@ class RuleEvaluationResourceTest {
 
     @Test
     @Order(10)
+    void anIncidentOpenLongerThanTheFailureLookbackKeepsItsAlertFiring() {
+        healthy();
+        Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.SECONDS);
+        Instant twentyDaysAgo = now.minus(Duration.ofDays(20));
+        Instant twelveDaysAgo = now.minus(Duration.ofDays(12));
+        String dbe = "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL changed from 0 to 2 (double-bit ECC errors since the driver loaded)";
+        // Idle cards on n3: GPU-w's double-bit ECC error 20 days ago still waits for a reset; GPU-y was lost 12 days
+        // ago; GPU-x's incident of 20 days ago recovered a day later. All three started before the 7-day lookback, so
+        // the window read returns none of them; only the read of open incidents sees GPU-w and GPU-y.
+        String book = "["
+                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-x", twentyDaysAgo, twentyDaysAgo.plus(Duration.ofDays(1)), dbe) + ","
+                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-w", twentyDaysAgo, null, dbe) + ","
+                + FakeLedger.cardIncident("gpu-lost", "n3", "GPU-y", twelveDaysAgo, null, null) + "]";
+        FakeLedger.answer(FakeLedger.INCIDENTS, book);
+        JsonPath rules = evaluate();
+        assertEquals("FIRING", status(rules, "GpuHealthDegraded"));
+        assertEquals("FIRING", status(rules, "GpuFallenOffBus"));
+        assertEquals(2, FakeLedger.INCIDENT_QUERIES.size(), FakeLedger.INCIDENT_QUERIES.toString());
+        assertTrue(FakeLedger.INCIDENT_QUERIES.contains("open=true"), FakeLedger.INCIDENT_QUERIES.toString());
+
+        JsonPath alerts = given().get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
+        assertEquals(List.of("GPU-w"), alerts.getList("findAll { it.alertname == 'GpuHealthDegraded' }.labels.gpu_uuid"));
+        String onW = "find { it.alertname == 'GpuHealthDegraded' }";
+        assertEquals("The ledger holds an open gpu-health incident since " + twentyDaysAgo + ": " + dbe + ". Drain the"
+                        + " card's pods, then reset the GPU or reload the driver; a failed row remap means a hardware ticket (RMA).",
+                alerts.getString(onW + ".annotations.description"));
+        String onY = "find { it.alertname == 'GpuFallenOffBus' }";
+        assertEquals(List.of("GPU-y"), alerts.getList("findAll { it.alertname == 'GpuFallenOffBus' }.labels.gpu_uuid"));
+        assertEquals("the ledger holds an open gpu-lost incident since " + twelveDaysAgo + ". Cordon the node, drain its"
+                + " GPU pods and open a hardware ticket.", alerts.getString(onY + ".annotations.description"));
+        String fpW = alerts.getString(onW + ".fingerprint");
+        String fpY = alerts.getString(onY + ".fingerprint");
+
+        // A minute on nothing changed: both keep firing, the same episode.
+        assertEquals("FIRING", status(evaluate(), "GpuHealthDegraded"));
+        given().get("/api/v1/alerts/" + fpW).then().statusCode(200).body("size()", equalTo(1)).body("[0].state", equalTo("firing"));
+        given().get("/api/v1/alerts/" + fpY).then().statusCode(200).body("size()", equalTo(1)).body("[0].state", equalTo("firing"));
+
+        // GPU-w reset and GPU-y back: the ledger recovers both, and the alerts resolve.
+        Instant recovered = Instant.now();
+        FakeLedger.answer(FakeLedger.INCIDENTS, "["
+                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-w", twentyDaysAgo, recovered, dbe) + ","
+                + FakeLedger.cardIncident("gpu-lost", "n3", "GPU-y", twelveDaysAgo, recovered, null) + "]");
+        rules = evaluate();
+        assertEquals("OK", status(rules, "GpuHealthDegraded"));
+        assertEquals("OK", status(rules, "GpuFallenOffBus"));
+        given().get("/api/v1/alerts/" + fpW).then().statusCode(200).body("[0].state", equalTo("resolved"));
+        given().get("/api/v1/alerts/" + fpY).then().statusCode(200).body("[0].state", equalTo("resolved"));
+    }
+
+    @Test
+    @Order(11)
     void metricsCountDeliveries() {
         given().get("/q/metrics").then()
                 .body(containsString("gpumeter_alert_delivery_alerts_total{outcome=\"accepted\"}"))

@@ -10,12 +10,24 @@ public final class Params {
     private Params() {
     }
 
-    /** An RFC 3339 timestamp with an offset (e.g. 2026-05-01T00:00:00Z or 2026-05-01T02:00:00+02:00). */
     /** An optional filter parameter: absent and blank both mean "no filter". */
     public static String optional(String value) {
         return value == null || value.isBlank() ? null : value.strip();
     }
 
+    /** A true/false switch (either case); absent or blank means false. */
+    public static boolean flag(String field, String value) {
+        String v = optional(value);
+        if (v == null || v.equalsIgnoreCase("false")) {
+            return false;
+        }
+        if (v.equalsIgnoreCase("true")) {
+            return true;
+        }
+        throw ApiProblem.badRequest(field, field + " must be true or false, got '" + value + "'");
+    }
+
+    /** An RFC 3339 timestamp with an offset (e.g. 2026-05-01T00:00:00Z or 2026-05-01T02:00:00+02:00). */
     public static Instant instant(String field, String value) {
         if (value == null || value.isBlank()) {
             throw ApiProblem.badRequest(field, field + " is required (an RFC 3339 timestamp such as 2026-05-01T00:00:00Z)");
@@ -25,6 +37,11 @@ public final class Params {
         } catch (DateTimeParseException e) {
             throw ApiProblem.badRequest(field, field + " must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z, got '" + value + "'");
         }
+    }
+
+    /** Like {@link #instant} but a missing value means none (null). */
+    public static Instant instantOrNull(String field, String value) {
+        return value == null || value.isBlank() ? null : instant(field, value);
     }
 
     /** Like {@link #instant} but a missing value means the given default. */

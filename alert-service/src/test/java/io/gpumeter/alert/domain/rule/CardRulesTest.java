@@ -123,6 +123,25 @@ class CardRulesTest {
     }
 
     @Test
+    void anIncidentOpenForWeeksStillFiresBothCardRules() {
+        // Longer open than any lookback: a double-bit ECC error 20 days unreset, a card lost 30 days ago.
+        List<Incident> incidents = List.of(
+                new Incident("gpu-health", "data-plane", "n3", "GPU-z", null, null, Snapshots.NOW.minus(Duration.ofDays(20)), true,
+                        "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL changed from 0 to 2 (double-bit ECC errors since the driver loaded)"),
+                new Incident("gpu-lost", "data-plane", "n3", "GPU-y", null, null, Snapshots.NOW.minus(Duration.ofDays(30)), true));
+        RuleResult health = new GpuHealthDegradedRule().evaluate(withIncidents(List.of(), Source.available(incidents)));
+        fires(health, 1);
+        assertEquals("GPU-z", health.findings().get(0).label(Finding.GPU_UUID));
+        assertTrue(health.findings().get(0).description().startsWith(
+                "The ledger holds an open gpu-health incident since 2026-04-14T12:00:30Z: "), health.findings().get(0).description());
+        RuleResult lost = new GpuFallenOffBusRule().evaluate(withIncidents(List.of(), Source.available(incidents)));
+        fires(lost, 1);
+        assertEquals("GPU-y", lost.findings().get(0).label(Finding.GPU_UUID));
+        assertEquals("the ledger holds an open gpu-lost incident since 2026-04-04T12:00:30Z. Cordon the node, drain its GPU"
+                + " pods and open a hardware ticket.", lost.findings().get(0).description());
+    }
+
+    @Test
     void healthDegradedStaysQuietForRecoveredIncidentsAndOtherCauses() {
         List<Incident> incidents = List.of(health("n1", "GPU-a", false, REMAP_FAILED),
                 new Incident("gpu-lost", "data-plane", "n1", "GPU-a", null, null, Snapshots.NOW.minus(H3), true),

@@ -5,6 +5,7 @@ import io.gpumeter.ledger.governance.domain.RootCauseClass;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.RowSet;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -73,18 +74,31 @@ public class IncidentRepository {
                         SELECT * FROM ledger.gov_incident WHERE started_at >= $1 AND started_at < $2 AND ($3::text IS NULL OR cluster = $3)
                         ORDER BY started_at, incident_key""")
                 .execute(Tuple.of(offset(from), offset(to), cluster))
-                .map(rows -> {
-                    List<StoredIncident> out = new ArrayList<>();
-                    for (Row r : rows) {
-                        out.add(new StoredIncident(r.getString("cluster"), new Incident(r.getString("incident_key"),
-                                r.getString("scope"), r.getString("subject"), r.getString("cause"),
-                                RootCauseClass.valueOf(r.getString("root_class")), r.getString("node"), r.getString("gpu_pci"),
-                                r.getString("gpu_uuid"), r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
-                                instant(r.getOffsetDateTime("started_at")), instant(r.getOffsetDateTime("recovered_at")),
-                                instant(r.getOffsetDateTime("ended_at")), r.getInteger("occurrences"), r.getString("evidence"))));
-                    }
-                    return out;
-                });
+                .map(IncidentRepository::stored);
+    }
+
+    /** Incidents neither recovered nor ended, their start within [from, to) where a bound is given (null: none). */
+    public Uni<List<StoredIncident>> open(Instant from, Instant to, String cluster) {
+        return pool.preparedQuery("""
+                        SELECT * FROM ledger.gov_incident WHERE recovered_at IS NULL AND ended_at IS NULL
+                          AND ($1::timestamptz IS NULL OR started_at >= $1) AND ($2::timestamptz IS NULL OR started_at < $2)
+                          AND ($3::text IS NULL OR cluster = $3)
+                        ORDER BY started_at, incident_key""")
+                .execute(Tuple.of(offset(from), offset(to), cluster))
+                .map(IncidentRepository::stored);
+    }
+
+    private static List<StoredIncident> stored(RowSet<Row> rows) {
+        List<StoredIncident> out = new ArrayList<>();
+        for (Row r : rows) {
+            out.add(new StoredIncident(r.getString("cluster"), new Incident(r.getString("incident_key"),
+                    r.getString("scope"), r.getString("subject"), r.getString("cause"),
+                    RootCauseClass.valueOf(r.getString("root_class")), r.getString("node"), r.getString("gpu_pci"),
+                    r.getString("gpu_uuid"), r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
+                    instant(r.getOffsetDateTime("started_at")), instant(r.getOffsetDateTime("recovered_at")),
+                    instant(r.getOffsetDateTime("ended_at")), r.getInteger("occurrences"), r.getString("evidence"))));
+        }
+        return out;
     }
 
     /**

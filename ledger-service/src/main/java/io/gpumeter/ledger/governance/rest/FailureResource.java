@@ -39,12 +39,19 @@ public class FailureResource {
         return failures.failures(Params.instant("from", from), Params.instant("to", to), groupBy, cluster);
     }
 
+    /**
+     * The incidents that started in [from, to); with {@code open=true} those neither recovered nor ended, however
+     * long ago they started, and {@code from}/{@code to} become optional bounds on the start.
+     */
     @GET
     @Path("/incidents")
     public Uni<List<IncidentView>> incidents(@QueryParam("from") String from, @QueryParam("to") String to,
-                                             @QueryParam("cause") String cause, @QueryParam("cluster") String cluster) {
-        return failures.incidents(Params.instant("from", from), Params.instant("to", to), cause, cluster)
-                .map(list -> list.stream().map(FailureResource::view).toList());
+                                             @QueryParam("cause") String cause, @QueryParam("cluster") String cluster,
+                                             @QueryParam("open") String open) {
+        Uni<List<StoredIncident>> found = Params.flag("open", open)
+                ? failures.openIncidents(Params.instantOrNull("from", from), Params.instantOrNull("to", to), cause, cluster)
+                : failures.incidents(Params.instant("from", from), Params.instant("to", to), cause, cluster);
+        return found.map(list -> list.stream().map(FailureResource::view).toList());
     }
 
     private static IncidentView view(StoredIncident s) {

@@ -69,9 +69,23 @@ public class FailureService {
 
     public Uni<List<StoredIncident>> incidents(Instant from, Instant to, String cause, String cluster) {
         QueueWaitService.window(from, to);
-        return incidents.startedIn(from, to, cluster)
-                .map(all -> cause == null || cause.isBlank() ? all
-                        : all.stream().filter(i -> i.incident().cause().equals(cause)).toList());
+        return incidents.startedIn(from, to, cluster).map(all -> ofCause(all, cause));
+    }
+
+    /**
+     * The incidents neither recovered nor ended, whatever their start: a card waiting weeks for its reset is still
+     * failing. A bound given still limits the start; with both, they form a window as for {@link #incidents}.
+     */
+    public Uni<List<StoredIncident>> openIncidents(Instant from, Instant to, String cause, String cluster) {
+        if (from != null && to != null) {
+            QueueWaitService.window(from, to);
+        }
+        return incidents.open(from, to, cluster).map(all -> ofCause(all, cause));
+    }
+
+    private static List<StoredIncident> ofCause(List<StoredIncident> all, String cause) {
+        return cause == null || cause.isBlank() ? all
+                : all.stream().filter(i -> i.incident().cause().equals(cause)).toList();
     }
 
     /** Each incident under the key(s) it counts for. */
