@@ -3,8 +3,13 @@ package io.gpumeter.common.testing;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.Supplier;
 
 /**
  * Seeded hostile variants of a valid input, for the parsers' fuzz tests: each case is reproducible from the seed
@@ -33,6 +38,44 @@ public final class Fuzz {
             byte[] base = seeds.get(i % seeds.size());
             check.accept(i < seeds.size() ? base : mutate(base, 1 + random.nextInt(4)));
         }
+    }
+
+    /** What a service answered one case. */
+    public record Answer(int status, String contentType, String body) {
+    }
+
+    /**
+     * Sends {@code cases} variants and holds every answer to the rule for hostile input: never a 5xx; a refusal is a
+     * problem document without class names or stack traces, and leaves {@code state} (what the service stored or
+     * forwarded, as its API or a stand-in shows it) as it was. Prints and returns how many answers had each status.
+     */
+    public Map<Integer, Integer> overHttp(String parser, int cases, Function<byte[], Answer> send, Supplier<?> state) {
+        Map<Integer, Integer> statuses = new TreeMap<>();
+        int[] n = {0};
+        run(cases, body -> {
+            Object before = state.get();
+            Answer a = send.apply(body);
+            statuses.merge(a.status(), 1, Integer::sum);
+            String which = parser + " case " + n[0];
+            if (a.status() >= 500) {
+                throw new AssertionError(which + " answered " + a.status() + ": " + a.body());
+            }
+            if (a.status() >= 400) {
+                if (!String.valueOf(a.contentType()).startsWith("application/problem+json")) {
+                    throw new AssertionError(which + ": a refusal must be a problem document, got " + a.contentType());
+                }
+                if (a.body().contains("Exception") || a.body().contains("at io.")) {
+                    throw new AssertionError(which + ": no class names or stack traces: " + a.body());
+                }
+                Object after = state.get();
+                if (!Objects.equals(before, after)) {
+                    throw new AssertionError(which + ": a refused body changed what is stored: " + before + " -> " + after);
+                }
+            }
+            n[0]++;
+        });
+        System.out.printf("fuzz %-16s %5d cases, statuses %s%n", parser, n[0], statuses);
+        return statuses;
     }
 
     byte[] mutate(byte[] input, int rounds) {
