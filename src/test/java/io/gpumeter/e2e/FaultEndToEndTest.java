@@ -118,6 +118,72 @@ class FaultEndToEndTest {
     }
 
     /**
+     * A pod that waits holds back nothing. Replayed, a namespace and one Pending pod asking for a MIG slice are
+     * stored (its request reconciled: 1 slice of the default 7 over the hour it asked, 1/7 h), and so are pods on a
+     * node not seen yet and a pod whose MIG resource no card offers, which is reported as skipped. Watched live,
+     * the same waiting pods sit in the API server while three ordinary pods arrive after them: every pod reaches the
+     * ledger, the buffer drains, and the ordinary pods hold their card for their 30 minutes each (1.5 h).
+     */
+    @Test
+    @Order(0)
+    void aPodThatWaitsHoldsBackNothing() throws Exception {
+        KubernetesSerialization serialization = new KubernetesSerialization();
+        Instant asked = Instant.parse("2026-02-01T10:00:00Z");
+        String twoLines = event(serialization, namespace("waiting", "waiting-co")) + "\n"
+                + event(serialization, pending("waiting", "mig-0", asked, "nvidia.com/mig-1g.10gb")) + "\n";
+        HttpResponse<String> stored = replay(twoLines, "waiting-replay");
+        assertEquals(200, stored.statusCode(), stored.body());
+        assertEquals(2, JSON.readTree(stored.body()).path("accepted").asInt(), stored.body());
+        HttpResponse<String> reconciled = get(Service.LEDGER, "/api/v1/reconciliation?from=2026-02-01T10:00:00Z"
+                + "&to=2026-02-01T11:00:00Z&groupBy=cluster");
+        assertEquals(200, reconciled.statusCode(), reconciled.body());
+        BigDecimal requested = null;
+        for (JsonNode row : JSON.readTree(reconciled.body())) {
+            if (row.path("key").asText().equals("waiting-replay")) {
+                requested = row.path("requestedGpuHours").decimalValue();
+            }
+        }
+        assertHours("0.142857", requested);
+
+        Pod ghost = pod("waiting", "ghost-whole", asked, null);
+        ghost.getSpec().setNodeName("node-not-seen-yet");
+        Pod ghostMig = pending("waiting", "ghost-mig", asked, "nvidia.com/mig-3g.40gb");
+        ghostMig.getSpec().setNodeName("node-not-seen-yet");
+        String odd = event(serialization, ghost) + "\n" + event(serialization, ghostMig) + "\n"
+                + event(serialization, pending("waiting", "malformed", asked, "nvidia.com/mig-9g.999gb")) + "\n";
+        HttpResponse<String> oddAnswer = replay(odd, "waiting-replay");
+        assertEquals(200, oddAnswer.statusCode(), oddAnswer.body());
+        JsonNode skipped = JSON.readTree(oddAnswer.body()).path("booksSkipped");
+        assertEquals(1, skipped.size(), oddAnswer.body());
+        assertTrue(skipped.get(0).path("key").asText().contains("waiting/malformed"), oddAnswer.body());
+
+        KubernetesClient k8s = api.client();
+        k8s.resource(namespace("waiting", "waiting-co")).create();
+        k8s.resource(pending("waiting", "mig-0", asked, "nvidia.com/mig-1g.10gb")).create();
+        k8s.resource(pending("waiting", "malformed", asked, "nvidia.com/mig-9g.999gb")).create();
+        Instant april = Instant.parse("2026-04-01T00:00:00Z");
+        for (int i = 0; i < 3; i++) {
+            Instant scheduled = april.plus(Duration.ofHours(i));
+            k8s.resource(pod("waiting", "after-" + i, scheduled, scheduled.plus(Duration.ofMinutes(30)))).create();
+        }
+        await(Duration.ofSeconds(60), "all five waiting pods in the ledger", () -> podFacts("waiting") == 5);
+        await(Duration.ofSeconds(10), "the buffer to drain", () -> bufferedFacts() == 0);
+        assertHours("1.5", hours("2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z").get("waiting-co"));
+    }
+
+    /** A pod that waits for a node: PodScheduled False, no node, asking for one of {@code resource}. */
+    static Pod pending(String namespace, String name, Instant created, String resource) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace)
+                .withUid("uid-" + namespace + "-" + name).withCreationTimestamp(created.toString()).withResourceVersion("7")
+                .endMetadata()
+                .withNewSpec().withSchedulerName("default-scheduler").addNewContainer().withName("main")
+                .withImage("server").withNewResources().addToLimits(resource, new Quantity("1")).endResources()
+                .endContainer().endSpec()
+                .withNewStatus().withPhase("Pending").addNewCondition().withType("PodScheduled").withStatus("False")
+                .withReason("Unschedulable").withLastTransitionTime(created.toString()).endCondition().endStatus().build();
+    }
+
+    /**
      * Steady ingest is the live watch: a pod is created in the API server every 400 ms, and the collector's
      * informers turn each into one fact for the ledger. 10 pods before the outage, 50 during the 30 s without
      * PostgreSQL, 10 after; each holds 1 card from its PodScheduled for 30 min: 70 x 0.5 = 35 card-hours.

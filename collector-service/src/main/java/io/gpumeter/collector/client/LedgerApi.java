@@ -2,7 +2,9 @@ package io.gpumeter.collector.client;
 
 import io.gpumeter.common.security.ServiceToken;
 import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
+import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
 import jakarta.ws.rs.Consumes;
@@ -22,6 +24,12 @@ interface LedgerApi {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     IngestResult deliver(FactBatch batch);
+
+    @POST
+    @Path("/bundles")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    BundleResult deliver(FactBundle bundle);
 
     @POST
     @Path("/live-pods")

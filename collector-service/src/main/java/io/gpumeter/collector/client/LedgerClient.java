@@ -1,6 +1,8 @@
 package io.gpumeter.collector.client;
 
+import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
@@ -42,6 +44,14 @@ public class LedgerClient {
         return call(() -> api.deliver(batch));
     }
 
+    @Timeout(value = 120, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 4, delay = 500, jitter = 200, abortOn = ApiProblem.class)
+    @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
+            skipOn = ApiProblem.class)
+    public BundleResult deliver(FactBundle bundle) {
+        return call(() -> api.deliver(bundle));
+    }
+
     @Timeout(value = 60, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 4, delay = 500, jitter = 200, abortOn = ApiProblem.class)
     @CircuitBreaker(requestVolumeThreshold = 8, failureRatio = 0.75, delay = 10, delayUnit = ChronoUnit.SECONDS,
@@ -74,12 +84,20 @@ public class LedgerClient {
         }
     }
 
-    /** A 4xx is the batch's own fault: a problem for the sender; anything else is worth retrying. */
+    /**
+     * A 4xx is the batch's own fault: a problem for the sender. A 500 is the ledger's own failure on this batch,
+     * which a retry would only repeat: a 500 problem that says so, not an outage. Anything else (502–504, a dropped
+     * connection) is unavailability and worth retrying.
+     */
     private static RuntimeException refused(WebApplicationException e) {
         Response r = e.getResponse();
         if (r != null && r.getStatus() >= 400 && r.getStatus() < 500) {
             String detail = r.hasEntity() ? r.readEntity(String.class) : e.getMessage();
             return new ApiProblem(422, "Unprocessable Content", null, "the ledger refused the batch: " + detail);
+        }
+        if (r != null && r.getStatus() == 500) {
+            return new ApiProblem(500, "Internal Server Error", null, "the ledger failed on this batch (an internal "
+                    + "error, logged by the ledger); nothing of it is stored, and sending it again fails the same way");
         }
         return e;
     }

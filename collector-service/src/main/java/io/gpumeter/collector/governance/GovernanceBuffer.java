@@ -4,6 +4,7 @@ import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.service.DeliveryBuffer;
 import io.gpumeter.common.fact.GovernanceBatch;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
@@ -21,6 +22,8 @@ public class GovernanceBuffer {
         this.buffer = new DeliveryBuffer("governance facts", config.delivery().bufferCapacity(),
                 config.delivery().batchSize(), taken -> ledger.deliver(GovernanceBatch.of(config.cluster(), taken)));
         metrics.gauge("gpumeter.collector.buffer.governance.facts", buffer, DeliveryBuffer::size);
+        FunctionCounter.builder("gpumeter.collector.delivery.refused", buffer, DeliveryBuffer::refused)
+                .tag("facts", "governance").description("facts the ledger refused for good, set aside").register(metrics);
     }
 
     public void add(Object fact) {

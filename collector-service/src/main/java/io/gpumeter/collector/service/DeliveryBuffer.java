@@ -1,5 +1,6 @@
 package io.gpumeter.collector.service;
 
+import io.gpumeter.common.problem.ApiProblem;
 import org.jboss.logging.Logger;
 
 import java.util.ArrayList;
@@ -23,6 +24,7 @@ public final class DeliveryBuffer {
     private final LinkedBlockingDeque<Object> pending;
     private final int batchSize;
     private final Consumer<List<Object>> send;
+    private long refused;
 
     /**
      * @param what a name for logs ("facts", "governance facts")
@@ -49,29 +51,66 @@ public final class DeliveryBuffer {
         return pending.size();
     }
 
+    /** Facts the ledger refused for good and that were set aside so the others could flow. */
+    public long refused() {
+        return refused;
+    }
+
     /**
-     * Sends everything pending, batch by batch; stops at the first failure and keeps the rest. Only this method
-     * removes facts (producers add at the tail), so the head it read is still the head after sending.
+     * Sends everything pending, batch by batch; stops at the first sign that the ledger is unavailable and keeps the
+     * rest. A batch the ledger refuses for good (its own fault, or the ledger's failure on it) is split until the
+     * facts it refuses are alone; those are logged and set aside, and every other fact is delivered — one bad object
+     * never holds back the ones behind it. Only this method removes facts (producers add at the tail), so the head
+     * it read is still the head after sending.
      */
     public synchronized int flush() {
         int sent = 0;
-        while (!pending.isEmpty()) {
-            List<Object> batch = new ArrayList<>(Math.min(batchSize, pending.size()));
-            Iterator<Object> head = pending.iterator();
-            while (batch.size() < batchSize && head.hasNext()) {
-                batch.add(head.next());
+        try {
+            while (!pending.isEmpty()) {
+                List<Object> batch = new ArrayList<>(Math.min(batchSize, pending.size()));
+                Iterator<Object> head = pending.iterator();
+                while (batch.size() < batchSize && head.hasNext()) {
+                    batch.add(head.next());
+                }
+                sent += deliver(batch);
             }
-            try {
-                send.accept(batch);
-            } catch (RuntimeException e) {
-                LOG.warnf("ledger did not take %d %s, will retry: %s", batch.size(), what, e.getMessage());
-                break;
-            }
-            for (int i = 0; i < batch.size(); i++) {
-                pending.pollFirst();
-            }
-            sent += batch.size();
+        } catch (Unavailable e) {
+            LOG.warnf("ledger did not take %s, will retry: %s", what, e.getCause().getMessage());
         }
         return sent;
+    }
+
+    /** Delivers the head of the queue, isolating refused facts; returns how many the ledger took. */
+    private int deliver(List<Object> batch) {
+        try {
+            send.accept(batch);
+        } catch (RuntimeException e) {
+            if (!refusedForGood(e)) {
+                throw new Unavailable(e);
+            }
+            if (batch.size() == 1) {
+                refused++;
+                LOG.errorf("ledger refused a %s entry for good; it is set aside: %s — %s", what, batch.get(0), e.getMessage());
+                pending.pollFirst();
+                return 0;
+            }
+            int half = batch.size() / 2;
+            return deliver(new ArrayList<>(batch.subList(0, half))) + deliver(new ArrayList<>(batch.subList(half, batch.size())));
+        }
+        for (int i = 0; i < batch.size(); i++) {
+            pending.pollFirst();
+        }
+        return batch.size();
+    }
+
+    /** A refusal that a resend would only repeat: the batch's own fault, or the ledger's failure on it. */
+    static boolean refusedForGood(RuntimeException e) {
+        return e instanceof ApiProblem p && p.status() != 503 && p.status() != 429;
+    }
+
+    private static final class Unavailable extends RuntimeException {
+        Unavailable(RuntimeException cause) {
+            super(cause);
+        }
     }
 }

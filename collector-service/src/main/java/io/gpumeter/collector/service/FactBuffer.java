@@ -6,6 +6,7 @@ import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
+import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -24,6 +25,8 @@ public class FactBuffer {
         this.buffer = new DeliveryBuffer("facts", config.delivery().bufferCapacity(), config.delivery().batchSize(),
                 taken -> ledger.deliver(batch(taken)));
         metrics.gauge("gpumeter.collector.buffer.facts", buffer, DeliveryBuffer::size);
+        FunctionCounter.builder("gpumeter.collector.delivery.refused", buffer, DeliveryBuffer::refused)
+                .tag("facts", "facts").description("facts the ledger refused for good, set aside").register(metrics);
     }
 
     public void add(Object fact) {

@@ -1,13 +1,16 @@
 package io.gpumeter.collector.service;
 
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.SkippedBook;
 
+import java.util.List;
 import java.util.Map;
 
 /**
  * What a replay request did: metering facts stored for the first time, facts the ledger already had, events
- * skipped, and the same counts for the governance facts (queues, admission, events, pod states).
+ * skipped, the same counts for the governance facts (queues, admission, events, pod states), and the objects whose
+ * facts are stored but whose books the ledger could not derive ({@code booksSkipped}, with the reason).
  */
 public record ReplayResult(String cluster, int events, int accepted, int duplicates, int skipped,
-                           Map<String, Integer> skippedReasons, IngestResult governance) {
+                           Map<String, Integer> skippedReasons, IngestResult governance, List<SkippedBook> booksSkipped) {
 }

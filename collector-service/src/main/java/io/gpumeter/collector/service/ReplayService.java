@@ -2,10 +2,12 @@ package io.gpumeter.collector.service;
 
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
-import io.gpumeter.collector.governance.GovernanceDelivery;
 import io.gpumeter.collector.kubernetes.FactSink;
 import io.gpumeter.collector.kubernetes.WatchStreamReader;
+import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.ClusterName;
+import io.gpumeter.common.fact.FactBundle;
+import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.problem.ApiProblem;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -19,19 +21,18 @@ import java.time.Instant;
 
 /**
  * Replays a recorded stream of watch events: the whole request is read and checked before anything is sent,
- * then delivered to the ledger as one batch, so a request is stored whole or not at all.
+ * then delivered to the ledger as one bundle of metering and governance facts, stored in one transaction, so a
+ * request is stored whole or not at all.
  */
 @ApplicationScoped
 public class ReplayService {
 
     private final LedgerClient ledger;
-    private final GovernanceDelivery governance;
     private final CollectorConfig config;
     private final MeterRegistry metrics;
 
-    public ReplayService(LedgerClient ledger, GovernanceDelivery governance, CollectorConfig config, MeterRegistry metrics) {
+    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
         this.ledger = ledger;
-        this.governance = governance;
         this.config = config;
         this.metrics = metrics;
     }
@@ -49,24 +50,27 @@ public class ReplayService {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        IngestResult stored = sink.facts() == 0 ? new IngestResult(0, 0) : deliver(sink, target);
-        // Governance facts go second, only once the metering facts are stored; both are idempotent (ADR 0004).
-        IngestResult governed = governance.deliver(sink.governanceBatch(target),
-                sink.facts() == 0 ? "" : "the metering facts are stored, ");
+        BundleResult both = sink.facts() == 0 && sink.governanceFacts().isEmpty()
+                ? new BundleResult(new IngestResult(0, 0), new IngestResult(0, 0)) : deliver(sink, target);
+        IngestResult stored = both.facts() == null ? new IngestResult(0, 0) : both.facts();
+        IngestResult governed = both.governance() == null ? new IngestResult(0, 0) : both.governance();
         metrics.counter("gpumeter.collector.replay.events", "outcome", "accepted").increment(stored.accepted());
         metrics.counter("gpumeter.collector.replay.events", "outcome", "duplicate").increment(stored.duplicates());
         metrics.counter("gpumeter.collector.replay.events", "outcome", "skipped").increment(sink.skippedCount());
         return new ReplayResult(target, events, stored.accepted(), stored.duplicates(), sink.skippedCount(),
-                sink.skippedByReason(), governed);
+                sink.skippedByReason(), governed, stored.skipped());
     }
 
-    private IngestResult deliver(FactSink sink, String cluster) {
+    /** Metering and governance facts go in one bundle, which the ledger stores whole or not at all. */
+    private BundleResult deliver(FactSink sink, String cluster) {
         try {
-            return ledger.deliver(sink.batch(cluster));
+            GovernanceBatch governed = sink.governanceBatch(cluster);
+            return ledger.deliver(new FactBundle(sink.facts() == 0 ? null : sink.batch(cluster),
+                    governed.size() == 0 ? null : governed));
         } catch (ApiProblem e) {
             throw e;
         } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException | jakarta.ws.rs.WebApplicationException e) {
-            throw ApiProblem.unavailable("the ledger is unreachable or failing; nothing of this request is stored, send it again");
+            throw ApiProblem.unavailable("the ledger is unavailable (unreachable or not answering in time); nothing of this request is stored, send it again");
         }
     }
 }

@@ -53,22 +53,27 @@ class GovernanceIngestResourceTest {
     }
 
     @Test
-    void aFailingGovernanceIntakeIsA503ThatSaysTheMeteringFactsAreStored() {
-        GovernanceLedgerStandIn.GOVERNANCE_STATUS.set(500);
+    void anUnavailableLedgerStoresNeitherHalfAndSaysSo() {
+        GovernanceLedgerStandIn.GOVERNANCE_STATUS.set(503);
         given().contentType(NDJSON).body(stream(GovernanceStreamTest.POD)).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(503).contentType("application/problem+json")
-                .body("detail", containsString("the metering facts are stored"))
+                .body("detail", containsString("nothing of this request is stored"))
                 .body("detail", containsString("send it again"));
+        assertTrue(GovernanceLedgerStandIn.METERING.isEmpty());
+        assertTrue(GovernanceLedgerStandIn.GOVERNANCE.isEmpty());
         GovernanceLedgerStandIn.GOVERNANCE_STATUS.set(200);
         given().contentType(NDJSON).body(stream(GovernanceStreamTest.POD)).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(200).body("governance.accepted", equalTo(1));
     }
 
     @Test
-    void aFailingMeteringIntakeSendsNoGovernanceFacts() {
+    void aLedgerFailingOnTheRequestIsA500ThatSaysNothingIsStored() {
         GovernanceLedgerStandIn.METERING_STATUS.set(500);
         given().contentType(NDJSON).body(stream(GovernanceStreamTest.POD, GovernanceStreamTest.WORKLOAD))
-                .post("/api/v1/ingest/kubernetes").then().statusCode(503);
+                .post("/api/v1/ingest/kubernetes").then().statusCode(500).contentType("application/problem+json")
+                .body("detail", containsString("the ledger failed on this batch"))
+                .body("detail", containsString("nothing of it is stored"));
+        assertTrue(GovernanceLedgerStandIn.METERING.isEmpty());
         assertTrue(GovernanceLedgerStandIn.GOVERNANCE.isEmpty());
     }
 

@@ -36,10 +36,46 @@ public class GovernanceLedgerStandIn implements QuarkusTestResourceLifecycleMana
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        server.createContext("/api/v1/facts/bundles", GovernanceLedgerStandIn::bundle);
         server.createContext("/api/v1/facts/governance", exchange -> answer(exchange, GOVERNANCE, GOVERNANCE_STATUS.get()));
         server.createContext("/api/v1/facts", exchange -> answer(exchange, METERING, METERING_STATUS.get()));
         server.start();
         return Map.of("quarkus.rest-client.ledger.url", "http://localhost:" + server.getAddress().getPort());
+    }
+
+    /** Both halves in one request: stored together when both intakes would take them, else neither. */
+    private static void bundle(HttpExchange exchange) throws IOException {
+        JsonNode bundle = JSON.readTree(exchange.getRequestBody());
+        int status = METERING_STATUS.get() != 200 ? METERING_STATUS.get() : GOVERNANCE_STATUS.get();
+        byte[] reply;
+        if (status == 200) {
+            int metering = record(bundle.path("facts"), METERING);
+            int governed = record(bundle.path("governance"), GOVERNANCE);
+            reply = ("{\"facts\":{\"accepted\":" + metering + ",\"duplicates\":0},\"governance\":{\"accepted\":"
+                    + governed + ",\"duplicates\":0}}").getBytes(StandardCharsets.UTF_8);
+        } else {
+            reply = ("{\"status\":" + status + "}").getBytes(StandardCharsets.UTF_8);
+        }
+        exchange.getResponseHeaders().add("Content-Type", "application/json");
+        exchange.sendResponseHeaders(status, reply.length);
+        exchange.getResponseBody().write(reply);
+        exchange.close();
+    }
+
+    private static int record(JsonNode half, List<JsonNode> into) {
+        if (half.isMissingNode() || half.isNull()) {
+            return 0;
+        }
+        into.add(half);
+        return count(half);
+    }
+
+    private static int count(JsonNode batch) {
+        int facts = 0;
+        for (JsonNode list : batch) {
+            facts += list.isArray() ? list.size() : 0;
+        }
+        return facts;
     }
 
     private static void answer(HttpExchange exchange, List<JsonNode> into, int status) throws IOException {
@@ -47,10 +83,7 @@ public class GovernanceLedgerStandIn implements QuarkusTestResourceLifecycleMana
         byte[] reply;
         if (status == 200) {
             into.add(batch);
-            int facts = 0;
-            for (JsonNode list : batch) {
-                facts += list.isArray() ? list.size() : 0;
-            }
+            int facts = count(batch);
             reply = ("{\"accepted\":" + facts + ",\"duplicates\":0}").getBytes(StandardCharsets.UTF_8);
         } else {
             reply = "{\"status\":500}".getBytes(StandardCharsets.UTF_8);

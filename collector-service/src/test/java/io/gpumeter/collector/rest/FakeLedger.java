@@ -27,6 +27,8 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static final List<JsonNode> LIVE_PODS = new CopyOnWriteArrayList<>();
     /** The Authorization header of each fact batch: the collector presents its service token. */
     static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
+    /** Requests to the bundle intake, refused ones included: a retry shows as a second call. */
+    static final AtomicInteger BUNDLE_CALLS = new AtomicInteger();
     /** The status to answer with; 200 accepts every fact. */
     static final AtomicInteger STATUS = new AtomicInteger(200);
 
@@ -60,6 +62,31 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                 reply = ("{\"accepted\":" + facts + ",\"duplicates\":0}").getBytes(StandardCharsets.UTF_8);
             } else {
                 reply = "{\"status\":500}".getBytes(StandardCharsets.UTF_8);
+            }
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, reply.length);
+            exchange.getResponseBody().write(reply);
+            exchange.close();
+        });
+        server.createContext("/api/v1/facts/bundles", exchange -> {
+            AUTHORIZATIONS.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            BUNDLE_CALLS.incrementAndGet();
+            JsonNode bundle = JSON.readTree(exchange.getRequestBody());
+            int status = STATUS.get();
+            byte[] reply;
+            if (status == 200) {
+                JsonNode facts = bundle.path("facts");
+                int stored = facts.path("namespaces").size() + facts.path("nodes").size() + facts.path("pods").size();
+                if (stored > 0) {
+                    BATCHES.add(facts);
+                }
+                if (bundle.hasNonNull("governance")) {
+                    GOVERNANCE.add(bundle.path("governance"));
+                }
+                reply = ("{\"facts\":{\"accepted\":" + stored + ",\"duplicates\":0},"
+                        + "\"governance\":{\"accepted\":0,\"duplicates\":0}}").getBytes(StandardCharsets.UTF_8);
+            } else {
+                reply = ("{\"status\":" + status + "}").getBytes(StandardCharsets.UTF_8);
             }
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, reply.length);

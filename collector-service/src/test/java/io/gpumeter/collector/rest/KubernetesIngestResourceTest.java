@@ -98,10 +98,24 @@ class KubernetesIngestResourceTest {
     }
 
     @Test
-    void aFailingLedgerIsA503AndTheSenderMayRetry() {
-        FakeLedger.STATUS.set(500);
+    void anUnavailableLedgerIsA503AndTheSenderMayRetry() {
+        FakeLedger.STATUS.set(503);
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(503).contentType("application/problem+json").body("detail", containsString("send it again"));
+        FakeLedger.STATUS.set(200);
+        given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
+                .statusCode(200).body("accepted", equalTo(1));
+    }
+
+    @Test
+    void aLedgerFailingOnTheBatchIsA500ThatIsNotRetried() {
+        FakeLedger.STATUS.set(500);
+        int before = FakeLedger.BUNDLE_CALLS.get();
+        given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
+                .statusCode(500).contentType("application/problem+json")
+                .body("detail", containsString("the ledger failed on this batch"))
+                .body("detail", containsString("nothing of it is stored"));
+        assertEquals(1, FakeLedger.BUNDLE_CALLS.get() - before, "a failure on the batch is not retried");
         FakeLedger.STATUS.set(200);
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(200).body("accepted", equalTo(1));

@@ -117,9 +117,13 @@ class UsageIngestResourceTest {
     }
 
     @Test
-    void aFailingLedgerIsA503() {
-        FakeLedger.STATUS.set(500);
+    void anUnavailableLedgerIsA503AndOneFailingOnTheBatchA500() {
+        FakeLedger.STATUS.set(503);
         given().contentType("text/plain").body("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-1\"} 5\n").queryParam("node", "n")
                 .post("/api/v1/ingest/dcgm").then().statusCode(503).body("detail", containsString("send it again"));
+        FakeLedger.STATUS.set(500);
+        given().contentType("text/plain").body("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-1\"} 5\n").queryParam("node", "n")
+                .post("/api/v1/ingest/dcgm").then().statusCode(500).contentType("application/problem+json")
+                .body("detail", containsString("the ledger failed on this batch"));
     }
 }

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.service;
 
+import io.gpumeter.common.problem.ApiProblem;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -47,6 +48,79 @@ class DeliveryBufferTest {
         assertEquals(2, buffer.flush());
         assertEquals(List.of(1, 2), delivered);
         assertEquals(2, buffer.size());
+    }
+
+    @Test
+    void aFactTheLedgerRefusesForGoodIsSetAsideAndTheRestFlows() {
+        List<Object> delivered = new ArrayList<>();
+        List<Integer> attemptSizes = new ArrayList<>();
+        DeliveryBuffer buffer = new DeliveryBuffer("facts", 100, 8, batch -> {
+            attemptSizes.add(batch.size());
+            if (batch.contains(6)) {
+                throw new ApiProblem(422, "Unprocessable Content", null, "the ledger refused the batch");
+            }
+            delivered.addAll(batch);
+        });
+        for (int i = 1; i <= 10; i++) {
+            buffer.add(i);
+        }
+        assertEquals(9, buffer.flush());
+        assertEquals(List.of(1, 2, 3, 4, 5, 7, 8, 9, 10), delivered);
+        assertEquals(1, buffer.refused());
+        assertEquals(0, buffer.size());
+        // 8 refused, halves 4 ok / 4 refused, 2 refused / 2 ok, 1 ok / 1 refused alone; then the last 2
+        assertEquals(List.of(8, 4, 4, 2, 1, 1, 2, 2), attemptSizes);
+    }
+
+    @Test
+    void aLedgerFailingOnABatchIsIsolatedLikeARefusalButAnOutageIsNot() {
+        List<Object> delivered = new ArrayList<>();
+        AtomicBoolean outage = new AtomicBoolean(true);
+        DeliveryBuffer buffer = new DeliveryBuffer("facts", 100, 4, batch -> {
+            if (outage.get()) {
+                throw new ApiProblem(503, "Service Unavailable", null, "ledger away");
+            }
+            if (batch.contains(2)) {
+                throw new ApiProblem(500, "Internal Server Error", null, "the ledger failed on this batch");
+            }
+            delivered.addAll(batch);
+        });
+        for (int i = 1; i <= 4; i++) {
+            buffer.add(i);
+        }
+        assertEquals(0, buffer.flush());
+        assertEquals(4, buffer.size(), "an outage sets nothing aside");
+        assertEquals(0, buffer.refused());
+        outage.set(false);
+        assertEquals(3, buffer.flush());
+        assertEquals(List.of(1, 3, 4), delivered);
+        assertEquals(1, buffer.refused());
+    }
+
+    @Test
+    void anOutageWhileIsolatingKeepsWhatWasNotDelivered() {
+        List<Object> delivered = new ArrayList<>();
+        int[] calls = {0};
+        DeliveryBuffer buffer = new DeliveryBuffer("facts", 100, 4, batch -> {
+            calls[0]++;
+            if (calls[0] == 3) {
+                throw new IllegalStateException("connection reset");
+            }
+            if (batch.contains(1)) {
+                throw new ApiProblem(422, "Unprocessable Content", null, "refused");
+            }
+            delivered.addAll(batch);
+        });
+        for (int i = 1; i <= 4; i++) {
+            buffer.add(i);
+        }
+        // [1,2,3,4] refused, [1,2] refused, [1] hits the outage: nothing delivered, nothing set aside
+        assertEquals(0, buffer.flush());
+        assertEquals(4, buffer.size());
+        assertEquals(0, buffer.refused());
+        assertEquals(3, buffer.flush());
+        assertEquals(List.of(2, 3, 4), delivered);
+        assertEquals(0, buffer.size());
     }
 
     @Test

@@ -1,5 +1,18 @@
 package io.gpumeter.common.fact;
 
-/** What the ledger did with a batch: facts stored for the first time, and facts it already had. */
-public record IngestResult(int accepted, int duplicates) {
+import java.util.List;
+
+/**
+ * What the ledger did with a batch: facts stored for the first time, facts it already had, and the objects whose
+ * facts are stored but whose books could not be derived (the rest of the batch is booked as usual).
+ */
+public record IngestResult(int accepted, int duplicates, List<SkippedBook> skipped) {
+
+    public IngestResult {
+        skipped = skipped == null ? List.of() : List.copyOf(skipped);
+    }
+
+    public IngestResult(int accepted, int duplicates) {
+        this(accepted, duplicates, List.of());
+    }
 }

@@ -81,14 +81,32 @@ public class ProblemMapper {
                 "The server failed to handle the request; see the service log for details.", null));
     }
 
-    /** A refused or dropped connection anywhere in the cause chain. */
+    /**
+     * Unavailability rather than a fault, anywhere in the cause chain: a refused or dropped connection, a timeout, or
+     * a database answer whose SQLSTATE class says so (connection exception 08, insufficient resources 53, operator
+     * intervention 57 — shutdown, a cancelled statement past its statement_timeout —, and serialization failures and
+     * deadlocks 40001/40P01, which a retry resolves).
+     */
     static boolean unreachable(Throwable e) {
         for (Throwable t = e; t != null; t = t.getCause() == t ? null : t.getCause()) {
-            if (t instanceof java.net.ConnectException || t instanceof java.nio.channels.ClosedChannelException) {
+            if (t instanceof java.net.ConnectException || t instanceof java.nio.channels.ClosedChannelException
+                    || t instanceof java.util.concurrent.TimeoutException) {
+                return true;
+            }
+            if (t instanceof io.vertx.sqlclient.DatabaseException db && transientState(db.getSqlState())) {
                 return true;
             }
         }
         return false;
+    }
+
+    static boolean transientState(String sqlState) {
+        if (sqlState == null || sqlState.length() != 5) {
+            return false;
+        }
+        String category = sqlState.substring(0, 2);
+        return category.equals("08") || category.equals("53") || category.equals("57")
+                || sqlState.equals("40001") || sqlState.equals("40P01");
     }
 
     public static Response respond(Problem problem) {

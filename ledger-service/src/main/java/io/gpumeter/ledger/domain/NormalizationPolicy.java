@@ -30,9 +30,23 @@ public record NormalizationPolicy(String version, VgpuRule vgpuRule, BigDecimal 
         return ratio(1, Math.max(1, replicas));
     }
 
+    /**
+     * A MIG unit's share of its card; a card whose model is not known yet (a pod still Pending, a node not seen
+     * yet) or not configured counts the default slices.
+     */
     public BigDecimal mig(MigProfile profile, String model) {
-        int cardSlices = migSlices.getOrDefault(GpuModels.canonical(model), migDefaultSlices);
-        return ratio(profile.computeSlices(), cardSlices).min(BigDecimal.ONE);
+        return ratio(profile.computeSlices(), migSlicesOf(model)).min(BigDecimal.ONE);
+    }
+
+    /** The compute slices of a card of this model: its own count, else the default. */
+    public int migSlicesOf(String model) {
+        return knowsMigSlices(model) ? migSlices.get(GpuModels.canonical(model)) : migDefaultSlices;
+    }
+
+    /** Whether this card model has its own slice count, rather than the default one. */
+    public boolean knowsMigSlices(String model) {
+        String canonical = GpuModels.canonical(model);
+        return canonical != null && migSlices.containsKey(canonical);
     }
 
     /**

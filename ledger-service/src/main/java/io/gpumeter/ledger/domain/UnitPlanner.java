@@ -17,6 +17,7 @@ public final class UnitPlanner {
     static final String GPU_MEMORY = "nvidia.com/gpumem";
     static final String GPU_MEMORY_PERCENTAGE = "nvidia.com/gpumem-percentage";
     static final String GPU_CORES = "nvidia.com/gpucores";
+    static final String DEFAULT_SLICES = "+default-slices";
 
     private final NormalizationPolicy policy;
 
@@ -42,13 +43,22 @@ public final class UnitPlanner {
             } else {
                 MigProfile.fromResourceName(resource).ifPresent(profile -> {
                     for (long i = 0; i < count; i++) {
-                        units.add(new AllocationUnit(UnitKind.MIG, null, node.model(), profile.raw(), null, null,
-                                policy.mig(profile, node.model()), "mig-resource"));
+                        units.add(mig(profile, node, "mig-resource"));
                     }
                 });
             }
         });
         return units;
+    }
+
+    /**
+     * A MIG unit; on a card whose slice count is not known (no node yet, or a model without its own count) the
+     * policy's default applies, and the source says so ({@code +default-slices}) until a re-derivation knows better.
+     */
+    private AllocationUnit mig(MigProfile profile, NodeInventory node, String source) {
+        String basis = policy.knowsMigSlices(node.model()) ? source : source + DEFAULT_SLICES;
+        return new AllocationUnit(UnitKind.MIG, null, node.model(), profile.raw(), null, null,
+                policy.mig(profile, node.model()), basis);
     }
 
     private AllocationUnit vgpu(VgpuGrant grant, NodeInventory node) {
@@ -68,8 +78,7 @@ public final class UnitPlanner {
                 // HAMi has not written its placement yet: meter the requested share on an unknown card.
                 units.add(requestedVgpu(resources, node));
             } else if (single.isPresent()) {
-                units.add(new AllocationUnit(UnitKind.MIG, null, node.model(), single.get().raw(), null, null,
-                        policy.mig(single.get(), node.model()), "device-plugin"));
+                units.add(mig(single.get(), node, "device-plugin"));
             } else if (node.replicas() > 1) {
                 units.add(new AllocationUnit(UnitKind.SHARED, null, node.model(), null, null, null,
                         policy.timeSliced(node.replicas()), "device-plugin"));

@@ -3,6 +3,7 @@ package io.gpumeter.ledger.service;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.SkippedBook;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.AllocationDeriver;
 import io.gpumeter.ledger.domain.AllocationSegment;
@@ -12,6 +13,7 @@ import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.domain.PodHistory;
 import io.gpumeter.ledger.domain.PodRequest;
 import io.gpumeter.ledger.domain.RequestDeriver;
+import io.gpumeter.ledger.governance.service.SkippedBooks;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.RequestRepository;
@@ -25,6 +27,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /** The one place that rewrites the allocated ledger: re-derives pods from everything the ledger holds on them. */
@@ -38,10 +41,12 @@ public class AllocationBooks {
     private final RequestRepository requests;
     private final RequestDeriver requestDeriver;
     private final LedgerConfig config;
+    private final SkippedBooks skipped;
 
     public AllocationBooks(FactRepository facts, UsageRepository usage, AllocationRepository allocations,
                            AllocationDeriver deriver, RequestRepository requests, RequestDeriver requestDeriver,
-                           LedgerConfig config) {
+                           LedgerConfig config, SkippedBooks skipped) {
+        this.skipped = skipped;
         this.facts = facts;
         this.usage = usage;
         this.allocations = allocations;
@@ -51,10 +56,13 @@ public class AllocationBooks {
         this.config = config;
     }
 
-    /** Recomputes the segments of these pods, inside the caller's transaction. */
-    public Uni<Void> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
+    /**
+     * Recomputes the segments and requests of these pods, inside the caller's transaction. A pod whose facts no rule
+     * can read keeps the books it had and is returned as skipped; the others are booked as usual.
+     */
+    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
         if (podUids.isEmpty()) {
-            return Uni.createFrom().voidItem();
+            return Uni.createFrom().item(List.of());
         }
         return facts.podVersions(conn, cluster, podUids).chain(versions -> {
             Map<String, List<PodFact>> byPod = versions.stream().collect(Collectors.groupingBy(PodFact::uid));
@@ -65,29 +73,43 @@ public class AllocationBooks {
                             .chain(nodeFacts -> usage.bindings(conn, cluster, namespaces)
                                     .chain(bindings -> {
                                         Books books = derive(cluster, byPod, timelines(nsFacts), inventories(nodeFacts), bindings);
-                                        return allocations.replace(conn, cluster, podUids, books.segments())
-                                                .chain(() -> requests.replace(conn, cluster, podUids, books.requests()));
+                                        Set<String> derived = new TreeSet<>(podUids);
+                                        books.skipped().forEach(s -> derived.remove(s.uid()));
+                                        return allocations.replace(conn, cluster, derived, books.segments())
+                                                .chain(() -> requests.replace(conn, cluster, derived, books.requests()))
+                                                .replaceWith(books.skipped().stream().map(Skipped::book).toList());
                                     })));
         });
     }
 
-    /** Both books of a set of pods: what they held, and what they asked for. */
-    private record Books(List<AllocationSegment> segments, List<PodRequest> requests) {
+    /** Both books of a set of pods — what they held, and what they asked for — and the pods left as they were. */
+    private record Books(List<AllocationSegment> segments, List<PodRequest> requests, List<Skipped> skipped) {
+    }
+
+    private record Skipped(String uid, SkippedBook book) {
     }
 
     private Books derive(String cluster, Map<String, List<PodFact>> byPod, Map<String, NamespaceTimeline> timelines,
                          Map<String, NodeInventory> nodes, Map<String, List<GpuBinding>> bindings) {
-        Books books = new Books(new ArrayList<>(), new ArrayList<>());
+        Books books = new Books(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         byPod.forEach((uid, versions) -> {
-            PodHistory history = new PodHistory(versions);
-            String node = history.placement().map(PodFact::nodeName).orElse(null);
-            NodeInventory found = node == null ? null : nodes.get(node);
-            NodeInventory inventory = found != null ? found : new NodeInventory(node, Map.of(), List.of());
-            PodFact latest = history.latest();
-            NamespaceTimeline namespace = timelines.getOrDefault(latest.namespace(), NamespaceTimeline.unknown(latest.namespace()));
-            books.segments().addAll(deriver.derive(cluster, history, inventory, namespace,
-                    bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of())));
-            requestDeriver.derive(cluster, history, inventory, namespace).ifPresent(books.requests()::add);
+            PodFact any = versions.get(0);
+            List<AllocationSegment> segments = new ArrayList<>();
+            List<PodRequest> asked = new ArrayList<>();
+            skipped.derive("allocation", any.namespace() + "/" + any.name() + " (uid " + uid + ")", () -> {
+                PodHistory history = new PodHistory(versions);
+                String node = history.placement().map(PodFact::nodeName).orElse(null);
+                NodeInventory found = node == null ? null : nodes.get(node);
+                NodeInventory inventory = found != null ? found : new NodeInventory(node, Map.of(), List.of());
+                PodFact latest = history.latest();
+                NamespaceTimeline namespace = timelines.getOrDefault(latest.namespace(), NamespaceTimeline.unknown(latest.namespace()));
+                segments.addAll(deriver.derive(cluster, history, inventory, namespace,
+                        bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of())));
+                requestDeriver.derive(cluster, history, inventory, namespace).ifPresent(asked::add);
+            }).ifPresentOrElse(book -> books.skipped().add(new Skipped(uid, book)), () -> {
+                books.segments().addAll(segments);
+                books.requests().addAll(asked);
+            });
         });
         return books;
     }

@@ -8,7 +8,6 @@ import io.gpumeter.ledger.domain.Fragmentation;
 import io.gpumeter.ledger.domain.FragmentationProbe;
 import io.gpumeter.ledger.domain.FragmentationReport;
 import io.gpumeter.ledger.domain.FragmentationSeries;
-import io.gpumeter.ledger.domain.GpuModels;
 import io.gpumeter.ledger.domain.HeldUnit;
 import io.gpumeter.ledger.domain.MigProfile;
 import io.gpumeter.ledger.domain.NodeInventory;
@@ -178,7 +177,7 @@ public class FragmentationService {
     }
 
     private int slices(String model) {
-        return policy.migSlices().getOrDefault(GpuModels.canonical(model), policy.migDefaultSlices());
+        return policy.migSlicesOf(model);
     }
 
     private String pool(NodeInventory node) {

@@ -40,8 +40,18 @@ public class IngestService {
 
     public Uni<IngestResult> ingest(FactBatch batch) {
         validator.validate(batch);
+        return pool.withTransaction(conn -> store(conn, batch));
+    }
+
+    /** Checks a batch before any transaction opens, so a refused batch costs no database work. */
+    public void validate(FactBatch batch) {
+        validator.validate(batch);
+    }
+
+    /** Stores a validated batch and re-derives what it touches, inside the caller's transaction. */
+    public Uni<IngestResult> store(SqlConnection conn, FactBatch batch) {
         String cluster = batch.cluster();
-        return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
+        return ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> facts.insertNamespaces(conn, cluster, batch.namespaces()))
                 .chain(namespaces -> facts.insertNodes(conn, cluster, batch.nodes())
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
@@ -55,10 +65,10 @@ public class IngestService {
                                                     affected.addAll(onNodes);
                                                     return books.rederive(conn, cluster, affected);
                                                 }))
-                                        .map(ignored -> {
+                                        .map(skipped -> {
                                             int accepted = namespaces.count() + nodes.count() + pods.count();
-                                            return new IngestResult(accepted, batch.size() - accepted);
-                                        })))));
+                                            return new IngestResult(accepted, batch.size() - accepted, skipped);
+                                        }))));
     }
 
     private Uni<Void> recordInventory(SqlConnection conn, String cluster, Set<String> changedNodes) {

@@ -7,6 +7,7 @@ import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -29,9 +30,19 @@ public class GovernanceIngestService {
 
     public Uni<IngestResult> ingest(GovernanceBatch batch) {
         validator.validate(batch);
+        return pool.withTransaction(conn -> store(conn, batch));
+    }
+
+    /** Checks a batch before any transaction opens, so a refused batch costs no database work. */
+    public void validate(GovernanceBatch batch) {
+        validator.validate(batch);
+    }
+
+    /** Stores a validated batch and re-derives what it touches, inside the caller's transaction. */
+    public Uni<IngestResult> store(SqlConnection conn, GovernanceBatch batch) {
         String cluster = batch.cluster();
         Touched t = new Touched();
-        return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.GOVERNANCE, cluster)
+        return ClusterLock.take(conn, ClusterLock.GOVERNANCE, cluster)
                 .chain(() -> facts.insertQueueObjects(conn, cluster, batch.queueObjects())).invoke(t::count)
                 .chain(() -> facts.insertVolcanoJobs(conn, cluster, batch.volcanoJobs())).invoke(t::count)
                 .chain(() -> facts.insertWorkloads(conn, cluster, batch.workloads())).invoke(i -> {
@@ -63,6 +74,6 @@ public class GovernanceIngestService {
                 })
                 .chain(() -> facts.insertPendingPositions(conn, cluster, batch.pendingPositions())).invoke(t::count)
                 .chain(() -> deriver.derive(conn, cluster, t))
-                .map(ignored -> new IngestResult(t.accepted, batch.size() - t.accepted)));
+                .map(ignored -> new IngestResult(t.accepted, batch.size() - t.accepted));
     }
 }

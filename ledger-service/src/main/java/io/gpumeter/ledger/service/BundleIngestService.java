@@ -1,0 +1,54 @@
+package io.gpumeter.ledger.service;
+
+import io.gpumeter.common.fact.BundleResult;
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
+import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.governance.service.GovernanceIngestService;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.util.Objects;
+
+/**
+ * Stores a request's metering and governance facts in one transaction, so a refused request has stored nothing.
+ * The allocated ledger's lock is taken before the governance lock, the order every other writer keeps.
+ */
+@ApplicationScoped
+public class BundleIngestService {
+
+    private final Pool pool;
+    private final IngestService metering;
+    private final GovernanceIngestService governance;
+
+    public BundleIngestService(Pool pool, IngestService metering, GovernanceIngestService governance) {
+        this.pool = pool;
+        this.metering = metering;
+        this.governance = governance;
+    }
+
+    public Uni<BundleResult> ingest(FactBundle bundle) {
+        if (bundle == null || (bundle.facts() == null && bundle.governance() == null)) {
+            throw ApiProblem.badRequest("facts", "a bundle needs facts, governance or both");
+        }
+        FactBatch facts = bundle.facts();
+        GovernanceBatch governed = bundle.governance();
+        if (facts != null) {
+            metering.validate(facts);
+        }
+        if (governed != null) {
+            governance.validate(governed);
+        }
+        if (facts != null && governed != null && !Objects.equals(facts.cluster(), governed.cluster())) {
+            throw ApiProblem.badRequest("governance.cluster", "both halves of a bundle must name the same cluster");
+        }
+        return pool.withTransaction(conn -> (facts == null ? Uni.createFrom().item(new IngestResult(0, 0))
+                : metering.store(conn, facts))
+                .chain(stored -> (governed == null ? Uni.createFrom().item(new IngestResult(0, 0))
+                        : governance.store(conn, governed))
+                        .map(governedResult -> new BundleResult(stored, governedResult))));
+    }
+}
