@@ -40,8 +40,17 @@ public class LedgerClient {
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     @CircuitBreakerName(GPU_HOURS)
     public List<GpuHours> gpuHours(Instant from, Instant to, String groupBy) {
+        return gpuHours(from, to, groupBy, null);
+    }
+
+    /** The same, of one tenant's rows only (all tenants when {@code tenant} is null), selected by the ledger. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    @CircuitBreakerName(GPU_HOURS)
+    public List<GpuHours> gpuHours(Instant from, Instant to, String groupBy, String tenant) {
         try {
-            List<GpuHours> hours = ledger.gpuHours(from.toString(), to.toString(), groupBy);
+            List<GpuHours> hours = ledger.gpuHours(from.toString(), to.toString(), groupBy, tenant);
             return hours == null ? List.of() : hours;
         } catch (WebApplicationException e) {
             // 404 is handled inside the breaker: "nothing recorded" is an answer, not a failing ledger.

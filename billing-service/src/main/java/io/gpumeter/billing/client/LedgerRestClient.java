@@ -23,7 +23,7 @@ interface LedgerRestClient {
     @GET
     @Path("/gpu-hours")
     List<GpuHours> gpuHours(@QueryParam("from") String from, @QueryParam("to") String to,
-                            @QueryParam("groupBy") String groupBy);
+                            @QueryParam("groupBy") String groupBy, @QueryParam("tenant") String tenant);
 
     @GET
     @Path("/normalization")

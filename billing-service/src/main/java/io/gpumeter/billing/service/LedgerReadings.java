@@ -54,7 +54,9 @@ class LedgerReadings {
 
     /** The group's hours per model over one stretch of one rate card, only the scope's tenants. */
     List<UsageLine> usage(RateCardTimeline.Stretch stretch, GroupBy groupBy, ReportScope scope) {
-        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy));
+        // the ledger selects the tenant's rows in its first step; the scope still checks every row it answers
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy),
+                scope.isAll() ? null : scope.tenant());
         List<UsageLine> lines = new ArrayList<>(aggregates.size());
         for (GpuHours a : aggregates) {
             requireAllocated(a);

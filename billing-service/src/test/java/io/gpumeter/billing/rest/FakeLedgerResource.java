@@ -232,6 +232,8 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     private final Map<String, AtomicInteger> gpuHoursCalls = new ConcurrentHashMap<>();
     /** The Authorization header of the latest gpu-hours request: billing must present its service token. */
     private volatile String lastAuthorization = "";
+    /** The tenant the last GPU-hours call asked for, "(all)" when none. */
+    private volatile String lastTenant = "";
     /** Set by a request to /corrections: from then on the ledger tells October 2025 with its late facts. */
     private volatile boolean octoberCorrected;
 
@@ -276,6 +278,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             send(exchange, 200, "{}");
         });
         server.createContext("/last-authorization", exchange -> send(exchange, 200, lastAuthorization));
+        server.createContext("/last-tenant", exchange -> send(exchange, 200, lastTenant));
         server.createContext("/calls", exchange -> send(exchange, 200,
                 String.valueOf(gpuHoursCalls.getOrDefault(query(exchange).get("from"), new AtomicInteger()).get())));
         server.start();
@@ -292,6 +295,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     private void gpuHours(HttpExchange exchange) throws IOException {
         Map<String, String> q = query(exchange);
         lastAuthorization = String.valueOf(exchange.getRequestHeaders().getFirst("Authorization"));
+        lastTenant = q.getOrDefault("tenant", "(all)");
         String from = q.get("from");
         gpuHoursCalls.computeIfAbsent(String.valueOf(from), f -> new AtomicInteger()).incrementAndGet();
         if (ANSWERS_500.equals(from)) {

@@ -12,6 +12,8 @@ import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 import java.util.Arrays;
 import java.util.List;
@@ -50,6 +52,35 @@ class BillingSecurityTest {
                 .queryParam("week", "2026-W10").queryParam("groupBy", "team").get("/api/v1/reports/weekly")
                 .then().statusCode(200).extract().asString();
         assertFalse(weekly.contains("acme"), weekly);
+    }
+
+    @Test
+    void aTenantTokenAsksTheLedgerForItsOwnRowsOnly() {
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("month", "2026-03")
+                .get(MONTHLY).then().statusCode(200);
+        String ledger = ConfigProvider.getConfig().getValue("quarkus.rest-client.ledger.url", String.class);
+        assertEquals("acme", RestAssured.given().basePath("").get(ledger + "/last-tenant").asString());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"Tenant=beta", "TENANT=beta", "%74enant=beta", "tenant=acme&tenant=beta",
+            "tenant=beta&tenant=acme", "tenant=acme&Tenant=beta", "tenant=", "tenant=%62eta", "tenant=acme%00"})
+    void anotherTenantInAnySpellingIs403(String query) {
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).urlEncodingEnabled(false)
+                .get(MONTHLY + "?month=2026-03&format=json&" + query).then()
+                .statusCode(403).contentType("application/problem+json").body("field", equalTo("tenant"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"//api/v1/reports/monthly", "/api/v1/reports/monthly/", "/api/v1/./reports/monthly",
+            "/api/v1/x/../reports/monthly", "/api/v1/reports;tenant=beta/monthly", "/api/v1/reports/monthly;tenant=beta",
+            "/q/../api/v1/reports/monthly"})
+    void aPathTheRulesWouldReadDifferentlyIsRefused(String path) {
+        int status = given().header("Authorization", TestTokens.bearer("tenant:acme")).urlEncodingEnabled(false)
+                .basePath("").get(path + "?month=2026-03&format=json&tenant=beta").then().extract().statusCode();
+        assertEquals(400, status, path);
+        int anonymous = given().urlEncodingEnabled(false).basePath("").get(path + "?month=2026-03").then().extract().statusCode();
+        assertTrue(anonymous == 400 || anonymous == 401 || anonymous == 404, path + " without a token: " + anonymous);
     }
 
     @Test

@@ -9,22 +9,21 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.Priorities;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.core.HttpHeaders;
-import jakarta.ws.rs.core.MultivaluedMap;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 import java.net.URI;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Optional;
 
 /**
  * Every {@code /api/} request passes here once: the bearer token is verified (SmallRye JWT), the caller's roles are
- * checked against {@link AccessRules}, and a tenant-confined caller is held to its own tenant — a request naming
- * another tenant is refused, and one naming none is narrowed to the caller's, so each endpoint's tenant filter does
- * the rest. Health, metrics and OpenAPI live outside {@code /api/} and stay open.
+ * checked against {@link AccessRules}, and a tenant-confined caller is held to its own tenant ({@link TenantScope}) —
+ * a request naming another tenant is refused, and the tenant parameter of any other is replaced by the caller's, so
+ * each endpoint's tenant filter does the rest. Every decision is taken on the request as {@link RequestTarget}
+ * parses it once: a path the router would resolve differently from how it is written (dot or empty segments,
+ * matrix parameters, broken escapes) is refused. Health, metrics and OpenAPI live outside {@code /api/} and stay
+ * open.
  */
 public class AccessFilter {
 
@@ -36,11 +35,18 @@ public class AccessFilter {
 
     @ServerRequestFilter(preMatching = true, priority = Priorities.AUTHENTICATION)
     public Uni<Response> authorize(ContainerRequestContext request) {
-        String path = request.getUriInfo().getRequestUri().getRawPath();
-        if (!enabled || !path.startsWith("/api/")) {
+        URI uri = request.getUriInfo().getRequestUri();
+        RequestTarget target = RequestTarget.parse(uri.getRawPath(), uri.getRawQuery());
+        if (!enabled || !target.underApi()) {
             return Uni.createFrom().nullItem();
         }
-        AccessRule rule = AccessRules.match(request.getMethod(), path);
+        if (!target.canonical()) {
+            // the router would resolve what the rules never saw: refuse rather than interpret
+            return Uni.createFrom().item(ProblemMapper.respond(Problem.of(400, "Bad Request",
+                    "The request is not in canonical form: " + target.problem() + ".",
+                    target.problem().startsWith("the query") ? "query" : "path")));
+        }
+        AccessRule rule = AccessRules.match(request.getMethod(), target.segments().toArray(String[]::new));
         if (rule.ownToken()) {
             return Uni.createFrom().nullItem();
         }
@@ -53,11 +59,12 @@ public class AccessFilter {
                         return unauthorized("The bearer token is not valid: it must be a JWT signed with the "
                                 + "configured key, from the configured issuer, and not expired.");
                     }
-                    return decide(request, rule, identity);
+                    return decide(request, rule, target, identity);
                 });
     }
 
-    private Response decide(ContainerRequestContext request, AccessRule rule, SecurityIdentity identity) {
+    private Response decide(ContainerRequestContext request, AccessRule rule, RequestTarget target,
+                            SecurityIdentity identity) {
         Caller caller = Caller.of(identity.getRoles());
         if (caller.ambiguous()) {
             return forbidden(null, "A tenant token must name exactly one tenant.");
@@ -67,29 +74,20 @@ public class AccessFilter {
                     + " may not call " + rule.family().toLowerCase() + ".");
         }
         Optional<String> tenant = caller.confinedTo();
-        return tenant.map(own -> confine(request, rule, own)).orElse(null);
+        return tenant.map(own -> confine(request, rule, target, own)).orElse(null);
     }
 
-    private static Response confine(ContainerRequestContext request, AccessRule rule, String own) {
-        int segment = rule.tenantSegment();
-        if (segment >= 0) {
-            String[] segments = AccessRule.segments(request.getUriInfo().getRequestUri().getRawPath());
-            String named = segments.length > segment
-                    ? URLDecoder.decode(segments[segment].replace("+", "%2B"), StandardCharsets.UTF_8) : null;
-            return own.equals(named) ? null : otherTenant("tenant", own);
+    private static Response confine(ContainerRequestContext request, AccessRule rule, RequestTarget target, String own) {
+        TenantScope.Decision decision = TenantScope.decide(rule, target, own);
+        if (decision instanceof TenantScope.Refuse refuse) {
+            return forbidden(refuse.field(), refuse.detail());
         }
-        MultivaluedMap<String, String> query = request.getUriInfo().getQueryParameters();
-        List<String> named = query.get(rule.tenantParam());
-        if (named == null || named.isEmpty()) {
-            URI narrowed = request.getUriInfo().getRequestUriBuilder().queryParam(rule.tenantParam(), own).build();
-            request.setRequestUri(narrowed);
-            return null;
+        String query = ((TenantScope.Allow) decision).query();
+        if (query != null) {
+            URI uri = request.getUriInfo().getRequestUri();
+            request.setRequestUri(URI.create(uri.getScheme() + "://" + uri.getRawAuthority() + uri.getRawPath() + "?" + query));
         }
-        return named.stream().allMatch(own::equals) ? null : otherTenant(rule.tenantParam(), own);
-    }
-
-    private static Response otherTenant(String field, String own) {
-        return forbidden(field, "This token reads only tenant '" + own + "'.");
+        return null;
     }
 
     private static Response unauthorized(String detail) {

@@ -31,10 +31,14 @@ public record AccessRule(String family, String services, Set<String> methods, Li
     }
 
     public boolean matches(String method, String path) {
+        return matches(method, segments(path));
+    }
+
+    /** Matches decoded path segments, as {@link RequestTarget} parses them. */
+    public boolean matches(String method, String[] given) {
         if (!methods.isEmpty() && !methods.contains(method.toUpperCase(Locale.ROOT))) {
             return false;
         }
-        String[] given = segments(path);
         for (String pattern : paths) {
             if (matches(segments(pattern), given)) {
                 return true;
@@ -48,7 +52,7 @@ public record AccessRule(String family, String services, Set<String> methods, Li
     }
 
     /** The path segment naming the tenant, or -1 when the tenant is a query parameter. */
-    int tenantSegment() {
+    public int tenantSegment() {
         if (tenantParam != null && tenantParam.startsWith("{") && tenantParam.endsWith("}")) {
             return Integer.parseInt(tenantParam.substring(1, tenantParam.length() - 1));
         }

@@ -54,8 +54,13 @@ public final class AccessRules {
 
     /** The rule deciding a request under {@code /api/}; the last rule catches everything. */
     public static AccessRule match(String method, String path) {
+        return match(method, AccessRule.segments(path));
+    }
+
+    /** The rule deciding a request whose decoded path segments are {@code segments}. */
+    public static AccessRule match(String method, String[] segments) {
         for (AccessRule rule : RULES) {
-            if (rule.matches(method, path)) {
+            if (rule.matches(method, segments)) {
                 return rule;
             }
         }

@@ -43,10 +43,17 @@ public class UsedHoursRepository {
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
         String sql = """
-                WITH seg AS (
-                    SELECT s.*, greatest(s.seg_start, $1) AS a, least(coalesce(s.seg_end, $3), $2) AS b
+                WITH cards AS (
+                    -- The first step keeps the asked tenant's cards only; their other occupants join below because a
+                    -- card's activity is apportioned among everyone on it, but their rows never reach the answer.
+                    SELECT DISTINCT s.cluster, s.gpu_uuid
                     FROM ledger.allocation_segment s
-                    WHERE s.gpu_uuid IS NOT NULL AND s.seg_start < $2 AND coalesce(s.seg_end, $3) > $1 AND s.seg_start < $3),
+                    WHERE s.gpu_uuid IS NOT NULL AND s.seg_start < $2 AND coalesce(s.seg_end, $3) > $1 AND s.seg_start < $3
+                      AND ($4::text IS NULL OR s.tenant = $4)),
+                seg AS (
+                    SELECT s.*, greatest(s.seg_start, $1) AS a, least(coalesce(s.seg_end, $3), $2) AS b
+                    FROM ledger.allocation_segment s JOIN cards c ON c.cluster = s.cluster AND c.gpu_uuid = s.gpu_uuid
+                    WHERE s.seg_start < $2 AND coalesce(s.seg_end, $3) > $1 AND s.seg_start < $3),
                 reading AS (
                     SELECT cluster, gpu_uuid, scope, scope_key, field, minute, sum / samples AS mean
                     FROM ledger.usage_minute
