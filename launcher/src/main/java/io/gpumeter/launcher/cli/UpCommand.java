@@ -5,6 +5,7 @@ import io.gpumeter.launcher.db.EmbeddedDatabase;
 import io.gpumeter.launcher.demo.Demo;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
 import io.gpumeter.launcher.simulator.FleetSimulator;
+import io.gpumeter.launcher.suite.LocalSecrets;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
@@ -137,7 +138,11 @@ public final class UpCommand {
         }
         DatabaseConnection db = suite.database().orElseThrow();
         out.printf("  %-10s %s%n", "postgres", db.jdbcUrl());
-        suite.embeddedDatabase().ifPresent(e -> out.printf("  %-10s %s%n", "data", e.dataDirectory()));
+        suite.embeddedDatabase().ifPresent(e -> {
+            out.printf("  %-10s %s%n", "data", e.dataDirectory());
+            out.printf("  %-10s user %s, password in %s%n", "login", e.connection().user(),
+                    LocalSecrets.in(suite.config().stateDirectory()).file(LocalSecrets.DATABASE_PASSWORD));
+        });
         out.printf("  %-10s %s%n", "logs", suite.config().logDirectory());
         if (api != null) {
             out.printf("  %-10s %s (simulated; kubectl --server %s get pods -A)%n", "k8s api", api.url(), api.url());
