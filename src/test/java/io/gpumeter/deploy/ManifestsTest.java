@@ -40,8 +40,11 @@ class ManifestsTest {
 
     /** Secrets the prod overlay reads but does not create: the platform team does (docs/deploy.md). */
     static final Set<String> EXTERNAL_SECRETS = Set.of("gpumeter-postgres", "gpumeter-alertmanager-webhook", "gpumeter-auth");
-    /** Made by the operator in every overlay: the token key is never rendered from the repository. */
-    static final Set<String> EXTERNAL_EVERYWHERE = Set.of("gpumeter-auth");
+    /**
+     * Made by the operator in every overlay: the token key and Alertmanager's webhook token are never rendered from
+     * the repository (dev: k8s/overlays/dev/generate-secrets.sh).
+     */
+    static final Set<String> EXTERNAL_EVERYWHERE = Set.of("gpumeter-auth", "gpumeter-alertmanager-webhook");
 
     static Stream<String> applied() {
         return Manifests.APPLIED.stream();

@@ -10,8 +10,13 @@ import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.apps.StatefulSet;
 import io.fabric8.kubernetes.api.model.policy.v1.PodDisruptionBudget;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -52,8 +57,6 @@ class OverlaysTest {
             assertEquals(user, decode(creds, "QUARKUS_DATASOURCE_USERNAME"), svc + ": database user");
             assertEquals(password, decode(creds, "QUARKUS_DATASOURCE_PASSWORD"), svc + ": database password");
         }
-        assertFalse(decode(dev.get(Secret.class, "alert-config-creds"), "GPUMETER_ALERT_WEBHOOK_TOKEN").isEmpty(),
-                "dev sets a webhook token");
         assertTrue(dev.kind("ServiceMonitor").isEmpty() && dev.kind("PrometheusRule").isEmpty(),
                 "dev needs no Prometheus Operator");
     }
@@ -87,13 +90,52 @@ class OverlaysTest {
             }
             assertNotNull(d.getSpec().getTemplate().getSpec().getTopologySpreadConstraints(), svc + ": replicas spread over nodes");
         }
-        EnvVar token = env(prod.get(Deployment.class, "alert-service").getSpec().getTemplate().getSpec().getContainers().get(0),
-                "GPUMETER_ALERT_WEBHOOK_TOKEN");
-        assertEquals("gpumeter-alertmanager-webhook", secretOf(token));
-        assertEquals("token", token.getValueFrom().getSecretKeyRef().getKey());
         // The shared Secrets are the platform team's: prod must not overwrite them with placeholders.
         assertTrue(prod.find("Secret", "gpumeter-postgres").isEmpty());
         assertTrue(prod.find("Secret", "gpumeter-alertmanager-webhook").isEmpty());
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("io.gpumeter.deploy.ManifestsTest#applied")
+    void alertServiceRequiresTheWebhookTokenFromItsSecretAndNoManifestShipsOne(String dir) {
+        Manifests m = Manifests.of(dir);
+        Container alert = m.get(Deployment.class, "alert-service").getSpec().getTemplate().getSpec().getContainers().get(0);
+        EnvVar token = env(alert, "GPUMETER_ALERT_WEBHOOK_TOKEN");
+        assertEquals("gpumeter-alertmanager-webhook", secretOf(token), "the Secret Alertmanager sends the token from");
+        assertEquals("token", token.getValueFrom().getSecretKeyRef().getKey());
+        assertEquals(Boolean.FALSE, token.getValueFrom().getSecretKeyRef().getOptional(),
+                "required: without the Secret the pod does not start, rather than running with an open webhook");
+        assertEquals(1, alert.getEnv().stream().filter(e -> e.getName().equals(token.getName())).count());
+        for (Secret s : m.all(Secret.class)) {
+            assertFalse(ManifestsTest.keys(s).contains("GPUMETER_ALERT_WEBHOOK_TOKEN"),
+                    s.getMetadata().getName() + " ships a webhook token, empty or fixed, that would shadow or replace the Secret");
+        }
+        assertTrue(m.find("Secret", "gpumeter-alertmanager-webhook").isEmpty(), "k8s/" + dir + " renders the token's Secret");
+    }
+
+    @Test
+    void devGeneratesAFreshWebhookTokenOutsideTheRepository() {
+        Tools.kubectl();
+        Path script = Repo.k8s().resolve("overlays/dev/generate-secrets.sh");
+        assertTrue(Files.isExecutable(script), script + " is executable");
+        List<String> tokens = new ArrayList<>();
+        for (int run = 0; run < 2; run++) {
+            Tools.Result result = Tools.run(Repo.k8s(), List.of("bash", script.toString(), "--dry-run",
+                    "--alertmanager-namespace", "monitoring"));
+            assertTrue(result.ok(), result.output());
+            List<Secret> secrets = Manifests.parse(result.stdout()).stream().map(Secret.class::cast).toList();
+            assertEquals(List.of("gpumeter-dev", "monitoring"), secrets.stream().map(s -> s.getMetadata().getNamespace()).toList());
+            for (Secret s : secrets) {
+                assertEquals("gpumeter-alertmanager-webhook", s.getMetadata().getName());
+                assertEquals(decode(secrets.get(0), "token"), decode(s, "token"), "one token for alert-service and Alertmanager");
+            }
+            String token = decode(secrets.get(0), "token");
+            assertTrue(token.matches("[A-Za-z0-9_-]{43}"), "256 random bits, base64url: " + token);
+            tokens.add(token);
+        }
+        assertFalse(tokens.get(0).equals(tokens.get(1)), "every run draws its own token");
+        assertTrue(Repo.read(Repo.k8s().resolve("overlays/dev/kustomization.yaml")).contains("generate-secrets.sh"),
+                "the overlay says to run it");
     }
 
     @Test

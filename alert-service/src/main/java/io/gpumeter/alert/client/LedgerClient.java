@@ -50,6 +50,24 @@ public class LedgerClient {
                 .onFailure(Http::notFound).recoverWithItem(List.of());
     }
 
+    /** Whether the ledger knows the node: its occupants read answers 404 for a node it never saw. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<Boolean> knowsNode(String node, Instant at) {
+        return ledger.nodeOccupants(node, at.toString()).map(rows -> true)
+                .onFailure(Http::notFound).recoverWithItem(false);
+    }
+
+    /** Whether the ledger knows the card: its occupants read answers 404 for a UUID in neither inventory nor books. */
+    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
+    @Retry(maxRetries = 2, delay = 200, jitter = 100)
+    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
+    public Uni<Boolean> knowsGpu(String uuid, Instant at) {
+        return ledger.gpuOccupants(uuid, at.toString()).map(rows -> true)
+                .onFailure(Http::notFound).recoverWithItem(false);
+    }
+
     /** Every usage series of a card, per minute, over [from, to). */
     @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)

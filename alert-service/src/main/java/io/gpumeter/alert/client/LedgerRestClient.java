@@ -39,9 +39,15 @@ interface LedgerRestClient {
     Uni<List<NodeHours>> gpuHours(@QueryParam("from") String from, @QueryParam("to") String to,
                                   @QueryParam("groupBy") String groupBy);
 
+    /** 404 for a node the ledger never saw. */
     @GET
     @Path("/nodes/{node}/occupants")
     Uni<List<OccupantView>> nodeOccupants(@PathParam("node") String node, @QueryParam("at") String at);
+
+    /** 404 for a card the ledger has neither in its inventory nor in its books. */
+    @GET
+    @Path("/gpus/{uuid}/occupants")
+    Uni<List<OccupantView>> gpuOccupants(@PathParam("uuid") String uuid, @QueryParam("at") String at);
 
     @GET
     @Path("/gpus/{uuid}/usage")

@@ -39,7 +39,7 @@ public interface AlertConfig {
 
     /** Alertmanager's webhook. */
     interface Webhook {
-        /** Bearer token Alertmanager must send; unset or empty leaves the webhook open. */
+        /** Bearer token Alertmanager must send; while it is unset or blank the webhook refuses every call. */
         Optional<String> token();
     }
 

@@ -1,8 +1,9 @@
 package io.gpumeter.alert.domain;
 
 /**
- * Decides whether a runbook action may run, before anything is called: a target is needed, gpumeter does not act
- * twice on a target it already holds for another alert, a rate limit per hour, and for cordons the blast radius.
+ * Decides whether a runbook action may run, before anything is called: the ledger must know the node or card the
+ * alert names, a target is needed, gpumeter does not act twice on a target it already holds for another alert, a
+ * rate limit per hour, and for cordons the blast radius.
  */
 public final class ActionPolicy {
 
@@ -12,6 +13,14 @@ public final class ActionPolicy {
     /** What is known when an action is claimed. */
     public record Facts(boolean hasTarget, int recentAttempts, int maxPerHour, int otherHolders, int cordonedNodes,
                         int allowedCordons) {
+    }
+
+    /**
+     * As {@link #decide(ActionKind, ActionMode, Facts)}, but an alert naming a node or card the ledger does not know
+     * is refused before anything else is weighed, in dry-run too: that is what enforce would do.
+     */
+    public static ActionResult decide(ActionKind kind, ActionMode mode, Facts facts, boolean targetKnown) {
+        return targetKnown ? decide(kind, mode, facts) : ActionResult.REFUSED_UNKNOWN_TARGET;
     }
 
     /**

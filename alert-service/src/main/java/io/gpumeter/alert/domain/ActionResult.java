@@ -14,6 +14,8 @@ public enum ActionResult {
     ALREADY_IN_PLACE,
     /** The blast-radius guard refused: too large a share of the GPU nodes would be cordoned. */
     REFUSED_BLAST_RADIUS,
+    /** The ledger does not know the node or card the alert names, or could not be asked: nothing was touched. */
+    REFUSED_UNKNOWN_TARGET,
     /** More of this action in the last hour than its rate limit allows. */
     RATE_LIMITED,
     /** Nothing to act on (no node label) or nothing configured (no ticket URL). */

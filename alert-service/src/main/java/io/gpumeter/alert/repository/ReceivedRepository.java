@@ -3,11 +3,13 @@ package io.gpumeter.alert.repository;
 import io.gpumeter.alert.domain.ReceivedAlert;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.Arrays;
+import java.util.TreeMap;
 
 /**
  * Alerts received through Alertmanager's webhook, each once per fingerprint and startsAt, with what a delivery
@@ -24,6 +26,11 @@ public class ReceivedRepository {
         RESOLVED,
         /** First seen already resolved: nothing was done for it, nothing to undo. */
         RESOLVED_UNSEEN,
+        /**
+         * Resolved, but with labels other than those it fired with: forged or mistaken, so it changes nothing and the
+         * alert stays firing.
+         */
+        RESOLVE_REFUSED,
         /** Nothing new. */
         DUPLICATE
     }
@@ -39,10 +46,11 @@ public class ReceivedRepository {
         return pool.withTransaction(conn -> conn
                 .preparedQuery("SELECT pg_advisory_xact_lock(hashtext('gpumeter.alert.received'), hashtext($1))")
                 .execute(Tuple.of(a.fingerprint()))
-                .chain(() -> conn.preparedQuery("SELECT status FROM alert.received WHERE fingerprint = $1 AND starts_at = $2")
+                .chain(() -> conn.preparedQuery("SELECT status, labels FROM alert.received WHERE fingerprint = $1 AND starts_at = $2")
                         .execute(Tuple.of(a.fingerprint(), Sql.ts(a.startsAt()))))
                 .chain(rows -> {
-                    String before = rows.size() == 0 ? null : rows.iterator().next().getString("status");
+                    Row stored = rows.size() == 0 ? null : rows.iterator().next();
+                    String before = stored == null ? null : stored.getString("status");
                     String status = a.firing() ? "firing" : "resolved";
                     if (before == null) {
                         return conn.preparedQuery("""
@@ -56,6 +64,10 @@ public class ReceivedRepository {
                                 .map(ignored -> a.firing() ? Change.FIRED : Change.RESOLVED_UNSEEN);
                     }
                     boolean resolves = "firing".equals(before) && !a.firing();
+                    // The fingerprint is the sender's word; the labels stored when the alert fired are ours.
+                    if (resolves && !Sql.strings(stored, "labels").equals(new TreeMap<>(a.labels()))) {
+                        return Uni.createFrom().item(Change.RESOLVE_REFUSED);
+                    }
                     return conn.preparedQuery("""
                                     UPDATE alert.received SET last_received_at = $3, deliveries = deliveries + 1,
                                         status = CASE WHEN $4 THEN 'resolved' ELSE status END,

@@ -9,6 +9,7 @@ import io.gpumeter.alert.service.WebhookService;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Problem;
 import io.smallrye.mutiny.Uni;
+import org.jboss.logging.Logger;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
@@ -18,36 +19,40 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * Alertmanager's webhook (payload version 4), firing and resolved. Alertmanager retries on 5xx, so a repeat of a
- * notification changes nothing; a bad body is a 4xx that it will not retry.
+ * notification changes nothing; a bad body is a 4xx that it will not retry. Without a configured token every call is
+ * refused.
  */
 @Path("/api/v1/alertmanager/webhook")
 public class WebhookResource {
 
+    private static final Logger LOG = Logger.getLogger(WebhookResource.class);
+
     private final WebhookService webhook;
-    private final Optional<byte[]> token;
+    private final WebhookToken token;
 
     public WebhookResource(WebhookService webhook, AlertConfig config) {
         this.webhook = webhook;
-        this.token = config.webhook().token().filter(t -> !t.isBlank()).map(t -> t.strip().getBytes(StandardCharsets.UTF_8));
+        this.token = WebhookToken.of(config.webhook().token());
+        if (!token.configured()) {
+            LOG.warn("gpumeter.alert.webhook.token (GPUMETER_ALERT_WEBHOOK_TOKEN) is not set: the Alertmanager webhook "
+                    + "refuses every call");
+        }
     }
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<Response> receive(@HeaderParam(HttpHeaders.AUTHORIZATION) String authorization, WebhookPayload body) {
-        if (!authorized(authorization)) {
-            return Uni.createFrom().item(Response.status(401).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
-                    .type(Problem.MEDIA_TYPE).entity(Problem.of(401, "Unauthorized",
-                            "Send Alertmanager's bearer token (http_config.authorization) in the Authorization header.",
-                            "Authorization"))
-                    .build());
+        if (!token.configured()) {
+            return unauthorized("This webhook has no token configured, so it refuses every call: set "
+                    + "gpumeter.alert.webhook.token (GPUMETER_ALERT_WEBHOOK_TOKEN) and send it as Alertmanager's bearer token.");
+        }
+        if (!token.accepts(authorization)) {
+            return unauthorized("Send Alertmanager's bearer token (http_config.authorization) in the Authorization header.");
         }
         List<ReceivedAlert> alerts;
         try {
@@ -58,14 +63,8 @@ public class WebhookResource {
         return webhook.receive(alerts, body.receiver(), body.groupKey()).map(receipt -> Response.ok(receipt).build());
     }
 
-    private boolean authorized(String header) {
-        if (token.isEmpty()) {
-            return true;
-        }
-        if (header == null || !header.regionMatches(true, 0, "Bearer ", 0, 7)) {
-            return false;
-        }
-        byte[] given = header.substring(7).strip().getBytes(StandardCharsets.UTF_8);
-        return MessageDigest.isEqual(given, token.get());
+    private static Uni<Response> unauthorized(String detail) {
+        return Uni.createFrom().item(Response.status(401).header(HttpHeaders.WWW_AUTHENTICATE, "Bearer")
+                .type(Problem.MEDIA_TYPE).entity(Problem.of(401, "Unauthorized", detail, "Authorization")).build());
     }
 }

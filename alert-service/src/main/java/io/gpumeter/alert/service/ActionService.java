@@ -46,6 +46,7 @@ public class ActionService {
     private final NodeActions nodes;
     private final TraceSnapshots traces;
     private final Tickets tickets;
+    private final KnownTargets known;
     private final LedgerClient ledger;
     private final AlertPayloads payloads;
     private final AlertMetrics metrics;
@@ -53,30 +54,40 @@ public class ActionService {
     private final Clock clock = Clock.systemUTC();
 
     public ActionService(Runbook runbook, ActionRepository audit, NodeActions nodes, TraceSnapshots traces, Tickets tickets,
-                         LedgerClient ledger, AlertPayloads payloads, AlertMetrics metrics, AlertConfig config) {
+                         KnownTargets known, LedgerClient ledger, AlertPayloads payloads, AlertMetrics metrics,
+                         AlertConfig config) {
         this.runbook = runbook;
         this.audit = audit;
         this.nodes = nodes;
         this.traces = traces;
         this.tickets = tickets;
+        this.known = known;
         this.ledger = ledger;
         this.payloads = payloads;
         this.metrics = metrics;
         this.config = config.actions();
     }
 
-    /** The runbook's actions for a newly firing alert, in order; the audit rows they left. */
+    /**
+     * The runbook's actions for a newly firing alert, in order; the audit rows they left. The ledger is asked once
+     * whether it knows the alert's node and card; if not, each action is audited as refused and none runs.
+     */
     public Uni<List<StoredAction>> onFiring(ReceivedAlert alert) {
-        List<StoredAction> done = new ArrayList<>();
-        Uni<Void> chain = Uni.createFrom().voidItem();
-        for (ActionKind kind : runbook.actions(alert.alertname())) {
-            ActionMode mode = runbook.mode(kind);
-            if (mode == ActionMode.OFF) {
-                continue;
-            }
-            chain = chain.chain(() -> act(alert, kind, mode).invoke(a -> a.ifPresent(done::add))).replaceWithVoid();
+        List<ActionKind> kinds = runbook.actions(alert.alertname()).stream()
+                .filter(kind -> runbook.mode(kind) != ActionMode.OFF).toList();
+        if (kinds.isEmpty()) {
+            return Uni.createFrom().item(List.of());
         }
-        return chain.map(ignored -> done);
+        List<StoredAction> done = new ArrayList<>();
+        return known.unknown(alert).chain(unknown -> {
+            unknown.ifPresent(why -> LOG.warnf("%s (%s): %s", alert.alertname(), alert.fingerprint(), why));
+            Uni<Void> chain = Uni.createFrom().voidItem();
+            for (ActionKind kind : kinds) {
+                chain = chain.chain(() -> act(alert, kind, runbook.mode(kind), unknown).invoke(a -> a.ifPresent(done::add)))
+                        .replaceWithVoid();
+            }
+            return chain.map(ignored -> done);
+        });
     }
 
     /** Marks the episode's actions resolved and undoes what the runbook says to undo; the audit rows touched. */
@@ -91,7 +102,8 @@ public class ActionService {
         });
     }
 
-    private Uni<Optional<StoredAction>> act(ReceivedAlert alert, ActionKind kind, ActionMode mode) {
+    /** @param unknown why the ledger does not vouch for the alert's node or card; empty when it does */
+    private Uni<Optional<StoredAction>> act(ReceivedAlert alert, ActionKind kind, ActionMode mode, Optional<String> unknown) {
         Instant now = clock.instant();
         String node = alert.label("node");
         String target = switch (kind) {
@@ -100,9 +112,9 @@ public class ActionService {
             default -> node;
         };
         Uni<Integer> allowed = kind == ActionKind.CORDON ? allowedCordons(now) : Uni.createFrom().item(Integer.MAX_VALUE);
-        String plan = mode == ActionMode.DRY_RUN ? "dry-run: would " + plan(kind, node, target) : null;
+        String plan = unknown.orElse(mode == ActionMode.DRY_RUN ? "dry-run: would " + plan(kind, node, target) : null);
         return allowed.chain(limit -> audit.claim(alert, kind, mode, target, runbook.maxPerHour(kind), limit, now, plan,
-                        facts -> ActionPolicy.decide(kind, mode, facts)))
+                        facts -> ActionPolicy.decide(kind, mode, facts, unknown.isEmpty())))
                 .chain(claimed -> {
                     if (claimed.isEmpty()) {
                         return Uni.createFrom().item(Optional.<StoredAction>empty());

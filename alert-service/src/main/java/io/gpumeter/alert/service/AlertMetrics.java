@@ -56,6 +56,12 @@ public class AlertMetrics {
                 .tag("outcome", ok ? "accepted" : "failed").register(registry).increment(alerts);
     }
 
+    /** A resolve whose labels differ from those its alert fired with. */
+    public void refusedResolve() {
+        Counter.builder("gpumeter.alert.webhook.refused").description("Webhook alerts refused, by reason")
+                .tag("reason", "resolve-labels-differ").register(registry).increment();
+    }
+
     public void action(String action, String result) {
         Counter.builder("gpumeter.alert.actions").description("Runbook actions, by action and result")
                 .tag("action", action).tag("result", result).register(registry).increment();

@@ -33,6 +33,17 @@ class ActionPolicyTest {
     }
 
     @Test
+    void aNodeOrCardTheLedgerDoesNotKnowIsRefusedBeforeAnythingElseIsWeighed() {
+        assertEquals(ActionResult.REFUSED_UNKNOWN_TARGET, ActionPolicy.decide(CORDON, ENFORCE, facts(true, 0, 0, 0, 1), false));
+        assertEquals(ActionResult.REFUSED_UNKNOWN_TARGET, ActionPolicy.decide(CORDON, DRY_RUN, facts(true, 0, 0, 0, 1), false),
+                "dry-run records what enforce would do: refuse");
+        assertEquals(ActionResult.REFUSED_UNKNOWN_TARGET, ActionPolicy.decide(CORDON, ENFORCE, facts(true, 0, 1, 0, 1), false),
+                "not even a share of a change gpumeter holds");
+        assertEquals(ActionResult.REFUSED_UNKNOWN_TARGET, ActionPolicy.decide(TICKET, ENFORCE, facts(true, 0, 0, 0, 0), false));
+        assertEquals(ActionResult.PENDING, ActionPolicy.decide(CORDON, ENFORCE, facts(true, 0, 0, 0, 1), true));
+    }
+
+    @Test
     void blastRadiusIsAShareOfTheFleetWithAFloor() {
         assertEquals(2, BlastRadius.allowed(20, 0.1, 1));
         assertEquals(1, BlastRadius.allowed(5, 0.1, 1));

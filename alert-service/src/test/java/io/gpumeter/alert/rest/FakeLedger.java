@@ -145,14 +145,22 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         ROUTES.put(path, new Answer(status, "{\"status\":" + status + "}"));
     }
 
-    /** The nodes that held GPUs (gpu-hours grouped by node). */
+    /** The nodes that held GPUs (gpu-hours grouped by node); the ledger knows each, with no occupants unless set. */
     static void nodes(String... nodes) {
         StringBuilder json = new StringBuilder("[");
         for (String n : nodes) {
             json.append(json.length() > 1 ? "," : "").append("{\"key\":\"").append(n).append("\",\"group\":{\"node\":\"")
                     .append(n).append("\"},\"allocatedGpuHours\":1}");
+            ROUTES.putIfAbsent("/api/v1/nodes/" + n + "/occupants", new Answer(200, "[]"));
         }
         answer("/api/v1/gpu-hours", json.append("]").toString());
+    }
+
+    /** Cards in the ledger's inventory, held by nobody now; unknown cards answer 404 as the ledger does. */
+    static void cards(String... uuids) {
+        for (String uuid : uuids) {
+            ROUTES.putIfAbsent("/api/v1/gpus/" + uuid + "/occupants", new Answer(200, "[]"));
+        }
     }
 
     /** An occupant row: pod ns/pod of tenant on the card, held for {@code held}. */
@@ -162,8 +170,18 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                 + "\"since\":\"" + Instant.now().minus(held) + "\",\"until\":null}";
     }
 
+    /** The node's occupants now; the cards they hold answer their own occupants too, as in the ledger. */
     static void occupants(String node, String... rows) {
         answer("/api/v1/nodes/" + node + "/occupants", "[" + String.join(",", rows) + "]");
+        Map<String, List<String>> byCard = new HashMap<>();
+        for (String row : rows) {
+            try {
+                byCard.computeIfAbsent(JSON.readTree(row).path("gpuUuid").asText(), g -> new ArrayList<>()).add(row);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }
+        byCard.forEach((gpu, held) -> answer("/api/v1/gpus/" + gpu + "/occupants", "[" + String.join(",", held) + "]"));
     }
 
     /** Per-minute DEVICE series for a card: each entry is field → values, the last value in the newest minute. */

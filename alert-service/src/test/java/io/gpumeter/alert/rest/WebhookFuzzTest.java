@@ -5,6 +5,8 @@ import io.gpumeter.common.testing.Fuzz;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.kubernetes.client.WithKubernetesTestServer;
 import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import org.junit.jupiter.api.Test;
 
@@ -22,6 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * payload records no alert and takes no action; the service stays up.
  */
 @QuarkusTest
+@TestProfile(WebhookFuzzTest.WithToken.class)
 @WithKubernetesTestServer(crud = true)
 @WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
@@ -29,6 +32,15 @@ class WebhookFuzzTest {
 
     private static final String WEBHOOK = "/api/v1/alertmanager/webhook";
     private static final int CASES = 1500;
+    private static final String TOKEN = "fuzz-webhook-token";
+
+    /** The webhook refuses everything without a token; the payloads are what is fuzzed here. */
+    public static class WithToken implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("gpumeter.alert.webhook.token", TOKEN);
+        }
+    }
 
     @Test
     void alertmanagerPayloads() {
@@ -37,7 +49,8 @@ class WebhookFuzzTest {
                 Notifications.firing(Notifications.labels("GpuMissing", "gpu-1"), t0),
                 Notifications.resolved(Notifications.labels("XidHardwareError", "gpu-2"), t0, t0.plusSeconds(60)));
         Map<Integer, Integer> statuses = new Fuzz(21L, seeds).overHttp("alertmanager", CASES, body -> {
-            Response r = given().contentType("application/json").body(body).post(WEBHOOK);
+            Response r = given().header("Authorization", "Bearer " + TOKEN).contentType("application/json").body(body)
+                    .post(WEBHOOK);
             return new Fuzz.Answer(r.statusCode(), r.contentType(), r.asString());
         }, WebhookFuzzTest::state);
         given().get("/q/health/live").then().statusCode(200);

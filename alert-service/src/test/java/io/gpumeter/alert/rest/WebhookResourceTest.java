@@ -45,7 +45,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * Alertmanager's webhook into the runbook, against the fabric8 mock API server: authentication and bad bodies, one
  * action per alert episode however often it is delivered, cordons within the blast radius, never undoing what
- * someone else did, dry-run that only records, and the audit of it all.
+ * someone else did, dry-run that only records, nothing done to a node or card the ledger does not know, resolves
+ * honoured only with the labels the alert fired with, and the audit of it all.
  */
 @QuarkusTest
 @TestProfile(WebhookResourceTest.Enforcing.class)
@@ -85,6 +86,7 @@ class WebhookResourceTest {
     static void fleetOfTen() {
         FakeLedger.reset();
         FakeLedger.nodes("gpu-1", "gpu-2", "gpu-3", "gpu-4", "gpu-5", "gpu-6", "gpu-7", "gpu-8", "gpu-9", "gpu-10");
+        FakeLedger.cards("GPU-8a", "GPU-9a");
     }
 
     private static RequestSpecification authed() {
@@ -395,6 +397,84 @@ class WebhookResourceTest {
         assertEquals("UNDONE", healthTickets.get(0).get("undoResult"),
                 "gpu-9's open ticket does not keep gpu-8's from being resolved: a ticket is its own alert's");
         assertNull(healthTickets.get(1).get("undoResult"));
+    }
+
+    @Test
+    @Order(14)
+    void anAlertOnANodeOrCardTheLedgerDoesNotKnowTouchesNothingAndIsAuditedWithTheReason() throws InterruptedException {
+        // The node exists in Kubernetes, so a cordon would succeed; only the ledger's word stops it.
+        node("gpu-ghost", false);
+        apiCalls();
+        int tickets = FakeLedger.TICKETS.size();
+        JsonPath receipt = deliver(Notifications.firing(Notifications.labels("GpuMissing", "gpu-ghost"), T0));
+        assertEquals(1, receipt.getInt("fired"));
+        Map<String, Object> cordon = action("GpuMissing", "gpu-ghost", "cordon");
+        assertEquals("REFUSED_UNKNOWN_TARGET", cordon.get("result"));
+        assertTrue(String.valueOf(cordon.get("detail")).contains("does not know node 'gpu-ghost'"), String.valueOf(cordon.get("detail")));
+        assertNull(read("gpu-ghost").getSpec().getUnschedulable());
+
+        // A known node with a card the ledger never saw: neither the cordon nor the ticket.
+        node("gpu-10", false);
+        Map<String, String> forgedCard = health("gpu-10", "GPU-not-in-the-inventory");
+        deliver(Notifications.firing(forgedCard, T0));
+        Map<String, Object> healthCordon = action("GpuHealthDegraded", "gpu-10", "cordon");
+        assertEquals("REFUSED_UNKNOWN_TARGET", healthCordon.get("result"));
+        assertTrue(String.valueOf(healthCordon.get("detail")).contains("does not know GPU 'GPU-not-in-the-inventory'"));
+        List<Map<String, Object>> ticketRows = actions().getList("findAll { it.alertname == 'GpuHealthDegraded' "
+                + "&& it.action == 'ticket' && it.result == 'REFUSED_UNKNOWN_TARGET' }");
+        assertEquals(1, ticketRows.size());
+        assertEquals(tickets, FakeLedger.TICKETS.size(), "no ticket for a card the ledger does not know");
+        assertNull(read("gpu-10").getSpec().getUnschedulable());
+
+        // A ledger that cannot answer vouches for nothing.
+        node("gpu-dark", false);
+        FakeLedger.fail("/api/v1/nodes/gpu-dark/occupants", 503);
+        deliver(Notifications.firing(Notifications.labels("GpuDriverXid", "gpu-dark"), T0));
+        Map<String, Object> annotate = action("GpuDriverXid", "gpu-dark", "annotate");
+        assertEquals("REFUSED_UNKNOWN_TARGET", annotate.get("result"));
+        assertTrue(String.valueOf(annotate.get("detail")).contains("could not confirm node 'gpu-dark'"));
+        Map<String, String> annotations = read("gpu-dark").getMetadata().getAnnotations();
+        assertTrue(annotations == null || !annotations.containsKey("gpumeter.io/alert-GpuDriverXid"));
+        List<String> calls = apiCalls();
+        assertTrue(calls.stream().noneMatch(c -> c.startsWith("PATCH") || c.contains("/jobs")),
+                "no node patched, no Job created: " + calls);
+    }
+
+    @Test
+    @Order(15)
+    void aResolveWhoseLabelsDifferFromTheFiringAlertChangesNothing() {
+        node("gpu-5x", false);
+        FakeLedger.answer("/api/v1/nodes/gpu-5x/occupants", "[]");
+        Map<String, String> labels = Notifications.labels("GpuDriverXid", "gpu-5x");
+        deliver(Notifications.firing(labels, T0));
+        assertTrue(read("gpu-5x").getMetadata().getAnnotations().containsKey("gpumeter.io/alert-GpuDriverXid"));
+
+        // Same fingerprint and startsAt, other labels: a resolve someone made up.
+        Map<String, String> forged = new java.util.TreeMap<>(labels);
+        forged.put("node", "gpu-6");
+        String forgedBody = Notifications.resolved(forged, T0, T0.plusSeconds(60))
+                .replace(Fingerprint.of(forged), Fingerprint.of(labels));
+        JsonPath refused = deliver(forgedBody);
+        assertEquals(1, refused.getInt("refused"));
+        assertEquals(0, refused.getInt("resolved"));
+        assertEquals(0, refused.getInt("actions"));
+        Map<String, String> extra = new java.util.TreeMap<>(labels);
+        extra.put("tenant", "acme");
+        assertEquals(1, deliver(Notifications.resolved(extra, T0, T0.plusSeconds(60))
+                .replace(Fingerprint.of(extra), Fingerprint.of(labels))).getInt("refused"), "an added label is other labels too");
+        assertTrue(read("gpu-5x").getMetadata().getAnnotations().containsKey("gpumeter.io/alert-GpuDriverXid"),
+                "the annotation stays while the alert fires");
+        Map<String, Object> row = action("GpuDriverXid", "gpu-5x", "annotate");
+        assertNull(row.get("resolvedAt"));
+        assertNull(row.get("undoResult"));
+        given().get("/q/metrics").then()
+                .body(containsString("gpumeter_alert_webhook_refused_total{reason=\"resolve-labels-differ\"} 2.0"));
+
+        JsonPath genuine = deliver(Notifications.resolved(labels, T0, T0.plusSeconds(60)));
+        assertEquals(1, genuine.getInt("resolved"));
+        assertEquals(0, genuine.getInt("refused"));
+        assertFalse(read("gpu-5x").getMetadata().getAnnotations().containsKey("gpumeter.io/alert-GpuDriverXid"));
+        assertEquals("UNDONE", action("GpuDriverXid", "gpu-5x", "annotate").get("undoResult"));
     }
 
     private static Map<String, String> health(String node, String gpu) {

@@ -5,6 +5,7 @@ import io.gpumeter.launcher.db.EmbeddedDatabase;
 import io.gpumeter.launcher.demo.Demo;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
 import io.gpumeter.launcher.simulator.FleetSimulator;
+import io.gpumeter.launcher.suite.LocalSecrets;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
@@ -35,6 +36,8 @@ public final class UpCommand {
               --data-dir DIR      embedded database directory (default .gpumeter/pgdata)
               --db-port N         embedded database port (default: any free port)
               --base-port N       services on N+1..N+5 (default 8080: 8081..8085)
+              --listen ADDRESS    the address the services bind to (default 127.0.0.1: this machine only;
+                                  0.0.0.0 for every interface)
               --cluster NAME      cluster name the collector stamps on its facts
               --seed N, --end T   the demo's fleet history (see simulate)
               --log-dir DIR       service logs (default .gpumeter/logs)
@@ -42,7 +45,7 @@ public final class UpCommand {
 
     private static final Set<String> FLAGS = Set.of("demo", "fresh", "build");
     private static final Set<String> OPTIONS = Set.of("db-url", "db-user", "db-password", "data-dir", "db-port",
-            "base-port", "cluster", "seed", "end", "log-dir", "timeout", "root");
+            "base-port", "cluster", "seed", "end", "log-dir", "timeout", "root", "listen");
 
     private UpCommand() {
     }
@@ -51,32 +54,18 @@ public final class UpCommand {
         return USAGE;
     }
 
+    static Arguments parse(List<String> args) {
+        return Arguments.parse(args, FLAGS, OPTIONS);
+    }
+
     public static int run(List<String> args, Map<String, String> env, PrintStream out) throws Exception {
-        Arguments a = Arguments.parse(args, FLAGS, OPTIONS);
+        Arguments a = parse(args);
         Path root = a.path("root").orElse(Path.of("")).toAbsolutePath().normalize();
         if (!Files.isRegularFile(root.resolve("pom.xml")) || !Files.isDirectory(root.resolve("ledger-service"))) {
             throw new UsageException(root + " is not the gpumeter repository: run from its root, or pass --root");
         }
         boolean demo = a.flag("demo");
-        SuiteBuilder builder = Suite.builder(root)
-                .basePort(a.intValue("base-port", 8080))
-                .readyTimeout(Duration.ofSeconds(a.longValue("timeout", 120)));
-        a.path("log-dir").ifPresent(builder::logDirectory);
-        a.value("cluster").ifPresent(c -> builder.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", c));
-        // A local run has no Alertmanager unless one is named; alerts are still evaluated and listed by alert-service.
-        builder.env(Service.ALERT, "GPUMETER_ALERT_ALERTMANAGER_ENABLED",
-                env.getOrDefault("QUARKUS_REST_CLIENT_ALERTMANAGER_URL", "").isEmpty() ? "false" : "true");
-
-        Optional<DatabaseConnection> external = externalDatabase(a, env);
-        Path dataDirectory = a.path("data-dir").orElse(demo
-                ? root.resolve(".gpumeter").resolve("demo").resolve("pgdata")
-                : EmbeddedDatabase.defaultDataDirectory(root));
-        if (external.isPresent()) {
-            builder.externalDatabase(external.get());
-        } else {
-            builder.embeddedDatabase(dataDirectory).databasePort(a.intValue("db-port", 0))
-                    .freshDatabase(a.flag("fresh") || demo);
-        }
+        SuiteBuilder builder = suiteBuilder(a, root, env);
 
         Demo demoRun = null;
         SimulatedApiServer api = null;
@@ -103,6 +92,36 @@ public final class UpCommand {
         return 0;
     }
 
+    /** The suite as the options describe it, before anything starts; the demo adds its simulated cluster. */
+    static SuiteBuilder suiteBuilder(Arguments a, Path root, Map<String, String> env) {
+        boolean demo = a.flag("demo");
+        SuiteBuilder builder = Suite.builder(root)
+                .basePort(a.intValue("base-port", 8080))
+                .readyTimeout(Duration.ofSeconds(a.longValue("timeout", 120)));
+        try {
+            a.value("listen").ifPresent(builder::listen);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--listen: " + e.getMessage());
+        }
+        a.path("log-dir").ifPresent(builder::logDirectory);
+        a.value("cluster").ifPresent(c -> builder.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", c));
+        // A local run has no Alertmanager unless one is named; alerts are still evaluated and listed by alert-service.
+        builder.env(Service.ALERT, "GPUMETER_ALERT_ALERTMANAGER_ENABLED",
+                env.getOrDefault("QUARKUS_REST_CLIENT_ALERTMANAGER_URL", "").isEmpty() ? "false" : "true");
+
+        Optional<DatabaseConnection> external = externalDatabase(a, env);
+        Path dataDirectory = a.path("data-dir").orElse(demo
+                ? root.resolve(".gpumeter").resolve("demo").resolve("pgdata")
+                : EmbeddedDatabase.defaultDataDirectory(root));
+        if (external.isPresent()) {
+            builder.externalDatabase(external.get());
+        } else {
+            builder.embeddedDatabase(dataDirectory).databasePort(a.intValue("db-port", 0))
+                    .freshDatabase(a.flag("fresh") || demo);
+        }
+        return builder;
+    }
+
     private static Optional<DatabaseConnection> externalDatabase(Arguments a, Map<String, String> env) {
         Optional<String> url = a.value("db-url").or(() -> Optional.ofNullable(env.get("GPUMETER_DB_URL")))
                 .filter(u -> !u.isBlank());
@@ -119,7 +138,11 @@ public final class UpCommand {
         }
         DatabaseConnection db = suite.database().orElseThrow();
         out.printf("  %-10s %s%n", "postgres", db.jdbcUrl());
-        suite.embeddedDatabase().ifPresent(e -> out.printf("  %-10s %s%n", "data", e.dataDirectory()));
+        suite.embeddedDatabase().ifPresent(e -> {
+            out.printf("  %-10s %s%n", "data", e.dataDirectory());
+            out.printf("  %-10s user %s, password in %s%n", "login", e.connection().user(),
+                    LocalSecrets.in(suite.config().stateDirectory()).file(LocalSecrets.DATABASE_PASSWORD));
+        });
         out.printf("  %-10s %s%n", "logs", suite.config().logDirectory());
         if (api != null) {
             out.printf("  %-10s %s (simulated; kubectl --server %s get pods -A)%n", "k8s api", api.url(), api.url());
@@ -127,5 +150,8 @@ public final class UpCommand {
         out.println();
         out.println("admin token: " + suite.adminToken());
         out.println("  (export TOKEN=<that token>; more with ./gpumeter token --groups reader|operator|tenant:<name>)");
+        out.println("webhook token: " + suite.webhookToken());
+        out.println("  (Alertmanager's bearer token for " + suite.url(Service.ALERT) + "/api/v1/alertmanager/webhook; kept in "
+                + suite.config().stateDirectory().resolve("keys") + ")");
     }
 }

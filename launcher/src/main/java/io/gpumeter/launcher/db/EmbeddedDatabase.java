@@ -23,7 +23,8 @@ import java.util.stream.Stream;
 
 /**
  * A real PostgreSQL server run from Maven-served binaries, keeping its data in a directory of the project so that
- * the ledger survives restarts. Only one process can use a data directory at a time.
+ * the ledger survives restarts. Only one process can use a data directory at a time. Every connection, over TCP or
+ * the local socket, authenticates with the superuser's password (SCRAM); nothing is trusted.
  */
 public final class EmbeddedDatabase implements AutoCloseable {
 
@@ -32,12 +33,17 @@ public final class EmbeddedDatabase implements AutoCloseable {
     /** The lock file the embedded server holds while it runs. */
     private static final String LOCK_FILE = "epg-lock";
 
+    private static final String SUPERUSER = "postgres";
+    private static final String PASSWORD_AUTH = "scram-sha-256";
+
     private final Path dataDirectory;
     private final EmbeddedPostgres postgres;
+    private final String password;
 
-    private EmbeddedDatabase(Path dataDirectory, EmbeddedPostgres postgres) {
+    private EmbeddedDatabase(Path dataDirectory, EmbeddedPostgres postgres, String password) {
         this.dataDirectory = dataDirectory;
         this.postgres = postgres;
+        this.password = password;
     }
 
     /** {@code <repo>/.gpumeter/pgdata}: where {@code ./gpumeter up} keeps the ledger. */
@@ -46,12 +52,16 @@ public final class EmbeddedDatabase implements AutoCloseable {
     }
 
     /**
-     * Starts PostgreSQL on {@code dataDirectory}, creating the cluster if the directory holds none.
+     * Starts PostgreSQL on {@code dataDirectory}, creating the cluster if the directory holds none. A new cluster
+     * gets {@code password} for its superuser and password authentication from initdb on; a directory made before
+     * gpumeter set passwords is switched to them.
      *
-     * @param port  0 for any free port
-     * @param fresh wipe the directory first
+     * @param port     0 for any free port
+     * @param fresh    wipe the directory first
+     * @param password the superuser's password: the one a directory was made with opens it again
      */
-    public static EmbeddedDatabase start(Path dataDirectory, int port, boolean fresh) throws IOException {
+    public static EmbeddedDatabase start(Path dataDirectory, int port, boolean fresh, String password) throws IOException {
+        PgPassword.require(password);
         Path dir = dataDirectory.toAbsolutePath().normalize();
         requireUnused(dir);
         if (fresh) {
@@ -59,15 +69,36 @@ public final class EmbeddedDatabase implements AutoCloseable {
         }
         Files.createDirectories(dir);
         stopOrphan(dir);
-        EmbeddedPostgres postgres = EmbeddedPostgres.builder()
-                .setDataDirectory(dir)
-                .setCleanDataDirectory(false)
-                .setRegisterShutdownHook(false)
-                .setPort(port)
-                .setPGStartupWait(Duration.ofSeconds(60))
-                .start();
+        PgPassword.requireSameAs(dir, password);
+        EmbeddedPostgres postgres;
+        // initdb reads the password from a file, so that it never appears on a command line.
+        Path passwordFile = PgPassword.writeOwnerOnly(dir.getParent(), password);
+        try {
+            postgres = EmbeddedPostgres.builder()
+                    .setDataDirectory(dir)
+                    .setCleanDataDirectory(false)
+                    .setRegisterShutdownHook(false)
+                    .setPort(port)
+                    .setPGStartupWait(Duration.ofSeconds(60))
+                    // Given after zonky's own "-A trust", these win: initdb takes the last of each.
+                    .setLocaleConfig("auth-host", PASSWORD_AUTH)
+                    .setLocaleConfig("auth-local", PASSWORD_AUTH)
+                    .setLocaleConfig("pwfile", passwordFile.toString())
+                    .setConnectConfig("password", password)
+                    .start();
+        } finally {
+            Files.deleteIfExists(passwordFile);
+        }
+        EmbeddedDatabase db = new EmbeddedDatabase(dir, postgres, password);
+        try {
+            PgPassword.requireForEveryConnection(dir, postgres.getPostgresDatabase(), postgres.getPort(), password);
+            PgPassword.remember(dir, password);
+        } catch (IOException | RuntimeException e) {
+            db.close();
+            throw e;
+        }
         LOG.info("PostgreSQL listening on port {}, data in {}", postgres.getPort(), dir);
-        return new EmbeddedDatabase(dir, postgres);
+        return db;
     }
 
     public int port() {
@@ -78,9 +109,9 @@ public final class EmbeddedDatabase implements AutoCloseable {
         return dataDirectory;
     }
 
-    /** The database {@code postgres} as superuser {@code postgres} (trust authentication, any password). */
+    /** The database {@code postgres} as superuser {@code postgres}, with its password. */
     public DatabaseConnection connection() {
-        return new DatabaseConnection("jdbc:postgresql://localhost:" + port() + "/postgres", "postgres", "postgres");
+        return new DatabaseConnection("jdbc:postgresql://localhost:" + port() + "/postgres", SUPERUSER, password);
     }
 
     /** Stops the server (fast shutdown); the data directory stays. */

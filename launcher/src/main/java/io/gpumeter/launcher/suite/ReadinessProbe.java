@@ -12,12 +12,18 @@ import java.util.Collection;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-/** Waits until every given service answers 200 on {@code /q/health/ready}. */
+/** Waits until every given service answers 200 on {@code /q/health/ready}, at the address the services listen on. */
 final class ReadinessProbe {
 
     private static final Duration POLL = Duration.ofMillis(300);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(1)).build();
+    /** Host part of the URL, e.g. {@code 127.0.0.1} or {@code [::1]}. */
+    private final String host;
+
+    ReadinessProbe(String host) {
+        this.host = host;
+    }
 
     /**
      * Returns once all are ready; throws, with the log tail of the culprit, when one dies or time runs out, or
@@ -59,7 +65,7 @@ final class ReadinessProbe {
     }
 
     boolean isReady(int port) {
-        HttpRequest request = HttpRequest.newBuilder(URI.create("http://localhost:" + port + "/q/health/ready"))
+        HttpRequest request = HttpRequest.newBuilder(URI.create("http://" + host + ":" + port + "/q/health/ready"))
                 .timeout(Duration.ofSeconds(2)).GET().build();
         try {
             return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() == 200;

@@ -29,7 +29,7 @@ public final class Suite implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Suite.class);
 
     private final SuiteConfig config;
-    private final ReadinessProbe probe = new ReadinessProbe();
+    private final ReadinessProbe probe;
     private final RunRecords records;
     private final Map<Service, ServiceProcess> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
@@ -42,6 +42,7 @@ public final class Suite implements AutoCloseable {
 
     Suite(SuiteConfig config) {
         this.config = config;
+        this.probe = new ReadinessProbe(ListenAddress.urlHost(config.listenAddress()));
         this.records = new RunRecords(config.stateDirectory().resolve("run"));
     }
 
@@ -167,7 +168,7 @@ public final class Suite implements AutoCloseable {
             throw new SuiteException("the embedded PostgreSQL is running already or was never started");
         }
         try {
-            embedded = EmbeddedDatabase.start(config.dataDirectory(), embeddedPort, false);
+            embedded = EmbeddedDatabase.start(config.dataDirectory(), embeddedPort, false, databasePassword());
         } catch (IOException | IllegalStateException e) {
             throw new SuiteException("could not restart the embedded PostgreSQL on " + config.dataDirectory() + ": "
                     + e.getMessage(), e);
@@ -195,9 +196,9 @@ public final class Suite implements AutoCloseable {
         return config.ports().get(service);
     }
 
-    /** e.g. {@code http://localhost:8082} */
+    /** e.g. {@code http://127.0.0.1:8082}: the address the services listen on (loopback for a wildcard). */
     public URI url(Service service) {
-        return URI.create("http://localhost:" + port(service));
+        return URI.create("http://" + ListenAddress.urlHost(config.listenAddress()) + ":" + port(service));
     }
 
     public Path logFile(Service service) {
@@ -220,7 +221,8 @@ public final class Suite implements AutoCloseable {
             return;
         }
         try {
-            embedded = EmbeddedDatabase.start(config.dataDirectory(), config.databasePort(), config.freshDatabase());
+            embedded = EmbeddedDatabase.start(config.dataDirectory(), config.databasePort(), config.freshDatabase(),
+                    databasePassword());
         } catch (IOException | IllegalStateException e) {
             throw new SuiteException("could not start the embedded PostgreSQL on " + config.dataDirectory() + ": "
                     + e.getMessage(), e);
@@ -256,6 +258,16 @@ public final class Suite implements AutoCloseable {
         return token("local-admin", List.of("admin"), Duration.ofDays(1));
     }
 
+    /** The bearer token Alertmanager sends to alert-service's webhook; generated once, kept with the keys. */
+    public String webhookToken() {
+        return LocalSecrets.in(config.stateDirectory()).get(LocalSecrets.WEBHOOK_TOKEN);
+    }
+
+    /** The embedded PostgreSQL's superuser password; generated once, kept with the keys, never on a command line. */
+    private String databasePassword() {
+        return LocalSecrets.in(config.stateDirectory()).get(LocalSecrets.DATABASE_PASSWORD);
+    }
+
     private synchronized LocalKeys keys() {
         if (keys == null) {
             keys = LocalKeys.in(config.stateDirectory());
@@ -264,11 +276,13 @@ public final class Suite implements AutoCloseable {
     }
 
     /**
-     * The variables every service reads: its port, the database, where the other services are, the key that
-     * verifies tokens and the service's own token.
+     * The variables every service reads: its address and port, the database, where the other services are, the key
+     * that verifies tokens and the service's own token; alert-service also the webhook token. Secrets go only here,
+     * never on a command line, where any user's {@code ps} would show them.
      */
     Map<String, String> environment(Service service) {
         Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_HTTP_HOST", config.listenAddress());
         env.put("MP_JWT_VERIFY_PUBLICKEY", keys().publicKeyPem());
         env.put("GPUMETER_AUTH_SERVICE_TOKEN", token(service.id(), List.of("service"), Duration.ofDays(365)));
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port(service)));
@@ -278,6 +292,9 @@ public final class Suite implements AutoCloseable {
         env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
         for (Service target : List.of(Service.LEDGER, Service.SLO, Service.BILLING, Service.ALERT)) {
             env.put("QUARKUS_REST_CLIENT_" + target.name() + "_URL", url(target).toString());
+        }
+        if (service == Service.ALERT) {
+            env.put("GPUMETER_ALERT_WEBHOOK_TOKEN", webhookToken());
         }
         env.putAll(config.env().getOrDefault(service, Map.of()));
         return env;

@@ -11,8 +11,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** Configures a {@link Suite}: defaults are the local-run ones (ports 8081–8085, embedded PostgreSQL in the repo). */
+/**
+ * Configures a {@link Suite}: defaults are the local-run ones (ports 8081–8085 on 127.0.0.1, embedded PostgreSQL in
+ * the repo).
+ */
 public final class SuiteBuilder {
+
+    /** Loopback only: a local run is reachable from this machine alone unless {@link #listen} says otherwise. */
+    public static final String DEFAULT_LISTEN_ADDRESS = "127.0.0.1";
 
     /** Small, quick-starting JVMs: five of them share two cores. */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m");
@@ -31,6 +37,7 @@ public final class SuiteBuilder {
     private Duration readyTimeout = Duration.ofSeconds(120);
     private Duration stopGrace = Duration.ofSeconds(10);
     private boolean shutdownHook = true;
+    private String listenAddress = DEFAULT_LISTEN_ADDRESS;
 
     SuiteBuilder(Path repoRoot) {
         this.repoRoot = repoRoot.toAbsolutePath().normalize();
@@ -56,6 +63,15 @@ public final class SuiteBuilder {
         for (Service s : Service.values()) {
             ports.put(s, base + s.ordinal() + 1);
         }
+        return this;
+    }
+
+    /** The address every service binds to, e.g. {@code 0.0.0.0} to be reachable from other machines. */
+    public SuiteBuilder listen(String address) {
+        if (address == null || address.isBlank() || !address.strip().matches("[A-Za-z0-9.:%_-]+")) {
+            throw new IllegalArgumentException("the listen address must be an IP address or a host name, got '" + address + "'");
+        }
+        this.listenAddress = address.strip();
         return this;
     }
 
@@ -143,7 +159,7 @@ public final class SuiteBuilder {
         Path logs = logDirectory != null ? logDirectory.toAbsolutePath().normalize() : state.resolve("logs");
         Path data = dataDirectory != null ? dataDirectory.toAbsolutePath().normalize() : state.resolve("pgdata");
         return new SuiteConfig(repoRoot, services, ports, externalDatabase, data, databasePort, freshDatabase, env,
-                state, logs, jvmOptions, readyTimeout, stopGrace, shutdownHook);
+                state, logs, jvmOptions, readyTimeout, stopGrace, shutdownHook, listenAddress);
     }
 
     public Suite build() {

@@ -17,12 +17,13 @@ import java.util.stream.Collectors;
  * @param externalDatabase null to run the embedded PostgreSQL on {@code dataDirectory}
  * @param databasePort     port of the embedded PostgreSQL, 0 for any free one
  * @param env              extra environment per service, applied after the suite's own variables
+ * @param listenAddress    the address every service binds to (quarkus.http.host), 127.0.0.1 unless told otherwise
  */
 public record SuiteConfig(Path repoRoot, Set<Service> services, Map<Service, Integer> ports,
                           DatabaseConnection externalDatabase, Path dataDirectory, int databasePort,
                           boolean freshDatabase, Map<Service, Map<String, String>> env, Path stateDirectory,
                           Path logDirectory, List<String> jvmOptions, Duration readyTimeout, Duration stopGrace,
-                          boolean shutdownHook) {
+                          boolean shutdownHook, String listenAddress) {
 
     public SuiteConfig {
         // enum order, so that services start and are reported in a stable order

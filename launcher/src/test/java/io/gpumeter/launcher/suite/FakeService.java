@@ -9,7 +9,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.TreeMap;
 
-/** Stands in for a packaged service: answers /q/health/ready on QUARKUS_HTTP_PORT and shows its environment. */
+/**
+ * Stands in for a packaged service: answers /q/health/ready on QUARKUS_HTTP_HOST (every address when unset) and
+ * QUARKUS_HTTP_PORT, and shows its environment.
+ */
 public final class FakeService {
 
     private FakeService() {
@@ -21,7 +24,8 @@ public final class FakeService {
             System.exit(3);
         }
         int port = Integer.parseInt(System.getenv("QUARKUS_HTTP_PORT"));
-        HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
+        String host = System.getenv("QUARKUS_HTTP_HOST");
+        HttpServer server = HttpServer.create(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port), 0);
         server.createContext("/q/health/ready", exchange -> reply(exchange, "{\"status\":\"UP\"}"));
         server.createContext("/env", exchange -> {
             StringBuilder body = new StringBuilder();

@@ -15,6 +15,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -70,11 +71,15 @@ class SuiteTest {
         try {
             String env = get(suite.url(Service.COLLECTOR) + "/env");
             assertTrue(env.contains("QUARKUS_HTTP_PORT=" + suite.port(Service.COLLECTOR) + "\n"), env);
-            assertTrue(env.contains("QUARKUS_REST_CLIENT_LEDGER_URL=http://localhost:" + suite.port(Service.LEDGER) + "\n"));
-            assertTrue(env.contains("QUARKUS_REST_CLIENT_BILLING_URL=http://localhost:" + suite.port(Service.BILLING) + "\n"));
+            assertTrue(env.contains("QUARKUS_HTTP_HOST=127.0.0.1\n"), "loopback unless told otherwise: " + env);
+            assertEquals(URI.create("http://127.0.0.1:" + suite.port(Service.COLLECTOR)), suite.url(Service.COLLECTOR));
+            assertTrue(env.contains("QUARKUS_REST_CLIENT_LEDGER_URL=http://127.0.0.1:" + suite.port(Service.LEDGER) + "\n"));
+            assertTrue(env.contains("QUARKUS_REST_CLIENT_BILLING_URL=http://127.0.0.1:" + suite.port(Service.BILLING) + "\n"));
             assertTrue(env.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
             assertTrue(env.contains("QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://db.invalid:5432/ledger\n"));
             assertTrue(env.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
+            assertTrue(env.contains("QUARKUS_DATASOURCE_PASSWORD=secret\n"));
+            assertFalse(env.contains("GPUMETER_ALERT_WEBHOOK_TOKEN"), "only alert-service gets the webhook token");
             assertTrue(env.contains("GPUMETER_COLLECTOR_CLUSTER=lab\n"));
             assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER"));
 
@@ -143,6 +148,77 @@ class SuiteTest {
             assertThrows(SuiteException.class, suite::startDatabase);
         } finally {
             suite.stop();
+        }
+    }
+
+    @Test
+    void servicesListenOnTheGivenAddressWhereTheProbeAndUrlsFollow() throws Exception {
+        // 127.0.0.2 is loopback too, but a service bound there does not answer on 127.0.0.1.
+        Suite suite = suite().services(EnumSet.of(Service.ALERT, Service.LEDGER)).listen("127.0.0.2").build().start();
+        try {
+            assertEquals(URI.create("http://127.0.0.2:" + suite.port(Service.ALERT)), suite.url(Service.ALERT));
+            String env = get(suite.url(Service.ALERT) + "/env");
+            assertTrue(env.contains("QUARKUS_HTTP_HOST=127.0.0.2\n"), env);
+            assertTrue(env.contains("QUARKUS_REST_CLIENT_LEDGER_URL=http://127.0.0.2:" + suite.port(Service.LEDGER) + "\n"));
+            assertThrows(IOException.class, () -> get("http://127.0.0.1:" + suite.port(Service.ALERT) + "/env"),
+                    "not bound to 127.0.0.1");
+        } finally {
+            suite.stop();
+        }
+    }
+
+    @Test
+    void alertServiceGetsAWebhookTokenMadeOnceAndKeptOwnerOnlyAndNoSecretIsOnACommandLine() throws Exception {
+        Suite suite = suite().services(EnumSet.of(Service.ALERT, Service.LEDGER)).build().start();
+        String token;
+        try {
+            token = suite.webhookToken();
+            assertTrue(token.length() >= 40, "256 random bits: " + token);
+            assertTrue(get(suite.url(Service.ALERT) + "/env").contains("GPUMETER_ALERT_WEBHOOK_TOKEN=" + token + "\n"));
+            assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_ALERT_WEBHOOK_TOKEN"));
+            for (Service s : List.of(Service.ALERT, Service.LEDGER)) {
+                String commandLine = ProcessHandle.of(suite.pid(s).orElseThrow()).orElseThrow().info().commandLine().orElse("");
+                assertFalse(commandLine.contains(token) || commandLine.contains("secret"),
+                        s.id() + "'s command line, which ps shows to everyone: " + commandLine);
+            }
+        } finally {
+            suite.stop();
+        }
+        Path file = root.resolve(".gpumeter/keys/webhook-token");
+        assertEquals(token, Files.readString(file).strip());
+        assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+        assertEquals(token, suite().build().webhookToken(), "the next run keeps it, so Alertmanager's copy stays valid");
+    }
+
+    @Test
+    void theEmbeddedDatabaseWantsThePasswordKeptWithTheKeysAndTheNextRunReusesIt() throws Exception {
+        Suite first = Suite.builder(root).services(EnumSet.noneOf(Service.class)).freePorts()
+                .embeddedDatabase(root.resolve("pgdata")).freshDatabase(true).shutdownHook(false).build().start();
+        DatabaseConnection db;
+        try {
+            db = first.database().orElseThrow();
+            Path file = root.resolve(".gpumeter/keys/db-password");
+            assertEquals(Files.readString(file).strip(), db.password());
+            assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(file)));
+            execute(db, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)");
+            SQLException refused = assertThrows(SQLException.class,
+                    () -> DriverManager.getConnection(db.jdbcUrl(), db.user(), "postgres").close());
+            assertEquals("28P01", refused.getSQLState(), refused.getMessage());
+        } finally {
+            first.stop();
+        }
+        Suite second = Suite.builder(root).services(EnumSet.noneOf(Service.class)).freePorts()
+                .embeddedDatabase(root.resolve("pgdata")).shutdownHook(false).build().start();
+        try {
+            DatabaseConnection again = second.database().orElseThrow();
+            assertEquals(db.password(), again.password());
+            try (Connection c = DriverManager.getConnection(again.jdbcUrl(), again.user(), again.password());
+                 ResultSet rs = c.createStatement().executeQuery("SELECT n FROM kept")) {
+                assertTrue(rs.next());
+                assertEquals(7, rs.getInt(1));
+            }
+        } finally {
+            second.stop();
         }
     }
 
