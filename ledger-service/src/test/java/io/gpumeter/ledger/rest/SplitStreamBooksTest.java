@@ -40,8 +40,8 @@ class SplitStreamBooksTest {
     @Test
     void anyOrderAndAnyCutGiveTheSameBooks() throws Exception {
         List<Map<String, Object>> facts = generate(new Random(20261103));
-        post("whole", facts);
-        Books expected = books("whole");
+        post("split-whole", facts);
+        Books expected = books("split-whole");
         assertFalse(expected.allocated().isEmpty(), "the generated stream books something");
         assertFalse(expected.requested().isEmpty());
         for (int seed = 1; seed <= 12; seed++) {

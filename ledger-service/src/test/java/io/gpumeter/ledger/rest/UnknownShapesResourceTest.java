@@ -101,7 +101,7 @@ class UnknownShapesResourceTest {
 
     @Test
     void aMigUnitOnAnUnknownCardSaysItUsedTheDefaultUntilItsNodeArrives() {
-        String cluster = "late-node";
+        String cluster = "a30-arrives-late";
         given().contentType(ContentType.JSON)
                 .body(batch(cluster, runningPod("m", "a30-1", "{\"nvidia.com/mig-1g.6gb\":1}", "[]")))
                 .post("/api/v1/facts").then().statusCode(200);
