@@ -25,7 +25,10 @@ public interface ActionsConfig {
         @WithDefault("dry-run")
         String mode();
 
-        /** Most actions of this kind in any hour; dry-runs count, so that a dry run shows what enforce would do. */
+        /**
+         * Most actions of this kind in any hour. Dry-runs are limited by their own count (so that a dry run shows what
+         * enforce would do) and never use up the budget of enforced actions.
+         */
         @WithDefault("10")
         int maxPerHour();
     }

@@ -34,6 +34,8 @@ public class ActionRepository {
     private static final String ATTEMPTS = "('PENDING', 'APPLIED', 'DRY_RUN', 'ALREADY_IN_PLACE', 'FAILED')";
     /** Results by which gpumeter holds a change on the target. */
     private static final String HOLDING = "('PENDING', 'APPLIED', 'SHARED')";
+    /** Results by which gpumeter holds, or in dry-run would hold, a change on the target. */
+    private static final String HOLDING_OR_PLANNED = "('PENDING', 'APPLIED', 'SHARED', 'DRY_RUN')";
 
     private final Pool pool;
 
@@ -55,7 +57,7 @@ public class ActionRepository {
                     if (existing.size() > 0) {
                         return Uni.createFrom().item(Optional.<StoredAction>empty());
                     }
-                    return facts(conn, kind, target, maxPerHour, allowedCordons, now).chain(facts -> {
+                    return facts(conn, kind, mode, target, maxPerHour, allowedCordons, now).chain(facts -> {
                         ActionResult result = decide.apply(facts);
                         String why = switch (result) {
                             case RATE_LIMITED -> facts.recentAttempts() + " " + kind.label() + " actions in the last hour, limit "
@@ -112,15 +114,22 @@ public class ActionRepository {
                 .map(ActionRepository::actions);
     }
 
-    private Uni<ActionPolicy.Facts> facts(SqlClient conn, ActionKind kind, String target, int maxPerHour,
+    /**
+     * Dry-runs and enforced actions have budgets of their own: a dry-run counts the dry-runs of the hour (so that it
+     * shows what enforce would do) and every cordon held or planned, but never uses up what an enforced action may
+     * do; an enforced action counts enforced attempts and the cordons actually held.
+     */
+    private Uni<ActionPolicy.Facts> facts(SqlClient conn, ActionKind kind, ActionMode mode, String target, int maxPerHour,
                                           int allowedCordons, Instant now) {
-        return conn.preparedQuery("SELECT count(*) AS n FROM alert.action WHERE action = $1 AND at > $2 AND result IN " + ATTEMPTS)
-                .execute(Tuple.of(kind.label(), Sql.ts(now.minus(Duration.ofHours(1)))))
+        String cordonsCounted = mode == ActionMode.ENFORCE ? HOLDING : HOLDING_OR_PLANNED;
+        return conn.preparedQuery("SELECT count(*) AS n FROM alert.action WHERE action = $1 AND mode = $3 AND at > $2 "
+                        + "AND result IN " + ATTEMPTS)
+                .execute(Tuple.of(kind.label(), Sql.ts(now.minus(Duration.ofHours(1))), mode.label()))
                 .chain(recent -> conn.preparedQuery("SELECT count(*) AS n FROM alert.action WHERE action = $1 AND target = $2 "
                                 + "AND resolved_at IS NULL AND result IN " + HOLDING)
                         .execute(Tuple.of(kind.label(), target == null ? "" : target))
                         .chain(holders -> conn.preparedQuery("SELECT count(DISTINCT target) AS n FROM alert.action "
-                                        + "WHERE action = 'cordon' AND resolved_at IS NULL AND result IN ('PENDING', 'APPLIED', 'SHARED', 'DRY_RUN')")
+                                        + "WHERE action = 'cordon' AND resolved_at IS NULL AND result IN " + cordonsCounted)
                                 .execute()
                                 .map(cordoned -> new ActionPolicy.Facts(target != null && !target.isBlank(), count(recent), maxPerHour,
                                         count(holders), count(cordoned), allowedCordons))));

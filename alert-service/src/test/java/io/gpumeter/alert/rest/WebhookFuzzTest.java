@@ -48,7 +48,7 @@ class WebhookFuzzTest {
         List<String> seeds = List.of(
                 Notifications.firing(Notifications.labels("GpuMissing", "gpu-1"), t0),
                 Notifications.resolved(Notifications.labels("XidHardwareError", "gpu-2"), t0, t0.plusSeconds(60)));
-        Map<Integer, Integer> statuses = new Fuzz(21L, seeds).overHttp("alertmanager", CASES, body -> {
+        Map<Integer, Integer> statuses = Fuzz.json(21L, seeds).overHttp("alertmanager", CASES, body -> {
             Response r = given().header("Authorization", "Bearer " + TOKEN).contentType("application/json").body(body)
                     .post(WEBHOOK);
             return new Fuzz.Answer(r.statusCode(), r.contentType(), r.asString());

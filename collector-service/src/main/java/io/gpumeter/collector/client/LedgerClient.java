@@ -8,6 +8,7 @@ import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.RelayedProblem;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -92,8 +93,8 @@ public class LedgerClient {
     private static RuntimeException refused(WebApplicationException e) {
         Response r = e.getResponse();
         if (r != null && r.getStatus() >= 400 && r.getStatus() < 500) {
-            String detail = r.hasEntity() ? r.readEntity(String.class) : e.getMessage();
-            return new ApiProblem(422, "Unprocessable Content", null, "the ledger refused the batch: " + detail);
+            return new ApiProblem(422, "Unprocessable Content", null,
+                    RelayedProblem.describe("the ledger refused the batch", r));
         }
         if (r != null && r.getStatus() == 500) {
             return new ApiProblem(500, "Internal Server Error", null, "the ledger failed on this batch (an internal "

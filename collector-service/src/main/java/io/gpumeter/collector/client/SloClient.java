@@ -1,6 +1,7 @@
 package io.gpumeter.collector.client;
 
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.RelayedProblem;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
@@ -56,8 +57,8 @@ public class SloClient {
     private static RuntimeException refused(WebApplicationException e, String what) {
         Response r = e.getResponse();
         if (r != null && r.getStatus() >= 400 && r.getStatus() < 500) {
-            String detail = r.hasEntity() ? r.readEntity(String.class) : e.getMessage();
-            return new ApiProblem(422, "Unprocessable Content", null, "slo-service refused the " + what + ": " + detail);
+            return new ApiProblem(422, "Unprocessable Content", null,
+                    RelayedProblem.describe("slo-service refused the " + what, r));
         }
         return e;
     }

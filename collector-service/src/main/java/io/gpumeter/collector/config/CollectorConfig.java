@@ -1,5 +1,6 @@
 package io.gpumeter.collector.config;
 
+import io.quarkus.runtime.configuration.MemorySize;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -44,6 +45,10 @@ public interface CollectorConfig {
         /** How often the pending Workloads of every ClusterQueue the watch has seen are read, e.g. 60s; "off" stops it. */
         @WithDefault("60s")
         String pendingInterval();
+
+        /** Largest pending-workloads summary read for one ClusterQueue; a larger one is refused and counted. */
+        @WithDefault("16M")
+        MemorySize maxBody();
     }
 
     interface Vllm {
@@ -77,6 +82,10 @@ public interface CollectorConfig {
         @WithDefault("10s")
         Duration timeout();
 
+        /** Largest metrics page read from one server; a larger one is refused (log, gpumeter.collector.scrape.refused). */
+        @WithDefault("16M")
+        MemorySize maxBody();
+
         /** How often every server is scraped, e.g. 30s; "off" stops the timed scrape. */
         @WithDefault("30s")
         String scrapeInterval();
@@ -98,6 +107,13 @@ public interface CollectorConfig {
         @WithDefault("app=nvidia-dcgm-exporter")
         String discoverySelector();
 
+        /**
+         * The only namespace whose pods are taken for exporters (the GPU Operator's): a tenant's pod carrying the
+         * exporter's labels elsewhere must not stand in for its node's exporter.
+         */
+        @WithDefault("gpu-operator")
+        String discoveryNamespace();
+
         /** Port of a discovered exporter's metrics. */
         @WithDefault("9400")
         int port();
@@ -105,6 +121,10 @@ public interface CollectorConfig {
         /** How long one scrape may take. */
         @WithDefault("10s")
         Duration timeout();
+
+        /** Largest metrics page read from one exporter; a larger one is refused (log, gpumeter.collector.scrape.refused). */
+        @WithDefault("16M")
+        MemorySize maxBody();
 
         /** How often every exporter is scraped. */
         @WithDefault("30s")
@@ -130,6 +150,10 @@ public interface CollectorConfig {
         /** How long one query may take. */
         @WithDefault("30s")
         Duration timeout();
+
+        /** Largest query answer read; a larger one is refused (log, gpumeter.collector.scrape.refused). */
+        @WithDefault("64M")
+        MemorySize maxBody();
 
         /** How often Prometheus is queried. */
         @WithDefault("60s")

@@ -2,6 +2,9 @@ package io.gpumeter.collector.governance;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.http.BoundedApiGet;
+import io.gpumeter.collector.http.BoundedBody;
 import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.WatchEventType;
@@ -10,6 +13,7 @@ import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
+import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -34,11 +38,16 @@ public class PendingPositionPolls {
     private final GovernanceBuffer governance;
     private final MeterRegistry metrics;
     private final Set<String> clusterQueues = ConcurrentHashMap.newKeySet();
+    private final BoundedApiGet api;
+    private final long maxBody;
 
-    public PendingPositionPolls(KubernetesClient client, GovernanceBuffer governance, MeterRegistry metrics) {
+    public PendingPositionPolls(KubernetesClient client, GovernanceBuffer governance, MeterRegistry metrics,
+                                CollectorConfig config) {
         this.client = client;
         this.governance = governance;
         this.metrics = metrics;
+        this.api = new BoundedApiGet(client, new BoundedBody(metrics));
+        this.maxBody = config.kueue().maxBody().asLongValue();
     }
 
     /** Notes the ClusterQueues among watched governance facts: those are the queues read. */
@@ -68,6 +77,13 @@ public class PendingPositionPolls {
                 skipped("pending workloads unreadable (HTTP " + e.getCode() + ")", 1);
                 LOG.debugf("pending workloads of %s unreadable: %s", clusterQueue, e.getMessage());
                 continue;
+            } catch (BoundedBody.TooLarge e) {
+                skipped("pending workloads too large", 1);
+                continue;
+            } catch (IOException e) {
+                skipped("pending workloads unreadable", 1);
+                LOG.warnf("pending workloads of %s unreadable: %s", clusterQueue, e.getMessage());
+                continue;
             }
             if (body == null) {
                 continue;
@@ -87,11 +103,11 @@ public class PendingPositionPolls {
     }
 
     /** The summary of the first version served; null when neither is (Kueue or its visibility API absent). */
-    private String read(String clusterQueue) {
+    private String read(String clusterQueue) throws IOException {
         String name = URLEncoder.encode(clusterQueue, StandardCharsets.UTF_8);
         for (String version : VERSIONS) {
-            // raw() answers null for a 404: this version of the API, or the queue, is not there
-            String body = client.raw(GROUP + version + "/clusterqueues/" + name + "/pendingworkloads");
+            // a 404 means this version of the API, or the queue, is not there
+            String body = api.get("kueue", GROUP + version + "/clusterqueues/" + name + "/pendingworkloads", maxBody);
             if (body != null) {
                 return body;
             }

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.kubernetes;
 
+import io.gpumeter.common.problem.JsonFault;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -84,7 +85,7 @@ public final class HamiAnnotations {
         try {
             root = JSON.readTree(text);
         } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException(NODE_REGISTER + " is not valid JSON: " + e.getOriginalMessage(), e);
+            throw new IllegalArgumentException(NODE_REGISTER + " is not valid JSON: " + JsonFault.of(e).detail(), e);
         }
         if (!root.isArray()) {
             throw new IllegalArgumentException(NODE_REGISTER + " must be a JSON array of devices, got " + root.getNodeType());

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.kubernetes;
 
+import io.gpumeter.common.problem.JsonFault;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -90,7 +91,7 @@ public final class WatchStreamReader {
         try {
             event = LINES.readTree(line);
         } catch (JsonProcessingException e) {
-            throw new MalformedLine(lineNumber, "not valid JSON (" + e.getOriginalMessage() + ")");
+            throw new MalformedLine(lineNumber, "not valid JSON (" + JsonFault.of(e).detail() + ")");
         }
         if (event == null || !event.isObject()) {
             throw new MalformedLine(lineNumber, "a watch event must be a JSON object {\"type\":…,\"object\":{…}}");

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpumeter.collector.client.SloClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.http.BoundedBody;
 import io.gpumeter.collector.latency.EngineGaugeRecord;
 import io.gpumeter.collector.latency.EngineGaugeRecords;
 import io.gpumeter.collector.latency.EngineGauges;
@@ -61,7 +62,7 @@ public class LatencyPulls {
     private final KubernetesClient kubernetes;
     private final ObjectMapper json;
     private final MeterRegistry metrics;
-    private final HttpText http = new HttpText();
+    private final HttpText http;
     private final Map<String, VllmExposition> baselines = new ConcurrentHashMap<>();
     private final Map<String, EngineGauges> gaugeBaselines = new ConcurrentHashMap<>();
 
@@ -72,6 +73,7 @@ public class LatencyPulls {
         this.kubernetes = kubernetes;
         this.json = json;
         this.metrics = metrics;
+        this.http = new HttpText(new BoundedBody(metrics), "vllm");
     }
 
     /** Scrapes every server once, stamping its records with {@code now}. */
@@ -86,7 +88,7 @@ public class LatencyPulls {
         for (Target target : targets.values()) {
             try {
                 List<Sample> samples = new PrometheusTextParser()
-                        .parse(http.get(URI.create(target.url()), config.vllm().timeout()));
+                        .parse(http.get(URI.create(target.url()), config.vllm().timeout(), config.vllm().maxBody().asLongValue()));
                 VllmExposition exposition = VllmExposition.read(samples);
                 EngineGauges gauges = EngineGauges.read(samples);
                 exposition.problems().forEach(p -> LOG.debugf("vLLM %s/%s: %s", target.namespace(), target.pod(), p));

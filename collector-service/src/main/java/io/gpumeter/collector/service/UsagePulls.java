@@ -3,9 +3,11 @@ package io.gpumeter.collector.service;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.http.BoundedBody;
 import io.gpumeter.collector.usage.DcgmSeries;
 import io.gpumeter.collector.usage.PrometheusMatrix;
 import io.gpumeter.common.problem.ApiProblem;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -13,7 +15,6 @@ import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.TreeMap;
@@ -31,12 +32,16 @@ public class UsagePulls {
     private final CollectorConfig config;
     private final UsageIngestService usage;
     private final KubernetesClient kubernetes;
-    private final HttpText http = new HttpText();
+    private final HttpText exporters;
+    private final HttpText prometheus;
 
-    public UsagePulls(CollectorConfig config, UsageIngestService usage, KubernetesClient kubernetes) {
+    public UsagePulls(CollectorConfig config, UsageIngestService usage, KubernetesClient kubernetes, MeterRegistry metrics) {
         this.config = config;
         this.usage = usage;
         this.kubernetes = kubernetes;
+        BoundedBody bounded = new BoundedBody(metrics);
+        this.exporters = new HttpText(bounded, "dcgm");
+        this.prometheus = new HttpText(bounded, "prometheus");
     }
 
     /** Scrapes every exporter once; returns how many answered and were stored. */
@@ -44,7 +49,8 @@ public class UsagePulls {
         int stored = 0;
         for (Map.Entry<String, String> target : targets().entrySet()) {
             try {
-                String body = get(URI.create(target.getValue()), config.dcgm().timeout());
+                String body = exporters.get(URI.create(target.getValue()), config.dcgm().timeout(),
+                        config.dcgm().maxBody().asLongValue());
                 usage.dcgm(body, target.getKey(), null);
                 stored++;
             } catch (IOException | RuntimeException e) {
@@ -65,7 +71,8 @@ public class UsagePulls {
                 + URLEncoder.encode(p.query(), StandardCharsets.UTF_8) + "&start=" + start.getEpochSecond()
                 + "&end=" + now.getEpochSecond() + "&step=" + p.step().toSeconds() + "s");
         try {
-            var mapping = DcgmSeries.map(PrometheusMatrix.parse(get(uri, p.timeout())), now, null);
+            var mapping = DcgmSeries.map(PrometheusMatrix.parse(prometheus.get(uri, p.timeout(), p.maxBody().asLongValue())),
+                    now, null);
             return usage.deliver(mapping, null).accepted();
         } catch (IOException | IllegalArgumentException | ApiProblem e) {
             LOG.warnf("pull from Prometheus %s failed: %s", p.url().get(), e.getMessage());
@@ -73,13 +80,13 @@ public class UsagePulls {
         }
     }
 
-    /** Configured exporters, plus the exporter pods found by label (node name to URL). */
-    Map<String, String> targets() {
+    /** Configured exporters, plus the exporter pods found by label in the exporter's namespace (node name to URL). */
+    public Map<String, String> targets() {
         Map<String, String> targets = new TreeMap<>(config.dcgm().targets());
         if (config.dcgm().discover()) {
             try {
-                for (Pod pod : kubernetes.pods().inAnyNamespace().withLabelSelector(config.dcgm().discoverySelector())
-                        .list().getItems()) {
+                for (Pod pod : kubernetes.pods().inNamespace(config.dcgm().discoveryNamespace())
+                        .withLabelSelector(config.dcgm().discoverySelector()).list().getItems()) {
                     if (pod.getSpec() != null && pod.getSpec().getNodeName() != null && pod.getStatus() != null
                             && pod.getStatus().getPodIP() != null) {
                         targets.putIfAbsent(pod.getSpec().getNodeName(),
@@ -91,9 +98,5 @@ public class UsagePulls {
             }
         }
         return targets;
-    }
-
-    private String get(URI uri, Duration timeout) throws IOException {
-        return http.get(uri, timeout);
     }
 }

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -31,7 +32,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 /**
  * The visibility API read against the mock API server: ClusterQueue cq-gpu is served only at v1beta1 (v1beta2 is a
  * 404, as on Kueue before 0.14) and answers the documented summary; cq-cpu is served at v1beta2 with one readable
- * item and one without a name; cq-none, a queue the visibility API does not know, is a 404 at both versions.
+ * item and one without a name; cq-none, a queue the visibility API does not know, is a 404 at both versions; cq-huge
+ * answers more than the configured limit.
  */
 @QuarkusTest
 @TestProfile(PendingPositionPollTest.Watching.class)
@@ -51,7 +53,8 @@ class PendingPositionPollTest {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("gpumeter.collector.watch.enabled", "true", "gpumeter.collector.delivery.flush-interval", "200ms",
-                    "gpumeter.collector.cluster", "live-q", "gpumeter.collector.kueue.pending-interval", "off");
+                    "gpumeter.collector.cluster", "live-q", "gpumeter.collector.kueue.pending-interval", "off",
+                    "gpumeter.collector.kueue.max-body", "64K");
         }
     }
 
@@ -83,6 +86,10 @@ class PendingPositionPollTest {
                     .andReturn(404, "{\"kind\":\"Status\",\"code\":404}").always();
             server.expect().get().withPath(VISIBILITY + "v1beta1/clusterqueues/cq-gpu/pendingworkloads")
                     .andReturn(200, fixture.replace("visibility.kueue.x-k8s.io/v1beta2", "visibility.kueue.x-k8s.io/v1beta1")).always();
+            // cq-huge answers more than the 64 KiB the test allows: refused, counted, the other queues still read
+            server.expect().get().withPath(VISIBILITY + "v1beta2/clusterqueues/cq-huge/pendingworkloads")
+                    .andReturn(200, "{\"kind\":\"PendingWorkloadsSummary\",\"items\":[" + "{},".repeat(40_000) + "{}]}")
+                    .always();
             server.expect().get().withPath(VISIBILITY + "v1beta2/clusterqueues/cq-cpu/pendingworkloads")
                     .andReturn(200, """
                             {"kind":"PendingWorkloadsSummary","apiVersion":"visibility.kueue.x-k8s.io/v1beta2","metadata":{},"items":[
@@ -98,20 +105,24 @@ class PendingPositionPollTest {
     @Inject
     PendingPositionPolls polls;
 
+    @Inject
+    MeterRegistry metrics;
+
     @Test
     void positionsOfTheSeenClusterQueuesReachTheGovernanceIntake() throws InterruptedException {
         await(() -> "watching".equals(given().get("/q/health/ready").jsonPath()
                 .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
-        for (String cq : List.of("cq-gpu", "cq-cpu", "cq-none")) {
+        for (String cq : List.of("cq-gpu", "cq-cpu", "cq-none", "cq-huge")) {
             GenericKubernetesResource queue = Serialization.unmarshal("""
                     {"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ClusterQueue","metadata":{"name":"%s","uid":"uid-%s"},
                      "spec":{"namespaceSelector":{}}}""".formatted(cq, cq), GenericKubernetesResource.class);
             server.getClient().genericKubernetesResources(CLUSTER_QUEUES).resource(queue).create();
         }
         await(() -> GovernanceLedgerStandIn.governance("queueObjects").stream()
-                .filter(q -> "CLUSTER_QUEUE".equals(q.path("kind").asText())).count() == 3, "the three ClusterQueues to be seen");
+                .filter(q -> "CLUSTER_QUEUE".equals(q.path("kind").asText())).count() == 4, "the four ClusterQueues to be seen");
 
-        assertEquals(4, polls.poll(READ), "3 of cq-gpu, 1 of cq-cpu, none of cq-none");
+        assertEquals(4, polls.poll(READ), "3 of cq-gpu, 1 of cq-cpu, none of cq-none, none of the over-size cq-huge");
+        assertEquals(1.0, metrics.find("gpumeter.collector.scrape.refused").tag("source", "kueue").counter().count());
 
         await(() -> GovernanceLedgerStandIn.governance("pendingPositions").size() == 4, "the positions to arrive");
         List<JsonNode> positions = GovernanceLedgerStandIn.governance("pendingPositions");

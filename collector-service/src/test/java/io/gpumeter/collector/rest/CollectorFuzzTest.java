@@ -82,6 +82,10 @@ class CollectorFuzzTest {
         fuzz("kmsg", "/api/v1/ingest/kmsg?node=n1", "text/plain", 16L, List.of(
                 "[  123.456789] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.\n"
                         + "[  124.000000] NVRM: Xid (PCI:0000:3b:00): 119, pid=0, name=, Timeout waiting for RPC from GSP!\n"));
+        fuzz("container log", "/api/v1/ingest/container-log?namespace=ml&pod=llm-0&container=main", "text/plain", 17L,
+                List.of("2026-05-01T10:00:00.123456789Z step 10 loss 1.2\n"
+                        + "2026-05-01T10:00:05Z CUDA out of memory. Tried to allocate 2.00 GiB\n"
+                        + "2026-05-01T10:00:06Z NCCL WARN Net : Connection closed by remote peer\n"));
     }
 
     private void fuzz(String parser, String path, String contentType, long seed, List<String> inputs) {

@@ -122,9 +122,18 @@ class KubernetesIngestResourceTest {
     }
 
     @Test
+    void aBatchTheLedgerRefusesIsA422WithoutTheLedgersRawAnswer() {
+        FakeLedger.STATUS.set(400); // its answer is no problem document: nothing of it is passed on
+        given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
+                .statusCode(422).contentType("application/problem+json")
+                .body("detail", equalTo("the ledger refused the batch (HTTP 400)"));
+    }
+
+    @Test
     void wrongContentTypeIsRefused() {
         given().contentType("application/xml").body("<pods/>").post("/api/v1/ingest/kubernetes").then()
-                .statusCode(415).contentType("application/problem+json");
+                .statusCode(415).contentType("application/problem+json")
+                .body("detail", equalTo("The body's media type is not accepted here."));
     }
 
     @Test

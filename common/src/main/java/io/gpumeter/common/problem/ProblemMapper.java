@@ -1,7 +1,6 @@
 package io.gpumeter.common.problem;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.exc.MismatchedInputException;
 import jakarta.validation.ConstraintViolation;
 import jakarta.validation.ConstraintViolationException;
@@ -41,30 +40,38 @@ public class ProblemMapper {
         return unreadableJson(e);
     }
 
+    /** Plain words and the field path; Jackson's own message names classes and is never shown. */
     @ServerExceptionMapper
     public Response unreadableJson(JsonProcessingException e) {
-        String field = null;
-        if (e instanceof JsonMappingException m && !m.getPath().isEmpty()) {
-            StringBuilder path = new StringBuilder();
-            for (JsonMappingException.Reference r : m.getPath()) {
-                if (r.getFieldName() != null) {
-                    path.append(path.isEmpty() ? "" : ".").append(r.getFieldName());
-                } else {
-                    path.append('[').append(r.getIndex()).append(']');
-                }
-            }
-            field = path.toString();
-        }
-        String detail = "The body is not valid JSON for this endpoint: " + e.getOriginalMessage();
-        return respond(Problem.of(400, "Bad Request", detail, field));
+        JsonFault fault = JsonFault.of(e);
+        return respond(Problem.of(400, "Bad Request", "The body does not fit this endpoint: " + fault.detail(),
+                fault.field()));
     }
 
+    /** The framework's own refusals (no route, wrong method or media type): a fixed text per status, not its message. */
     @ServerExceptionMapper
     public Response webApplication(WebApplicationException e) {
         int status = e.getResponse().getStatus();
-        String title = Response.Status.fromStatusCode(status) != null
-                ? Response.Status.fromStatusCode(status).getReasonPhrase() : "Error";
-        return respond(Problem.of(status, title, e.getMessage(), null));
+        Response.Status known = Response.Status.fromStatusCode(status);
+        String title = known != null ? known.getReasonPhrase() : "Error";
+        Response.ResponseBuilder answer = Response.fromResponse(respond(Problem.of(status, title, detail(status), null)));
+        String allow = e.getResponse().getHeaderString("Allow");
+        return allow == null ? answer.build() : answer.header("Allow", allow).build();
+    }
+
+    static String detail(int status) {
+        return switch (status) {
+            case 400 -> "The request is malformed.";
+            case 401 -> "A valid bearer token is required.";
+            case 403 -> "The token does not allow this request.";
+            case 404 -> "There is nothing at this path.";
+            case 405 -> "This method is not allowed here; the Allow header lists those that are.";
+            case 406 -> "None of the media types in Accept can be produced here.";
+            case 413 -> "The body is too large.";
+            case 415 -> "The body's media type is not accepted here.";
+            default -> status >= 500 ? "The server failed to handle the request; see the service log for details."
+                    : "The request was refused.";
+        };
     }
 
     @ServerExceptionMapper(priority = jakarta.ws.rs.Priorities.USER + 1000)

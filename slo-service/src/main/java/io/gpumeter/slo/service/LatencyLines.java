@@ -1,5 +1,6 @@
 package io.gpumeter.slo.service;
 
+import io.gpumeter.common.problem.JsonFault;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
@@ -103,7 +104,7 @@ public final class LatencyLines {
         try {
             node = reader.readTree(text);
         } catch (JsonProcessingException e) {
-            throw bad(line, null, "is not a JSON object: " + e.getOriginalMessage());
+            throw bad(line, null, "is not a JSON object: " + JsonFault.of(e).detail());
         }
         if (node == null || !node.isObject()) {
             throw bad(line, null, "is not a JSON object");

@@ -9,6 +9,7 @@ import org.junit.jupiter.api.Test;
 
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.restassured.RestAssured.given;
@@ -16,7 +17,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Seeded hostile SLO definitions and latency lines: 2xx or a 4xx problem document, never a 5xx; a refused body
+ * Seeded hostile SLO definitions (created and replaced), latency lines and engine gauge lines: 2xx or a 4xx problem document, never a 5xx; a refused body
  * stores nothing; the service stays up.
  */
 @QuarkusTest
@@ -37,8 +38,32 @@ class SloFuzzTest {
                 {"name":"fz-ttft","selector":{"service":"chat"},"sli":"TTFT",
                  "objective":{"percentile":99,"thresholdMs":300,"per":"MINUTE"},"target":0.99,"window":"P30D"}""", """
                 {"name":"fz-avail","selector":{"service":"chat"},"sli":"AVAILABILITY","target":0.999,"window":"PT6H"}""");
-        fuzz("slo definitions", "/api/v1/slos", "application/json", 31L, seeds,
-                () -> given().get("/api/v1/slos").asString());
+        fuzz("slo definitions", Fuzz.json(31L, seeds), body -> given().contentType("application/json").body(body)
+                .post("/api/v1/slos"), () -> given().get("/api/v1/slos").asString());
+    }
+
+    @Test
+    void sloReplacements() {
+        String definition = """
+                {"name":"fz-put","selector":{"service":"chat"},"sli":"TTFT",
+                 "objective":{"percentile":99,"thresholdMs":250,"per":"MINUTE"},"target":0.99,"window":"P30D"}""";
+        given().contentType("application/json").body(definition).post("/api/v1/slos").then().statusCode(201);
+        List<String> seeds = List.of(definition, """
+                {"selector":{"service":"chat"},"sli":"AVAILABILITY","target":0.999,"window":"PT6H"}""");
+        fuzz("slo replacements", Fuzz.json(33L, seeds), body -> given().contentType("application/json").body(body)
+                .put("/api/v1/slos/fz-put"), () -> given().get("/api/v1/slos").asString());
+    }
+
+    @Test
+    void engineGaugeLines() {
+        String lines = """
+                {"service":"fz","namespace":"ml","pod":"fz-0","ts":"2026-06-01T10:00:01Z","kvCacheUsage":0.5,"prefixCacheHitRate":0.25}
+                {"service":"fz","namespace":"ml","pod":"fz-1","ts":"2026-06-01T10:00:02+02:00","kvCacheUsage":0.75}
+                """;
+        fuzz("engine gauges", new Fuzz(34L, List.of(lines)), body -> given().contentType("application/x-ndjson")
+                .body(body).post("/api/v1/ingest/engine-gauges"),
+                () -> given().queryParam("service", "fz").queryParam("from", "2026-05-31T00:00:00Z")
+                        .queryParam("to", "2026-06-02T00:00:00Z").get("/api/v1/engine-gauges").asString());
     }
 
     @Test
@@ -47,15 +72,14 @@ class SloFuzzTest {
                 {"service":"fz","namespace":"ml","pod":"fz-0","ts":"2026-05-01T10:00:01.250Z","ttftMs":120,"itlMs":18.5,"e2eMs":950,"ok":true}
                 {"service":"fz","namespace":"ml","pod":"fz-1","ts":"2026-05-01T10:00:02+02:00","ok":false}
                 """;
-        fuzz("latency ndjson", "/api/v1/ingest/latency", "application/x-ndjson", 32L, List.of(lines),
-                () -> given().queryParam("service", "fz").queryParam("from", "2026-04-30T00:00:00Z")
+        fuzz("latency ndjson", new Fuzz(32L, List.of(lines)), body -> given().contentType("application/x-ndjson")
+                .body(body).post("/api/v1/ingest/latency"), () -> given().queryParam("service", "fz").queryParam("from", "2026-04-30T00:00:00Z")
                         .queryParam("to", "2026-05-02T00:00:00Z").get("/api/v1/latency").asString());
     }
 
-    private static void fuzz(String parser, String path, String contentType, long seed, List<String> seeds,
-                             Supplier<String> state) {
-        Map<Integer, Integer> statuses = new Fuzz(seed, seeds).overHttp(parser, CASES, body -> {
-            Response r = given().contentType(contentType).body(body).post(path);
+    private static void fuzz(String parser, Fuzz fuzz, Function<byte[], Response> send, Supplier<String> state) {
+        Map<Integer, Integer> statuses = fuzz.overHttp(parser, CASES, body -> {
+            Response r = send.apply(body);
             return new Fuzz.Answer(r.statusCode(), r.contentType(), r.asString());
         }, state);
         given().get("/q/health/live").then().statusCode(200);
