@@ -129,7 +129,7 @@ class FaultEndToEndTest {
     void aPodThatWaitsHoldsBackNothing() throws Exception {
         KubernetesSerialization serialization = new KubernetesSerialization();
         Instant asked = Instant.parse("2026-02-01T10:00:00Z");
-        String twoLines = event(serialization, namespace("waiting", "waiting-co")) + "\n"
+        String twoLines = event(serialization, namespace("waiting", "replayed-co")) + "\n"
                 + event(serialization, pending("waiting", "mig-0", asked, "nvidia.com/mig-1g.10gb")) + "\n";
         HttpResponse<String> stored = replay(twoLines, "waiting-replay");
         assertEquals(200, stored.statusCode(), stored.body());
