@@ -2,6 +2,7 @@ package io.gpumeter.launcher.suite;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 

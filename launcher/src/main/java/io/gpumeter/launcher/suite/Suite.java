@@ -1,5 +1,6 @@
 package io.gpumeter.launcher.suite;
 
+import io.gpumeter.common.security.Tokens;
 import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.db.EmbeddedDatabase;
 import org.slf4j.Logger;
@@ -264,13 +265,26 @@ public final class Suite implements AutoCloseable {
     }
 
     /**
+     * How long the services' own tokens live: the longest the services accept, so a local run keeps working for a
+     * month; a run restarted later mints new ones.
+     */
+    static final Duration SERVICE_TOKEN_TTL = Tokens.MAX_LIFETIME;
+
+    /** A token for {@code service} to present to the services it calls, addressed to them; empty for the ledger. */
+    public synchronized Optional<String> serviceToken(Service service) {
+        List<String> audience = service.calls().stream().map(Service::id).toList();
+        return audience.isEmpty() ? Optional.empty()
+                : Optional.of(keys().token(service.id(), List.of("service"), audience, SERVICE_TOKEN_TTL));
+    }
+
+    /**
      * The variables every service reads: its port, the database, where the other services are, the key that
      * verifies tokens and the service's own token.
      */
     Map<String, String> environment(Service service) {
         Map<String, String> env = new HashMap<>();
         env.put("MP_JWT_VERIFY_PUBLICKEY", keys().publicKeyPem());
-        env.put("GPUMETER_AUTH_SERVICE_TOKEN", token(service.id(), List.of("service"), Duration.ofDays(365)));
+        serviceToken(service).ifPresent(t -> env.put("GPUMETER_AUTH_SERVICE_TOKEN", t));
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port(service)));
         env.put("QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl());
         env.put("QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl());

@@ -77,6 +77,9 @@ class SuiteTest {
             assertTrue(env.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
             assertTrue(env.contains("GPUMETER_COLLECTOR_CLUSTER=lab\n"));
             assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER"));
+            assertTrue(env.contains("GPUMETER_AUTH_SERVICE_TOKEN=ey"), "the collector calls the ledger and slo");
+            assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_AUTH_SERVICE_TOKEN"),
+                    "the ledger calls nobody and gets no token");
 
             suite.stop(Service.COLLECTOR);
             assertFalse(suite.isRunning(Service.COLLECTOR));
@@ -95,6 +98,20 @@ class SuiteTest {
         assertTrue(Ports.isFree(suite.port(Service.LEDGER)));
         assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
         assertFalse(Files.exists(root.resolve(".gpumeter/run/ledger.pid")));
+    }
+
+    @Test
+    void eachServiceTokenIsAddressedToTheServicesItCallsAndLivesThirtyDays() throws Exception {
+        Suite suite = suite().build();
+        var consumer = new org.jose4j.jwt.consumer.JwtConsumerBuilder().setSkipSignatureVerification()
+                .setSkipDefaultAudienceValidation().build();
+        var alert = consumer.processToClaims(suite.serviceToken(Service.ALERT).orElseThrow());
+        assertEquals(List.of("ledger", "slo", "billing"), alert.getAudience());
+        assertEquals(List.of("service"), alert.getStringListClaimValue("groups"));
+        assertEquals(Duration.ofDays(30).toSeconds(), alert.getExpirationTime().getValue() - alert.getIssuedAt().getValue());
+        assertEquals(List.of("ledger", "slo"), consumer.processToClaims(suite.serviceToken(Service.COLLECTOR).orElseThrow()).getAudience());
+        assertEquals(List.of("ledger"), consumer.processToClaims(suite.serviceToken(Service.BILLING).orElseThrow()).getAudience());
+        assertTrue(suite.serviceToken(Service.LEDGER).isEmpty());
     }
 
     @Test
