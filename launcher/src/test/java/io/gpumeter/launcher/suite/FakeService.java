@@ -9,7 +9,10 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.util.TreeMap;
 
-/** Stands in for a packaged service: answers /q/health/ready on QUARKUS_HTTP_PORT and shows its environment. */
+/**
+ * Stands in for a packaged service: shows its environment on QUARKUS_HTTP_PORT and answers /q/health/ready on
+ * QUARKUS_MANAGEMENT_PORT only, as the services do.
+ */
 public final class FakeService {
 
     private FakeService() {
@@ -21,8 +24,10 @@ public final class FakeService {
             System.exit(3);
         }
         int port = Integer.parseInt(System.getenv("QUARKUS_HTTP_PORT"));
+        HttpServer management = HttpServer.create(new InetSocketAddress(Integer.parseInt(System.getenv("QUARKUS_MANAGEMENT_PORT"))), 0);
+        management.createContext("/q/health/ready", exchange -> reply(exchange, "{\"status\":\"UP\"}"));
+        management.start();
         HttpServer server = HttpServer.create(new InetSocketAddress(port), 0);
-        server.createContext("/q/health/ready", exchange -> reply(exchange, "{\"status\":\"UP\"}"));
         server.createContext("/env", exchange -> {
             StringBuilder body = new StringBuilder();
             new TreeMap<>(System.getenv()).forEach((k, v) -> {

@@ -70,6 +70,8 @@ class SuiteTest {
         try {
             String env = get(suite.url(Service.COLLECTOR) + "/env");
             assertTrue(env.contains("QUARKUS_HTTP_PORT=" + suite.port(Service.COLLECTOR) + "\n"), env);
+            assertTrue(env.contains("QUARKUS_MANAGEMENT_PORT=" + suite.managementPort(Service.COLLECTOR) + "\n"), env);
+            assertTrue(suite.managementPort(Service.COLLECTOR) != suite.port(Service.COLLECTOR));
             assertTrue(env.contains("QUARKUS_REST_CLIENT_LEDGER_URL=http://localhost:" + suite.port(Service.LEDGER) + "\n"));
             assertTrue(env.contains("QUARKUS_REST_CLIENT_BILLING_URL=http://localhost:" + suite.port(Service.BILLING) + "\n"));
             assertTrue(env.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
@@ -98,6 +100,7 @@ class SuiteTest {
         assertTrue(Ports.isFree(suite.port(Service.LEDGER)));
         assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
         assertFalse(Files.exists(root.resolve(".gpumeter/run/ledger.pid")));
+        assertTrue(Ports.isFree(suite.managementPort(Service.LEDGER)));
     }
 
     @Test
