@@ -46,4 +46,23 @@ class DeployDocTest {
             assertTrue(doc.contains("create secret generic " + secret), "how to create the Secret " + secret);
         }
     }
+
+    @Test
+    void itShowsHowToFillEveryTokenKeyTheDeploymentsRead() {
+        String doc = Repo.read(DOC);
+        int keys = 0;
+        for (Manifests.Workload w : Manifests.of("overlays/prod").workloads()) {
+            for (var c : w.pod().getContainers()) {
+                for (var e : java.util.Optional.ofNullable(c.getEnv()).orElse(java.util.List.of())) {
+                    var ref = e.getValueFrom() == null ? null : e.getValueFrom().getSecretKeyRef();
+                    if (ref != null && ref.getName().equals("gpumeter-auth")) {
+                        assertTrue(doc.contains("--from-file=" + ref.getKey() + "="),
+                                w.name() + " reads gpumeter-auth's key " + ref.getKey() + ", which docs/deploy.md never fills");
+                        keys++;
+                    }
+                }
+            }
+        }
+        assertTrue(keys >= 9, "gpumeter-auth keys read: " + keys);
+    }
 }

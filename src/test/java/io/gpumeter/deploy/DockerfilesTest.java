@@ -54,9 +54,10 @@ class DockerfilesTest {
     }
 
     private static void assertCommon(String svc, String text, String user) {
-        Matcher expose = Pattern.compile("(?m)^EXPOSE (\\d+)$").matcher(text);
-        assertTrue(expose.find(), svc + ": EXPOSE");
+        Matcher expose = Pattern.compile("(?m)^EXPOSE (\\d+) (\\d+)$").matcher(text);
+        assertTrue(expose.find(), svc + ": EXPOSE the API port and the management port");
         assertEquals(Repo.port(svc), Integer.parseInt(expose.group(1)), svc + ": exposed port vs quarkus.http.port");
+        assertEquals(Repo.managementPort(svc), Integer.parseInt(expose.group(2)), svc + ": exposed port vs quarkus.management.port");
         assertTrue(Pattern.compile("(?m)^USER " + user + "$").matcher(text).find(), svc + ": runs as non-root user " + user);
         assertTrue(text.contains("-Dquarkus.http.host=0.0.0.0"), svc + ": listens on all interfaces");
         assertTrue(text.contains("ghcr.io/gpumeter/" + svc + "-service:"), svc + ": names the image k8s/ deploys");

@@ -82,6 +82,11 @@ class ManifestsTest {
             if (c.getStartupProbe() != null) {
                 assertHttpProbe(c, c.getStartupProbe(), "/q/health/started", where + " startup");
             }
+            // Health lives on the management port only: the API port answers 404 for it.
+            for (Probe p : Optional.ofNullable(c.getStartupProbe()).map(p -> List.of(c.getLivenessProbe(), c.getReadinessProbe(), p))
+                    .orElse(List.of(c.getLivenessProbe(), c.getReadinessProbe()))) {
+                assertEquals(new IntOrString("management"), p.getHttpGet().getPort(), where + ": probes use the management port");
+            }
         }
     }
 
@@ -160,9 +165,24 @@ class ManifestsTest {
             assertEquals("ghcr.io/gpumeter/" + name + ":" + version, c.getImage(), name + ": image and tag");
             ContainerPort http = containerPort(c, new IntOrString("http")).orElseThrow(() -> new AssertionError(name + ": no port named http"));
             assertEquals(port, http.getContainerPort(), name + ": container port vs quarkus.http.port");
+            ContainerPort management = containerPort(c, new IntOrString("management"))
+                    .orElseThrow(() -> new AssertionError(name + ": no port named management"));
+            assertEquals(Repo.managementPort(svc), management.getContainerPort(), name + ": container port vs quarkus.management.port");
 
             Service s = m.get(Service.class, name);
-            assertEquals(List.of(port), s.getSpec().getPorts().stream().map(ServicePort::getPort).toList(), name + ": Service port");
+            assertEquals(List.of(port, Repo.managementPort(svc)), s.getSpec().getPorts().stream().map(ServicePort::getPort).toList(),
+                    name + ": Service ports");
+            assertEquals(List.of("http", "management"), s.getSpec().getPorts().stream().map(ServicePort::getName).toList(),
+                    name + ": Service port names");
+            // Each service presents its own token, addressed to the services it calls; the ledger calls none.
+            Optional<EnvVar> token = Optional.ofNullable(c.getEnv()).orElse(List.of()).stream()
+                    .filter(e -> e.getName().equals("GPUMETER_AUTH_SERVICE_TOKEN")).findFirst();
+            if (svc.equals("ledger")) {
+                assertTrue(token.isEmpty(), name + ": the ledger calls no service and holds no service token");
+            } else {
+                assertEquals("gpumeter-auth", token.orElseThrow().getValueFrom().getSecretKeyRef().getName(), name + ": token Secret");
+                assertEquals(svc + "-token", token.orElseThrow().getValueFrom().getSecretKeyRef().getKey(), name + ": its own token");
+            }
 
             assertEquals(name, d.getSpec().getTemplate().getSpec().getServiceAccountName(), name + ": ServiceAccount");
             m.get(ServiceAccount.class, name);

@@ -15,6 +15,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -29,6 +30,8 @@ class NetworkPolicyTest {
     private static List<Endpoint> outsiders() {
         return List.of(
                 Endpoint.pod("prometheus", "monitoring", Map.of("app.kubernetes.io/name", "prometheus"), Map.of("web", 9090)),
+                Endpoint.pod("team-prometheus", "team-a", Map.of("app.kubernetes.io/name", "prometheus"), Map.of("web", 9090)),
+                Endpoint.pod("gpumeter-push", "gpu-operator", Map.of("app.kubernetes.io/name", "gpumeter-push"), Map.of()),
                 Endpoint.pod("alertmanager", "monitoring", Map.of("app.kubernetes.io/name", "alertmanager"), Map.of("web", 9093)),
                 Endpoint.pod("grafana", "monitoring", Map.of("app.kubernetes.io/name", "grafana"), Map.of("http", 3000)),
                 Endpoint.pod("kube-dns", "kube-system", Map.of("k8s-app", "kube-dns"), Map.of("dns", 53)),
@@ -49,6 +52,8 @@ class NetworkPolicyTest {
         }
         calls.add("billing-service -> alert-service:8084");
         calls.add("alert-service -> slo-service:8083");
+        calls.add("collector-service -> slo-service:8083");
+        calls.add("gpumeter-push -> collector-service:8081");
         calls.add("alertmanager -> alert-service:8084");
         calls.add("alert-service -> alertmanager:9093");
         for (String s : SERVICES) {
@@ -56,7 +61,8 @@ class NetworkPolicyTest {
             if (inClusterDatabase) {
                 calls.add(s + " -> postgres:5432");
             }
-            calls.add("prometheus -> " + s + ":" + Repo.port(s.replace("-service", "")));
+            // Only Prometheus in the monitoring namespace, and only on the management port.
+            calls.add("prometheus -> " + s + ":" + Repo.managementPort(s.replace("-service", "")));
         }
         for (String api : List.of("collector-service", "alert-service")) {
             calls.add(api + " -> kube-apiserver:443");
@@ -65,6 +71,8 @@ class NetworkPolicyTest {
         calls.add("collector-service -> dcgm-exporter:9400");
         calls.add("collector-service -> hami-monitor:9394");
         calls.add("collector-service -> prometheus:9090");
+        // The collector may read any Prometheus; no Prometheus but the monitoring namespace's may scrape gpumeter.
+        calls.add("collector-service -> team-prometheus:9090");
         calls.add("collector-service -> vllm:8000");
         return calls;
     }
@@ -108,6 +116,29 @@ class NetworkPolicyTest {
         blocked.removeAll(allowed);
         assertTrue(unexpected.isEmpty() && blocked.isEmpty(), "k8s/" + dir + ": allowed but not designed " + unexpected
                 + "; designed but blocked " + blocked);
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @ValueSource(strings = {"overlays/dev", "overlays/prod"})
+    void theProbedPortIsOpenOnlyToPrometheusInTheMonitoringNamespace(String dir) {
+        Manifests m = Manifests.of(dir);
+        String namespace = m.kind("Namespace").get(0).getMetadata().getName();
+        NetworkModel model = new NetworkModel(namespace, m.all(NetworkPolicy.class));
+        List<Endpoint> endpoints = endpoints(m, namespace);
+        for (String service : SERVICES) {
+            var container = m.workloads().stream().filter(w -> w.name().endsWith(service)).findFirst().orElseThrow()
+                    .pod().getContainers().get(0);
+            String probed = container.getReadinessProbe().getHttpGet().getPort().getStrVal();
+            int port = container.getPorts().stream().filter(p -> p.getName().equals(probed)).findFirst().orElseThrow()
+                    .getContainerPort();
+            Endpoint to = endpoints.stream().filter(e -> e.name().equals(service)).findFirst().orElseThrow();
+            List<String> reaching = endpoints.stream().filter(from -> from != to && model.allows(from, to, port, "TCP"))
+                    .map(Endpoint::name).toList();
+            assertEquals(List.of("prometheus"), reaching, "k8s/" + dir + ": " + service + "'s probed port " + port);
+            int api = Repo.port(service.replace("-service", ""));
+            Endpoint prometheus = endpoints.stream().filter(e -> e.name().equals("prometheus")).findFirst().orElseThrow();
+            assertTrue(!model.allows(prometheus, to, api, "TCP"), service + ": Prometheus reaches the API port " + api);
+        }
     }
 
     @ParameterizedTest(name = "k8s/{0}")

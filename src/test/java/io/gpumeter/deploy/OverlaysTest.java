@@ -157,6 +157,7 @@ class OverlaysTest {
             List<Map<String, Object>> endpoints = (List<Map<String, Object>>) scraping.get(0).get("spec", "endpoints");
             for (Map<String, Object> e : endpoints) {
                 assertTrue(portNames.contains((String) e.get("port")), s.getMetadata().getName() + ": ServiceMonitor port");
+                assertEquals("management", e.get("port"), s.getMetadata().getName() + ": metrics are scraped on the management port");
                 assertEquals("/q/metrics", e.get("path"), s.getMetadata().getName() + ": metrics path");
             }
         }

@@ -63,6 +63,19 @@ final class Repo {
 
     /** The HTTP port a service listens on, from its application.properties. */
     static int port(String service) {
+        return Integer.parseInt(properties(service).getProperty("quarkus.http.port").trim());
+    }
+
+    /** The port of a service's management interface (/q/health, /q/metrics), from its application.properties. */
+    static int managementPort(String service) {
+        Properties props = properties(service);
+        if (!"true".equals(props.getProperty("quarkus.management.enabled", "").trim())) {
+            throw new AssertionError(service + "-service does not enable the management interface");
+        }
+        return Integer.parseInt(props.getProperty("quarkus.management.port").trim());
+    }
+
+    private static Properties properties(String service) {
         Properties props = new Properties();
         Path file = root().resolve(service + "-service/src/main/resources/application.properties");
         try (Reader in = Files.newBufferedReader(file)) {
@@ -70,7 +83,7 @@ final class Repo {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        return Integer.parseInt(props.getProperty("quarkus.http.port").trim());
+        return props;
     }
 
     /** The version of the root POM, which is also the tag of the images. */

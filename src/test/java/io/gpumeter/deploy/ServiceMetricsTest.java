@@ -44,6 +44,7 @@ class ServiceMetricsTest {
             String props = Files.readString(module.resolve("src/main/resources/application.properties"));
             assertTrue(props.contains("quarkus.micrometer.export.prometheus.path=/q/metrics"),
                     svc + "-service serves metrics elsewhere than /q/metrics, where the ServiceMonitors look");
+            assertTrue(Repo.managementPort(svc) != Repo.port(svc), svc + "-service serves metrics on its API port");
         }
     }
 

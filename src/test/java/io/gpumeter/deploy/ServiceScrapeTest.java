@@ -36,11 +36,14 @@ class ServiceScrapeTest {
                 .stateDirectory(state).freshDatabase(true).shutdownHook(false).build().start()) {
             HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
             URI base = suite.url(Service.COLLECTOR);
-            // The endpoints the Deployments' probes call.
+            URI management = suite.managementUrl(Service.COLLECTOR);
+            // The endpoints the Deployments' probes call, on the management port only.
             for (String probe : new String[] {"/q/health/started", "/q/health/live", "/q/health/ready"}) {
-                HttpResponse<String> health = http.send(HttpRequest.newBuilder(base.resolve(probe)).build(),
+                HttpResponse<String> health = http.send(HttpRequest.newBuilder(management.resolve(probe)).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertEquals(200, health.statusCode(), probe + ": " + health.body());
+                assertEquals(404, http.send(HttpRequest.newBuilder(base.resolve(probe)).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode(), probe + " on the API port");
             }
             // One application request, so that the HTTP server metrics have a sample.
             HttpResponse<String> miss = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/no-such-endpoint"))
@@ -50,7 +53,11 @@ class ServiceScrapeTest {
             HttpResponse<String> anonymous = http.send(HttpRequest.newBuilder(base.resolve("/api/v1/no-such-endpoint")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(401, anonymous.statusCode());
-            HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(base.resolve("/q/metrics")).build(),
+            assertEquals(404, http.send(HttpRequest.newBuilder(base.resolve("/q/metrics")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode(), "metrics on the API port");
+            assertEquals(404, http.send(HttpRequest.newBuilder(management.resolve("/api/v1/no-such-endpoint")).build(),
+                    HttpResponse.BodyHandlers.discarding()).statusCode(), "the API on the management port");
+            HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(management.resolve("/q/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, metrics.statusCode());
             scrape = metrics.body();

@@ -516,6 +516,11 @@ class FaultEndToEndTest {
         return send(HttpRequest.newBuilder(URI.create(suite.url(service) + pathAndQuery)).timeout(Duration.ofSeconds(90)).GET());
     }
 
+    /** A GET on the service's management port, where /q/health and /q/metrics are served. */
+    static HttpResponse<String> management(Service service, String path) {
+        return send(HttpRequest.newBuilder(URI.create(suite.managementUrl(service) + path)).timeout(Duration.ofSeconds(90)).GET());
+    }
+
     static HttpResponse<String> replay(String body, String cluster) {
         return send(HttpRequest.newBuilder(URI.create(suite.url(Service.COLLECTOR) + "/api/v1/ingest/kubernetes?cluster=" + cluster))
                 .timeout(Duration.ofMinutes(3)).header("Content-Type", "application/x-ndjson")
@@ -540,7 +545,7 @@ class FaultEndToEndTest {
 
     static JsonNode health(Service service) {
         try {
-            return JSON.readTree(get(service, "/q/health/ready").body());
+            return JSON.readTree(management(service, "/q/health/ready").body());
         } catch (IOException e) {
             throw new java.io.UncheckedIOException(e);
         }
@@ -573,7 +578,7 @@ class FaultEndToEndTest {
 
     /** {@code gpumeter_collector_buffer_facts} from the collector's /q/metrics. */
     static int bufferedFacts() {
-        HttpResponse<String> metrics = get(Service.COLLECTOR, "/q/metrics");
+        HttpResponse<String> metrics = management(Service.COLLECTOR, "/q/metrics");
         for (String line : metrics.body().split("\n")) {
             if (line.startsWith("gpumeter_collector_buffer_facts")) {
                 return (int) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));

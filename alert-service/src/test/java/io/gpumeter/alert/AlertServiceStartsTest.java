@@ -1,5 +1,6 @@
 package io.gpumeter.alert;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -16,12 +17,12 @@ class AlertServiceStartsTest {
 
     @Test
     void healthIsUp() {
-        given().get("/q/health").then().statusCode(200).body("status", equalTo("UP"));
+        Management.given().get("/q/health").then().statusCode(200).body("status", equalTo("UP"));
     }
 
     @Test
     void metricsAndOpenApiAreServed() {
-        given().get("/q/metrics").then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
+        Management.given().get("/q/metrics").then().statusCode(200).body(containsString("jvm_memory_used_bytes"));
         given().get("/q/openapi").then().statusCode(200).body(containsString("openapi"));
     }
 }

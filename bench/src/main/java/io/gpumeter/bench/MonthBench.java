@@ -84,7 +84,7 @@ public final class MonthBench {
 
         URI csv = suite.url(Service.BILLING).resolve("/api/v1/reports/monthly?month=2026-05&format=csv");
         URI hours = suite.url(Service.LEDGER).resolve("/api/v1/gpu-hours?from=2026-05-01T00:00:00Z&to=2026-06-01T00:00:00Z&groupBy=tenant,model");
-        Optional<ProcessMemory> memory = ProcessMemory.watch("billing-service", suite.url(Service.BILLING));
+        Optional<ProcessMemory> memory = ProcessMemory.watch("billing-service", suite.managementUrl(Service.BILLING));
         double median = timeRepeated("monthly CSV (billing, via ledger)", csv, 5);
         memory.ifPresentOrElse(m -> {
             System.out.printf("billing-service memory during the CSV runs: %s%n", m.summary());

@@ -34,12 +34,15 @@ final class ProcessMemory implements AutoCloseable {
         this.poller.start();
     }
 
-    /** Starts watching the child process of this JVM whose command line contains {@code marker}. */
-    static Optional<ProcessMemory> watch(String marker, URI service) {
+    /**
+     * Starts watching the child process of this JVM whose command line contains {@code marker}; {@code management}
+     * is the service's management URL, where its /q/metrics is served.
+     */
+    static Optional<ProcessMemory> watch(String marker, URI management) {
         return ProcessHandle.current().descendants()
                 .filter(p -> p.info().commandLine().map(c -> c.contains(marker)).orElse(false))
                 .findFirst()
-                .map(p -> new ProcessMemory(p.pid(), service.resolve("/q/metrics")));
+                .map(p -> new ProcessMemory(p.pid(), management.resolve("/q/metrics")));
     }
 
     long pid() {

@@ -1,5 +1,6 @@
 package io.gpumeter.launcher;
 
+import io.gpumeter.launcher.cli.JwksCommand;
 import io.gpumeter.launcher.cli.SimulateCommand;
 import io.gpumeter.launcher.cli.TokenCommand;
 import io.gpumeter.launcher.cli.UpCommand;
@@ -10,13 +11,15 @@ import java.util.Arrays;
 import java.util.List;
 
 /** Entry point of {@code ./gpumeter}: {@code up} runs the suite, {@code simulate} prints a fleet history,
- * {@code token} signs a token for the local run. */
+ * {@code token} signs a token for the local run, {@code jwks} makes the key set of a signing-key rotation. */
 public final class Main {
 
     private static final String USAGE = """
             usage: gpumeter <command> [options]
 
             commands:
+            %s
+
             %s
 
             %s
@@ -33,7 +36,8 @@ public final class Main {
 
     static int run(String[] args) {
         if (args.length == 0 || List.of("help", "--help", "-h").contains(args[0])) {
-            System.out.printf(USAGE, indent(UpCommand.usage()), indent(SimulateCommand.usage()), indent(TokenCommand.usage()));
+            System.out.printf(USAGE, indent(UpCommand.usage()), indent(SimulateCommand.usage()), indent(TokenCommand.usage()),
+                    indent(JwksCommand.usage()));
             return args.length == 0 ? 2 : 0;
         }
         List<String> rest = Arrays.asList(args).subList(1, args.length);
@@ -42,7 +46,8 @@ public final class Main {
                 case "up" -> UpCommand.run(rest, System.getenv(), System.out);
                 case "simulate" -> SimulateCommand.run(rest, System.out, System.err);
                 case "token" -> TokenCommand.run(rest, System.out);
-                default -> throw new UsageException("unknown command '" + args[0] + "' (try: up, simulate, token, help)");
+                case "jwks" -> JwksCommand.run(rest, System.out);
+                default -> throw new UsageException("unknown command '" + args[0] + "' (try: up, simulate, token, jwks, help)");
             };
         } catch (UsageException e) {
             System.err.println("gpumeter: " + e.getMessage());

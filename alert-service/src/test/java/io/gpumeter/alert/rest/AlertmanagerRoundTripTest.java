@@ -1,5 +1,6 @@
 package io.gpumeter.alert.rest;
 
+import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Node;
@@ -199,7 +200,7 @@ class AlertmanagerRoundTripTest {
             troubled(true, false);
             given().post("/api/v1/rules/evaluations").then().statusCode(200);
             assertEquals(1L, outbox.backlog().await().indefinitely().alerts());
-            String metrics = given().get("/q/metrics").then().extract().asString();
+            String metrics = Management.given().get("/q/metrics").then().extract().asString();
             assertTrue(metrics.contains("gpumeter_alert_outbox_alerts 1.0"), "the backlog gauge shows the waiting alert");
         } finally {
             RealAlertmanager.launch();

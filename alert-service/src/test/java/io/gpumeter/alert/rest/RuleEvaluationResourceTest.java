@@ -1,5 +1,6 @@
 package io.gpumeter.alert.rest;
 
+import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
@@ -144,7 +145,7 @@ class RuleEvaluationResourceTest {
     }
 
     static double backlogGauge() {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
         return metrics.lines().filter(l -> l.startsWith("gpumeter_alert_outbox_alerts")).findFirst()
                 .map(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).orElse(-1.0);
     }
@@ -454,7 +455,7 @@ class RuleEvaluationResourceTest {
     @Test
     @Order(11)
     void metricsCountDeliveries() {
-        given().get("/q/metrics").then()
+        Management.given().get("/q/metrics").then()
                 .body(containsString("gpumeter_alert_delivery_alerts_total{outcome=\"accepted\"}"))
                 .body(containsString("gpumeter_alert_delivery_alerts_total{outcome=\"failed\"}"));
     }

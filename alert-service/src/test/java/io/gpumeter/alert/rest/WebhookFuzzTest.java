@@ -1,5 +1,6 @@
 package io.gpumeter.alert.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.Fuzz;
 import io.quarkus.test.common.WithTestResource;
@@ -53,7 +54,7 @@ class WebhookFuzzTest {
                     .post(WEBHOOK);
             return new Fuzz.Answer(r.statusCode(), r.contentType(), r.asString());
         }, WebhookFuzzTest::state);
-        given().get("/q/health/live").then().statusCode(200);
+        Management.given().get("/q/health/live").then().statusCode(200);
         assertEquals(CASES, statuses.values().stream().mapToInt(Integer::intValue).sum());
         assertTrue(statuses.getOrDefault(200, 0) > 0);
     }

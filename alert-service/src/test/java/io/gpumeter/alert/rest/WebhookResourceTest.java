@@ -1,5 +1,6 @@
 package io.gpumeter.alert.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.batch.v1.Job;
@@ -328,7 +329,7 @@ class WebhookResourceTest {
                 .contentType("application/problem+json").body("field", equalTo("from"));
         given().queryParam("from", "2026-05-02T00:00:00Z").queryParam("to", "2026-05-01T00:00:00Z").get("/api/v1/actions")
                 .then().statusCode(400).body("field", equalTo("to"));
-        given().get("/q/metrics").then().body(containsString("gpumeter_alert_actions_total{action=\"cordon\",result=\"APPLIED\"}"));
+        Management.given().get("/q/metrics").then().body(containsString("gpumeter_alert_actions_total{action=\"cordon\",result=\"APPLIED\"}"));
     }
 
     @Test

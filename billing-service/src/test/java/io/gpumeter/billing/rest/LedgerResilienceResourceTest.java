@@ -1,5 +1,6 @@
 package io.gpumeter.billing.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -42,7 +43,7 @@ class LedgerResilienceResourceTest {
     @Test
     @Order(0)
     void healthSaysTheLedgerIsUpWhileEveryBreakerIsClosed() {
-        given().when().get("/q/health/ready").then().statusCode(200)
+        Management.given().when().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'ledger' }.status", equalTo("UP"))
                 .body("checks.find { it.name == 'ledger' }.data.state", equalTo("up"))
                 .body("checks.find { it.name == 'ledger' }.data.gpuHours", equalTo("closed"))
@@ -82,7 +83,7 @@ class LedgerResilienceResourceTest {
     @Order(3)
     void healthSaysDegradedWhileTheBreakerIsOpenAndBillingStaysReady() {
         // Billing still serves rate cards and budgets without the ledger: ready, with the ledger degraded.
-        given().when().get("/q/health/ready").then().statusCode(200)
+        Management.given().when().get("/q/health/ready").then().statusCode(200)
                 .body("checks.find { it.name == 'ledger' }.status", equalTo("UP"))
                 .body("checks.find { it.name == 'ledger' }.data.state", equalTo("degraded"))
                 .body("checks.find { it.name == 'ledger' }.data.gpuHours", equalTo("open"))

@@ -99,8 +99,9 @@ class BillingSecurityTest {
 
     @Test
     void onlyAdminsCloseAMonthAndReadersChangeNothing() {
-        for (String role : List.of("reader", "operator", "tenant:acme", "service")) {
-            given().header("Authorization", TestTokens.bearer(role)).post(MONTHLY + "/2026-03/close").then()
+        for (String auth : List.of(TestTokens.bearer("reader"), TestTokens.bearer("operator"), TestTokens.bearer("tenant:acme"),
+                TestTokens.serviceBearer("billing"))) {
+            given().header("Authorization", auth).post(MONTHLY + "/2026-03/close").then()
                     .statusCode(403).contentType("application/problem+json");
         }
         String cards = given().header("Authorization", TestTokens.bearer("reader")).get("/api/v1/rate-cards")
@@ -111,6 +112,19 @@ class BillingSecurityTest {
         assertEquals(cards, given().header("Authorization", TestTokens.bearer("admin")).get("/api/v1/rate-cards")
                 .then().statusCode(200).extract().asString());
         given().post(MONTHLY + "/2026-03/close").then().statusCode(401);
+    }
+
+    @Test
+    void aServiceTokenIsAcceptedOnlyWhenAddressedToBilling() {
+        given().header("Authorization", TestTokens.serviceBearer("ledger", "slo")).queryParam("month", "2026-03")
+                .get(MONTHLY).then().statusCode(403).contentType("application/problem+json")
+                .body("detail", org.hamcrest.Matchers.containsString("not to 'billing'"));
+        given().header("Authorization", TestTokens.bearer("service")).queryParam("month", "2026-03")
+                .get(MONTHLY).then().statusCode(403).contentType("application/problem+json");
+        given().header("Authorization", TestTokens.serviceBearer("ledger", "slo", "billing")).queryParam("month", "2026-03")
+                .get(MONTHLY).then().statusCode(200);
+        given().header("Authorization", TestTokens.bearer("ingest")).queryParam("month", "2026-03")
+                .get(MONTHLY).then().statusCode(403).contentType("application/problem+json");
     }
 
     @Test

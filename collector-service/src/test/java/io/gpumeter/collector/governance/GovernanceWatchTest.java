@@ -1,5 +1,6 @@
 package io.gpumeter.collector.governance;
 
+import io.gpumeter.common.testing.Management;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -71,7 +72,7 @@ class GovernanceWatchTest {
 
     @Test
     void workloadsAndEventsFlowToTheGovernanceIntake() throws InterruptedException {
-        await(() -> "watching".equals(given().get("/q/health/ready").jsonPath()
+        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
                 .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
         KubernetesClient client = server.getClient();
         GenericKubernetesResource workload = Serialization.unmarshal("""
@@ -90,7 +91,7 @@ class GovernanceWatchTest {
         assertEquals("research-queue", GovernanceLedgerStandIn.governance("workloads").get(0).path("queueName").asText());
         assertEquals("FailedScheduling", GovernanceLedgerStandIn.governance("events").get(0).path("reason").asText());
         assertEquals("live-2", GovernanceLedgerStandIn.GOVERNANCE.get(0).path("cluster").asText());
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
     }
 
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {

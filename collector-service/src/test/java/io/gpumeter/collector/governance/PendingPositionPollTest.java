@@ -1,5 +1,6 @@
 package io.gpumeter.collector.governance;
 
+import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
@@ -110,7 +111,7 @@ class PendingPositionPollTest {
 
     @Test
     void positionsOfTheSeenClusterQueuesReachTheGovernanceIntake() throws InterruptedException {
-        await(() -> "watching".equals(given().get("/q/health/ready").jsonPath()
+        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
                 .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
         for (String cq : List.of("cq-gpu", "cq-cpu", "cq-none", "cq-huge")) {
             GenericKubernetesResource queue = Serialization.unmarshal("""

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
@@ -71,7 +72,7 @@ class BufferedUsageIngestTest {
         assertEquals("c", sm.path("container").asText());
         JsonNode util = partials.stream().filter(p -> p.path("field").asText().equals("GPU_UTIL")).findFirst().orElseThrow();
         assertEquals("[0.4,0.6]", util.path("values").toString());
-        given().get("/q/metrics").then().statusCode(200).body(containsString("gpumeter_collector_buffer_usage 0.0"));
+        Management.given().get("/q/metrics").then().statusCode(200).body(containsString("gpumeter_collector_buffer_usage 0.0"));
     }
 
     @Test
@@ -82,7 +83,7 @@ class BufferedUsageIngestTest {
         given().contentType("text/plain").body(body).queryParam("node", "n1")
                 .post("/api/v1/ingest/dcgm").then().statusCode(503).contentType("application/problem+json")
                 .body("detail", containsString("send it again"));
-        given().get("/q/metrics").then().statusCode(200).body(containsString("gpumeter_collector_buffer_usage 0.0"));
+        Management.given().get("/q/metrics").then().statusCode(200).body(containsString("gpumeter_collector_buffer_usage 0.0"));
         assertTrue(FakeLedger.USAGE.isEmpty(), "nothing of the refused body reaches the ledger");
     }
 

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.Fuzz;
 import io.quarkus.test.common.WithTestResource;
@@ -97,7 +98,7 @@ class CollectorFuzzTest {
             Response r = request.post(path);
             return new Fuzz.Answer(r.statusCode(), r.contentType(), r.asString());
         }, CollectorFuzzTest::forwarded);
-        given().get("/q/health/live").then().statusCode(200);
+        Management.given().get("/q/health/live").then().statusCode(200);
         assertEquals(CASES, statuses.values().stream().mapToInt(Integer::intValue).sum());
         assertTrue(statuses.getOrDefault(200, 0) > 0, parser + ": the valid seeds are accepted");
     }

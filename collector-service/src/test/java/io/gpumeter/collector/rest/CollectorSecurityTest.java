@@ -46,10 +46,38 @@ class CollectorSecurityTest {
 
     @Test
     void aServiceTokenPushesAndTheCollectorPresentsItsOwnTokenToTheLedger() {
-        given().header("Authorization", TestTokens.bearer("service")).contentType(NDJSON).body(bytes(pod("u1", "10", "")))
+        given().header("Authorization", TestTokens.serviceBearer("collector")).contentType(NDJSON).body(bytes(pod("u1", "10", "")))
                 .post("/api/v1/ingest/kubernetes").then().statusCode(200);
         assertEquals(1, FakeLedger.BATCHES.size());
         assertEquals(List.of("Bearer " + TestTokens.SERVICE_TOKEN), FakeLedger.AUTHORIZATIONS);
+    }
+
+    @Test
+    void anIngestTokenPushesNodeReadingsAndLogsButNeitherReplaysNorReads() {
+        String ingest = TestTokens.bearer("ingest");
+        given().header("Authorization", ingest).contentType("text/csv").queryParam("node", "n1")
+                .body("uuid, timestamp, utilization.gpu [%]\nGPU-N1, 2026/07/03 22:22:01.444, 37 %\n")
+                .post("/api/v1/ingest/nvidia-smi").then().statusCode(200);
+        given().header("Authorization", ingest).contentType("text/plain").queryParam("node", "n1")
+                .body("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-N1\"} 5\n").post("/api/v1/ingest/dcgm").then().statusCode(200);
+        given().header("Authorization", ingest).contentType("text/plain").queryParam("node", "n1").body("x")
+                .post("/api/v1/ingest/kmsg").then().statusCode(200);
+        given().header("Authorization", ingest).contentType(NDJSON).body(bytes(pod("u1", "10", "")))
+                .post("/api/v1/ingest/kubernetes").then().statusCode(403).contentType("application/problem+json");
+        given().header("Authorization", ingest).get("/api/v1/nothing-to-read").then().statusCode(403)
+                .contentType("application/problem+json");
+        given().header("Authorization", TestTokens.bearer("ingest", "reader")).contentType("text/plain")
+                .queryParam("node", "n1").body("x").post("/api/v1/ingest/kmsg").then().statusCode(403)
+                .body("detail", org.hamcrest.Matchers.containsString("ingest role only"));
+        assertEquals(0, FakeLedger.BATCHES.size(), "no replay went through");
+    }
+
+    @Test
+    void aServiceTokenAddressedToOtherServicesIsRefused() {
+        given().header("Authorization", TestTokens.serviceBearer("ledger", "slo")).contentType(NDJSON)
+                .body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then().statusCode(403)
+                .contentType("application/problem+json").body("detail", org.hamcrest.Matchers.containsString("collector"));
+        assertEquals(0, FakeLedger.BATCHES.size());
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -48,7 +49,7 @@ class LiveWatchTest {
 
     @Test
     void namespacesNodesAndGpuPodsFlowToTheLedger() throws InterruptedException {
-        await(() -> "watching".equals(given().get("/q/health/ready").jsonPath()
+        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
                 .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
         KubernetesClient client = server.getClient();
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml")
@@ -74,7 +75,7 @@ class LiveWatchTest {
                 .anyMatch(n -> "acme".equals(n.path("labels").path("gpumeter.io/tenant").asText())));
         assertTrue(FakeLedger.BATCHES.stream().flatMap(b -> b.path("nodes").valueStream())
                 .anyMatch(n -> "gpu-1".equals(n.path("name").asText())));
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
+        Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         // Once listed, the ledger heard which pods exist, so deletions missed while down can be closed.
         await(() -> !FakeLedger.LIVE_PODS.isEmpty(), "the live pod set");
         assertEquals("live-1", FakeLedger.LIVE_PODS.get(0).path("cluster").asText());

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -36,10 +37,10 @@ class WatchDegradedTest {
     void healthIsUpAndTheWatchReportsDegraded() throws InterruptedException {
         String state = null;
         for (int i = 0; i < 100 && !"degraded".equals(state); i++) {
-            state = given().get("/q/health/ready").jsonPath().getString("checks.find { it.name == 'kubernetes-watch' }.data.state");
+            state = Management.given().get("/q/health/ready").jsonPath().getString("checks.find { it.name == 'kubernetes-watch' }.data.state");
             Thread.sleep(100);
         }
-        given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
+        Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'kubernetes-watch' }.data.state", equalTo("degraded"))
                 .body("checks.find { it.name == 'kubernetes-watch' }.data.problem", notNullValue());
     }

@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Set;
 
 import static io.gpumeter.common.security.Role.ADMIN;
+import static io.gpumeter.common.security.Role.INGEST;
 import static io.gpumeter.common.security.Role.OPERATOR;
 import static io.gpumeter.common.security.Role.READER;
 import static io.gpumeter.common.security.Role.SERVICE;
@@ -23,7 +24,11 @@ public final class AccessRules {
     public static final List<AccessRule> RULES = List.of(
             new AccessRule("Alertmanager webhook", "alert", Set.of("POST"),
                     List.of("/api/v1/alertmanager/webhook"), Set.of(), null, true),
-            new AccessRule("Ingest (Kubernetes replay, usage, kernel and container logs, latency)", "collector, slo",
+            // What a node can see of itself; a Kubernetes replay rewrites any pod's history, so it stays with services.
+            new AccessRule("Node pushes (dcgm and HAMi usage, nvidia-smi, kernel and container logs)", "collector",
+                    Set.of("POST"), List.of("/api/v1/ingest/dcgm", "/api/v1/ingest/hami-monitor", "/api/v1/ingest/nvidia-smi",
+                            "/api/v1/ingest/kmsg", "/api/v1/ingest/container-log"), EnumSet.of(ADMIN, SERVICE, INGEST), null, false),
+            new AccessRule("Ingest (Kubernetes replay, latency, engine gauges)", "collector, slo",
                     Set.of("POST"), List.of("/api/v1/ingest/**"), EnumSet.of(ADMIN, SERVICE), null, false),
             new AccessRule("Ledger intake (facts, governance facts, usage rollups, live pods)", "ledger",
                     Set.of("POST"), List.of("/api/v1/facts/**", "/api/v1/usage"), EnumSet.of(ADMIN, SERVICE), null, false),

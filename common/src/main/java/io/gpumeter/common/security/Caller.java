@@ -7,8 +7,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * A verified token's roles. A token holding only {@code tenant:<name>} groups is confined to that tenant; any
- * other role lifts the confinement, because it may read every tenant anyway.
+ * A verified token's roles. A token holding {@code tenant:<name>} groups is confined to that tenant unless it also
+ * holds a role that reads every tenant anyway; {@code ingest}, which reads nothing, lifts no confinement.
  */
 public record Caller(Set<Role> roles, Set<String> tenants) {
 
@@ -36,12 +36,15 @@ public record Caller(Set<Role> roles, Set<String> tenants) {
 
     /** The tenant this caller is confined to, if it is confined. */
     public Optional<String> confinedTo() {
-        boolean onlyTenant = roles.equals(EnumSet.of(Role.TENANT));
-        return onlyTenant && tenants.size() == 1 ? Optional.of(tenants.iterator().next()) : Optional.empty();
+        return confined() && tenants.size() == 1 ? Optional.of(tenants.iterator().next()) : Optional.empty();
     }
 
     /** A tenant-only token naming several tenants is refused rather than guessed at. */
     public boolean ambiguous() {
-        return roles.equals(EnumSet.of(Role.TENANT)) && tenants.size() != 1;
+        return confined() && tenants.size() != 1;
+    }
+
+    private boolean confined() {
+        return roles.contains(Role.TENANT) && roles.stream().noneMatch(Role::readsEveryTenant);
     }
 }

@@ -21,8 +21,14 @@ class AccessRulesTest {
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {
             "POST;/api/v1/ingest/kubernetes;admin service",
-            "POST;/api/v1/ingest/dcgm;admin service",
+            "POST;/api/v1/ingest/dcgm;admin service ingest",
+            "POST;/api/v1/ingest/hami-monitor;admin service ingest",
+            "POST;/api/v1/ingest/nvidia-smi;admin service ingest",
+            "POST;/api/v1/ingest/kmsg;admin service ingest",
+            "POST;/api/v1/ingest/container-log;admin service ingest",
             "POST;/api/v1/ingest/latency;admin service",
+            "POST;/api/v1/ingest/engine-gauges;admin service",
+            "POST;/api/v1/ingest/dcgm/extra;admin service",
             "POST;/api/v1/facts;admin service",
             "POST;/api/v1/facts/governance;admin service",
             "POST;/api/v1/facts/live-pods;admin service",
@@ -60,6 +66,18 @@ class AccessRulesTest {
     }
 
     @Test
+    void anIngestTokenReadsNothing() {
+        for (AccessRule rule : AccessRules.RULES) {
+            if (rule.allows(Role.INGEST)) {
+                assertEquals(Set.of("POST"), rule.methods(), rule.family());
+                assertTrue(rule.paths().stream().allMatch(p -> p.startsWith("/api/v1/ingest/") && !p.contains("*")),
+                        rule.family() + " opens more than named ingest paths to ingest tokens");
+            }
+        }
+        assertFalse(AccessRules.match("GET", "/api/v1/gpu-hours").allows(Role.INGEST));
+    }
+
+    @Test
     void theWebhookChecksItsOwnToken() {
         assertTrue(AccessRules.match("POST", "/api/v1/alertmanager/webhook").ownToken());
         assertFalse(AccessRules.match("GET", "/api/v1/alertmanager/webhook").ownToken());
@@ -88,6 +106,9 @@ class AccessRulesTest {
         assertTrue(Caller.of(Set.of("tenant:acme", "tenant:beta")).ambiguous());
         assertTrue(Caller.of(Set.of("tenant:")).roles().isEmpty());
         assertTrue(Caller.of(Set.of("Admin", "root")).roles().isEmpty());
+        assertEquals("acme", Caller.of(Set.of("tenant:acme", "ingest")).confinedTo().orElseThrow(),
+                "ingest reads nothing, so it lifts no confinement");
+        assertTrue(Caller.of(Set.of("tenant:acme", "service")).confinedTo().isEmpty());
     }
 
     @Test

@@ -1,6 +1,10 @@
 package io.gpumeter.common.testing;
 
 import io.gpumeter.common.security.Tokens;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.lang.JoseException;
 
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,14 +18,51 @@ public final class TestTokens {
 
     private static final PrivateKey KEY = Tokens.privateKey(resource("/gpumeter-test-private.pem"));
 
+    /** Every service, as the audience of the token a service under test presents to the (fake) services it calls. */
+    public static final List<String> ALL_SERVICES = List.of("collector", "ledger", "slo", "alert", "billing");
+
     /** The token a service under test presents to the services it calls. */
-    public static final String SERVICE_TOKEN = Tokens.mint(KEY, "service-under-test", List.of("service"), Duration.ofDays(1));
+    public static final String SERVICE_TOKEN = Tokens.mint(KEY, "service-under-test", List.of("service"), ALL_SERVICES,
+            Duration.ofDays(1));
 
     private TestTokens() {
     }
 
     public static String bearer(String... groups) {
         return "Bearer " + Tokens.mint(KEY, "test", List.of(groups), Duration.ofMinutes(10));
+    }
+
+    /** A {@code service} token addressed to {@code audiences}, as one service presents to another. */
+    public static String serviceBearer(String... audiences) {
+        return "Bearer " + Tokens.mint(KEY, "test-service", List.of("service"), List.of(audiences), Duration.ofMinutes(10));
+    }
+
+    /** A token holding {@code groups} that is valid for {@code ttl}. */
+    public static String bearer(Duration ttl, String... groups) {
+        return "Bearer " + Tokens.mint(KEY, "test", List.of(groups), ttl);
+    }
+
+    /** A correctly signed token holding {@code groups} that never expires: it has no {@code exp}. */
+    public static String bearerWithoutExpiry(String... groups) {
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer(Tokens.ISSUER);
+        claims.setSubject("test");
+        claims.setIssuedAtToNow();
+        claims.setStringListClaim("groups", List.of(groups));
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(claims.toJson());
+        jws.setKey(KEY);
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        try {
+            return "Bearer " + jws.getCompactSerialization();
+        } catch (JoseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** The public half of the test key, as {@link AuthEnabled} verifies with it. */
+    public static String publicKeyPem() {
+        return resource("/gpumeter-test-public.pem");
     }
 
     static String resource(String name) {

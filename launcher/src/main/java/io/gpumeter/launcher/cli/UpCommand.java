@@ -35,7 +35,7 @@ public final class UpCommand {
                                   one; also GPUMETER_DB_URL, GPUMETER_DB_USER, GPUMETER_DB_PASSWORD
               --data-dir DIR      embedded database directory (default .gpumeter/pgdata)
               --db-port N         embedded database port (default: any free port)
-              --base-port N       services on N+1..N+5 (default 8080: 8081..8085)
+              --base-port N       services on N+1..N+5 (default 8080: 8081..8085), health and metrics 1000 above
               --listen ADDRESS    the address the services bind to (default 127.0.0.1: this machine only;
                                   0.0.0.0 for every interface)
               --cluster NAME      cluster name the collector stamps on its facts
@@ -134,7 +134,8 @@ public final class UpCommand {
         out.println();
         out.println("gpumeter is up:");
         for (Service s : Service.values()) {
-            out.printf("  %-10s %-24s swagger: %s/q/swagger-ui%n", s.id(), suite.url(s), suite.url(s));
+            out.printf("  %-10s %-24s swagger: %s/q/swagger-ui  health, metrics: %s/q/health, /q/metrics%n",
+                    s.id(), suite.url(s), suite.url(s), suite.managementUrl(s));
         }
         DatabaseConnection db = suite.database().orElseThrow();
         out.printf("  %-10s %s%n", "postgres", db.jdbcUrl());

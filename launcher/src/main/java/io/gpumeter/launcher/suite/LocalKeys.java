@@ -7,11 +7,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
-import java.security.KeyFactory;
 import java.security.KeyPair;
 import java.security.PrivateKey;
 import java.security.interfaces.RSAPrivateCrtKey;
-import java.security.spec.RSAPublicKeySpec;
 import java.time.Duration;
 import java.util.List;
 
@@ -62,14 +60,15 @@ public final class LocalKeys {
         return Tokens.mint(privateKey, subject, groups, ttl);
     }
 
+    /** A token addressed to {@code audiences}, as a service token names the services it calls. */
+    public String token(String subject, List<String> groups, List<String> audiences, Duration ttl) {
+        return Tokens.mint(privateKey, subject, groups, audiences, ttl);
+    }
+
     private static java.security.PublicKey publicHalf(PrivateKey key) {
         if (!(key instanceof RSAPrivateCrtKey crt)) {
             throw new IllegalStateException("the local key is not an RSA key with its public exponent");
         }
-        try {
-            return KeyFactory.getInstance("RSA").generatePublic(new RSAPublicKeySpec(crt.getModulus(), crt.getPublicExponent()));
-        } catch (java.security.GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return Tokens.publicKey(crt);
     }
 }

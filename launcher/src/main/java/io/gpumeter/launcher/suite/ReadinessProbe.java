@@ -12,7 +12,7 @@ import java.util.Collection;
 import java.util.List;
 import java.util.function.BooleanSupplier;
 
-/** Waits until every given service answers 200 on {@code /q/health/ready}, at the address the services listen on. */
+/** Waits until every given service answers 200 on {@code /q/health/ready} of its management port, at the address the services listen on. */
 final class ReadinessProbe {
 
     private static final Duration POLL = Duration.ofMillis(300);
@@ -41,7 +41,7 @@ final class ReadinessProbe {
                     throw new SuiteException(p.service().module() + " exited during start-up. Last lines of "
                             + p.logFile() + ":\n" + p.logTail());
                 }
-                if (isReady(p.port())) {
+                if (isReady(p.managementPort())) {
                     waiting.remove(p);
                 }
             }
@@ -50,7 +50,7 @@ final class ReadinessProbe {
             }
             if (Instant.now().isAfter(deadline)) {
                 ServiceProcess first = waiting.get(0);
-                throw new SuiteException(first.service().module() + " was not ready on port " + first.port()
+                throw new SuiteException(first.service().module() + " was not ready on management port " + first.managementPort()
                         + " after " + timeout.toSeconds() + " s (still waiting for "
                         + waiting.stream().map(w -> w.service().id()).toList() + "). Last lines of "
                         + first.logFile() + ":\n" + first.logTail());

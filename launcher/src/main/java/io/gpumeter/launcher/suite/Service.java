@@ -2,10 +2,11 @@ package io.gpumeter.launcher.suite;
 
 import java.nio.file.Path;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The five services of the suite, with their Maven module and default port. */
+/** The five services of the suite, with their Maven module, default API port and default management port. */
 public enum Service {
     COLLECTOR("collector", 8081),
     LEDGER("ledger", 8082),
@@ -32,6 +33,24 @@ public enum Service {
 
     public int defaultPort() {
         return defaultPort;
+    }
+
+    /** Where {@code /q/health} and {@code /q/metrics} are served: the API port plus 1000 (9081..9085). */
+    public int defaultManagementPort() {
+        return defaultPort + 1000;
+    }
+
+    /**
+     * The services this one calls, which its service token is addressed to ({@code aud}); the ledger calls none
+     * and gets no token.
+     */
+    public List<Service> calls() {
+        return switch (this) {
+            case COLLECTOR -> List.of(LEDGER, SLO);
+            case SLO, BILLING -> List.of(LEDGER);
+            case ALERT -> List.of(LEDGER, SLO, BILLING);
+            case LEDGER -> List.of();
+        };
     }
 
     /** The packaged service: {@code <module>/target/quarkus-app/quarkus-run.jar}. */

@@ -22,18 +22,20 @@ final class ServiceProcess {
 
     private final Service service;
     private final int port;
+    private final int managementPort;
     private final Path logFile;
     private final Process process;
 
-    private ServiceProcess(Service service, int port, Path logFile, Process process) {
+    private ServiceProcess(Service service, int port, int managementPort, Path logFile, Process process) {
         this.service = service;
         this.port = port;
+        this.managementPort = managementPort;
         this.logFile = logFile;
         this.process = process;
     }
 
-    static ServiceProcess spawn(Service service, Path jar, Path workDir, int port, List<String> jvmOptions,
-                                Map<String, String> env, Path logFile) throws IOException {
+    static ServiceProcess spawn(Service service, Path jar, Path workDir, int port, int managementPort,
+                                List<String> jvmOptions, Map<String, String> env, Path logFile) throws IOException {
         Files.createDirectories(logFile.getParent());
         Files.writeString(logFile, "---- " + service.module() + " starting at " + Instant.now() + " on port " + port
                         + " ----" + System.lineSeparator(), StandardCharsets.UTF_8,
@@ -48,7 +50,7 @@ final class ServiceProcess {
                 .redirectErrorStream(true)
                 .redirectOutput(ProcessBuilder.Redirect.appendTo(logFile.toFile()));
         builder.environment().putAll(env);
-        return new ServiceProcess(service, port, logFile, builder.start());
+        return new ServiceProcess(service, port, managementPort, logFile, builder.start());
     }
 
     Service service() {
@@ -57,6 +59,11 @@ final class ServiceProcess {
 
     int port() {
         return port;
+    }
+
+    /** Where the process serves {@code /q/health}. */
+    int managementPort() {
+        return managementPort;
     }
 
     long pid() {

@@ -1,5 +1,6 @@
 package io.gpumeter.launcher.suite;
 
+import io.gpumeter.common.security.Tokens;
 import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.db.EmbeddedDatabase;
 import org.slf4j.Logger;
@@ -21,7 +22,7 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs, each
- * waited for until {@code /q/health/ready} answers 200. Stopping (explicitly, or by the shutdown hook on Ctrl-C or
+ * waited for until {@code /q/health/ready} answers 200 on its management port. Stopping (explicitly, or by the shutdown hook on Ctrl-C or
  * SIGTERM) terminates every child and then PostgreSQL, so no process outlives the launcher.
  */
 public final class Suite implements AutoCloseable {
@@ -61,6 +62,7 @@ public final class Suite implements AutoCloseable {
             requireJar(s);
             records.clearStale(s);
             Ports.requireFree(s, port(s));
+            Ports.requireFree(s, managementPort(s));
         }
         registerHook();
         try {
@@ -89,6 +91,7 @@ public final class Suite implements AutoCloseable {
         requireJar(service);
         records.clearStale(service);
         Ports.requireFree(service, port(service));
+        Ports.requireFree(service, managementPort(service));
         probe.awaitReady(List.of(spawn(service)), config.readyTimeout(), () -> stopping);
     }
 
@@ -201,6 +204,16 @@ public final class Suite implements AutoCloseable {
         return URI.create("http://" + ListenAddress.urlHost(config.listenAddress()) + ":" + port(service));
     }
 
+    /** Where {@code /q/health} and {@code /q/metrics} of a service are served; the API port serves neither. */
+    public int managementPort(Service service) {
+        return config.managementPorts().get(service);
+    }
+
+    /** e.g. {@code http://localhost:9082} */
+    public URI managementUrl(Service service) {
+        return URI.create("http://localhost:" + managementPort(service));
+    }
+
     public Path logFile(Service service) {
         return config.logDirectory().resolve(service.id() + ".log");
     }
@@ -234,11 +247,11 @@ public final class Suite implements AutoCloseable {
         Path jar = service.jar(config.repoRoot());
         try {
             ServiceProcess process = ServiceProcess.spawn(service, jar, config.repoRoot(), port(service),
-                    config.jvmOptions(), environment(service), logFile(service));
+                    managementPort(service), config.jvmOptions(), environment(service), logFile(service));
             running.put(service, process);
             records.write(service, process.pid(), jar);
-            LOG.info("{} starting on port {} (pid {}, log {})", service.module(), port(service), process.pid(),
-                    logFile(service));
+            LOG.info("{} starting on port {}, management port {} (pid {}, log {})", service.module(), port(service),
+                    managementPort(service), process.pid(), logFile(service));
             return process;
         } catch (IOException e) {
             throw new SuiteException("could not start " + service.module() + ": " + e.getMessage(), e);
@@ -251,6 +264,19 @@ public final class Suite implements AutoCloseable {
      */
     public synchronized String token(String subject, List<String> groups, Duration ttl) {
         return keys().token(subject, groups, ttl);
+    }
+
+    /**
+     * How long the services' own tokens live: the longest the services accept, so a local run keeps working for a
+     * month; a run restarted later mints new ones.
+     */
+    static final Duration SERVICE_TOKEN_TTL = Tokens.MAX_LIFETIME;
+
+    /** A token for {@code service} to present to the services it calls, addressed to them; empty for the ledger. */
+    public synchronized Optional<String> serviceToken(Service service) {
+        List<String> audience = service.calls().stream().map(Service::id).toList();
+        return audience.isEmpty() ? Optional.empty()
+                : Optional.of(keys().token(service.id(), List.of("service"), audience, SERVICE_TOKEN_TTL));
     }
 
     /** An admin token valid for a day, for the operator of a local run and for tests. */
@@ -283,9 +309,12 @@ public final class Suite implements AutoCloseable {
     Map<String, String> environment(Service service) {
         Map<String, String> env = new HashMap<>();
         env.put("QUARKUS_HTTP_HOST", config.listenAddress());
+        // health and metrics bind where the API does: nothing of a local run listens beyond what --listen says
+        env.put("QUARKUS_MANAGEMENT_HOST", config.listenAddress());
         env.put("MP_JWT_VERIFY_PUBLICKEY", keys().publicKeyPem());
-        env.put("GPUMETER_AUTH_SERVICE_TOKEN", token(service.id(), List.of("service"), Duration.ofDays(365)));
+        serviceToken(service).ifPresent(t -> env.put("GPUMETER_AUTH_SERVICE_TOKEN", t));
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port(service)));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort(service)));
         env.put("QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl());
         env.put("QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl());
         env.put("QUARKUS_DATASOURCE_USERNAME", database.user());

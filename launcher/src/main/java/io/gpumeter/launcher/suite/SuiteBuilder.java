@@ -12,8 +12,8 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Configures a {@link Suite}: defaults are the local-run ones (ports 8081–8085 on 127.0.0.1, embedded PostgreSQL in
- * the repo).
+ * Configures a {@link Suite}: defaults are the local-run ones (API ports 8081–8085 and management ports 9081–9085 on
+ * 127.0.0.1, embedded PostgreSQL in the repo).
  */
 public final class SuiteBuilder {
 
@@ -26,6 +26,7 @@ public final class SuiteBuilder {
     private final Path repoRoot;
     private final Set<Service> services = EnumSet.allOf(Service.class);
     private final Map<Service, Integer> ports = new EnumMap<>(Service.class);
+    private final Map<Service, Integer> managementPorts = new EnumMap<>(Service.class);
     private final Map<Service, Map<String, String>> env = new EnumMap<>(Service.class);
     private DatabaseConnection externalDatabase;
     private Path dataDirectory;
@@ -43,6 +44,7 @@ public final class SuiteBuilder {
         this.repoRoot = repoRoot.toAbsolutePath().normalize();
         for (Service s : Service.values()) {
             ports.put(s, s.defaultPort());
+            managementPorts.put(s, s.defaultManagementPort());
         }
     }
 
@@ -58,10 +60,14 @@ public final class SuiteBuilder {
         return this;
     }
 
-    /** Collector on {@code base + 1}, ledger on {@code base + 2}, … billing on {@code base + 5}. */
+    /**
+     * Collector on {@code base + 1}, ledger on {@code base + 2}, … billing on {@code base + 5}; their management
+     * ports 1000 above.
+     */
     public SuiteBuilder basePort(int base) {
         for (Service s : Service.values()) {
             ports.put(s, base + s.ordinal() + 1);
+            managementPorts.put(s, base + 1000 + s.ordinal() + 1);
         }
         return this;
     }
@@ -75,9 +81,17 @@ public final class SuiteBuilder {
         return this;
     }
 
-    /** Any free ports (tests). */
+    /** Any free ports, API and management alike (tests). */
     public SuiteBuilder freePorts() {
         ports.putAll(Ports.freeFor(EnumSet.allOf(Service.class)));
+        java.util.Set<Integer> taken = new java.util.HashSet<>(ports.values());
+        for (Service s : Service.values()) {
+            int port;
+            do {
+                port = Ports.anyFree();
+            } while (!taken.add(port));
+            managementPorts.put(s, port);
+        }
         return this;
     }
 
@@ -158,8 +172,8 @@ public final class SuiteBuilder {
         Path state = stateDirectory != null ? stateDirectory.toAbsolutePath().normalize() : repoRoot.resolve(".gpumeter");
         Path logs = logDirectory != null ? logDirectory.toAbsolutePath().normalize() : state.resolve("logs");
         Path data = dataDirectory != null ? dataDirectory.toAbsolutePath().normalize() : state.resolve("pgdata");
-        return new SuiteConfig(repoRoot, services, ports, externalDatabase, data, databasePort, freshDatabase, env,
-                state, logs, jvmOptions, readyTimeout, stopGrace, shutdownHook, listenAddress);
+        return new SuiteConfig(repoRoot, services, ports, managementPorts, externalDatabase, data, databasePort,
+                freshDatabase, env, state, logs, jvmOptions, readyTimeout, stopGrace, shutdownHook, listenAddress);
     }
 
     public Suite build() {

@@ -15,11 +15,13 @@ import java.util.stream.Collectors;
  * Everything a {@link Suite} needs to know before it starts; made by {@link SuiteBuilder}.
  *
  * @param externalDatabase null to run the embedded PostgreSQL on {@code dataDirectory}
+ * @param managementPorts  where each service serves {@code /q/health} and {@code /q/metrics}
  * @param databasePort     port of the embedded PostgreSQL, 0 for any free one
  * @param env              extra environment per service, applied after the suite's own variables
  * @param listenAddress    the address every service binds to (quarkus.http.host), 127.0.0.1 unless told otherwise
  */
 public record SuiteConfig(Path repoRoot, Set<Service> services, Map<Service, Integer> ports,
+                          Map<Service, Integer> managementPorts,
                           DatabaseConnection externalDatabase, Path dataDirectory, int databasePort,
                           boolean freshDatabase, Map<Service, Map<String, String>> env, Path stateDirectory,
                           Path logDirectory, List<String> jvmOptions, Duration readyTimeout, Duration stopGrace,
@@ -29,6 +31,7 @@ public record SuiteConfig(Path repoRoot, Set<Service> services, Map<Service, Int
         // enum order, so that services start and are reported in a stable order
         services = services.isEmpty() ? Set.of() : Collections.unmodifiableSet(EnumSet.copyOf(services));
         ports = Map.copyOf(ports);
+        managementPorts = Map.copyOf(managementPorts);
         env = env.entrySet().stream().collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
         jvmOptions = List.copyOf(jvmOptions);
     }

@@ -10,8 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.TreeMap;
 
 /**
- * Stands in for a packaged service: answers /q/health/ready on QUARKUS_HTTP_HOST (every address when unset) and
- * QUARKUS_HTTP_PORT, and shows its environment.
+ * Stands in for a packaged service: shows its environment on QUARKUS_HTTP_PORT and answers /q/health/ready on
+ * QUARKUS_MANAGEMENT_PORT only, as the services do, both on QUARKUS_HTTP_HOST (every address when unset).
  */
 public final class FakeService {
 
@@ -25,8 +25,12 @@ public final class FakeService {
         }
         int port = Integer.parseInt(System.getenv("QUARKUS_HTTP_PORT"));
         String host = System.getenv("QUARKUS_HTTP_HOST");
+        int managementPort = Integer.parseInt(System.getenv("QUARKUS_MANAGEMENT_PORT"));
+        HttpServer management = HttpServer.create(host == null ? new InetSocketAddress(managementPort)
+                : new InetSocketAddress(host, managementPort), 0);
+        management.createContext("/q/health/ready", exchange -> reply(exchange, "{\"status\":\"UP\"}"));
+        management.start();
         HttpServer server = HttpServer.create(host == null ? new InetSocketAddress(port) : new InetSocketAddress(host, port), 0);
-        server.createContext("/q/health/ready", exchange -> reply(exchange, "{\"status\":\"UP\"}"));
         server.createContext("/env", exchange -> {
             StringBuilder body = new StringBuilder();
             new TreeMap<>(System.getenv()).forEach((k, v) -> {

@@ -75,6 +75,8 @@ class SuiteTest {
             assertEquals(URI.create("http://127.0.0.1:" + suite.port(Service.COLLECTOR)), suite.url(Service.COLLECTOR));
             assertTrue(env.contains("QUARKUS_REST_CLIENT_LEDGER_URL=http://127.0.0.1:" + suite.port(Service.LEDGER) + "\n"));
             assertTrue(env.contains("QUARKUS_REST_CLIENT_BILLING_URL=http://127.0.0.1:" + suite.port(Service.BILLING) + "\n"));
+            assertTrue(env.contains("QUARKUS_MANAGEMENT_PORT=" + suite.managementPort(Service.COLLECTOR) + "\n"), env);
+            assertTrue(suite.managementPort(Service.COLLECTOR) != suite.port(Service.COLLECTOR));
             assertTrue(env.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
             assertTrue(env.contains("QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://db.invalid:5432/ledger\n"));
             assertTrue(env.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
@@ -82,6 +84,9 @@ class SuiteTest {
             assertFalse(env.contains("GPUMETER_ALERT_WEBHOOK_TOKEN"), "only alert-service gets the webhook token");
             assertTrue(env.contains("GPUMETER_COLLECTOR_CLUSTER=lab\n"));
             assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER"));
+            assertTrue(env.contains("GPUMETER_AUTH_SERVICE_TOKEN=ey"), "the collector calls the ledger and slo");
+            assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_AUTH_SERVICE_TOKEN"),
+                    "the ledger calls nobody and gets no token");
 
             suite.stop(Service.COLLECTOR);
             assertFalse(suite.isRunning(Service.COLLECTOR));
@@ -100,6 +105,21 @@ class SuiteTest {
         assertTrue(Ports.isFree(suite.port(Service.LEDGER)));
         assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
         assertFalse(Files.exists(root.resolve(".gpumeter/run/ledger.pid")));
+        assertTrue(Ports.isFree(suite.managementPort(Service.LEDGER)));
+    }
+
+    @Test
+    void eachServiceTokenIsAddressedToTheServicesItCallsAndLivesThirtyDays() throws Exception {
+        Suite suite = suite().build();
+        var consumer = new org.jose4j.jwt.consumer.JwtConsumerBuilder().setSkipSignatureVerification()
+                .setSkipDefaultAudienceValidation().build();
+        var alert = consumer.processToClaims(suite.serviceToken(Service.ALERT).orElseThrow());
+        assertEquals(List.of("ledger", "slo", "billing"), alert.getAudience());
+        assertEquals(List.of("service"), alert.getStringListClaimValue("groups"));
+        assertEquals(Duration.ofDays(30).toSeconds(), alert.getExpirationTime().getValue() - alert.getIssuedAt().getValue());
+        assertEquals(List.of("ledger", "slo"), consumer.processToClaims(suite.serviceToken(Service.COLLECTOR).orElseThrow()).getAudience());
+        assertEquals(List.of("ledger"), consumer.processToClaims(suite.serviceToken(Service.BILLING).orElseThrow()).getAudience());
+        assertTrue(suite.serviceToken(Service.LEDGER).isEmpty());
     }
 
     @Test

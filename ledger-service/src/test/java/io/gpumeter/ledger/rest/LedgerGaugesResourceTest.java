@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.ledger.service.LedgerGauges;
 import io.quarkus.test.common.WithTestResource;
@@ -73,7 +74,7 @@ class LedgerGaugesResourceTest {
 
         gauges.refresh().await().indefinitely();
 
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertEquals(1.5, gauge(metrics, "gpumeter_ledger_gpus_allocated", "cluster=\"gauge\",kind=\"VGPU\""));
         assertEquals(1.0, gauge(metrics, "gpumeter_ledger_gpus_allocated", "cluster=\"gauge\",kind=\"WHOLE\""));
         assertEquals(0.75, gauge(metrics, "gpumeter_ledger_gpus_used", "cluster=\"gauge\""));
@@ -97,7 +98,7 @@ class LedgerGaugesResourceTest {
 
         gauges.refresh().await().indefinitely();
 
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
         assertEquals(1.0, gauge(metrics, "gpumeter_ledger_violations_open", "cluster=\"gauge-v\",kind=\"BYPASS\""));
     }
 

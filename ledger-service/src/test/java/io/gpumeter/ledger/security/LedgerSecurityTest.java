@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.security;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.security.Tokens;
 import io.gpumeter.common.testing.AccessCoverage;
 import io.gpumeter.common.testing.AuthEnabled;
@@ -61,7 +62,7 @@ class LedgerSecurityTest {
     @BeforeEach
     void load() {
         if (!loaded) {
-            given().header("Authorization", TestTokens.bearer("service")).contentType(ContentType.JSON).body(BATCH)
+            given().header("Authorization", TestTokens.serviceBearer("ledger")).contentType(ContentType.JSON).body(BATCH)
                     .post("/api/v1/facts").then().statusCode(200);
             loaded = true;
         }
@@ -72,7 +73,7 @@ class LedgerSecurityTest {
         given().queryParam("from", FROM).queryParam("to", TO).get("/api/v1/gpu-hours").then()
                 .statusCode(401).contentType("application/problem+json")
                 .header("WWW-Authenticate", "Bearer").body("status", equalTo(401));
-        given().get("/q/health/ready").then().statusCode(200);
+        Management.given().get("/q/health/ready").then().statusCode(200);
     }
 
     @Test
@@ -83,6 +84,47 @@ class LedgerSecurityTest {
                     .get("/api/v1/gpu-hours").then().statusCode(401).contentType("application/problem+json")
                     .body("detail", containsString("token"));
         }
+    }
+
+    @Test
+    void aServiceTokenMustBeAddressedToTheLedgerAndPeoplesTokensNeedNoAudience() {
+        String collector = TestTokens.serviceBearer("ledger", "slo");
+        given().header("Authorization", collector).queryParam("from", FROM).queryParam("to", TO)
+                .get("/api/v1/gpu-hours").then().statusCode(200);
+        for (String auth : List.of(TestTokens.serviceBearer("slo", "billing"), TestTokens.bearer("service"))) {
+            given().header("Authorization", auth).contentType(ContentType.JSON).body(BATCH.replace("\"p1\"", "\"p8\""))
+                    .post("/api/v1/facts").then().statusCode(403).contentType("application/problem+json")
+                    .body("detail", containsString("not to 'ledger'"));
+        }
+        for (String person : List.of("admin", "operator", "reader")) {
+            given().header("Authorization", TestTokens.bearer(person)).queryParam("from", FROM).queryParam("to", TO)
+                    .get("/api/v1/gpu-hours").then().statusCode(200);
+        }
+        assertEquals(Map.of("acme", 1.0f, "globex", 0.5f), tenantHours(TestTokens.bearer("reader"), null),
+                "the refused service tokens stored nothing");
+    }
+
+    @Test
+    void tokensLivingLongerThanTheMaximumOrWithoutExpiryAre401() {
+        for (String auth : List.of(TestTokens.bearer(Duration.ofDays(31), "admin"), TestTokens.bearerWithoutExpiry("admin"))) {
+            given().header("Authorization", auth).queryParam("from", FROM).queryParam("to", TO)
+                    .get("/api/v1/gpu-hours").then().statusCode(401).contentType("application/problem+json")
+                    .header("WWW-Authenticate", "Bearer");
+        }
+        given().header("Authorization", TestTokens.bearer(Duration.ofDays(31), "reader")).get("/api/v1/fragmentation")
+                .then().statusCode(401).body("detail", containsString("gpumeter.auth.max-token-lifetime"));
+        given().header("Authorization", TestTokens.bearer(Duration.ofDays(30), "reader")).queryParam("from", FROM)
+                .queryParam("to", TO).get("/api/v1/gpu-hours").then().statusCode(200);
+    }
+
+    @Test
+    void anIngestTokenNeitherReadsNorFeedsTheLedger() {
+        given().header("Authorization", TestTokens.bearer("ingest")).queryParam("from", FROM).queryParam("to", TO)
+                .get("/api/v1/gpu-hours").then().statusCode(403).contentType("application/problem+json");
+        given().header("Authorization", TestTokens.bearer("ingest")).contentType(ContentType.JSON).body(BATCH)
+                .post("/api/v1/facts").then().statusCode(403);
+        given().header("Authorization", TestTokens.bearer("ingest", "tenant:acme")).queryParam("from", FROM)
+                .queryParam("to", TO).get("/api/v1/gpu-hours").then().statusCode(403);
     }
 
     @Test

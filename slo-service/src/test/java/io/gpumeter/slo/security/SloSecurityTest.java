@@ -29,8 +29,8 @@ class SloSecurityTest {
 
     @Test
     void onlyOperatorsDefineSlosAndARefusedWriteStoresNothing() {
-        for (String role : List.of("reader", "service", "tenant:acme")) {
-            given().header("Authorization", TestTokens.bearer(role)).contentType("application/json").body(SLO)
+        for (String auth : List.of(TestTokens.bearer("reader"), TestTokens.serviceBearer("slo"), TestTokens.bearer("tenant:acme"))) {
+            given().header("Authorization", auth).contentType("application/json").body(SLO)
                     .post("/api/v1/slos").then().statusCode(403).contentType("application/problem+json");
         }
         given().header("Authorization", TestTokens.bearer("reader")).get("/api/v1/slos/sec-ttft").then().statusCode(404);
@@ -45,7 +45,7 @@ class SloSecurityTest {
         given().contentType("application/x-ndjson").body(LINE.getBytes(java.nio.charset.StandardCharsets.UTF_8)).post("/api/v1/ingest/latency").then().statusCode(401);
         given().header("Authorization", TestTokens.bearer("operator")).contentType("application/x-ndjson").body(LINE.getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(403);
-        given().header("Authorization", TestTokens.bearer("service")).contentType("application/x-ndjson").body(LINE.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        given().header("Authorization", TestTokens.serviceBearer("slo")).contentType("application/x-ndjson").body(LINE.getBytes(java.nio.charset.StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(200);
     }
 
@@ -56,7 +56,7 @@ class SloSecurityTest {
         given().contentType("application/x-ndjson").body(gauge).post("/api/v1/ingest/engine-gauges").then().statusCode(401);
         given().header("Authorization", TestTokens.bearer("operator")).contentType("application/x-ndjson").body(gauge)
                 .post("/api/v1/ingest/engine-gauges").then().statusCode(403);
-        given().header("Authorization", TestTokens.bearer("service")).contentType("application/x-ndjson").body(gauge)
+        given().header("Authorization", TestTokens.serviceBearer("slo")).contentType("application/x-ndjson").body(gauge)
                 .post("/api/v1/ingest/engine-gauges").then().statusCode(200);
         given().header("Authorization", TestTokens.bearer("reader")).queryParam("service", "chat")
                 .queryParam("from", "2026-05-01T10:00:00Z").queryParam("to", "2026-05-01T10:01:00Z")

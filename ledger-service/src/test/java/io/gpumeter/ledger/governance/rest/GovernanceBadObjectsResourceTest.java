@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -78,7 +79,7 @@ class GovernanceBadObjectsResourceTest {
     }
 
     static double skipped(String book) {
-        String metrics = given().get("/q/metrics").then().statusCode(200).extract().asString();
+        String metrics = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
         Matcher m = Pattern.compile("^gpumeter_ledger_books_skipped_total\\{book=\"" + book + "\"[^}]*} (\\S+)$", Pattern.MULTILINE)
                 .matcher(metrics);
         return m.find() ? Double.parseDouble(m.group(1)) : 0;

@@ -1,0 +1,103 @@
+package io.gpumeter.common.security;
+
+import io.gpumeter.common.problem.Problem;
+import io.gpumeter.common.problem.ProblemMapper;
+import io.quarkus.security.identity.CurrentIdentityAssociation;
+import io.quarkus.security.identity.SecurityIdentity;
+import io.smallrye.mutiny.Uni;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Priorities;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+import java.time.Duration;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * What a verified token must satisfy beyond its roles, checked just before {@link AccessFilter}: it lives no longer
+ * than {@code gpumeter.auth.max-token-lifetime} (exp − iat, both present), a {@code service} token is addressed to
+ * this service ({@code aud} contains {@code gpumeter.auth.audience}), and an {@code ingest} token holds nothing else.
+ * People's tokens need no audience, so a console may forward them to any service.
+ */
+public class TokenPolicy {
+
+    @Inject
+    CurrentIdentityAssociation identities;
+
+    @ConfigProperty(name = "gpumeter.auth.enabled", defaultValue = "true")
+    boolean enabled;
+
+    @ConfigProperty(name = "gpumeter.auth.audience")
+    Optional<String> audience;
+
+    @ConfigProperty(name = "gpumeter.auth.max-token-lifetime", defaultValue = "P30D")
+    Duration maxLifetime;
+
+    @ServerRequestFilter(preMatching = true, priority = Priorities.AUTHENTICATION - 10)
+    public Uni<Response> check(ContainerRequestContext request) {
+        String path = request.getUriInfo().getRequestUri().getRawPath();
+        if (!enabled || !path.startsWith("/api/") || request.getHeaderString(HttpHeaders.AUTHORIZATION) == null
+                || AccessRules.match(request.getMethod(), path).ownToken()) {
+            return Uni.createFrom().nullItem();
+        }
+        // An invalid token is left to AccessFilter, which answers it with its 401.
+        return identities.getDeferredIdentity().onItemOrFailure().transform((identity, failure) ->
+                failure != null || identity == null || identity.isAnonymous() ? null : decide(identity));
+    }
+
+    Response decide(SecurityIdentity identity) {
+        if (!(identity.getPrincipal() instanceof JsonWebToken jwt)) {
+            return null;
+        }
+        long issuedAt = seconds(jwt, "iat");
+        long expires = seconds(jwt, "exp");
+        if (issuedAt <= 0 || expires <= 0) {
+            return unauthorized("The bearer token must carry both iat and exp.");
+        }
+        if (expires - issuedAt > maxLifetime.toSeconds()) {
+            return unauthorized("The bearer token is valid for " + days(expires - issuedAt) + " days; this service "
+                    + "accepts tokens of at most " + days(maxLifetime.toSeconds()) + " days "
+                    + "(gpumeter.auth.max-token-lifetime). Ask for a shorter one.");
+        }
+        Caller caller = Caller.of(identity.getRoles());
+        if (caller.roles().contains(Role.INGEST) && (caller.roles().size() > 1 || !caller.tenants().isEmpty())) {
+            return forbidden("An ingest token holds the ingest role only.");
+        }
+        if (caller.roles().contains(Role.SERVICE)) {
+            Set<String> addressed = new TreeSet<>(Optional.ofNullable(jwt.getAudience()).orElse(Set.of()));
+            if (audience.isEmpty()) {
+                return forbidden("This service has no gpumeter.auth.audience, so it accepts no service token.");
+            }
+            if (!addressed.contains(audience.get())) {
+                return forbidden("This service token is addressed to " + addressed + ", not to '" + audience.get()
+                        + "': each service presents a token whose aud names the services it calls.");
+            }
+        }
+        return null;
+    }
+
+    private static long seconds(JsonWebToken jwt, String claim) {
+        return jwt.claim(claim).map(v -> v instanceof Number n ? n.longValue()
+                : v.toString().matches("\\d{1,18}") ? Long.parseLong(v.toString()) : 0L).orElse(0L);
+    }
+
+    private static String days(long seconds) {
+        return java.math.BigDecimal.valueOf(seconds).divide(java.math.BigDecimal.valueOf(86_400), 1,
+                java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
+    }
+
+    private static Response unauthorized(String detail) {
+        return Response.fromResponse(ProblemMapper.respond(Problem.of(401, "Unauthorized", detail, null)))
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer").build();
+    }
+
+    private static Response forbidden(String detail) {
+        return ProblemMapper.respond(Problem.of(403, "Forbidden", detail, null));
+    }
+}
