@@ -468,7 +468,7 @@ class WebhookResourceTest {
         Map<String, Object> row = action("GpuDriverXid", "gpu-5x", "annotate");
         assertNull(row.get("resolvedAt"));
         assertNull(row.get("undoResult"));
-        given().get("/q/metrics").then()
+        Management.given().get("/q/metrics").then()
                 .body(containsString("gpumeter_alert_webhook_refused_total{reason=\"resolve-labels-differ\"} 2.0"));
 
         JsonPath genuine = deliver(Notifications.resolved(labels, T0, T0.plusSeconds(60)));

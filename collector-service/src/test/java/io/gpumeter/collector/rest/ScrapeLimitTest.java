@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.common.testing.Management;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gpumeter.collector.service.UsagePulls;
@@ -106,14 +107,14 @@ class ScrapeLimitTest {
         assertTrue(written < 64L * 1024 * 1024, "the exporter wrote " + written + " bytes of " + ENDLESS);
         assertEquals(0, FakeLedger.USAGE.size(), "nothing of a refused page is stored");
         assertEquals(1.0, refused("dcgm"));
-        given().get("/q/health/live").then().statusCode(200);
+        Management.given().get("/q/health/live").then().statusCode(200);
     }
 
     @Test
     void aPrometheusAnswerDeclaredTooLargeIsRefused() {
         assertEquals(0, pulls.pullPrometheus(Instant.parse("2026-07-01T10:05:00Z")));
         assertEquals(1.0, refused("prometheus"));
-        given().get("/q/health/live").then().statusCode(200);
+        Management.given().get("/q/health/live").then().statusCode(200);
     }
 
     private double refused(String source) {

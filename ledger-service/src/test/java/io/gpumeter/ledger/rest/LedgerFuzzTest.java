@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.Fuzz;
 import io.quarkus.test.common.WithTestResource;
@@ -72,7 +73,7 @@ class LedgerFuzzTest {
             Response r = given().contentType("application/json").body(body).post(path);
             return new Fuzz.Answer(r.statusCode(), r.contentType(), r.asString());
         }, LedgerFuzzTest::stored);
-        given().get("/q/health/live").then().statusCode(200);
+        Management.given().get("/q/health/live").then().statusCode(200);
         assertEquals(CASES, statuses.values().stream().mapToInt(Integer::intValue).sum());
         assertTrue(statuses.keySet().stream().anyMatch(s -> s < 300), what + ": the valid seeds are accepted");
         assertTrue(statuses.keySet().stream().anyMatch(s -> s >= 400), what + ": hostile variants are refused");
