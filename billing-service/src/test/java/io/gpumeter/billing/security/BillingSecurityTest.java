@@ -75,12 +75,19 @@ class BillingSecurityTest {
     @ValueSource(strings = {"//api/v1/reports/monthly", "/api/v1/reports/monthly/", "/api/v1/./reports/monthly",
             "/api/v1/x/../reports/monthly", "/api/v1/reports;tenant=beta/monthly", "/api/v1/reports/monthly;tenant=beta",
             "/q/../api/v1/reports/monthly"})
-    void aPathTheRulesWouldReadDifferentlyIsRefused(String path) {
-        int status = given().header("Authorization", TestTokens.bearer("tenant:acme")).urlEncodingEnabled(false)
-                .basePath("").get(path + "?month=2026-03&format=json&tenant=beta").then().extract().statusCode();
-        assertEquals(400, status, path);
-        int anonymous = given().urlEncodingEnabled(false).basePath("").get(path + "?month=2026-03").then().extract().statusCode();
-        assertTrue(anonymous == 400 || anonymous == 401 || anonymous == 404, path + " without a token: " + anonymous);
+    void aPathTheRulesWouldReadDifferentlyIsRefused(String path) throws Exception {
+        // sent as written: a client library would normalize the dot segments and double slashes away
+        int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
+        java.net.http.HttpClient http = java.net.http.HttpClient.newHttpClient();
+        java.net.URI uri = java.net.URI.create("http://localhost:" + port + path + "?month=2026-03&format=json&tenant=beta");
+        java.net.http.HttpResponse<String> tenant = http.send(java.net.http.HttpRequest.newBuilder(uri)
+                .header("Authorization", TestTokens.bearer("tenant:acme")).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, tenant.statusCode(), path + ": " + tenant.body());
+        assertTrue(tenant.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+        java.net.http.HttpResponse<String> anonymous = http.send(java.net.http.HttpRequest.newBuilder(uri).GET().build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        assertEquals(400, anonymous.statusCode(), path + " without a token: " + anonymous.body());
     }
 
     @Test
