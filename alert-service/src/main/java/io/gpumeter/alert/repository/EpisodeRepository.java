@@ -90,14 +90,10 @@ public class EpisodeRepository {
                         "starts_at DESC, fingerprint", List.of(Sql.ts(since)), window, EpisodeRepository::episode);
     }
 
-    public Uni<List<StoredEpisode>> byFingerprint(String fingerprint) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM alert.episode WHERE fingerprint = $1 ORDER BY starts_at DESC")
-                .execute(Tuple.of(fingerprint))
-                .map(rows -> {
-                    List<StoredEpisode> out = new ArrayList<>();
-                    rows.forEach(r -> out.add(episode(r)));
-                    return out;
-                });
+    /** The window of the episodes of one alert, newest first. */
+    public Uni<Page<StoredEpisode>> byFingerprint(String fingerprint, Window window) {
+        return PagedQuery.run(pool, COLUMNS, "FROM alert.episode WHERE fingerprint = $1", "starts_at DESC",
+                List.of(fingerprint), window, EpisodeRepository::episode);
     }
 
     public Uni<Void> saveStatus(SqlClient conn, Rule rule, RuleResult result, Instant now) {

@@ -47,18 +47,20 @@ public class AlertResource {
         return episodes.recent(from, firingOnly, Window.of(limit, offset)).map(page -> page);
     }
 
-    /** Every episode of one alert, newest first. */
+    /** Every episode of one alert, newest first; the query cuts the page {@code limit} and {@code offset} ask for. */
     @GET
     @Path("/{fingerprint}")
-    public Uni<List<StoredEpisode>> one(@PathParam("fingerprint") String fingerprint) {
+    public Uni<List<StoredEpisode>> one(@PathParam("fingerprint") String fingerprint, @QueryParam("limit") String limit,
+                                        @QueryParam("offset") String offset) {
         if (!fingerprint.matches("[0-9a-f]{16}")) {
             throw ApiProblem.badRequest("fingerprint", "fingerprint must be 16 lower-case hex digits");
         }
-        return episodes.byFingerprint(fingerprint).map(list -> {
-            if (list.isEmpty()) {
+        return episodes.byFingerprint(fingerprint, Window.of(limit, offset)).map(page -> {
+            // An alert with episodes exists whatever page is asked for; only one without any is unknown.
+            if (page.total() == 0) {
                 throw ApiProblem.notFound("fingerprint", "no alert with fingerprint " + fingerprint);
             }
-            return list;
+            return page;
         });
     }
 }

@@ -23,7 +23,7 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
- * The alert and action lists page in their queries: past the 1,000 alerts and 10,000 actions they once stopped at,
+ * The alert, episode and action lists page in their queries: past the 1,000 alerts and 10,000 actions they once stopped at,
  * X-Total-Count is the true length, following the next links visits every row once in the list's order, and a page
  * past the end still counts the whole list.
  */
@@ -69,6 +69,26 @@ class ListPagingResourceTest {
 
         given().urlEncodingEnabled(false).get(query + "&limit=10&offset=" + (total + 5)).then().statusCode(200)
                 .header("X-Total-Count", String.valueOf(total)).header("Link", nullValue()).body("size()", equalTo(0));
+    }
+
+    @Test
+    void theEpisodesOfOneAlertPageNewestFirst() {
+        String fingerprint = "00000000feedbeef";
+        sql("""
+                INSERT INTO alert.episode (fingerprint, starts_at, alertname, severity, labels, annotations, state, ends_at,
+                                           last_evaluated_at)
+                SELECT '%s', timestamptz '2001-04-01T00:00:00Z' + i * interval '1 hour', 'PagingTest', 'warning', '{}', '{}',
+                       'resolved', timestamptz '2001-04-01T00:30:00Z' + i * interval '1 hour', timestamptz '2001-04-10T00:00:00Z'
+                FROM generate_series(1, 120) AS i""".formatted(fingerprint));
+        String path = "/api/v1/alerts/" + fingerprint;
+        Function<ExtractableResponse<Response>, List<String>> starts = r -> r.jsonPath().getList("startsAt", String.class);
+        List<String> all = starts.apply(given().get(path).then().statusCode(200).header("X-Total-Count", nullValue()).extract());
+        assertEquals(120, all.size());
+        assertEquals("2001-04-06T00:00:00Z", all.get(0), "newest first");
+        assertEquals(all, PageWalk.walk(path + "?limit=50", 120, 50, starts));
+        given().get(path + "?limit=50&offset=500").then().statusCode(200).header("X-Total-Count", "120")
+                .body("size()", equalTo(0));
+        given().get("/api/v1/alerts/00000000feedbeee?limit=5").then().statusCode(404).body("field", equalTo("fingerprint"));
     }
 
     @Test
