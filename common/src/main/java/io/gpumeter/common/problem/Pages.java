@@ -52,7 +52,7 @@ public class Pages {
         if (list instanceof Page<?> page) {
             // The query already cut the page and counted the whole list.
             total = page.total();
-            to = window.offset() + page.size();
+            to = (long) window.offset() + page.size();
         } else {
             int from = Math.min(window.offset(), list.size());
             int end = (int) Math.min((long) from + window.limit(), list.size());
