@@ -5,6 +5,9 @@ import io.gpumeter.alert.domain.ActionMode;
 import io.gpumeter.alert.domain.ActionPolicy;
 import io.gpumeter.alert.domain.ActionResult;
 import io.gpumeter.alert.domain.ReceivedAlert;
+import io.gpumeter.common.problem.Page;
+import io.gpumeter.common.problem.Window;
+import io.gpumeter.common.sql.PagedQuery;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -107,11 +110,10 @@ public class ActionRepository {
                 .execute(Tuple.of(id, undoResult, detail, Sql.ts(now))).replaceWithVoid();
     }
 
-    /** Actions taken in [from, to), oldest first. */
-    public Uni<List<StoredAction>> between(Instant from, Instant to) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM alert.action WHERE at >= $1 AND at < $2 ORDER BY at, id LIMIT 10000")
-                .execute(Tuple.of(Sql.ts(from), Sql.ts(to)))
-                .map(ActionRepository::actions);
+    /** The window of the actions taken in [from, to), oldest first. */
+    public Uni<Page<StoredAction>> between(Instant from, Instant to, Window window) {
+        return PagedQuery.run(pool, COLUMNS, "FROM alert.action WHERE at >= $1 AND at < $2", "at, id",
+                List.of(Sql.ts(from), Sql.ts(to)), window, ActionRepository::action);
     }
 
     /**

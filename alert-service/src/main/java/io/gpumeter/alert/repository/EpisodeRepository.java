@@ -4,6 +4,9 @@ import io.gpumeter.alert.domain.Episode;
 import io.gpumeter.alert.domain.Finding;
 import io.gpumeter.alert.domain.RuleResult;
 import io.gpumeter.alert.domain.rule.Rule;
+import io.gpumeter.common.problem.Page;
+import io.gpumeter.common.problem.Window;
+import io.gpumeter.common.sql.PagedQuery;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -78,27 +81,19 @@ public class EpisodeRepository {
                 });
     }
 
-    /** Episodes that fire now or ended at or after {@code since}, newest first. */
-    public Uni<List<StoredEpisode>> recent(Instant since, boolean firingOnly) {
-        String where = firingOnly ? "state = 'firing'" : "state = 'firing' OR ends_at >= $1";
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM alert.episode WHERE " + where
-                        + " ORDER BY starts_at DESC, fingerprint LIMIT 1000")
-                .execute(firingOnly ? Tuple.tuple() : Tuple.of(Sql.ts(since)))
-                .map(rows -> {
-                    List<StoredEpisode> out = new ArrayList<>();
-                    rows.forEach(r -> out.add(episode(r)));
-                    return out;
-                });
+    /** The window of the episodes that fire now or ended at or after {@code since}, newest first. */
+    public Uni<Page<StoredEpisode>> recent(Instant since, boolean firingOnly, Window window) {
+        return firingOnly
+                ? PagedQuery.run(pool, COLUMNS, "FROM alert.episode WHERE state = 'firing'", "starts_at DESC, fingerprint",
+                        List.of(), window, EpisodeRepository::episode)
+                : PagedQuery.run(pool, COLUMNS, "FROM alert.episode WHERE state = 'firing' OR ends_at >= $1",
+                        "starts_at DESC, fingerprint", List.of(Sql.ts(since)), window, EpisodeRepository::episode);
     }
 
-    public Uni<List<StoredEpisode>> byFingerprint(String fingerprint) {
-        return pool.preparedQuery("SELECT " + COLUMNS + " FROM alert.episode WHERE fingerprint = $1 ORDER BY starts_at DESC")
-                .execute(Tuple.of(fingerprint))
-                .map(rows -> {
-                    List<StoredEpisode> out = new ArrayList<>();
-                    rows.forEach(r -> out.add(episode(r)));
-                    return out;
-                });
+    /** The window of the episodes of one alert, newest first. */
+    public Uni<Page<StoredEpisode>> byFingerprint(String fingerprint, Window window) {
+        return PagedQuery.run(pool, COLUMNS, "FROM alert.episode WHERE fingerprint = $1", "starts_at DESC",
+                List.of(fingerprint), window, EpisodeRepository::episode);
     }
 
     public Uni<Void> saveStatus(SqlClient conn, Rule rule, RuleResult result, Instant now) {

@@ -4,6 +4,7 @@ import io.gpumeter.alert.repository.ActionRepository;
 import io.gpumeter.alert.repository.StoredAction;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.common.problem.Window;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -43,15 +44,17 @@ public class ActionResource {
         this.actions = actions;
     }
 
+    /** The actions of [from, to), oldest first; the query cuts the page {@code limit} and {@code offset} ask for. */
     @GET
     @Produces(MediaType.APPLICATION_JSON)
-    public Uni<List<ActionView>> between(@QueryParam("from") String from, @QueryParam("to") String to) {
+    public Uni<List<ActionView>> between(@QueryParam("from") String from, @QueryParam("to") String to,
+                                         @QueryParam("limit") String limit, @QueryParam("offset") String offset) {
         Instant now = Instant.now();
         Instant end = Params.instantOr("to", to, now.plusSeconds(1));
         Instant start = Params.instantOr("from", from, end.minus(Duration.ofHours(24)));
         if (!end.isAfter(start)) {
             throw ApiProblem.badRequest("to", "to must be after from");
         }
-        return actions.between(start, end).map(list -> list.stream().map(ActionView::of).toList());
+        return actions.between(start, end, Window.of(limit, offset)).map(page -> page.map(ActionView::of));
     }
 }

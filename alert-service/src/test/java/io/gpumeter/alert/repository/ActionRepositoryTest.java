@@ -6,6 +6,7 @@ import io.gpumeter.alert.domain.ActionPolicy;
 import io.gpumeter.alert.domain.ActionResult;
 import io.gpumeter.alert.domain.ReceivedAlert;
 import io.gpumeter.alert.rest.FakeLedger;
+import io.gpumeter.common.problem.Window;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -51,7 +52,7 @@ class ActionRepositoryTest {
                     "enforce " + (i + 1) + " of " + limit + " after " + limit + " dry-runs");
         }
         assertEquals(ActionResult.RATE_LIMITED, claim(ActionKind.ANNOTATE, ActionMode.ENFORCE, "enf-x", limit, 100, now));
-        List<StoredAction> audited = audit.between(now.minusSeconds(1), now.plusSeconds(1)).await().atMost(WAIT);
+        List<StoredAction> audited = audit.between(now.minusSeconds(1), now.plusSeconds(1), Window.WHOLE).await().atMost(WAIT);
         assertEquals(2 * limit + 2, audited.size(), "every claim is audited, dry-run or not");
     }
 
@@ -82,7 +83,7 @@ class ActionRepositoryTest {
 
     /** Cordons gpumeter holds from other tests, which the blast radius counts whatever the hour. */
     private int heldCordons() {
-        return (int) audit.between(Instant.EPOCH, Instant.parse("2100-01-01T00:00:00Z")).await().atMost(WAIT).stream()
+        return (int) audit.between(Instant.EPOCH, Instant.parse("2100-01-01T00:00:00Z"), Window.WHOLE).await().atMost(WAIT).stream()
                 .filter(a -> a.action().equals("cordon") && a.resolvedAt() == null
                         && List.of("PENDING", "APPLIED", "SHARED").contains(a.result()))
                 .map(StoredAction::target).distinct().count();

@@ -15,7 +15,8 @@ import java.util.Optional;
 /**
  * Pagination for every list any service answers, in one place: {@code ?limit=} (1 to 10,000) and {@code ?offset=}
  * cut the list; {@code X-Total-Count} gives its full length and a {@code Link: <…>; rel="next"} header the next
- * page. Without {@code limit} a list comes whole, so that service-to-service reads never lose rows silently.
+ * page. Without {@code limit} a list comes whole, so that service-to-service reads never lose rows silently. A
+ * resource whose query pages in SQL answers a {@link Page}, which this takes as cut; any other list is cut here.
  */
 public class Pages {
 
@@ -28,8 +29,7 @@ public class Pages {
         }
         MultivaluedMap<String, String> q = request.getUriInfo().getQueryParameters();
         try {
-            bound(q.getFirst("limit"), "limit", 1, MAX_LIMIT);
-            bound(q.getFirst("offset"), "offset", 0, Integer.MAX_VALUE);
+            Window.of(q.getFirst("limit"), q.getFirst("offset"));
         } catch (ApiProblem p) {
             return Optional.of(ProblemMapper.respond(p.toProblem()));
         }
@@ -43,28 +43,32 @@ public class Pages {
             return;
         }
         MultivaluedMap<String, String> q = request.getUriInfo().getQueryParameters();
-        String limitParam = q.getFirst("limit");
-        String offsetParam = q.getFirst("offset");
-        if (limitParam == null && offsetParam == null) {
+        Window window = Window.of(q.getFirst("limit"), q.getFirst("offset"));
+        if (window.whole()) {
             return;
         }
-        int limit = limitParam == null ? MAX_LIMIT : Integer.parseInt(limitParam.strip());
-        int offset = offsetParam == null ? 0 : Integer.parseInt(offsetParam.strip());
-        int from = Math.min(offset, list.size());
-        int to = (int) Math.min((long) from + limit, list.size());
-        response.setEntity(new java.util.ArrayList<>(list.subList(from, to)));
-        response.getHeaders().putSingle("X-Total-Count", list.size());
-        if (to < list.size()) {
+        long total;
+        long to;
+        if (list instanceof Page<?> page) {
+            // The query already cut the page and counted the whole list.
+            total = page.total();
+            to = (long) window.offset() + page.size();
+        } else {
+            int from = Math.min(window.offset(), list.size());
+            int end = (int) Math.min((long) from + window.limit(), list.size());
+            response.setEntity(new java.util.ArrayList<>(list.subList(from, end)));
+            to = end;
+            total = list.size();
+        }
+        response.getHeaders().putSingle("X-Total-Count", total);
+        if (to < total) {
             URI next = request.getUriInfo().getRequestUriBuilder()
-                    .replaceQueryParam("offset", to).replaceQueryParam("limit", limit).build();
+                    .replaceQueryParam("offset", to).replaceQueryParam("limit", window.limit()).build();
             response.getHeaders().putSingle("Link", "<" + next + ">; rel=\"next\"");
         }
     }
 
-    private static void bound(String value, String field, int min, int max) {
-        if (value == null) {
-            return;
-        }
+    static long bound(String value, String field, int min, int max) {
         long n;
         try {
             n = Long.parseLong(value.strip());
@@ -74,5 +78,6 @@ public class Pages {
         if (n < min || n > max) {
             throw ApiProblem.badRequest(field, field + " must be between " + min + " and " + max);
         }
+        return n;
     }
 }

@@ -1,5 +1,8 @@
 package io.gpumeter.slo.repository;
 
+import io.gpumeter.common.problem.Page;
+import io.gpumeter.common.problem.Window;
+import io.gpumeter.common.sql.PagedQuery;
 import io.gpumeter.slo.domain.Sli;
 import io.gpumeter.slo.domain.TimeWindow;
 import io.smallrye.mutiny.Uni;
@@ -17,6 +20,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 /** Jitter events in schema slo, one per SLO and run of bad minutes; a run that touches a stored event extends it. */
@@ -130,12 +134,11 @@ public class JitterEventRepository {
     }
 
     /** Events that overlap the window, of one service or (null) all, in start order. */
-    public Uni<List<StoredEvent>> list(TimeWindow window, String service) {
-        return pool.preparedQuery("SELECT " + COLUMNS + ", NULL AS evidence_text FROM slo.jitter_event"
-                        + " WHERE started_at < $2 AND ended_at > $1 AND ($3::text IS NULL OR service = $3)"
-                        + " ORDER BY started_at, slo")
-                .execute(Tuple.of(offset(window.start()), offset(window.end()), service))
-                .map(JitterEventRepository::events);
+    public Uni<Page<StoredEvent>> list(TimeWindow window, String service, Window page) {
+        return PagedQuery.run(pool, COLUMNS + ", NULL AS evidence_text",
+                "FROM slo.jitter_event WHERE started_at < $2 AND ended_at > $1 AND ($3::text IS NULL OR service = $3)",
+                "started_at, slo", Arrays.asList(offset(window.start()), offset(window.end()), service), page,
+                JitterEventRepository::event);
     }
 
     /** One event with its evidence, or null. */
@@ -151,13 +154,17 @@ public class JitterEventRepository {
     private static List<StoredEvent> events(RowSet<Row> rows) {
         List<StoredEvent> out = new ArrayList<>();
         for (Row r : rows) {
-            out.add(new StoredEvent(r.getLong("id"), r.getString("slo"), r.getString("service"),
-                    Sli.valueOf(r.getString("sli")), instant(r, "started_at"), instant(r, "ended_at"),
-                    r.getInteger("bad_minutes"), r.getDouble("peak_p99_ms"), r.getBigDecimal("threshold_ms"),
-                    r.getBigDecimal("factor"), r.getString("evidence_text"), r.getString("top_suspect"),
-                    r.getDouble("top_score"), instant(r, "detected_at"), instant(r, "updated_at")));
+            out.add(event(r));
         }
         return out;
+    }
+
+    private static StoredEvent event(Row r) {
+        return new StoredEvent(r.getLong("id"), r.getString("slo"), r.getString("service"),
+                Sli.valueOf(r.getString("sli")), instant(r, "started_at"), instant(r, "ended_at"),
+                r.getInteger("bad_minutes"), r.getDouble("peak_p99_ms"), r.getBigDecimal("threshold_ms"),
+                r.getBigDecimal("factor"), r.getString("evidence_text"), r.getString("top_suspect"),
+                r.getDouble("top_score"), instant(r, "detected_at"), instant(r, "updated_at"));
     }
 
     private static Instant instant(Row r, String column) {

@@ -2,6 +2,7 @@ package io.gpumeter.slo.rest;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.common.problem.Window;
 import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.service.JitterService;
 import io.smallrye.mutiny.Uni;
@@ -28,11 +29,13 @@ public class JitterEventResource {
     }
 
     @GET
-    @Operation(summary = "Jitter events overlapping [from, to), of one service or all")
+    @Operation(summary = "Jitter events overlapping [from, to), of one service or all, by start; the query cuts the page")
     public Uni<List<JitterEventSummary>> list(@QueryParam("from") String from, @QueryParam("to") String to,
-                                              @QueryParam("service") String service) {
-        return jitter.list(window(from, to), service == null || service.isBlank() ? null : service.strip())
-                .map(all -> all.stream().map(JitterEventSummary::of).toList());
+                                              @QueryParam("service") String service, @QueryParam("limit") String limit,
+                                              @QueryParam("offset") String offset) {
+        return jitter.list(window(from, to), service == null || service.isBlank() ? null : service.strip(),
+                        Window.of(limit, offset))
+                .map(page -> page.map(JitterEventSummary::of));
     }
 
     @GET

@@ -3,6 +3,8 @@ package io.gpumeter.slo.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Page;
+import io.gpumeter.common.problem.Window;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.domain.JitterRuns;
 import io.gpumeter.slo.domain.LatencyHistograms;
@@ -161,9 +163,9 @@ public class JitterService {
         }
     }
 
-    /** Events overlapping the window, of one service or (null) all. */
-    public Uni<List<StoredEvent>> list(TimeWindow window, String service) {
-        return events.list(window, service);
+    /** The page of the events overlapping the window, of one service or (null) all. */
+    public Uni<Page<StoredEvent>> list(TimeWindow window, String service, Window page) {
+        return events.list(window, service, page);
     }
 
     /** One event and its evidence, or null. */

@@ -1,5 +1,8 @@
 package io.gpumeter.ledger.governance.repository;
 
+import io.gpumeter.common.problem.Page;
+import io.gpumeter.common.problem.Window;
+import io.gpumeter.common.sql.PagedQuery;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.domain.RootCauseClass;
 import io.smallrye.mutiny.Uni;
@@ -13,6 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
@@ -77,28 +81,37 @@ public class IncidentRepository {
                 .map(IncidentRepository::stored);
     }
 
-    /** Incidents neither recovered nor ended, their start within [from, to) where a bound is given (null: none). */
-    public Uni<List<StoredIncident>> open(Instant from, Instant to, String cluster) {
-        return pool.preparedQuery("""
-                        SELECT * FROM ledger.gov_incident WHERE recovered_at IS NULL AND ended_at IS NULL
-                          AND ($1::timestamptz IS NULL OR started_at >= $1) AND ($2::timestamptz IS NULL OR started_at < $2)
-                          AND ($3::text IS NULL OR cluster = $3)
-                        ORDER BY started_at, incident_key""")
-                .execute(Tuple.of(offset(from), offset(to), cluster))
-                .map(IncidentRepository::stored);
+    /**
+     * The window of the incidents of [from, to) (with {@code openOnly}, those neither recovered nor ended, a null bound
+     * being none) of one cause and cluster where given, by start.
+     */
+    public Uni<Page<StoredIncident>> listed(Instant from, Instant to, boolean openOnly, String cause, String cluster,
+                                            Window window) {
+        // Without open both bounds are given: plain comparisons let the index on started_at serve the query.
+        String where = "FROM ledger.gov_incident WHERE " + (openOnly
+                ? "recovered_at IS NULL AND ended_at IS NULL AND ($1::timestamptz IS NULL OR started_at >= $1) "
+                        + "AND ($2::timestamptz IS NULL OR started_at < $2)"
+                : "started_at >= $1 AND started_at < $2")
+                + " AND ($3::text IS NULL OR cluster = $3) AND ($4::text IS NULL OR cause = $4)";
+        return PagedQuery.run(pool, "*", where, "started_at, incident_key, cluster",
+                Arrays.asList(offset(from), offset(to), cluster, cause), window, IncidentRepository::incident);
     }
 
     private static List<StoredIncident> stored(RowSet<Row> rows) {
         List<StoredIncident> out = new ArrayList<>();
         for (Row r : rows) {
-            out.add(new StoredIncident(r.getString("cluster"), new Incident(r.getString("incident_key"),
-                    r.getString("scope"), r.getString("subject"), r.getString("cause"),
-                    RootCauseClass.valueOf(r.getString("root_class")), r.getString("node"), r.getString("gpu_pci"),
-                    r.getString("gpu_uuid"), r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
-                    instant(r.getOffsetDateTime("started_at")), instant(r.getOffsetDateTime("recovered_at")),
-                    instant(r.getOffsetDateTime("ended_at")), r.getInteger("occurrences"), r.getString("evidence"))));
+            out.add(incident(r));
         }
         return out;
+    }
+
+    private static StoredIncident incident(Row r) {
+        return new StoredIncident(r.getString("cluster"), new Incident(r.getString("incident_key"),
+                r.getString("scope"), r.getString("subject"), r.getString("cause"),
+                RootCauseClass.valueOf(r.getString("root_class")), r.getString("node"), r.getString("gpu_pci"),
+                r.getString("gpu_uuid"), r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
+                instant(r.getOffsetDateTime("started_at")), instant(r.getOffsetDateTime("recovered_at")),
+                instant(r.getOffsetDateTime("ended_at")), r.getInteger("occurrences"), r.getString("evidence")));
     }
 
     /**

@@ -1,6 +1,8 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.problem.Page;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.common.problem.Window;
 import io.gpumeter.ledger.governance.domain.FailureRow;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
 import io.gpumeter.ledger.governance.service.FailureService;
@@ -41,17 +43,21 @@ public class FailureResource {
 
     /**
      * The incidents that started in [from, to); with {@code open=true} those neither recovered nor ended, however
-     * long ago they started, and {@code from}/{@code to} become optional bounds on the start.
+     * long ago they started, and {@code from}/{@code to} become optional bounds on the start. The query cuts the page
+     * {@code limit} and {@code offset} ask for.
      */
     @GET
     @Path("/incidents")
     public Uni<List<IncidentView>> incidents(@QueryParam("from") String from, @QueryParam("to") String to,
                                              @QueryParam("cause") String cause, @QueryParam("cluster") String cluster,
-                                             @QueryParam("open") String open) {
-        Uni<List<StoredIncident>> found = Params.flag("open", open)
-                ? failures.openIncidents(Params.instantOrNull("from", from), Params.instantOrNull("to", to), cause, cluster)
-                : failures.incidents(Params.instant("from", from), Params.instant("to", to), cause, cluster);
-        return found.map(list -> list.stream().map(FailureResource::view).toList());
+                                             @QueryParam("open") String open, @QueryParam("limit") String limit,
+                                             @QueryParam("offset") String offset) {
+        Window window = Window.of(limit, offset);
+        Uni<Page<StoredIncident>> found = Params.flag("open", open)
+                ? failures.openIncidents(Params.instantOrNull("from", from), Params.instantOrNull("to", to), cause, cluster,
+                        window)
+                : failures.incidents(Params.instant("from", from), Params.instant("to", to), cause, cluster, window);
+        return found.map(page -> page.map(FailureResource::view));
     }
 
     private static IncidentView view(StoredIncident s) {

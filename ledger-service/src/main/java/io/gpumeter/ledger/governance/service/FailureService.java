@@ -1,6 +1,8 @@
 package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Page;
+import io.gpumeter.common.problem.Window;
 import io.gpumeter.ledger.governance.domain.FailureRow;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.repository.IncidentRepository;
@@ -67,25 +69,25 @@ public class FailureService {
                                 .map(starts -> rows(keyed, hours, starts, group)))));
     }
 
-    public Uni<List<StoredIncident>> incidents(Instant from, Instant to, String cause, String cluster) {
+    /** The window of the incidents that started in [from, to), of one cause and cluster where given. */
+    public Uni<Page<StoredIncident>> incidents(Instant from, Instant to, String cause, String cluster, Window window) {
         QueueWaitService.window(from, to);
-        return incidents.startedIn(from, to, cluster).map(all -> ofCause(all, cause));
+        return incidents.listed(from, to, false, causeOrNull(cause), cluster, window);
     }
 
     /**
      * The incidents neither recovered nor ended, whatever their start: a card waiting weeks for its reset is still
      * failing. A bound given still limits the start; with both, they form a window as for {@link #incidents}.
      */
-    public Uni<List<StoredIncident>> openIncidents(Instant from, Instant to, String cause, String cluster) {
+    public Uni<Page<StoredIncident>> openIncidents(Instant from, Instant to, String cause, String cluster, Window window) {
         if (from != null && to != null) {
             QueueWaitService.window(from, to);
         }
-        return incidents.open(from, to, cluster).map(all -> ofCause(all, cause));
+        return incidents.listed(from, to, true, causeOrNull(cause), cluster, window);
     }
 
-    private static List<StoredIncident> ofCause(List<StoredIncident> all, String cause) {
-        return cause == null || cause.isBlank() ? all
-                : all.stream().filter(i -> i.incident().cause().equals(cause)).toList();
+    private static String causeOrNull(String cause) {
+        return cause == null || cause.isBlank() ? null : cause;
     }
 
     /** Each incident under the key(s) it counts for. */
