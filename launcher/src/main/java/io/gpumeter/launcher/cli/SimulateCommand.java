@@ -2,56 +2,62 @@ package io.gpumeter.launcher.cli;
 
 import io.gpumeter.launcher.simulator.FleetSimulator;
 import io.gpumeter.launcher.simulator.Plan;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-import java.io.BufferedWriter;
 import java.io.IOException;
-import java.io.OutputStreamWriter;
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
-import java.util.List;
-import java.util.Optional;
-import java.util.Set;
+import java.time.Instant;
+import java.util.concurrent.Callable;
 
-/** {@code simulate --seed N [--end T] [--out FILE]}: the simulated fleet history as NDJSON watch events. */
-public final class SimulateCommand {
+/** {@code simulate}: the simulated fleet history as NDJSON watch events. */
+@Command(name = "simulate", sortOptions = false,
+        description = {"Prints the simulated fleet history as newline-delimited Kubernetes watch events, the body "
+                + "POST /api/v1/ingest/kubernetes?cluster=... of the collector accepts. Same seed and end, same bytes.",
+                "A summary (events, pods, time span) goes to standard error."})
+public final class SimulateCommand implements Callable<Integer> {
 
-    private static final String USAGE = """
-            gpumeter simulate [--seed N] [--end 2026-11-30T12:00:00Z] [--out FILE]
-              Prints the simulated fleet history as newline-delimited Kubernetes watch events, the body
-              POST /api/v1/ingest/kubernetes?cluster=… of the collector accepts. Same seed and end, same bytes.
-              --seed N   random seed (default 42)
-              --end T    last instant of the history (default: now, to the minute)
-              --out FILE write to FILE instead of standard output""";
+    @Spec
+    CommandSpec spec;
 
-    private SimulateCommand() {
-    }
+    @Option(names = "--seed", paramLabel = "N", converter = Converters.WholeNumber.class,
+            defaultValue = "" + FleetSimulator.DEFAULT_SEED, description = "The random seed (default ${DEFAULT-VALUE}).")
+    long seed;
 
-    public static String usage() {
-        return USAGE;
-    }
+    @Option(names = "--end", paramLabel = "T", converter = Converters.Rfc3339.class, description = "The history's "
+            + "last instant, RFC 3339 such as 2026-11-30T12:00:00Z (default: now, to the minute).")
+    Instant end;
 
-    public static int run(List<String> args, PrintStream out, PrintStream err) throws IOException {
-        Arguments a = Arguments.parse(args, Set.of(), Set.of("seed", "end", "out"));
-        FleetSimulator simulator = new FleetSimulator(a.longValue("seed", FleetSimulator.DEFAULT_SEED),
-                a.instant("end").orElse(FleetSimulator.defaultEnd(Clock.systemUTC())));
-        Optional<Path> file = a.path("out");
-        if (file.isPresent()) {
-            try (Writer w = Files.newBufferedWriter(file.get(), StandardCharsets.UTF_8)) {
+    @Option(names = "--out", paramLabel = "FILE", description = "Write to FILE instead of standard output.")
+    Path out;
+
+    @Mixin
+    StandardOptions standard;
+
+    @Override
+    public Integer call() throws IOException {
+        FleetSimulator simulator = new FleetSimulator(seed, end != null ? end : FleetSimulator.defaultEnd(Clock.systemUTC()));
+        if (out != null) {
+            try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
                 simulator.toNdjson(w);
             }
         } else {
-            Writer w = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
+            PrintWriter w = spec.commandLine().getOut();
             simulator.toNdjson(w);
             w.flush();
         }
         Plan plan = simulator.plan();
-        err.printf("%d events, %d pods, %s to %s (month boundary %s)%s%n", plan.events().size(), plan.pods().size(),
-                plan.start(), plan.end(), plan.window().monthBoundary(),
-                file.map(f -> ", written to " + f.toAbsolutePath()).orElse(""));
+        spec.commandLine().getErr().printf("%d events, %d pods, %s to %s (month boundary %s)%s%n", plan.events().size(),
+                plan.pods().size(), plan.start(), plan.end(), plan.window().monthBoundary(),
+                out != null ? ", written to " + out.toAbsolutePath() : "");
         return 0;
     }
 }

@@ -1,63 +1,74 @@
 package io.gpumeter.launcher.cli;
 
-import io.gpumeter.common.security.Tokens;
 import io.gpumeter.launcher.suite.LocalKeys;
 import io.gpumeter.launcher.suite.Service;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 
-import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.Callable;
 
-/**
- * {@code token --groups G[,G…] [--audience S[,S…]] [--ttl PT24H] [--subject S]}: a token the local run's services
- * accept.
- */
-public final class TokenCommand {
-
-    private static final String USAGE = """
-            gpumeter token --groups admin|operator|reader|service|ingest|tenant:<name>[,…] [--audience SVC[,…]]
-                           [--ttl PT24H] [--subject NAME]
-              Prints a bearer token signed with the local run's key (.gpumeter/keys, made by the first 'up').
-              --groups    the roles, comma-separated; ingest (node pushers) stands alone
-              --audience  for a service token (required with service): the services it may call, of
-                          collector, ledger, slo, alert, billing; the others refuse it
-              --ttl       how long it is valid, an ISO-8601 duration (default PT24H, at most P30D)
-              --subject   who it names (default: cli)
-              --state-dir the state directory holding keys/ (default: .gpumeter)""";
+/** {@code token}: a token the local run's services accept, signed with its key. */
+@Command(name = "token", sortOptions = false,
+        description = "Prints a bearer token signed with the local run's key (.gpumeter/keys, made by the first "
+                + "'up' or by this command).")
+public final class TokenCommand implements Callable<Integer> {
 
     private static final Set<String> ROLES = Set.of("admin", "operator", "reader", "service", "ingest");
 
-    private TokenCommand() {
-    }
+    @Spec
+    CommandSpec spec;
 
-    public static String usage() {
-        return USAGE;
-    }
+    @Option(names = "--groups", required = true, paramLabel = "GROUP[,GROUP...]", description = "The roles, "
+            + "comma-separated: admin, operator, reader, service, tenant:<name>, or ingest (node pushers), "
+            + "which stands alone.")
+    String groups;
 
-    public static int run(List<String> args, PrintStream out) {
-        Arguments a = Arguments.parse(args, Set.of(), Set.of("groups", "audience", "ttl", "subject", "state-dir"));
-        List<String> groups = list(a.value("groups")
-                .orElseThrow(() -> new UsageException("--groups is required, e.g. --groups tenant:acme")));
-        for (String g : groups) {
+    @Option(names = "--audience", paramLabel = "SERVICE[,SERVICE...]", description = "For a service token, and "
+            + "required with it: the services it may call, of collector, ledger, slo, alert, billing; the others "
+            + "refuse it.")
+    String audience;
+
+    @Option(names = "--ttl", paramLabel = "DURATION", converter = Converters.Ttl.class, defaultValue = "PT24H",
+            description = "How long it is valid, an ISO-8601 duration (default ${DEFAULT-VALUE}, at most P30D).")
+    Duration ttl;
+
+    @Option(names = "--subject", paramLabel = "NAME", defaultValue = "cli",
+            description = "Who it names (default ${DEFAULT-VALUE}).")
+    String subject;
+
+    @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".gpumeter",
+            description = "The state directory holding keys/ (default ${DEFAULT-VALUE}).")
+    Path stateDir;
+
+    @Mixin
+    StandardOptions standard;
+
+    @Override
+    public Integer call() {
+        List<String> roles = list(groups);
+        if (roles.isEmpty()) {
+            throw new UsageException("--groups names no group, e.g. --groups tenant:acme");
+        }
+        for (String g : roles) {
             if (!ROLES.contains(g) && !(g.startsWith("tenant:") && g.length() > "tenant:".length())) {
                 throw new UsageException("unknown group '" + g
                         + "': use admin, operator, reader, service, ingest or tenant:<name>");
             }
         }
-        if (groups.isEmpty()) {
-            throw new UsageException("--groups names no group");
-        }
-        if (groups.contains("ingest") && groups.size() > 1) {
+        if (roles.contains("ingest") && roles.size() > 1) {
             throw new UsageException("ingest stands alone: a node pusher's token holds no other group");
         }
-        List<String> audience = audience(a.value("audience").map(TokenCommand::list).orElse(List.of()), groups);
-        Duration ttl = ttl(a.value("ttl").orElse("PT24H"));
-        Path state = a.path("state-dir").orElse(Path.of(".gpumeter")).toAbsolutePath().normalize();
-        out.println(LocalKeys.in(state).token(a.value("subject").orElse("cli"), groups, audience, ttl));
+        List<String> audiences = audience(audience == null ? List.of() : list(audience), roles);
+        Path state = stateDir.toAbsolutePath().normalize();
+        spec.commandLine().getOut().println(LocalKeys.in(state).token(subject, roles, audiences, ttl));
         return 0;
     }
 
@@ -78,24 +89,6 @@ public final class TokenCommand {
         } catch (IllegalArgumentException e) {
             throw new UsageException("--audience: " + e.getMessage());
         }
-    }
-
-    static Duration ttl(String text) {
-        Duration ttl;
-        try {
-            ttl = Duration.parse(text);
-        } catch (DateTimeParseException e) {
-            throw new UsageException("--ttl must be an ISO-8601 duration such as PT24H or P7D");
-        }
-        if (ttl.isNegative() || ttl.toMinutes() < 1) {
-            throw new UsageException("--ttl must be at least one minute");
-        }
-        if (ttl.compareTo(Tokens.MAX_LIFETIME) > 0) {
-            throw new UsageException("--ttl " + text + " is longer than the services accept: at most P"
-                    + Tokens.MAX_LIFETIME.toDays() + "D (gpumeter.auth.max-token-lifetime). Sign a new token before "
-                    + "this one expires instead.");
-        }
-        return ttl;
     }
 
     private static List<String> list(String text) {

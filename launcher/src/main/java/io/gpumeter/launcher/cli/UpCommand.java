@@ -5,73 +5,152 @@ import io.gpumeter.launcher.db.EmbeddedDatabase;
 import io.gpumeter.launcher.demo.Demo;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
 import io.gpumeter.launcher.simulator.FleetSimulator;
-import io.gpumeter.launcher.suite.LocalSecrets;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /** {@code up}: PostgreSQL and the five services, until Ctrl-C; with {@code --demo}, a simulated cluster too. */
-public final class UpCommand {
+@Command(name = "up", sortOptions = false,
+        description = {"Starts PostgreSQL and the five services, prints their URLs and an admin token, and runs "
+                + "until Ctrl-C or SIGTERM, which stop every service, then PostgreSQL.",
+                "Without --db-url (or GPUMETER_DB_URL) it runs an embedded PostgreSQL whose data stays in "
+                        + ".gpumeter/pgdata between runs."},
+        footerHeading = "%nEnvironment:%n",
+        footer = {
+                "  GPUMETER_DB_URL       the external PostgreSQL, when --db-url is not given",
+                "  GPUMETER_DB_USER      its user, when --db-user is not given",
+                "  GPUMETER_DB_PASSWORD  its password, when --db-password-file is not given. A password is never",
+                "                        taken from the command line, where ps shows it to every user of the machine.",
+                "  QUARKUS_REST_CLIENT_ALERTMANAGER_URL",
+                "                        an Alertmanager for alert-service to send to (default: none; alerts are",
+                "                        still evaluated and listed)"})
+public final class UpCommand implements Callable<Integer> {
 
-    private static final String USAGE = """
-            gpumeter up [--demo] [--fresh] [--db-url URL --db-user USER --db-password PASSWORD] [options]
-              Starts PostgreSQL and the five services, prints their URLs, and runs until Ctrl-C.
-              --demo              also start a simulated Kubernetes API server, replay a fleet history into it,
-                                  and print a Q1 answer and last month's CSV report (uses its own database,
-                                  .gpumeter/demo/pgdata, wiped at every demo start)
-              --fresh             wipe the embedded database first
-              --db-url URL        use this PostgreSQL (jdbc:postgresql://host:port/db) instead of the embedded
-                                  one; also GPUMETER_DB_URL, GPUMETER_DB_USER, GPUMETER_DB_PASSWORD
-              --data-dir DIR      embedded database directory (default .gpumeter/pgdata)
-              --db-port N         embedded database port (default: any free port)
-              --base-port N       services on N+1..N+5 (default 8080: 8081..8085), health and metrics 1000 above
-              --listen ADDRESS    the address the services bind to (default 127.0.0.1: this machine only;
-                                  0.0.0.0 for every interface)
-              --cluster NAME      cluster name the collector stamps on its facts
-              --seed N, --end T   the demo's fleet history (see simulate)
-              --log-dir DIR       service logs (default .gpumeter/logs)
-              --timeout SECONDS   how long to wait for the services to become ready (default 120)""";
+    static final String PASSWORD_ENV = "GPUMETER_DB_PASSWORD";
 
-    private static final Set<String> FLAGS = Set.of("demo", "fresh", "build");
-    private static final Set<String> OPTIONS = Set.of("db-url", "db-user", "db-password", "data-dir", "db-port",
-            "base-port", "cluster", "seed", "end", "log-dir", "timeout", "root", "listen");
+    private final Map<String, String> env;
+    private final PrintStream out;
 
-    private UpCommand() {
+    @Spec
+    CommandSpec spec;
+
+    // Paths start a description line of their own: the help's line breaking would split them at their dot.
+    @Option(names = "--demo", description = {"Also start a simulated Kubernetes API server, replay a fleet history "
+            + "into it, and print a Q1 answer and last month's CSV report.",
+            "Uses its own database, .gpumeter/demo/pgdata, wiped at every demo start."})
+    boolean demo;
+
+    @Option(names = "--fresh", description = "Wipe the embedded database first.")
+    boolean fresh;
+
+    @Option(names = "--root", paramLabel = "DIR", description = "The gpumeter repository whose built services run "
+            + "and under which .gpumeter/ is kept (default: the current directory; ./gpumeter runs from the "
+            + "repository root).")
+    Path root;
+
+    @Option(names = "--listen", paramLabel = "ADDRESS", description = "The address the services bind to "
+            + "(default 127.0.0.1: this machine only; 0.0.0.0 for every interface).")
+    String listen;
+
+    @Option(names = "--base-port", paramLabel = "N", converter = Converters.BasePort.class, defaultValue = "8080",
+            description = "The services on N+1 (collector) to N+5 (billing), their health and metrics 1000 above "
+                    + "(default ${DEFAULT-VALUE}: 8081-8085 and 9081-9085).")
+    int basePort;
+
+    @Option(names = "--db-url", paramLabel = "URL", description = "Use this PostgreSQL "
+            + "(jdbc:postgresql://host:port/db) instead of the embedded one (default: GPUMETER_DB_URL).")
+    String dbUrl;
+
+    @Option(names = "--db-user", paramLabel = "USER", description = "The user for --db-url "
+            + "(default: GPUMETER_DB_USER, else postgres).")
+    String dbUser;
+
+    @Option(names = "--db-password-file", paramLabel = "FILE", description = "Read the password for --db-url from "
+            + "FILE, its first line (default: GPUMETER_DB_PASSWORD, else none).")
+    Path dbPasswordFile;
+
+    @Option(names = "--data-dir", paramLabel = "DIR", description = {"The embedded database's directory",
+            "(default .gpumeter/pgdata, or .gpumeter/demo/pgdata with --demo)."})
+    Path dataDir;
+
+    @Option(names = "--db-port", paramLabel = "N", converter = Converters.Port.class, defaultValue = "0",
+            description = "The embedded database's port (default: any free port).")
+    int dbPort;
+
+    @Option(names = "--cluster", paramLabel = "NAME", description = "The cluster name the collector stamps on its "
+            + "facts (default: the collector's own).")
+    String cluster;
+
+    @Option(names = "--seed", paramLabel = "N", converter = Converters.WholeNumber.class,
+            defaultValue = "" + FleetSimulator.DEFAULT_SEED,
+            description = "With --demo: the fleet history's random seed (default ${DEFAULT-VALUE}).")
+    long seed;
+
+    @Option(names = "--end", paramLabel = "T", converter = Converters.Rfc3339.class, description = "With --demo: "
+            + "the history's last instant, RFC 3339 such as 2026-11-30T12:00:00Z (default: now, to the minute).")
+    Instant end;
+
+    @Option(names = "--log-dir", paramLabel = "DIR", description = "Where the service logs go "
+            + "(default .gpumeter/logs).")
+    Path logDir;
+
+    @Option(names = "--timeout", paramLabel = "SECONDS", converter = Converters.Seconds.class,
+            defaultValue = "120", description = "How long to wait for the services to become ready "
+            + "(default ${DEFAULT-VALUE}).")
+    long timeout;
+
+    @Mixin
+    StandardOptions standard;
+
+    public UpCommand(Map<String, String> env, PrintStream out) {
+        this.env = env;
+        this.out = out;
     }
 
-    public static String usage() {
-        return USAGE;
-    }
-
-    static Arguments parse(List<String> args) {
-        return Arguments.parse(args, FLAGS, OPTIONS);
-    }
-
-    public static int run(List<String> args, Map<String, String> env, PrintStream out) throws Exception {
-        Arguments a = parse(args);
-        Path root = a.path("root").orElse(Path.of("")).toAbsolutePath().normalize();
-        if (!Files.isRegularFile(root.resolve("pom.xml")) || !Files.isDirectory(root.resolve("ledger-service"))) {
-            throw new UsageException(root + " is not the gpumeter repository: run from its root, or pass --root");
+    // Refused as it is read, so that the value is never echoed and nothing starts; null is picocli resetting it.
+    @Option(names = "--db-password", arity = "0..1", hidden = true, paramLabel = "PASSWORD")
+    void refusePasswordOnTheCommandLine(String given) {
+        if (given == null) {
+            return;
         }
-        boolean demo = a.flag("demo");
-        SuiteBuilder builder = suiteBuilder(a, root, env);
+        throw new ParameterException(spec.commandLine(), "--db-password is not accepted: a password on the command "
+                + "line is visible to every user of the machine (ps). Set " + PASSWORD_ENV
+                + " or pass --db-password-file FILE.");
+    }
+
+    @Override
+    public Integer call() throws Exception {
+        Path repository = root();
+        if (!Files.isRegularFile(repository.resolve("pom.xml"))
+                || !Files.isDirectory(repository.resolve("ledger-service"))) {
+            throw new UsageException(repository + " is not the gpumeter repository: run from its root, or pass --root");
+        }
+        SuiteBuilder builder = suiteBuilder();
 
         Demo demoRun = null;
         SimulatedApiServer api = null;
         if (demo) {
-            FleetSimulator simulator = new FleetSimulator(a.longValue("seed", FleetSimulator.DEFAULT_SEED),
-                    a.instant("end").orElse(FleetSimulator.defaultEnd(Clock.systemUTC())));
+            FleetSimulator simulator = new FleetSimulator(seed,
+                    end != null ? end : FleetSimulator.defaultEnd(Clock.systemUTC()));
             api = SimulatedApiServer.start();
             SimulatedApiServer server = api;
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "gpumeter-api-server-stop"));
@@ -82,7 +161,7 @@ public final class UpCommand {
         out.println("Starting PostgreSQL and " + Service.values().length + " services (logs in "
                 + builder.config().logDirectory() + ")...");
         Suite suite = builder.build().start();
-        printUrls(suite, out, demo ? api : null);
+        UpReport.printUrls(suite, out, demo ? api : null);
         if (demoRun != null) {
             demoRun.run(suite, api);
         }
@@ -92,67 +171,75 @@ public final class UpCommand {
         return 0;
     }
 
+    Path root() {
+        return (root != null ? root : Path.of("")).toAbsolutePath().normalize();
+    }
+
     /** The suite as the options describe it, before anything starts; the demo adds its simulated cluster. */
-    static SuiteBuilder suiteBuilder(Arguments a, Path root, Map<String, String> env) {
-        boolean demo = a.flag("demo");
-        SuiteBuilder builder = Suite.builder(root)
-                .basePort(a.intValue("base-port", 8080))
-                .readyTimeout(Duration.ofSeconds(a.longValue("timeout", 120)));
-        try {
-            a.value("listen").ifPresent(builder::listen);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--listen: " + e.getMessage());
+    SuiteBuilder suiteBuilder() {
+        Path repository = root();
+        SuiteBuilder builder = Suite.builder(repository)
+                .basePort(basePort)
+                .readyTimeout(Duration.ofSeconds(timeout));
+        if (listen != null) {
+            try {
+                builder.listen(listen);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--listen: " + e.getMessage());
+            }
         }
-        a.path("log-dir").ifPresent(builder::logDirectory);
-        a.value("cluster").ifPresent(c -> builder.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", c));
+        if (logDir != null) {
+            builder.logDirectory(logDir);
+        }
+        if (cluster != null) {
+            builder.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", cluster);
+        }
         // A local run has no Alertmanager unless one is named; alerts are still evaluated and listed by alert-service.
         builder.env(Service.ALERT, "GPUMETER_ALERT_ALERTMANAGER_ENABLED",
                 env.getOrDefault("QUARKUS_REST_CLIENT_ALERTMANAGER_URL", "").isEmpty() ? "false" : "true");
 
-        Optional<DatabaseConnection> external = externalDatabase(a, env);
-        Path dataDirectory = a.path("data-dir").orElse(demo
-                ? root.resolve(".gpumeter").resolve("demo").resolve("pgdata")
-                : EmbeddedDatabase.defaultDataDirectory(root));
+        Optional<DatabaseConnection> external = externalDatabase();
         if (external.isPresent()) {
             builder.externalDatabase(external.get());
         } else {
-            builder.embeddedDatabase(dataDirectory).databasePort(a.intValue("db-port", 0))
-                    .freshDatabase(a.flag("fresh") || demo);
+            Path dataDirectory = dataDir != null ? dataDir : demo
+                    ? repository.resolve(".gpumeter").resolve("demo").resolve("pgdata")
+                    : EmbeddedDatabase.defaultDataDirectory(repository);
+            builder.embeddedDatabase(dataDirectory).databasePort(dbPort).freshDatabase(fresh || demo);
         }
         return builder;
     }
 
-    private static Optional<DatabaseConnection> externalDatabase(Arguments a, Map<String, String> env) {
-        Optional<String> url = a.value("db-url").or(() -> Optional.ofNullable(env.get("GPUMETER_DB_URL")))
+    Optional<DatabaseConnection> externalDatabase() {
+        Optional<String> url = Optional.ofNullable(dbUrl).or(() -> Optional.ofNullable(env.get("GPUMETER_DB_URL")))
                 .filter(u -> !u.isBlank());
-        return url.map(u -> new DatabaseConnection(u,
-                a.value("db-user").orElse(env.getOrDefault("GPUMETER_DB_USER", "postgres")),
-                a.value("db-password").orElse(env.getOrDefault("GPUMETER_DB_PASSWORD", ""))));
+        if (url.isEmpty()) {
+            return Optional.empty();
+        }
+        String user = dbUser != null ? dbUser : env.getOrDefault("GPUMETER_DB_USER", "postgres");
+        try {
+            return Optional.of(new DatabaseConnection(url.get(), user, password()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--db-url: " + e.getMessage());
+        }
     }
 
-    private static void printUrls(Suite suite, PrintStream out, SimulatedApiServer api) {
-        out.println();
-        out.println("gpumeter is up:");
-        for (Service s : Service.values()) {
-            out.printf("  %-10s %-24s swagger: %s/q/swagger-ui  health, metrics: %s/q/health, /q/metrics%n",
-                    s.id(), suite.url(s), suite.url(s), suite.managementUrl(s));
+    /** The file's first line when one is named, else the environment's; never an argument. */
+    private String password() {
+        if (dbPasswordFile == null) {
+            return env.getOrDefault(PASSWORD_ENV, "");
         }
-        DatabaseConnection db = suite.database().orElseThrow();
-        out.printf("  %-10s %s%n", "postgres", db.jdbcUrl());
-        suite.embeddedDatabase().ifPresent(e -> {
-            out.printf("  %-10s %s%n", "data", e.dataDirectory());
-            out.printf("  %-10s user %s, password in %s%n", "login", e.connection().user(),
-                    LocalSecrets.in(suite.config().stateDirectory()).file(LocalSecrets.DATABASE_PASSWORD));
-        });
-        out.printf("  %-10s %s%n", "logs", suite.config().logDirectory());
-        if (api != null) {
-            out.printf("  %-10s %s (simulated; kubectl --server %s get pods -A)%n", "k8s api", api.url(), api.url());
+        String text;
+        try {
+            text = Files.readString(dbPasswordFile, StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new UsageException("--db-password-file: cannot read " + dbPasswordFile.toAbsolutePath());
         }
-        out.println();
-        out.println("admin token: " + suite.adminToken());
-        out.println("  (export TOKEN=<that token>; more with ./gpumeter token --groups reader|operator|tenant:<name>)");
-        out.println("webhook token: " + suite.webhookToken());
-        out.println("  (Alertmanager's bearer token for " + suite.url(Service.ALERT) + "/api/v1/alertmanager/webhook; kept in "
-                + suite.config().stateDirectory().resolve("keys") + ")");
+        String line = text.lines().findFirst().orElse("");
+        if (line.isEmpty()) {
+            throw new UsageException("--db-password-file: " + dbPasswordFile.toAbsolutePath()
+                    + " is empty; its first line is the password");
+        }
+        return line;
     }
 }

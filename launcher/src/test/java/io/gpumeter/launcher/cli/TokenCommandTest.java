@@ -7,16 +7,10 @@ import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TokenCommandTest {
@@ -24,14 +18,15 @@ class TokenCommandTest {
     @TempDir
     Path state;
 
+    private Run run(String line) {
+        return Run.of(Run.concat(Run.concat(new String[] {"token"}, Run.words(line)), "--state-dir", state.toString()));
+    }
+
     private JwtClaims token(String line) throws Exception {
-        List<String> args = new ArrayList<>(Arrays.asList(line.split(" ")));
-        args.addAll(List.of("--state-dir", state.toString()));
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        assertEquals(0, TokenCommand.run(args, new PrintStream(out, true, StandardCharsets.UTF_8)));
-        String jwt = out.toString(StandardCharsets.UTF_8).strip();
+        Run run = run(line);
+        assertEquals(0, run.exitCode(), run.toString());
         return new JwtConsumerBuilder().setSkipSignatureVerification().setSkipDefaultAudienceValidation().build()
-                .processToClaims(jwt);
+                .processToClaims(run.out().strip());
     }
 
     @Test
@@ -39,6 +34,7 @@ class TokenCommandTest {
         JwtClaims claims = token("--groups service --audience ledger,slo-service --ttl P30D --subject collector");
         assertEquals(List.of("ledger", "slo"), claims.getAudience());
         assertEquals(List.of("service"), claims.getStringListClaimValue("groups"));
+        assertEquals("collector", claims.getSubject());
         assertEquals(30L * 86_400, claims.getExpirationTime().getValue() - claims.getIssuedAt().getValue());
     }
 
@@ -49,22 +45,43 @@ class TokenCommandTest {
         assertTrue(ingest.getAudience().isEmpty());
         JwtClaims reader = token("--groups reader");
         assertEquals(24L * 3600, reader.getExpirationTime().getValue() - reader.getIssuedAt().getValue());
+        assertEquals("cli", reader.getSubject());
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
+            "one role                    | --groups admin                                | admin",
+            "several, spaced             | --groups=reader,tenant:acme                   | reader tenant:acme",
+            "empty items dropped         | --groups tenant:acme,,operator                | tenant:acme operator",
+            "script's --build ignored    | --groups operator --build                     | operator",
+    })
+    void readsGroups(String name, String line, String groups) throws Exception {
+        assertEquals(List.of(Run.words(groups)), token(line).getStringListClaimValue("groups"));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "no groups                   | --ttl PT1H                                    | Missing required option: '--groups",
+            "groups naming nothing       | --groups ,                                    | --groups names no group",
             "a ttl above the cap         | --groups admin --ttl P31D                     | at most P30D",
             "a year-long service token   | --groups service --audience ledger --ttl P365D | at most P30D",
+            "a ttl that is no duration   | --groups admin --ttl 24h                      | Invalid value for option '--ttl': must be an ISO-8601 duration",
+            "a ttl under a minute        | --groups admin --ttl PT30S                    | must be at least one minute",
             "a service token for nobody  | --groups service                              | needs --audience",
             "an unknown audience         | --groups service --audience ledger,bank        | --audience: service must be one of",
             "an audience on a person     | --groups reader --audience ledger              | --audience is for service tokens",
             "ingest mixed with a role    | --groups ingest,reader                        | ingest stands alone",
             "an unknown group            | --groups root                                 | unknown group 'root'",
+            "an empty tenant             | --groups tenant:                              | unknown group 'tenant:'",
+            "an unknown option           | --groups admin --role x                       | unknown option '--role'",
+            "a stray word                | --groups admin now                            | unexpected argument 'now'",
     })
     void refuses(String name, String line, String message) {
-        List<String> args = new ArrayList<>(Arrays.asList(line.trim().split(" +")));
-        args.addAll(List.of("--state-dir", state.toString()));
-        UsageException e = assertThrows(UsageException.class, () -> TokenCommand.run(args, System.out));
-        assertTrue(e.getMessage().contains(message), e.getMessage());
+        Run run = run(line);
+        assertEquals(2, run.exitCode(), run.toString());
+        assertTrue(run.err().startsWith("gpumeter token: "), run.toString());
+        assertTrue(run.err().contains(message), run.toString());
+        assertTrue(run.err().strip().endsWith("See './gpumeter token --help'."), run.toString());
+        assertEquals("", run.out());
     }
 }
