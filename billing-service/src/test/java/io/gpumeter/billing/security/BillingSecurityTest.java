@@ -83,11 +83,14 @@ class BillingSecurityTest {
         java.net.http.HttpResponse<String> tenant = http.send(java.net.http.HttpRequest.newBuilder(uri)
                 .header("Authorization", TestTokens.bearer("tenant:acme")).GET().build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertEquals(400, tenant.statusCode(), path + ": " + tenant.body());
+        // refused either as not canonical (400) or, where the HTTP layer resolved the path before any filter, for
+        // naming another tenant on the path the router dispatches (403); never an answer
+        assertTrue(tenant.statusCode() == 400 || tenant.statusCode() == 403, path + ": " + tenant.body());
         assertTrue(tenant.headers().firstValue("Content-Type").orElse("").startsWith("application/problem+json"));
+        assertFalse(tenant.body().contains("beta"), tenant.body());
         java.net.http.HttpResponse<String> anonymous = http.send(java.net.http.HttpRequest.newBuilder(uri).GET().build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
-        assertEquals(400, anonymous.statusCode(), path + " without a token: " + anonymous.body());
+        assertTrue(anonymous.statusCode() == 400 || anonymous.statusCode() == 401, path + " without a token: " + anonymous.body());
     }
 
     @Test
