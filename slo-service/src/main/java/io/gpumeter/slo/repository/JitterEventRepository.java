@@ -1,7 +1,7 @@
 package io.gpumeter.slo.repository;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.domain.Sli;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -2,7 +2,6 @@ package io.gpumeter.slo.rest;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.service.JitterService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -31,7 +30,7 @@ public class JitterEventResource {
     @Operation(summary = "Jitter events overlapping [from, to), of one service or all")
     public Uni<List<JitterEventSummary>> list(@QueryParam("from") String from, @QueryParam("to") String to,
                                               @QueryParam("service") String service) {
-        return jitter.list(window(from, to), service == null || service.isBlank() ? null : service.strip())
+        return jitter.list(Params.window(from, to), service == null || service.isBlank() ? null : service.strip())
                 .map(all -> all.stream().map(JitterEventSummary::of).toList());
     }
 
@@ -57,15 +56,6 @@ public class JitterEventResource {
     @Path("/detections")
     @Operation(summary = "Detect jitter in the minutes starting in [from, to) now; running it again adds nothing")
     public Uni<JitterService.Detection> detect(@QueryParam("from") String from, @QueryParam("to") String to) {
-        return jitter.detect(window(from, to));
-    }
-
-    static TimeWindow window(String from, String to) {
-        var start = Params.instant("from", from);
-        var end = Params.instant("to", to);
-        if (!start.isBefore(end)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        return new TimeWindow(start, end);
+        return jitter.detect(Params.window(from, to));
     }
 }

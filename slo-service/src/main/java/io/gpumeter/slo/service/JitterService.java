@@ -2,12 +2,12 @@ package io.gpumeter.slo.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.domain.JitterRuns;
 import io.gpumeter.slo.domain.LatencyHistograms;
 import io.gpumeter.slo.domain.LatencySummary;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.JitterEventRepository;
 import io.gpumeter.slo.repository.JitterEventRepository.LatencySlo;
 import io.gpumeter.slo.repository.JitterEventRepository.StoredEvent;
