@@ -1,8 +1,10 @@
 package io.gpumeter.alert.domain;
 
+import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.problem.Params;
+
 import java.util.Arrays;
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** The governance actions a runbook entry can run, each named as in configuration ("freeze-decode"). */
 public enum ActionKind {
@@ -26,14 +28,13 @@ public enum ActionKind {
         return this == CORDON || this == FREEZE_DECODE || this == ANNOTATE;
     }
 
-    /** @throws IllegalArgumentException naming the accepted values */
+    /** @throws InvalidInput naming the accepted values */
     public static ActionKind parse(String text) {
         for (ActionKind k : values()) {
             if (text != null && k.label().equals(text.strip().toLowerCase(Locale.ROOT).replace('_', '-'))) {
                 return k;
             }
         }
-        throw new IllegalArgumentException("action must be one of "
-                + Arrays.stream(values()).map(ActionKind::label).collect(Collectors.joining(", ")) + ", got '" + text + "'");
+        throw Params.notOneOf("action", text, Arrays.stream(values()).map(ActionKind::label));
     }
 }

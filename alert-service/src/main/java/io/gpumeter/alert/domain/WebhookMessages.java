@@ -1,5 +1,7 @@
 package io.gpumeter.alert.domain;
 
+import io.gpumeter.common.problem.InvalidInput;
+
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;

@@ -2,7 +2,7 @@ package io.gpumeter.alert.rest;
 
 import io.gpumeter.alert.repository.ActionRepository;
 import io.gpumeter.alert.repository.StoredAction;
-import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.problem.Window;
 import io.smallrye.mutiny.Uni;
@@ -52,9 +52,7 @@ public class ActionResource {
         Instant now = Instant.now();
         Instant end = Params.instantOr("to", to, now.plusSeconds(1));
         Instant start = Params.instantOr("from", from, end.minus(Duration.ofHours(24)));
-        if (!end.isAfter(start)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        return actions.between(start, end, Window.of(limit, offset)).map(page -> page.map(ActionView::of));
+        TimeWindow window = Params.window(start, end);
+        return actions.between(window.start(), window.end(), Window.of(limit, offset)).map(page -> page.map(ActionView::of));
     }
 }

@@ -1,12 +1,10 @@
 package io.gpumeter.alert.rest;
 
 import io.gpumeter.alert.config.AlertConfig;
-import io.gpumeter.alert.domain.InvalidInput;
 import io.gpumeter.alert.domain.ReceivedAlert;
 import io.gpumeter.alert.domain.WebhookMessages;
 import io.gpumeter.alert.domain.WebhookPayload;
 import io.gpumeter.alert.service.WebhookService;
-import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Problem;
 import io.smallrye.mutiny.Uni;
 import org.jboss.logging.Logger;
@@ -54,12 +52,7 @@ public class WebhookResource {
         if (!token.accepts(authorization)) {
             return unauthorized("Send Alertmanager's bearer token (http_config.authorization) in the Authorization header.");
         }
-        List<ReceivedAlert> alerts;
-        try {
-            alerts = WebhookMessages.parse(body);
-        } catch (InvalidInput e) {
-            throw ApiProblem.badRequest(e.field(), e.getMessage());
-        }
+        List<ReceivedAlert> alerts = WebhookMessages.parse(body);
         return webhook.receive(alerts, body.receiver(), body.groupKey()).map(receipt -> Response.ok(receipt).build());
     }
 

@@ -3,6 +3,7 @@ package io.gpumeter.alert.domain;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpumeter.common.problem.InvalidInput;
 import org.junit.jupiter.api.Test;
 
 import java.io.IOException;

@@ -1,8 +1,9 @@
 package io.gpumeter.billing.domain;
 
-import java.util.Arrays;
+import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.problem.Params;
+
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /**
  * The ownership dimension a report has one row per value of.
@@ -15,17 +16,8 @@ public enum GroupBy {
         return name().toLowerCase(Locale.ROOT);
     }
 
-    /** @throws IllegalArgumentException naming the accepted values */
+    /** @throws InvalidInput naming the accepted values */
     public static GroupBy parse(String text) {
-        for (GroupBy g : values()) {
-            if (text != null && g.dimension().equalsIgnoreCase(text.strip())) {
-                return g;
-            }
-        }
-        throw new IllegalArgumentException("groupBy must be one of " + accepted() + ", got '" + text + "'");
-    }
-
-    static String accepted() {
-        return Arrays.stream(values()).map(GroupBy::dimension).collect(Collectors.joining(", "));
+        return Params.oneOfIgnoringCase("groupBy", text, values(), GroupBy::dimension);
     }
 }

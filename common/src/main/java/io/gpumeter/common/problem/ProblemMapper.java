@@ -23,6 +23,12 @@ public class ProblemMapper {
         return respond(e.toProblem());
     }
 
+    /** Input a parameter reader, a domain rule or a parser refused: 400, naming the field. */
+    @ServerExceptionMapper
+    public Response invalidInput(InvalidInput e) {
+        return respond(Problem.of(400, "Bad Request", e.getMessage(), e.field()));
+    }
+
     @ServerExceptionMapper
     public Response invalid(ConstraintViolationException e) {
         ConstraintViolation<?> first = e.getConstraintViolations().stream().findFirst().orElse(null);

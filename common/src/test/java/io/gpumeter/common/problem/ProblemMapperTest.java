@@ -30,6 +30,16 @@ class ProblemMapperTest {
     }
 
     @Test
+    void invalidInputIsA400NamingTheField() {
+        Response r = new ProblemMapper().invalidInput(new InvalidInput("selector.tenant", "selector.tenant is too long"));
+        Problem p = (Problem) r.getEntity();
+        assertEquals(400, r.getStatus());
+        assertEquals(Problem.MEDIA_TYPE, r.getMediaType().toString());
+        assertEquals("selector.tenant", p.field());
+        assertEquals("selector.tenant is too long", p.detail());
+    }
+
+    @Test
     void theFrameworksOwnRefusalKeepsItsStatusButNotItsMessage() {
         Response r = new ProblemMapper().webApplication(new jakarta.ws.rs.NotAllowedException(
                 "RESTEASY003650: No resource method found for io.gpumeter.Thing", "GET", new String[]{"POST"}));

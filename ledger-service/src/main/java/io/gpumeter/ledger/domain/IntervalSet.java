@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.domain;
 
+import io.gpumeter.common.domain.TimeWindow;
+
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.domain;
 
-import java.util.Arrays;
+import io.gpumeter.common.problem.Params;
+
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** How a HAMi vGPU share (cores %, memory MiB) becomes a fraction of a card. */
 public enum VgpuRule {
@@ -16,10 +16,6 @@ public enum VgpuRule {
     WEIGHTED;
 
     public static VgpuRule parse(String text) {
-        String wanted = text == null ? "" : text.trim().toUpperCase(Locale.ROOT);
-        return Arrays.stream(values()).filter(r -> r.name().equals(wanted)).findFirst()
-                .orElseThrow(() -> new IllegalArgumentException("vGPU rule must be one of "
-                        + Arrays.stream(values()).map(v -> v.name().toLowerCase(Locale.ROOT)).collect(Collectors.joining(", "))
-                        + ", got '" + text + "'"));
+        return Params.oneOfIgnoringCase("vGPU rule", text, values(), r -> r.name().toLowerCase(Locale.ROOT));
     }
 }

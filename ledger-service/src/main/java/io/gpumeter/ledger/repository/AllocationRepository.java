@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.repository;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.AllocationSegment;
 import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
 import io.gpumeter.ledger.domain.Occupant;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.domain.UnitKind;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

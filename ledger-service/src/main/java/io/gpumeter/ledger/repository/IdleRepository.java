@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.repository;
 
-import io.gpumeter.ledger.domain.TimeWindow;
+import io.gpumeter.common.domain.TimeWindow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

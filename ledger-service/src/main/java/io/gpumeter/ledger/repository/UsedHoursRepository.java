@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.repository;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.domain.UsageSource;
 import io.gpumeter.ledger.domain.UsedHours;
 import io.smallrye.mutiny.Uni;

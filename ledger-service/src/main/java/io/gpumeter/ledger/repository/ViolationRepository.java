@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.repository;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.ContainerMinute;
 import io.gpumeter.ledger.domain.DriftRule;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.domain.ViolationRules;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.fact.UsageField;
-import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.domain.UsagePoint;
 import io.gpumeter.ledger.service.UsageService;
@@ -14,8 +14,6 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import java.time.Duration;
-import java.time.Instant;
-import java.util.Arrays;
 import java.util.List;
 
 /** A card's usage curves per minute (Q2, and the resource curves around a jitter event). */
@@ -35,17 +33,8 @@ public class GpuUsageResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<List<UsagePoint>> series(@PathParam("uuid") String uuid, @QueryParam("from") String from,
                                         @QueryParam("to") String to, @QueryParam("field") String field) {
-        Instant start = Params.instant("from", from);
-        Instant end = Params.instant("to", to);
-        if (!end.isAfter(start) || Duration.between(start, end).compareTo(MAX_WINDOW) > 0) {
-            throw ApiProblem.badRequest("to", "to must be after from, by at most " + MAX_WINDOW.toDays() + " days");
-        }
-        return usage.series(uuid, field == null || field.isEmpty() ? null : field(field), start, end);
-    }
-
-    private static UsageField field(String text) {
-        return Arrays.stream(UsageField.values()).filter(f -> f.name().equals(text)).findFirst()
-                .orElseThrow(() -> ApiProblem.badRequest("field", "field must be one of " + Arrays.toString(UsageField.values())
-                        + ", got '" + text + "'"));
+        TimeWindow window = Params.window(Params.instant("from", from), Params.instant("to", to), MAX_WINDOW);
+        return usage.series(uuid, field == null || field.isEmpty() ? null : Params.oneOf("field", field, UsageField.class),
+                window.start(), window.end());
     }
 }

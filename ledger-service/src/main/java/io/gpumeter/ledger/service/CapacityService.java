@@ -1,6 +1,7 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.repository.CapacityRepository;
 import io.gpumeter.ledger.repository.CapacityRepository.Card;
@@ -70,9 +71,7 @@ public class CapacityService {
      * grouped by the comma-separated dimensions of {@code groupBy} (cluster, node, model; default model).
      */
     public Uni<List<CardHours>> capacity(Instant from, Instant to, String groupBy, String cluster) {
-        if (!to.isAfter(from)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
+        Params.window(from, to);
         if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
             throw ApiProblem.badRequest("to", "to may be at most " + MAX_WINDOW.toDays() + " days after from");
         }

@@ -1,11 +1,11 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.FleetDiagnosis;
 import io.gpumeter.ledger.domain.GpuDiagnosis;
 import io.gpumeter.ledger.domain.IntervalSet;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.domain.TriadMinute;
 import io.gpumeter.ledger.domain.TriadSignature;
 import io.gpumeter.ledger.domain.TriadSummary;

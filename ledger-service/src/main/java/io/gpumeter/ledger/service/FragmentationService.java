@@ -2,6 +2,7 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.RegisteredGpu;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.CardState;
 import io.gpumeter.ledger.domain.Fragmentation;
@@ -72,9 +73,7 @@ public class FragmentationService {
 
     public Uni<FragmentationSeries> series(Instant from, Instant to, Duration step, String shapes, String groupBy,
                                            String cluster) {
-        if (!to.isAfter(from)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
+        Params.window(from, to);
         if (step.compareTo(MIN_STEP) < 0) {
             throw ApiProblem.badRequest("step", "step must be at least one minute, got " + step);
         }
@@ -223,10 +222,6 @@ public class FragmentationService {
     }
 
     private static String groupBy(String text) {
-        String wanted = text == null || text.isBlank() ? FLEET : text.trim();
-        if (!FLEET.equals(wanted) && !POOL.equals(wanted)) {
-            throw ApiProblem.badRequest("groupBy", "groupBy must be one of pool, fleet, got '" + text + "'");
-        }
-        return wanted;
+        return Params.oneOf("groupBy", text == null || text.isBlank() ? FLEET : text, POOL, FLEET);
     }
 }

@@ -1,9 +1,10 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.UsedHoursRepository;
 import io.smallrye.mutiny.Uni;
@@ -34,13 +35,7 @@ public class GpuHoursService {
 
     /** {@code tenant}, when given, keeps that tenant's rows only (the used share is still apportioned card-wide). */
     public Uni<List<GpuHours>> allocated(Instant from, Instant to, String groupBy, String tenant) {
-        if (!to.isAfter(from)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
-            throw ApiProblem.badRequest("to", "a window may span at most " + MAX_WINDOW.toDays() + " days");
-        }
-        TimeWindow window = new TimeWindow(from, to);
+        TimeWindow window = Params.window(from, to, MAX_WINDOW);
         List<GroupDimension> dims = dimensions(groupBy);
         Instant now = clock.instant();
         return allocations.allocatedHours(window, dims, now, tenant)

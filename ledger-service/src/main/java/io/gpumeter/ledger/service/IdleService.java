@@ -3,14 +3,14 @@ package io.gpumeter.ledger.service;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.GpuRequest;
 import io.gpumeter.ledger.domain.IdleReport;
 import io.gpumeter.ledger.domain.IdleSplit;
 import io.gpumeter.ledger.domain.IntervalSet;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.repository.IdleRepository;
 import io.gpumeter.ledger.repository.IdleRepository.AllocatedPart;
 import io.gpumeter.ledger.repository.IdleRepository.Card;
@@ -48,10 +48,7 @@ public class IdleService {
         }
 
         static GroupBy parse(String text) {
-            String wanted = text == null || text.isBlank() ? "gpu" : text.trim();
-            return Arrays.stream(values()).filter(g -> g.label().equals(wanted)).findFirst()
-                    .orElseThrow(() -> ApiProblem.badRequest("groupBy",
-                            "groupBy must be one of gpu, node, tenant, got '" + text + "'"));
+            return Params.oneOf("groupBy", text == null || text.isBlank() ? "gpu" : text, values(), GroupBy::label);
         }
     }
 

@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
 import io.gpumeter.ledger.domain.Reconciliation;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.repository.RequestRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

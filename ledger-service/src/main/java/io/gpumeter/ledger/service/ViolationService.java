@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.config.ViolationConfig;
 import io.gpumeter.ledger.domain.DriftRule;
-import io.gpumeter.ledger.domain.TimeWindow;
 import io.gpumeter.ledger.domain.Violation;
 import io.gpumeter.ledger.domain.ViolationRules;
 import io.gpumeter.ledger.repository.ViolationRepository;
@@ -34,10 +34,7 @@ public class ViolationService {
     }
 
     public Uni<List<Violation>> find(Instant from, Instant to) {
-        if (!to.isAfter(from) || Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
-            throw ApiProblem.badRequest("to", "to must be after from, by at most " + MAX_WINDOW.toDays() + " days");
-        }
-        TimeWindow window = new TimeWindow(from, to);
+        TimeWindow window = Params.window(from, to, MAX_WINDOW);
         return repository.holdings(window)
                 .chain(holdings -> repository.containerMinutes(window)
                         .chain(minutes -> repository.processMinutes(window)

@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.fact.ClusterName;
-import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.ledger.domain.TimeWindow;
+import io.gpumeter.common.problem.Params;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -17,13 +17,7 @@ final class Windows {
     }
 
     static TimeWindow require(Instant from, Instant to) {
-        if (!to.isAfter(from)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
-            throw ApiProblem.badRequest("to", "a window may span at most " + MAX_WINDOW.toDays() + " days");
-        }
-        return new TimeWindow(from, to);
+        return Params.window(from, to, MAX_WINDOW);
     }
 
     /** Time after now has not happened yet: held units count up to the earlier of the window's end and now. */

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.domain;
 
+import io.gpumeter.common.domain.TimeWindow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,8 +1,7 @@
 package io.gpumeter.slo.domain;
 
-import java.util.Arrays;
-import java.util.Locale;
-import java.util.stream.Collectors;
+import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.problem.Params;
 
 /** What an SLO measures: one of the three latencies of an inference request, or whether it succeeded. */
 public enum Sli {
@@ -23,17 +22,9 @@ public enum Sli {
     /**
      * The SLI named exactly (case-insensitive).
      *
-     * @throws IllegalArgumentException naming the accepted values
+     * @throws InvalidInput naming the field {@code sli} and the accepted values
      */
     public static Sli parse(String value) {
-        if (value != null) {
-            for (Sli s : values()) {
-                if (s.name().equals(value.strip().toUpperCase(Locale.ROOT))) {
-                    return s;
-                }
-            }
-        }
-        throw new IllegalArgumentException("must be one of " + Arrays.stream(values()).map(Enum::name)
-                .collect(Collectors.joining(", ")) + ", got '" + value + "'");
+        return Params.oneOfIgnoringCase("sli", value, values(), Enum::name);
     }
 }

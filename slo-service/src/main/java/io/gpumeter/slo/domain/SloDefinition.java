@@ -1,5 +1,7 @@
 package io.gpumeter.slo.domain;
 
+import io.gpumeter.common.problem.InvalidInput;
+
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.util.regex.Pattern;
@@ -59,12 +61,7 @@ public record SloDefinition(String name, SloSelector selector, Sli sli, Objectiv
                     + " ending with a letter or digit, got '" + name + "'");
         }
         SloSelector selected = SloSelector.of(selector.service(), selector.tenant(), selector.namespace());
-        Sli parsedSli;
-        try {
-            parsedSli = Sli.parse(sli);
-        } catch (IllegalArgumentException e) {
-            throw new InvalidInput("sli", "sli " + e.getMessage());
-        }
+        Sli parsedSli = Sli.parse(sli);
         Objective objective = objective(parsedSli, percentile, thresholdMs, per, hasObjective);
         if (target == null || target.signum() <= 0 || target.compareTo(BigDecimal.ONE) >= 0) {
             throw new InvalidInput("target", "target must be a fraction strictly between 0 and 1 (0.99 for 99%),"

@@ -1,5 +1,7 @@
 package io.gpumeter.slo.domain;
 
+import io.gpumeter.common.problem.InvalidInput;
+
 import java.util.regex.Pattern;
 
 /**

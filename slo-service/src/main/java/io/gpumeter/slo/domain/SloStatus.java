@@ -1,5 +1,7 @@
 package io.gpumeter.slo.domain;
 
+import io.gpumeter.common.domain.TimeWindow;
+
 import java.math.BigDecimal;
 import java.util.List;
 

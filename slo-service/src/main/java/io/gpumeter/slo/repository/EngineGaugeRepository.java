@@ -1,9 +1,9 @@
 package io.gpumeter.slo.repository;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.domain.EngineGaugeLine;
 import io.gpumeter.slo.domain.GaugeStat;
 import io.gpumeter.slo.domain.MinuteKey;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

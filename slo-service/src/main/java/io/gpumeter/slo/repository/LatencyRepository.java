@@ -1,11 +1,11 @@
 package io.gpumeter.slo.repository;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.domain.LatencyBatch;
 import io.gpumeter.slo.domain.LatencyHistograms;
 import io.gpumeter.slo.domain.MinuteKey;
 import io.gpumeter.slo.domain.PodMinute;
 import io.gpumeter.slo.domain.Sli;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Pool;

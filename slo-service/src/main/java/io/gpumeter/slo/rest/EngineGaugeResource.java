@@ -2,7 +2,6 @@ package io.gpumeter.slo.rest;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.service.EngineGaugeService;
 import io.gpumeter.slo.service.LatencyService;
 import io.smallrye.common.annotation.Blocking;
@@ -15,8 +14,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-
-import java.time.Instant;
 
 /** Inference engines' cache gauges (KV-cache usage, prefix-cache hit rate): the NDJSON intake and the curves. */
 @Path("/api/v1")
@@ -47,11 +44,6 @@ public class EngineGaugeResource {
         if (service == null || service.isBlank()) {
             throw ApiProblem.badRequest("service", "service is required");
         }
-        Instant start = Params.instant("from", from);
-        Instant end = Params.instant("to", to);
-        if (!start.isBefore(end)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        return gauges.report(service.strip(), new TimeWindow(start, end));
+        return gauges.report(service.strip(), Params.window(from, to));
     }
 }

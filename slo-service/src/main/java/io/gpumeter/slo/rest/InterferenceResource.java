@@ -1,8 +1,9 @@
 package io.gpumeter.slo.rest;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.slo.domain.Sli;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.service.InterferenceService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -30,7 +31,7 @@ public class InterferenceResource {
     public Uni<InterferenceService.Report> report(@QueryParam("service") String service, @QueryParam("from") String from,
                                                   @QueryParam("to") String to, @QueryParam("sli") String sli) {
         String name = service(service);
-        TimeWindow window = JitterEventResource.window(from, to);
+        TimeWindow window = Params.window(from, to);
         return interference.report(name, sli(sli), window);
     }
 
@@ -43,7 +44,7 @@ public class InterferenceResource {
                                                         @QueryParam("neighbours") String neighbours,
                                                         @QueryParam("maxRatio") String maxRatio) {
         String name = service(service);
-        TimeWindow window = JitterEventResource.window(from, to);
+        TimeWindow window = Params.window(from, to);
         Sli parsed = sli(sli);
         int n;
         try {

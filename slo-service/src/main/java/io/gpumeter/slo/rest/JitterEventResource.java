@@ -3,7 +3,6 @@ package io.gpumeter.slo.rest;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.problem.Window;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.service.JitterService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -33,7 +32,7 @@ public class JitterEventResource {
     public Uni<List<JitterEventSummary>> list(@QueryParam("from") String from, @QueryParam("to") String to,
                                               @QueryParam("service") String service, @QueryParam("limit") String limit,
                                               @QueryParam("offset") String offset) {
-        return jitter.list(window(from, to), service == null || service.isBlank() ? null : service.strip(),
+        return jitter.list(Params.window(from, to), service == null || service.isBlank() ? null : service.strip(),
                         Window.of(limit, offset))
                 .map(page -> page.map(JitterEventSummary::of));
     }
@@ -60,15 +59,6 @@ public class JitterEventResource {
     @Path("/detections")
     @Operation(summary = "Detect jitter in the minutes starting in [from, to) now; running it again adds nothing")
     public Uni<JitterService.Detection> detect(@QueryParam("from") String from, @QueryParam("to") String to) {
-        return jitter.detect(window(from, to));
-    }
-
-    static TimeWindow window(String from, String to) {
-        var start = Params.instant("from", from);
-        var end = Params.instant("to", to);
-        if (!start.isBefore(end)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        return new TimeWindow(start, end);
+        return jitter.detect(Params.window(from, to));
     }
 }

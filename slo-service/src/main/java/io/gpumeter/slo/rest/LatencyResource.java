@@ -1,9 +1,9 @@
 package io.gpumeter.slo.rest;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.slo.domain.Sli;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.service.LatencyService;
 import io.smallrye.common.annotation.Blocking;
 import io.smallrye.mutiny.Uni;
@@ -15,8 +15,6 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
-
-import java.time.Instant;
 
 /** Request latency: the NDJSON push path and the percentiles of a window. */
 @Path("/api/v1")
@@ -48,17 +46,7 @@ public class LatencyResource {
         if (service == null || service.isBlank()) {
             throw ApiProblem.badRequest("service", "service is required");
         }
-        Instant start = Params.instant("from", from);
-        Instant end = Params.instant("to", to);
-        if (!start.isBefore(end)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        Sli parsed;
-        try {
-            parsed = Sli.parse(sli);
-        } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("sli", "sli " + e.getMessage());
-        }
-        return latency.report(service.strip(), parsed, new TimeWindow(start, end));
+        TimeWindow window = Params.window(from, to);
+        return latency.report(service.strip(), Sli.parse(sli), window);
     }
 }

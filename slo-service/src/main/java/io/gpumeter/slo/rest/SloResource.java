@@ -106,7 +106,7 @@ public class SloResource {
             + " minutes ran on (ledger Q1 history)")
     public Uni<BreakdownView> breakdown(@PathParam("name") String name, @QueryParam("from") String from,
                                         @QueryParam("to") String to) {
-        return breakdowns.breakdown(name, JitterEventResource.window(from, to)).map(BreakdownView::of);
+        return breakdowns.breakdown(name, Params.window(from, to)).map(BreakdownView::of);
     }
 
     private static <T> T found(T value, String name) {

@@ -1,5 +1,6 @@
 package io.gpumeter.slo.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.slo.client.Occupant;
 import io.gpumeter.slo.config.SloConfig;
@@ -7,7 +8,6 @@ import io.gpumeter.slo.domain.AttainmentBreakdown;
 import io.gpumeter.slo.domain.PodMinute;
 import io.gpumeter.slo.domain.SloDefinition;
 import io.gpumeter.slo.domain.TenantCoverage;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

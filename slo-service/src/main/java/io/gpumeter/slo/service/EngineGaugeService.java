@@ -1,11 +1,11 @@
 package io.gpumeter.slo.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.domain.EngineGaugeLine;
 import io.gpumeter.slo.domain.GaugeStat;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.EngineGaugeRepository;
 import io.gpumeter.slo.repository.EngineGaugeRepository.PodMinuteGauges;
 import io.smallrye.mutiny.Uni;

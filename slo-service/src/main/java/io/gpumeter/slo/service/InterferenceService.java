@@ -1,5 +1,6 @@
 package io.gpumeter.slo.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.slo.client.Occupant;
 import io.gpumeter.slo.config.SloConfig;
@@ -7,7 +8,6 @@ import io.gpumeter.slo.domain.InterferenceFactor;
 import io.gpumeter.slo.domain.LatencyHistograms;
 import io.gpumeter.slo.domain.NeighbourKind;
 import io.gpumeter.slo.domain.Sli;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.LatencyRepository;
 import io.gpumeter.slo.service.PodPlacements.PodMinuteKey;
 import io.smallrye.mutiny.Multi;

@@ -1,11 +1,11 @@
 package io.gpumeter.slo.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.client.LedgerClient;
 import io.gpumeter.slo.client.Occupant;
 import io.gpumeter.slo.client.UsagePoint;
 import io.gpumeter.slo.domain.NeighbourKind;
 import io.gpumeter.slo.domain.SuspectRanking;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.LatencyRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

@@ -2,6 +2,7 @@ package io.gpumeter.slo.service;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Page;
 import io.gpumeter.common.problem.Window;
@@ -9,7 +10,6 @@ import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.domain.JitterRuns;
 import io.gpumeter.slo.domain.LatencyHistograms;
 import io.gpumeter.slo.domain.LatencySummary;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.JitterEventRepository;
 import io.gpumeter.slo.repository.JitterEventRepository.LatencySlo;
 import io.gpumeter.slo.repository.JitterEventRepository.StoredEvent;

@@ -1,6 +1,7 @@
 package io.gpumeter.slo.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.domain.LatencyBatch;
@@ -8,7 +9,6 @@ import io.gpumeter.slo.domain.LatencyHistograms;
 import io.gpumeter.slo.domain.LatencyRecord;
 import io.gpumeter.slo.domain.LatencySummary;
 import io.gpumeter.slo.domain.Sli;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.LatencyRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

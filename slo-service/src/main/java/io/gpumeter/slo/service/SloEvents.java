@@ -1,10 +1,10 @@
 package io.gpumeter.slo.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.domain.PodMinute;
 import io.gpumeter.slo.domain.SloDefinition;
 import io.gpumeter.slo.domain.SloSelector;
 import io.gpumeter.slo.domain.TenantCoverage;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.LatencyRepository;
 import io.gpumeter.slo.repository.LatencyRepository.PodHour;
 import io.smallrye.mutiny.Uni;

@@ -1,10 +1,11 @@
 package io.gpumeter.slo.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.domain.BurnAlert;
 import io.gpumeter.slo.domain.BurnRates;
-import io.gpumeter.slo.domain.InvalidInput;
 import io.gpumeter.slo.domain.Objective;
 import io.gpumeter.slo.domain.PrometheusRules;
 import io.gpumeter.slo.domain.SloDefinition;
@@ -12,7 +13,6 @@ import io.gpumeter.slo.domain.SloMinutes;
 import io.gpumeter.slo.domain.SloSelector;
 import io.gpumeter.slo.domain.SloStatus;
 import io.gpumeter.slo.domain.TenantCoverage;
-import io.gpumeter.slo.domain.TimeWindow;
 import io.gpumeter.slo.repository.SloRepository;
 import io.gpumeter.slo.repository.StoredSlo;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
@@ -55,7 +55,7 @@ public class SloService {
      * Validates a request body, naming the first field at fault.
      *
      * @param pathName the name in the URL for a replacement, or null for a creation
-     * @throws ApiProblem 400 naming the field
+     * @throws ApiProblem 400 naming the field, or InvalidInput (also a 400) for the definition itself
      */
     public SloDefinition validate(SloRequest request, String pathName) {
         if (request == null) {
@@ -72,15 +72,11 @@ public class SloService {
                     + " recorded with their GPU holdings; select with service, tenant and namespace");
         }
         SloRequest.ObjectiveBody o = request.objective();
-        try {
-            return SloDefinition.of(name, selector == null ? new SloSelector.Parts(null, null, null)
-                            : new SloSelector.Parts(selector.service(), selector.tenant(), selector.namespace()),
-                    request.sli(),
-                    o == null ? null : o.percentile(), o == null ? null : o.thresholdMs(), o == null ? null : o.per(),
-                    o != null, request.target(), request.window(), config.maxWindow());
-        } catch (InvalidInput e) {
-            throw ApiProblem.badRequest(e.field(), e.getMessage());
-        }
+        return SloDefinition.of(name, selector == null ? new SloSelector.Parts(null, null, null)
+                        : new SloSelector.Parts(selector.service(), selector.tenant(), selector.namespace()),
+                request.sli(),
+                o == null ? null : o.percentile(), o == null ? null : o.thresholdMs(), o == null ? null : o.per(),
+                o != null, request.target(), request.window(), config.maxWindow());
     }
 
     /** Stores a new SLO. @throws ApiProblem 409 when the name is taken */

@@ -1,5 +1,6 @@
 package io.gpumeter.slo.domain;
 
+import io.gpumeter.common.problem.InvalidInput;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.governance.domain;
 
-import java.util.Arrays;
+import io.gpumeter.common.problem.Params;
+
 import java.util.Locale;
-import java.util.stream.Collectors;
 
 /** The SPEC's root-cause classes of a failure or a refusal. */
 public enum RootCauseClass {
@@ -20,12 +20,6 @@ public enum RootCauseClass {
     }
 
     public static RootCauseClass parse(String text) {
-        for (RootCauseClass c : values()) {
-            if (c.label().equals(text)) {
-                return c;
-            }
-        }
-        throw new IllegalArgumentException("must be one of "
-                + Arrays.stream(values()).map(RootCauseClass::label).collect(Collectors.joining(", ")) + ", got '" + text + "'");
+        return Params.oneOf("rootCause", text, values(), RootCauseClass::label);
     }
 }

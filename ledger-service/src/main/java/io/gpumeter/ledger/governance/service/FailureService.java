@@ -3,6 +3,7 @@ package io.gpumeter.ledger.governance.service;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Page;
 import io.gpumeter.common.problem.Window;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.governance.domain.FailureRow;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.repository.IncidentRepository;
@@ -14,12 +15,10 @@ import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /**
  * Q8 and checklist 5: failures by cause, root-cause class, node or tenant, with their rate per 1,000 allocated
@@ -43,10 +42,7 @@ public class FailureService {
         }
 
         static GroupBy parse(String text) {
-            String wanted = text == null || text.isBlank() ? "cause" : text.trim();
-            return Arrays.stream(values()).filter(g -> g.label.equals(wanted)).findFirst()
-                    .orElseThrow(() -> ApiProblem.badRequest("groupBy", "groupBy must be one of "
-                            + Arrays.stream(values()).map(g -> g.label).collect(Collectors.joining(", ")) + ", got '" + text + "'"));
+            return Params.oneOf("groupBy", text == null || text.isBlank() ? "cause" : text, values(), g -> g.label);
         }
     }
 

@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.governance.service;
 
-import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.governance.domain.PendingReason;
 import io.gpumeter.ledger.governance.domain.QueueSource;
 import io.gpumeter.ledger.governance.domain.QueueWaitRow;
@@ -15,14 +15,12 @@ import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.stream.Collectors;
 
 /** Checklist 3: the queue-wait distribution per group, and what waits now. */
 @ApplicationScoped
@@ -47,10 +45,7 @@ public class QueueWaitService {
         }
 
         static GroupBy parse(String text) {
-            String wanted = text == null || text.isBlank() ? "clusterQueue" : text.trim();
-            return Arrays.stream(values()).filter(g -> g.label.equals(wanted)).findFirst()
-                    .orElseThrow(() -> ApiProblem.badRequest("groupBy", "groupBy must be one of "
-                            + Arrays.stream(values()).map(g -> g.label).collect(Collectors.joining(", ")) + ", got '" + text + "'"));
+            return Params.oneOf("groupBy", text == null || text.isBlank() ? "clusterQueue" : text, values(), g -> g.label);
         }
     }
 
@@ -129,11 +124,6 @@ public class QueueWaitService {
     }
 
     static void window(Instant from, Instant to) {
-        if (!to.isAfter(from)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
-        }
-        if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
-            throw ApiProblem.badRequest("to", "a window may span at most " + MAX_WINDOW.toDays() + " days");
-        }
+        Params.window(from, to, MAX_WINDOW);
     }
 }

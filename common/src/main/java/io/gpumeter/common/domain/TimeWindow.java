@@ -1,10 +1,10 @@
-package io.gpumeter.ledger.domain;
+package io.gpumeter.common.domain;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Objects;
 
-/** A half-open interval of time [start, end). */
+/** A half-open interval of time {@code [start, end)}; an empty one (start equal to end) contains nothing. */
 public record TimeWindow(Instant start, Instant end) {
 
     public TimeWindow {
@@ -13,6 +13,11 @@ public record TimeWindow(Instant start, Instant end) {
         if (end.isBefore(start)) {
             throw new IllegalArgumentException("window end " + end + " is before its start " + start);
         }
+    }
+
+    /** The window of the given length that ends at {@code end}. */
+    public static TimeWindow ending(Instant end, Duration length) {
+        return new TimeWindow(end.minus(length), end);
     }
 
     public boolean contains(Instant t) {
