@@ -52,7 +52,7 @@ public class LedgerBreakers {
         Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES);
         Instant from = to.minus(TRIAL_WINDOW);
         Map<String, CircuitBreakerState> states = states();
-        trial(states.get("gpuHours"), () -> ledger.gpuHours(from, to, "tenant"));
+        trial(states.get("gpuHours"), () -> ledger.gpuHours(from, to, "tenant", null));
         trial(states.get("capacity"), () -> ledger.capacityByModel(from, to));
         trial(states.get("normalization"), ledger::normalization);
     }

@@ -33,14 +33,9 @@ public class LedgerClient {
 
     /**
      * Allocated and used normalized GPU-hours in [from, to) grouped by the comma-separated ledger dimensions
-     * {@code groupBy} (e.g. "tenant,model"); empty when the ledger answers 404.
+     * {@code groupBy} (e.g. "tenant,model"), of one tenant's rows only when {@code tenant} is given (the ledger
+     * selects them), else of all; empty when the ledger answers 404.
      */
-    public List<GpuHours> gpuHours(Instant from, Instant to, String groupBy) {
-        // ArC intercepts self-invocation, so this call keeps its timeout, retry and breaker
-        return gpuHours(from, to, groupBy, null);
-    }
-
-    /** The same, of one tenant's rows only (all tenants when {@code tenant} is null), selected by the ledger. */
     @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     @Retry(maxRetries = 2, delay = 200, jitter = 100)
     @CircuitBreaker(requestVolumeThreshold = 10, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)

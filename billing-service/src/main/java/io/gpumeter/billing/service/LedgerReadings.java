@@ -71,7 +71,7 @@ class LedgerReadings {
 
     /** The finest lines (tenant, team, project, namespace, model) of one stretch. */
     List<FineLine> fineLines(int index, RateCardTimeline.Stretch stretch) {
-        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY);
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY, null);
         List<FineLine> lines = new ArrayList<>(aggregates.size());
         for (GpuHours a : aggregates) {
             requireAllocated(a);
@@ -99,7 +99,7 @@ class LedgerReadings {
     /** Allocated GPU-hours in [from, to) by the model as the ledger spells it ({@code unknown} when it has none). */
     Map<String, BigDecimal> allocatedByModel(Instant from, Instant to) {
         Map<String, BigDecimal> hours = new TreeMap<>();
-        for (GpuHours a : ledger.gpuHours(from, to, "model")) {
+        for (GpuHours a : ledger.gpuHours(from, to, "model", null)) {
             requireAllocated(a);
             hours.merge(ModelName.display(a.dimension("model")), a.allocatedGpuHours(), BigDecimal::add);
         }
