@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class WebhookFuzzTest {
 
     private static final String WEBHOOK = "/api/v1/alertmanager/webhook";
-    private static final int CASES = 1500;
+    private static final int CASES = Fuzz.cases();
     private static final String TOKEN = "fuzz-webhook-token";
 
     /** The webhook refuses everything without a token; the payloads are what is fuzzed here. */

@@ -26,7 +26,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @WithTestResource(FakeLedgerResource.class)
 class BillingFuzzTest {
 
-    private static final int CASES = 1500;
+    private static final int CASES = Fuzz.cases();
     private static final String CARDS = "/api/v1/rate-cards";
     private static final String BUDGETS = "/api/v1/budgets";
 

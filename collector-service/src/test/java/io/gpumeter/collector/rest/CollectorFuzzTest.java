@@ -29,7 +29,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @WithTestResource(FakeLedger.class)
 class CollectorFuzzTest {
 
-    static final int CASES = 1500;
+    static final int CASES = Fuzz.cases();
 
     /** A pod whose HAMi annotations are what the mutations hit most. */
     static final String HAMI_POD = "{\"type\":\"MODIFIED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"

@@ -52,6 +52,15 @@ public final class Fuzz {
         return new Fuzz(seed, validDocuments, true);
     }
 
+    /**
+     * Cases per parser: 400 by default, which keeps the whole build well inside its time budget while every seed
+     * and hundreds of variants are tried; {@code -Dgpumeter.fuzz.cases=N} runs more (the seeds stay the same, so a
+     * larger N tries the same first cases and then more).
+     */
+    public static int cases() {
+        return Integer.getInteger("gpumeter.fuzz.cases", 400);
+    }
+
     /** Runs {@code check} on {@code cases} variants; the first variant of each seed is the seed itself. */
     public void run(int cases, Consumer<byte[]> check) {
         for (int i = 0; i < cases; i++) {

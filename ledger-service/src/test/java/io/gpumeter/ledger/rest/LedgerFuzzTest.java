@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @WithTestResource(EmbeddedPostgresResource.class)
 class LedgerFuzzTest {
 
-    private static final int CASES = 1500;
+    private static final int CASES = Fuzz.cases();
 
     static String pod(String uid) {
         return "{\"uid\":\"" + uid + "\",\"namespace\":\"fz\",\"name\":\"" + uid + "\",\"resourceVersion\":\"10\","

@@ -25,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @WithTestResource(EmbeddedPostgresResource.class)
 class SloFuzzTest {
 
-    private static final int CASES = 1500;
+    private static final int CASES = Fuzz.cases();
 
     @org.junit.jupiter.api.AfterEach
     void removeWhatTheValidCasesStored() {
