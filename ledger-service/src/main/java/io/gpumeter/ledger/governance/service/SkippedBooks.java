@@ -23,6 +23,12 @@ public class SkippedBooks {
         this.registry = registry;
     }
 
+    /** A rule of this product refused the facts, so its words describe them; a library's words would not. */
+    private static boolean ours(RuntimeException e) {
+        StackTraceElement[] trace = e.getStackTrace();
+        return trace.length > 0 && trace[0].getClassName().startsWith("io.gpumeter.");
+    }
+
     /**
      * @param book the kind of book, a small fixed set (workload, pod-group, pod, allocation, card, gauge, node, node-oom)
      * @param what the object, for the log and the answer
@@ -34,7 +40,7 @@ public class SkippedBooks {
             return Optional.empty();
         } catch (RuntimeException e) {
             registry.counter("gpumeter_ledger_books_skipped", "book", book).increment();
-            if (e instanceof IllegalArgumentException) {
+            if (e instanceof IllegalArgumentException && ours(e)) {
                 // a rule refused what the facts say: the rule's own words are the reason
                 LOG.warnf("books of %s not derived: %s", what, e.getMessage());
                 return Optional.of(new SkippedBook(book, what, e.getMessage()));
