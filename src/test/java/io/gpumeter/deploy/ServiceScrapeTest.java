@@ -57,6 +57,9 @@ class ServiceScrapeTest {
                     HttpResponse.BodyHandlers.discarding()).statusCode(), "metrics on the API port");
             assertEquals(404, http.send(HttpRequest.newBuilder(management.resolve("/api/v1/no-such-endpoint")).build(),
                     HttpResponse.BodyHandlers.discarding()).statusCode(), "the API on the management port");
+            // jvm_gc_pause_* appear only after the first collection, which a freshly started service on an idle
+            // machine may not have had yet: ask for one, as a long-running service would have had many.
+            collectGarbage(suite.pid(Service.COLLECTOR).orElseThrow());
             HttpResponse<String> metrics = http.send(HttpRequest.newBuilder(management.resolve("/q/metrics")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertEquals(200, metrics.statusCode());
@@ -72,5 +75,14 @@ class ServiceScrapeTest {
         }
         assertTrue(missing.isEmpty(), "listed in service-metrics.txt but not in the live scrape: " + missing);
         assertTrue(scrape.contains("outcome=\"CLIENT_ERROR\""), "http_server_requests carry the outcome label the dashboards use");
+    }
+
+    private static void collectGarbage(long pid) throws Exception {
+        Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+        Assumptions.assumeTrue(Files.isExecutable(jcmd), () -> jcmd + " is missing (a JRE, not a JDK): live scrape skipped");
+        Process run = new ProcessBuilder(jcmd.toString(), Long.toString(pid), "GC.run")
+                .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        assertTrue(run.waitFor(60, java.util.concurrent.TimeUnit.SECONDS), "jcmd GC.run did not finish");
+        assertEquals(0, run.exitValue(), "jcmd GC.run failed");
     }
 }
