@@ -5,7 +5,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 
 /**
@@ -13,6 +12,7 @@ import java.util.List;
  * keeps what was not accepted.
  */
 @ApplicationScoped
+@Timeout
 public class AlertmanagerClient {
 
     private final AlertmanagerRestClient alertmanager;
@@ -21,13 +21,7 @@ public class AlertmanagerClient {
         this.alertmanager = alertmanager;
     }
 
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
     public Uni<Void> post(List<PostableAlert> alerts) {
         return alertmanager.post(alerts);
-    }
-
-    /** A short reason for a failed post. */
-    public static String reason(Throwable e) {
-        return Http.reason(e);
     }
 }

@@ -1,5 +1,6 @@
 package io.gpumeter.alert.client;
 
+import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.client.BillingRestClient.AnomaliesView;
 import io.gpumeter.alert.client.BillingRestClient.ForecastView;
 import io.gpumeter.alert.client.BillingRestClient.JudgementView;
@@ -14,7 +15,6 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 
@@ -23,6 +23,9 @@ import java.util.Objects;
  * billing-service without these reads) makes the source absent, inside the breaker, so the cost rules stay inactive.
  */
 @ApplicationScoped
+@Timeout
+@Retry
+@CircuitBreaker
 public class BillingClient {
 
     private final BillingRestClient billing;
@@ -32,24 +35,18 @@ public class BillingClient {
     }
 
     /** This month's forecast of every tenant that has a budget, as of {@code at}. */
-    @Timeout(value = 30, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Source<List<BudgetForecast>>> budgetForecasts(Instant at) {
         return billing.budgetForecasts(at.toString())
                 .map(rows -> Source.available(rows == null ? List.<BudgetForecast>of() : rows.stream()
                         .filter(Objects::nonNull).map(BillingClient::forecast).toList()))
-                .onFailure(Http::notFound).recoverWithItem(Source.absent("billing-service has no /api/v1/budget-forecasts"));
+                .onFailure(Answers::notFound).recoverWithItem(Source.absent("billing-service has no /api/v1/budget-forecasts"));
     }
 
     /** Every tenant's cost on the latest whole day before {@code at}, judged against its trailing days. */
-    @Timeout(value = 30, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Source<List<CostAnomaly>>> costAnomalies(Instant at) {
         return billing.costAnomalies(at.toString())
                 .map(view -> Source.available(anomalies(view)))
-                .onFailure(Http::notFound).recoverWithItem(Source.absent("billing-service has no /api/v1/cost-anomalies"));
+                .onFailure(Answers::notFound).recoverWithItem(Source.absent("billing-service has no /api/v1/cost-anomalies"));
     }
 
     private static BudgetForecast forecast(ForecastView f) {

@@ -1,5 +1,6 @@
 package io.gpumeter.alert.client;
 
+import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.client.LedgerRestClient.IncidentView;
 import io.gpumeter.alert.client.LedgerRestClient.ViolationView;
 import io.gpumeter.alert.domain.Incident;
@@ -13,7 +14,6 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Objects;
 
@@ -22,6 +22,9 @@ import java.util.Objects;
  * breaker: "nothing recorded" for the ledger's books, "source not available" for endpoints it may not have yet.
  */
 @ApplicationScoped
+@Timeout
+@Retry
+@CircuitBreaker
 public class LedgerClient {
 
     private final LedgerRestClient ledger;
@@ -31,79 +34,55 @@ public class LedgerClient {
     }
 
     /** Nodes that held a GPU allocation in [from, to). */
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<List<String>> gpuNodes(Instant from, Instant to) {
         return ledger.gpuHours(from.toString(), to.toString(), "node")
                 .map(rows -> rows == null ? List.<String>of() : rows.stream()
                         .map(r -> r.group() == null ? r.key() : r.group().getOrDefault("node", r.key()))
                         .filter(Objects::nonNull).filter(n -> !n.isBlank()).distinct().sorted().toList())
-                .onFailure(Http::notFound).recoverWithItem(List.of());
+                .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<List<OccupantView>> occupants(String node, Instant at) {
         return ledger.nodeOccupants(node, at.toString()).map(LedgerClient::orEmpty)
-                .onFailure(Http::notFound).recoverWithItem(List.of());
+                .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
     /** Whether the ledger knows the node: its occupants read answers 404 for a node it never saw. */
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Boolean> knowsNode(String node, Instant at) {
         return ledger.nodeOccupants(node, at.toString()).map(rows -> true)
-                .onFailure(Http::notFound).recoverWithItem(false);
+                .onFailure(Answers::notFound).recoverWithItem(false);
     }
 
     /** Whether the ledger knows the card: its occupants read answers 404 for a UUID in neither inventory nor books. */
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Boolean> knowsGpu(String uuid, Instant at) {
         return ledger.gpuOccupants(uuid, at.toString()).map(rows -> true)
-                .onFailure(Http::notFound).recoverWithItem(false);
+                .onFailure(Answers::notFound).recoverWithItem(false);
     }
 
     /** Every usage series of a card, per minute, over [from, to). */
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<List<UsagePointView>> usage(String gpuUuid, Instant from, Instant to) {
         return ledger.usage(gpuUuid, from.toString(), to.toString()).map(LedgerClient::orEmpty)
-                .onFailure(Http::notFound).recoverWithItem(List.of());
+                .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Source<List<ViolationEpisode>>> violations(Instant from, Instant to) {
         return ledger.violations(from.toString(), to.toString())
                 .map(rows -> Source.available(orEmpty(rows).stream().map(LedgerClient::episode).toList()))
-                .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/violations"));
+                .onFailure(Answers::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/violations"));
     }
 
     /** Failure incidents (OOM, Xid, GPU lost, GPU health) that started in [from, to); absent while the ledger has no such endpoint. */
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Source<List<Incident>>> incidents(Instant from, Instant to) {
         return ledger.incidents(from.toString(), to.toString())
                 .map(rows -> Source.available(orEmpty(rows).stream().map(LedgerClient::incident).toList()))
-                .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/failures/incidents"));
+                .onFailure(Answers::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/failures/incidents"));
     }
 
     /** Failure incidents still open, whatever their start; absent while the ledger has no such endpoint. */
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Source<List<Incident>>> openIncidents() {
         return ledger.openIncidents(true)
                 .map(rows -> Source.available(orEmpty(rows).stream().map(LedgerClient::incident).toList()))
-                .onFailure(Http::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/failures/incidents"));
+                .onFailure(Answers::notFound).recoverWithItem(Source.absent("ledger has no /api/v1/failures/incidents"));
     }
 
     private static ViolationEpisode episode(ViolationView v) {

@@ -1,5 +1,6 @@
 package io.gpumeter.alert.client;
 
+import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.client.SloRestClient.AlertView;
 import io.gpumeter.alert.client.SloRestClient.BurnWindow;
 import io.gpumeter.alert.client.SloRestClient.LatencyView;
@@ -16,7 +17,6 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -26,6 +26,9 @@ import java.util.List;
  * (404) the source is absent, so the SLO rules stay inactive instead of firing.
  */
 @ApplicationScoped
+@Timeout
+@Retry
+@CircuitBreaker
 public class SloClient {
 
     /** The SRE workbook's page threshold over 1 h and 5 m. */
@@ -37,19 +40,16 @@ public class SloClient {
         this.slo = slo;
     }
 
-    @Timeout(value = 20, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Source<List<SloState>>> states(Instant from, Instant to) {
         return slo.slos()
                 .chain(list -> {
                     List<Uni<SloState>> each = new ArrayList<>();
                     for (SloView view : list == null ? List.<SloView>of() : list) {
                         Uni<StatusView> status = slo.status(view.name(), to.toString())
-                                .onFailure(Http::notFound).recoverWithNull();
+                                .onFailure(Answers::notFound).recoverWithNull();
                         Uni<LatencyView> latency = hasCurve(view)
                                 ? slo.latency(view.selector().service(), from.toString(), to.toString(), view.sli())
-                                        .onFailure(Http::notFound).recoverWithNull()
+                                        .onFailure(Answers::notFound).recoverWithNull()
                                 : Uni.createFrom().nullItem();
                         each.add(Uni.combine().all().unis(status, latency).asTuple()
                                 .map(t -> state(view, t.getItem1(), t.getItem2())));
@@ -58,7 +58,7 @@ public class SloClient {
                             : Uni.join().all(each).andFailFast();
                 })
                 .map(Source::available)
-                .onFailure(Http::notFound).recoverWithItem(Source.absent("slo-service has no /api/v1/slos"));
+                .onFailure(Answers::notFound).recoverWithItem(Source.absent("slo-service has no /api/v1/slos"));
     }
 
     /** Latency SLIs have a per-minute p99 curve for their service; availability has none. */

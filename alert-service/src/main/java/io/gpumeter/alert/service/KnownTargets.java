@@ -1,6 +1,6 @@
 package io.gpumeter.alert.service;
 
-import io.gpumeter.alert.client.Http;
+import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.client.LedgerClient;
 import io.gpumeter.alert.domain.ReceivedAlert;
 import io.smallrye.mutiny.Uni;
@@ -44,7 +44,7 @@ public class KnownTargets {
                 .map(yes -> yes ? Optional.<String>empty()
                         : Optional.of("the ledger does not know " + what + " '" + shorten(name) + "'; nothing was done"))
                 .onFailure().recoverWithItem(e -> Optional.of("the ledger could not confirm " + what + " '" + shorten(name)
-                        + "' (" + Http.reason(e) + "); nothing was done"));
+                        + "' (" + Answers.reason(e) + "); nothing was done"));
     }
 
     private static String shorten(String s) {

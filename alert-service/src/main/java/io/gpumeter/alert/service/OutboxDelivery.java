@@ -1,5 +1,6 @@
 package io.gpumeter.alert.service;
 
+import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.client.AlertmanagerClient;
 import io.gpumeter.alert.config.AlertConfig;
 import io.gpumeter.alert.domain.Backoff;
@@ -70,7 +71,7 @@ public class OutboxDelivery {
                     .onFailure().recoverWithUni(e -> {
                         int failures = due.stream().mapToInt(Pending::attempts).max().orElse(0) + 1;
                         Duration pause = Backoff.after(failures, config.backoffInitial(), config.backoffMax());
-                        String reason = AlertmanagerClient.reason(e);
+                        String reason = Answers.reason(e);
                         LOG.warnf("Alertmanager did not accept %d alerts (%s); next attempt in %s", due.size(), reason, pause);
                         metrics.delivery(false, due.size());
                         return outbox.failed(due, now, pause, reason).replaceWith(accepted);

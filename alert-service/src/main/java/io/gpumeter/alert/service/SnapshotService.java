@@ -1,7 +1,7 @@
 package io.gpumeter.alert.service;
 
+import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.client.BillingClient;
-import io.gpumeter.alert.client.Http;
 import io.gpumeter.alert.client.LedgerClient;
 import io.gpumeter.alert.client.OccupantView;
 import io.gpumeter.alert.client.SloClient;
@@ -59,20 +59,20 @@ public class SnapshotService {
         RulesConfig r = config.rules();
         Uni<Source<List<Card>>> cards = cards(now);
         Uni<Source<List<ViolationEpisode>>> violations = ledger.violations(now.minus(r.violations().lookback()), now)
-                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Answers.reason(e)));
         Uni<Source<List<Incident>>> recentIncidents = ledger.incidents(now.minus(config.evaluation().failureLookback()), now)
-                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Answers.reason(e)));
         // Open incidents whatever their start: one older than the lookback is still failing.
         Uni<Source<List<Incident>>> openIncidents = ledger.openIncidents()
-                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Answers.reason(e)));
         Uni<Source<List<Incident>>> incidents = Uni.combine().all().unis(recentIncidents, openIncidents).asTuple()
                 .map(t -> Incidents.merge(t.getItem1(), t.getItem2()));
         Uni<Source<List<SloState>>> slos = slo.states(now.minus(r.latency().lookback()), now)
-                .onFailure().recoverWithItem(e -> Source.failed("slo-service: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Source.failed("slo-service: " + Answers.reason(e)));
         Uni<Source<List<BudgetForecast>>> budgets = billing.budgetForecasts(now)
-                .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Answers.reason(e)));
         Uni<Source<List<CostAnomaly>>> costs = billing.costAnomalies(now)
-                .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Answers.reason(e)));
         return Uni.combine().all().unis(cards, violations, incidents, slos, budgets, costs).asTuple()
                 .map(t -> new Snapshot(now, t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4(), t.getItem5(),
                         t.getItem6()));
@@ -93,7 +93,7 @@ public class SnapshotService {
                         .collect().asList())
                 .map(list -> Source.available(list.stream()
                         .sorted(Comparator.comparing(Card::node).thenComparing(Card::gpuUuid)).toList()))
-                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Answers.reason(e)));
     }
 
     private static Map<String, Card> byCard(List<List<OccupantView>> perNode) {

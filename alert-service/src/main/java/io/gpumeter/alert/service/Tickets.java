@@ -1,6 +1,6 @@
 package io.gpumeter.alert.service;
 
-import io.gpumeter.alert.client.Http;
+import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.config.ActionsConfig;
 import io.gpumeter.alert.config.AlertConfig;
 import io.gpumeter.alert.domain.ReceivedAlert;
@@ -53,7 +53,7 @@ public class Tickets {
         return client.get().post(auth, ticket)
                 .ifNoItem().after(TIMEOUT).fail()
                 .map(ignored -> Outcome.applied((resolved ? "updated ticket at " : "opened ticket at ") + target().orElse("")))
-                .onFailure().recoverWithItem(e -> Outcome.failed("ticket webhook: " + Http.reason(e)));
+                .onFailure().recoverWithItem(e -> Outcome.failed("ticket webhook: " + Answers.reason(e)));
     }
 
     private static TicketRestClient build(URI url) {

@@ -100,8 +100,11 @@ class KubernetesIngestResourceTest {
     @Test
     void anUnavailableLedgerIsA503AndTheSenderMayRetry() {
         FakeLedger.STATUS.set(503);
+        int before = FakeLedger.BUNDLE_CALLS.get();
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(503).contentType("application/problem+json").body("detail", containsString("send it again"));
+        // The delivery's own settings (application.properties), not common's read defaults (two retries).
+        assertEquals(5, FakeLedger.BUNDLE_CALLS.get() - before, "one delivery and four retries");
         FakeLedger.STATUS.set(200);
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(200).body("accepted", equalTo(1));

@@ -1,15 +1,14 @@
 package io.gpumeter.slo.client;
 
+import io.gpumeter.common.client.Answers;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
-import jakarta.ws.rs.WebApplicationException;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
 import java.util.List;
 import java.util.Optional;
 
@@ -18,6 +17,9 @@ import java.util.Optional;
  * unknown card or pod is an answer ("nothing held"), not a failing ledger.
  */
 @ApplicationScoped
+@Timeout
+@Retry
+@CircuitBreaker
 public class LedgerClient {
 
     private final LedgerRestClient ledger;
@@ -27,46 +29,30 @@ public class LedgerClient {
     }
 
     /** The units (and so the GPUs) a pod held at an instant; empty when it held none. */
-    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<List<Occupant>> podOccupants(String namespace, String pod, Instant at) {
         return ledger.podOccupants(namespace, pod, at.toString()).map(LedgerClient::orEmpty)
-                .onFailure(LedgerClient::notFound).recoverWithItem(List.of());
+                .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
     /** Q1: every unit of a card held at an instant; empty for a card the ledger does not know. */
-    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<List<Occupant>> gpuOccupants(String gpuUuid, Instant at) {
         return ledger.gpuOccupants(gpuUuid, at.toString()).map(LedgerClient::orEmpty)
-                .onFailure(LedgerClient::notFound).recoverWithItem(List.of());
+                .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
     /**
      * The scheduling decision of a pod, for the queues it went through; empty when the ledger holds no scheduling
      * record of it (a 404), which is not the same as a pod that went through no queue ({@code queue} null).
      */
-    @Timeout(value = 5, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<Optional<SchedulingDecision>> podDecision(String namespace, String pod) {
         return ledger.podDecision(namespace, pod).map(Optional::ofNullable)
-                .onFailure(LedgerClient::notFound).recoverWithItem(Optional.empty());
+                .onFailure(Answers::notFound).recoverWithItem(Optional.empty());
     }
 
     /** Every usage series of a card, per minute, over [from, to). */
-    @Timeout(value = 10, unit = ChronoUnit.SECONDS)
-    @Retry(maxRetries = 2, delay = 200, jitter = 100)
-    @CircuitBreaker(requestVolumeThreshold = 20, failureRatio = 0.5, delay = 10, delayUnit = ChronoUnit.SECONDS)
     public Uni<List<UsagePoint>> usage(String gpuUuid, Instant from, Instant to) {
         return ledger.usage(gpuUuid, from.toString(), to.toString()).map(LedgerClient::orEmpty)
-                .onFailure(LedgerClient::notFound).recoverWithItem(List.of());
-    }
-
-    private static boolean notFound(Throwable e) {
-        return e instanceof WebApplicationException w && w.getResponse() != null && w.getResponse().getStatus() == 404;
+                .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
     private static <T> List<T> orEmpty(List<T> rows) {
