@@ -69,7 +69,7 @@ public class InterferenceService {
                     Map<String, List<Instant>> minutesByPod = new TreeMap<>();
                     requests.forEach(r -> minutesByPod.computeIfAbsent(r.namespace() + "/" + r.pod(),
                             p -> new ArrayList<>()).add(r.minute()));
-                    return placements.of(minutesByPod, config.interference().ledgerConcurrency()).chain(held -> neighbours(held).chain(onCards ->
+                    return placements.of(minutesByPod).chain(held -> neighbours(held).chain(onCards ->
                             classify(onCards, minutesByPod.keySet(), window).map(kinds -> {
                                 List<InterferenceFactor.PodMinute> minutes = new ArrayList<>();
                                 long unplaced = 0;
@@ -101,19 +101,22 @@ public class InterferenceService {
                 }));
     }
 
-    /** The occupants of every card a pod-minute was placed on, keyed by card and minute. */
+    /**
+     * The occupants of every card a pod-minute was placed on, keyed by card and minute: the fleet's occupants read
+     * once per minute, whatever the number of pods and cards.
+     */
     private Uni<Map<String, List<Occupant>>> neighbours(Map<PodMinuteKey, List<Occupant>> held) {
-        Set<String> cards = new TreeSet<>();
+        Map<Instant, Set<String>> cardsByMinute = new TreeMap<>();
         held.forEach((key, units) -> units.stream().filter(u -> u.gpuUuid() != null)
-                .forEach(u -> cards.add(cardKey(u.gpuUuid(), key.minute()))));
-        return Multi.createFrom().iterable(cards)
-                .onItem().transformToUni(card -> {
-                    int at = card.lastIndexOf('@');
-                    return neighbourhood.occupants(card.substring(0, at), Instant.parse(card.substring(at + 1)))
-                            .map(list -> Map.entry(card, list));
-                })
+                .forEach(u -> cardsByMinute.computeIfAbsent(key.minute(), m -> new TreeSet<>()).add(u.gpuUuid())));
+        return Multi.createFrom().iterable(cardsByMinute.entrySet())
+                .onItem().transformToUni(e -> neighbourhood.occupants(e.getValue(), e.getKey()).map(byCard -> {
+                    Map<String, List<Occupant>> keyed = new HashMap<>();
+                    byCard.forEach((gpu, list) -> keyed.put(cardKey(gpu, e.getKey()), list));
+                    return keyed;
+                }))
                 .merge(config.interference().ledgerConcurrency())
-                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue);
+                .collect().in(HashMap<String, List<Occupant>>::new, Map::putAll);
     }
 
     /** Which neighbours report request latency here, and so are inference. */
