@@ -154,6 +154,30 @@ public class AllocationRepository {
                 });
     }
 
+    /**
+     * The units held on these cards during {@code window}, each with the part of the window it was held, by card then
+     * start; cluster null means any.
+     */
+    public Uni<Map<String, List<PodHoldings.Holding>>> holdingsOfCards(TimeWindow window, String cluster, List<String> gpuUuids) {
+        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+                        , greatest(seg_start, $1) AS held_from, least(coalesce(seg_end, $2), $2) AS held_to
+                         FROM ledger.allocation_segment
+                        WHERE gpu_uuid = ANY($3)
+                          AND seg_start < $2 AND (seg_end IS NULL OR seg_end > $1)
+                          AND ($4::text IS NULL OR cluster = $4)
+                        ORDER BY gpu_uuid, held_from, namespace, pod, unit_index""")
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), gpuUuids.toArray(String[]::new), cluster))
+                .map(rows -> {
+                    Map<String, List<PodHoldings.Holding>> out = new LinkedHashMap<>();
+                    for (Row r : rows) {
+                        Occupant o = occupant(r);
+                        out.computeIfAbsent(o.gpuUuid(), k -> new ArrayList<>()).add(new PodHoldings.Holding(
+                                instant(r.getOffsetDateTime("held_from")), instant(r.getOffsetDateTime("held_to")), o));
+                    }
+                    return out;
+                });
+    }
+
     /** The pods of a cluster still holding an allocation that began before an instant, in these namespaces (all if empty). */
     public Uni<List<String>> openPods(String cluster, Instant before, List<String> namespaces) {
         return pool.preparedQuery("""

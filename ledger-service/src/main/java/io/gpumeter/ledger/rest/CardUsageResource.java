@@ -47,7 +47,11 @@ public class CardUsageResource {
                 GpuUsageResource.MAX_WINDOW);
         UsageField field = Params.optional(request.field()) == null ? null
                 : Params.oneOf("field", request.field(), UsageField.class);
-        List<String> gpus = request.gpus();
+        return usage.series(cards(request.gpus()), field, window.start(), window.end());
+    }
+
+    /** The cards named, each once, in order: at least one, at most {@link #MAX_CARDS}, none blank. */
+    static List<String> cards(List<String> gpus) {
         if (gpus == null || gpus.isEmpty()) {
             throw ApiProblem.badRequest("gpus", "gpus is required: at least one card UUID");
         }
@@ -63,6 +67,6 @@ public class CardUsageResource {
             }
             uuids.add(uuid.strip());
         }
-        return usage.series(List.copyOf(uuids), field, window.start(), window.end());
+        return List.copyOf(uuids);
     }
 }

@@ -3,6 +3,7 @@ package io.gpumeter.ledger.rest;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.ledger.domain.CardHoldings;
 import io.gpumeter.ledger.domain.Occupant;
 import io.gpumeter.ledger.domain.PodHoldings;
 import io.gpumeter.ledger.service.OccupancyService;
@@ -23,8 +24,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Q1: the occupants of a GPU, a node or the whole fleet at an instant (default now), and the reverse: what a pod
- * held, at an instant or, for a set of pods, over a window.
+ * Q1: the occupants of a GPU, a node or the whole fleet at an instant (default now), and what a set of cards held
+ * over a window; and the reverse: what a pod held, at an instant or, for a set of pods, over a window.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -111,6 +112,24 @@ public class OccupantResource {
             keys.add(required(at + ".namespace", ref.namespace()) + "/" + required(at + ".pod", ref.pod()));
         }
         return occupancy.holdings(window, Params.optional(request.cluster()), List.copyOf(keys));
+    }
+
+    /**
+     * What was held on each of a set of cards over a window, each unit with the part of the window it was held: the
+     * neighbours of many cards over many minutes in one read.
+     */
+    @POST
+    @Path("/card-holdings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The units held on each card in [from, to), with the part of the window each was held"
+            + " (at most " + CardUsageResource.MAX_CARDS + " cards)")
+    public Uni<List<CardHoldings>> cardHoldings(CardHoldingsRequest request) {
+        if (request == null) {
+            throw ApiProblem.badRequest("body", "a card holdings request is required: {\"from\",\"to\",\"gpus\":[\"GPU-...\"]}");
+        }
+        TimeWindow window = Params.window(Params.instant("from", request.from()), Params.instant("to", request.to()));
+        return occupancy.holdingsOfCards(window, Params.optional(request.cluster()),
+                CardUsageResource.cards(request.gpus()));
     }
 
     private static String required(String field, String value) {

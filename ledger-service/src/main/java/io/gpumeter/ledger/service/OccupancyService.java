@@ -2,6 +2,7 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.domain.CardHoldings;
 import io.gpumeter.ledger.domain.Occupant;
 import io.gpumeter.ledger.domain.PodHoldings;
 import io.gpumeter.ledger.repository.AllocationRepository;
@@ -86,5 +87,11 @@ public class OccupancyService {
             }
             return out;
         });
+    }
+
+    /** What was held on each card (in the order given) during the window; a card nobody held has no units. */
+    public Uni<List<CardHoldings>> holdingsOfCards(TimeWindow window, String cluster, List<String> gpuUuids) {
+        return allocations.holdingsOfCards(window, cluster, gpuUuids).map(held -> gpuUuids.stream()
+                .map(g -> new CardHoldings(g, held.getOrDefault(g, List.of()))).toList());
     }
 }

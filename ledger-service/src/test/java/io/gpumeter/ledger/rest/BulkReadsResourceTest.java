@@ -180,6 +180,43 @@ class BulkReadsResourceTest {
         holdings("{" + window + ",\"pods\":").statusCode(400).contentType("application/problem+json");
     }
 
+    static ValidatableResponse cardHoldings(String body) {
+        return given().contentType(ContentType.JSON).body(body).post("/api/v1/card-holdings").then();
+    }
+
+    @Test
+    void whatWasHeldOnEachCardIsClippedToTheWindowInTheOrderAsked() {
+        cardHoldings("{\"from\":\"" + DAY + "10:30:00Z\",\"to\":\"" + DAY + "11:30:00Z\",\"cluster\":\"bulk\","
+                + "\"gpus\":[\"GPU-bulk-2\",\"GPU-bulk-1\",\"GPU-bulk-none\"]}").statusCode(200)
+                .body("gpuUuid", contains("GPU-bulk-2", "GPU-bulk-1", "GPU-bulk-none"))
+                .body("[0].units.occupant.pod", contains("eval"))
+                .body("[0].units[0].from", equalTo(DAY + "10:30:00Z"))
+                .body("[0].units[0].to", equalTo(DAY + "11:30:00Z"))
+                .body("[1].units.occupant.pod", contains("train", "infer"))
+                .body("[1].units.from", contains(DAY + "10:30:00Z", DAY + "11:00:00Z"))
+                .body("[1].units.to", contains(DAY + "11:30:00Z", DAY + "11:30:00Z"))
+                .body("[1].units.occupant.tenant", contains("acme", "globex"))
+                .body("[2].units", empty());
+        cardHoldings("{\"from\":\"" + DAY + "11:45:00Z\",\"to\":\"" + DAY + "12:15:00Z\",\"gpus\":[\"GPU-bulk-1\"]}")
+                .statusCode(200)
+                .body("[0].units.occupant.pod", contains("train", "infer"))
+                .body("[0].units.from", contains(DAY + "11:45:00Z", DAY + "11:45:00Z"))
+                .body("[0].units.to", contains(DAY + "12:00:00Z", DAY + "12:00:00Z"));
+    }
+
+    @Test
+    void aBadCardHoldingsReadIsAProblemNamingTheField() {
+        String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "11:00:00Z\"";
+        cardHoldings("{\"to\":\"" + DAY + "11:00:00Z\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("from"));
+        cardHoldings("{" + window + "}").statusCode(400).contentType("application/problem+json").body("field", equalTo("gpus"));
+        cardHoldings("{" + window + ",\"gpus\":[null]}").statusCode(400).body("field", equalTo("gpus[0]"));
+        String many = Collections.nCopies(CardUsageResource.MAX_CARDS + 1, "\"GPU-x\"").stream()
+                .collect(Collectors.joining(",", "[", "]"));
+        cardHoldings("{" + window + ",\"gpus\":" + many + "}").statusCode(400).body("field", equalTo("gpus"))
+                .body("detail", containsString("at most " + CardUsageResource.MAX_CARDS));
+    }
+
     static ValidatableResponse usage(String body) {
         return given().contentType(ContentType.JSON).body(body).post("/api/v1/usage/series").then();
     }

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Seeded hostile batches, byte-level and structural, against every intake of the ledger (pod facts, live-pod
- * relists, governance facts, usage) and every read that takes a body (holdings, usage series): 2xx or a 4xx problem
- * document that names no code, never a 5xx; a refused batch stores nothing; the service stays up.
+ * relists, governance facts, usage) and every read that takes a body (pods' and cards' holdings, usage series): 2xx
+ * or a 4xx problem document that names no code, never a 5xx; a refused batch stores nothing; the service stays up.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
@@ -74,6 +74,13 @@ class LedgerFuzzTest {
                 "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-01T10:00:00Z\",\"cluster\":\"fz\","
                         + "\"pods\":[{\"namespace\":\"fz\",\"pod\":\"fz-1\"},{\"namespace\":\"fz\",\"pod\":\"fz-2\"}]}",
                 "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-02T08:00:00Z\",\"pods\":[{\"namespace\":\"fz\",\"pod\":\"x\"}]}"));
+    }
+
+    @Test
+    void cardHoldingsReads() {
+        fuzz("card holdings", "/api/v1/card-holdings", 57L, List.of(
+                "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-01T10:00:00Z\",\"cluster\":\"fz\",\"gpus\":[\"GPU-FZ\"]}",
+                "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-02T08:00:00Z\",\"gpus\":[\"GPU-FZ\",\"GPU-FZ2\"]}"));
     }
 
     @Test
