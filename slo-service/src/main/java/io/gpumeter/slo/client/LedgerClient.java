@@ -2,6 +2,7 @@ package io.gpumeter.slo.client;
 
 import io.gpumeter.common.client.Answers;
 import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.slo.client.LedgerRestClient.CardHoldingsRequest;
 import io.gpumeter.slo.client.LedgerRestClient.HoldingsRequest;
 import io.gpumeter.slo.client.LedgerRestClient.PodRef;
 import io.gpumeter.slo.client.LedgerRestClient.UsageRequest;
@@ -35,7 +36,7 @@ public class LedgerClient {
 
     /** The most pods the ledger's holdings read takes at once. */
     static final int MAX_PODS = 2000;
-    /** The most cards the ledger's usage read takes at once. */
+    /** The most cards the ledger's usage and card holdings reads take at once. */
     static final int MAX_CARDS = 500;
 
     private final LedgerRestClient ledger;
@@ -60,10 +61,19 @@ public class LedgerClient {
                 });
     }
 
-    /** Every unit held anywhere at an instant. */
-    public Uni<List<Occupant>> fleetOccupants(Instant at) {
-        return ledger.fleetOccupants(at.toString()).map(LedgerClient::orEmpty)
-                .onFailure(Answers::notFound).recoverWithItem(List.of());
+    /**
+     * The units held on each card during the window, each with the part of the window it was held; a card nobody
+     * held is missing from the answer.
+     */
+    public Uni<Map<String, List<PodHoldings.Holding>>> cardHoldings(Collection<String> gpuUuids, TimeWindow window) {
+        return inChunks(List.copyOf(gpuUuids), MAX_CARDS, chunk -> ledger.cardHoldings(new CardHoldingsRequest(
+                        window.start().toString(), window.end().toString(), chunk)).map(LedgerClient::orEmpty)
+                .onFailure(Answers::notFound).recoverWithItem(List.of()))
+                .map(answers -> {
+                    Map<String, List<PodHoldings.Holding>> out = new HashMap<>();
+                    answers.forEach(c -> out.put(c.gpuUuid(), c.units() == null ? List.of() : c.units()));
+                    return out;
+                });
     }
 
     /**

@@ -30,6 +30,9 @@ interface LedgerRestClient {
     record HoldingsRequest(String from, String to, List<PodRef> pods) {
     }
 
+    record CardHoldingsRequest(String from, String to, List<String> gpus) {
+    }
+
     record UsageRequest(String from, String to, List<String> gpus) {
     }
 
@@ -39,10 +42,11 @@ interface LedgerRestClient {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<List<PodHoldings>> holdings(HoldingsRequest request);
 
-    /** Every unit held anywhere at an instant. */
-    @GET
-    @Path("/fleet/occupants")
-    Uni<List<Occupant>> fleetOccupants(@QueryParam("at") String at);
+    /** What was held on each card over a window. */
+    @POST
+    @Path("/card-holdings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<List<CardHoldings>> cardHoldings(CardHoldingsRequest request);
 
     @GET
     @Path("/scheduling-decisions")

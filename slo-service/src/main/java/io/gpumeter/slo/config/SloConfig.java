@@ -89,13 +89,9 @@ public interface SloConfig {
     /** Interference factor limits. */
     interface Interference {
 
-        /** Longest window one query may span: each of its minutes reads the fleet's occupants twice. */
+        /** Longest window one query may span. */
         @WithDefault("P1D")
         Duration maxWindow();
-
-        /** Ledger requests in flight at once for one query. */
-        @WithDefault("4")
-        int ledgerConcurrency();
     }
 
     /** Metric and label names of the exported Prometheus rules. */

@@ -10,12 +10,12 @@ import io.gpumeter.slo.domain.NeighbourKind;
 import io.gpumeter.slo.domain.Sli;
 import io.gpumeter.slo.repository.LatencyRepository;
 import io.gpumeter.slo.service.PodPlacements.PodMinuteKey;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.HdrHistogram.Histogram;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -102,21 +102,27 @@ public class InterferenceService {
     }
 
     /**
-     * The occupants of every card a pod-minute was placed on, keyed by card and minute: the fleet's occupants read
-     * once per minute, whatever the number of pods and cards.
+     * The occupants of every card a pod-minute was placed on, keyed by card and minute: what was held on all those
+     * cards over the span of the minutes, one ledger read, each card-minute then picked from it.
      */
     private Uni<Map<String, List<Occupant>>> neighbours(Map<PodMinuteKey, List<Occupant>> held) {
-        Map<Instant, Set<String>> cardsByMinute = new TreeMap<>();
+        Map<String, TreeSet<Instant>> minutesByCard = new TreeMap<>();
         held.forEach((key, units) -> units.stream().filter(u -> u.gpuUuid() != null)
-                .forEach(u -> cardsByMinute.computeIfAbsent(key.minute(), m -> new TreeSet<>()).add(u.gpuUuid())));
-        return Multi.createFrom().iterable(cardsByMinute.entrySet())
-                .onItem().transformToUni(e -> neighbourhood.occupants(e.getValue(), e.getKey()).map(byCard -> {
-                    Map<String, List<Occupant>> keyed = new HashMap<>();
-                    byCard.forEach((gpu, list) -> keyed.put(cardKey(gpu, e.getKey()), list));
-                    return keyed;
-                }))
-                .merge(config.interference().ledgerConcurrency())
-                .collect().in(HashMap<String, List<Occupant>>::new, Map::putAll);
+                .forEach(u -> minutesByCard.computeIfAbsent(u.gpuUuid(), g -> new TreeSet<>()).add(key.minute())));
+        Instant first = minutesByCard.values().stream().map(TreeSet::first).min(Instant::compareTo).orElse(null);
+        Instant last = minutesByCard.values().stream().map(TreeSet::last).max(Instant::compareTo).orElse(null);
+        if (first == null) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return neighbourhood.onCards(minutesByCard.keySet(), new TimeWindow(first, last.plus(Duration.ofMinutes(1))))
+                .map(onCards -> {
+                    Map<String, List<Occupant>> out = new HashMap<>();
+                    minutesByCard.forEach((gpu, minutes) -> {
+                        var units = onCards.getOrDefault(gpu, List.of());
+                        minutes.forEach(minute -> out.put(cardKey(gpu, minute), Neighbourhood.during(units, minute)));
+                    });
+                    return out;
+                });
     }
 
     /** Which neighbours report request latency here, and so are inference. */

@@ -47,23 +47,29 @@ public class Neighbourhood {
         });
     }
 
-    /** Every unit of these cards held during the minute, by card: two reads of the fleet's occupants. */
+    /** Every unit of these cards held during the minute, by card: one ledger read for the set. */
     public Uni<Map<String, List<Occupant>>> occupants(Set<String> gpuUuids, Instant minute) {
+        return onCards(gpuUuids, new TimeWindow(minute, minute.plus(MINUTE))).map(held -> {
+            Map<String, List<Occupant>> out = new TreeMap<>();
+            for (String gpu : gpuUuids) {
+                out.put(gpu, during(held.getOrDefault(gpu, List.of()), minute));
+            }
+            return out;
+        });
+    }
+
+    /**
+     * What was held on these cards over a window, by card, each unit with the part of the window it was held; one
+     * ledger read for the set, from which {@link #during} picks any minute's occupants.
+     */
+    public Uni<Map<String, List<PodHoldings.Holding>>> onCards(Set<String> gpuUuids, TimeWindow window) {
         if (gpuUuids.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return Uni.combine().all().unis(ledger.fleetOccupants(minute), ledger.fleetOccupants(minute.plus(LAST_MILLI)))
-                .with((first, last) -> {
-                    Map<String, List<Occupant>> out = new TreeMap<>();
-                    for (String gpu : gpuUuids) {
-                        out.put(gpu, union(first.stream().filter(o -> gpu.equals(o.gpuUuid())).toList(),
-                                last.stream().filter(o -> gpu.equals(o.gpuUuid())).toList()));
-                    }
-                    return out;
-                });
+        return ledger.cardHoldings(gpuUuids, window);
     }
 
-    /** Of a pod's holdings over a window, the units held during one minute of it. */
+    /** Of holdings over a window (a pod's, or a card's), the units held during one minute of it. */
     static List<Occupant> during(List<PodHoldings.Holding> units, Instant minute) {
         return union(units.stream().filter(h -> h.heldAt(minute)).map(PodHoldings.Holding::occupant).toList(),
                 units.stream().filter(h -> h.heldAt(minute.plus(LAST_MILLI))).map(PodHoldings.Holding::occupant).toList());

@@ -23,9 +23,9 @@ import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
 /**
- * A stand-in ledger-service on a free port that answers the bulk reads — pods' holdings over a window
- * ({@code POST /api/v1/holdings}), the fleet's occupants at an instant ({@code GET /api/v1/fleet/occupants}) and
- * cards' usage ({@code POST /api/v1/usage/series}) — in the ledger's own JSON shapes from what a test put in
+ * A stand-in ledger-service on a free port that answers the bulk reads — pods' and cards' holdings over a window
+ * ({@code POST /api/v1/holdings}, {@code POST /api/v1/card-holdings}) and cards' usage
+ * ({@code POST /api/v1/usage/series}) — in the ledger's own JSON shapes from what a test put in
  * {@link #HOLDINGS} and {@link #USAGE}, clipped and filtered as the ledger does, and a pod's scheduling decision from
  * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of). A read that
  * would answer about a card in {@link #FAILING}, or a decision for a pod ("namespace/pod") there, answers 500. The
@@ -37,8 +37,14 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     public record Holding(String namespace, String pod, String gpuUuid, String node, String ownerKind,
                           String ownerName, String tenant, Instant since, Instant until) {
 
-        boolean heldAt(Instant t) {
-            return !since.isAfter(t) && (until == null || until.isAfter(t));
+        /** This unit as a holdings read answers it over [from, to): the part of the window held; null if none. */
+        String clipped(Instant from, Instant to) {
+            if (!since.isBefore(to) || until != null && !until.isAfter(from)) {
+                return null;
+            }
+            Instant heldFrom = since.isAfter(from) ? since : from;
+            Instant heldTo = until == null || until.isAfter(to) ? to : until;
+            return "{\"from\":\"" + heldFrom + "\",\"to\":\"" + heldTo + "\",\"occupant\":" + json() + "}";
         }
 
         String json() {
@@ -127,12 +133,8 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             asked.path("pods").forEach(p -> pods.add(p.path("namespace").asText() + "/" + p.path("pod").asText()));
             send(exchange, 200, array(pods.stream().map(key -> {
                 int slash = key.indexOf('/');
-                String units = array(HOLDINGS.stream().filter(h -> (h.namespace() + "/" + h.pod()).equals(key)
-                        && h.since().isBefore(to) && (h.until() == null || h.until().isAfter(from))).map(h -> {
-                            Instant heldFrom = h.since().isAfter(from) ? h.since() : from;
-                            Instant heldTo = h.until() == null || h.until().isAfter(to) ? to : h.until();
-                            return "{\"from\":\"" + heldFrom + "\",\"to\":\"" + heldTo + "\",\"occupant\":" + h.json() + "}";
-                        }).toList());
+                String units = array(HOLDINGS.stream().filter(h -> (h.namespace() + "/" + h.pod()).equals(key))
+                        .map(h -> h.clipped(from, to)).filter(java.util.Objects::nonNull).toList());
                 return "{\"namespace\":\"" + key.substring(0, slash) + "\",\"pod\":\"" + key.substring(slash + 1)
                         + "\",\"units\":" + units + "}";
             }).toList()));
@@ -153,14 +155,19 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                     && u.minute().isBefore(to)).map(Usage::json).toList()) + "}").toList()));
             return;
         }
-        if (path.equals("/api/v1/fleet/occupants")) {
-            Instant at = Instant.parse(q.get("at"));
-            List<Holding> held = HOLDINGS.stream().filter(h -> h.heldAt(at)).toList();
-            if (held.stream().anyMatch(h -> FAILING.contains(h.gpuUuid()))) {
+        if (post && path.equals("/api/v1/card-holdings")) {
+            JsonNode asked = JSON.readTree(body);
+            Instant from = Instant.parse(asked.path("from").asText());
+            Instant to = Instant.parse(asked.path("to").asText());
+            Set<String> gpus = new LinkedHashSet<>();
+            asked.path("gpus").forEach(g -> gpus.add(g.asText()));
+            if (gpus.stream().anyMatch(FAILING::contains)) {
                 send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
-            } else {
-                send(exchange, 200, array(held.stream().map(Holding::json).toList()));
+                return;
             }
+            send(exchange, 200, array(gpus.stream().map(gpu -> "{\"gpuUuid\":\"" + gpu + "\",\"units\":"
+                    + array(HOLDINGS.stream().filter(h -> h.gpuUuid().equals(gpu)).map(h -> h.clipped(from, to))
+                    .filter(java.util.Objects::nonNull).toList()) + "}").toList()));
             return;
         }
         if (path.equals("/api/v1/scheduling-decisions")) {

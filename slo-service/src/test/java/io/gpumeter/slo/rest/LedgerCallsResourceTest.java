@@ -92,25 +92,24 @@ class LedgerCallsResourceTest {
         assertEquals(0, b.getLong("unplacedPodMinutes"));
         assertEquals(n, b.getList("byGpu").size());
         assertEquals(1, since(before, "/api/v1/holdings"));
-        assertEquals(0, since(before, "/api/v1/fleet/occupants"));
+        assertEquals(0, since(before, "/api/v1/card-holdings"));
 
-        // the interference factor: one holdings read, and the fleet's occupants twice per minute (first and last
-        // millisecond), whatever the number of pods and cards
+        // the interference factor: one read of the pods' holdings, one of their cards' holdings
         before = FakeLedger.REQUESTS.size();
         JsonPath i = given().queryParam("service", "calls-" + n).queryParam("from", from).queryParam("to", to)
                 .get("/api/v1/interference").then().statusCode(200).extract().jsonPath();
         assertEquals(5 * n, i.getInt("podMinutes"));
         assertEquals(1, since(before, "/api/v1/holdings"));
-        assertEquals(2 * 5, since(before, "/api/v1/fleet/occupants"));
+        assertEquals(1, since(before, "/api/v1/card-holdings"));
 
-        // a jitter event's evidence: the pods' cards, the cards' occupants (first and last millisecond) and usage
+        // a jitter event's evidence: the pods' cards, the cards' occupants and their usage, one read each
         before = FakeLedger.REQUESTS.size();
         JsonPath d = given().queryParam("from", from).queryParam("to", to).post("/api/v1/jitter-events/detections")
                 .then().statusCode(200).extract().jsonPath();
         int events = d.getList("events").size();
         assertTrue(events >= 1, d.prettify());
         assertEquals(events, since(before, "/api/v1/holdings"));
-        assertEquals(2L * events, since(before, "/api/v1/fleet/occupants"));
+        assertEquals(events, since(before, "/api/v1/card-holdings"));
         assertEquals(events, since(before, "/api/v1/usage/series"));
         assertEquals(0, since(before, "/api/v1/occupants"));
     }
