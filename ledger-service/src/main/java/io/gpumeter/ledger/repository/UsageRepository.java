@@ -232,6 +232,23 @@ public class UsageRepository {
                 });
     }
 
+    /** The minute rollups of several cards' series over a window, optionally one field only, by card. */
+    public Uni<Map<String, List<UsagePoint>>> seriesOfCards(List<String> gpuUuids, String field, Instant from, Instant to) {
+        return pool.preparedQuery("""
+                        SELECT gpu_uuid, scope, scope_key, field, minute, sum / samples AS mean, max, samples FROM ledger.usage_minute
+                        WHERE gpu_uuid = ANY($1) AND minute >= $2 AND minute < $3 AND ($4::text IS NULL OR field = $4)
+                        ORDER BY gpu_uuid, field, scope, scope_key, minute""")
+                .execute(Tuple.of(gpuUuids.toArray(String[]::new), toOffset(from), toOffset(to), field))
+                .map(rows -> {
+                    Map<String, List<UsagePoint>> out = new HashMap<>();
+                    rows.forEach(r -> out.computeIfAbsent(r.getString("gpu_uuid"), g -> new ArrayList<>()).add(
+                            new UsagePoint(r.getString("scope"), r.getString("scope_key"), r.getString("field"),
+                                    r.getOffsetDateTime("minute").toInstant(), r.getDouble("mean"), r.getDouble("max"),
+                                    r.getInteger("samples"))));
+                    return out;
+                });
+    }
+
     private static <T> String[] strings(List<T> items, Function<T, String> field) {
         return items.stream().map(field).toArray(String[]::new);
     }

@@ -140,18 +140,22 @@ public class SloService {
      * @throws ApiProblem 404 when there is no SLO of that name
      */
     public Uni<Evaluated> status(String name, Instant at) {
-        Instant end = at.truncatedTo(ChronoUnit.MINUTES);
         return get(name).chain(stored -> {
             if (stored == null) {
                 throw ApiProblem.notFound("name", "there is no SLO named '" + name + "'");
             }
-            SloDefinition d = stored.definition();
-            Duration span = BurnAlert.WORKBOOK.stream().map(BurnAlert::longWindow)
-                    .reduce(d.window(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-            return events.podMinutes(d, new TimeWindow(end.minus(span), end)).map(selected -> new Evaluated(d, end,
-                    BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK,
-                            SloMinutes.perMinute(d, selected.pods()), end), selected.coverage()));
+            return evaluate(stored.definition(), at);
         });
+    }
+
+    /** Like {@link #status}, for an SLO already read. */
+    public Uni<Evaluated> evaluate(SloDefinition d, Instant at) {
+        Instant end = at.truncatedTo(ChronoUnit.MINUTES);
+        Duration span = BurnAlert.WORKBOOK.stream().map(BurnAlert::longWindow)
+                .reduce(d.window(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
+        return events.podMinutes(d, new TimeWindow(end.minus(span), end)).map(selected -> new Evaluated(d, end,
+                BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK,
+                        SloMinutes.perMinute(d, selected.pods()), end), selected.coverage()));
     }
 
     /** Every SLO as a Prometheus rule file. */
