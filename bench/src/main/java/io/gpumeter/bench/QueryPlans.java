@@ -87,6 +87,9 @@ final class QueryPlans {
 
     private static void print(JsonNode node, int depth) {
         StringBuilder line = new StringBuilder("  ".repeat(depth)).append(node.path("Node Type").asText());
+        if (node.has("CTE Name")) {
+            line.append(" of ").append(node.path("CTE Name").asText());
+        }
         if (node.has("Relation Name")) {
             line.append(" on ").append(node.path("Relation Name").asText());
         }
