@@ -35,6 +35,9 @@ public class AllocationRepository {
             cluster, node, gpu_uuid, namespace, pod, pod_uid, owner_kind, owner_name, tenant, team, project,
             unit_kind, mig_profile, mig_instance, cores, memory_mib, source, fraction, since, until""";
 
+    /** The GPU-hours aggregation, in allocated-hours.sql beside this class. */
+    private static final SqlFile ALLOCATED_HOURS = SqlFile.load("allocated-hours.sql");
+
     private final Pool pool;
 
     public AllocationRepository(Pool pool) {
@@ -212,14 +215,11 @@ public class AllocationRepository {
      */
     public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
                                               String tenant) {
-        String select = dimensions.stream().map(d -> "coalesce(" + d.column("") + ", 'unknown') AS d" + d.ordinal())
+        String select = dimensions.stream().map(d -> "coalesce(" + d.column("s") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
-        String sql = "SELECT " + select + """
-                , sum(fraction * extract(epoch FROM (least(coalesce(seg_end, $3), $2) - greatest(seg_start, $1)))) / 3600 AS hours
-                FROM ledger.allocation_segment
-                WHERE seg_start < $2 AND coalesce(seg_end, $3) > $1 AND seg_start < $3 AND ($4::text IS NULL OR tenant = $4)
-                GROUP BY """ + " " + group + " ORDER BY " + group;
+        String sql = ALLOCATED_HOURS.fill(Map.of("dimensions", select, "groups", group,
+                "tenant_filter", SqlFile.tenantFilter(tenant)));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
                 .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant))

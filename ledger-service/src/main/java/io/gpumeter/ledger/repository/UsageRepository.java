@@ -205,8 +205,8 @@ public class UsageRepository {
         String[] namespaces = names.stream().map(n -> n.substring(0, n.indexOf('/'))).toArray(String[]::new);
         String[] pods = names.stream().map(n -> n.substring(n.indexOf('/') + 1)).toArray(String[]::new);
         return conn.preparedQuery("""
-                        SELECT DISTINCT f.uid FROM ledger.pod_fact f
-                        JOIN unnest($2::text[], $3::text[]) AS b(ns, pod) ON f.namespace = b.ns AND f.payload->>'name' = b.pod
+                        SELECT DISTINCT f.uid FROM ledger.pod_fact_fields f
+                        JOIN unnest($2::text[], $3::text[]) AS b(ns, pod) ON f.namespace = b.ns AND f.name = b.pod
                         WHERE f.cluster = $1""")
                 .execute(Tuple.of(cluster, namespaces, pods))
                 .map(rows -> {
