@@ -302,7 +302,7 @@ public final class Suite implements AutoCloseable {
     }
 
     /**
-     * The variables every service reads: its address and port, the database, where the other services are, the key
+     * The variables every service reads: its address and port, the database (for those that keep a schema), where the other services are, the key
      * that verifies tokens and the service's own token; alert-service also the webhook token. Secrets go only here,
      * never on a command line, where any user's {@code ps} would show them.
      */
@@ -315,10 +315,12 @@ public final class Suite implements AutoCloseable {
         serviceToken(service).ifPresent(t -> env.put("GPUMETER_AUTH_SERVICE_TOKEN", t));
         env.put("QUARKUS_HTTP_PORT", Integer.toString(port(service)));
         env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort(service)));
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl());
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl());
-        env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
-        env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
+        if (service.usesDatabase()) {
+            env.put("QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl());
+            env.put("QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl());
+            env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
+            env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
+        }
         for (Service target : List.of(Service.LEDGER, Service.SLO, Service.BILLING, Service.ALERT)) {
             env.put("QUARKUS_REST_CLIENT_" + target.name() + "_URL", url(target).toString());
         }

@@ -77,10 +77,12 @@ class SuiteTest {
             assertTrue(env.contains("QUARKUS_REST_CLIENT_BILLING_URL=http://127.0.0.1:" + suite.port(Service.BILLING) + "\n"));
             assertTrue(env.contains("QUARKUS_MANAGEMENT_PORT=" + suite.managementPort(Service.COLLECTOR) + "\n"), env);
             assertTrue(suite.managementPort(Service.COLLECTOR) != suite.port(Service.COLLECTOR));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://db.invalid:5432/ledger\n"));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_PASSWORD=secret\n"));
+            String ledgerEnv = get(suite.url(Service.LEDGER) + "/env");
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://db.invalid:5432/ledger\n"));
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_PASSWORD=secret\n"));
+            assertFalse(env.contains("QUARKUS_DATASOURCE_"), "the collector keeps no database: " + env);
             assertFalse(env.contains("GPUMETER_ALERT_WEBHOOK_TOKEN"), "only alert-service gets the webhook token");
             assertTrue(env.contains("GPUMETER_COLLECTOR_CLUSTER=lab\n"));
             assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER"));
