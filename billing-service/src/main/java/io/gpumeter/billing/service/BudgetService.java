@@ -14,6 +14,7 @@ import jakarta.validation.constraints.NotNull;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
@@ -32,7 +33,10 @@ public class BudgetService {
     private final RateCardService rateCards;
     private final ReportService reports;
 
-    public BudgetService(BudgetRepository repository, RateCardService rateCards, ReportService reports) {
+    private final Clock clock;
+
+    public BudgetService(BudgetRepository repository, RateCardService rateCards, ReportService reports, Clock clock) {
+        this.clock = clock;
         this.repository = repository;
         this.rateCards = rateCards;
         this.reports = reports;
@@ -70,7 +74,7 @@ public class BudgetService {
             budget.tenant = tenant;
             budget.monthlyAmount = request.monthlyAmount().setScale(2, RoundingMode.UNNECESSARY);
             budget.currency = currency;
-            budget.updatedAt = Instant.now();
+            budget.updatedAt = clock.instant();
             return repository.persist(budget).map(b -> new Saved(b, found == null));
         });
     }

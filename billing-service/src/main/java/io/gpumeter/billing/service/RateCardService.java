@@ -14,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Currency;
 import java.util.List;
@@ -32,7 +33,10 @@ public class RateCardService {
     private final RateCard baseline;
     private final String currency;
 
-    public RateCardService(RateCardRepository repository, BillingConfig config) {
+    private final Clock clock;
+
+    public RateCardService(RateCardRepository repository, BillingConfig config, Clock clock) {
+        this.clock = clock;
         this.repository = repository;
         this.baseline = new RateCard(config.rateCard().version(), config.rateCard().defaultRate(),
                 config.rateCard().models());
@@ -86,7 +90,7 @@ public class RateCardService {
                     card.currency = currency;
                     card.defaultRate = request.defaultRate();
                     card.models = new TreeMap<>(models);
-                    card.createdAt = Instant.now();
+                    card.createdAt = clock.instant();
                     return repository.persist(card);
                 });
     }

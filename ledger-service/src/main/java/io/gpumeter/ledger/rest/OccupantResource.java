@@ -12,7 +12,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import java.time.Instant;
+import java.time.Clock;
 import java.util.List;
 
 /** Q1: the occupants of a GPU or of a node at an instant (default now), and the reverse: what a pod held. */
@@ -22,7 +22,10 @@ public class OccupantResource {
 
     private final OccupancyService occupancy;
 
-    public OccupantResource(OccupancyService occupancy) {
+    private final Clock clock;
+
+    public OccupantResource(OccupancyService occupancy, Clock clock) {
+        this.clock = clock;
         this.occupancy = occupancy;
     }
 
@@ -30,14 +33,14 @@ public class OccupantResource {
     @Path("/gpus/{uuid}/occupants")
     public Uni<List<Occupant>> ofGpu(@PathParam("uuid") String uuid, @QueryParam("at") String at,
                                      @QueryParam("tenant") String tenant) {
-        return occupancy.ofGpu(uuid, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
+        return occupancy.ofGpu(uuid, Params.instantOr("at", at, clock.instant()), Params.optional(tenant));
     }
 
     @GET
     @Path("/nodes/{node}/occupants")
     public Uni<List<Occupant>> ofNode(@PathParam("node") String node, @QueryParam("at") String at,
                                       @QueryParam("cluster") String cluster, @QueryParam("tenant") String tenant) {
-        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
+        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, clock.instant()), Params.optional(tenant));
     }
 
     /** The GPUs and units a pod held at an instant: the same rows as Q1, looked up from the pod's side. */
@@ -48,7 +51,7 @@ public class OccupantResource {
                                      @QueryParam("tenant") String tenant) {
         String ns = required("namespace", namespace);
         String name = required("pod", pod);
-        return occupancy.ofPod(Params.optional(cluster), ns, name, Params.instantOr("at", at, Instant.now()),
+        return occupancy.ofPod(Params.optional(cluster), ns, name, Params.instantOr("at", at, clock.instant()),
                 Params.optional(tenant));
     }
 
