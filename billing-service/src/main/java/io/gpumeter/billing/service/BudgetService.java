@@ -6,7 +6,6 @@ import io.gpumeter.billing.repository.BudgetRepository;
 import io.gpumeter.billing.repository.StoredBudget;
 import io.gpumeter.common.problem.ApiProblem;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
-import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Valid;
@@ -19,6 +18,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Tenants' standing monthly budgets and the forecast of a month's cost against them.
@@ -125,10 +125,10 @@ public class BudgetService {
                 soFar.costs().getOrDefault(b.tenant, nothing), soFar.closed())).toList();
     }
 
-    private static <T> T await(java.util.function.Supplier<Uni<T>> read) {
+    private static <T> T await(Supplier<Uni<T>> read) {
         try {
-            return VertxContextSupport.subscribeAndAwait(read);
-        } catch (Throwable e) {
+            return Await.result(read);
+        } catch (RuntimeException e) {
             throw ApiProblem.unavailable("the budgets cannot be read from the billing database; retry later.");
         }
     }

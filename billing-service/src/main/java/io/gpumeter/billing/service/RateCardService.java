@@ -8,7 +8,6 @@ import io.gpumeter.billing.repository.StoredRateCard;
 import io.gpumeter.common.problem.ApiProblem;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.quarkus.runtime.Startup;
-import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Valid;
@@ -118,8 +117,8 @@ public class RateCardService {
     public RateCardTimeline timeline() {
         List<StoredRateCard> stored;
         try {
-            stored = VertxContextSupport.subscribeAndAwait(repository::listByEffectiveFrom);
-        } catch (Throwable e) {
+            stored = Await.result(repository::listByEffectiveFrom);
+        } catch (RuntimeException e) {
             throw ApiProblem.unavailable("the rate cards cannot be read from the billing database; retry later.");
         }
         return new RateCardTimeline(baseline, stored.stream()
