@@ -31,15 +31,15 @@ public class BudgetService {
 
     private final BudgetRepository repository;
     private final RateCardService rateCards;
-    private final ReportService reports;
+    private final CostToDate costs;
 
     private final Clock clock;
 
-    public BudgetService(BudgetRepository repository, RateCardService rateCards, ReportService reports, Clock clock) {
+    public BudgetService(BudgetRepository repository, RateCardService rateCards, CostToDate costs, Clock clock) {
         this.clock = clock;
         this.repository = repository;
         this.rateCards = rateCards;
-        this.reports = reports;
+        this.costs = costs;
     }
 
     /** A stored budget, and whether this call created it. */
@@ -104,7 +104,7 @@ public class BudgetService {
         if (budget == null) {
             throw ApiProblem.notFound("tenant", "tenant '" + tenant + "' has no budget");
         }
-        ReportService.MonthToDate soFar = reports.monthToDate(month, ReportScope.parse(tenant), asOf);
+        CostToDate.MonthToDate soFar = costs.monthToDate(month, ReportScope.parse(tenant), asOf);
         return project(budget, month, soFar.period(), soFar.asOf(), soFar.cost(), soFar.closed());
     }
 
@@ -119,7 +119,7 @@ public class BudgetService {
         if (all.isEmpty()) {
             return List.of();
         }
-        ReportService.TenantsToDate soFar = reports.tenantsToDate(month, ReportScope.ALL, asOf);
+        CostToDate.TenantsToDate soFar = costs.tenantsToDate(month, ReportScope.ALL, asOf);
         BigDecimal nothing = BigDecimal.ZERO.setScale(2);
         return all.stream().map(b -> project(b, month, soFar.period(), soFar.asOf(),
                 soFar.costs().getOrDefault(b.tenant, nothing), soFar.closed())).toList();
