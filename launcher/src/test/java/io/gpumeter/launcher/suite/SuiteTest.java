@@ -90,11 +90,11 @@ class SuiteTest {
             assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_AUTH_SERVICE_TOKEN"),
                     "the ledger calls nobody and gets no token");
 
-            suite.stop(Service.COLLECTOR);
+            suite.faults().stop(Service.COLLECTOR);
             assertFalse(suite.isRunning(Service.COLLECTOR));
             assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
             assertTrue(suite.isRunning(Service.LEDGER));
-            suite.start(Service.COLLECTOR);
+            suite.faults().start(Service.COLLECTOR);
             assertTrue(get(suite.url(Service.COLLECTOR) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER=lab"));
             String log = Files.readString(suite.logFile(Service.COLLECTOR));
             assertEquals(2, log.lines().filter(l -> l.contains("collector-service starting")).count(), log);
@@ -130,7 +130,7 @@ class SuiteTest {
         try {
             long first = suite.pid(Service.COLLECTOR).orElseThrow();
             long t0 = System.nanoTime();
-            suite.kill(Service.COLLECTOR);
+            suite.faults().kill(Service.COLLECTOR);
             assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos(), "no grace period is waited for");
             assertFalse(suite.isRunning(Service.COLLECTOR));
             assertTrue(suite.pid(Service.COLLECTOR).isEmpty());
@@ -138,7 +138,7 @@ class SuiteTest {
             assertFalse(Files.exists(root.resolve(".gpumeter/run/collector.pid")));
             assertTrue(suite.isRunning(Service.LEDGER));
 
-            suite.start(Service.COLLECTOR);
+            suite.faults().start(Service.COLLECTOR);
             assertTrue(suite.isRunning(Service.COLLECTOR));
             assertTrue(suite.pid(Service.COLLECTOR).orElseThrow() != first);
         } finally {
@@ -155,19 +155,19 @@ class SuiteTest {
             int port = suite.embeddedDatabase().orElseThrow().port();
             execute(db, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)");
 
-            suite.stopDatabase();
+            suite.faults().stopDatabase();
             assertTrue(suite.embeddedDatabase().isEmpty());
             assertThrows(SQLException.class, () -> execute(db, "SELECT 1"));
-            assertThrows(SuiteException.class, suite::stopDatabase);
+            assertThrows(SuiteException.class, suite.faults()::stopDatabase);
 
-            suite.startDatabase();
+            suite.faults().startDatabase();
             assertEquals(port, suite.embeddedDatabase().orElseThrow().port(), "the port the services know");
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                  ResultSet rs = c.createStatement().executeQuery("SELECT n FROM kept")) {
                 assertTrue(rs.next());
                 assertEquals(7, rs.getInt(1));
             }
-            assertThrows(SuiteException.class, suite::startDatabase);
+            assertThrows(SuiteException.class, suite.faults()::startDatabase);
         } finally {
             suite.stop();
         }
