@@ -50,10 +50,6 @@ class ReportPricing {
     record Built(CostCalculator.Terms terms, List<RateCardTimeline.Stretch> stretches, List<ReportRow> rows) {
     }
 
-    ZoneId zone() {
-        return zone;
-    }
-
     Built live(BillingPeriod period, GroupBy groupBy, ReportScope scope, boolean byModel) {
         List<RateCardTimeline.Stretch> stretches = rateCards.timeline()
                 .split(period.startInstant(), period.endInstant());
