@@ -20,6 +20,11 @@ final class Repo {
     /** The five services, in port order. */
     static final List<String> SERVICES = List.of("collector", "ledger", "slo", "alert", "billing");
 
+    /** Whether a service ("ledger") keeps a schema in the database; the collector keeps nothing. */
+    static boolean usesDatabase(String svc) {
+        return !svc.equals("collector");
+    }
+
     private static Path root;
 
     private Repo() {

@@ -18,6 +18,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -36,7 +37,10 @@ public class OccupantResource {
 
     private final OccupancyService occupancy;
 
-    public OccupantResource(OccupancyService occupancy) {
+    private final Clock clock;
+
+    public OccupantResource(OccupancyService occupancy, Clock clock) {
+        this.clock = clock;
         this.occupancy = occupancy;
     }
 
@@ -44,14 +48,14 @@ public class OccupantResource {
     @Path("/gpus/{uuid}/occupants")
     public Uni<List<Occupant>> ofGpu(@PathParam("uuid") String uuid, @QueryParam("at") String at,
                                      @QueryParam("tenant") String tenant) {
-        return occupancy.ofGpu(uuid, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
+        return occupancy.ofGpu(uuid, Params.instantOr("at", at, clock.instant()), Params.optional(tenant));
     }
 
     @GET
     @Path("/nodes/{node}/occupants")
     public Uni<List<Occupant>> ofNode(@PathParam("node") String node, @QueryParam("at") String at,
                                       @QueryParam("cluster") String cluster, @QueryParam("tenant") String tenant) {
-        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
+        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, clock.instant()), Params.optional(tenant));
     }
 
     /** The GPUs and units a pod held at an instant: the same rows as Q1, looked up from the pod's side. */
@@ -62,7 +66,7 @@ public class OccupantResource {
                                      @QueryParam("tenant") String tenant) {
         String ns = required("namespace", namespace);
         String name = required("pod", pod);
-        return occupancy.ofPod(Params.optional(cluster), ns, name, Params.instantOr("at", at, Instant.now()),
+        return occupancy.ofPod(Params.optional(cluster), ns, name, Params.instantOr("at", at, clock.instant()),
                 Params.optional(tenant));
     }
 
@@ -76,7 +80,7 @@ public class OccupantResource {
     public Uni<List<Occupant>> ofFleet(@QueryParam("at") String at, @QueryParam("node") String node,
                                        @QueryParam("namespace") String namespace, @QueryParam("cluster") String cluster,
                                        @QueryParam("tenant") String tenant) {
-        return occupancy.at(Params.instantOr("at", at, Instant.now()), Params.optional(cluster), Params.optional(node),
+        return occupancy.at(Params.instantOr("at", at, clock.instant()), Params.optional(cluster), Params.optional(node),
                 Params.optional(namespace), Params.optional(tenant));
     }
 

@@ -21,6 +21,7 @@ import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.hibernate.JDBCException;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -45,7 +46,10 @@ public class SloService {
     private final SloEvents events;
     private final SloConfig config;
 
-    public SloService(SloRepository repository, SloEvents events, SloConfig config) {
+    private final Clock clock;
+
+    public SloService(SloRepository repository, SloEvents events, SloConfig config, Clock clock) {
+        this.clock = clock;
         this.repository = repository;
         this.events = events;
         this.config = config;
@@ -87,7 +91,7 @@ public class SloService {
                 throw taken(definition.name());
             }
             StoredSlo row = new StoredSlo();
-            row.createdAt = Instant.now();
+            row.createdAt = clock.instant();
             return save(row, definition).call(repository::flush);
         }).onFailure(SloService::uniqueViolation).transform(e -> taken(definition.name()));
     }
@@ -179,7 +183,7 @@ public class SloService {
         row.objectivePer = o == null ? null : o.per().name();
         row.target = d.target();
         row.window = d.windowText();
-        row.updatedAt = Instant.now();
+        row.updatedAt = clock.instant();
         return repository.persist(row).map(this::definition);
     }
 
