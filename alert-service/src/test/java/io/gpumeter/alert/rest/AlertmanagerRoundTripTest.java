@@ -119,6 +119,10 @@ class AlertmanagerRoundTripTest {
         return server.getClient().nodes().withName(name).get();
     }
 
+    private static boolean settled(Map<String, Object> action) {
+        return action != null && !"PENDING".equals(action.get("result"));
+    }
+
     private static void await(BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
         while (!condition.getAsBoolean()) {
@@ -154,7 +158,8 @@ class AlertmanagerRoundTripTest {
             assertTrue(a.path("receivers").toString().contains("gpumeter-alert-service"), a.toString());
         }
 
-        await(() -> action("GpuFallenOffBus", "cordon") != null && action("GpuDramBandwidthSaturated", "freeze-decode") != null,
+        // an action is recorded PENDING first and applied after (the outbox): wait for its outcome, not its record
+        await(() -> settled(action("GpuFallenOffBus", "cordon")) && settled(action("GpuDramBandwidthSaturated", "freeze-decode")),
                 "the webhook to come back and the runbook to act");
         Map<String, Object> cordon = action("GpuFallenOffBus", "cordon");
         assertEquals("APPLIED", cordon.get("result"), cordon.toString());
