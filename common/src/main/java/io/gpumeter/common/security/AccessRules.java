@@ -37,8 +37,8 @@ public final class AccessRules {
                             "/api/v1/nodes/*/occupants"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
             // Reads that name their set in a body; fleet reads like the per-card usage and the pods' placements.
-            new AccessRule("Bulk reads (pods' and cards' holdings over a window, cards' usage)", "ledger", Set.of("POST"),
-                    List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE),
+            new AccessRule("Bulk reads (pods' and cards' holdings over a window, cards' usage, pods' queues)", "ledger", Set.of("POST"),
+                    List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series", "/api/v1/pod-queues"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE),
                     null, false),
             new AccessRule("Monthly and weekly reports", "billing", READ,
                     List.of("/api/v1/reports/monthly", "/api/v1/reports/weekly"),

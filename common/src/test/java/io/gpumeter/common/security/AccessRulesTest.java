@@ -41,6 +41,7 @@ class AccessRulesTest {
             "GET;/api/v1/fleet/occupants;admin operator reader service tenant",
             "POST;/api/v1/holdings;admin operator reader service",
             "POST;/api/v1/card-holdings;admin operator reader service",
+            "POST;/api/v1/pod-queues;admin operator reader service",
             "POST;/api/v1/usage/series;admin operator reader service",
             "GET;/api/v1/usage/series;admin operator reader service",
             "GET;/api/v1/slo-states;admin operator reader service tenant",

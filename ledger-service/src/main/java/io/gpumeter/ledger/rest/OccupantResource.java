@@ -20,9 +20,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Set;
 
 /**
  * Q1: the occupants of a GPU, a node or the whole fleet at an instant (default now), and what a set of cards held
@@ -98,24 +96,7 @@ public class OccupantResource {
             throw ApiProblem.badRequest("body", "a holdings request is required: {\"from\",\"to\",\"pods\":[{\"namespace\",\"pod\"}]}");
         }
         TimeWindow window = Params.window(Params.instant("from", request.from()), Params.instant("to", request.to()));
-        List<HoldingsRequest.PodRef> pods = request.pods();
-        if (pods == null || pods.isEmpty()) {
-            throw ApiProblem.badRequest("pods", "pods is required: at least one {\"namespace\",\"pod\"}");
-        }
-        if (pods.size() > MAX_PODS) {
-            throw ApiProblem.badRequest("pods", "pods may name at most " + MAX_PODS + " pods, got " + pods.size()
-                    + "; split the set");
-        }
-        Set<String> keys = new LinkedHashSet<>();
-        for (int i = 0; i < pods.size(); i++) {
-            HoldingsRequest.PodRef ref = pods.get(i);
-            String at = "pods[" + i + "]";
-            if (ref == null) {
-                throw ApiProblem.badRequest(at, at + " must be {\"namespace\",\"pod\"}");
-            }
-            keys.add(required(at + ".namespace", ref.namespace()) + "/" + required(at + ".pod", ref.pod()));
-        }
-        return occupancy.holdings(window, Params.optional(request.cluster()), List.copyOf(keys));
+        return occupancy.holdings(window, Params.optional(request.cluster()), PodRefs.keys(request.pods(), MAX_PODS));
     }
 
     /**

@@ -84,6 +84,13 @@ class LedgerFuzzTest {
     }
 
     @Test
+    void podQueuesReads() {
+        fuzz("pod queues", "/api/v1/pod-queues", 58L, List.of(
+                "{\"cluster\":\"fz\",\"pods\":[{\"namespace\":\"fz\",\"pod\":\"a\"}]}",
+                "{\"pods\":[{\"namespace\":\"fz\",\"pod\":\"a\"},{\"namespace\":\"fz\",\"pod\":\"b\"}]}"));
+    }
+
+    @Test
     void usageSeriesReads() {
         fuzz("usage series", "/api/v1/usage/series", 56L, List.of(
                 "{\"from\":\"2026-07-01T10:00:00Z\",\"to\":\"2026-07-01T11:00:00Z\",\"gpus\":[\"GPU-FZ\",\"GPU-FZ2\"]}",

@@ -179,6 +179,8 @@ class LedgerSecurityTest {
                     .then().statusCode(403).contentType("application/problem+json");
             given().header("Authorization", token).contentType(ContentType.JSON).body(onCards).post("/api/v1/card-holdings")
                     .then().statusCode(403).contentType("application/problem+json");
+            given().header("Authorization", token).contentType(ContentType.JSON).body(holdings).post("/api/v1/pod-queues")
+                    .then().statusCode(403).contentType("application/problem+json");
         }
         for (String token : List.of(TestTokens.bearer("reader"), TestTokens.bearer("operator"), TestTokens.serviceBearer("ledger"))) {
             given().header("Authorization", token).contentType(ContentType.JSON).body(holdings).post("/api/v1/holdings")
@@ -188,6 +190,8 @@ class LedgerSecurityTest {
                     .then().statusCode(200).body("gpuUuid", contains("GPU-sec"));
             given().header("Authorization", token).contentType(ContentType.JSON).body(onCards).post("/api/v1/card-holdings")
                     .then().statusCode(200).body("[0].units.occupant.pod", contains("train", "infer"));
+            given().header("Authorization", token).contentType(ContentType.JSON).body(holdings).post("/api/v1/pod-queues")
+                    .then().statusCode(200).body("pod", contains("train", "infer"));
         }
     }
 

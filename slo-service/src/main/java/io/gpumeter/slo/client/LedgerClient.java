@@ -20,7 +20,6 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -77,12 +76,12 @@ public class LedgerClient {
     }
 
     /**
-     * The scheduling decision of a pod, for the queues it went through; empty when the ledger holds no scheduling
-     * record of it (a 404), which is not the same as a pod that went through no queue ({@code queue} null).
+     * The queue each pod ("namespace/pod") went through, one read per {@value #MAX_PODS} pods; a pod the ledger holds
+     * no scheduling record of answers {@code known} false.
      */
-    public Uni<Optional<SchedulingDecision>> podDecision(String namespace, String pod) {
-        return ledger.podDecision(namespace, pod).map(Optional::ofNullable)
-                .onFailure(Answers::notFound).recoverWithItem(Optional.empty());
+    public Uni<List<PodQueue>> podQueues(Collection<String> podKeys) {
+        return inChunks(List.copyOf(podKeys), MAX_PODS, chunk -> ledger.podQueues(new LedgerRestClient.PodQueuesRequest(
+                chunk.stream().map(LedgerClient::podRef).toList())).map(LedgerClient::orEmpty));
     }
 
     /** Every usage series of each card, per minute, over [from, to); a card without any is missing. */

@@ -48,9 +48,13 @@ interface LedgerRestClient {
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<List<CardHoldings>> cardHoldings(CardHoldingsRequest request);
 
-    @GET
-    @Path("/scheduling-decisions")
-    Uni<SchedulingDecision> podDecision(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod);
+    /** The queue each of a set of pods went through (its scheduling decision's queues). */
+    @POST
+    @Path("/pod-queues")
+    Uni<List<PodQueue>> podQueues(PodQueuesRequest request);
+
+    record PodQueuesRequest(List<PodRef> pods) {
+    }
 
     /** Every usage series of each card, per minute, over a window. */
     @POST

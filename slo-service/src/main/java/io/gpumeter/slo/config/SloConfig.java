@@ -56,10 +56,6 @@ public interface SloConfig {
         /** Longest window one breakdown may span: its pods are placed on their cards through the ledger. */
         @WithDefault("P7D")
         Duration maxWindow();
-
-        /** Ledger requests in flight at once for one breakdown. */
-        @WithDefault("4")
-        int ledgerConcurrency();
     }
 
     /** Jitter events: minutes whose p99 is over k x an SLO's threshold. */

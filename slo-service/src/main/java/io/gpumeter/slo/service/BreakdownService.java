@@ -68,10 +68,9 @@ public class BreakdownService {
                         minutes.add(p.minute());
                     }
                 }
-                int concurrency = config.breakdown().ledgerConcurrency();
-                // one after the other, so a breakdown never has more than its share of ledger reads in flight
+                // one after the other, so a breakdown never has more than one ledger read in flight
                 return placements.of(minutesByPod)
-                        .chain(held -> queues.of(minutesByPod.keySet(), concurrency)
+                        .chain(held -> queues.of(minutesByPod.keySet())
                                 .map(queueOf -> AttainmentBreakdown.compute(d, selected.pods(), cards(held), queueOf)))
                         .onFailure(e -> !(e instanceof ApiProblem)).transform(e -> ApiProblem.unavailable(
                                 "ledger-service could not say which cards the pods held or which queues they went"

@@ -1,20 +1,18 @@
 package io.gpumeter.slo.service;
 
 import io.gpumeter.slo.client.LedgerClient;
-import io.gpumeter.slo.client.SchedulingDecision;
+import io.gpumeter.slo.client.PodQueue;
 import io.gpumeter.slo.domain.AttainmentBreakdown.Queue;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The queue each pod went through, from its scheduling decision in the ledger. A pod keeps its queue for its whole
- * life, so each pod costs one read however many minutes it served.
+ * The queue each pod went through, from the ledger's scheduling records. A pod keeps its queue for its whole life,
+ * so a set of pods costs one read however many pods and minutes it has.
  */
 @ApplicationScoped
 public class PodQueues {
@@ -26,31 +24,29 @@ public class PodQueues {
     }
 
     /**
-     * @param podKeys     pods as "namespace/pod"
-     * @param concurrency pods asked about at once
+     * @param podKeys pods as "namespace/pod"
      * @return each pod's queue; a failed read fails the whole answer
      */
-    public Uni<Map<String, Queue>> of(Collection<String> podKeys, int concurrency) {
+    public Uni<Map<String, Queue>> of(Collection<String> podKeys) {
         if (podKeys.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
-        return Multi.createFrom().iterable(podKeys)
-                .onItem().transformToUni(key -> ofPod(key).map(q -> Map.entry(key, q)))
-                .merge(concurrency)
-                .collect().in(HashMap<String, Queue>::new, (map, e) -> map.put(e.getKey(), e.getValue()));
+        return ledger.podQueues(podKeys).map(answers -> {
+            Map<String, Queue> out = new HashMap<>();
+            for (PodQueue q : answers) {
+                if (q != null && q.namespace() != null && q.pod() != null) {
+                    out.put(q.namespace() + "/" + q.pod(), queue(q));
+                }
+            }
+            return out;
+        });
     }
 
-    private Uni<Queue> ofPod(String podKey) {
-        int slash = podKey.indexOf('/');
-        String namespace = podKey.substring(0, slash);
-        return ledger.podDecision(namespace, podKey.substring(slash + 1)).map(d -> queue(namespace, d));
-    }
-
-    private static Queue queue(String namespace, Optional<SchedulingDecision> decision) {
-        if (decision.isEmpty()) {
+    private static Queue queue(PodQueue answer) {
+        if (!answer.known()) {
             return Queue.NOT_KNOWN;
         }
-        SchedulingDecision.Queue q = decision.get().queue();
-        return q == null ? Queue.NO_QUEUE : Queue.of(namespace, q.clusterQueue(), q.localQueue(), q.volcanoQueue());
+        PodQueue.Queue q = answer.queue();
+        return q == null ? Queue.NO_QUEUE : Queue.of(answer.namespace(), q.clusterQueue(), q.localQueue(), q.volcanoQueue());
     }
 }

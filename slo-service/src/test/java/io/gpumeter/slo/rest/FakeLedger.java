@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -69,14 +70,16 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     /** A pod's scheduling decision with the queues it went through; all three null: it went through none. */
     public record Decision(String namespace, String pod, String clusterQueue, String localQueue, String volcanoQueue) {
 
+        /** The pod's entry in a pod queues answer, shaped as the ledger's PodQueue. */
         String json() {
             String queue = clusterQueue == null && localQueue == null && volcanoQueue == null ? "null"
                     : "{\"clusterQueue\":" + quoted(clusterQueue) + ",\"localQueue\":" + quoted(localQueue)
                     + ",\"volcanoQueue\":" + quoted(volcanoQueue) + "}";
-            return "{\"cluster\":\"c1\",\"kind\":\"Pod\",\"namespace\":\"" + namespace + "\",\"name\":\"" + pod
-                    + "\",\"uid\":\"uid-" + pod + "\",\"queue\":" + queue + ",\"state\":\"ADMITTED\","
-                    + "\"waitingSince\":null,\"reasonClass\":null,\"rootCauseClass\":null,\"reason\":null,"
-                    + "\"message\":null,\"rejections\":0,\"waits\":[],\"phases\":null,\"trail\":[]}";
+            return "{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\",\"known\":true,\"queue\":" + queue + "}";
+        }
+
+        static String unknown(String namespace, String pod) {
+            return "{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\",\"known\":false,\"queue\":null}";
         }
 
         private static String quoted(String s) {
@@ -170,20 +173,19 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                     .filter(java.util.Objects::nonNull).toList()) + "}").toList()));
             return;
         }
-        if (path.equals("/api/v1/scheduling-decisions")) {
-            String pod = q.get("namespace") + "/" + q.get("pod");
-            if (FAILING.contains(pod)) {
-                send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
-                return;
+        if (post && path.equals("/api/v1/pod-queues")) {
+            List<String> answers = new ArrayList<>();
+            for (JsonNode ref : JSON.readTree(body).path("pods")) {
+                String namespace = ref.path("namespace").asText();
+                String pod = ref.path("pod").asText();
+                if (FAILING.contains(namespace + "/" + pod)) {
+                    send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
+                    return;
+                }
+                answers.add(DECISIONS.stream().filter(d -> d.namespace().equals(namespace) && d.pod().equals(pod))
+                        .findFirst().map(Decision::json).orElse(Decision.unknown(namespace, pod)));
             }
-            Decision decision = DECISIONS.stream()
-                    .filter(d -> d.namespace().equals(q.get("namespace")) && d.pod().equals(q.get("pod")))
-                    .findFirst().orElse(null);
-            if (decision == null) {
-                send(exchange, 404, "{\"title\":\"Not Found\",\"status\":404,\"field\":\"pod\"}");
-            } else {
-                send(exchange, 200, decision.json());
-            }
+            send(exchange, 200, array(answers));
             return;
         }
         send(exchange, 404, "{\"title\":\"Not Found\"}");

@@ -93,6 +93,8 @@ class LedgerCallsResourceTest {
         assertEquals(n, b.getList("byGpu").size());
         assertEquals(1, since(before, "/api/v1/holdings"));
         assertEquals(0, since(before, "/api/v1/card-holdings"));
+        // and names every pod's queue with one pod queues read
+        assertEquals(1, since(before, "/api/v1/pod-queues"));
 
         // the interference factor: one read of the pods' holdings, one of their cards' holdings
         before = FakeLedger.REQUESTS.size();

@@ -318,10 +318,10 @@ class TenantSloResourceTest {
         assertEquals(List.of(4, 4, 3), b.getList("byQueue.events"));
         // talk-1 shared the bad 10:02 but its own requests (40 ms) were all fast
         assertEquals(List.of(2, 1, 0), b.getList("byQueue.badEvents"));
-        // each pod's queue is read once, however many minutes it served
-        assertEquals(1, decisionsAsked("acme-ml", "talk-0"));
-        assertEquals(1, decisionsAsked("acme-ml", "talk-1"));
-        assertEquals(1, decisionsAsked("acme-batch", "index-0"));
+        // every pod's queue comes from one read, however many pods and minutes
+        assertEquals(1, queueReadsNaming("acme-ml", "talk-0"));
+        assertEquals(1, queueReadsNaming("acme-ml", "talk-1"));
+        assertEquals(1, queueReadsNaming("acme-batch", "index-0"));
     }
 
     @Test
@@ -331,10 +331,10 @@ class TenantSloResourceTest {
                 .body("detail", containsString("queues"));
     }
 
-    private static long decisionsAsked(String namespace, String pod) {
+    private static long queueReadsNaming(String namespace, String pod) {
         return FakeLedger.REQUESTS.stream()
-                .filter(r -> r.startsWith("/api/v1/scheduling-decisions?") && r.contains("namespace=" + namespace)
-                        && r.endsWith("pod=" + pod))
+                .filter(r -> r.startsWith("/api/v1/pod-queues?")
+                        && r.contains("{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\"}"))
                 .count();
     }
 

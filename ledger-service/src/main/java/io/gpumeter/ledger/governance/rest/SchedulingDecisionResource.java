@@ -3,10 +3,14 @@ package io.gpumeter.ledger.governance.rest;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.governance.service.Decision;
+import io.gpumeter.ledger.governance.service.PodQueue;
 import io.gpumeter.ledger.governance.service.QueueReport;
 import io.gpumeter.ledger.governance.service.SchedulingAuditService;
+import io.gpumeter.ledger.rest.PodRefs;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
@@ -18,6 +22,9 @@ import java.util.List;
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class SchedulingDecisionResource {
+
+    /** The most pods one pod queues read names; a larger set is split by the caller. */
+    static final int MAX_PODS = 2000;
 
     private final SchedulingAuditService audit;
 
@@ -46,6 +53,20 @@ public class SchedulingDecisionResource {
             return audit.ofPod(cluster, ns, name);
         }
         return workload != null ? audit.ofWorkload(cluster, ns, name) : audit.ofPodGroup(cluster, ns, name);
+    }
+
+    /**
+     * The queue each of a set of pods went through, in the order asked: what a caller placing many pods needs of
+     * their decisions, in one request. {@code known} is false for a pod the ledger holds no scheduling record of.
+     */
+    @POST
+    @Path("/pod-queues")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<List<PodQueue>> podQueues(PodQueuesRequest request) {
+        if (request == null) {
+            throw ApiProblem.badRequest("body", "a pod queues request is required: {\"pods\":[{\"namespace\",\"pod\"}]}");
+        }
+        return audit.queuesOf(Params.optional(request.cluster()), PodRefs.keys(request.pods(), MAX_PODS));
     }
 
     @GET

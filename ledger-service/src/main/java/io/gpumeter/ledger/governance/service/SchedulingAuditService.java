@@ -14,6 +14,7 @@ import io.gpumeter.ledger.governance.domain.WorkloadTrail;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -22,6 +23,7 @@ import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,6 +32,9 @@ import java.util.stream.Collectors;
 /** Q6: why a pod, workload or pod group waits or was admitted, and whether each ClusterQueue honours its quota. */
 @ApplicationScoped
 public class SchedulingAuditService {
+
+    /** Pods whose decisions one pod queues read reads at once: a few connections of the pool, never all. */
+    private static final int QUEUE_READS_AT_ONCE = 4;
 
     private final Pool pool;
     private final GovernanceSourceRepository source;
@@ -78,6 +83,28 @@ public class SchedulingAuditService {
                                     .map(behind -> decision(at[0], "Pod", trail.state(), trail.episodes(), null, trail.trail(),
                                             Decision.Queue.of(behind.clusterQueue(), localQueue, behind.volcanoQueue())));
                         })));
+    }
+
+    /**
+     * The queue each of a set of pods ("namespace/pod") went through, in the order asked: the queue part of each
+     * pod's decision, read inside the ledger with bounded concurrency, so a caller places many pods in one request.
+     */
+    public Uni<List<PodQueue>> queuesOf(String cluster, List<String> podKeys) {
+        return Multi.createFrom().iterable(podKeys)
+                .onItem().transformToUni(key -> {
+                    int slash = key.indexOf('/');
+                    String namespace = key.substring(0, slash);
+                    String pod = key.substring(slash + 1);
+                    return ofPod(cluster, namespace, pod).map(d -> new PodQueue(namespace, pod, true, d.queue()))
+                            .onFailure(e -> e instanceof ApiProblem p && p.status() == 404)
+                            .recoverWithItem(new PodQueue(namespace, pod, false, null));
+                }).merge(QUEUE_READS_AT_ONCE)
+                .collect().asList()
+                .map(found -> {
+                    Map<String, PodQueue> byKey = new HashMap<>();
+                    found.forEach(q -> byKey.put(q.namespace() + "/" + q.pod(), q));
+                    return podKeys.stream().map(byKey::get).toList();
+                });
     }
 
     /** Every ClusterQueue's rejection rate over workloads created in [from, to), and its quota use now. */

@@ -11,6 +11,7 @@ import java.util.Map;
 
 import static io.gpumeter.ledger.governance.rest.GovernanceResourceTest.get;
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
 import static org.hamcrest.Matchers.nullValue;
@@ -108,5 +109,42 @@ class PodQueueResourceTest {
         decision("serve", "plain-0").body("$", hasKey("queue")).body("queue", nullValue());
         // a coscheduling gang is not a Volcano queue
         decision("serve", "gang-0").body("queue", nullValue());
+    }
+
+    @Test
+    void aSetOfPodsGetsEachPodsQueueInOneReadInTheOrderAsked() {
+        String body = """
+                {"cluster":"pq","pods":[{"namespace":"ml-train","pod":"train-0"},{"namespace":"serve","pod":"chat-0"},
+                 {"namespace":"serve","pod":"never-seen"},{"namespace":"serve","pod":"plain-0"},
+                 {"namespace":"serve","pod":"chat-0"},{"namespace":"serve","pod":"orphan-0"}]}""";
+        given().contentType(ContentType.JSON).body(body).post("/api/v1/pod-queues").then().statusCode(200)
+                // one entry per pod, in the order asked, a repeat answered once
+                .body("pod", contains("train-0", "chat-0", "never-seen", "plain-0", "orphan-0"))
+                .body("known", contains(true, true, false, true, true))
+                .body("[0].queue.volcanoQueue", equalTo("research-q"))
+                .body("[1].queue.clusterQueue", equalTo("cq-serve")).body("[1].queue.localQueue", equalTo("lq-serve"))
+                .body("[2].queue", nullValue())
+                .body("[3].queue", nullValue())
+                .body("[4].queue.clusterQueue", nullValue()).body("[4].queue.localQueue", equalTo("lq-gone"));
+    }
+
+    @Test
+    void aBadPodSetIsA400NamingTheField() {
+        refused("{}", "pods");
+        refused("{\"pods\":[]}", "pods");
+        refused("{\"pods\":[null]}", "pods[0]");
+        refused("{\"pods\":[{\"namespace\":\"serve\"}]}", "pods[0].pod");
+        refused("{\"pods\":[{\"namespace\":\"serve\",\"pod\":\"a\"},{\"namespace\":\" \",\"pod\":\"b\"}]}",
+                "pods[1].namespace");
+        StringBuilder many = new StringBuilder("{\"pods\":[");
+        for (int i = 0; i <= SchedulingDecisionResource.MAX_PODS; i++) {
+            many.append(i == 0 ? "" : ",").append("{\"namespace\":\"n\",\"pod\":\"p").append(i).append("\"}");
+        }
+        refused(many.append("]}").toString(), "pods");
+    }
+
+    private static void refused(String body, String field) {
+        given().contentType(ContentType.JSON).body(body).post("/api/v1/pod-queues").then().statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo(field));
     }
 }

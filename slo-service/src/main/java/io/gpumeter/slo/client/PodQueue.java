@@ -3,11 +3,12 @@ package io.gpumeter.slo.client;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
 /**
- * The part of the ledger's scheduling decision for a pod ({@code GET /api/v1/scheduling-decisions?namespace=&pod=})
- * that SLOs read: the queues the pod went through, null when it went through none.
+ * The ledger's answer for one pod of a pod queues read ({@code POST /api/v1/pod-queues}): {@code known} false when the
+ * ledger holds no scheduling record of the pod, which is not the same as a pod that went through no queue
+ * ({@code queue} null).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record SchedulingDecision(String cluster, String kind, String namespace, String name, Queue queue) {
+public record PodQueue(String namespace, String pod, boolean known, Queue queue) {
 
     /**
      * The Kueue and Volcano queues, each null when the ledger does not know it.
