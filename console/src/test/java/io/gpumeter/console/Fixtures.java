@@ -1,0 +1,96 @@
+package io.gpumeter.console;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The stand-in services' figures, and tokens shaped like the suite's (the console reads their claims and never their
+ * signature: the services verify it).
+ */
+final class Fixtures {
+
+    static final String AT = "2026-11-30T12:00:00Z";
+    static final String MONTH = "2026-11";
+    static final String ADMIN = token("local-admin", List.of("admin"));
+    static final String ACME = token("acme-ci", List.of("tenant:acme"));
+    static final String SIGNIN_CODE = "one-time-code-0123456789abcdef";
+    static final String SIGNIN_TOKEN = token("local-admin", List.of("admin"));
+
+    private Fixtures() {
+    }
+
+    static String token(String subject, List<String> groups) {
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        long now = Instant.now().getEpochSecond();
+        String claims = "{\"iss\":\"gpumeter\",\"sub\":\"" + subject + "\",\"groups\":["
+                + groups.stream().map(g -> "\"" + g + "\"").collect(Collectors.joining(",")) + "],\"iat\":" + now
+                + ",\"exp\":" + (now + 86_400) + ",\"jti\":\"" + subject + "-" + System.nanoTime() + "\"}";
+        return b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + b64.encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + ".c2lnbmF0dXJl";
+    }
+
+    static boolean isTenant(String token) {
+        String[] parts = token.split("\\.");
+        return parts.length == 3 && new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8).contains("\"tenant:");
+    }
+
+    static void install() {
+        // Two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards (both free).
+        StandIn.reply(Backend.LEDGER, "/api/v1/capacity", false, StandIn.Reply.json("""
+                [{"key":"lab/gpu-a","group":{"cluster":"lab","node":"gpu-a"},"cardHours":0.066666666667},
+                 {"key":"lab/gpu-b","group":{"cluster":"lab","node":"gpu-b"},"cardHours":0.033333333333}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/capacity", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.LEDGER, "/api/v1/nodes/gpu-a/occupants", false, StandIn.Reply.json(NODE_A));
+        StandIn.reply(Backend.LEDGER, "/api/v1/nodes/gpu-b/occupants", false, StandIn.Reply.json("[]"));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""
+                [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
+                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"},
+                 {"key":"globex","group":{"tenant":"globex"},"allocatedGpuHours":30,"usedGpuHours":0,"idleGpuHours":30,
+                  "usageCoverage":0,"activityMetric":null,"usageConfidence":"NONE","usageSource":null}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", true, StandIn.Reply.json("""
+                [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
+                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"}]"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
+    }
+
+    static final String CSV = "period_start,period_end,tenant,allocated_gpu_hours,allocated_cost\n2026-11-01,2026-12-01,acme,120.5,361.50\n";
+
+    private static final String ACME_LINE = """
+            {"period_start":"2026-11-01","period_end":"2026-12-01","tenant":"acme","gpu_models":"NVIDIA-H100-80GB-HBM3",
+             "allocated_gpu_hours":120.5,"rate":3.00,"currency":"USD","allocated_cost":361.50,"rate_card_version":"default-1",
+             "normalization_policy":"max","normalization_version":"1","used_gpu_hours_showback":80.25,
+             "idle_gpu_hours_showback":40.25,"used_cost_showback":240.75,"idle_cost_showback":120.75,"line_type":"usage",
+             "corrects_period":null}""";
+    private static final String GLOBEX_LINE = """
+            {"period_start":"2026-11-01","period_end":"2026-12-01","tenant":"globex","gpu_models":"NVIDIA-A100-SXM4-80GB",
+             "allocated_gpu_hours":30,"rate":2.00,"currency":"USD","allocated_cost":60.00,"rate_card_version":"default-1",
+             "normalization_policy":"max","normalization_version":"1","used_gpu_hours_showback":0,
+             "idle_gpu_hours_showback":30,"used_cost_showback":0.00,"idle_cost_showback":60.00,"line_type":"usage",
+             "corrects_period":null}""";
+
+    private static final String TRAIN = """
+            {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0001","namespace":"acme-ml","pod":"train-7","podUid":"u1",
+             "owner":{"kind":"Job","name":"train"},"tenant":"acme","team":"vision","project":"detector",
+             "unit":{"kind":"VGPU","migProfile":null,"migInstance":null,"cores":50,"memoryMiB":40960,"source":"hami"},
+             "fraction":0.5,"since":"2026-11-30T09:00:00Z","until":null}""";
+    private static final String NOTEBOOK = """
+            {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0001","namespace":"globex-lab","pod":"notebook-2","podUid":"u2",
+             "owner":{"kind":"StatefulSet","name":"notebook"},"tenant":"globex","team":"research","project":"unassigned",
+             "unit":{"kind":"VGPU","migProfile":null,"migInstance":null,"cores":25,"memoryMiB":20480,"source":"hami"},
+             "fraction":0.25,"since":"2026-11-30T10:30:00Z","until":null}""";
+    private static final String SERVE = """
+            {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0002","namespace":"acme-serve","pod":"llm-0","podUid":"u3",
+             "owner":{"kind":"Deployment","name":"llm"},"tenant":"acme","team":"platform","project":"chat",
+             "unit":{"kind":"WHOLE","migProfile":null,"migInstance":null,"cores":null,"memoryMiB":null,"source":"device-plugin"},
+             "fraction":1,"since":"2026-11-29T00:00:00Z","until":null}""";
+    private static final String NODE_A = "[" + TRAIN + "," + NOTEBOOK + "," + SERVE + "]";
+    private static final String CARD_1 = "[" + TRAIN + "," + NOTEBOOK + "]";
+    private static final String CARD_1_ACME = "[" + TRAIN + "]";
+}
