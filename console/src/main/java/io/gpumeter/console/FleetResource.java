@@ -283,8 +283,9 @@ public class FleetResource {
         }
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "item", "formatter", "{b}: {c} of the card"));
-        option.put("series", List.of(Map.of("type", "pie", "radius", List.of("40%", "70%"), "data", data,
-                "label", Map.of("formatter", "{b}\n{d} %"))));
+        option.put("legend", Map.of("bottom", 0, "type", "scroll"));
+        option.put("series", List.of(Map.of("type", "pie", "radius", List.of("38%", "62%"), "center", List.of("50%", "45%"), "data", data,
+                "label", Map.of("formatter", "{d} %"), "color", List.of("#2f6fb0", "#f0a13a", "#3c8d5a", "#8e5fb0", "#c2504a", "#4aa3a8"))));
         return option;
     }
 }
