@@ -10,9 +10,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,8 +23,8 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs, each
- * waited for until {@code /q/health/ready} answers 200 on its management port. Stopping (explicitly, or by the shutdown hook on Ctrl-C or
+ * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs (and the
+ * console after them, when asked for), each waited for until {@code /q/health/ready} answers 200 on its management port. Stopping (explicitly, or by the shutdown hook on Ctrl-C or
  * SIGTERM) terminates every child and then PostgreSQL, so no process outlives the launcher.
  */
 public final class Suite implements AutoCloseable {
@@ -40,6 +42,8 @@ public final class Suite implements AutoCloseable {
     private DatabaseConnection database;
     private Thread hook;
     private LocalKeys keys;
+    /** The console's one-time sign-in code, minted when the console starts; null before. */
+    private volatile String consoleSigninCode;
 
     Suite(SuiteConfig config) {
         this.config = config;
@@ -284,6 +288,16 @@ public final class Suite implements AutoCloseable {
         return token("local-admin", List.of("admin"), Duration.ofDays(1));
     }
 
+    /**
+     * The console's one-time sign-in link for the admin, e.g. {@code http://127.0.0.1:8086/signin?code=…}: it signs in
+     * once, with an admin token of a day; empty unless the console was started.
+     */
+    public Optional<URI> consoleSigninUrl() {
+        String code = consoleSigninCode;
+        return code == null || !config.services().contains(Service.CONSOLE) ? Optional.empty()
+                : Optional.of(URI.create(url(Service.CONSOLE) + "/signin?code=" + code));
+    }
+
     /** The bearer token Alertmanager sends to alert-service's webhook; generated once, kept with the keys. */
     public String webhookToken() {
         return LocalSecrets.in(config.stateDirectory()).get(LocalSecrets.WEBHOOK_TOKEN);
@@ -307,6 +321,9 @@ public final class Suite implements AutoCloseable {
      * never on a command line, where any user's {@code ps} would show them.
      */
     Map<String, String> environment(Service service) {
+        if (service == Service.CONSOLE) {
+            return consoleEnvironment();
+        }
         Map<String, String> env = new HashMap<>();
         env.put("QUARKUS_HTTP_HOST", config.listenAddress());
         // health and metrics bind where the API does: nothing of a local run listens beyond what --listen says
@@ -326,6 +343,30 @@ public final class Suite implements AutoCloseable {
             env.put("GPUMETER_ALERT_WEBHOOK_TOKEN", webhookToken());
         }
         env.putAll(config.env().getOrDefault(service, Map.of()));
+        return env;
+    }
+
+    /**
+     * The console's: its address and port, where the five services are, and a fresh one-time sign-in code with the
+     * admin token it signs in with. No database login, no key and no service token: it owns no data, and calls the
+     * services with each user's own token.
+     */
+    private Map<String, String> consoleEnvironment() {
+        Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_HTTP_HOST", config.listenAddress());
+        env.put("QUARKUS_MANAGEMENT_HOST", config.listenAddress());
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(port(Service.CONSOLE)));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort(Service.CONSOLE)));
+        for (Service target : Service.apis()) {
+            env.put("GPUMETER_CONSOLE_" + target.name() + "_URL", url(target).toString());
+        }
+        byte[] random = new byte[24];
+        new SecureRandom().nextBytes(random);
+        String code = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
+        env.put("GPUMETER_CONSOLE_SIGNIN_CODE", code);
+        env.put("GPUMETER_CONSOLE_SIGNIN_TOKEN", adminToken());
+        env.putAll(config.env().getOrDefault(Service.CONSOLE, Map.of()));
+        consoleSigninCode = env.get("GPUMETER_CONSOLE_SIGNIN_CODE");
         return env;
     }
 
