@@ -20,6 +20,17 @@ final class Repo {
     /** The five services, in port order. */
     static final List<String> SERVICES = List.of("collector", "ledger", "slo", "alert", "billing");
 
+    /** The web console, deployed beside them: module, Deployment, Service and image are all named "console". */
+    static final String CONSOLE = "console";
+
+    /** The five services and the console: everything that has an image. */
+    static final List<String> APPS = List.of("collector", "ledger", "slo", "alert", "billing", CONSOLE);
+
+    /** The Maven module, Deployment, Service and image name: {@code ledger-service}, {@code console}. */
+    static String name(String app) {
+        return app.equals(CONSOLE) ? CONSOLE : app + "-service";
+    }
+
     private static Path root;
 
     private Repo() {
@@ -77,7 +88,7 @@ final class Repo {
 
     private static Properties properties(String service) {
         Properties props = new Properties();
-        Path file = root().resolve(service + "-service/src/main/resources/application.properties");
+        Path file = root().resolve(name(service) + "/src/main/resources/application.properties");
         try (Reader in = Files.newBufferedReader(file)) {
             props.load(in);
         } catch (IOException e) {
