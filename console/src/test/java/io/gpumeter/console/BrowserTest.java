@@ -130,6 +130,15 @@ class BrowserTest {
                 cells("#hours-table tbody tr[data-tenant='globex'] td", false));
         noConsoleErrors("hours");
         shoot("hours");
+
+        browser.findElement(By.linkText("Idle")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/idle"));
+        go("/idle?from=2026-11-23&to=2026-11-30&groupBy=tenant");
+        chartDrawn("idle-chart");
+        assertEquals(List.of("acme", "80.00", "40.25", "0.00", "0.00", "0.00", "120.25", "33.5 %"),
+                cells("#idle-table tbody tr[data-group='acme'] td", false));
+        noConsoleErrors("idle");
+        shoot("idle");
     }
 
     @Test
@@ -138,6 +147,7 @@ class BrowserTest {
         signIn(Fixtures.ACME);
         assertTrue(browser.getCurrentUrl().endsWith("/hours"), browser.getCurrentUrl());
         assertTrue(browser.findElements(By.cssSelector("nav a[href='/fleet']")).isEmpty(), "no fleet menu for a tenant");
+        assertTrue(browser.findElements(By.cssSelector("nav a[href='/idle']")).isEmpty(), "no idle menu for a tenant");
         go("/hours?month=" + Fixtures.MONTH);
         chartDrawn("hours-chart");
         assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),

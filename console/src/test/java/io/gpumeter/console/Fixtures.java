@@ -56,6 +56,19 @@ final class Fixtures {
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", true, StandIn.Reply.json("""
                 [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
                   "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/idle", false, StandIn.Reply.json("""
+                {"from":"2026-11-23T00:00:00Z","to":"2026-11-30T00:00:00Z","groupBy":"tenant","cluster":null,"busyThreshold":0.05,
+                 "rows":[
+                  {"key":"(unallocated)","group":{"tenant":"(unallocated)"},
+                   "seconds":{"empty":360000,"queuedWhileEmpty":36000,"allocatedNotBusy":0,"busy":0,"allocatedUnmeasured":0,"total":396000},
+                   "shares":{"empty":0.909091,"queuedWhileEmpty":0.090909,"allocatedNotBusy":0,"busy":0,"allocatedUnmeasured":0,"total":1},
+                   "activityMetrics":null},
+                  {"key":"acme","group":{"tenant":"acme"},
+                   "seconds":{"empty":0,"queuedWhileEmpty":0,"allocatedNotBusy":144900,"busy":288000,"allocatedUnmeasured":0,"total":432900},
+                   "shares":{"empty":0,"queuedWhileEmpty":0,"allocatedNotBusy":0.334719,"busy":0.665281,"allocatedUnmeasured":0,"total":1},
+                   "activityMetrics":"SM_ACTIVE"}]}"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/idle", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
     }

@@ -121,6 +121,33 @@ class PagesTest {
     }
 
     @Test
+    void idleSplitsEveryGroupsCardHours() {
+        String html = page("/idle?from=2026-11-23&to=2026-11-30&groupBy=tenant", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-group=\"acme\"><td>acme</td><td class=\"num\">80.00</td><td class=\"num\">40.25</td>"
+                + "<td class=\"num\">0.00</td><td class=\"num\">0.00</td><td class=\"num\">0.00</td><td class=\"num\">120.25</td>"
+                + "<td class=\"num\">33.5 %</td></tr>"), html);
+        assertTrue(html.contains("<tr data-group=\"(unallocated)\"><td>(unallocated)</td><td class=\"num\">0.00</td>"
+                + "<td class=\"num\">0.00</td><td class=\"num\">0.00</td><td class=\"num\">10.00</td><td class=\"num\">100.00</td>"
+                + "<td class=\"num\">110.00</td><td class=\"num\">100.0 %</td></tr>"), html);
+        assertEquals(List.of("/api/v1/idle?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=tenant"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        String tenant = page("/idle?from=2026-11-23&to=2026-11-30", Fixtures.ACME);
+        assertFalse(nav(tenant).contains("/idle"), "no idle menu for a tenant");
+        assertTrue(tenant.contains("ledger-service refused: you may not see this"), tenant);
+        assertFalse(tenant.contains("unallocated"), tenant);
+
+        StandIn.reset();
+        html = page("/idle?from=2026-11-30&to=2026-11-23", Fixtures.ADMIN);
+        assertTrue(html.contains("The window is empty"), html);
+        html = page("/idle?groupBy=pod", Fixtures.ADMIN);
+        assertTrue(html.contains("groupBy must be tenant or node"), html);
+        assertTrue(StandIn.SEEN.isEmpty());
+    }
+
+    @Test
     void aProblemIsShownInItsOwnWords() {
         StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.problem(400, "Bad Request", "the window is longer than 400 days"));
         String html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
