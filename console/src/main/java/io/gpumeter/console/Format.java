@@ -42,6 +42,30 @@ public final class Format {
         return share.multiply(BigDecimal.valueOf(100)).setScale(1, RoundingMode.HALF_EVEN).toPlainString() + " %";
     }
 
+    /** A duration in seconds as people say it: {@code 42 s}, {@code 12 min 5 s}, {@code 3 h 20 min}, {@code 2 d 4 h}. */
+    public static String duration(BigDecimal seconds) {
+        if (seconds == null) {
+            return "";
+        }
+        long s = seconds.setScale(0, RoundingMode.HALF_EVEN).longValueExact();
+        if (s < 60) {
+            return s + " s";
+        }
+        if (s < 3600) {
+            return s / 60 + " min" + (s % 60 != 0 ? " " + s % 60 + " s" : "");
+        }
+        if (s < 86_400) {
+            return s / 3600 + " h" + (s % 3600 / 60 != 0 ? " " + s % 3600 / 60 + " min" : "");
+        }
+        return s / 86_400 + " d" + (s % 86_400 / 3600 != 0 ? " " + s % 86_400 / 3600 + " h" : "");
+    }
+
+    /** The number, or null when the field is absent or null. */
+    public static BigDecimal decimalOrNull(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() ? null : decimal(node, field);
+    }
+
     public static BigDecimal decimal(JsonNode node, String field) {
         JsonNode value = node.get(field);
         if (value == null || value.isNull()) {

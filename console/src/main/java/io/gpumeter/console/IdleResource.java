@@ -18,10 +18,6 @@ import jakarta.ws.rs.core.UriInfo;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -69,30 +65,17 @@ public class IdleResource {
                                  @Context UriInfo uri) {
         Viewer viewer = session.require(cookie, uri);
         Page page = new Page("Idle", "idle", viewer);
-        LocalDate today = LocalDate.now(ZoneOffset.UTC);
-        LocalDate to = date("to", toText, today.plusDays(1), page);
-        LocalDate from = date("from", fromText, (to != null ? to : today).minusDays(7), page);
+        Days days = Days.parse(fromText, toText, page);
         String groupBy = groupByText == null || groupByText.isBlank() ? "tenant" : groupByText.strip().toLowerCase(Locale.ROOT);
         if (!groupBy.equals("tenant") && !groupBy.equals("node")) {
             page.message(Message.error("That grouping is not offered", "groupBy must be tenant or node, got '" + groupByText + "'.",
                     "Pick one in the form above."));
             groupBy = null;
         }
-        if (from != null && to != null && !from.isBefore(to)) {
-            page.message(Message.error("The window is empty", "from (" + from + ") must be before to (" + to + ").",
-                    "Pick a later end or an earlier start."));
-            from = null;
-        }
         List<Row> rows = new ArrayList<>();
-        if (from != null && to != null && groupBy != null) {
-            Instant start = from.atStartOfDay().toInstant(ZoneOffset.UTC);
-            Instant end = to.atStartOfDay().toInstant(ZoneOffset.UTC);
-            Instant now = Instant.now();
-            if (end.isAfter(now)) {
-                end = now.truncatedTo(java.time.temporal.ChronoUnit.MINUTES); // up to now: the future is neither busy nor idle
-            }
-            Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/idle?from=" + Format.query(Format.rfc3339(start)) + "&to="
-                    + Format.query(Format.rfc3339(end)) + "&groupBy=" + groupBy, viewer.token()).join();
+        if (days.readable() && groupBy != null) {
+            Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/idle?" + days.query() + "&groupBy=" + groupBy,
+                    viewer.token()).join();
             page.call(answer.call());
             if (!answer.ok()) {
                 page.message(answer.refusal());
@@ -110,7 +93,7 @@ public class IdleResource {
                     rows.add(new Row(key == null ? Format.text(row, "key") : key, hours, Format.number(total), share));
                 }
                 if (rows.isEmpty()) {
-                    page.message(Message.info("No card was known between " + from + " and " + to + ".",
+                    page.message(Message.info("No card was known between " + days.from() + " and " + days.to() + ".",
                             "Pick another window above; the ledger splits the time of the cards the collector has seen."));
                 } else {
                     page.charts.add(Chart.of("idle-chart", "Card-hours per " + groupBy + " by why they were not busy",
@@ -118,9 +101,7 @@ public class IdleResource {
                 }
             }
         }
-        LocalDate shownTo = to != null ? to : today.plusDays(1);
-        LocalDate shownFrom = from != null ? from : shownTo.minusDays(7);
-        return idle.data("page", page).data("rows", rows).data("from", shownFrom.toString()).data("to", shownTo.toString())
+        return idle.data("page", page).data("rows", rows).data("from", days.from().toString()).data("to", days.to().toString())
                 .data("groupBy", groupBy == null ? "tenant" : groupBy)
                 .data("parts", PARTS.stream().map(p -> p[1]).toList())
                 .data("chartHeight", Math.max(240, rows.size() * 34 + 130));
@@ -128,19 +109,6 @@ public class IdleResource {
 
     private static BigDecimal hours(JsonNode seconds, String field) {
         return Format.decimal(seconds, field).divide(BigDecimal.valueOf(3600), 6, RoundingMode.HALF_EVEN);
-    }
-
-    private static LocalDate date(String field, String text, LocalDate fallback, Page page) {
-        if (text == null || text.isBlank()) {
-            return fallback;
-        }
-        try {
-            return LocalDate.parse(text.strip());
-        } catch (DateTimeParseException e) {
-            page.message(Message.error("That date is not readable", field + " must be a day such as 2026-11-30, got '" + text + "'.",
-                    "Pick a day in the form above."));
-            return null;
-        }
     }
 
     private static Map<String, Object> chart(JsonNode apiRows, List<Row> rows, String groupBy) {

@@ -13,6 +13,7 @@
         return;
       }
       var option = JSON.parse(source.textContent);
+      option.animation = false; // the figures appear as they are, at once
       var chart = echarts.getInstanceByDom(el) || echarts.init(el, null, { renderer: 'svg' });
       chart.setOption(option, true);
       chart.off('click');

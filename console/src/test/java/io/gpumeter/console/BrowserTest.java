@@ -139,6 +139,22 @@ class BrowserTest {
                 cells("#idle-table tbody tr[data-group='acme'] td", false));
         noConsoleErrors("idle");
         shoot("idle");
+
+        go("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue");
+        chartDrawn("window-chart");
+        assertEquals(List.of("team-a-cq", "12", "1 min 30 s", "30 min", "1 h 2 min", "2 h 1 min"),
+                cells("#window-table tbody tr[data-group='team-a-cq'] td", false));
+        noConsoleErrors("queues");
+        shoot("queues");
+
+        browser.findElement(By.linkText("Failures")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/failures"));
+        go("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause");
+        chartDrawn("window-chart");
+        assertEquals(List.of("XID_79", "4", "3", "1", "3.33", "10 min", "12 min 30 s", "hardware"),
+                cells("#window-table tbody tr[data-group='XID_79'] td", false));
+        noConsoleErrors("failures");
+        shoot("failures");
     }
 
     @Test

@@ -69,6 +69,18 @@ final class Fixtures {
                    "activityMetrics":"SM_ACTIVE"}]}"""));
         StandIn.reply(Backend.LEDGER, "/api/v1/idle", true, StandIn.Reply.problem(403, "Forbidden",
                 "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.LEDGER, "/api/v1/queue-wait", false, StandIn.Reply.json("""
+                [{"key":"team-a-cq","count":12,"p50Seconds":90,"p95Seconds":1800,"p99Seconds":3725,"maxSeconds":7300},
+                 {"key":"team-b-cq","count":3,"p50Seconds":30.5,"p95Seconds":45,"p99Seconds":45,"maxSeconds":45}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/failures", false, StandIn.Reply.json("""
+                [{"key":"XID_79","rootCauseClass":"hardware","count":4,"gpuHours":1200,"podStarts":50,"ratePer1000GpuHours":3.333333,
+                  "ratePerPodStart":0.08,"mttrP50Seconds":600,"mttrMeanSeconds":750.5,"recovered":3,"open":1},
+                 {"key":"OOMKilled","rootCauseClass":"workload","count":2,"gpuHours":1200,"podStarts":50,"ratePer1000GpuHours":1.666667,
+                  "ratePerPodStart":0.04,"mttrP50Seconds":null,"mttrMeanSeconds":null,"recovered":0,"open":0}]"""));
+        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures")) {
+            StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
+                    "a tenant token may not read fleet-wide figures"));
+        }
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
     }

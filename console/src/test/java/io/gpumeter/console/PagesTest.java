@@ -148,6 +148,37 @@ class PagesTest {
     }
 
     @Test
+    void queuesShowTheWaitsPercentilesInWords() {
+        String html = page("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-group=\"team-a-cq\"><td>team-a-cq</td><td class=\"num\">12</td><td class=\"num\">1 min 30 s</td>"
+                + "<td class=\"num\">30 min</td><td class=\"num\">1 h 2 min</td><td class=\"num\">2 h 1 min</td></tr>"), html);
+        assertTrue(html.contains("<td>team-b-cq</td><td class=\"num\">3</td><td class=\"num\">30 s</td>"), html);
+        assertEquals(List.of("/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertForwarded(Fixtures.ADMIN);
+        StandIn.reset();
+        String tenant = page("/queues?from=2026-11-23&to=2026-11-30", Fixtures.ACME);
+        assertFalse(nav(tenant).contains("/queues"));
+        assertTrue(tenant.contains("ledger-service refused: you may not see this") && !tenant.contains("team-a-cq"), tenant);
+    }
+
+    @Test
+    void failuresShowCountsRatesAndTimeToRecover() {
+        String html = page("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-group=\"XID_79\"><td>XID_79</td><td class=\"num\">4</td><td class=\"num\">3</td>"
+                + "<td class=\"num\">1</td><td class=\"num\">3.33</td><td class=\"num\">10 min</td><td class=\"num\">12 min 30 s</td>"
+                + "<td class=\"\">hardware</td></tr>"), html);
+        assertTrue(html.contains("<td>OOMKilled</td><td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">0</td>"
+                + "<td class=\"num\">1.67</td><td class=\"num\"></td><td class=\"num\"></td><td class=\"\">workload</td>"), html);
+        assertTrue(StandIn.SEEN.get(0).pathAndQuery().endsWith("&groupBy=cause"));
+        assertForwarded(Fixtures.ADMIN);
+        StandIn.reset();
+        html = page("/failures?groupBy=pod", Fixtures.ADMIN);
+        assertTrue(html.contains("groupBy must be one of cause, rootCause, node, tenant"), html);
+        assertTrue(StandIn.SEEN.isEmpty());
+    }
+
+    @Test
     void aProblemIsShownInItsOwnWords() {
         StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.problem(400, "Bad Request", "the window is longer than 400 days"));
         String html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
