@@ -155,6 +155,15 @@ class BrowserTest {
                 cells("#window-table tbody tr[data-group='XID_79'] td", false));
         noConsoleErrors("failures");
         shoot("failures");
+
+        browser.findElement(By.linkText("Capacity")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/capacity"));
+        chartDrawn("capacity-chart");
+        chartDrawn("demand-chart");
+        assertEquals(List.of("NVIDIA-H100-80GB-HBM3", "15.20", "19.36", "17.65 – 21.08", "-4.16", "-5.88 – -2.45", "5.5 %",
+                "NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30"), cells("#capacity-table tbody tr td", false));
+        noConsoleErrors("capacity");
+        shoot("capacity");
     }
 
     @Test

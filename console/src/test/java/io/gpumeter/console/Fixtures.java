@@ -77,6 +77,22 @@ final class Fixtures {
                   "ratePerPodStart":0.08,"mttrP50Seconds":600,"mttrMeanSeconds":750.5,"recovered":3,"open":1},
                  {"key":"OOMKilled","rootCauseClass":"workload","count":2,"gpuHours":1200,"podStarts":50,"ratePer1000GpuHours":1.666667,
                   "ratePerPodStart":0.04,"mttrP50Seconds":null,"mttrMeanSeconds":null,"recovered":0,"open":0}]"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/capacity", false, StandIn.Reply.json("""
+                {"asOf":"2026-11-30T12:00:00Z","historyFrom":"2026-10-05","historyTo":"2026-11-30","historyDays":56,"horizonDays":30,
+                 "method":"least squares","margin":0.05,"targetUtilization":0.85,"intervalZ":1.96,"queueWaitLineSeconds":1800,"queueDays":7,
+                 "models":[{"model":"NVIDIA-H100-80GB-HBM3",
+                   "demand":{"days":[{"day":"2026-11-28","allocatedGpuHours":300,"capacityCardHours":384},
+                                     {"day":"2026-11-29","allocatedGpuHours":320,"capacityCardHours":384}],
+                             "slopePerDay":2.5,"slopeLow":1,"slopeHigh":4,"levelLastDay":320,"residualSigma":10,"growthPerWeek":0.0547,
+                             "trendClear":true,"peakUtilization":0.83,"peakDay":"2026-11-29"},
+                   "queue":null,"fragmentation":null,
+                   "supply":{"lastDayCardHours":384,"cards":16,"margin":0.05,"usableCards":15.2},
+                   "forecast":{"day":"2026-12-30","gpuHoursPerDay":395,"gpuHoursLow":360,"gpuHoursHigh":430,"cardsNeeded":19.36,
+                               "cardsNeededLow":17.65,"cardsNeededHigh":21.08},
+                   "gap":{"cards":-4.16,"low":-5.88,"high":-2.45},
+                   "summary":"NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30"}]}"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/capacity", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
         for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures")) {
             StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));

@@ -179,6 +179,22 @@ class PagesTest {
     }
 
     @Test
+    void capacitySetsUsableCardsAgainstTheCardsNeeded() {
+        String html = page("/capacity?horizon=30d", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-model=\"NVIDIA-H100-80GB-HBM3\" class=\"short\"><td>NVIDIA-H100-80GB-HBM3</td>"
+                + "<td class=\"num\">15.20</td><td class=\"num\">19.36</td><td class=\"num\">17.65 – 21.08</td>"
+                + "<td class=\"num\">-4.16</td><td class=\"num\">-5.88 – -2.45</td><td class=\"num\">5.5 %</td>"
+                + "<td>NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30</td></tr>"), html);
+        assertTrue(html.contains("id=\"capacity-chart-option\"") && html.contains("id=\"demand-chart-option\""));
+        assertEquals(List.of("/api/v1/capacity?horizon=30d"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertForwarded(Fixtures.ADMIN);
+        StandIn.reset();
+        String tenant = page("/capacity", Fixtures.ACME);
+        assertFalse(nav(tenant).contains("/capacity"));
+        assertTrue(tenant.contains("billing-service refused: you may not see this") && !tenant.contains("H100"), tenant);
+    }
+
+    @Test
     void aProblemIsShownInItsOwnWords() {
         StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.problem(400, "Bad Request", "the window is longer than 400 days"));
         String html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
