@@ -164,6 +164,15 @@ class BrowserTest {
                 "NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30"), cells("#capacity-table tbody tr td", false));
         noConsoleErrors("capacity");
         shoot("capacity");
+
+        browser.findElement(By.linkText("Alerts")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/alerts"));
+        go("/alerts?state=all&since=2026-11-29T12:00:00Z");
+        chartDrawn("alerts-chart");
+        assertEquals(List.of("GpuXidFatal", "critical", "firing", "2026-11-30T10:00:00Z", "", "node=gpu-a, gpu_uuid=GPU-aaaa-0001",
+                "Xid 79 on GPU-aaaa-0001: the card fell off the bus"), cells("#alerts-table tbody tr:nth-child(1) td", false));
+        noConsoleErrors("alerts");
+        shoot("alerts");
     }
 
     @Test

@@ -93,6 +93,17 @@ final class Fixtures {
                    "summary":"NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30"}]}"""));
         StandIn.reply(Backend.BILLING, "/api/v1/capacity", true, StandIn.Reply.problem(403, "Forbidden",
                 "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.ALERT, "/api/v1/alerts", false, StandIn.Reply.json("""
+                [{"fingerprint":"0123456789abcdef","startsAt":"2026-11-30T10:00:00Z","alertname":"GpuXidFatal","severity":"critical",
+                  "labels":{"alertname":"GpuXidFatal","node":"gpu-a","gpu_uuid":"GPU-aaaa-0001","severity":"critical"},
+                  "annotations":{"summary":"Xid 79 on GPU-aaaa-0001: the card fell off the bus"},"state":"firing","endsAt":null,
+                  "lastEvaluatedAt":"2026-11-30T11:59:00Z"},
+                 {"fingerprint":"fedcba9876543210","startsAt":"2026-11-30T08:00:00Z","alertname":"SloBurnRateHigh","severity":"warning",
+                  "labels":{"alertname":"SloBurnRateHigh","slo":"chat-ttft","service":"llm","severity":"warning"},
+                  "annotations":{"summary":"chat-ttft burns its error budget 14x"},"state":"resolved","endsAt":"2026-11-30T09:00:00Z",
+                  "lastEvaluatedAt":"2026-11-30T09:00:00Z"}]"""));
+        StandIn.reply(Backend.ALERT, "/api/v1/alerts", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
         for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures")) {
             StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));

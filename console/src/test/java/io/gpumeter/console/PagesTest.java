@@ -195,6 +195,24 @@ class PagesTest {
     }
 
     @Test
+    void alertsListEachEpisodeWithWhatItIsAbout() {
+        String html = page("/alerts?state=all&since=2026-11-29T12:00:00Z", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr><td>GpuXidFatal</td><td>critical</td><td>firing</td><td>2026-11-30T10:00:00Z</td><td></td>"
+                + "<td>node=gpu-a, gpu_uuid=GPU-aaaa-0001</td><td>Xid 79 on GPU-aaaa-0001: the card fell off the bus</td></tr>"), html);
+        assertTrue(html.contains("<td>SloBurnRateHigh</td><td>warning</td><td>resolved</td>"), html);
+        assertEquals(List.of("/api/v1/alerts?state=all&since=2026-11-29T12%3A00%3A00Z"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertForwarded(Fixtures.ADMIN);
+        StandIn.reset();
+        StandIn.override(Backend.ALERT, "/api/v1/alerts", StandIn.Reply.json("[]"));
+        assertTrue(page("/alerts", Fixtures.ADMIN).contains("No alert is firing."));
+        StandIn.reset();
+        String tenant = page("/alerts", Fixtures.ACME);
+        assertFalse(nav(tenant).contains("/alerts"));
+        assertTrue(tenant.contains("alert-service refused: you may not see this") && !tenant.contains("GpuXidFatal"), tenant);
+    }
+
+    @Test
     void aProblemIsShownInItsOwnWords() {
         StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.problem(400, "Bad Request", "the window is longer than 400 days"));
         String html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
