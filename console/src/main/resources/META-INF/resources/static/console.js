@@ -19,13 +19,7 @@
       chart.off('click');
       chart.on('click', function (params) {
         if (params.data && params.data.link) {
-          if (typeof htmx !== 'undefined') {
-            htmx.ajax('GET', params.data.link, { target: 'body', swap: 'innerHTML' }).then(function () {
-              history.pushState({}, '', params.data.link);
-            });
-          } else {
-            window.location.assign(params.data.link);
-          }
+          window.location.assign(params.data.link);
         }
       });
       el.setAttribute('data-drawn', 'true');
