@@ -73,10 +73,19 @@ public class FleetResource {
         }
     }
 
+    /**
+     * A node: its cards, named ones first, and the units held on cards the device plugin does not name (whole cards
+     * and MIG slices: Kubernetes says how many, not which), which fill {@code unnamedCards} cards at least.
+     */
     @TemplateData
-    public record Node(String cluster, String name, int cardCount, List<Card> cards, int occupied, String heldText) {
+    public record Node(String cluster, String name, int cardCount, List<Card> cards, List<Occupant> unnamed,
+                       int unnamedCards, int occupied, String heldText) {
         public int free() {
-            return cardCount - occupied;
+            return Math.max(0, cardCount - occupied);
+        }
+
+        public String unnamedHeld() {
+            return Format.number(unnamed.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add));
         }
     }
 
@@ -189,8 +198,14 @@ public class FleetResource {
                 continue;
             }
             Map<String, List<Occupant>> byCard = new LinkedHashMap<>();
+            List<Occupant> unnamed = new ArrayList<>();
             for (JsonNode row : answer.json()) {
-                byCard.computeIfAbsent(Format.text(row, "gpuUuid"), u -> new ArrayList<>()).add(occupant(row));
+                String uuid = Format.text(row, "gpuUuid");
+                if (uuid == null || uuid.isBlank()) {
+                    unnamed.add(occupant(row));
+                } else {
+                    byCard.computeIfAbsent(uuid, u -> new ArrayList<>()).add(occupant(row));
+                }
             }
             List<Card> cards = new ArrayList<>();
             byCard.keySet().stream().sorted().forEach(uuid -> {
@@ -198,13 +213,19 @@ public class FleetResource {
                 BigDecimal held = occ.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add);
                 cards.add(new Card(uuid, "/fleet/card?uuid=" + Format.query(uuid) + "&at=" + instant, occ, held));
             });
-            int count = Math.max(k.cards(), cards.size());
-            int occupied = cards.size();
+            BigDecimal unnamedHeld = unnamed.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add);
+            int unnamedCards = unnamedHeld.setScale(0, RoundingMode.CEILING).intValue();
+            int occupied = cards.size() + unnamedCards;
+            int count = Math.max(k.cards(), occupied);
+            // the units on cards not named fill their cards evenly in the picture
+            for (int u = 0; u < unnamedCards; u++) {
+                cards.add(new Card(null, null, unnamed, unnamedHeld.divide(BigDecimal.valueOf(unnamedCards), 6, RoundingMode.HALF_EVEN)));
+            }
             for (int free = occupied; free < count; free++) {
                 cards.add(new Card(null, null, List.of(), BigDecimal.ZERO));
             }
-            BigDecimal held = cards.stream().map(Card::held).reduce(BigDecimal.ZERO, BigDecimal::add);
-            nodes.add(new Node(k.cluster(), k.node(), count, cards, occupied, Format.number(held)));
+            BigDecimal held = cards.stream().filter(c -> c.uuid() != null).map(Card::held).reduce(unnamedHeld, BigDecimal::add);
+            nodes.add(new Node(k.cluster(), k.node(), count, cards, unnamed, unnamedCards, occupied, Format.number(held)));
         }
         return nodes;
     }
@@ -250,7 +271,8 @@ public class FleetResource {
                 Card c = n.cards().get(x);
                 Map<String, Object> item = new LinkedHashMap<>();
                 item.put("value", List.of(x, y, c.held().min(BigDecimal.ONE).doubleValue()));
-                item.put("name", c.free() ? "free" : c.uuid() + " — " + c.occupants().size() + " pod(s)");
+                item.put("name", c.free() ? "free" : c.uuid() != null ? c.uuid() + " — " + c.occupants().size() + " pod(s)"
+                        : "card not named by the device plugin — " + c.occupants().size() + " unit(s) share " + n.unnamedCards() + " card(s)");
                 if (c.link() != null) {
                     item.put("link", c.link());
                 }

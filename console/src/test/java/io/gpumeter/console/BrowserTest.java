@@ -102,9 +102,10 @@ class BrowserTest {
 
         chartDrawn("fleet-chart");
         assertEquals(List.of("gpu-a", "4", "2", "2", "1.75"), cells("#fleet-table tbody tr[data-node='gpu-a'] td", true));
-        assertEquals(List.of("gpu-b", "2", "0", "2", "0.00"), cells("#fleet-table tbody tr[data-node='gpu-b'] td", true));
-        assertEquals(6, browser.findElements(By.cssSelector("li.card")).size(), "every card of both nodes");
-        assertEquals(4, browser.findElements(By.cssSelector("li.card.free")).size());
+        assertEquals(List.of("gpu-b", "2", "1", "1", "0.86"), cells("#fleet-table tbody tr[data-node='gpu-b'] td", true));
+        assertEquals(2 + 2 + 1 + 1, browser.findElements(By.cssSelector("li.card")).size(), "held and free cards, and the unnamed ones");
+        assertEquals(3, browser.findElements(By.cssSelector("li.card.free")).size());
+        assertEquals(1, browser.findElements(By.cssSelector("li.card.unnamed")).size());
         assertTrue(browser.findElements(By.cssSelector("#fleet-chart svg path")).size() >= 6, "the heatmap draws a cell per card");
         noConsoleErrors("fleet");
         shoot("fleet");

@@ -43,13 +43,16 @@ class PagesTest {
         // gpu-a: 4 cards, 2 held, 2 free, 1.75 of a card held; gpu-b: 2 cards, both free
         assertTrue(html.contains("<tr data-node=\"gpu-a\"><td>gpu-a<span class=\"sub\">lab</span></td><td class=\"num\">4</td>"
                 + "<td class=\"num\">2</td><td class=\"num\">2</td><td class=\"num\">1.75</td></tr>"), html);
+        // gpu-b: 2 cards, MIG slices of 6/7 of a card on one the device plugin does not name, 1 free
         assertTrue(html.contains("<tr data-node=\"gpu-b\"><td>gpu-b<span class=\"sub\">lab</span></td><td class=\"num\">2</td>"
-                + "<td class=\"num\">0</td><td class=\"num\">2</td><td class=\"num\">0.00</td></tr>"), html);
+                + "<td class=\"num\">1</td><td class=\"num\">1</td><td class=\"num\">0.86</td></tr>"), html);
+        assertTrue(html.contains("2 unit(s) on 1 card(s) the device plugin does not name (0.86 of a card)"), html);
+        assertTrue(html.contains("acme-eval/eval-1") && html.contains("MIG 3g.40gb"), html);
         assertTrue(html.contains("href=\"/fleet/card?uuid=GPU-aaaa-0001&amp;at=2026-11-30T12%3A00%3A00Z\""), "a card links to its occupants");
         assertTrue(html.contains("acme-ml/train-7") && html.contains("globex-lab/notebook-2") && html.contains("acme-serve/llm-0"));
         assertTrue(html.contains("vGPU 50 % cores, 40960 MiB") && html.contains("whole card"));
         assertTrue(html.contains("id=\"fleet-chart-option\""), "the picture's data is on the page");
-        assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 6 card(s), 2 held."), html);
+        assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 6 card(s), 3 held."), html);
 
         assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
                 "/api/v1/capacity?from=2026-11-30T11%3A59%3A00Z&to=2026-11-30T12%3A00%3A00Z&groupBy=cluster,node")), StandIn.SEEN.toString());
