@@ -231,6 +231,12 @@ class PagesTest {
         html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
         assertTrue(html.contains("ledger-service answered 502"), html);
         assertFalse(html.contains("bad gateway"), html);
+
+        StandIn.override(Backend.BILLING, "/api/v1/reports/monthly", StandIn.Reply.hangUp());
+        StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.json("[]"));
+        html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
+        assertTrue(html.contains("billing-service is unreachable") && html.contains("Check that billing-service is running."), html);
+        assertFalse(html.contains("IOException") || html.contains("java."), html);
     }
 
     @Test

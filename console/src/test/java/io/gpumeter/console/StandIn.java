@@ -27,6 +27,11 @@ final class StandIn {
             return new Reply(200, "application/json", body);
         }
 
+        /** The connection is closed without an answer, as a service that crashes mid-request leaves it. */
+        static Reply hangUp() {
+            return new Reply(-1, "", "");
+        }
+
         static Reply problem(int status, String title, String detail) {
             return new Reply(status, "application/problem+json", "{\"type\":\"about:blank\",\"title\":\"" + title
                     + "\",\"status\":" + status + ",\"detail\":\"" + detail + "\"}");
@@ -69,6 +74,10 @@ final class StandIn {
                     }
                     if (reply == null) {
                         reply = REPLIES.getOrDefault(key(b, path, false), Reply.problem(404, "Not Found", "no fixture for " + path));
+                    }
+                    if (reply.status() < 0) {
+                        exchange.close();
+                        return;
                     }
                     byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
                     exchange.getResponseHeaders().set("Content-Type", reply.type());
