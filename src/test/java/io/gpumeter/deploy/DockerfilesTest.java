@@ -50,7 +50,7 @@ class DockerfilesTest {
         assertTrue(text.contains("target/*-runner /work/application"), svc + ": copies the native executable");
         assertTrue(text.contains("-Pnative"), svc + ": says how to build the executable");
         assertCommon(svc, text, "1001");
-        assertTrue(Repo.read(Repo.root().resolve("pom.xml")).contains("<id>native</id>"), "the root POM has the native profile");
+        assertTrue(Repo.read(Repo.root().resolve("service-parent/pom.xml")).contains("<id>native</id>"), "the services' parent POM has the native profile");
     }
 
     private static void assertCommon(String svc, String text, String user) {

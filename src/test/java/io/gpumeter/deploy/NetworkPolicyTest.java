@@ -58,9 +58,11 @@ class NetworkPolicyTest {
         calls.add("alertmanager -> alert-service:8084");
         calls.add("alert-service -> alertmanager:9093");
         for (String s : SERVICES) {
-            calls.add(s + " -> external-postgres:5432");
-            if (inClusterDatabase) {
-                calls.add(s + " -> postgres:5432");
+            if (Repo.usesDatabase(s.replace("-service", ""))) {
+                calls.add(s + " -> external-postgres:5432");
+                if (inClusterDatabase) {
+                    calls.add(s + " -> postgres:5432");
+                }
             }
             // Only Prometheus in the monitoring namespace, and only on the management port.
             calls.add("prometheus -> " + s + ":" + Repo.managementPort(s.replace("-service", "")));

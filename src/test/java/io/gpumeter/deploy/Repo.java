@@ -31,6 +31,11 @@ final class Repo {
         return app.equals(CONSOLE) ? CONSOLE : app + "-service";
     }
 
+    /** Whether a service ("ledger") keeps a schema in the database; the collector keeps nothing. */
+    static boolean usesDatabase(String svc) {
+        return !svc.equals("collector");
+    }
+
     private static Path root;
 
     private Repo() {

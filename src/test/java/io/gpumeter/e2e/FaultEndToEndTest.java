@@ -200,7 +200,7 @@ class FaultEndToEndTest {
         await(Duration.ofSeconds(60), "the first 10 pods in the ledger", () -> podFacts("steady") == 10);
         assertEquals(0, bufferedFacts(), "nothing waits while the ledger takes every batch");
 
-        suite.stopDatabase();
+        suite.faults().stopDatabase();
         long outageStart = System.nanoTime();
         int maxBuffered = 0;
         try {
@@ -221,7 +221,7 @@ class FaultEndToEndTest {
             assertEquals(BUFFER_CAPACITY, maxBuffered, "never above its bound");
             assertTrue(suite.isRunning(Service.COLLECTOR), "the collector stays up");
         } finally {
-            suite.startDatabase();
+            suite.faults().startDatabase();
         }
         for (int i = 0; i < 10; i++, created++) {
             k8s.resource(steadyPod(created, march)).create();
@@ -258,7 +258,7 @@ class FaultEndToEndTest {
             }
             return writing.get() || firstTry.isDone();
         });
-        suite.kill(Service.LEDGER);
+        suite.faults().kill(Service.LEDGER);
         assertTrue(writing.get(), "the ledger was caught writing the batch");
 
         HttpResponse<String> answer = firstTry.get(2, TimeUnit.MINUTES);
@@ -274,7 +274,7 @@ class FaultEndToEndTest {
             assertEquals(pods, stored);
         }
 
-        suite.start(Service.LEDGER);
+        suite.faults().start(Service.LEDGER);
         HttpResponse<String> again = replayUntilTaken(stream, cluster);
         JsonNode result = JSON.readTree(again.body());
         // every pod, the namespace and the node, whether the first try left them (a commit that won) or not
@@ -311,7 +311,7 @@ class FaultEndToEndTest {
         }
         await(Duration.ofSeconds(60), "the running pods in the ledger", () -> openSegments("restart") == 5);
 
-        suite.kill(Service.COLLECTOR);
+        suite.faults().kill(Service.COLLECTOR);
         for (Pod p : running) {
             Instant scheduled = Instant.parse(p.getStatus().getConditions().get(0).getLastTransitionTime());
             k8s.resource(finished(k8s.resource(p).get(), scheduled.plus(Duration.ofHours(2)))).update();
@@ -326,7 +326,7 @@ class FaultEndToEndTest {
         }
         assertEquals(5, openSegments("restart"), "nothing reaches the ledger while the collector is down");
 
-        suite.start(Service.COLLECTOR);
+        suite.faults().start(Service.COLLECTOR);
         await(Duration.ofSeconds(60), "the list after the restart",
                 () -> sqlCount(namespaceSegments("restart")) == 13 && openSegments("restart") == 3);
         for (Pod p : late) {

@@ -206,8 +206,8 @@ class SpineEndToEndTest {
         List<String> lines = Arrays.asList(stream.split("\n"));
         int half = lines.size() / 2;
         replay(String.join("\n", lines.subList(0, half)), "restart").then().statusCode(200);
-        suite.stop(Service.COLLECTOR);
-        suite.start(Service.COLLECTOR);
+        suite.faults().stop(Service.COLLECTOR);
+        suite.faults().start(Service.COLLECTOR);
         replay(String.join("\n", lines.subList(half, lines.size())), "restart").then().statusCode(200);
 
         Map<String, BigDecimal> byCluster = may("cluster,tenant");

@@ -26,7 +26,9 @@ import java.util.SplittableRandom;
 
 /**
  * Builds a month for a fleet of GPUs in a fresh ledger, then prints how long the monthly CSV takes, billing-service's
- * peak memory meanwhile, and Q1's latency percentiles. Usage: {@code bench/run [gpus] [q1-queries] [--pods=N]}
+ * peak memory meanwhile, and Q1's latency percentiles. After the load it explains the used-hours and GPU-hours
+ * queries of one tenant's month, prints their plans, and exits non-zero if a fact table is read by a sequential
+ * scan there. Usage: {@code bench/run [gpus] [q1-queries] [--pods=N]}
  * (defaults 10000, 2000, and the pods a month of 1-minute to 4-day holds makes: about 262,000 for 10,000 GPUs).
  */
 public final class MonthBench {
@@ -57,15 +59,23 @@ public final class MonthBench {
         long targetPods = pods;
         Path root = Path.of("").toAbsolutePath();
         Path state = root.resolve("bench/target/run");
+        List<String> planProblems;
         try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.BILLING)).freePorts()
                 .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
                 .logDirectory(state.resolve("logs")).jvmOptions(List.of("-XX:+UseParallelGC", "-Xmx2g"))
                 .readyTimeout(Duration.ofMinutes(3)).build().start()) {
-            new MonthBench().run(suite, gpus, queries, targetPods);
+            planProblems = new MonthBench().run(suite, root, gpus, queries, targetPods);
         }
+        if (!planProblems.isEmpty()) {
+            System.err.println("plan check FAILED: a fact table is read by a sequential scan for one tenant's month:");
+            planProblems.forEach(p -> System.err.println("  " + p));
+            System.exit(1);
+        }
+        System.out.println("plan check passed: no fact table is read by a sequential scan for one tenant's month");
     }
 
-    private void run(Suite suite, int gpus, int queries, long targetPods) throws Exception {
+    /** Runs the benchmark; answers the problems the plan check found in the hot queries (empty when none). */
+    private List<String> run(Suite suite, Path root, int gpus, int queries, long targetPods) throws Exception {
         authorization = "Bearer " + suite.adminToken();
         System.out.printf("gpumeter month benchmark: %,d GPUs%s, month 2026-05, %d cores, java %s%n", gpus,
                 targetPods > 0 ? String.format(", about %,d pods", targetPods) : "",
@@ -81,6 +91,10 @@ public final class MonthBench {
         double ingestSeconds = (System.nanoTime() - t0) / 1e9;
         System.out.printf("ingest: %,d pods, %,d facts in %.1f s (%,.0f facts/s, derivation included)%n",
                 fleet.pods(), facts[0], ingestSeconds, facts[0] / ingestSeconds);
+
+        // The hot queries of one tenant's month must reach the tenant's rows through indexes, not whole tables.
+        List<String> planProblems = new QueryPlans(root, suite.database().orElseThrow())
+                .check("tenant-0", MONTH_START, MONTH_END);
 
         URI csv = suite.url(Service.BILLING).resolve("/api/v1/reports/monthly?month=2026-05&format=csv");
         URI hours = suite.url(Service.LEDGER).resolve("/api/v1/gpu-hours?from=2026-05-01T00:00:00Z&to=2026-06-01T00:00:00Z&groupBy=tenant,model");
@@ -117,6 +131,7 @@ public final class MonthBench {
                 queries, answered, latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0,
                 latency.getMaxValue() / 1000.0);
         System.out.printf("database size: %s%n", databaseSize(suite));
+        return planProblems;
     }
 
     /** Runs a GET {@code runs} times, prints first, median and best; answers the median in seconds. */

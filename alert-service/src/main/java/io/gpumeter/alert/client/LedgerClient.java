@@ -2,10 +2,12 @@ package io.gpumeter.alert.client;
 
 import io.gpumeter.common.client.Answers;
 import io.gpumeter.alert.client.LedgerRestClient.IncidentView;
+import io.gpumeter.alert.client.LedgerRestClient.UsageRequest;
 import io.gpumeter.alert.client.LedgerRestClient.ViolationView;
 import io.gpumeter.alert.domain.Incident;
 import io.gpumeter.alert.domain.Source;
 import io.gpumeter.alert.domain.ViolationEpisode;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
@@ -14,7 +16,11 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 
 /**
@@ -26,6 +32,9 @@ import java.util.Objects;
 @Retry
 @CircuitBreaker
 public class LedgerClient {
+
+    /** The most cards the ledger's usage read takes at once. */
+    static final int MAX_CARDS = 500;
 
     private final LedgerRestClient ledger;
 
@@ -42,8 +51,9 @@ public class LedgerClient {
                 .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
-    public Uni<List<OccupantView>> occupants(String node, Instant at) {
-        return ledger.nodeOccupants(node, at.toString()).map(LedgerClient::orEmpty)
+    /** Every unit held anywhere at an instant: all nodes' occupants in one read. */
+    public Uni<List<OccupantView>> fleetOccupants(Instant at) {
+        return ledger.fleetOccupants(at.toString()).map(LedgerClient::orEmpty)
                 .onFailure(Answers::notFound).recoverWithItem(List.of());
     }
 
@@ -59,10 +69,23 @@ public class LedgerClient {
                 .onFailure(Answers::notFound).recoverWithItem(false);
     }
 
-    /** Every usage series of a card, per minute, over [from, to). */
-    public Uni<List<UsagePointView>> usage(String gpuUuid, Instant from, Instant to) {
-        return ledger.usage(gpuUuid, from.toString(), to.toString()).map(LedgerClient::orEmpty)
-                .onFailure(Answers::notFound).recoverWithItem(List.of());
+    /**
+     * Every usage series of each card, per minute, over [from, to), by card; a card without any is missing. One read
+     * per {@value #MAX_CARDS} cards, the most the ledger takes at once.
+     */
+    public Uni<Map<String, List<UsagePointView>>> usage(Collection<String> gpuUuids, Instant from, Instant to) {
+        List<String> cards = List.copyOf(gpuUuids);
+        List<List<String>> chunks = new ArrayList<>();
+        for (int i = 0; i < cards.size(); i += MAX_CARDS) {
+            chunks.add(cards.subList(i, Math.min(cards.size(), i + MAX_CARDS)));
+        }
+        return Multi.createFrom().iterable(chunks)
+                .onItem().transformToUniAndConcatenate(chunk -> ledger.usage(
+                        new UsageRequest(from.toString(), to.toString(), chunk)).map(LedgerClient::orEmpty)
+                        .onFailure(Answers::notFound).recoverWithItem(List.of()))
+                .collect().in(HashMap<String, List<UsagePointView>>::new, (out, answers) -> answers
+                        .forEach(c -> out.put(c.gpuUuid(), c.points() == null ? List.of() : c.points())))
+                .map(Map::copyOf);
     }
 
     public Uni<Source<List<ViolationEpisode>>> violations(Instant from, Instant to) {

@@ -3,7 +3,9 @@ package io.gpumeter.alert.client;
 import io.gpumeter.common.security.ServiceToken;
 import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -30,6 +32,12 @@ interface LedgerRestClient {
                          Instant end, Double peakRatio) {
     }
 
+    record UsageRequest(String from, String to, List<String> gpus) {
+    }
+
+    record CardUsageView(String gpuUuid, List<UsagePointView> points) {
+    }
+
     record IncidentView(String cause, String rootCauseClass, String node, String gpuUuid, String namespace, String pod,
                         Instant startedAt, boolean open, String evidence) {
     }
@@ -49,10 +57,16 @@ interface LedgerRestClient {
     @Path("/gpus/{uuid}/occupants")
     Uni<List<OccupantView>> gpuOccupants(@PathParam("uuid") String uuid, @QueryParam("at") String at);
 
+    /** Every unit held anywhere at an instant. */
     @GET
-    @Path("/gpus/{uuid}/usage")
-    Uni<List<UsagePointView>> usage(@PathParam("uuid") String uuid, @QueryParam("from") String from,
-                                    @QueryParam("to") String to);
+    @Path("/fleet/occupants")
+    Uni<List<OccupantView>> fleetOccupants(@QueryParam("at") String at);
+
+    /** Every usage series of each card named, per minute, over a window. */
+    @POST
+    @Path("/usage/series")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<List<CardUsageView>> usage(UsageRequest request);
 
     @GET
     @Path("/violations")

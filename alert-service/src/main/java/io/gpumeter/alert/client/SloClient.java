@@ -5,6 +5,7 @@ import io.gpumeter.alert.client.SloRestClient.AlertView;
 import io.gpumeter.alert.client.SloRestClient.BurnWindow;
 import io.gpumeter.alert.client.SloRestClient.LatencyView;
 import io.gpumeter.alert.client.SloRestClient.SloView;
+import io.gpumeter.alert.client.SloRestClient.StateView;
 import io.gpumeter.alert.client.SloRestClient.StatusView;
 import io.gpumeter.alert.domain.LatencyWindow;
 import io.gpumeter.alert.domain.SloState;
@@ -17,7 +18,6 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
@@ -40,31 +40,14 @@ public class SloClient {
         this.slo = slo;
     }
 
+    /** Every SLO's state, in one read of slo-service whatever the number of SLOs. */
     public Uni<Source<List<SloState>>> states(Instant from, Instant to) {
-        return slo.slos()
-                .chain(list -> {
-                    List<Uni<SloState>> each = new ArrayList<>();
-                    for (SloView view : list == null ? List.<SloView>of() : list) {
-                        Uni<StatusView> status = slo.status(view.name(), to.toString())
-                                .onFailure(Answers::notFound).recoverWithNull();
-                        Uni<LatencyView> latency = hasCurve(view)
-                                ? slo.latency(view.selector().service(), from.toString(), to.toString(), view.sli())
-                                        .onFailure(Answers::notFound).recoverWithNull()
-                                : Uni.createFrom().nullItem();
-                        each.add(Uni.combine().all().unis(status, latency).asTuple()
-                                .map(t -> state(view, t.getItem1(), t.getItem2())));
-                    }
-                    return each.isEmpty() ? Uni.createFrom().item(List.<SloState>of())
-                            : Uni.join().all(each).andFailFast();
-                })
+        return slo.states(from.toString(), to.toString())
+                .map(list -> (list == null ? List.<StateView>of() : list).stream()
+                        .filter(s -> s != null && s.slo() != null)
+                        .map(s -> state(s.slo(), s.status(), s.latency())).toList())
                 .map(Source::available)
-                .onFailure(Answers::notFound).recoverWithItem(Source.absent("slo-service has no /api/v1/slos"));
-    }
-
-    /** Latency SLIs have a per-minute p99 curve for their service; availability has none. */
-    private static boolean hasCurve(SloView view) {
-        return view.selector() != null && view.selector().service() != null
-                && ("TTFT".equals(view.sli()) || "ITL".equals(view.sli()) || "E2E".equals(view.sli()));
+                .onFailure(Answers::notFound).recoverWithItem(Source.absent("slo-service has no /api/v1/slo-states"));
     }
 
     static SloState state(SloView view, StatusView status, LatencyView latency) {

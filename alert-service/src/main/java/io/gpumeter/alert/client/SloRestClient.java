@@ -5,7 +5,6 @@ import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -15,8 +14,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The slo-service reads two rules need: the SLOs, each one's burn-rate alerts, and its service's per-minute p99.
- * Use {@link SloClient}, which adds the call policy.
+ * The slo-service read two rules need: every SLO with its burn-rate alerts and its service's per-minute p99, in one
+ * call. Use {@link SloClient}, which adds the call policy.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -53,16 +52,12 @@ interface SloRestClient {
     record LatencyView(List<MinuteView> minutes) {
     }
 
-    @GET
-    @Path("/slos")
-    Uni<List<SloView>> slos();
+    /** One SLO with its status and, for a latency SLI naming a service, that service's curve (else null). */
+    record StateView(SloView slo, StatusView status, LatencyView latency) {
+    }
 
+    /** Every SLO with its status as of {@code to} and its service's latency curve over [from, to). */
     @GET
-    @Path("/slos/{name}/status")
-    Uni<StatusView> status(@PathParam("name") String name, @QueryParam("at") String at);
-
-    @GET
-    @Path("/latency")
-    Uni<LatencyView> latency(@QueryParam("service") String service, @QueryParam("from") String from,
-                             @QueryParam("to") String to, @QueryParam("sli") String sli);
+    @Path("/slo-states")
+    Uni<List<StateView>> states(@QueryParam("from") String from, @QueryParam("to") String to);
 }

@@ -53,17 +53,9 @@ public interface AlertConfig {
         @WithDefault("4m")
         Duration validity();
 
-        /** How far back the ledger is asked for the nodes that held GPUs. */
-        @WithDefault("PT24H")
-        Duration nodeLookback();
-
         /** How far back the ledger is asked for failure incidents by their start; open ones are read whatever their start. */
         @WithDefault("P7D")
         Duration failureLookback();
-
-        /** How many ledger calls run at once while a snapshot is taken. */
-        @WithDefault("4")
-        int concurrency();
     }
 
     /** Delivery to Alertmanager (POST /api/v2/alerts at quarkus.rest-client.alertmanager.url). */

@@ -13,6 +13,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -40,7 +41,10 @@ public class ActionResource {
 
     private final ActionRepository actions;
 
-    public ActionResource(ActionRepository actions) {
+    private final Clock clock;
+
+    public ActionResource(ActionRepository actions, Clock clock) {
+        this.clock = clock;
         this.actions = actions;
     }
 
@@ -49,7 +53,7 @@ public class ActionResource {
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<List<ActionView>> between(@QueryParam("from") String from, @QueryParam("to") String to,
                                          @QueryParam("limit") String limit, @QueryParam("offset") String offset) {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         Instant end = Params.instantOr("to", to, now.plusSeconds(1));
         Instant start = Params.instantOr("from", from, end.minus(Duration.ofHours(24)));
         TimeWindow window = Params.window(start, end);

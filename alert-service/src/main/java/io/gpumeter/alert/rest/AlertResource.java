@@ -13,6 +13,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -24,7 +25,10 @@ public class AlertResource {
 
     private final EpisodeRepository episodes;
 
-    public AlertResource(EpisodeRepository episodes) {
+    private final Clock clock;
+
+    public AlertResource(EpisodeRepository episodes, Clock clock) {
+        this.clock = clock;
         this.episodes = episodes;
     }
 
@@ -43,7 +47,7 @@ public class AlertResource {
         } else {
             throw ApiProblem.badRequest("state", "state must be firing or all, got '" + state + "'");
         }
-        Instant from = Params.instantOr("since", since, Instant.now().minus(Duration.ofHours(24)));
+        Instant from = Params.instantOr("since", since, clock.instant().minus(Duration.ofHours(24)));
         return episodes.recent(from, firingOnly, Window.of(limit, offset)).map(page -> page);
     }
 

@@ -13,6 +13,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -37,7 +38,10 @@ public class RuleResource {
     private final EpisodeRepository episodes;
     private final EvaluationService evaluation;
 
-    public RuleResource(RuleBook rules, EpisodeRepository episodes, EvaluationService evaluation) {
+    private final Clock clock;
+
+    public RuleResource(RuleBook rules, EpisodeRepository episodes, EvaluationService evaluation, Clock clock) {
+        this.clock = clock;
         this.rules = rules;
         this.episodes = episodes;
         this.evaluation = evaluation;
@@ -60,7 +64,7 @@ public class RuleResource {
     @POST
     @Path("/evaluations")
     public Uni<List<RuleView>> evaluate() {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         return evaluation.evaluate().map(ran -> {
             List<RuleResult> results = ran.orElseThrow(() -> new ApiProblem(409, "Conflict", null,
                     "another replica is evaluating the rules right now; try again in a moment"));

@@ -51,11 +51,12 @@ public class ActionService {
     private final AlertPayloads payloads;
     private final AlertMetrics metrics;
     private final ActionsConfig config;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
     public ActionService(Runbook runbook, ActionRepository audit, NodeActions nodes, TraceSnapshots traces, Tickets tickets,
                          KnownTargets known, LedgerClient ledger, AlertPayloads payloads, AlertMetrics metrics,
-                         AlertConfig config) {
+                         AlertConfig config, Clock clock) {
+        this.clock = clock;
         this.runbook = runbook;
         this.audit = audit;
         this.nodes = nodes;

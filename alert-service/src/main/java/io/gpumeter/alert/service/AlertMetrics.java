@@ -25,9 +25,10 @@ public class AlertMetrics {
     private final OutboxRepository outbox;
     private final AtomicLong backlog = new AtomicLong();
     private final AtomicLong oldestSeconds = new AtomicLong();
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
-    public AlertMetrics(MeterRegistry registry, OutboxRepository outbox) {
+    public AlertMetrics(MeterRegistry registry, OutboxRepository outbox, Clock clock) {
+        this.clock = clock;
         this.registry = registry;
         this.outbox = outbox;
         Gauge.builder("gpumeter.alert.outbox.alerts", backlog, AtomicLong::get)

@@ -39,11 +39,12 @@ public class EvaluationService {
     private final AlertPayloads payloads;
     private final OutboxDelivery delivery;
     private final boolean sending;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
     public EvaluationService(AdvisoryLock lock, SnapshotService snapshots, RuleBook rules, Pool pool,
                              EpisodeRepository episodes, OutboxRepository outbox, AlertPayloads payloads,
-                             OutboxDelivery delivery, AlertConfig config) {
+                             OutboxDelivery delivery, AlertConfig config, Clock clock) {
+        this.clock = clock;
         this.lock = lock;
         this.snapshots = snapshots;
         this.rules = rules;

@@ -22,9 +22,10 @@ public class KnownTargets {
     static final String GPU = "gpu_uuid";
 
     private final LedgerClient ledger;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
-    public KnownTargets(LedgerClient ledger) {
+    public KnownTargets(LedgerClient ledger, Clock clock) {
+        this.clock = clock;
         this.ledger = ledger;
     }
 

@@ -32,10 +32,11 @@ public class OutboxDelivery {
     private final AlertmanagerClient alertmanager;
     private final AlertMetrics metrics;
     private final AlertConfig.Alertmanager config;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
     public OutboxDelivery(AdvisoryLock lock, OutboxRepository outbox, AlertmanagerClient alertmanager, AlertMetrics metrics,
-                          AlertConfig config) {
+                          AlertConfig config, Clock clock) {
+        this.clock = clock;
         this.lock = lock;
         this.outbox = outbox;
         this.alertmanager = alertmanager;

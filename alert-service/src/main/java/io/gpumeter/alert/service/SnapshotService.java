@@ -19,7 +19,6 @@ import io.gpumeter.alert.domain.SloState;
 import io.gpumeter.alert.domain.Snapshot;
 import io.gpumeter.alert.domain.Source;
 import io.gpumeter.alert.domain.ViolationEpisode;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -33,8 +32,8 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Takes one evaluation's snapshot: the nodes that held GPUs, their occupied cards and each card's series from the
- * ledger, the ledger's violations and incidents (those that started within the lookback and those still open),
+ * Takes one evaluation's snapshot: the occupied cards and their series from the ledger (two reads, whatever the size
+ * of the fleet), the ledger's violations and incidents (those that started within the lookback and those still open),
  * slo-service's SLO states, and billing-service's budget forecasts and cost judgements. A source that fails is marked
  * failed, never replaced by an empty answer, so that no alert resolves because a call timed out.
  */
@@ -78,36 +77,29 @@ public class SnapshotService {
                         t.getItem6()));
     }
 
+    /** The cards held now and their series: one read of the fleet's occupants, one of the held cards' usage. */
     private Uni<Source<List<Card>>> cards(Instant now) {
-        int concurrency = Math.max(1, config.evaluation().concurrency());
         Instant from = now.minus(usageLookback);
-        return ledger.gpuNodes(now.minus(config.evaluation().nodeLookback()), now)
-                .chain(nodes -> Multi.createFrom().iterable(nodes)
-                        .onItem().transformToUni(node -> ledger.occupants(node, now)).merge(concurrency)
-                        .collect().asList())
+        return ledger.fleetOccupants(now)
                 .map(SnapshotService::byCard)
-                .chain(held -> held.isEmpty() ? Uni.createFrom().item(List.<Card>of()) : Multi.createFrom().iterable(held.values())
-                        .onItem().transformToUni(card -> ledger.usage(card.gpuUuid(), from, now)
-                                .map(points -> new Card(card.node(), card.gpuUuid(), card.holders(), series(points))))
-                        .merge(concurrency)
-                        .collect().asList())
+                .chain(held -> held.isEmpty() ? Uni.createFrom().item(List.<Card>of()) : ledger.usage(held.keySet(), from, now)
+                        .map(usage -> held.values().stream().map(card -> new Card(card.node(), card.gpuUuid(),
+                                card.holders(), series(usage.getOrDefault(card.gpuUuid(), List.of())))).toList()))
                 .map(list -> Source.available(list.stream()
                         .sorted(Comparator.comparing(Card::node).thenComparing(Card::gpuUuid)).toList()))
                 .onFailure().recoverWithItem(e -> Source.failed("ledger: " + Answers.reason(e)));
     }
 
-    private static Map<String, Card> byCard(List<List<OccupantView>> perNode) {
+    private static Map<String, Card> byCard(List<OccupantView> occupants) {
         Map<String, Card> cards = new TreeMap<>();
-        for (List<OccupantView> occupants : perNode) {
-            for (OccupantView o : occupants) {
-                if (o.gpuUuid() == null || o.node() == null) {
-                    continue;
-                }
-                Card card = cards.get(o.gpuUuid());
-                List<Holder> holders = new ArrayList<>(card == null ? List.of() : card.holders());
-                holders.add(new Holder(o.namespace(), o.pod(), o.tenant(), o.since()));
-                cards.put(o.gpuUuid(), new Card(o.node(), o.gpuUuid(), holders, Map.of()));
+        for (OccupantView o : occupants) {
+            if (o.gpuUuid() == null || o.node() == null) {
+                continue;
             }
+            Card card = cards.get(o.gpuUuid());
+            List<Holder> holders = new ArrayList<>(card == null ? List.of() : card.holders());
+            holders.add(new Holder(o.namespace(), o.pod(), o.tenant(), o.since()));
+            cards.put(o.gpuUuid(), new Card(o.node(), o.gpuUuid(), holders, Map.of()));
         }
         return cards;
     }

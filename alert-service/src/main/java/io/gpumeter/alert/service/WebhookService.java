@@ -34,9 +34,10 @@ public class WebhookService {
     private final ReceivedRepository received;
     private final ActionService actions;
     private final AlertMetrics metrics;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
-    public WebhookService(ReceivedRepository received, ActionService actions, AlertMetrics metrics) {
+    public WebhookService(ReceivedRepository received, ActionService actions, AlertMetrics metrics, Clock clock) {
+        this.clock = clock;
         this.received = received;
         this.actions = actions;
         this.metrics = metrics;

@@ -28,6 +28,9 @@ import java.util.concurrent.Executors;
  * A stand-in for ledger-service (and slo-service, billing-service, and a ticket receiver) on a free port: each path answers what the
  * test put there, everything else 404 — as a ledger without the failures endpoint, or an slo-service without an API.
  * The failure incidents put there are the ledger's book: each call gets those its query selects, as the ledger would.
+ * The ledger's bulk reads answer from the per-node and per-card answers put there, as the ledger would: the fleet's
+ * occupants are every node's, and a usage read gives each card named its own series (a card whose own read fails
+ * fails the read). Every call is counted in {@link #CALLS}.
  */
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
@@ -36,11 +39,15 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     }
 
     static final String INCIDENTS = "/api/v1/failures/incidents";
+    static final String FLEET_OCCUPANTS = "/api/v1/fleet/occupants";
+    static final String USAGE_SERIES = "/api/v1/usage/series";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static final Map<String, Answer> ROUTES = new ConcurrentHashMap<>();
     /** The query of each call to the failure incidents, as sent. */
     static final List<String> INCIDENT_QUERIES = new CopyOnWriteArrayList<>();
+    /** Every call, as "METHOD path", in order. */
+    static final List<String> CALLS = new CopyOnWriteArrayList<>();
     /** Bodies POSTed to /tickets, with their Authorization header first. */
     static final List<List<String>> TICKETS = new CopyOnWriteArrayList<>();
 
@@ -64,6 +71,17 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
+        CALLS.add(exchange.getRequestMethod() + " " + path);
+        if (path.equals(FLEET_OCCUPANTS) && !ROUTES.containsKey(path)) {
+            Answer fleet = fleetOccupants();
+            reply(exchange, fleet.status(), fleet.body());
+            return;
+        }
+        if (path.equals(USAGE_SERIES) && !ROUTES.containsKey(path)) {
+            Answer usage = usageSeries(JSON.readTree(exchange.getRequestBody()));
+            reply(exchange, usage.status(), usage.body());
+            return;
+        }
         if (path.equals("/tickets")) {
             String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
             String auth = exchange.getRequestHeaders().getFirst("Authorization");
@@ -112,6 +130,34 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         return new Answer(200, kept.toString());
     }
 
+    /** Every node's occupants, as the ledger's fleet read answers them; a node whose read fails fails it. */
+    private static Answer fleetOccupants() throws IOException {
+        ArrayNode all = JSON.createArrayNode();
+        for (Map.Entry<String, Answer> route : new java.util.TreeMap<>(ROUTES).entrySet()) {
+            if (route.getKey().startsWith("/api/v1/nodes/") && route.getKey().endsWith("/occupants")) {
+                if (route.getValue().status() != 200) {
+                    return route.getValue();
+                }
+                JSON.readTree(route.getValue().body()).forEach(all::add);
+            }
+        }
+        return new Answer(200, all.toString());
+    }
+
+    /** Each card's own usage answer, in the order named; a card whose read fails fails the read. */
+    private static Answer usageSeries(JsonNode asked) throws IOException {
+        ArrayNode out = JSON.createArrayNode();
+        for (JsonNode gpu : asked.path("gpus")) {
+            Answer own = ROUTES.get("/api/v1/gpus/" + gpu.asText() + "/usage");
+            if (own != null && own.status() != 200) {
+                return own;
+            }
+            ObjectNode card = out.addObject().put("gpuUuid", gpu.asText());
+            card.set("points", own == null ? JSON.createArrayNode() : JSON.readTree(own.body()));
+        }
+        return new Answer(200, out.toString());
+    }
+
     private static void reply(HttpExchange exchange, int status, String body) throws IOException {
         byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().add("Content-Type", "application/json");
@@ -133,6 +179,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
     static void reset() {
         ROUTES.clear();
+        CALLS.clear();
         TICKETS.clear();
         INCIDENT_QUERIES.clear();
     }
@@ -217,6 +264,12 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             i.put("recoveredAt", recovered.toString()).put("repairSeconds", Duration.between(started, recovered).toSeconds());
         }
         return i.putNull("endedAt").put("open", recovered == null).put("occurrences", 1).put("evidence", evidence).toString();
+    }
+
+    /** The calls made to a path, e.g. "GET /api/v1/fleet/occupants"; a '*' stands for one path segment. */
+    static long calls(String call) {
+        String pattern = java.util.regex.Pattern.quote(call).replace("*", "\\E[^/]+\\Q");
+        return CALLS.stream().filter(c -> c.matches(pattern)).count();
     }
 
     static double[] flat(double value, int minutes) {

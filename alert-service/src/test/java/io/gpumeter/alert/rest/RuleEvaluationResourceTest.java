@@ -211,7 +211,7 @@ class RuleEvaluationResourceTest {
     @Order(4)
     void aFailingLedgerHoldsTheAlertsInsteadOfResolvingThem() {
         troubled();
-        FakeLedger.fail("/api/v1/gpu-hours", 500);
+        FakeLedger.fail(FakeLedger.FLEET_OCCUPANTS, 500);
         FakeLedger.fail("/api/v1/failures/incidents", 503);
         JsonPath rules = evaluate();
         assertEquals("HELD", status(rules, "GpuFallenOffBus"));
@@ -277,19 +277,20 @@ class RuleEvaluationResourceTest {
     void theSloRulesLightUpOnceSloServiceAnswers() {
         healthy();
         Instant now = Instant.now().truncatedTo(java.time.temporal.ChronoUnit.MINUTES);
-        FakeLedger.answer("/api/v1/slos", "[{\"name\":\"chat-ttft\",\"selector\":{\"service\":\"chat\",\"tenant\":\"acme\"},"
-                + "\"sli\":\"TTFT\",\"objective\":{\"percentile\":99,\"thresholdMs\":300},\"target\":0.99,\"window\":\"P30D\"}]");
-        // slo-service's own shapes: the status's burn-rate alerts, and the service's per-minute latency curve.
+        // slo-service's own shapes: each SLO with its status's burn-rate alerts and its service's per-minute latency curve.
         StringBuilder minutes = new StringBuilder();
         for (int i = 4; i >= 1; i--) {
             minutes.append(minutes.length() == 0 ? "" : ",").append("{\"minute\":\"").append(now.minusSeconds(60L * i))
                     .append("\",\"latency\":{\"count\":100,\"p99Ms\":").append(i == 4 ? 120 : 450).append("}}");
         }
-        FakeLedger.answer("/api/v1/slos/chat-ttft/status", "{\"name\":\"chat-ttft\",\"state\":\"PAGE\",\"alerts\":["
+        FakeLedger.answer("/api/v1/slo-states", "[{\"slo\":{\"name\":\"chat-ttft\",\"selector\":{\"service\":\"chat\","
+                + "\"tenant\":\"acme\"},\"sli\":\"TTFT\",\"objective\":{\"percentile\":99,\"thresholdMs\":300},"
+                + "\"target\":0.99,\"window\":\"P30D\"},"
+                + "\"status\":{\"name\":\"chat-ttft\",\"state\":\"PAGE\",\"alerts\":["
                 + "{\"severity\":\"PAGE\",\"factor\":14.4,\"budgetConsumed\":0.02,"
                 + "\"longWindow\":{\"window\":\"PT1H\",\"good\":984,\"total\":1000,\"burnRate\":16.0},"
-                + "\"shortWindow\":{\"window\":\"PT5M\",\"good\":69,\"total\":100,\"burnRate\":30.5},\"firing\":true}]}");
-        FakeLedger.answer("/api/v1/latency", "{\"service\":\"chat\",\"sli\":\"TTFT\",\"minutes\":[" + minutes + "]}");
+                + "\"shortWindow\":{\"window\":\"PT5M\",\"good\":69,\"total\":100,\"burnRate\":30.5},\"firing\":true}]},"
+                + "\"latency\":{\"service\":\"chat\",\"sli\":\"TTFT\",\"minutes\":[" + minutes + "]}}]");
         JsonPath rules = evaluate();
         assertEquals("FIRING", status(rules, "InferenceLatencyP99High"));
         assertEquals("FIRING", status(rules, "SloErrorBudgetFastBurn"));
@@ -297,7 +298,7 @@ class RuleEvaluationResourceTest {
         assertEquals("chat-ttft", alerts.getString("find { it.alertname == 'SloErrorBudgetFastBurn' }.labels.slo"));
         assertEquals("acme", alerts.getString("find { it.alertname == 'InferenceLatencyP99High' }.labels.tenant"));
 
-        FakeLedger.fail("/api/v1/slos", 404);
+        FakeLedger.fail("/api/v1/slo-states", 404);
         rules = evaluate();
         assertEquals("INACTIVE", status(rules, "SloErrorBudgetFastBurn"));
         given().get("/api/v1/alerts").then().body("findAll { it.alertname.startsWith('Slo') }.size()", equalTo(0));

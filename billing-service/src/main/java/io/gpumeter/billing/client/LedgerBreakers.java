@@ -6,6 +6,7 @@ import io.smallrye.faulttolerance.api.CircuitBreakerState;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -28,7 +29,10 @@ public class LedgerBreakers {
     private final CircuitBreakerMaintenance breakers;
     private final LedgerClient ledger;
 
-    public LedgerBreakers(CircuitBreakerMaintenance breakers, LedgerClient ledger) {
+    private final Clock clock;
+
+    public LedgerBreakers(CircuitBreakerMaintenance breakers, LedgerClient ledger, Clock clock) {
+        this.clock = clock;
         this.breakers = breakers;
         this.ledger = ledger;
     }
@@ -49,7 +53,7 @@ public class LedgerBreakers {
 
     @Scheduled(every = "{gpumeter.billing.ledger.probe-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void tryOpenBreakers() {
-        Instant to = Instant.now().truncatedTo(ChronoUnit.MINUTES);
+        Instant to = clock.instant().truncatedTo(ChronoUnit.MINUTES);
         Instant from = to.minus(TRIAL_WINDOW);
         Map<String, CircuitBreakerState> states = states();
         trial(states.get("gpuHours"), () -> ledger.gpuHours(from, to, "tenant", null));

@@ -22,6 +22,7 @@ import jakarta.ws.rs.core.UriBuilder;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.math.BigDecimal;
+import java.time.Clock;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.util.List;
@@ -42,7 +43,10 @@ public class BudgetResource {
 
     private final BudgetService budgets;
 
-    public BudgetResource(BudgetService budgets) {
+    private final Clock clock;
+
+    public BudgetResource(BudgetService budgets, Clock clock) {
+        this.clock = clock;
         this.budgets = budgets;
     }
 
@@ -100,7 +104,7 @@ public class BudgetResource {
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badRequest("month", e.getMessage());
         }
-        Instant asOf = Params.instantOr("at", at, Instant.now());
+        Instant asOf = Params.instantOr("at", at, clock.instant());
         return budgets.forecast(name, yearMonth, asOf);
     }
 

@@ -12,6 +12,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import java.time.Clock;
 import java.time.Instant;
 
 /** The capacity plan (Q10): per GPU model, demand trend, supply, forecast with its interval, and the gap. */
@@ -23,7 +24,10 @@ public class CapacityResource {
 
     private final CapacityPlanService plans;
 
-    public CapacityResource(CapacityPlanService plans) {
+    private final Clock clock;
+
+    public CapacityResource(CapacityPlanService plans, Clock clock) {
+        this.clock = clock;
         this.plans = plans;
     }
 
@@ -34,7 +38,7 @@ public class CapacityResource {
         int horizonDays = days("horizon", horizon == null || horizon.isEmpty() ? "30d" : horizon, 1, MAX_HORIZON_DAYS);
         int historyDays = days("history", history == null || history.isEmpty() ? plans.defaultHistory() : history,
                 CapacityPlanService.MIN_HISTORY_DAYS, CapacityPlanService.MAX_HISTORY_DAYS);
-        Instant asOf = Params.instantOr("at", at, Instant.now());
+        Instant asOf = Params.instantOr("at", at, clock.instant());
         return plans.plan(asOf, horizonDays, historyDays);
     }
 

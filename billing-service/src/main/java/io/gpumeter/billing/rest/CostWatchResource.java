@@ -13,6 +13,7 @@ import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.YearMonth;
@@ -29,8 +30,11 @@ public class CostWatchResource {
     private final CostAnomalyService anomalies;
     private final ZoneId zone;
 
+    private final Clock clock;
+
     public CostWatchResource(BudgetService budgets, CostAnomalyService anomalies,
-                             BillingConfig config) {
+                             BillingConfig config, Clock clock) {
+        this.clock = clock;
         this.budgets = budgets;
         this.anomalies = anomalies;
         this.zone = config.zone();
@@ -40,7 +44,7 @@ public class CostWatchResource {
     @Path("/budget-forecasts")
     @Operation(summary = "The month's forecast of every tenant that has a budget (month defaults to the one at 'at')")
     public List<BudgetService.Forecast> forecasts(@QueryParam("month") String month, @QueryParam("at") String at) {
-        Instant asOf = Params.instantOr("at", at, Instant.now());
+        Instant asOf = Params.instantOr("at", at, clock.instant());
         YearMonth yearMonth;
         try {
             yearMonth = month == null || month.isEmpty() ? YearMonth.from(asOf.atZone(zone)) : BillingPeriod.parseMonth(month);
@@ -54,7 +58,7 @@ public class CostWatchResource {
     @Path("/cost-anomalies")
     @Operation(summary = "Each tenant's allocated cost on one day against its trailing days' mean and deviation")
     public CostAnomalyService.Report anomalies(@QueryParam("day") String day, @QueryParam("at") String at) {
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         if (day != null && !day.isEmpty()) {
             if (at != null && !at.isEmpty()) {
                 throw ApiProblem.badRequest("day", "give day or at, not both");

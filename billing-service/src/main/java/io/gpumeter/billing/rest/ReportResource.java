@@ -30,7 +30,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import java.math.BigDecimal;
-import java.time.Instant;
+import java.time.Clock;
 import java.time.LocalDate;
 import java.time.YearMonth;
 import java.util.List;
@@ -50,7 +50,10 @@ public class ReportResource {
     private final MonthClose monthClose;
     private final FocusLabels focus;
 
-    public ReportResource(ReportService reports, MonthClose monthClose, BillingConfig config) {
+    private final Clock clock;
+
+    public ReportResource(ReportService reports, MonthClose monthClose, BillingConfig config, Clock clock) {
+        this.clock = clock;
         this.reports = reports;
         this.monthClose = monthClose;
         this.focus = new FocusLabels(config.focus().providerName(), config.focus().billingAccountId(),
@@ -167,7 +170,7 @@ public class ReportResource {
     public Response close(
             @Parameter(description = "calendar month, YYYY-MM", example = "2026-03") @PathParam("month") String month) {
         YearMonth yearMonth = parse("month", month, BillingPeriod::parseMonth);
-        MonthClose.Closing closing = monthClose.close(yearMonth, Instant.now());
+        MonthClose.Closing closing = monthClose.close(yearMonth, clock.instant());
         var closed = closing.month();
         ClosedMonthView view = new ClosedMonthView(closed.label(), closed.period().startText(),
                 closed.period().endText(), closed.closedAt().toString(), closed.currency(),

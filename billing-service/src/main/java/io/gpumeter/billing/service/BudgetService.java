@@ -6,7 +6,6 @@ import io.gpumeter.billing.repository.BudgetRepository;
 import io.gpumeter.billing.repository.StoredBudget;
 import io.gpumeter.common.problem.ApiProblem;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
-import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Valid;
@@ -14,10 +13,12 @@ import jakarta.validation.constraints.NotNull;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.YearMonth;
 import java.util.List;
+import java.util.function.Supplier;
 
 /**
  * Tenants' standing monthly budgets and the forecast of a month's cost against them.
@@ -30,12 +31,15 @@ public class BudgetService {
 
     private final BudgetRepository repository;
     private final RateCardService rateCards;
-    private final ReportService reports;
+    private final CostToDate costs;
 
-    public BudgetService(BudgetRepository repository, RateCardService rateCards, ReportService reports) {
+    private final Clock clock;
+
+    public BudgetService(BudgetRepository repository, RateCardService rateCards, CostToDate costs, Clock clock) {
+        this.clock = clock;
         this.repository = repository;
         this.rateCards = rateCards;
-        this.reports = reports;
+        this.costs = costs;
     }
 
     /** A stored budget, and whether this call created it. */
@@ -70,7 +74,7 @@ public class BudgetService {
             budget.tenant = tenant;
             budget.monthlyAmount = request.monthlyAmount().setScale(2, RoundingMode.UNNECESSARY);
             budget.currency = currency;
-            budget.updatedAt = Instant.now();
+            budget.updatedAt = clock.instant();
             return repository.persist(budget).map(b -> new Saved(b, found == null));
         });
     }
@@ -100,7 +104,7 @@ public class BudgetService {
         if (budget == null) {
             throw ApiProblem.notFound("tenant", "tenant '" + tenant + "' has no budget");
         }
-        ReportService.MonthToDate soFar = reports.monthToDate(month, ReportScope.parse(tenant), asOf);
+        CostToDate.MonthToDate soFar = costs.monthToDate(month, ReportScope.parse(tenant), asOf);
         return project(budget, month, soFar.period(), soFar.asOf(), soFar.cost(), soFar.closed());
     }
 
@@ -115,16 +119,16 @@ public class BudgetService {
         if (all.isEmpty()) {
             return List.of();
         }
-        ReportService.TenantsToDate soFar = reports.tenantsToDate(month, ReportScope.ALL, asOf);
+        CostToDate.TenantsToDate soFar = costs.tenantsToDate(month, ReportScope.ALL, asOf);
         BigDecimal nothing = BigDecimal.ZERO.setScale(2);
         return all.stream().map(b -> project(b, month, soFar.period(), soFar.asOf(),
                 soFar.costs().getOrDefault(b.tenant, nothing), soFar.closed())).toList();
     }
 
-    private static <T> T await(java.util.function.Supplier<Uni<T>> read) {
+    private static <T> T await(Supplier<Uni<T>> read) {
         try {
-            return VertxContextSupport.subscribeAndAwait(read);
-        } catch (Throwable e) {
+            return Await.result(read);
+        } catch (RuntimeException e) {
             throw ApiProblem.unavailable("the budgets cannot be read from the billing database; retry later.");
         }
     }

@@ -13,7 +13,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.function.Supplier;
@@ -25,7 +24,6 @@ import java.util.function.Supplier;
 public class ClosedBooks {
 
     private static final Logger LOG = Logger.getLogger(ClosedBooks.class);
-    private static final Duration WAIT = Duration.ofSeconds(30);
     private static final String UNIQUE_VIOLATION = "23505";
 
     private final ClosedMonthRepository repository;
@@ -67,7 +65,7 @@ public class ClosedBooks {
     public void insert(ClosedMonth month, List<ClosedLine> lines, List<BigDecimal> rates,
                        List<CapacityLine> capacity) {
         try {
-            repository.insert(month, lines, rates, capacity).await().atMost(WAIT);
+            Await.result(() -> repository.insert(month, lines, rates, capacity));
         } catch (PgException e) {
             if (UNIQUE_VIOLATION.equals(e.getSqlState())) {
                 throw MonthClose.alreadyClosed(month.label());
@@ -80,7 +78,7 @@ public class ClosedBooks {
 
     private static <T> T await(Supplier<Uni<T>> query) {
         try {
-            return query.get().await().atMost(WAIT);
+            return Await.result(query);
         } catch (RuntimeException e) {
             throw unavailable(e);
         }

@@ -34,14 +34,14 @@ public class CostAnomalyService {
     private record Cached(LocalDate day, Instant at, Report report) {
     }
 
-    private final ReportService reports;
+    private final CostToDate costs;
     private final RateCardService rateCards;
     private final CostNorm norm;
     private final Duration cacheFor;
     private volatile Cached cached;
 
-    public CostAnomalyService(ReportService reports, RateCardService rateCards, BillingConfig config) {
-        this.reports = reports;
+    public CostAnomalyService(CostToDate costs, RateCardService rateCards, BillingConfig config) {
+        this.costs = costs;
         this.rateCards = rateCards;
         BillingConfig.Anomaly a = config.anomaly();
         try {
@@ -54,7 +54,7 @@ public class CostAnomalyService {
 
     /** The local day before the one {@code at} falls in: the latest whole day. */
     public LocalDate lastWholeDay(Instant at) {
-        return at.atZone(reports.zone()).toLocalDate().minusDays(1);
+        return at.atZone(costs.zone()).toLocalDate().minusDays(1);
     }
 
     /**
@@ -67,9 +67,9 @@ public class CostAnomalyService {
         }
         List<Map<String, BigDecimal>> trailing = new ArrayList<>();
         for (int i = norm.trailingDays(); i >= 1; i--) {
-            trailing.add(reports.dailyCostByTenant(day.minusDays(i)));
+            trailing.add(costs.dailyCostByTenant(day.minusDays(i)));
         }
-        Map<String, BigDecimal> today = reports.dailyCostByTenant(day);
+        Map<String, BigDecimal> today = costs.dailyCostByTenant(day);
         BigDecimal zero = BigDecimal.ZERO.setScale(2);
         List<CostNorm.Judgement> judged = new ArrayList<>();
         today.forEach((tenant, cost) -> {
@@ -77,8 +77,8 @@ public class CostAnomalyService {
                 judged.add(norm.judge(tenant, cost, trailing.stream().map(m -> m.getOrDefault(tenant, zero)).toList()));
             }
         });
-        Report report = new Report(day.toString(), day.atStartOfDay(reports.zone()).toOffsetDateTime().toString(),
-                day.plusDays(1).atStartOfDay(reports.zone()).toOffsetDateTime().toString(), rateCards.currency(),
+        Report report = new Report(day.toString(), day.atStartOfDay(costs.zone()).toOffsetDateTime().toString(),
+                day.plusDays(1).atStartOfDay(costs.zone()).toOffsetDateTime().toString(), rateCards.currency(),
                 norm.trailingDays(), norm.sigmas(), norm.minimumCost(), METHOD, judged);
         cached = new Cached(day, now, report);
         return report;

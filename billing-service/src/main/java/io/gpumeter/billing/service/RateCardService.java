@@ -8,12 +8,12 @@ import io.gpumeter.billing.repository.StoredRateCard;
 import io.gpumeter.common.problem.ApiProblem;
 import io.quarkus.hibernate.reactive.panache.common.WithTransaction;
 import io.quarkus.runtime.Startup;
-import io.quarkus.vertx.VertxContextSupport;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.Currency;
 import java.util.List;
@@ -32,7 +32,10 @@ public class RateCardService {
     private final RateCard baseline;
     private final String currency;
 
-    public RateCardService(RateCardRepository repository, BillingConfig config) {
+    private final Clock clock;
+
+    public RateCardService(RateCardRepository repository, BillingConfig config, Clock clock) {
+        this.clock = clock;
         this.repository = repository;
         this.baseline = new RateCard(config.rateCard().version(), config.rateCard().defaultRate(),
                 config.rateCard().models());
@@ -86,7 +89,7 @@ public class RateCardService {
                     card.currency = currency;
                     card.defaultRate = request.defaultRate();
                     card.models = new TreeMap<>(models);
-                    card.createdAt = Instant.now();
+                    card.createdAt = clock.instant();
                     return repository.persist(card);
                 });
     }
@@ -114,8 +117,8 @@ public class RateCardService {
     public RateCardTimeline timeline() {
         List<StoredRateCard> stored;
         try {
-            stored = VertxContextSupport.subscribeAndAwait(repository::listByEffectiveFrom);
-        } catch (Throwable e) {
+            stored = Await.result(repository::listByEffectiveFrom);
+        } catch (RuntimeException e) {
             throw ApiProblem.unavailable("the rate cards cannot be read from the billing database; retry later.");
         }
         return new RateCardTimeline(baseline, stored.stream()

@@ -25,18 +25,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the breaker's state carries from one test to the next
 class LedgerResilienceResourceTest {
 
-    // %test-prefixed: a profiled name in application.properties outranks an unprefixed override.
-    private static final String GPU_HOURS =
-            "%test.quarkus.fault-tolerance.\"io.gpumeter.billing.client.LedgerClient/gpuHours\".";
+    // %test-prefixed: a profiled name in application.properties outranks an unprefixed override. The client's
+    // policy is class-level, so these settings are the class's (each method keeps its own breaker).
+    private static final String LEDGER_CLIENT =
+            "%test.quarkus.fault-tolerance.\"io.gpumeter.billing.client.LedgerClient\".";
 
     public static class ShortTimeoutSmallBreaker implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of(
-                    GPU_HOURS + "timeout.value", "300",
-                    GPU_HOURS + "timeout.unit", "millis",
-                    GPU_HOURS + "circuit-breaker.request-volume-threshold", "4",
-                    GPU_HOURS + "circuit-breaker.delay", "60000");
+                    LEDGER_CLIENT + "timeout.value", "300",
+                    LEDGER_CLIENT + "timeout.unit", "millis",
+                    LEDGER_CLIENT + "circuit-breaker.request-volume-threshold", "4",
+                    LEDGER_CLIENT + "circuit-breaker.delay", "60000");
         }
     }
 

@@ -16,6 +16,7 @@ import org.jboss.logging.Logger;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -41,8 +42,11 @@ public class PendingPositionPolls {
     private final BoundedApiGet api;
     private final long maxBody;
 
+    private final Clock clock;
+
     public PendingPositionPolls(KubernetesClient client, GovernanceBuffer governance, MeterRegistry metrics,
-                                CollectorConfig config) {
+                                CollectorConfig config, Clock clock) {
+        this.clock = clock;
         this.client = client;
         this.governance = governance;
         this.metrics = metrics;
@@ -63,7 +67,7 @@ public class PendingPositionPolls {
 
     @Scheduled(every = "{gpumeter.collector.kueue.pending-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduledPoll() {
-        poll(Instant.now());
+        poll(clock.instant());
     }
 
     /** Reads every known ClusterQueue once; returns how many positions were queued for the ledger. */

@@ -15,6 +15,7 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
 import java.time.DateTimeException;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -34,7 +35,10 @@ public class SignalIngestService {
     private final GovernanceDelivery delivery;
     private final CollectorConfig config;
 
-    public SignalIngestService(GovernanceDelivery delivery, CollectorConfig config) {
+    private final Clock clock;
+
+    public SignalIngestService(GovernanceDelivery delivery, CollectorConfig config, Clock clock) {
+        this.clock = clock;
         this.delivery = delivery;
         this.config = config;
     }
@@ -49,7 +53,7 @@ public class SignalIngestService {
         }
         Instant boot = bootTime == null || bootTime.isBlank() ? null : Params.instant("bootTime", bootTime);
         List<String> lines = lines(body);
-        KernelLogParser.Parsed parsed = new KernelLogParser(name("node", node), zoneId, boot, Instant.now()).parse(lines);
+        KernelLogParser.Parsed parsed = new KernelLogParser(name("node", node), zoneId, boot, clock.instant()).parse(lines);
         List<Object> facts = new ArrayList<>(parsed.addresses());
         facts.addAll(parsed.xids());
         IngestResult stored = delivery.deliver(GovernanceBatch.of(target, facts), "");
@@ -61,7 +65,7 @@ public class SignalIngestService {
         String target = cluster(cluster);
         name("namespace", namespace);
         name("pod", pod);
-        Instant now = Instant.now();
+        Instant now = clock.instant();
         List<LogSignalFact> signals = new ArrayList<>();
         int count = 0;
         for (String line : lines(body)) {

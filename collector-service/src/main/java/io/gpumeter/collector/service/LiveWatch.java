@@ -17,7 +17,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
-import java.time.Instant;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -48,8 +48,11 @@ public class LiveWatch {
     private volatile State state;
     private volatile String problem;
 
+    private final Clock clock;
+
     public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, GovernanceBuffer governance,
-                     PendingPositionPolls pendingPositions, LedgerClient ledger, MeterRegistry metrics) {
+                     PendingPositionPolls pendingPositions, LedgerClient ledger, MeterRegistry metrics, Clock clock) {
+        this.clock = clock;
         this.pendingPositions = pendingPositions;
         this.client = client;
         this.config = config;
@@ -136,7 +139,7 @@ public class LiveWatch {
 
     private void record(WatchEventType type, HasMetadata object) {
         FactSink sink = new FactSink();
-        sink.accept(type, object, Instant.now());
+        sink.accept(type, object, clock.instant());
         for (Object fact : sink.all()) {
             if (changes.isNews(fact)) {
                 buffer.add(fact);
@@ -168,7 +171,7 @@ public class LiveWatch {
             if (version == null) {
                 return;
             }
-            ledger.deliver(new LivePodSet(config.cluster(), version, Instant.now(),
+            ledger.deliver(new LivePodSet(config.cluster(), version, clock.instant(),
                     config.watch().namespaces().orElse(List.of()), uids));
         } catch (RuntimeException e) {
             LOG.warnf("could not tell the ledger which pods exist: %s", e.getMessage());

@@ -17,7 +17,7 @@ import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceExceptio
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.time.Instant;
+import java.time.Clock;
 
 /**
  * Replays a recorded stream of watch events: the whole request is read and checked before anything is sent,
@@ -31,7 +31,10 @@ public class ReplayService {
     private final CollectorConfig config;
     private final MeterRegistry metrics;
 
-    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
+    private final Clock clock;
+
+    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, Clock clock) {
+        this.clock = clock;
         this.ledger = ledger;
         this.config = config;
         this.metrics = metrics;
@@ -42,7 +45,7 @@ public class ReplayService {
         FactSink sink = new FactSink();
         int events;
         try {
-            events = new WatchStreamReader(config.replay().maxLines()).read(body, Instant.now(), sink);
+            events = new WatchStreamReader(config.replay().maxLines()).read(body, clock.instant(), sink);
         } catch (WatchStreamReader.MalformedLine e) {
             throw ApiProblem.badRequest("line " + e.line(), e.getMessage());
         } catch (WatchStreamReader.TooManyLines e) {

@@ -25,8 +25,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
+import java.time.Clock;
 import java.time.DateTimeException;
-import java.time.Instant;
 import java.time.ZoneId;
 import java.util.List;
 import java.util.function.Function;
@@ -45,7 +45,11 @@ public class UsageIngestService {
     private final CollectorConfig config;
     private final MeterRegistry metrics;
 
-    public UsageIngestService(LedgerClient ledger, UsageDelivery buffer, CollectorConfig config, MeterRegistry metrics) {
+    private final Clock clock;
+
+    public UsageIngestService(LedgerClient ledger, UsageDelivery buffer, CollectorConfig config, MeterRegistry metrics,
+            Clock clock) {
+        this.clock = clock;
         this.ledger = ledger;
         this.buffer = buffer;
         this.config = config;
@@ -53,11 +57,11 @@ public class UsageIngestService {
     }
 
     public UsageIngestResult dcgm(String body, String node, String cluster) {
-        return scrape(body, node, cluster, samples -> DcgmSeries.map(samples, Instant.now(), node));
+        return scrape(body, node, cluster, samples -> DcgmSeries.map(samples, clock.instant(), node));
     }
 
     public UsageIngestResult hamiMonitor(String body, String node, String cluster) {
-        return scrape(body, node, cluster, samples -> HamiSeries.map(samples, Instant.now(), node));
+        return scrape(body, node, cluster, samples -> HamiSeries.map(samples, clock.instant(), node));
     }
 
     /**
@@ -81,7 +85,7 @@ public class UsageIngestService {
         ZoneId tz = zone(zone);
         ProcessOwners owners = header(ProcessOwners.HEADER, () -> ProcessOwners.parse(pids));
         GpuIndexes indexes = header(GpuIndexes.HEADER, () -> GpuIndexes.parse(gpus));
-        List<ProcessUtilization> rows = parse(() -> NvidiaSmiPmon.parse(body, tz, Instant.now()));
+        List<ProcessUtilization> rows = parse(() -> NvidiaSmiPmon.parse(body, tz, clock.instant()));
         UsageMapping mapping = header(GpuIndexes.HEADER, () -> ProcessSeries.pmon(rows, node, owners, indexes));
         return deliver(mapping, node, cluster);
     }

@@ -3,7 +3,7 @@ package io.gpumeter.collector.service;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.time.Instant;
+import java.time.Clock;
 
 /** Runs the usage and latency pulls on their intervals. */
 @ApplicationScoped
@@ -12,7 +12,10 @@ public class UsageJobs {
     private final UsagePulls pulls;
     private final LatencyPulls latency;
 
-    public UsageJobs(UsagePulls pulls, LatencyPulls latency) {
+    private final Clock clock;
+
+    public UsageJobs(UsagePulls pulls, LatencyPulls latency, Clock clock) {
+        this.clock = clock;
         this.pulls = pulls;
         this.latency = latency;
     }
@@ -24,11 +27,11 @@ public class UsageJobs {
 
     @Scheduled(every = "{gpumeter.collector.prometheus.interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void pull() {
-        pulls.pullPrometheus(Instant.now());
+        pulls.pullPrometheus(clock.instant());
     }
 
     @Scheduled(every = "{gpumeter.collector.vllm.scrape-interval}", concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scrapeLatency() {
-        latency.scrape(Instant.now());
+        latency.scrape(clock.instant());
     }
 }

@@ -1,6 +1,5 @@
 package io.gpumeter.collector.governance;
 
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -19,7 +18,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Replay with governance kinds and pushed logs, against a stand-in ledger with both intakes. */
 @QuarkusTest
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(GovernanceLedgerStandIn.class)
 class GovernanceIngestResourceTest {
 

@@ -7,7 +7,6 @@ import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -33,7 +32,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(GovernanceWatchTest.Watching.class)
 @WithKubernetesTestServer(crud = true, setup = GovernanceWatchTest.ServesKueue.class)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(GovernanceLedgerStandIn.class)
 class GovernanceWatchTest {
 

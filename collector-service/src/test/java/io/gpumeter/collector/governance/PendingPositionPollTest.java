@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -39,7 +38,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(PendingPositionPollTest.Watching.class)
 @WithKubernetesTestServer(crud = true, setup = PendingPositionPollTest.ServesKueueVisibility.class)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(GovernanceLedgerStandIn.class)
 class PendingPositionPollTest {
 

@@ -2,7 +2,6 @@ package io.gpumeter.collector.rest;
 
 import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -21,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Pushes answered from the buffer, delivered to the ledger as per-minute partials on the flush interval. */
 @QuarkusTest
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 @TestProfile(BufferedUsageIngestTest.Buffered.class)
 class BufferedUsageIngestTest {

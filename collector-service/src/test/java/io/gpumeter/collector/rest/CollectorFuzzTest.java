@@ -1,7 +1,6 @@
 package io.gpumeter.collector.rest;
 
 import io.gpumeter.common.testing.Management;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.Fuzz;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -25,7 +24,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 2xx, or 4xx with a problem document; a refused body forwards nothing; the service stays ready throughout.
  */
 @QuarkusTest
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 class CollectorFuzzTest {
 

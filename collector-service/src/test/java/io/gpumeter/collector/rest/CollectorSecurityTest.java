@@ -2,7 +2,6 @@ package io.gpumeter.collector.rest;
 
 import io.gpumeter.common.testing.AccessCoverage;
 import io.gpumeter.common.testing.AuthEnabled;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.TestTokens;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The collector with authentication on: only admins and services push, and it presents its own token onwards. */
 @QuarkusTest
 @TestProfile(AuthEnabled.class)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 class CollectorSecurityTest {
 

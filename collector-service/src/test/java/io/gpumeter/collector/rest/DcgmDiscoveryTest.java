@@ -2,7 +2,6 @@ package io.gpumeter.collector.rest;
 
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.gpumeter.collector.service.UsagePulls;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -21,7 +20,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(DcgmDiscoveryTest.Discovering.class)
 @WithKubernetesTestServer(crud = true)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 class DcgmDiscoveryTest {
 

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.gpumeter.collector.service.LatencyPulls;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -27,7 +26,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(LatencyDiscoveryTest.Discovering.class)
 @WithKubernetesTestServer(crud = true)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeSlo.class)
 class LatencyDiscoveryTest {
 

@@ -3,7 +3,6 @@ package io.gpumeter.collector.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.collector.service.LatencyPulls;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -24,7 +23,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A configured vLLM server scraped twice, its requests delivered to a stand-in slo-service as NDJSON. */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeSlo.class)
 class LatencyPullsTest {
 

@@ -1,7 +1,6 @@
 package io.gpumeter.collector.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
@@ -20,7 +19,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** nvidia-smi's per-process forms pushed to the same endpoint as the GPU query. */
 @QuarkusTest
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 class ProcessUsageResourceTest {
 

@@ -4,7 +4,6 @@ import io.gpumeter.common.testing.Management;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.gpumeter.collector.service.UsagePulls;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.WithTestResource;
@@ -30,7 +29,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * configured size, without reading the rest, counts the refusal, and stays healthy.
  */
 @QuarkusTest
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 @WithTestResource(ScrapeLimitTest.Endless.class)
 class ScrapeLimitTest {

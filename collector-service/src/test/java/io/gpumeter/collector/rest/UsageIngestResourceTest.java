@@ -1,7 +1,6 @@
 package io.gpumeter.collector.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,7 +21,6 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 class UsageIngestResourceTest {
 

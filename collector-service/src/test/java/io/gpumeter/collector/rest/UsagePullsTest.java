@@ -3,7 +3,6 @@ package io.gpumeter.collector.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.sun.net.httpserver.HttpServer;
 import io.gpumeter.collector.service.UsagePulls;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -29,7 +28,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The collector's own pulls: a dcgm-exporter it scrapes, and a Prometheus it queries. */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 @WithTestResource(UsagePullsTest.Exporters.class)
 class UsagePullsTest {

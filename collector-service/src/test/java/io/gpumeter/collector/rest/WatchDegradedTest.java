@@ -1,7 +1,6 @@
 package io.gpumeter.collector.rest;
 
 import io.gpumeter.common.testing.Management;
-import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -17,7 +16,6 @@ import static org.hamcrest.Matchers.notNullValue;
 /** Without a reachable cluster the collector stays healthy and says its watch is degraded. */
 @QuarkusTest
 @TestProfile(WatchDegradedTest.NoCluster.class)
-@WithTestResource(EmbeddedPostgresResource.class)
 @WithTestResource(FakeLedger.class)
 class WatchDegradedTest {
 

@@ -69,6 +69,11 @@ public enum Service {
         };
     }
 
+    /** Whether the service keeps a schema in the database; the collector holds nothing and gets no datasource. */
+    public boolean usesDatabase() {
+        return this != COLLECTOR;
+    }
+
     /** The packaged service: {@code <module>/target/quarkus-app/quarkus-run.jar}. */
     public Path jar(Path repoRoot) {
         return repoRoot.resolve(module()).resolve("target").resolve("quarkus-app").resolve("quarkus-run.jar");

@@ -1,6 +1,5 @@
 package io.gpumeter.launcher.suite;
 
-import io.gpumeter.common.security.Tokens;
 import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.db.EmbeddedDatabase;
 import org.slf4j.Logger;
@@ -15,7 +14,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -24,8 +22,9 @@ import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs (and the
- * console after them, when asked for), each waited for until {@code /q/health/ready} answers 200 on its management port. Stopping (explicitly, or by the shutdown hook on Ctrl-C or
- * SIGTERM) terminates every child and then PostgreSQL, so no process outlives the launcher.
+ * console after them, when asked for), each waited for until {@code /q/health/ready} answers 200 on its management
+ * port. Stopping (explicitly, or by the shutdown hook on Ctrl-C or SIGTERM) terminates every child and then
+ * PostgreSQL, so no process outlives the launcher. Tests stop, kill and restart single parts through {@link #faults()}.
  */
 public final class Suite implements AutoCloseable {
 
@@ -36,12 +35,10 @@ public final class Suite implements AutoCloseable {
     private final RunRecords records;
     private final Map<Service, ServiceProcess> running = new ConcurrentHashMap<>();
     private volatile boolean stopping;
-    private EmbeddedDatabase embedded;
-    /** The embedded server's port while it is stopped by {@link #stopDatabase()}. */
-    private int embeddedPort;
-    private DatabaseConnection database;
     private Thread hook;
-    private LocalKeys keys;
+    private final ServiceEnvironment environment;
+    private final SuiteDatabase db;
+    private final SuiteFaults faults = new SuiteFaults(this);
     /** The console's one-time sign-in code, minted when the console starts; null before. */
     private volatile String consoleSigninCode;
 
@@ -49,6 +46,8 @@ public final class Suite implements AutoCloseable {
         this.config = config;
         this.probe = new ReadinessProbe(ListenAddress.urlHost(config.listenAddress()));
         this.records = new RunRecords(config.stateDirectory().resolve("run"));
+        this.environment = new ServiceEnvironment(config);
+        this.db = new SuiteDatabase(config, environment);
     }
 
     public static SuiteBuilder builder(Path repoRoot) {
@@ -63,19 +62,16 @@ public final class Suite implements AutoCloseable {
     public synchronized Suite start() {
         stopping = false;
         for (Service s : config.services()) {
-            requireJar(s);
-            records.clearStale(s);
-            Ports.requireFree(s, port(s));
-            Ports.requireFree(s, managementPort(s));
+            prepare(s);
         }
         registerHook();
         try {
-            openDatabase();
+            db.open();
             List<ServiceProcess> started = new ArrayList<>();
             for (Service s : config.services()) {
                 started.add(spawn(s));
             }
-            probe.awaitReady(started, config.readyTimeout(), () -> stopping);
+            awaitReady(started);
             LOG.info("all {} services ready", started.size());
             return this;
         } catch (RuntimeException e) {
@@ -84,37 +80,12 @@ public final class Suite implements AutoCloseable {
         }
     }
 
-    /** Starts one service (again), e.g. after {@link #stop(Service)}, and waits until it is ready. */
-    public synchronized void start(Service service) {
-        if (running.containsKey(service)) {
-            throw new SuiteException(service.module() + " is already running");
-        }
-        if (database == null) {
-            throw new SuiteException("the suite is not started");
-        }
-        requireJar(service);
-        records.clearStale(service);
-        Ports.requireFree(service, port(service));
-        Ports.requireFree(service, managementPort(service));
-        probe.awaitReady(List.of(spawn(service)), config.readyTimeout(), () -> stopping);
-    }
-
-    /** Stops one service (SIGTERM, then SIGKILL after the grace period); the others keep running. */
-    public synchronized void stop(Service service) {
-        ServiceProcess process = running.remove(service);
-        if (process != null) {
-            process.terminate();
-            process.awaitExitOrKill(config.stopGrace());
-            records.remove(service);
-            LOG.info("{} stopped", service.module());
-        }
-    }
-
     /** Stops every service, then the embedded PostgreSQL; safe to call twice. */
     public synchronized void stop() {
         List<ServiceProcess> processes = new ArrayList<>(running.values());
-        if (!processes.isEmpty() || embedded != null) {
-            LOG.info("stopping {} service(s){}", processes.size(), embedded != null ? " and PostgreSQL" : "");
+        boolean embedded = db.embedded().isPresent();
+        if (!processes.isEmpty() || embedded) {
+            LOG.info("stopping {} service(s){}", processes.size(), embedded ? " and PostgreSQL" : "");
         }
         processes.forEach(ServiceProcess::terminate);
         Instant deadline = Instant.now().plus(config.stopGrace());
@@ -123,63 +94,8 @@ public final class Suite implements AutoCloseable {
             records.remove(p.service());
         }
         running.clear();
-        if (embedded != null) {
-            try {
-                embedded.close();
-            } catch (RuntimeException e) {
-                LOG.warn("PostgreSQL did not stop cleanly: {}", e.getMessage());
-            }
-            embedded = null;
-        }
-        database = null;
+        db.close();
         unregisterHook();
-    }
-
-    /**
-     * Kills one service at once (SIGKILL, no shutdown hooks): a crash, for fault tests. {@link #start(Service)}
-     * brings it back.
-     */
-    public synchronized void kill(Service service) {
-        ServiceProcess process = running.remove(service);
-        if (process != null) {
-            process.kill();
-            records.remove(service);
-            LOG.info("{} killed", service.module());
-        }
-    }
-
-    /** The process id of a running service. */
-    public synchronized OptionalLong pid(Service service) {
-        ServiceProcess p = running.get(service);
-        return p != null && p.isAlive() ? OptionalLong.of(p.pid()) : OptionalLong.empty();
-    }
-
-    /**
-     * Stops the embedded PostgreSQL (fast shutdown) and leaves the services running, as an outage of the database
-     * would; {@link #startDatabase()} brings it back on the same data directory and port.
-     */
-    public synchronized void stopDatabase() {
-        if (embedded == null) {
-            throw new SuiteException(database == null ? "the suite is not started"
-                    : "the suite runs no embedded PostgreSQL, or it is already stopped");
-        }
-        embeddedPort = embedded.port();
-        embedded.close();
-        embedded = null;
-        LOG.info("PostgreSQL stopped; the services keep running");
-    }
-
-    /** Starts the embedded PostgreSQL again after {@link #stopDatabase()}, on the port the services know. */
-    public synchronized void startDatabase() {
-        if (embedded != null || database == null || config.externalDatabase() != null) {
-            throw new SuiteException("the embedded PostgreSQL is running already or was never started");
-        }
-        try {
-            embedded = EmbeddedDatabase.start(config.dataDirectory(), embeddedPort, false, databasePassword());
-        } catch (IOException | IllegalStateException e) {
-            throw new SuiteException("could not restart the embedded PostgreSQL on " + config.dataDirectory() + ": "
-                    + e.getMessage(), e);
-        }
     }
 
     /** On Ctrl-C the start-up may hold the lock while it waits: signal the children first, then stop in order. */
@@ -205,7 +121,7 @@ public final class Suite implements AutoCloseable {
 
     /** e.g. {@code http://127.0.0.1:8082}: the address the services listen on (loopback for a wildcard). */
     public URI url(Service service) {
-        return URI.create("http://" + ListenAddress.urlHost(config.listenAddress()) + ":" + port(service));
+        return ServiceEnvironment.url(config, service);
     }
 
     /** Where {@code /q/health} and {@code /q/metrics} of a service are served; the API port serves neither. */
@@ -224,30 +140,59 @@ public final class Suite implements AutoCloseable {
 
     /** The PostgreSQL the services use; empty before start. */
     public synchronized Optional<DatabaseConnection> database() {
-        return Optional.ofNullable(database);
+        return Optional.ofNullable(db.connection());
     }
 
     /** The embedded PostgreSQL, when the suite runs one. */
     public synchronized Optional<EmbeddedDatabase> embeddedDatabase() {
-        return Optional.ofNullable(embedded);
+        return db.embedded();
     }
 
-    private void openDatabase() {
-        if (config.externalDatabase() != null) {
-            database = config.externalDatabase();
-            return;
-        }
-        try {
-            embedded = EmbeddedDatabase.start(config.dataDirectory(), config.databasePort(), config.freshDatabase(),
-                    databasePassword());
-        } catch (IOException | IllegalStateException e) {
-            throw new SuiteException("could not start the embedded PostgreSQL on " + config.dataDirectory() + ": "
-                    + e.getMessage(), e);
-        }
-        database = embedded.connection();
+    /** Fault injection for tests: stopping, killing and restarting one service or the embedded PostgreSQL. */
+    public SuiteFaults faults() {
+        return faults;
     }
 
-    private ServiceProcess spawn(Service service) {
+    /** The process id of a running service. */
+    public synchronized OptionalLong pid(Service service) {
+        ServiceProcess p = running.get(service);
+        return p != null && p.isAlive() ? OptionalLong.of(p.pid()) : OptionalLong.empty();
+    }
+
+    /** Checks that a service can start: its jar is built, no stale record names it, its ports are free. */
+    void prepare(Service service) {
+        requireJar(service);
+        records.clearStale(service);
+        Ports.requireFree(service, port(service));
+        Ports.requireFree(service, managementPort(service));
+    }
+
+    /** Waits until the processes answer ready, or fails when the start-up is interrupted or times out. */
+    void awaitReady(List<ServiceProcess> processes) {
+        probe.awaitReady(processes, config.readyTimeout(), () -> stopping);
+    }
+
+    /** The running process of a service, left in the suite; null when it is not running. */
+    ServiceProcess process(Service service) {
+        return running.get(service);
+    }
+
+    /** Takes a service's process out of the suite, which no longer stops it; null when it is not running. */
+    ServiceProcess release(Service service) {
+        return running.remove(service);
+    }
+
+    /** Forgets the run record of a service that has exited. */
+    void forget(Service service) {
+        records.remove(service);
+    }
+
+    /** The suite's PostgreSQL, which faults stop and restart. */
+    SuiteDatabase db() {
+        return db;
+    }
+
+    ServiceProcess spawn(Service service) {
         Path jar = service.jar(config.repoRoot());
         try {
             ServiceProcess process = ServiceProcess.spawn(service, jar, config.repoRoot(), port(service),
@@ -266,21 +211,13 @@ public final class Suite implements AutoCloseable {
      * A token of the local key pair for {@code groups} (e.g. {@code admin}, {@code tenant:acme}); the services
      * of this suite accept it.
      */
-    public synchronized String token(String subject, List<String> groups, Duration ttl) {
-        return keys().token(subject, groups, ttl);
+    public String token(String subject, List<String> groups, Duration ttl) {
+        return environment.token(subject, groups, ttl);
     }
 
-    /**
-     * How long the services' own tokens live: the longest the services accept, so a local run keeps working for a
-     * month; a run restarted later mints new ones.
-     */
-    static final Duration SERVICE_TOKEN_TTL = Tokens.MAX_LIFETIME;
-
     /** A token for {@code service} to present to the services it calls, addressed to them; empty for the ledger. */
-    public synchronized Optional<String> serviceToken(Service service) {
-        List<String> audience = service.calls().stream().map(Service::id).toList();
-        return audience.isEmpty() ? Optional.empty()
-                : Optional.of(keys().token(service.id(), List.of("service"), audience, SERVICE_TOKEN_TTL));
+    public Optional<String> serviceToken(Service service) {
+        return environment.serviceToken(service);
     }
 
     /** An admin token valid for a day, for the operator of a local run and for tests. */
@@ -300,74 +237,19 @@ public final class Suite implements AutoCloseable {
 
     /** The bearer token Alertmanager sends to alert-service's webhook; generated once, kept with the keys. */
     public String webhookToken() {
-        return LocalSecrets.in(config.stateDirectory()).get(LocalSecrets.WEBHOOK_TOKEN);
+        return environment.webhookToken();
     }
 
-    /** The embedded PostgreSQL's superuser password; generated once, kept with the keys, never on a command line. */
-    private String databasePassword() {
-        return LocalSecrets.in(config.stateDirectory()).get(LocalSecrets.DATABASE_PASSWORD);
-    }
-
-    private synchronized LocalKeys keys() {
-        if (keys == null) {
-            keys = LocalKeys.in(config.stateDirectory());
-        }
-        return keys;
-    }
-
-    /**
-     * The variables every service reads: its address and port, the database, where the other services are, the key
-     * that verifies tokens and the service's own token; alert-service also the webhook token. Secrets go only here,
-     * never on a command line, where any user's {@code ps} would show them.
-     */
     Map<String, String> environment(Service service) {
         if (service == Service.CONSOLE) {
-            return consoleEnvironment();
+            byte[] random = new byte[24];
+            new SecureRandom().nextBytes(random);
+            Map<String, String> env = environment.ofConsole(
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(random), adminToken());
+            consoleSigninCode = env.get(ServiceEnvironment.CONSOLE_SIGNIN_CODE);
+            return env;
         }
-        Map<String, String> env = new HashMap<>();
-        env.put("QUARKUS_HTTP_HOST", config.listenAddress());
-        // health and metrics bind where the API does: nothing of a local run listens beyond what --listen says
-        env.put("QUARKUS_MANAGEMENT_HOST", config.listenAddress());
-        env.put("MP_JWT_VERIFY_PUBLICKEY", keys().publicKeyPem());
-        serviceToken(service).ifPresent(t -> env.put("GPUMETER_AUTH_SERVICE_TOKEN", t));
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(port(service)));
-        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort(service)));
-        env.put("QUARKUS_DATASOURCE_REACTIVE_URL", database.reactiveUrl());
-        env.put("QUARKUS_DATASOURCE_JDBC_URL", database.jdbcUrl());
-        env.put("QUARKUS_DATASOURCE_USERNAME", database.user());
-        env.put("QUARKUS_DATASOURCE_PASSWORD", database.password());
-        for (Service target : List.of(Service.LEDGER, Service.SLO, Service.BILLING, Service.ALERT)) {
-            env.put("QUARKUS_REST_CLIENT_" + target.name() + "_URL", url(target).toString());
-        }
-        if (service == Service.ALERT) {
-            env.put("GPUMETER_ALERT_WEBHOOK_TOKEN", webhookToken());
-        }
-        env.putAll(config.env().getOrDefault(service, Map.of()));
-        return env;
-    }
-
-    /**
-     * The console's: its address and port, where the five services are, and a fresh one-time sign-in code with the
-     * admin token it signs in with. No database login, no key and no service token: it owns no data, and calls the
-     * services with each user's own token.
-     */
-    private Map<String, String> consoleEnvironment() {
-        Map<String, String> env = new HashMap<>();
-        env.put("QUARKUS_HTTP_HOST", config.listenAddress());
-        env.put("QUARKUS_MANAGEMENT_HOST", config.listenAddress());
-        env.put("QUARKUS_HTTP_PORT", Integer.toString(port(Service.CONSOLE)));
-        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(managementPort(Service.CONSOLE)));
-        for (Service target : Service.apis()) {
-            env.put("GPUMETER_CONSOLE_" + target.name() + "_URL", url(target).toString());
-        }
-        byte[] random = new byte[24];
-        new SecureRandom().nextBytes(random);
-        String code = Base64.getUrlEncoder().withoutPadding().encodeToString(random);
-        env.put("GPUMETER_CONSOLE_SIGNIN_CODE", code);
-        env.put("GPUMETER_CONSOLE_SIGNIN_TOKEN", adminToken());
-        env.putAll(config.env().getOrDefault(Service.CONSOLE, Map.of()));
-        consoleSigninCode = env.get("GPUMETER_CONSOLE_SIGNIN_CODE");
-        return env;
+        return environment.of(service, db.connection());
     }
 
     private void requireJar(Service service) {

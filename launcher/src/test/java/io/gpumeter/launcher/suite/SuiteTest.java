@@ -77,10 +77,12 @@ class SuiteTest {
             assertTrue(env.contains("QUARKUS_REST_CLIENT_BILLING_URL=http://127.0.0.1:" + suite.port(Service.BILLING) + "\n"));
             assertTrue(env.contains("QUARKUS_MANAGEMENT_PORT=" + suite.managementPort(Service.COLLECTOR) + "\n"), env);
             assertTrue(suite.managementPort(Service.COLLECTOR) != suite.port(Service.COLLECTOR));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://db.invalid:5432/ledger\n"));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
-            assertTrue(env.contains("QUARKUS_DATASOURCE_PASSWORD=secret\n"));
+            String ledgerEnv = get(suite.url(Service.LEDGER) + "/env");
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://db.invalid:5432/ledger\n"));
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_REACTIVE_URL=postgresql://db.invalid:5432/ledger\n"));
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_USERNAME=meter\n"));
+            assertTrue(ledgerEnv.contains("QUARKUS_DATASOURCE_PASSWORD=secret\n"));
+            assertFalse(env.contains("QUARKUS_DATASOURCE_"), "the collector keeps no database: " + env);
             assertFalse(env.contains("GPUMETER_ALERT_WEBHOOK_TOKEN"), "only alert-service gets the webhook token");
             assertTrue(env.contains("GPUMETER_COLLECTOR_CLUSTER=lab\n"));
             assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER"));
@@ -88,11 +90,11 @@ class SuiteTest {
             assertFalse(get(suite.url(Service.LEDGER) + "/env").contains("GPUMETER_AUTH_SERVICE_TOKEN"),
                     "the ledger calls nobody and gets no token");
 
-            suite.stop(Service.COLLECTOR);
+            suite.faults().stop(Service.COLLECTOR);
             assertFalse(suite.isRunning(Service.COLLECTOR));
             assertTrue(Ports.isFree(suite.port(Service.COLLECTOR)));
             assertTrue(suite.isRunning(Service.LEDGER));
-            suite.start(Service.COLLECTOR);
+            suite.faults().start(Service.COLLECTOR);
             assertTrue(get(suite.url(Service.COLLECTOR) + "/env").contains("GPUMETER_COLLECTOR_CLUSTER=lab"));
             String log = Files.readString(suite.logFile(Service.COLLECTOR));
             assertEquals(2, log.lines().filter(l -> l.contains("collector-service starting")).count(), log);
@@ -158,7 +160,7 @@ class SuiteTest {
         try {
             long first = suite.pid(Service.COLLECTOR).orElseThrow();
             long t0 = System.nanoTime();
-            suite.kill(Service.COLLECTOR);
+            suite.faults().kill(Service.COLLECTOR);
             assertTrue(System.nanoTime() - t0 < Duration.ofSeconds(10).toNanos(), "no grace period is waited for");
             assertFalse(suite.isRunning(Service.COLLECTOR));
             assertTrue(suite.pid(Service.COLLECTOR).isEmpty());
@@ -166,7 +168,7 @@ class SuiteTest {
             assertFalse(Files.exists(root.resolve(".gpumeter/run/collector.pid")));
             assertTrue(suite.isRunning(Service.LEDGER));
 
-            suite.start(Service.COLLECTOR);
+            suite.faults().start(Service.COLLECTOR);
             assertTrue(suite.isRunning(Service.COLLECTOR));
             assertTrue(suite.pid(Service.COLLECTOR).orElseThrow() != first);
         } finally {
@@ -183,19 +185,19 @@ class SuiteTest {
             int port = suite.embeddedDatabase().orElseThrow().port();
             execute(db, "CREATE TABLE kept (n int); INSERT INTO kept VALUES (7)");
 
-            suite.stopDatabase();
+            suite.faults().stopDatabase();
             assertTrue(suite.embeddedDatabase().isEmpty());
             assertThrows(SQLException.class, () -> execute(db, "SELECT 1"));
-            assertThrows(SuiteException.class, suite::stopDatabase);
+            assertThrows(SuiteException.class, suite.faults()::stopDatabase);
 
-            suite.startDatabase();
+            suite.faults().startDatabase();
             assertEquals(port, suite.embeddedDatabase().orElseThrow().port(), "the port the services know");
             try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
                  ResultSet rs = c.createStatement().executeQuery("SELECT n FROM kept")) {
                 assertTrue(rs.next());
                 assertEquals(7, rs.getInt(1));
             }
-            assertThrows(SuiteException.class, suite::startDatabase);
+            assertThrows(SuiteException.class, suite.faults()::startDatabase);
         } finally {
             suite.stop();
         }

@@ -5,6 +5,7 @@ import io.gpumeter.ledger.domain.AllocationSegment;
 import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
 import io.gpumeter.ledger.domain.Occupant;
+import io.gpumeter.ledger.domain.PodHoldings;
 import io.gpumeter.ledger.domain.UnitKind;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -33,6 +34,9 @@ public class AllocationRepository {
     private static final String OCCUPANT_COLUMNS = """
             cluster, node, gpu_uuid, namespace, pod, pod_uid, owner_kind, owner_name, tenant, team, project,
             unit_kind, mig_profile, mig_instance, cores, memory_mib, source, fraction, since, until""";
+
+    /** The GPU-hours aggregation, in allocated-hours.sql beside this class. */
+    private static final SqlFile ALLOCATED_HOURS = SqlFile.load("allocated-hours.sql");
 
     private final Pool pool;
 
@@ -111,6 +115,72 @@ public class AllocationRepository {
                 .map(rows -> occupants(rows));
     }
 
+    /**
+     * Every unit held at an instant, optionally on one node, in one namespace or cluster; {@code tenant}, when given,
+     * keeps that tenant's only. Units whose card is not known yet are included.
+     */
+    public Uni<List<Occupant>> occupantsAt(Instant at, String cluster, String node, String namespace, String tenant) {
+        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+                         FROM ledger.allocation_segment
+                        WHERE ($5::text IS NULL OR tenant = $5)
+                          AND seg_start <= $1 AND (seg_end IS NULL OR seg_end > $1)
+                          AND ($2::text IS NULL OR cluster = $2) AND ($3::text IS NULL OR node = $3)
+                          AND ($4::text IS NULL OR namespace = $4)
+                        ORDER BY cluster, node, gpu_uuid NULLS LAST, since, namespace, pod, unit_index""")
+                .execute(Tuple.of(toOffset(at), cluster, node, namespace, tenant))
+                .map(rows -> occupants(rows));
+    }
+
+    /**
+     * The units these pods (namespace and name, pairwise) held during {@code window}, each with the part of the
+     * window it was held, by pod then start; cluster null means any.
+     */
+    public Uni<Map<String, List<PodHoldings.Holding>>> holdings(TimeWindow window, String cluster, List<String> namespaces,
+                                                                List<String> pods) {
+        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+                        , greatest(seg_start, $1) AS held_from, least(coalesce(seg_end, $2), $2) AS held_to
+                         FROM ledger.allocation_segment
+                        WHERE (namespace, pod) IN (SELECT * FROM unnest($3::text[], $4::text[]))
+                          AND seg_start < $2 AND (seg_end IS NULL OR seg_end > $1)
+                          AND ($5::text IS NULL OR cluster = $5)
+                        ORDER BY namespace, pod, held_from, cluster, gpu_uuid NULLS LAST, unit_index""")
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), namespaces.toArray(String[]::new),
+                        pods.toArray(String[]::new), cluster))
+                .map(rows -> {
+                    Map<String, List<PodHoldings.Holding>> out = new LinkedHashMap<>();
+                    for (Row r : rows) {
+                        Occupant o = occupant(r);
+                        out.computeIfAbsent(o.namespace() + "/" + o.pod(), k -> new ArrayList<>()).add(new PodHoldings.Holding(
+                                instant(r.getOffsetDateTime("held_from")), instant(r.getOffsetDateTime("held_to")), o));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * The units held on these cards during {@code window}, each with the part of the window it was held, by card then
+     * start; cluster null means any.
+     */
+    public Uni<Map<String, List<PodHoldings.Holding>>> holdingsOfCards(TimeWindow window, String cluster, List<String> gpuUuids) {
+        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+                        , greatest(seg_start, $1) AS held_from, least(coalesce(seg_end, $2), $2) AS held_to
+                         FROM ledger.allocation_segment
+                        WHERE gpu_uuid = ANY($3)
+                          AND seg_start < $2 AND (seg_end IS NULL OR seg_end > $1)
+                          AND ($4::text IS NULL OR cluster = $4)
+                        ORDER BY gpu_uuid, held_from, namespace, pod, unit_index""")
+                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), gpuUuids.toArray(String[]::new), cluster))
+                .map(rows -> {
+                    Map<String, List<PodHoldings.Holding>> out = new LinkedHashMap<>();
+                    for (Row r : rows) {
+                        Occupant o = occupant(r);
+                        out.computeIfAbsent(o.gpuUuid(), k -> new ArrayList<>()).add(new PodHoldings.Holding(
+                                instant(r.getOffsetDateTime("held_from")), instant(r.getOffsetDateTime("held_to")), o));
+                    }
+                    return out;
+                });
+    }
+
     /** The pods of a cluster still holding an allocation that began before an instant, in these namespaces (all if empty). */
     public Uni<List<String>> openPods(String cluster, Instant before, List<String> namespaces) {
         return pool.preparedQuery("""
@@ -145,14 +215,11 @@ public class AllocationRepository {
      */
     public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
                                               String tenant) {
-        String select = dimensions.stream().map(d -> "coalesce(" + d.column("") + ", 'unknown') AS d" + d.ordinal())
+        String select = dimensions.stream().map(d -> "coalesce(" + d.column("s") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
-        String sql = "SELECT " + select + """
-                , sum(fraction * extract(epoch FROM (least(coalesce(seg_end, $3), $2) - greatest(seg_start, $1)))) / 3600 AS hours
-                FROM ledger.allocation_segment
-                WHERE seg_start < $2 AND coalesce(seg_end, $3) > $1 AND seg_start < $3 AND ($4::text IS NULL OR tenant = $4)
-                GROUP BY """ + " " + group + " ORDER BY " + group;
+        String sql = ALLOCATED_HOURS.fill(Map.of("dimensions", select, "groups", group,
+                "tenant_filter", SqlFile.tenantFilter(tenant)));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
                 .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant))
@@ -172,17 +239,21 @@ public class AllocationRepository {
     private static List<Occupant> occupants(Iterable<Row> rows) {
         List<Occupant> out = new ArrayList<>();
         for (Row r : rows) {
-            out.add(new Occupant(r.getString("cluster"), r.getString("node"), r.getString("gpu_uuid"),
-                    r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
-                    new Occupant.Owner(r.getString("owner_kind"), r.getString("owner_name")),
-                    r.getString("tenant"), r.getString("team"), r.getString("project"),
-                    new Occupant.Unit(UnitKind.valueOf(r.getString("unit_kind")), r.getString("mig_profile"),
-                            r.getString("mig_instance"),
-                            r.getInteger("cores"), r.getLong("memory_mib"), r.getString("source")),
-                    r.getBigDecimal("fraction").stripTrailingZeros(), instant(r.getOffsetDateTime("since")),
-                    instant(r.getOffsetDateTime("until"))));
+            out.add(occupant(r));
         }
         return out;
+    }
+
+    private static Occupant occupant(Row r) {
+        return new Occupant(r.getString("cluster"), r.getString("node"), r.getString("gpu_uuid"),
+                r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
+                new Occupant.Owner(r.getString("owner_kind"), r.getString("owner_name")),
+                r.getString("tenant"), r.getString("team"), r.getString("project"),
+                new Occupant.Unit(UnitKind.valueOf(r.getString("unit_kind")), r.getString("mig_profile"),
+                        r.getString("mig_instance"),
+                        r.getInteger("cores"), r.getLong("memory_mib"), r.getString("source")),
+                r.getBigDecimal("fraction").stripTrailingZeros(), instant(r.getOffsetDateTime("since")),
+                instant(r.getOffsetDateTime("until")));
     }
 
     private static Instant instant(OffsetDateTime t) {

@@ -41,15 +41,12 @@ public class GaugeRepository {
      */
     public Uni<List<Figure>> used(Instant minute) {
         return pool.preparedQuery("""
-                        SELECT cluster, '' AS kind, sum(act)::float8 AS v FROM (
-                            SELECT cluster, gpu_uuid,
-                                   coalesce(max(sum / samples) FILTER (WHERE field = 'SM_ACTIVE'),
-                                            max(sum / samples) FILTER (WHERE field = 'GR_ENGINE_ACTIVE'),
-                                            max(sum / samples) FILTER (WHERE field = 'GPU_UTIL')) AS act
-                            FROM ledger.usage_minute
-                            WHERE scope = 'DEVICE' AND field IN ('SM_ACTIVE', 'GR_ENGINE_ACTIVE', 'GPU_UTIL') AND minute = $1
-                            GROUP BY cluster, gpu_uuid) c
-                        GROUP BY cluster""")
+                        SELECT a.cluster, '' AS kind, sum(a.act)::float8 AS v
+                        FROM (SELECT array_agg(DISTINCT cluster) AS clusters, array_agg(DISTINCT gpu_uuid) AS gpu_uuids
+                              FROM ledger.usage_minute WHERE scope = 'DEVICE' AND minute = $1) c
+                        CROSS JOIN LATERAL ledger.card_activity(c.clusters, c.gpu_uuids, $1, $1 + interval '1 minute') a
+                        WHERE a.scope = 'DEVICE'
+                        GROUP BY a.cluster""")
                 .execute(Tuple.of(toOffset(minute))).map(GaugeRepository::figures);
     }
 

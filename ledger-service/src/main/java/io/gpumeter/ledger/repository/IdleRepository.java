@@ -25,7 +25,7 @@ public class IdleRepository {
     private static final String SEGMENTS = """
             seg AS (
                 SELECT s.cluster, s.gpu_uuid, s.node, s.tenant, s.fraction,
-                       greatest(s.seg_start, $1) AS a, least(coalesce(s.seg_end, $2), $2) AS b,
+                       ledger.clip(s.seg_start, $1, $2) AS a, ledger.clip(coalesce(s.seg_end, $2), $1, $2) AS b,
                        CASE WHEN s.unit_kind = 'MIG' THEN coalesce((SELECT g.scope_key FROM ledger.gpu_binding g
                             WHERE g.cluster = s.cluster AND g.namespace = s.namespace AND g.pod = s.pod
                               AND g.gpu_uuid = s.gpu_uuid AND g.scope_key <> '' ORDER BY g.last_seen DESC LIMIT 1), '')
@@ -111,20 +111,11 @@ public class IdleRepository {
     public Uni<List<AllocatedPart>> allocated(Instant from, Instant cap, String cluster, double busyThreshold) {
         return pool.preparedQuery("WITH " + SEGMENTS + """
                         , act AS (
-                            SELECT u.cluster, u.gpu_uuid, u.minute,
-                                   CASE WHEN u.scope = 'MIG_INSTANCE' THEN u.scope_key ELSE '' END AS skey,
-                                   coalesce(max(u.sum / u.samples) FILTER (WHERE u.field = 'SM_ACTIVE'),
-                                            max(u.sum / u.samples) FILTER (WHERE u.field = 'GR_ENGINE_ACTIVE'),
-                                            max(u.sum / u.samples) FILTER (WHERE u.field = 'GPU_UTIL')) AS act,
-                                   CASE WHEN bool_or(u.field = 'SM_ACTIVE') THEN 'SM_ACTIVE'
-                                        WHEN bool_or(u.field = 'GR_ENGINE_ACTIVE') THEN 'GR_ENGINE_ACTIVE'
-                                        ELSE 'GPU_UTIL' END AS metric
-                            FROM ledger.usage_minute u
-                            WHERE u.scope IN ('DEVICE', 'MIG_INSTANCE')
-                              AND u.field IN ('SM_ACTIVE', 'GR_ENGINE_ACTIVE', 'GPU_UTIL')
-                              AND u.minute >= date_trunc('minute', $1::timestamptz) AND u.minute < $2
-                              AND u.gpu_uuid IN (SELECT DISTINCT gpu_uuid FROM seg)
-                            GROUP BY u.cluster, u.gpu_uuid, u.minute, 4),
+                            SELECT x.cluster, x.gpu_uuid, x.minute,
+                                   CASE WHEN x.scope = 'MIG_INSTANCE' THEN x.scope_key ELSE '' END AS skey, x.act, x.metric
+                            FROM (SELECT array_agg(DISTINCT cluster) AS clusters, array_agg(DISTINCT gpu_uuid) AS gpu_uuids
+                                  FROM seg) c
+                            CROSS JOIN LATERAL ledger.card_activity(c.clusters, c.gpu_uuids, $1, $2) x),
                         curve AS (
                             SELECT cluster, gpu_uuid, skey,
                                    range_agg(tstzrange(minute, minute + interval '1 minute')) AS measured,
@@ -183,15 +174,12 @@ public class IdleRepository {
         return pool.preparedQuery("""
                         WITH p AS (
                             SELECT cluster, uid,
-                                   min(coalesce((payload->>'createdAt')::timestamptz, observed_at)) AS created,
-                                   min((payload->>'scheduledAt')::timestamptz) AS scheduled,
-                                   min(CASE WHEN payload->>'deletionTimestamp' IS NULL
-                                              OR (payload->>'deletionTimestamp')::timestamptz > observed_at THEN observed_at
-                                            ELSE (payload->>'deletionTimestamp')::timestamptz END)
-                                       FILTER (WHERE event_type = 'DELETED') AS deleted,
-                                   min(observed_at) FILTER (WHERE payload->>'phase' IN ('Succeeded', 'Failed')) AS finished,
-                                   (array_agg(payload->'gpuResources' ORDER BY observed_at DESC))[1]::text AS resources
-                            FROM ledger.pod_fact
+                                   min(coalesce(created_at, observed_at)) AS created,
+                                   min(scheduled_at) AS scheduled,
+                                   min(least(observed_at, deletion_at)) FILTER (WHERE event_type = 'DELETED') AS deleted,
+                                   min(observed_at) FILTER (WHERE phase IN ('Succeeded', 'Failed')) AS finished,
+                                   (array_agg(gpu_resources ORDER BY observed_at DESC))[1]::text AS resources
+                            FROM ledger.pod_fact_fields
                             WHERE ($3::text IS NULL OR cluster = $3)
                             GROUP BY cluster, uid)
                         SELECT cluster, uid, created, least(scheduled, deleted, finished) AS ended, resources FROM p

@@ -60,7 +60,7 @@ public class RequestRepository {
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery("SELECT " + select + """
-                        , sum(requested_fraction * extract(epoch FROM (least(coalesce(until, $3), $2) - greatest(requested_at, $1)))) / 3600 AS hours
+                        , sum(requested_fraction * ledger.clipped_seconds(requested_at, coalesce(until, $3), $1, $2)) / 3600 AS hours
                         FROM ledger.pod_request
                         WHERE requested_at < $2 AND coalesce(until, $3) > $1 AND requested_at < $3
                         GROUP BY """ + " " + group)

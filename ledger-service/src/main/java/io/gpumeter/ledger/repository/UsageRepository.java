@@ -205,8 +205,8 @@ public class UsageRepository {
         String[] namespaces = names.stream().map(n -> n.substring(0, n.indexOf('/'))).toArray(String[]::new);
         String[] pods = names.stream().map(n -> n.substring(n.indexOf('/') + 1)).toArray(String[]::new);
         return conn.preparedQuery("""
-                        SELECT DISTINCT f.uid FROM ledger.pod_fact f
-                        JOIN unnest($2::text[], $3::text[]) AS b(ns, pod) ON f.namespace = b.ns AND f.payload->>'name' = b.pod
+                        SELECT DISTINCT f.uid FROM ledger.pod_fact_fields f
+                        JOIN unnest($2::text[], $3::text[]) AS b(ns, pod) ON f.namespace = b.ns AND f.name = b.pod
                         WHERE f.cluster = $1""")
                 .execute(Tuple.of(cluster, namespaces, pods))
                 .map(rows -> {
@@ -228,6 +228,23 @@ public class UsageRepository {
                     rows.forEach(r -> out.add(new UsagePoint(r.getString("scope"), r.getString("scope_key"), r.getString("field"),
                             r.getOffsetDateTime("minute").toInstant(), r.getDouble("mean"), r.getDouble("max"),
                             r.getInteger("samples"))));
+                    return out;
+                });
+    }
+
+    /** The minute rollups of several cards' series over a window, optionally one field only, by card. */
+    public Uni<Map<String, List<UsagePoint>>> seriesOfCards(List<String> gpuUuids, String field, Instant from, Instant to) {
+        return pool.preparedQuery("""
+                        SELECT gpu_uuid, scope, scope_key, field, minute, sum / samples AS mean, max, samples FROM ledger.usage_minute
+                        WHERE gpu_uuid = ANY($1) AND minute >= $2 AND minute < $3 AND ($4::text IS NULL OR field = $4)
+                        ORDER BY gpu_uuid, field, scope, scope_key, minute""")
+                .execute(Tuple.of(gpuUuids.toArray(String[]::new), toOffset(from), toOffset(to), field))
+                .map(rows -> {
+                    Map<String, List<UsagePoint>> out = new HashMap<>();
+                    rows.forEach(r -> out.computeIfAbsent(r.getString("gpu_uuid"), g -> new ArrayList<>()).add(
+                            new UsagePoint(r.getString("scope"), r.getString("scope_key"), r.getString("field"),
+                                    r.getOffsetDateTime("minute").toInstant(), r.getDouble("mean"), r.getDouble("max"),
+                                    r.getInteger("samples"))));
                     return out;
                 });
     }

@@ -12,8 +12,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
+import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
 import java.time.format.DateTimeParseException;
 
 /** Checklist 6: fragmentation of free GPU memory and MIG slices at an instant (default now), or as a series. */
@@ -23,14 +23,17 @@ public class FragmentationResource {
 
     private final FragmentationService fragmentation;
 
-    public FragmentationResource(FragmentationService fragmentation) {
+    private final Clock clock;
+
+    public FragmentationResource(FragmentationService fragmentation, Clock clock) {
+        this.clock = clock;
         this.fragmentation = fragmentation;
     }
 
     @GET
     public Uni<FragmentationReport> at(@QueryParam("at") String at, @QueryParam("shapes") String shapes,
                                        @QueryParam("groupBy") String groupBy, @QueryParam("cluster") String cluster) {
-        return fragmentation.at(Params.instantOr("at", at, Instant.now()), shapes, groupBy, cluster);
+        return fragmentation.at(Params.instantOr("at", at, clock.instant()), shapes, groupBy, cluster);
     }
 
     @GET

@@ -1,28 +1,46 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.ledger.domain.CardHoldings;
 import io.gpumeter.ledger.domain.Occupant;
+import io.gpumeter.ledger.domain.PodHoldings;
 import io.gpumeter.ledger.service.OccupancyService;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import java.time.Clock;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Set;
 
-/** Q1: the occupants of a GPU or of a node at an instant (default now), and the reverse: what a pod held. */
+/**
+ * Q1: the occupants of a GPU, a node or the whole fleet at an instant (default now), and what a set of cards held
+ * over a window; and the reverse: what a pod held, at an instant or, for a set of pods, over a window.
+ */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
 public class OccupantResource {
 
+    /** The most pods one holdings read names; a larger set is split by the caller. */
+    static final int MAX_PODS = 2000;
+
     private final OccupancyService occupancy;
 
-    public OccupantResource(OccupancyService occupancy) {
+    private final Clock clock;
+
+    public OccupantResource(OccupancyService occupancy, Clock clock) {
+        this.clock = clock;
         this.occupancy = occupancy;
     }
 
@@ -30,14 +48,14 @@ public class OccupantResource {
     @Path("/gpus/{uuid}/occupants")
     public Uni<List<Occupant>> ofGpu(@PathParam("uuid") String uuid, @QueryParam("at") String at,
                                      @QueryParam("tenant") String tenant) {
-        return occupancy.ofGpu(uuid, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
+        return occupancy.ofGpu(uuid, Params.instantOr("at", at, clock.instant()), Params.optional(tenant));
     }
 
     @GET
     @Path("/nodes/{node}/occupants")
     public Uni<List<Occupant>> ofNode(@PathParam("node") String node, @QueryParam("at") String at,
                                       @QueryParam("cluster") String cluster, @QueryParam("tenant") String tenant) {
-        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, Instant.now()), Params.optional(tenant));
+        return occupancy.ofNode(cluster, node, Params.instantOr("at", at, clock.instant()), Params.optional(tenant));
     }
 
     /** The GPUs and units a pod held at an instant: the same rows as Q1, looked up from the pod's side. */
@@ -48,8 +66,74 @@ public class OccupantResource {
                                      @QueryParam("tenant") String tenant) {
         String ns = required("namespace", namespace);
         String name = required("pod", pod);
-        return occupancy.ofPod(Params.optional(cluster), ns, name, Params.instantOr("at", at, Instant.now()),
+        return occupancy.ofPod(Params.optional(cluster), ns, name, Params.instantOr("at", at, clock.instant()),
                 Params.optional(tenant));
+    }
+
+    /**
+     * Every unit held at an instant across the fleet, optionally on one node, in one namespace or cluster: the
+     * occupants of all nodes in one read.
+     */
+    @GET
+    @Path("/fleet/occupants")
+    @Operation(summary = "Every unit held at at (default now), optionally of one node, namespace or cluster")
+    public Uni<List<Occupant>> ofFleet(@QueryParam("at") String at, @QueryParam("node") String node,
+                                       @QueryParam("namespace") String namespace, @QueryParam("cluster") String cluster,
+                                       @QueryParam("tenant") String tenant) {
+        return occupancy.at(Params.instantOr("at", at, clock.instant()), Params.optional(cluster), Params.optional(node),
+                Params.optional(namespace), Params.optional(tenant));
+    }
+
+    /**
+     * What each of a set of pods held over a window, each unit with the part of the window it was held: the
+     * placement of many pods over many minutes in one read.
+     */
+    @POST
+    @Path("/holdings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The units each pod held in [from, to), with the part of the window each was held"
+            + " (at most " + MAX_PODS + " pods)")
+    public Uni<List<PodHoldings>> holdings(HoldingsRequest request) {
+        if (request == null) {
+            throw ApiProblem.badRequest("body", "a holdings request is required: {\"from\",\"to\",\"pods\":[{\"namespace\",\"pod\"}]}");
+        }
+        TimeWindow window = Params.window(Params.instant("from", request.from()), Params.instant("to", request.to()));
+        List<HoldingsRequest.PodRef> pods = request.pods();
+        if (pods == null || pods.isEmpty()) {
+            throw ApiProblem.badRequest("pods", "pods is required: at least one {\"namespace\",\"pod\"}");
+        }
+        if (pods.size() > MAX_PODS) {
+            throw ApiProblem.badRequest("pods", "pods may name at most " + MAX_PODS + " pods, got " + pods.size()
+                    + "; split the set");
+        }
+        Set<String> keys = new LinkedHashSet<>();
+        for (int i = 0; i < pods.size(); i++) {
+            HoldingsRequest.PodRef ref = pods.get(i);
+            String at = "pods[" + i + "]";
+            if (ref == null) {
+                throw ApiProblem.badRequest(at, at + " must be {\"namespace\",\"pod\"}");
+            }
+            keys.add(required(at + ".namespace", ref.namespace()) + "/" + required(at + ".pod", ref.pod()));
+        }
+        return occupancy.holdings(window, Params.optional(request.cluster()), List.copyOf(keys));
+    }
+
+    /**
+     * What was held on each of a set of cards over a window, each unit with the part of the window it was held: the
+     * neighbours of many cards over many minutes in one read.
+     */
+    @POST
+    @Path("/card-holdings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Operation(summary = "The units held on each card in [from, to), with the part of the window each was held"
+            + " (at most " + CardUsageResource.MAX_CARDS + " cards)")
+    public Uni<List<CardHoldings>> cardHoldings(CardHoldingsRequest request) {
+        if (request == null) {
+            throw ApiProblem.badRequest("body", "a card holdings request is required: {\"from\",\"to\",\"gpus\":[\"GPU-...\"]}");
+        }
+        TimeWindow window = Params.window(Params.instant("from", request.from()), Params.instant("to", request.to()));
+        return occupancy.holdingsOfCards(window, Params.optional(request.cluster()),
+                CardUsageResource.cards(request.gpus()));
     }
 
     private static String required(String field, String value) {

@@ -61,9 +61,9 @@ public class CapacityService {
     private final CapacityRepository repository;
     private final Clock clock;
 
-    public CapacityService(CapacityRepository repository) {
+    public CapacityService(CapacityRepository repository, Clock clock) {
         this.repository = repository;
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
     }
 
     /**

@@ -36,11 +36,11 @@ public class DiagnosisService {
     private final TriadThresholds thresholds;
     private final Clock clock;
 
-    public DiagnosisService(TriadRepository triads, LedgerConfig config) {
+    public DiagnosisService(TriadRepository triads, LedgerConfig config, Clock clock) {
         this.triads = triads;
         LedgerConfig.Diagnosis d = config.diagnosis();
         this.thresholds = new TriadThresholds(d.engineHigh(), d.smHigh(), d.dramLow(), d.dramHigh());
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
     }
 
     public Uni<GpuDiagnosis> gpu(String uuid, Instant from, Instant to) {

@@ -27,10 +27,10 @@ public class GpuHoursService {
     private final UsedHoursRepository used;
     private final Clock clock;
 
-    public GpuHoursService(AllocationRepository allocations, UsedHoursRepository used) {
+    public GpuHoursService(AllocationRepository allocations, UsedHoursRepository used, Clock clock) {
         this.allocations = allocations;
         this.used = used;
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
     }
 
     /** {@code tenant}, when given, keeps that tenant's rows only (the used share is still apportioned card-wide). */

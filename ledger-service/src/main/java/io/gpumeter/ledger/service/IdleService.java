@@ -61,12 +61,13 @@ public class IdleService {
     private final double busyThreshold;
     private final Clock clock;
 
-    public IdleService(IdleRepository idle, NormalizationPolicy policy, ObjectMapper json, LedgerConfig config) {
+    public IdleService(IdleRepository idle, NormalizationPolicy policy, ObjectMapper json, LedgerConfig config,
+            Clock clock) {
         this.idle = idle;
         this.policy = policy;
         this.json = json;
         this.busyThreshold = config.idle().busyThreshold();
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
     }
 
     public Uni<IdleReport> split(Instant from, Instant to, String groupBy, String cluster) {

@@ -40,13 +40,13 @@ public class LedgerGauges {
     private final ViolationService violations;
 
     public LedgerGauges(MeterRegistry registry, GaugeRepository figures, FragmentationService fragmentation,
-                        ViolationService violations, LedgerConfig config) {
+                        ViolationService violations, LedgerConfig config, Clock clock) {
         this.registry = registry;
         this.violations = violations;
         this.figures = figures;
         this.fragmentation = fragmentation;
         this.usageDelay = config.gauges().usageDelay();
-        this.clock = Clock.systemUTC();
+        this.clock = clock;
     }
 
     /** Recomputes every gauge; a failed refresh keeps the previous values and is logged. */

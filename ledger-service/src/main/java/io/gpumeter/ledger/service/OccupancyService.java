@@ -1,13 +1,17 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.domain.CardHoldings;
 import io.gpumeter.ledger.domain.Occupant;
+import io.gpumeter.ledger.domain.PodHoldings;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Q1: who holds which GPU, now or at any past instant. */
@@ -57,5 +61,37 @@ public class OccupancyService {
     /** What one pod held at an instant: empty when it held nothing then (or never existed; no pod is a 404 here). */
     public Uni<List<Occupant>> ofPod(String cluster, String namespace, String pod, Instant at, String tenant) {
         return allocations.occupantsOfPod(cluster, namespace, pod, at, tenant);
+    }
+
+    /** Every unit held at an instant, optionally on one node, in one namespace or cluster: the fleet in one read. */
+    public Uni<List<Occupant>> at(Instant at, String cluster, String node, String namespace, String tenant) {
+        return allocations.occupantsAt(at, cluster, node, namespace, tenant);
+    }
+
+    /**
+     * What each pod ("namespace/pod", each once, in the order given) held during the window, each unit with the part
+     * of the window it was held; a pod that held nothing has no units.
+     */
+    public Uni<List<PodHoldings>> holdings(TimeWindow window, String cluster, List<String> podKeys) {
+        List<String> namespaces = new ArrayList<>();
+        List<String> pods = new ArrayList<>();
+        for (String key : podKeys) {
+            int slash = key.indexOf('/');
+            namespaces.add(key.substring(0, slash));
+            pods.add(key.substring(slash + 1));
+        }
+        return allocations.holdings(window, cluster, namespaces, pods).map(held -> {
+            List<PodHoldings> out = new ArrayList<>();
+            for (int i = 0; i < podKeys.size(); i++) {
+                out.add(new PodHoldings(namespaces.get(i), pods.get(i), held.getOrDefault(podKeys.get(i), List.of())));
+            }
+            return out;
+        });
+    }
+
+    /** What was held on each card (in the order given) during the window; a card nobody held has no units. */
+    public Uni<List<CardHoldings>> holdingsOfCards(TimeWindow window, String cluster, List<String> gpuUuids) {
+        return allocations.holdingsOfCards(window, cluster, gpuUuids).map(held -> gpuUuids.stream()
+                .map(g -> new CardHoldings(g, held.getOrDefault(g, List.of()))).toList());
     }
 }

@@ -29,9 +29,10 @@ public class ReconciliationService {
 
     private final RequestRepository requests;
     private final GpuHoursService hours;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
-    public ReconciliationService(RequestRepository requests, GpuHoursService hours) {
+    public ReconciliationService(RequestRepository requests, GpuHoursService hours, Clock clock) {
+        this.clock = clock;
         this.requests = requests;
         this.hours = hours;
     }

@@ -6,6 +6,7 @@ import io.gpumeter.common.fact.UsageField;
 import io.gpumeter.common.fact.UsagePartial;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.domain.CardUsage;
 import io.gpumeter.ledger.domain.MinuteFolds;
 import io.gpumeter.ledger.domain.UsagePoint;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
@@ -107,6 +108,12 @@ public class UsageService {
 
     public Uni<List<UsagePoint>> series(String gpuUuid, UsageField field, Instant from, Instant to) {
         return usage.series(gpuUuid, field == null ? null : field.name(), from, to);
+    }
+
+    /** Several cards' series at once: one entry per card, in the order given, empty for a card with none. */
+    public Uni<List<CardUsage>> series(List<String> gpuUuids, UsageField field, Instant from, Instant to) {
+        return usage.seriesOfCards(gpuUuids, field == null ? null : field.name(), from, to)
+                .map(byCard -> gpuUuids.stream().map(g -> new CardUsage(g, byCard.getOrDefault(g, List.of()))).toList());
     }
 
     private static void validate(UsageBatch batch) {

@@ -17,8 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Seeded hostile batches, byte-level and structural, against every intake of the ledger (pod facts, live-pod
- * relists, governance facts, usage): 2xx or a 4xx problem document that names no code, never a 5xx; a refused batch
- * stores nothing; the service stays up.
+ * relists, governance facts, usage) and every read that takes a body (pods' and cards' holdings, usage series): 2xx
+ * or a 4xx problem document that names no code, never a 5xx; a refused batch stores nothing; the service stays up.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
@@ -66,6 +66,28 @@ class LedgerFuzzTest {
                         UsageResourceTest.sample("GPU-FZ", "GPU_UTIL", 40, "2026-07-01T10:00:15Z", null)),
                 UsageResourceTest.partials("fz", UsageResourceTest.partial("GPU-FZ", "2026-07-01T10:01:00Z", "0,15000",
                         "0.25,0.75", "fz-1"))));
+    }
+
+    @Test
+    void holdingsReads() {
+        fuzz("holdings", "/api/v1/holdings", 55L, List.of(
+                "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-01T10:00:00Z\",\"cluster\":\"fz\","
+                        + "\"pods\":[{\"namespace\":\"fz\",\"pod\":\"fz-1\"},{\"namespace\":\"fz\",\"pod\":\"fz-2\"}]}",
+                "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-02T08:00:00Z\",\"pods\":[{\"namespace\":\"fz\",\"pod\":\"x\"}]}"));
+    }
+
+    @Test
+    void cardHoldingsReads() {
+        fuzz("card holdings", "/api/v1/card-holdings", 57L, List.of(
+                "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-01T10:00:00Z\",\"cluster\":\"fz\",\"gpus\":[\"GPU-FZ\"]}",
+                "{\"from\":\"2026-10-01T08:00:00Z\",\"to\":\"2026-10-02T08:00:00Z\",\"gpus\":[\"GPU-FZ\",\"GPU-FZ2\"]}"));
+    }
+
+    @Test
+    void usageSeriesReads() {
+        fuzz("usage series", "/api/v1/usage/series", 56L, List.of(
+                "{\"from\":\"2026-07-01T10:00:00Z\",\"to\":\"2026-07-01T11:00:00Z\",\"gpus\":[\"GPU-FZ\",\"GPU-FZ2\"]}",
+                "{\"from\":\"2026-07-01T10:00:00Z\",\"to\":\"2026-07-01T11:00:00Z\",\"field\":\"SM_ACTIVE\",\"gpus\":[\"GPU-FZ\"]}"));
     }
 
     private static void fuzz(String what, String path, long seed, List<String> seeds) {

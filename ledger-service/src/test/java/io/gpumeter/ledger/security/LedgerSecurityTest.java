@@ -155,6 +155,43 @@ class LedgerSecurityTest {
     }
 
     @Test
+    void theFleetsOccupantsShowATenantOnlyItsOwnRowsAndTheBulkReadsAreForTheFleet() {
+        given().header("Authorization", TestTokens.bearer("reader")).queryParam("at", "2026-05-03T11:30:00Z")
+                .queryParam("cluster", "sec").get("/api/v1/fleet/occupants").then().statusCode(200)
+                .body("pod", contains("train", "infer"));
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("at", "2026-05-03T11:30:00Z")
+                .queryParam("cluster", "sec").get("/api/v1/fleet/occupants").then().statusCode(200)
+                .body("pod", contains("train"));
+        given().header("Authorization", TestTokens.bearer("tenant:globex")).queryParam("at", "2026-05-03T11:30:00Z")
+                .queryParam("node", "sec-node").get("/api/v1/fleet/occupants").then().statusCode(200)
+                .body("pod", contains("infer")).body("tenant", contains("globex"));
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("at", "2026-05-03T11:30:00Z")
+                .queryParam("tenant", "globex").get("/api/v1/fleet/occupants").then().statusCode(403)
+                .contentType("application/problem+json").body("field", equalTo("tenant"));
+        String holdings = "{\"from\":\"2026-05-03T10:00:00Z\",\"to\":\"2026-05-03T12:00:00Z\",\"cluster\":\"sec\","
+                + "\"pods\":[{\"namespace\":\"a\",\"pod\":\"train\"},{\"namespace\":\"g\",\"pod\":\"infer\"}]}";
+        String usage = "{\"from\":\"2026-05-03T10:00:00Z\",\"to\":\"2026-05-03T12:00:00Z\",\"gpus\":[\"GPU-sec\"]}";
+        String onCards = "{\"from\":\"2026-05-03T10:00:00Z\",\"to\":\"2026-05-03T12:00:00Z\",\"cluster\":\"sec\",\"gpus\":[\"GPU-sec\"]}";
+        for (String token : List.of(TestTokens.bearer("tenant:acme"), TestTokens.bearer("ingest"))) {
+            given().header("Authorization", token).contentType(ContentType.JSON).body(holdings).post("/api/v1/holdings")
+                    .then().statusCode(403).contentType("application/problem+json");
+            given().header("Authorization", token).contentType(ContentType.JSON).body(usage).post("/api/v1/usage/series")
+                    .then().statusCode(403).contentType("application/problem+json");
+            given().header("Authorization", token).contentType(ContentType.JSON).body(onCards).post("/api/v1/card-holdings")
+                    .then().statusCode(403).contentType("application/problem+json");
+        }
+        for (String token : List.of(TestTokens.bearer("reader"), TestTokens.bearer("operator"), TestTokens.serviceBearer("ledger"))) {
+            given().header("Authorization", token).contentType(ContentType.JSON).body(holdings).post("/api/v1/holdings")
+                    .then().statusCode(200).body("pod", contains("train", "infer"))
+                    .body("[1].units[0].from", equalTo("2026-05-03T11:00:00Z"));
+            given().header("Authorization", token).contentType(ContentType.JSON).body(usage).post("/api/v1/usage/series")
+                    .then().statusCode(200).body("gpuUuid", contains("GPU-sec"));
+            given().header("Authorization", token).contentType(ContentType.JSON).body(onCards).post("/api/v1/card-holdings")
+                    .then().statusCode(200).body("[0].units.occupant.pod", contains("train", "infer"));
+        }
+    }
+
+    @Test
     void askingForAnotherTenantIs403NotAnEmpty200() {
         given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("from", FROM).queryParam("to", TO)
                 .queryParam("tenant", "globex").get("/api/v1/gpu-hours").then()

@@ -1,6 +1,12 @@
 package io.gpumeter.slo.client;
 
 import io.gpumeter.common.client.Answers;
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.slo.client.LedgerRestClient.CardHoldingsRequest;
+import io.gpumeter.slo.client.LedgerRestClient.HoldingsRequest;
+import io.gpumeter.slo.client.LedgerRestClient.PodRef;
+import io.gpumeter.slo.client.LedgerRestClient.UsageRequest;
+import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
@@ -9,12 +15,18 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Calls ledger-service with a timeout, retries and a circuit breaker. A 404 is handled inside the breaker: an
- * unknown card or pod is an answer ("nothing held"), not a failing ledger.
+ * unknown card or pod is an answer ("nothing held"), not a failing ledger. Pods and cards are read as sets, one
+ * call per set (split only past the ledger's bound on a set), never one call per pod or card.
  */
 @ApplicationScoped
 @Timeout
@@ -22,22 +34,46 @@ import java.util.Optional;
 @CircuitBreaker
 public class LedgerClient {
 
+    /** The most pods the ledger's holdings read takes at once. */
+    static final int MAX_PODS = 2000;
+    /** The most cards the ledger's usage and card holdings reads take at once. */
+    static final int MAX_CARDS = 500;
+
     private final LedgerRestClient ledger;
 
     public LedgerClient(@RestClient LedgerRestClient ledger) {
         this.ledger = ledger;
     }
 
-    /** The units (and so the GPUs) a pod held at an instant; empty when it held none. */
-    public Uni<List<Occupant>> podOccupants(String namespace, String pod, Instant at) {
-        return ledger.podOccupants(namespace, pod, at.toString()).map(LedgerClient::orEmpty)
-                .onFailure(Answers::notFound).recoverWithItem(List.of());
+    /**
+     * The units each pod ("namespace/pod") held during the window, each with the part of the window it was held;
+     * a pod that held nothing is missing from the answer.
+     */
+    public Uni<Map<String, List<PodHoldings.Holding>>> holdings(Collection<String> podKeys, TimeWindow window) {
+        return inChunks(List.copyOf(podKeys), MAX_PODS, chunk -> ledger.holdings(new HoldingsRequest(
+                        window.start().toString(), window.end().toString(), chunk.stream().map(LedgerClient::podRef).toList()))
+                .map(LedgerClient::orEmpty)
+                .onFailure(Answers::notFound).recoverWithItem(List.of()))
+                .map(answers -> {
+                    Map<String, List<PodHoldings.Holding>> out = new HashMap<>();
+                    answers.forEach(p -> out.put(p.podKey(), p.units() == null ? List.of() : p.units()));
+                    return out;
+                });
     }
 
-    /** Q1: every unit of a card held at an instant; empty for a card the ledger does not know. */
-    public Uni<List<Occupant>> gpuOccupants(String gpuUuid, Instant at) {
-        return ledger.gpuOccupants(gpuUuid, at.toString()).map(LedgerClient::orEmpty)
-                .onFailure(Answers::notFound).recoverWithItem(List.of());
+    /**
+     * The units held on each card during the window, each with the part of the window it was held; a card nobody
+     * held is missing from the answer.
+     */
+    public Uni<Map<String, List<PodHoldings.Holding>>> cardHoldings(Collection<String> gpuUuids, TimeWindow window) {
+        return inChunks(List.copyOf(gpuUuids), MAX_CARDS, chunk -> ledger.cardHoldings(new CardHoldingsRequest(
+                        window.start().toString(), window.end().toString(), chunk)).map(LedgerClient::orEmpty)
+                .onFailure(Answers::notFound).recoverWithItem(List.of()))
+                .map(answers -> {
+                    Map<String, List<PodHoldings.Holding>> out = new HashMap<>();
+                    answers.forEach(c -> out.put(c.gpuUuid(), c.units() == null ? List.of() : c.units()));
+                    return out;
+                });
     }
 
     /**
@@ -49,10 +85,34 @@ public class LedgerClient {
                 .onFailure(Answers::notFound).recoverWithItem(Optional.empty());
     }
 
-    /** Every usage series of a card, per minute, over [from, to). */
-    public Uni<List<UsagePoint>> usage(String gpuUuid, Instant from, Instant to) {
-        return ledger.usage(gpuUuid, from.toString(), to.toString()).map(LedgerClient::orEmpty)
-                .onFailure(Answers::notFound).recoverWithItem(List.of());
+    /** Every usage series of each card, per minute, over [from, to); a card without any is missing. */
+    public Uni<Map<String, List<UsagePoint>>> usage(Collection<String> gpuUuids, Instant from, Instant to) {
+        return inChunks(List.copyOf(gpuUuids), MAX_CARDS, chunk -> ledger.usage(
+                        new UsageRequest(from.toString(), to.toString(), chunk)).map(LedgerClient::orEmpty)
+                .onFailure(Answers::notFound).recoverWithItem(List.of()))
+                .map(answers -> {
+                    Map<String, List<UsagePoint>> out = new HashMap<>();
+                    answers.forEach(c -> out.put(c.gpuUuid(), c.points() == null ? List.of() : c.points()));
+                    return out;
+                });
+    }
+
+    private static PodRef podRef(String podKey) {
+        int slash = podKey.indexOf('/');
+        return new PodRef(podKey.substring(0, slash), podKey.substring(slash + 1));
+    }
+
+    /** One call per {@code size} items, one after the other; no call for no items. */
+    private static <T, R> Uni<List<R>> inChunks(List<T> items, int size, Function<? super List<T>, Uni<List<R>>> call) {
+        if (items.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        List<List<T>> chunks = new ArrayList<>();
+        for (int i = 0; i < items.size(); i += size) {
+            chunks.add(items.subList(i, Math.min(items.size(), i + size)));
+        }
+        Multi<List<R>> answers = Multi.createFrom().iterable(chunks).onItem().transformToUniAndConcatenate(call::apply);
+        return answers.collect().in(ArrayList<R>::new, List::addAll).map(List::copyOf);
     }
 
     private static <T> List<T> orEmpty(List<T> rows) {

@@ -3,9 +3,10 @@ package io.gpumeter.slo.client;
 import io.gpumeter.common.security.ServiceToken;
 import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -14,8 +15,8 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import java.util.List;
 
 /**
- * The ledger-service reads jitter attribution, the interference factor and attainment breakdowns need; use {@link LedgerClient}, which
- * adds the call policy.
+ * The ledger-service reads jitter attribution, the interference factor and attainment breakdowns need, each for a
+ * whole set of pods or cards at once; use {@link LedgerClient}, which adds the call policy.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -23,21 +24,37 @@ import java.util.List;
 @RegisterProvider(ServiceToken.class)
 interface LedgerRestClient {
 
-    @GET
-    @Path("/occupants")
-    Uni<List<Occupant>> podOccupants(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod,
-                                     @QueryParam("at") String at);
+    record PodRef(String namespace, String pod) {
+    }
 
-    @GET
-    @Path("/gpus/{uuid}/occupants")
-    Uni<List<Occupant>> gpuOccupants(@PathParam("uuid") String uuid, @QueryParam("at") String at);
+    record HoldingsRequest(String from, String to, List<PodRef> pods) {
+    }
+
+    record CardHoldingsRequest(String from, String to, List<String> gpus) {
+    }
+
+    record UsageRequest(String from, String to, List<String> gpus) {
+    }
+
+    /** What each pod held over a window. */
+    @POST
+    @Path("/holdings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<List<PodHoldings>> holdings(HoldingsRequest request);
+
+    /** What was held on each card over a window. */
+    @POST
+    @Path("/card-holdings")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<List<CardHoldings>> cardHoldings(CardHoldingsRequest request);
 
     @GET
     @Path("/scheduling-decisions")
     Uni<SchedulingDecision> podDecision(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod);
 
-    @GET
-    @Path("/gpus/{uuid}/usage")
-    Uni<List<UsagePoint>> usage(@PathParam("uuid") String uuid, @QueryParam("from") String from,
-                                @QueryParam("to") String to);
+    /** Every usage series of each card, per minute, over a window. */
+    @POST
+    @Path("/usage/series")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<List<CardUsage>> usage(UsageRequest request);
 }

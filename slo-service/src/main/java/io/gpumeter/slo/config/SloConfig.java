@@ -38,13 +38,9 @@ public interface SloConfig {
     /** Reading pods' tenants from the ledger. */
     interface Tenants {
 
-        /** Pod-hours whose tenant is remembered (least recently used go first); each is one ledger read. */
+        /** Pod-hours whose tenant is remembered (least recently used go first). */
         @WithDefault("200000")
         int cacheSize();
-
-        /** Ledger reads in flight at once for one evaluation. */
-        @WithDefault("4")
-        int ledgerConcurrency();
 
         /**
          * How long after an hour ends a pod the ledger did not know in it is remembered as unknown; until then it is
@@ -57,7 +53,7 @@ public interface SloConfig {
     /** Attainment breakdown limits. */
     interface Breakdown {
 
-        /** Longest window one breakdown may span: each pod is placed on its cards through the ledger. */
+        /** Longest window one breakdown may span: its pods are placed on their cards through the ledger. */
         @WithDefault("P7D")
         Duration maxWindow();
 
@@ -93,13 +89,9 @@ public interface SloConfig {
     /** Interference factor limits. */
     interface Interference {
 
-        /** Longest window one query may span: each pod-minute asks the ledger for its cards' occupants. */
+        /** Longest window one query may span. */
         @WithDefault("P1D")
         Duration maxWindow();
-
-        /** Ledger requests in flight at once for one query. */
-        @WithDefault("4")
-        int ledgerConcurrency();
     }
 
     /** Metric and label names of the exported Prometheus rules. */

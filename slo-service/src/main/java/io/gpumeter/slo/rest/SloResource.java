@@ -21,6 +21,7 @@ import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
@@ -32,7 +33,10 @@ public class SloResource {
     private final SloService slos;
     private final BreakdownService breakdowns;
 
-    public SloResource(SloService slos, BreakdownService breakdowns) {
+    private final Clock clock;
+
+    public SloResource(SloService slos, BreakdownService breakdowns, Clock clock) {
+        this.clock = clock;
         this.slos = slos;
         this.breakdowns = breakdowns;
     }
@@ -96,7 +100,7 @@ public class SloResource {
     @Operation(summary = "Attainment, error budget left and the workbook's multi-window burn-rate alerts, as of at"
             + " (default now), over whole minutes")
     public Uni<SloStatusView> status(@PathParam("name") String name, @QueryParam("at") String at) {
-        Instant asOf = Params.instantOr("at", at, Instant.now());
+        Instant asOf = Params.instantOr("at", at, clock.instant());
         return slos.status(name, asOf).map(SloStatusView::of);
     }
 

@@ -70,7 +70,7 @@ public class BreakdownService {
                 }
                 int concurrency = config.breakdown().ledgerConcurrency();
                 // one after the other, so a breakdown never has more than its share of ledger reads in flight
-                return placements.of(minutesByPod, concurrency)
+                return placements.of(minutesByPod)
                         .chain(held -> queues.of(minutesByPod.keySet(), concurrency)
                                 .map(queueOf -> AttainmentBreakdown.compute(d, selected.pods(), cards(held), queueOf)))
                         .onFailure(e -> !(e instanceof ApiProblem)).transform(e -> ApiProblem.unavailable(

@@ -10,12 +10,12 @@ import io.gpumeter.slo.domain.NeighbourKind;
 import io.gpumeter.slo.domain.Sli;
 import io.gpumeter.slo.repository.LatencyRepository;
 import io.gpumeter.slo.service.PodPlacements.PodMinuteKey;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.HdrHistogram.Histogram;
 
 import java.math.BigDecimal;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -69,7 +69,7 @@ public class InterferenceService {
                     Map<String, List<Instant>> minutesByPod = new TreeMap<>();
                     requests.forEach(r -> minutesByPod.computeIfAbsent(r.namespace() + "/" + r.pod(),
                             p -> new ArrayList<>()).add(r.minute()));
-                    return placements.of(minutesByPod, config.interference().ledgerConcurrency()).chain(held -> neighbours(held).chain(onCards ->
+                    return placements.of(minutesByPod).chain(held -> neighbours(held).chain(onCards ->
                             classify(onCards, minutesByPod.keySet(), window).map(kinds -> {
                                 List<InterferenceFactor.PodMinute> minutes = new ArrayList<>();
                                 long unplaced = 0;
@@ -101,19 +101,28 @@ public class InterferenceService {
                 }));
     }
 
-    /** The occupants of every card a pod-minute was placed on, keyed by card and minute. */
+    /**
+     * The occupants of every card a pod-minute was placed on, keyed by card and minute: what was held on all those
+     * cards over the span of the minutes, one ledger read, each card-minute then picked from it.
+     */
     private Uni<Map<String, List<Occupant>>> neighbours(Map<PodMinuteKey, List<Occupant>> held) {
-        Set<String> cards = new TreeSet<>();
+        Map<String, TreeSet<Instant>> minutesByCard = new TreeMap<>();
         held.forEach((key, units) -> units.stream().filter(u -> u.gpuUuid() != null)
-                .forEach(u -> cards.add(cardKey(u.gpuUuid(), key.minute()))));
-        return Multi.createFrom().iterable(cards)
-                .onItem().transformToUni(card -> {
-                    int at = card.lastIndexOf('@');
-                    return neighbourhood.occupants(card.substring(0, at), Instant.parse(card.substring(at + 1)))
-                            .map(list -> Map.entry(card, list));
-                })
-                .merge(config.interference().ledgerConcurrency())
-                .collect().asMap(Map.Entry::getKey, Map.Entry::getValue);
+                .forEach(u -> minutesByCard.computeIfAbsent(u.gpuUuid(), g -> new TreeSet<>()).add(key.minute())));
+        Instant first = minutesByCard.values().stream().map(TreeSet::first).min(Instant::compareTo).orElse(null);
+        Instant last = minutesByCard.values().stream().map(TreeSet::last).max(Instant::compareTo).orElse(null);
+        if (first == null) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return neighbourhood.onCards(minutesByCard.keySet(), new TimeWindow(first, last.plus(Duration.ofMinutes(1))))
+                .map(onCards -> {
+                    Map<String, List<Occupant>> out = new HashMap<>();
+                    minutesByCard.forEach((gpu, minutes) -> {
+                        var units = onCards.getOrDefault(gpu, List.of());
+                        minutes.forEach(minute -> out.put(cardKey(gpu, minute), Neighbourhood.during(units, minute)));
+                    });
+                    return out;
+                });
     }
 
     /** Which neighbours report request latency here, and so are inference. */

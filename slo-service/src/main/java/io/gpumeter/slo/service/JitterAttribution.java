@@ -23,8 +23,8 @@ import java.util.function.Function;
 
 /**
  * Gathers a jitter event's evidence from the ledger: the service's pods and their cards during the first bad minute,
- * the other pods on those cards, their curves around the event, and the suspects ranked. A ledger failure leaves a
- * gap, named in {@code gaps}, rather than losing the event.
+ * the other pods on those cards, their curves around the event, and the suspects ranked. Each is one read for the
+ * whole set of pods or cards. A ledger failure leaves a gap, named in {@code gaps}, rather than losing the event.
  */
 @ApplicationScoped
 public class JitterAttribution {
@@ -58,43 +58,32 @@ public class JitterAttribution {
                                       List<JitterEvidence.LatencyPoint> latencyCurve,
                                       List<EngineGaugeService.KvPoint> kvCurve) {
         List<String> gaps = Collections.synchronizedList(new ArrayList<>());
-        List<Uni<JitterEvidence.PodGpus>> pods = eventPods.stream().map(key -> neighbourhood.holdings(key, start)
-                .onFailure().recoverWithItem(e -> gap(gaps, List.of(), "the GPUs of pod " + key, e))
-                .map(held -> podGpus(key, held))).toList();
-        return join(pods).chain(podGpus -> {
+        Uni<Map<String, List<Occupant>>> held = neighbourhood.holdings(eventPods, start)
+                .onFailure().recoverWithItem(e -> gap(gaps, Map.of(), "the GPUs of pods " + String.join(", ", eventPods), e));
+        return held.chain(heldByPod -> {
+            List<JitterEvidence.PodGpus> podGpus = eventPods.stream()
+                    .map(key -> podGpus(key, heldByPod.getOrDefault(key, List.of()))).toList();
             Set<String> gpus = new TreeSet<>();
             podGpus.forEach(p -> p.gpus().forEach(g -> gpus.add(g.gpuUuid())));
-            List<Uni<List<Occupant>>> onCards = gpus.stream().map(gpu -> neighbourhood.occupants(gpu, start)
-                    .onFailure().recoverWithItem(e -> gap(gaps, List.<Occupant>of(), "the occupants of GPU " + gpu, e)))
-                    .toList();
-            List<Uni<List<UsagePoint>>> usage = gpus.stream().map(gpu -> ledger.usage(gpu, curve.start(), curve.end())
-                    .onFailure().recoverWithItem(e -> gap(gaps, List.<UsagePoint>of(), "the usage curves of GPU " + gpu, e)))
-                    .toList();
-            return join(onCards).chain(occupants -> join(usage).chain(curves -> {
-                Map<String, List<UsagePoint>> usageByGpu = new TreeMap<>();
-                List<String> gpuList = new ArrayList<>(gpus);
-                for (int i = 0; i < gpuList.size(); i++) {
-                    usageByGpu.put(gpuList.get(i), curves.get(i));
-                }
+            String cards = String.join(", ", gpus);
+            Uni<Map<String, List<Occupant>>> onCards = neighbourhood.occupants(gpus, start)
+                    .onFailure().recoverWithItem(e -> gap(gaps, Map.of(), "the occupants of GPU " + cards, e));
+            Uni<Map<String, List<UsagePoint>>> usage = gpus.isEmpty() ? Uni.createFrom().item(Map.of())
+                    : ledger.usage(gpus, curve.start(), curve.end())
+                    .onFailure().recoverWithItem(e -> gap(gaps, Map.of(), "the usage curves of GPU " + cards, e));
+            return onCards.chain(occupants -> usage.chain(usageByGpu -> {
                 Map<String, List<Occupant>> byPod = new TreeMap<>();
-                occupants.forEach(list -> list.stream().filter(o -> !servicePods.contains(o.podKey()))
+                occupants.values().forEach(list -> list.stream().filter(o -> !servicePods.contains(o.podKey()))
                         .forEach(o -> byPod.computeIfAbsent(o.podKey(), k -> new ArrayList<>()).add(o)));
                 return latency.podsWithRequests(byPod.keySet(), curve).map(inference -> {
                     List<JitterEvidence.Neighbour> neighbours = new ArrayList<>();
-                    byPod.forEach((key, held) -> neighbours.add(neighbour(held, inference.contains(key), usageByGpu)));
+                    byPod.forEach((key, units) -> neighbours.add(neighbour(units, inference.contains(key), usageByGpu)));
                     List<SuspectRanking.Neighbour> signals = neighbours.stream().map(JitterAttribution::signal).toList();
                     return new JitterEvidence(start, curve.start(), curve.end(), podGpus, neighbours, latencyCurve,
                             kvCurve, SuspectRanking.rank(start, signals), List.copyOf(gaps));
                 });
             }));
         });
-    }
-
-    private static <T> Uni<List<T>> join(List<Uni<T>> unis) {
-        if (unis.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        return Uni.join().all(unis).andFailFast();
     }
 
     private static <T> T gap(List<String> gaps, T empty, String what, Throwable e) {

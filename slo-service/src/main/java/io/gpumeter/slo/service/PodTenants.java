@@ -2,11 +2,12 @@ package io.gpumeter.slo.service;
 
 import com.github.benmanes.caffeine.cache.Cache;
 import com.github.benmanes.caffeine.cache.Caffeine;
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.client.LedgerClient;
 import io.gpumeter.slo.client.Occupant;
+import io.gpumeter.slo.client.PodHoldings;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.repository.LatencyRepository.PodHour;
-import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -17,17 +18,21 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /**
- * Which tenant a pod belonged to, from the ledger's rows for the units it held
- * ({@code GET /api/v1/occupants?namespace=&pod=&at=}). A pod is read once per UTC hour, at the first minute of the
- * hour it served requests (that minute's first millisecond, then its last if it held nothing yet), and the answer is
- * remembered, so an SLO's evaluations cost one ledger read per pod and hour however often they run.
+ * Which tenant a pod belonged to, from the ledger's rows for the units it held. A pod is judged once per UTC hour, at
+ * the first minute of the hour it served requests (that minute's first millisecond, then its last if it held nothing
+ * yet), and the answer is remembered. The pod-hours not remembered are read together, in one holdings read
+ * ({@code POST /api/v1/holdings}) spanning their first minutes, so an evaluation costs at most one ledger read
+ * however many pods and hours it covers.
  */
 @ApplicationScoped
 public class PodTenants {
 
-    private static final Duration LAST_MILLI = Duration.ofMinutes(1).minusMillis(1);
+    private static final Duration MINUTE = Duration.ofMinutes(1);
+    private static final Duration LAST_MILLI = MINUTE.minusMillis(1);
 
     /** What the ledger said about a pod in an hour. */
     public enum Kind {
@@ -78,19 +83,30 @@ public class PodTenants {
         if (missing.isEmpty()) {
             return Uni.createFrom().item(out);
         }
-        return Multi.createFrom().iterable(missing)
-                .onItem().transformToUni(h -> ask(h).invoke(a -> remember(h, a, now)).map(a -> Map.entry(h, a)))
-                .merge(config.ledgerConcurrency())
-                .collect().in(() -> out, (map, e) -> map.put(e.getKey(), e.getValue()));
+        Instant from = missing.stream().map(PodHour::firstMinute).min(Instant::compareTo).orElseThrow();
+        Instant to = missing.stream().map(PodHour::firstMinute).max(Instant::compareTo).orElseThrow().plus(MINUTE);
+        Set<String> pods = new TreeSet<>();
+        missing.forEach(h -> pods.add(h.podKey()));
+        return ledger.holdings(pods, new TimeWindow(from, to))
+                .map(held -> {
+                    for (PodHour h : missing) {
+                        Answer a = answer(held.getOrDefault(h.podKey(), List.of()), h.firstMinute());
+                        remember(h, a, now);
+                        out.put(h, a);
+                    }
+                    return out;
+                })
+                .onFailure().recoverWithItem(() -> {
+                    missing.forEach(h -> out.put(h, Answer.FAILED));
+                    return out;
+                });
     }
 
-    private Uni<Answer> ask(PodHour h) {
-        Instant at = h.firstMinute();
-        return ledger.podOccupants(h.namespace(), h.pod(), at)
-                .chain(rows -> rows.isEmpty() ? ledger.podOccupants(h.namespace(), h.pod(), at.plus(LAST_MILLI))
-                        : Uni.createFrom().item(rows))
-                .map(PodTenants::answer)
-                .onFailure().recoverWithItem(Answer.FAILED);
+    /** The units held at the minute's first millisecond, else at its last. */
+    private static Answer answer(List<PodHoldings.Holding> units, Instant minute) {
+        List<Occupant> rows = units.stream().filter(u -> u.heldAt(minute)).map(PodHoldings.Holding::occupant).toList();
+        return answer(rows.isEmpty() ? units.stream().filter(u -> u.heldAt(minute.plus(LAST_MILLI)))
+                .map(PodHoldings.Holding::occupant).toList() : rows);
     }
 
     private static Answer answer(List<Occupant> rows) {

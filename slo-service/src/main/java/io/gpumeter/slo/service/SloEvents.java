@@ -10,6 +10,7 @@ import io.gpumeter.slo.repository.LatencyRepository.PodHour;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.HashSet;
@@ -35,7 +36,10 @@ public class SloEvents {
     private final LatencyRepository latency;
     private final PodTenants tenants;
 
-    public SloEvents(LatencyRepository latency, PodTenants tenants) {
+    private final Clock clock;
+
+    public SloEvents(LatencyRepository latency, PodTenants tenants, Clock clock) {
+        this.clock = clock;
         this.latency = latency;
         this.tenants = tenants;
     }
@@ -48,7 +52,7 @@ public class SloEvents {
                     .map(pods -> new Selected(pods, null));
         }
         return latency.podHours(selector.service(), selector.namespace(), window)
-                .chain(hours -> tenants.resolve(hours, Instant.now()).chain(answers -> {
+                .chain(hours -> tenants.resolve(hours, clock.instant()).chain(answers -> {
                     Set<String> chosenHours = new HashSet<>();
                     Set<String> chosenPods = new TreeSet<>();
                     TenantCoverage coverage = cover(window, selector.tenant(), hours, answers, chosenHours, chosenPods);

@@ -21,6 +21,7 @@ import io.vertx.pgclient.PgException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.hibernate.JDBCException;
 
+import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -45,7 +46,10 @@ public class SloService {
     private final SloEvents events;
     private final SloConfig config;
 
-    public SloService(SloRepository repository, SloEvents events, SloConfig config) {
+    private final Clock clock;
+
+    public SloService(SloRepository repository, SloEvents events, SloConfig config, Clock clock) {
+        this.clock = clock;
         this.repository = repository;
         this.events = events;
         this.config = config;
@@ -87,7 +91,7 @@ public class SloService {
                 throw taken(definition.name());
             }
             StoredSlo row = new StoredSlo();
-            row.createdAt = Instant.now();
+            row.createdAt = clock.instant();
             return save(row, definition).call(repository::flush);
         }).onFailure(SloService::uniqueViolation).transform(e -> taken(definition.name()));
     }
@@ -140,18 +144,22 @@ public class SloService {
      * @throws ApiProblem 404 when there is no SLO of that name
      */
     public Uni<Evaluated> status(String name, Instant at) {
-        Instant end = at.truncatedTo(ChronoUnit.MINUTES);
         return get(name).chain(stored -> {
             if (stored == null) {
                 throw ApiProblem.notFound("name", "there is no SLO named '" + name + "'");
             }
-            SloDefinition d = stored.definition();
-            Duration span = BurnAlert.WORKBOOK.stream().map(BurnAlert::longWindow)
-                    .reduce(d.window(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-            return events.podMinutes(d, new TimeWindow(end.minus(span), end)).map(selected -> new Evaluated(d, end,
-                    BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK,
-                            SloMinutes.perMinute(d, selected.pods()), end), selected.coverage()));
+            return evaluate(stored.definition(), at);
         });
+    }
+
+    /** Like {@link #status}, for an SLO already read. */
+    public Uni<Evaluated> evaluate(SloDefinition d, Instant at) {
+        Instant end = at.truncatedTo(ChronoUnit.MINUTES);
+        Duration span = BurnAlert.WORKBOOK.stream().map(BurnAlert::longWindow)
+                .reduce(d.window(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
+        return events.podMinutes(d, new TimeWindow(end.minus(span), end)).map(selected -> new Evaluated(d, end,
+                BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK,
+                        SloMinutes.perMinute(d, selected.pods()), end), selected.coverage()));
     }
 
     /** Every SLO as a Prometheus rule file. */
@@ -175,7 +183,7 @@ public class SloService {
         row.objectivePer = o == null ? null : o.per().name();
         row.target = d.target();
         row.window = d.windowText();
-        row.updatedAt = Instant.now();
+        row.updatedAt = clock.instant();
         return repository.persist(row).map(this::definition);
     }
 

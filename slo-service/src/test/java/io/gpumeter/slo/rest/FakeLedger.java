@@ -1,5 +1,7 @@
 package io.gpumeter.slo.rest;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -12,18 +14,22 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.stream.Collectors;
 
 /**
- * A stand-in ledger-service on a free port that answers the pod, card-occupant and usage reads in the ledger's own
- * JSON shapes from what a test put in {@link #HOLDINGS} and {@link #USAGE}, filtered by {@code at} and
- * {@code from}/{@code to} as the ledger filters them, and a pod's scheduling decision from {@link #DECISIONS} (404
- * for a pod not there, as the ledger answers for a pod it holds no record of). A card, or a pod ("namespace/pod")
- * asked for its decision, in {@link #FAILING} answers 500.
+ * A stand-in ledger-service on a free port that answers the bulk reads — pods' and cards' holdings over a window
+ * ({@code POST /api/v1/holdings}, {@code POST /api/v1/card-holdings}) and cards' usage
+ * ({@code POST /api/v1/usage/series}) — in the ledger's own JSON shapes from what a test put in
+ * {@link #HOLDINGS} and {@link #USAGE}, clipped and filtered as the ledger does, and a pod's scheduling decision from
+ * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of). A read that
+ * would answer about a card in {@link #FAILING}, or a decision for a pod ("namespace/pod") there, answers 500. The
+ * ledger's per-pod and per-card reads are not offered (404), so a caller that falls back to them is noticed.
  */
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
@@ -31,8 +37,14 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     public record Holding(String namespace, String pod, String gpuUuid, String node, String ownerKind,
                           String ownerName, String tenant, Instant since, Instant until) {
 
-        boolean heldAt(Instant t) {
-            return !since.isAfter(t) && (until == null || until.isAfter(t));
+        /** This unit as a holdings read answers it over [from, to): the part of the window held; null if none. */
+        String clipped(Instant from, Instant to) {
+            if (!since.isBefore(to) || until != null && !until.isAfter(from)) {
+                return null;
+            }
+            Instant heldFrom = since.isAfter(from) ? since : from;
+            Instant heldTo = until == null || until.isAfter(to) ? to : until;
+            return "{\"from\":\"" + heldFrom + "\",\"to\":\"" + heldTo + "\",\"occupant\":" + json() + "}";
         }
 
         String json() {
@@ -72,11 +84,13 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         }
     }
 
+    private static final ObjectMapper JSON = new ObjectMapper();
+
     static final List<Holding> HOLDINGS = new CopyOnWriteArrayList<>();
     static final List<Decision> DECISIONS = new CopyOnWriteArrayList<>();
     static final List<Usage> USAGE = new CopyOnWriteArrayList<>();
     static final List<String> FAILING = new CopyOnWriteArrayList<>();
-    /** Every path and query asked, in order. */
+    /** Every path and query asked, in order; a POST's body follows its path after a '?'. */
     static final List<String> REQUESTS = new CopyOnWriteArrayList<>();
 
     private HttpServer server;
@@ -108,11 +122,52 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
         Map<String, String> q = query(exchange);
-        REQUESTS.add(path + "?" + exchange.getRequestURI().getRawQuery());
-        if (path.equals("/api/v1/occupants")) {
-            Instant at = Instant.parse(q.get("at"));
-            send(exchange, 200, array(HOLDINGS.stream().filter(h -> h.namespace().equals(q.get("namespace"))
-                    && h.pod().equals(q.get("pod")) && h.heldAt(at)).map(Holding::json).toList()));
+        boolean post = "POST".equals(exchange.getRequestMethod());
+        String body = post ? new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8) : null;
+        REQUESTS.add(path + "?" + (post ? body : exchange.getRequestURI().getRawQuery()));
+        if (post && path.equals("/api/v1/holdings")) {
+            JsonNode asked = JSON.readTree(body);
+            Instant from = Instant.parse(asked.path("from").asText());
+            Instant to = Instant.parse(asked.path("to").asText());
+            Set<String> pods = new LinkedHashSet<>();
+            asked.path("pods").forEach(p -> pods.add(p.path("namespace").asText() + "/" + p.path("pod").asText()));
+            send(exchange, 200, array(pods.stream().map(key -> {
+                int slash = key.indexOf('/');
+                String units = array(HOLDINGS.stream().filter(h -> (h.namespace() + "/" + h.pod()).equals(key))
+                        .map(h -> h.clipped(from, to)).filter(java.util.Objects::nonNull).toList());
+                return "{\"namespace\":\"" + key.substring(0, slash) + "\",\"pod\":\"" + key.substring(slash + 1)
+                        + "\",\"units\":" + units + "}";
+            }).toList()));
+            return;
+        }
+        if (post && path.equals("/api/v1/usage/series")) {
+            JsonNode asked = JSON.readTree(body);
+            Instant from = Instant.parse(asked.path("from").asText());
+            Instant to = Instant.parse(asked.path("to").asText());
+            Set<String> gpus = new LinkedHashSet<>();
+            asked.path("gpus").forEach(g -> gpus.add(g.asText()));
+            if (gpus.stream().anyMatch(FAILING::contains)) {
+                send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
+                return;
+            }
+            send(exchange, 200, array(gpus.stream().map(gpu -> "{\"gpuUuid\":\"" + gpu + "\",\"points\":"
+                    + array(USAGE.stream().filter(u -> u.gpuUuid().equals(gpu) && !u.minute().isBefore(from)
+                    && u.minute().isBefore(to)).map(Usage::json).toList()) + "}").toList()));
+            return;
+        }
+        if (post && path.equals("/api/v1/card-holdings")) {
+            JsonNode asked = JSON.readTree(body);
+            Instant from = Instant.parse(asked.path("from").asText());
+            Instant to = Instant.parse(asked.path("to").asText());
+            Set<String> gpus = new LinkedHashSet<>();
+            asked.path("gpus").forEach(g -> gpus.add(g.asText()));
+            if (gpus.stream().anyMatch(FAILING::contains)) {
+                send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
+                return;
+            }
+            send(exchange, 200, array(gpus.stream().map(gpu -> "{\"gpuUuid\":\"" + gpu + "\",\"units\":"
+                    + array(HOLDINGS.stream().filter(h -> h.gpuUuid().equals(gpu)).map(h -> h.clipped(from, to))
+                    .filter(java.util.Objects::nonNull).toList()) + "}").toList()));
             return;
         }
         if (path.equals("/api/v1/scheduling-decisions")) {
@@ -131,26 +186,12 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             }
             return;
         }
-        String[] parts = path.split("/"); // "", api, v1, gpus, {uuid}, occupants|usage
-        if (parts.length == 6 && parts[3].equals("gpus")) {
-            String gpu = URLDecoder.decode(parts[4], StandardCharsets.UTF_8);
-            if (FAILING.contains(gpu)) {
-                send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
-            } else if (parts[5].equals("occupants")) {
-                Instant at = Instant.parse(q.get("at"));
-                send(exchange, 200, array(HOLDINGS.stream().filter(h -> h.gpuUuid().equals(gpu) && h.heldAt(at))
-                        .map(Holding::json).toList()));
-            } else if (parts[5].equals("usage")) {
-                Instant from = Instant.parse(q.get("from"));
-                Instant to = Instant.parse(q.get("to"));
-                send(exchange, 200, array(USAGE.stream().filter(u -> u.gpuUuid().equals(gpu)
-                        && !u.minute().isBefore(from) && u.minute().isBefore(to)).map(Usage::json).toList()));
-            } else {
-                send(exchange, 404, "{\"title\":\"Not Found\"}");
-            }
-            return;
-        }
         send(exchange, 404, "{\"title\":\"Not Found\"}");
+    }
+
+    /** The calls made to {@code path} (e.g. "/api/v1/holdings") since {@code before} calls had been made. */
+    static long calls(String path, int before) {
+        return REQUESTS.subList(before, REQUESTS.size()).stream().filter(r -> r.startsWith(path + "?")).count();
     }
 
     private static String array(List<String> items) {

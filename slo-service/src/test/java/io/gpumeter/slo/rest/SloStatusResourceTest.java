@@ -10,12 +10,15 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 import static io.gpumeter.slo.rest.LatencyResourceTest.line;
 import static io.gpumeter.slo.rest.LatencyResourceTest.post;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.hamcrest.Matchers.equalTo;
 
 /**
  * Three SLOs over one service's hand-made hour. Requests (E2E ms):
@@ -116,5 +119,41 @@ class SloStatusResourceTest {
         assertEquals("NO_DATA", s.getString("state"));
         assertEquals(0, s.getLong("totalEvents"));
         assertNull(s.getString("attainment"));
+    }
+
+    @Test
+    void theStatesOfAllSlosAreEachOnesStatusAndItsServicesCurveInOneRead() {
+        String from = "2026-06-01T09:00:00Z";
+        String to = AT;
+        JsonPath states = given().queryParam("from", from).queryParam("to", to).get("/api/v1/slo-states")
+                .then().statusCode(200).extract().jsonPath();
+        List<String> names = states.getList("slo.name");
+        assertTrue(names.containsAll(List.of("status-minutes", "status-requests", "status-up")), names.toString());
+        for (String name : List.of("status-minutes", "status-requests", "status-up")) {
+            String at = "find { it.slo.name == '" + name + "' }";
+            assertEquals(status(name).getMap(""), states.getMap(at + ".status"), name);
+            assertEquals(given().get(SloResourceTest.SLOS + "/" + name).then().statusCode(200).extract().jsonPath()
+                    .getMap(""), states.getMap(at + ".slo"), name);
+        }
+        Map<String, Object> curve = given().queryParam("service", "status").queryParam("from", from).queryParam("to", to)
+                .queryParam("sli", "E2E").get("/api/v1/latency").then().statusCode(200).extract().jsonPath().getMap("");
+        assertEquals(curve, states.getMap("find { it.slo.name == 'status-minutes' }.latency"));
+        assertEquals(curve, states.getMap("find { it.slo.name == 'status-requests' }.latency"));
+        assertEquals(3, states.getList("find { it.slo.name == 'status-minutes' }.latency.minutes").size());
+        // availability has no latency curve
+        assertNull(states.get("find { it.slo.name == 'status-up' }.latency"));
+    }
+
+    @Test
+    void badStateParametersAreA400NamingTheField() {
+        given().queryParam("to", AT).get("/api/v1/slo-states").then().statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("from"));
+        given().queryParam("from", AT).get("/api/v1/slo-states").then().statusCode(400).body("field", equalTo("to"));
+        given().queryParam("from", AT).queryParam("to", "2026-06-01T09:00:00Z").get("/api/v1/slo-states").then()
+                .statusCode(400).body("field", equalTo("to"));
+        given().queryParam("from", "2026-05-01T00:00:00Z").queryParam("to", AT).get("/api/v1/slo-states").then()
+                .statusCode(400).contentType("application/problem+json").body("field", equalTo("to"));
+        given().queryParam("from", "yesterday").queryParam("to", AT).get("/api/v1/slo-states").then()
+                .statusCode(400).body("field", equalTo("from"));
     }
 }

@@ -83,6 +83,34 @@ class SloSecurityTest {
     }
 
     @Test
+    void aTenantTokenReadsOnlyTheStatesOfItsTenantsSlosAndNoServiceCurve() {
+        String gamma = SLO.replace("sec-ttft", "sec-gamma-states").replace("{\"service\":\"chat\"}",
+                "{\"tenant\":\"gamma\",\"service\":\"chat\"}");
+        String delta = SLO.replace("sec-ttft", "sec-delta-states").replace("{\"service\":\"chat\"}", "{\"tenant\":\"delta\"}");
+        for (String slo : List.of(gamma, delta)) {
+            given().header("Authorization", TestTokens.bearer("operator")).contentType("application/json").body(slo)
+                    .post("/api/v1/slos").then().statusCode(201);
+        }
+        var gammaStates = given().header("Authorization", TestTokens.bearer("tenant:gamma"))
+                .queryParam("from", "2026-05-01T10:00:00Z").queryParam("to", "2026-05-01T11:00:00Z")
+                .get("/api/v1/slo-states").then().statusCode(200).extract().jsonPath();
+        List<String> seen = gammaStates.getList("slo.name");
+        assertTrue(seen.contains("sec-gamma-states"), seen.toString());
+        assertTrue(seen.stream().noneMatch(n -> n.startsWith("sec-delta")), seen.toString());
+        assertTrue(gammaStates.getList("slo.selector.tenant").stream().allMatch("gamma"::equals));
+        assertTrue(gammaStates.getList("latency").stream().allMatch(l -> l == null), "a service's curve merges every tenant");
+        given().header("Authorization", TestTokens.bearer("tenant:gamma")).queryParam("tenant", "delta")
+                .queryParam("from", "2026-05-01T10:00:00Z").queryParam("to", "2026-05-01T11:00:00Z")
+                .get("/api/v1/slo-states").then().statusCode(403).contentType("application/problem+json");
+        var all = given().header("Authorization", TestTokens.bearer("reader"))
+                .queryParam("from", "2026-05-01T10:00:00Z").queryParam("to", "2026-05-01T11:00:00Z")
+                .get("/api/v1/slo-states").then().statusCode(200).extract().jsonPath();
+        assertTrue(all.getList("slo.name").containsAll(List.of("sec-gamma-states", "sec-delta-states")));
+        assertTrue(all.get("find { it.slo.name == 'sec-gamma-states' }.latency") != null,
+                "a fleet read carries the service's curve");
+    }
+
+    @Test
     void everySloOperationBelongsToANamedFamily() {
         String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
         assertTrue(AccessCoverage.operations(openApi) >= 8);

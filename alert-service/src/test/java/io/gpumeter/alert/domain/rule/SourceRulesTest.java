@@ -140,6 +140,6 @@ class SourceRulesTest {
         assertEquals(RuleStatus.OK, rule.evaluate(slos(new SloState("chat-ttft", "TTFT", "chat", null, "acme", 300.0, false,
                 null, List.of()))).status());
         assertEquals(RuleStatus.INACTIVE, rule.evaluate(Snapshots.with(Source.available(List.of()), Source.available(List.of()),
-                Source.available(List.of()), Source.absent("slo-service has no /api/v1/slos"))).status());
+                Source.available(List.of()), Source.absent("slo-service has no /api/v1/slo-states"))).status());
     }
 }

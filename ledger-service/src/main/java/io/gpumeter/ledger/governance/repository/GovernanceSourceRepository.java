@@ -57,11 +57,11 @@ public class GovernanceSourceRepository {
     public Uni<List<EventFact>> eventsAbout(SqlClient db, String cluster, String kind, Collection<String> uids,
                                             Collection<String> namespacedNames) {
         return db.preparedQuery("""
-                        SELECT DISTINCT ON (uid) payload::text AS p FROM ledger.gov_event_fact
+                        SELECT DISTINCT ON (uid) payload::text AS p FROM ledger.gov_event_fact_fields
                         WHERE cluster = $1 AND involved_kind = $2
                           AND (involved_uid = ANY($3)
                                OR (involved_uid IS NULL AND coalesce(involved_namespace, '') || '/' || involved_name = ANY($4)))
-                        ORDER BY uid, (payload->>'count')::int DESC, observed_at DESC""")
+                        ORDER BY uid, count DESC, observed_at DESC""")
                 .execute(Tuple.of(cluster, kind, uids.toArray(String[]::new), namespacedNames.toArray(String[]::new)))
                 .map(rows -> decode(json, rows, EventFact.class));
     }

@@ -122,7 +122,7 @@ public class IncidentRepository {
         String group = column == null ? "''" : "coalesce(" + column + ", 'unknown')";
         Instant cap = now.isBefore(to) ? now : to;
         return pool.preparedQuery("SELECT " + group + """
-                         AS g, sum(fraction * extract(epoch FROM (least(coalesce(seg_end, $3), $2) - greatest(seg_start, $1)))) / 3600 AS h
+                         AS g, sum(fraction * ledger.clipped_seconds(seg_start, coalesce(seg_end, $3), $1, $2)) / 3600 AS h
                         FROM ledger.allocation_segment
                         WHERE seg_start < $2 AND coalesce(seg_end, $3) > $1 AND seg_start < $3 AND ($4::text IS NULL OR cluster = $4)
                         GROUP BY 1""")

@@ -193,9 +193,9 @@ public class IncidentSourceRepository {
     /** The newest version of every kernel OOM event about these nodes. */
     public Uni<List<EventFact>> nodeOomEvents(SqlClient db, String cluster, Collection<String> nodes) {
         return db.preparedQuery("""
-                        SELECT DISTINCT ON (uid) payload::text AS p FROM ledger.gov_event_fact
+                        SELECT DISTINCT ON (uid) payload::text AS p FROM ledger.gov_event_fact_fields
                         WHERE cluster = $1 AND involved_kind = 'Node' AND involved_name = ANY($2) AND reason = ANY($3)
-                        ORDER BY uid, (payload->>'count')::int DESC, observed_at DESC""")
+                        ORDER BY uid, count DESC, observed_at DESC""")
                 .execute(Tuple.of(cluster, nodes.toArray(String[]::new), NodeOomIncidents.REASONS.toArray(String[]::new)))
                 .map(rows -> decode(json, rows, EventFact.class));
     }
@@ -216,8 +216,8 @@ public class IncidentSourceRepository {
     /** The versions of pods on these nodes that report an OOM-killed container. */
     public Uni<List<PodStatusFact>> oomKilledPodsOn(SqlClient db, String cluster, Collection<String> nodes) {
         return db.preparedQuery("""
-                        SELECT payload::text AS p FROM ledger.gov_pod_status_fact
-                        WHERE cluster = $1 AND payload->>'nodeName' = ANY($2) AND payload::text LIKE '%"OOMKilled"%'""")
+                        SELECT payload::text AS p FROM ledger.gov_pod_status_fact_fields
+                        WHERE cluster = $1 AND node_name = ANY($2) AND payload::text LIKE '%"OOMKilled"%'""")
                 .execute(Tuple.of(cluster, nodes.toArray(String[]::new)))
                 .map(rows -> decode(json, rows, PodStatusFact.class));
     }

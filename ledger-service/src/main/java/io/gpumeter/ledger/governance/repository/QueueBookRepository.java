@@ -28,8 +28,8 @@ public class QueueBookRepository {
 
     /** A LocalQueue's ClusterQueue from its newest stored version, for workloads not admitted yet. */
     private static final String LOCAL_QUEUES = """
-            WITH lq AS (SELECT DISTINCT ON (cluster, namespace, name) cluster, namespace, name, payload->>'clusterQueue' AS cq
-                        FROM ledger.gov_queue_object_fact WHERE kind = 'LOCAL_QUEUE'
+            WITH lq AS (SELECT DISTINCT ON (cluster, namespace, name) cluster, namespace, name, cluster_queue AS cq
+                        FROM ledger.gov_queue_object_fact_fields WHERE kind = 'LOCAL_QUEUE'
                         ORDER BY cluster, namespace, name, revision DESC NULLS LAST, observed_at DESC)
             """;
 
@@ -178,10 +178,10 @@ public class QueueBookRepository {
             return Uni.createFrom().item(new QueuesBehind(null, null));
         }
         return pool.preparedQuery("""
-                        SELECT (SELECT payload->>'clusterQueue' FROM ledger.gov_queue_object_fact
+                        SELECT (SELECT cluster_queue FROM ledger.gov_queue_object_fact_fields
                                 WHERE cluster = $1 AND kind = 'LOCAL_QUEUE' AND namespace = $2 AND name = $3
                                 ORDER BY revision DESC NULLS LAST, observed_at DESC LIMIT 1) AS cq,
-                               (SELECT payload->>'queue' FROM ledger.gov_pod_group_fact
+                               (SELECT queue FROM ledger.gov_pod_group_fact_fields
                                 WHERE cluster = $1 AND namespace = $2 AND name = $4
                                 ORDER BY observed_at DESC LIMIT 1) AS vq""")
                 .execute(Tuple.of(cluster, namespace, localQueue, podGroup))

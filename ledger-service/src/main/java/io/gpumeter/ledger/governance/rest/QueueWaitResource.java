@@ -10,7 +10,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-import java.time.Instant;
+import java.time.Clock;
 import java.util.List;
 
 /** Checklist 3: queue wait p50/p95/p99 (nearest rank) of what was admitted in [from, to), and what waits now. */
@@ -20,7 +20,10 @@ public class QueueWaitResource {
 
     private final QueueWaitService waits;
 
-    public QueueWaitResource(QueueWaitService waits) {
+    private final Clock clock;
+
+    public QueueWaitResource(QueueWaitService waits, Clock clock) {
+        this.clock = clock;
         this.waits = waits;
     }
 
@@ -33,6 +36,6 @@ public class QueueWaitResource {
     @GET
     @Path("/pending")
     public Uni<List<QueueWaitService.Pending>> pending(@QueryParam("cluster") String cluster, @QueryParam("at") String at) {
-        return waits.pending(cluster, Params.instantOr("at", at, Instant.now()));
+        return waits.pending(cluster, Params.instantOr("at", at, clock.instant()));
     }
 }

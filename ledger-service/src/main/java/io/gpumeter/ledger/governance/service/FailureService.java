@@ -48,9 +48,10 @@ public class FailureService {
 
     private final IncidentRepository incidents;
     private final TenantResolver tenants;
-    private final Clock clock = Clock.systemUTC();
+    private final Clock clock;
 
-    public FailureService(IncidentRepository incidents, TenantResolver tenants) {
+    public FailureService(IncidentRepository incidents, TenantResolver tenants, Clock clock) {
+        this.clock = clock;
         this.incidents = incidents;
         this.tenants = tenants;
     }

@@ -1,0 +1,103 @@
+package io.gpumeter.billing.service;
+
+import io.gpumeter.billing.config.BillingConfig;
+import io.gpumeter.billing.domain.BillingPeriod;
+import io.gpumeter.billing.domain.ClosedLine;
+import io.gpumeter.billing.domain.ClosedMonth;
+import io.gpumeter.billing.domain.CostCalculator;
+import io.gpumeter.billing.domain.FineLine;
+import io.gpumeter.billing.domain.FineLines;
+import io.gpumeter.billing.domain.GroupBy;
+import io.gpumeter.billing.domain.LineType;
+import io.gpumeter.billing.domain.Normalization;
+import io.gpumeter.billing.domain.RateCardTimeline;
+import io.gpumeter.billing.domain.ReportRow;
+import io.gpumeter.billing.domain.ReportScope;
+import jakarta.inject.Singleton;
+
+import java.time.YearMonth;
+import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * Prices a period's rows, the one way every report and every cost-to-date figure is priced: live from the ledger
+ * with the rate cards in force, asking the ledger once per stretch between price changes, or from a closed month's
+ * snapshot. A live month also carries, as adjustment lines, what the ledger now says differently about the closed
+ * months just before it.
+ */
+@Singleton
+class ReportPricing {
+
+    private final LedgerReadings readings;
+    private final RateCardService rateCards;
+    private final ClosedBooks books;
+    private final Corrections corrections;
+    private final ZoneId zone;
+
+    ReportPricing(LedgerReadings readings, RateCardService rateCards, ClosedBooks books, Corrections corrections,
+                  BillingConfig config) {
+        this.readings = readings;
+        this.rateCards = rateCards;
+        this.books = books;
+        this.corrections = corrections;
+        this.zone = config.zone();
+    }
+
+    /** A report's rows, the terms they were priced on and the stretches of its period. */
+    record Built(CostCalculator.Terms terms, List<RateCardTimeline.Stretch> stretches, List<ReportRow> rows) {
+    }
+
+    Built live(BillingPeriod period, GroupBy groupBy, ReportScope scope, boolean byModel) {
+        List<RateCardTimeline.Stretch> stretches = rateCards.timeline()
+                .split(period.startInstant(), period.endInstant());
+        List<CostCalculator.Piece> pieces = new ArrayList<>(stretches.size());
+        Normalization normalization = LedgerReadings.fromLedger("the " + period.label() + " report by " + groupBy.dimension(),
+                () -> {
+                    for (RateCardTimeline.Stretch stretch : stretches) {
+                        pieces.add(new CostCalculator.Piece(stretch.card(), readings.usage(stretch, groupBy, scope)));
+                    }
+                    return readings.normalization();
+                });
+        CostCalculator.Terms terms = new CostCalculator.Terms(period, groupBy, rateCards.currency(), normalization);
+        return new Built(terms, stretches, CostCalculator.price(terms, pieces, byModel).rows());
+    }
+
+    Built liveMonth(YearMonth month, GroupBy groupBy, ReportScope scope, boolean byModel) {
+        Built live = live(BillingPeriod.of(month, zone), groupBy, scope, byModel);
+        List<ReportRow> rows = new ArrayList<>(live.rows());
+        for (ClosedMonth corrected : corrections.closedRunBefore(month)) {
+            rows.addAll(adjustmentRows(live.terms(), corrected, corrections.of(corrected), scope, byModel));
+        }
+        return new Built(live.terms(), live.stretches(), rows);
+    }
+
+    Built fromSnapshot(ClosedMonth closed, GroupBy groupBy, ReportScope scope, boolean byModel) {
+        CostCalculator.Terms terms = new CostCalculator.Terms(closed.period(), groupBy, closed.currency(),
+                closed.normalization());
+        List<FineLine> usage = new ArrayList<>();
+        Map<String, List<FineLine>> adjustments = new TreeMap<>(); // month labels sort in time order
+        for (ClosedLine line : books.lines(closed.label())) {
+            if (line.type() == LineType.USAGE) {
+                usage.add(line.line());
+            } else {
+                adjustments.computeIfAbsent(line.corrects(), m -> new ArrayList<>()).add(line.line());
+            }
+        }
+        List<ReportRow> rows = new ArrayList<>(FineLines.price(terms, closed.stretches(), usage, scope, byModel));
+        adjustments.forEach((corrected, lines) ->
+                rows.addAll(adjustmentRows(terms, books.find(corrected), lines, scope, byModel)));
+        return new Built(terms, closed.stretches(), rows);
+    }
+
+    private static List<ReportRow> adjustmentRows(CostCalculator.Terms terms, ClosedMonth corrected,
+                                                  List<FineLine> delta, ReportScope scope, boolean byModel) {
+        // A difference too small to print (under a millionth of an hour and a cent) would be a line of zeros.
+        return FineLines.price(terms, corrected.stretches(), delta, scope, byModel).stream()
+                .filter(row -> !row.printsAsZero())
+                .map(row -> row.asAdjustmentOf(corrected.period()))
+                .toList();
+    }
+}

@@ -1,0 +1,72 @@
+package io.gpumeter.ledger.rest;
+
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.common.fact.UsageField;
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
+import io.gpumeter.ledger.domain.CardUsage;
+import io.gpumeter.ledger.service.UsageService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * The usage curves of a set of cards in one read: what {@code GET /api/v1/gpus/{uuid}/usage} answers for each. The
+ * set goes in a body, as a few hundred UUIDs do not fit a URL.
+ */
+@Path("/api/v1/usage/series")
+public class CardUsageResource {
+
+    /** The most cards one read names; a larger set is split by the caller. */
+    static final int MAX_CARDS = 500;
+
+    private final UsageService usage;
+
+    public CardUsageResource(UsageService usage) {
+        this.usage = usage;
+    }
+
+    @POST
+    @Consumes(MediaType.APPLICATION_JSON)
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Per-minute usage of each card named in gpus over [from, to) (at most " + MAX_CARDS
+            + " cards and 7 days), optionally one field")
+    public Uni<List<CardUsage>> series(UsageSeriesRequest request) {
+        if (request == null) {
+            throw ApiProblem.badRequest("body", "a usage read is required: {\"from\",\"to\",\"gpus\":[\"GPU-...\"]}");
+        }
+        TimeWindow window = Params.window(Params.instant("from", request.from()), Params.instant("to", request.to()),
+                GpuUsageResource.MAX_WINDOW);
+        UsageField field = Params.optional(request.field()) == null ? null
+                : Params.oneOf("field", request.field(), UsageField.class);
+        return usage.series(cards(request.gpus()), field, window.start(), window.end());
+    }
+
+    /** The cards named, each once, in order: at least one, at most {@link #MAX_CARDS}, none blank. */
+    static List<String> cards(List<String> gpus) {
+        if (gpus == null || gpus.isEmpty()) {
+            throw ApiProblem.badRequest("gpus", "gpus is required: at least one card UUID");
+        }
+        if (gpus.size() > MAX_CARDS) {
+            throw ApiProblem.badRequest("gpus", "gpus may name at most " + MAX_CARDS + " cards, got " + gpus.size()
+                    + "; split the set");
+        }
+        Set<String> uuids = new LinkedHashSet<>();
+        for (int i = 0; i < gpus.size(); i++) {
+            String uuid = gpus.get(i);
+            if (uuid == null || uuid.isBlank()) {
+                throw ApiProblem.badRequest("gpus[" + i + "]", "gpus[" + i + "] must be a card UUID");
+            }
+            uuids.add(uuid.strip());
+        }
+        return List.copyOf(uuids);
+    }
+}

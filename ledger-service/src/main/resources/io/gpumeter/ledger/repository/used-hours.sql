@@ -1,0 +1,116 @@
+-- Used card-equivalent hours per group over the window [$1, $2); a held unit counts up to $3, the earlier of the
+-- window's end and now; $4 is the tenant asked for, null for all. {dimensions} and {groups} are the group columns
+-- over `m`; {tenant_filter} is "AND tenant = $4" when a tenant is asked for, else "AND $4::text IS NULL".
+WITH card AS (
+    -- The first step: the cards the asked tenant held in the window, read by the window and the tenant on indexed
+    -- columns, as the arrays of clusters and cards the later reads filter by. Their other occupants join below
+    -- because a card's activity is apportioned among everyone on it, but their rows never reach the answer.
+    SELECT array_agg(DISTINCT cluster) AS clusters, array_agg(DISTINCT gpu_uuid) AS gpu_uuids
+    FROM ledger.allocation_segment
+    WHERE gpu_uuid IS NOT NULL AND seg_start < $2 AND seg_start < $3
+      AND coalesce(seg_end, 'infinity'::timestamptz) > $1 AND coalesce(seg_end, $3) > $1
+      {tenant_filter}),
+seg AS (
+    -- Every unit on those cards in the window, clipped to it as [a, b).
+    SELECT s.*, ledger.clip(s.seg_start, $1, $2) AS a, ledger.clip(coalesce(s.seg_end, $3), $1, $2) AS b
+    FROM card c
+    JOIN ledger.allocation_segment s ON s.cluster = ANY (c.clusters) AND s.gpu_uuid = ANY (c.gpu_uuids)
+    WHERE s.seg_start < $2 AND coalesce(s.seg_end, $3) > $1 AND s.seg_start < $3),
+activity AS (
+    -- The activity of those cards and of their MIG instances per minute of the window (SM_ACTIVE, else
+    -- GR_ENGINE_ACTIVE, else GPU_UTIL, with the card's GPU_UTIL beside it).
+    SELECT a.* FROM card c CROSS JOIN LATERAL ledger.card_activity(c.clusters, c.gpu_uuids, $1, $2) a),
+pod_reading AS (
+    -- What pods measured on those cards per minute: HAMi containers' core utilization, and the SM time of the
+    -- processes the pusher named a pod for (a bare pid names no pod).
+    SELECT u.cluster, u.gpu_uuid, u.scope, u.scope_key, u.minute, u.sum / u.samples AS mean
+    FROM card c
+    JOIN ledger.usage_minute u ON u.cluster = ANY (c.clusters) AND u.gpu_uuid = ANY (c.gpu_uuids)
+    WHERE u.minute >= date_trunc('minute', $1::timestamptz) AND u.minute < $2
+      AND ((u.scope = 'CONTAINER' AND u.field = 'VGPU_CORE_UTIL')
+           OR (u.scope = 'PROCESS' AND u.field = 'GPU_UTIL' AND u.scope_key LIKE '%/%/%/%'))),
+pod_series AS (
+    -- A pod's share of the whole card per minute: its HAMi containers' core utilization, else the summed SM time
+    -- of its processes. DISTINCT ON keeps the first by the source's name, and 'HAMI_CONTAINER' sorts before
+    -- 'PROCESS'.
+    SELECT DISTINCT ON (cluster, gpu_uuid, owner, minute) cluster, gpu_uuid, owner, minute, act, via, metric
+    FROM (SELECT cluster, gpu_uuid, minute, sum(mean) AS act,
+                 split_part(scope_key, '/', 1) || '/' || split_part(scope_key, '/', 2) AS owner,
+                 CASE WHEN scope = 'CONTAINER' THEN 'HAMI_CONTAINER' ELSE 'PROCESS' END AS via,
+                 CASE WHEN scope = 'CONTAINER' THEN 'VGPU_CORE_UTIL' ELSE 'GPU_UTIL' END AS metric
+          FROM pod_reading
+          GROUP BY cluster, gpu_uuid, minute, owner, scope) p
+    ORDER BY cluster, gpu_uuid, owner, minute, via),
+own_raw AS (
+    -- Units with a series of their own: a MIG unit's instance, else the pod's series on the card.
+    SELECT seg.*, x.minute, x.act, x.metric, 'MIG_INSTANCE' AS via
+    FROM seg JOIN activity x ON x.cluster = seg.cluster AND x.gpu_uuid = seg.gpu_uuid
+         AND seg.unit_kind = 'MIG' AND x.scope = 'MIG_INSTANCE' AND x.scope_key = seg.mig_instance
+         AND x.minute < seg.b AND x.minute + interval '1 minute' > seg.a
+    WHERE x.act IS NOT NULL
+    UNION ALL
+    SELECT seg.*, p.minute, p.act, p.metric, p.via
+    FROM seg JOIN pod_series p ON p.cluster = seg.cluster AND p.gpu_uuid = seg.gpu_uuid
+         AND seg.unit_kind <> 'MIG' AND p.owner = seg.namespace || '/' || seg.pod
+         AND p.minute < seg.b AND p.minute + interval '1 minute' > seg.a),
+pod_load AS (
+    -- A pod holding several units of one card spreads its whole-card series over them by fraction.
+    SELECT cluster, gpu_uuid, pod_uid, minute, sum(fraction) AS held
+    FROM (SELECT DISTINCT cluster, gpu_uuid, pod_uid, unit_index, fraction, minute FROM own_raw
+          WHERE via <> 'MIG_INSTANCE') u
+    GROUP BY cluster, gpu_uuid, pod_uid, minute),
+own AS (
+    SELECT o.*, CASE WHEN o.via = 'MIG_INSTANCE' THEN o.act::numeric * o.fraction
+                     ELSE least(o.fraction, coalesce(o.act::numeric * o.fraction / nullif(l.held, 0), 0)) END AS share
+    FROM own_raw o LEFT JOIN pod_load l ON l.cluster = o.cluster AND l.gpu_uuid = o.gpu_uuid
+                                       AND l.pod_uid = o.pod_uid AND l.minute = o.minute),
+taken AS (
+    -- What the pods measured on a card took of it in a minute, whether or not they hold it there.
+    SELECT cluster, gpu_uuid, minute, sum(act) AS act, bool_or(via = 'PROCESS') AS by_process
+    FROM pod_series GROUP BY cluster, gpu_uuid, minute),
+shared AS (
+    -- Units without a series of their own, beside their card's activity.
+    SELECT seg.*, d.minute, d.act, d.metric, d.util
+    FROM seg JOIN activity d ON d.cluster = seg.cluster AND d.gpu_uuid = seg.gpu_uuid AND d.scope = 'DEVICE'
+         AND d.minute < seg.b AND d.minute + interval '1 minute' > seg.a
+    WHERE d.act IS NOT NULL
+      AND NOT EXISTS (SELECT 1 FROM own_raw o WHERE o.cluster = seg.cluster AND o.pod_uid = seg.pod_uid
+                      AND o.unit_index = seg.unit_index AND o.seg_start = seg.seg_start)),
+occupancy AS (
+    -- Every unit on the card that minute, measured or not, and the units left to share its activity.
+    SELECT cluster, gpu_uuid, minute, count(*) AS units, sum(fraction) AS total,
+           sum(fraction) FILTER (WHERE unmeasured) AS unmeasured
+    FROM (SELECT DISTINCT d.cluster, d.gpu_uuid, d.minute, seg.pod_uid, seg.unit_index, seg.fraction,
+                 NOT EXISTS (SELECT 1 FROM own_raw o WHERE o.cluster = seg.cluster AND o.pod_uid = seg.pod_uid
+                             AND o.unit_index = seg.unit_index AND o.seg_start = seg.seg_start) AS unmeasured
+          FROM seg JOIN activity d ON d.cluster = seg.cluster AND d.gpu_uuid = seg.gpu_uuid AND d.scope = 'DEVICE'
+               AND d.minute < seg.b AND d.minute + interval '1 minute' > seg.a) u
+    GROUP BY cluster, gpu_uuid, minute),
+apportioned AS (
+    -- With pods measured on the card, the rest of its activity (the share of its busy time their SM time leaves,
+    -- on the card's own metric) is split among the unmeasured units; without, the whole activity is split among
+    -- all units by fraction.
+    SELECT m.*, c.units,
+           CASE WHEN t.act IS NULL THEN 'DEVICE_' || CASE WHEN c.units = 1 THEN 'EXCLUSIVE' ELSE 'BY_ALLOCATION' END
+                WHEN t.by_process THEN 'DEVICE_BY_PROCESS' ELSE 'DEVICE_BY_CONTAINER' END AS via,
+           CASE WHEN t.act IS NULL THEN m.act::numeric * m.fraction / nullif(c.total, 0)
+                WHEN m.util > 0 THEN (m.act * greatest(0, 1 - t.act / m.util))::numeric * m.fraction / nullif(c.unmeasured, 0)
+                ELSE greatest(0, m.act - t.act)::numeric * m.fraction / nullif(c.unmeasured, 0) END AS portion
+    FROM shared m JOIN occupancy c ON c.cluster = m.cluster AND c.gpu_uuid = m.gpu_uuid AND c.minute = m.minute
+         LEFT JOIN taken t ON t.cluster = m.cluster AND t.gpu_uuid = m.gpu_uuid AND t.minute = m.minute),
+measured AS (
+    -- Each unit's share per minute, with the seconds of that minute inside its clipped segment.
+    SELECT o.*, ledger.clipped_seconds(o.minute, o.minute + interval '1 minute', o.a, o.b) AS o_sec
+    FROM (SELECT cluster, tenant, team, project, namespace, node, gpu_model, owner_kind, owner_name, fraction,
+                 a, b, minute, metric, via, share FROM own
+          UNION ALL
+          SELECT cluster, tenant, team, project, namespace, node, gpu_model, owner_kind, owner_name, fraction,
+                 a, b, minute, metric, via, least(fraction, coalesce(portion, 0)) FROM apportioned) o)
+SELECT {dimensions},
+       sum(m.o_sec * m.share) / 3600 AS used,
+       sum(m.o_sec * m.fraction) / 3600 AS covered,
+       string_agg(DISTINCT m.metric, ',' ORDER BY m.metric) AS metrics,
+       string_agg(DISTINCT m.via, ',' ORDER BY m.via) AS sources
+FROM measured m
+WHERE $4::text IS NULL OR m.tenant = $4
+GROUP BY {groups}

@@ -1,0 +1,73 @@
+package io.gpumeter.slo.rest;
+
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Params;
+import io.gpumeter.slo.config.SloConfig;
+import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.service.LatencyService;
+import io.gpumeter.slo.service.SloService;
+import io.smallrye.mutiny.Multi;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+
+import java.util.List;
+
+/**
+ * Every SLO's state in one read: its definition, its status as of the window's end and its service's latency curve
+ * over the window, so that a caller watching all SLOs needs one call rather than one per SLO.
+ */
+@Path("/api/v1/slo-states")
+@Produces(MediaType.APPLICATION_JSON)
+public class SloStateResource {
+
+    private final SloService slos;
+    private final LatencyService latency;
+    private final SloConfig config;
+
+    public SloStateResource(SloService slos, LatencyService latency, SloConfig config) {
+        this.slos = slos;
+        this.latency = latency;
+        this.config = config;
+    }
+
+    @GET
+    @Operation(summary = "Every SLO (or, with tenant=, those whose selector names that tenant) with its status as of to"
+            + " and, for a latency SLO naming a service and without tenant=, the service's per-minute latency in"
+            + " [from, to)")
+    public Uni<List<SloStateView>> states(@QueryParam("from") String from, @QueryParam("to") String to,
+                                          @QueryParam("tenant") List<String> tenant) {
+        TimeWindow window = Params.window(from, to);
+        if (window.duration().compareTo(config.latency().maxQueryWindow()) > 0) {
+            throw ApiProblem.badRequest("to", "a window spans at most " + config.latency().maxQueryWindow()
+                    + "; narrow from/to");
+        }
+        // a repeated parameter must hold for every value: an SLO names one tenant, so differing values match none
+        List<String> named = tenant == null ? List.of() : tenant.stream().filter(t -> !t.isBlank()).distinct().toList();
+        if (named.size() > 1) {
+            return Uni.createFrom().item(List.of());
+        }
+        // a service's curve merges the pods of every tenant, so a tenant's read carries none
+        boolean curves = named.isEmpty();
+        return (named.isEmpty() ? slos.list() : slos.listOfTenant(named.get(0)))
+                // one SLO after the other: the evaluations share the service's database session
+                .chain(all -> Multi.createFrom().iterable(all)
+                        .onItem().transformToUniAndConcatenate(stored -> state(stored, window, curves))
+                        .collect().asList());
+    }
+
+    private Uni<SloStateView> state(SloService.Stored stored, TimeWindow window, boolean curves) {
+        SloDefinition d = stored.definition();
+        Uni<LatencyService.LatencyReport> curve = curves && d.service() != null && d.sli().isLatency()
+                ? Uni.createFrom().deferred(() -> latency.report(d.service(), d.sli(), window))
+                : Uni.createFrom().nullItem();
+        return slos.evaluate(d, window.end())
+                .chain(evaluated -> curve.map(report -> new SloStateView(SloView.of(stored), SloStatusView.of(evaluated),
+                        report)));
+    }
+}
