@@ -22,16 +22,16 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Q1, the fleet at an instant: every node, every card on it and who held each card. The nodes and their card counts
- * come from the ledger's capacity over the minute before the instant, the occupants from each node's Q1 answer.
+ * come from the ledger's capacity over the minute before the instant, the occupants from one read of the fleet's Q1 answer at that instant.
  */
 @Path("/fleet")
 @Produces(MediaType.TEXT_HTML)
@@ -183,23 +183,22 @@ public class FleetResource {
         }
         known.sort(Comparator.comparing((Known k) -> k.cluster() == null ? "" : k.cluster()).thenComparing(k -> k.node() == null ? "" : k.node()));
         String instant = Format.query(Format.rfc3339(at));
-        List<CompletableFuture<Answer>> calls = new ArrayList<>();
-        for (Known k : known) {
-            calls.add(upstream.getJson(Backend.LEDGER, "/api/v1/nodes/" + Format.segment(k.node() == null ? "" : k.node())
-                    + "/occupants?at=" + instant + (k.cluster() != null ? "&cluster=" + Format.query(k.cluster()) : ""), viewer.token()));
+        // Every node's occupants in one read of the fleet, grouped here by node.
+        Answer fleetOccupants = upstream.getJson(Backend.LEDGER, "/api/v1/fleet/occupants?at=" + instant, viewer.token()).join();
+        page.call(fleetOccupants.call());
+        if (!fleetOccupants.ok()) {
+            page.message(fleetOccupants.refusal());
+            return List.of();
+        }
+        Map<String, List<JsonNode>> rowsByNode = new HashMap<>();
+        for (JsonNode row : fleetOccupants.json()) {
+            rowsByNode.computeIfAbsent(Format.text(row, "cluster") + "/" + Format.text(row, "node"), n -> new ArrayList<>()).add(row);
         }
         List<Node> nodes = new ArrayList<>();
-        for (int i = 0; i < known.size(); i++) {
-            Known k = known.get(i);
-            Answer answer = calls.get(i).join();
-            page.call(answer.call());
-            if (!answer.ok()) {
-                page.message(answer.refusal());
-                continue;
-            }
+        for (Known k : known) {
             Map<String, List<Occupant>> byCard = new LinkedHashMap<>();
             List<Occupant> unnamed = new ArrayList<>();
-            for (JsonNode row : answer.json()) {
+            for (JsonNode row : rowsByNode.getOrDefault(k.cluster() + "/" + k.node(), List.of())) {
                 String uuid = Format.text(row, "gpuUuid");
                 if (uuid == null || uuid.isBlank()) {
                     unnamed.add(occupant(row));

@@ -45,8 +45,7 @@ final class Fixtures {
                  {"key":"lab/gpu-b","group":{"cluster":"lab","node":"gpu-b"},"cardHours":0.033333333333}]"""));
         StandIn.reply(Backend.LEDGER, "/api/v1/capacity", true, StandIn.Reply.problem(403, "Forbidden",
                 "a tenant token may not read fleet-wide figures"));
-        StandIn.reply(Backend.LEDGER, "/api/v1/nodes/gpu-a/occupants", false, StandIn.Reply.json(NODE_A));
-        StandIn.reply(Backend.LEDGER, "/api/v1/nodes/gpu-b/occupants", false, StandIn.Reply.json(NODE_B));
+        StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", false, StandIn.Reply.json(FLEET));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""
@@ -148,8 +147,7 @@ final class Fixtures {
              "owner":{"kind":"Job","name":"eval"},"tenant":"%s","team":"eval","project":"eval",
              "unit":{"kind":"MIG","migProfile":"3g.40gb","migInstance":null,"cores":null,"memoryMiB":null,"source":"mig-resource"},
              "fraction":0.428571428571,"since":"2026-11-30T11:00:00Z","until":null}""";
-    private static final String NODE_A = "[" + TRAIN + "," + NOTEBOOK + "," + SERVE + "]";
-    private static final String NODE_B = "[" + MIG.formatted("acme-eval", "eval-1", "u4", "acme") + ","
+    private static final String FLEET = "[" + TRAIN + "," + NOTEBOOK + "," + SERVE + "," + MIG.formatted("acme-eval", "eval-1", "u4", "acme") + ","
             + MIG.formatted("globex-eval", "eval-2", "u5", "globex") + "]";
     private static final String CARD_1 = "[" + TRAIN + "," + NOTEBOOK + "]";
     private static final String CARD_1_ACME = "[" + TRAIN + "]";

@@ -57,7 +57,8 @@ class PagesTest {
         assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
                 "/api/v1/capacity?from=2026-11-30T11%3A59%3A00Z&to=2026-11-30T12%3A00%3A00Z&groupBy=cluster,node")), StandIn.SEEN.toString());
         assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
-                "/api/v1/nodes/gpu-a/occupants?at=2026-11-30T12%3A00%3A00Z&cluster=lab")), StandIn.SEEN.toString());
+                "/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z")), StandIn.SEEN.toString());
+        assertEquals(2, StandIn.SEEN.size(), "one capacity read and one occupants read, whatever the number of nodes");
         assertForwarded(Fixtures.ADMIN);
     }
 
