@@ -13,17 +13,17 @@ import java.util.stream.Stream;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-/** Each service's JVM and native Dockerfiles follow Quarkus's layout and match what k8s/ runs. */
+/** Each service's (and the console's) JVM and native Dockerfiles follow Quarkus's layout and match what k8s/ runs. */
 class DockerfilesTest {
 
     static Stream<String> services() {
-        return Repo.SERVICES.stream();
+        return Repo.APPS.stream();
     }
 
-    @ParameterizedTest(name = "{0}-service")
+    @ParameterizedTest(name = "{0}")
     @MethodSource("services")
     void jvmImage(String svc) {
-        Path file = Repo.root().resolve(svc + "-service/src/main/docker/Dockerfile.jvm");
+        Path file = Repo.root().resolve(Repo.name(svc) + "/src/main/docker/Dockerfile.jvm");
         assertTrue(Files.isRegularFile(file), file + " missing");
         String text = Repo.read(file);
         Matcher from = Pattern.compile("(?m)^FROM registry\\.access\\.redhat\\.com/ubi9/openjdk-(\\d+)(-runtime)?:[0-9.]+$").matcher(text);
@@ -40,10 +40,10 @@ class DockerfilesTest {
         assertCommon(svc, text, "185");
     }
 
-    @ParameterizedTest(name = "{0}-service")
+    @ParameterizedTest(name = "{0}")
     @MethodSource("services")
     void nativeImage(String svc) {
-        Path file = Repo.root().resolve(svc + "-service/src/main/docker/Dockerfile.native-micro");
+        Path file = Repo.root().resolve(Repo.name(svc) + "/src/main/docker/Dockerfile.native-micro");
         assertTrue(Files.isRegularFile(file), file + " missing");
         String text = Repo.read(file);
         assertTrue(text.contains("\nFROM quay.io/quarkus/quarkus-micro-image:2.0\n"), svc + ": Quarkus micro base image");
@@ -60,6 +60,6 @@ class DockerfilesTest {
         assertEquals(Repo.managementPort(svc), Integer.parseInt(expose.group(2)), svc + ": exposed port vs quarkus.management.port");
         assertTrue(Pattern.compile("(?m)^USER " + user + "$").matcher(text).find(), svc + ": runs as non-root user " + user);
         assertTrue(text.contains("-Dquarkus.http.host=0.0.0.0"), svc + ": listens on all interfaces");
-        assertTrue(text.contains("ghcr.io/gpumeter/" + svc + "-service:"), svc + ": names the image k8s/ deploys");
+        assertTrue(text.contains("ghcr.io/gpumeter/" + Repo.name(svc) + ":"), svc + ": names the image k8s/ deploys");
     }
 }

@@ -216,6 +216,45 @@ class ManifestsTest {
 
     @ParameterizedTest(name = "k8s/{0}")
     @MethodSource("applied")
+    void theConsoleRunsLikeTheServicesAndHoldsNoSecretNorRole(String dir) {
+        Manifests m = Manifests.of(dir);
+        String name = Repo.CONSOLE;
+        Deployment d = m.get(Deployment.class, name);
+        List<Container> containers = d.getSpec().getTemplate().getSpec().getContainers();
+        assertEquals(List.of(name), containers.stream().map(Container::getName).toList(), "one container named console");
+        Container c = containers.get(0);
+        assertEquals("ghcr.io/gpumeter/console:" + Repo.projectVersion(), c.getImage(), "image and tag");
+        assertEquals(Repo.port(name), containerPort(c, new IntOrString("http")).orElseThrow().getContainerPort(), "http port");
+        assertEquals(Repo.managementPort(name), containerPort(c, new IntOrString("management")).orElseThrow().getContainerPort(),
+                "management port");
+        assertHttpProbe(c, c.getLivenessProbe(), "/q/health/live", "console liveness");
+        assertHttpProbe(c, c.getReadinessProbe(), "/q/health/ready", "console readiness");
+        assertEquals(new IntOrString("management"), c.getReadinessProbe().getHttpGet().getPort(), "probes use the management port");
+        Service s = m.get(Service.class, name);
+        assertEquals(List.of(Repo.port(name), Repo.managementPort(name)), s.getSpec().getPorts().stream().map(ServicePort::getPort).toList());
+        assertEquals(List.of("http", "management"), s.getSpec().getPorts().stream().map(ServicePort::getName).toList());
+
+        // It owns no data and calls the services with its users' tokens: no database login, key or token of its own.
+        assertEquals(List.of(name + "-config"), c.getEnvFrom().stream().map(EnvFromSource::getConfigMapRef).filter(Objects::nonNull)
+                .map(r -> r.getName()).toList(), "envFrom ConfigMap");
+        assertTrue(c.getEnvFrom().stream().allMatch(f -> f.getSecretRef() == null), "console: no Secret");
+        assertTrue(Optional.ofNullable(c.getEnv()).orElse(List.of()).stream().allMatch(e -> e.getValueFrom() == null),
+                "console: no variable from a Secret " + c.getEnv());
+        assertTrue(m.get(ConfigMap.class, name + "-config").getData().keySet().stream().noneMatch(k -> k.startsWith("QUARKUS_DATASOURCE")),
+                "console: no database");
+        assertEquals(name, d.getSpec().getTemplate().getSpec().getServiceAccountName(), "its own ServiceAccount");
+        assertEquals(Boolean.FALSE, d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken(), "no API token mounted");
+        for (HasMetadata o : m.objects()) {
+            if (o instanceof io.fabric8.kubernetes.api.model.rbac.RoleBinding rb) {
+                assertTrue(rb.getSubjects().stream().noneMatch(x -> name.equals(x.getName())), "console: no Role");
+            } else if (o instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding crb) {
+                assertTrue(crb.getSubjects().stream().noneMatch(x -> name.equals(x.getName())), "console: no ClusterRole");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
     void everyReferencedConfigMapSecretAndAccountExists(String dir) {
         Manifests m = Manifests.of(dir);
         for (Manifests.Workload w : m.workloads()) {

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -76,6 +77,14 @@ class NetworkPolicyTest {
         // The collector may read any Prometheus; no Prometheus but the monitoring namespace's may scrape gpumeter.
         calls.add("collector-service -> team-prometheus:9090");
         calls.add("collector-service -> vllm:8000");
+        // The console calls each service's API with its users' tokens; people reach it (through your Ingress) on 8086.
+        for (String s : SERVICES) {
+            calls.add("console -> " + s + ":" + Repo.port(s.replace("-service", "")));
+        }
+        calls.add("prometheus -> console:" + Repo.managementPort(Repo.CONSOLE));
+        for (Endpoint outsider : outsiders()) {
+            calls.add(outsider.name() + " -> console:" + Repo.port(Repo.CONSOLE));
+        }
         return calls;
     }
 
@@ -127,7 +136,7 @@ class NetworkPolicyTest {
         String namespace = m.kind("Namespace").get(0).getMetadata().getName();
         NetworkModel model = new NetworkModel(namespace, m.all(NetworkPolicy.class));
         List<Endpoint> endpoints = endpoints(m, namespace);
-        for (String service : SERVICES) {
+        for (String service : Stream.concat(SERVICES.stream(), Stream.of(Repo.CONSOLE)).toList()) {
             var container = m.workloads().stream().filter(w -> w.name().endsWith(service)).findFirst().orElseThrow()
                     .pod().getContainers().get(0);
             String probed = container.getReadinessProbe().getHttpGet().getPort().getStrVal();
@@ -137,6 +146,9 @@ class NetworkPolicyTest {
             List<String> reaching = endpoints.stream().filter(from -> from != to && model.allows(from, to, port, "TCP"))
                     .map(Endpoint::name).toList();
             assertEquals(List.of("prometheus"), reaching, "k8s/" + dir + ": " + service + "'s probed port " + port);
+            if (service.equals(Repo.CONSOLE)) {
+                continue; // its pages are open to every browser, Prometheus's included; its health is not
+            }
             int api = Repo.port(service.replace("-service", ""));
             Endpoint prometheus = endpoints.stream().filter(e -> e.name().equals("prometheus")).findFirst().orElseThrow();
             assertTrue(!model.allows(prometheus, to, api, "TCP"), service + ": Prometheus reaches the API port " + api);
@@ -172,6 +184,20 @@ class NetworkPolicyTest {
                 urls++;
             }
         }
+        Map<String, String> console = m.get(ConfigMap.class, "console-config").getData();
+        int consoleUrls = 0;
+        for (Map.Entry<String, String> e : console.entrySet()) {
+            if (!e.getKey().matches("GPUMETER_CONSOLE_\\w+_URL")) {
+                continue;
+            }
+            URI url = URI.create(e.getValue());
+            Endpoint to = byName.get(url.getHost().split("\\.")[0]);
+            assertTrue(to != null && to.ports().containsValue(url.getPort()), "console-config " + e.getKey() + " = " + e.getValue());
+            assertTrue(model.allows(byName.get(Repo.CONSOLE), to, url.getPort(), "TCP"),
+                    "console-config " + e.getKey() + " = " + e.getValue() + " is blocked by the NetworkPolicies");
+            consoleUrls++;
+        }
+        assertEquals(SERVICES.size(), consoleUrls, "the console knows where each of the five services is");
         assertTrue(urls >= 6, "service URLs found: " + urls);
     }
 

@@ -170,7 +170,7 @@ class OverlaysTest {
                 assertEquals("/q/metrics", e.get("path"), s.getMetadata().getName() + ": metrics path");
             }
         }
-        assertEquals(Repo.SERVICES.size(), monitors.size(), "one ServiceMonitor per service");
+        assertEquals(Repo.APPS.size(), monitors.size(), "one ServiceMonitor per service and the console");
         List<GenericKubernetesResource> rules = prod.generic("PrometheusRule");
         assertEquals(1, rules.size());
         assertEquals("monitoring.coreos.com/v1", rules.get(0).getApiVersion());

@@ -20,6 +20,17 @@ final class Repo {
     /** The five services, in port order. */
     static final List<String> SERVICES = List.of("collector", "ledger", "slo", "alert", "billing");
 
+    /** The web console, deployed beside them: module, Deployment, Service and image are all named "console". */
+    static final String CONSOLE = "console";
+
+    /** The five services and the console: everything that has an image. */
+    static final List<String> APPS = List.of("collector", "ledger", "slo", "alert", "billing", CONSOLE);
+
+    /** The Maven module, Deployment, Service and image name: {@code ledger-service}, {@code console}. */
+    static String name(String app) {
+        return app.equals(CONSOLE) ? CONSOLE : app + "-service";
+    }
+
     /** Whether a service ("ledger") keeps a schema in the database; the collector keeps nothing. */
     static boolean usesDatabase(String svc) {
         return !svc.equals("collector");
@@ -82,7 +93,7 @@ final class Repo {
 
     private static Properties properties(String service) {
         Properties props = new Properties();
-        Path file = root().resolve(service + "-service/src/main/resources/application.properties");
+        Path file = root().resolve(name(service) + "/src/main/resources/application.properties");
         try (Reader in = Files.newBufferedReader(file)) {
             props.load(in);
         } catch (IOException e) {

@@ -11,8 +11,8 @@ import java.time.format.DateTimeParseException;
 /** Option values checked as they are read; each refusal says what was expected and what was given. */
 public final class Converters {
 
-    /** The highest base port whose last management port, {@code N + 1005}, is still a port. */
-    static final int MAX_BASE_PORT = 65535 - 1005;
+    /** The highest base port whose last management port, the console's {@code N + 1006}, is still a port. */
+    static final int MAX_BASE_PORT = 65535 - 1006;
 
     private Converters() {
     }

@@ -28,10 +28,14 @@ import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
-/** {@code up}: PostgreSQL and the five services, until Ctrl-C; with {@code --demo}, a simulated cluster too. */
+/**
+ * {@code up}: PostgreSQL, the five services and the console, until Ctrl-C; with {@code --demo}, a simulated cluster
+ * too.
+ */
 @Command(name = "up", sortOptions = false,
-        description = {"Starts PostgreSQL and the five services, prints their URLs and an admin token, and runs "
-                + "until Ctrl-C or SIGTERM, which stop every service, then PostgreSQL.",
+        description = {"Starts PostgreSQL, the five services and the web console, prints their URLs, an admin token "
+                + "and the console's one-time sign-in link, and runs until Ctrl-C or SIGTERM, which stop every service, "
+                + "then PostgreSQL.",
                 "Without --db-url (or GPUMETER_DB_URL) it runs an embedded PostgreSQL whose data stays in "
                         + ".gpumeter/pgdata between runs."},
         footerHeading = "%nEnvironment:%n",
@@ -67,13 +71,13 @@ public final class UpCommand implements Callable<Integer> {
             + "repository root).")
     Path root;
 
-    @Option(names = "--listen", paramLabel = "ADDRESS", description = "The address the services bind to "
+    @Option(names = "--listen", paramLabel = "ADDRESS", description = "The address the services and the console bind to "
             + "(default 127.0.0.1: this machine only; 0.0.0.0 for every interface).")
     String listen;
 
     @Option(names = "--base-port", paramLabel = "N", converter = Converters.BasePort.class, defaultValue = "8080",
-            description = "The services on N+1 (collector) to N+5 (billing), their health and metrics 1000 above "
-                    + "(default ${DEFAULT-VALUE}: 8081-8085 and 9081-9085).")
+            description = "The services on N+1 (collector) to N+5 (billing) and the console on N+6, their health "
+                    + "and metrics 1000 above (default ${DEFAULT-VALUE}: 8081-8086 and 9081-9086).")
     int basePort;
 
     @Option(names = "--db-url", paramLabel = "URL", description = "Use this PostgreSQL "
@@ -158,7 +162,7 @@ public final class UpCommand implements Callable<Integer> {
             demoRun.configure(builder, api);
         }
 
-        out.println("Starting PostgreSQL and " + Service.values().length + " services (logs in "
+        out.println("Starting PostgreSQL, the " + Service.apis().size() + " services and the console (logs in "
                 + builder.config().logDirectory() + ")...");
         Suite suite = builder.build().start();
         UpReport.printUrls(suite, out, demo ? api : null);
@@ -179,6 +183,7 @@ public final class UpCommand implements Callable<Integer> {
     SuiteBuilder suiteBuilder() {
         Path repository = root();
         SuiteBuilder builder = Suite.builder(repository)
+                .withConsole()
                 .basePort(basePort)
                 .readyTimeout(Duration.ofSeconds(timeout));
         if (listen != null) {

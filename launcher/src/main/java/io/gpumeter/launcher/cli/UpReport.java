@@ -17,9 +17,13 @@ final class UpReport {
     static void printUrls(Suite suite, PrintStream out, SimulatedApiServer api) {
         out.println();
         out.println("gpumeter is up:");
-        for (Service s : Service.values()) {
+        for (Service s : Service.apis()) {
             out.printf("  %-10s %-24s swagger: %s/q/swagger-ui  health, metrics: %s/q/health, /q/metrics%n",
                     s.id(), suite.url(s), suite.url(s), suite.managementUrl(s));
+        }
+        if (suite.isRunning(Service.CONSOLE)) {
+            out.printf("  %-10s %-24s health, metrics: %s/q/health, /q/metrics%n", Service.CONSOLE.id(),
+                    suite.url(Service.CONSOLE), suite.managementUrl(Service.CONSOLE));
         }
         DatabaseConnection db = suite.database().orElseThrow();
         out.printf("  %-10s %s%n", "postgres", db.jdbcUrl());
@@ -35,6 +39,10 @@ final class UpReport {
         out.println();
         out.println("admin token: " + suite.adminToken());
         out.println("  (export TOKEN=<that token>; more with ./gpumeter token --groups reader|operator|tenant:<name>)");
+        suite.consoleSigninUrl().ifPresent(link -> {
+            out.println("console: " + link);
+            out.println("  (signs the admin in once; then sign in with a token, e.g. ./gpumeter token --groups tenant:<name>)");
+        });
         out.println("webhook token: " + suite.webhookToken());
         out.println("  (Alertmanager's bearer token for " + suite.url(Service.ALERT) + "/api/v1/alertmanager/webhook; kept in "
                 + suite.config().stateDirectory().resolve("keys") + ")");

@@ -6,13 +6,20 @@ import java.util.List;
 import java.util.Locale;
 import java.util.stream.Collectors;
 
-/** The five services of the suite, with their Maven module, default API port and default management port. */
+/**
+ * The processes of the suite: the five services, then the console that reads them; each with its Maven module,
+ * default API port and default management port.
+ */
 public enum Service {
     COLLECTOR("collector", 8081),
     LEDGER("ledger", 8082),
     SLO("slo", 8083),
     ALERT("alert", 8084),
-    BILLING("billing", 8085);
+    BILLING("billing", 8085),
+    /** The web console: owns no data, calls the five with each signed-in user's own token. */
+    CONSOLE("console", 8086);
+
+    private static final List<Service> APIS = List.of(COLLECTOR, LEDGER, SLO, ALERT, BILLING);
 
     private final String id;
     private final int defaultPort;
@@ -28,28 +35,37 @@ public enum Service {
     }
 
     public String module() {
-        return id + "-service";
+        return this == CONSOLE ? id : id + "-service";
+    }
+
+    /** The five services with an API of their own, in port order; the console is not one of them. */
+    public static List<Service> apis() {
+        return APIS;
+    }
+
+    public boolean isApi() {
+        return this != CONSOLE;
     }
 
     public int defaultPort() {
         return defaultPort;
     }
 
-    /** Where {@code /q/health} and {@code /q/metrics} are served: the API port plus 1000 (9081..9085). */
+    /** Where {@code /q/health} and {@code /q/metrics} are served: the API port plus 1000 (9081..9086). */
     public int defaultManagementPort() {
         return defaultPort + 1000;
     }
 
     /**
-     * The services this one calls, which its service token is addressed to ({@code aud}); the ledger calls none
-     * and gets no token.
+     * The services this one calls with a service token of its own, which is addressed to them ({@code aud}); the
+     * ledger calls none and gets no token, and the console calls the five with its users' tokens only.
      */
     public List<Service> calls() {
         return switch (this) {
             case COLLECTOR -> List.of(LEDGER, SLO);
             case SLO, BILLING -> List.of(LEDGER);
             case ALERT -> List.of(LEDGER, SLO, BILLING);
-            case LEDGER -> List.of();
+            case LEDGER, CONSOLE -> List.of();
         };
     }
 
@@ -63,7 +79,7 @@ public enum Service {
         return repoRoot.resolve(module()).resolve("target").resolve("quarkus-app").resolve("quarkus-run.jar");
     }
 
-    /** Strict parser: {@code ledger} or {@code ledger-service}, any case. */
+    /** Strict parser: {@code ledger} or {@code ledger-service} (or {@code console}), any case. */
     public static Service parse(String text) {
         String key = text == null ? "" : text.trim().toLowerCase(Locale.ROOT).replaceFirst("-service$", "");
         for (Service s : values()) {

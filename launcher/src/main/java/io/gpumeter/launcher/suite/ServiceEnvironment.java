@@ -22,6 +22,8 @@ final class ServiceEnvironment {
      */
     static final Duration SERVICE_TOKEN_TTL = Tokens.MAX_LIFETIME;
 
+    static final String CONSOLE_SIGNIN_CODE = "GPUMETER_CONSOLE_SIGNIN_CODE";
+
     private final SuiteConfig config;
     private LocalKeys keys;
 
@@ -61,6 +63,26 @@ final class ServiceEnvironment {
             env.put("GPUMETER_ALERT_WEBHOOK_TOKEN", webhookToken());
         }
         env.putAll(config.env().getOrDefault(service, Map.of()));
+        return env;
+    }
+
+    /**
+     * The console's: its address and port, where the five services are, and the one-time sign-in code with the admin
+     * token it signs in with. No database login, no key and no service token: it owns no data, and calls the services
+     * with each user's own token.
+     */
+    Map<String, String> ofConsole(String signinCode, String adminToken) {
+        Map<String, String> env = new HashMap<>();
+        env.put("QUARKUS_HTTP_HOST", config.listenAddress());
+        env.put("QUARKUS_MANAGEMENT_HOST", config.listenAddress());
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(config.ports().get(Service.CONSOLE)));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(config.managementPorts().get(Service.CONSOLE)));
+        for (Service target : Service.apis()) {
+            env.put("GPUMETER_CONSOLE_" + target.name() + "_URL", url(config, target).toString());
+        }
+        env.put(CONSOLE_SIGNIN_CODE, signinCode);
+        env.put("GPUMETER_CONSOLE_SIGNIN_TOKEN", adminToken);
+        env.putAll(config.env().getOrDefault(Service.CONSOLE, Map.of()));
         return env;
     }
 

@@ -9,9 +9,11 @@ import java.io.IOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,10 +21,10 @@ import java.util.OptionalLong;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs, each
- * waited for until {@code /q/health/ready} answers 200 on its management port. Stopping (explicitly, or by the shutdown hook on Ctrl-C or
- * SIGTERM) terminates every child and then PostgreSQL, so no process outlives the launcher. Tests stop, kill and
- * restart single parts through {@link #faults()}.
+ * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs (and the
+ * console after them, when asked for), each waited for until {@code /q/health/ready} answers 200 on its management
+ * port. Stopping (explicitly, or by the shutdown hook on Ctrl-C or SIGTERM) terminates every child and then
+ * PostgreSQL, so no process outlives the launcher. Tests stop, kill and restart single parts through {@link #faults()}.
  */
 public final class Suite implements AutoCloseable {
 
@@ -37,6 +39,8 @@ public final class Suite implements AutoCloseable {
     private final ServiceEnvironment environment;
     private final SuiteDatabase db;
     private final SuiteFaults faults = new SuiteFaults(this);
+    /** The console's one-time sign-in code, minted when the console starts; null before. */
+    private volatile String consoleSigninCode;
 
     Suite(SuiteConfig config) {
         this.config = config;
@@ -221,12 +225,30 @@ public final class Suite implements AutoCloseable {
         return token("local-admin", List.of("admin"), Duration.ofDays(1));
     }
 
+    /**
+     * The console's one-time sign-in link for the admin, e.g. {@code http://127.0.0.1:8086/signin?code=…}: it signs in
+     * once, with an admin token of a day; empty unless the console was started.
+     */
+    public Optional<URI> consoleSigninUrl() {
+        String code = consoleSigninCode;
+        return code == null || !config.services().contains(Service.CONSOLE) ? Optional.empty()
+                : Optional.of(URI.create(url(Service.CONSOLE) + "/signin?code=" + code));
+    }
+
     /** The bearer token Alertmanager sends to alert-service's webhook; generated once, kept with the keys. */
     public String webhookToken() {
         return environment.webhookToken();
     }
 
     Map<String, String> environment(Service service) {
+        if (service == Service.CONSOLE) {
+            byte[] random = new byte[24];
+            new SecureRandom().nextBytes(random);
+            Map<String, String> env = environment.ofConsole(
+                    Base64.getUrlEncoder().withoutPadding().encodeToString(random), adminToken());
+            consoleSigninCode = env.get(ServiceEnvironment.CONSOLE_SIGNIN_CODE);
+            return env;
+        }
         return environment.of(service, db.connection());
     }
 

@@ -13,7 +13,8 @@ import java.util.Set;
 
 /**
  * Configures a {@link Suite}: defaults are the local-run ones (API ports 8081–8085 and management ports 9081–9085 on
- * 127.0.0.1, embedded PostgreSQL in the repo).
+ * 127.0.0.1, embedded PostgreSQL in the repo), the five services without the console unless {@link #withConsole} or
+ * {@link #services} asks for it (on 8086 and 9086).
  */
 public final class SuiteBuilder {
 
@@ -24,7 +25,7 @@ public final class SuiteBuilder {
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m");
 
     private final Path repoRoot;
-    private final Set<Service> services = EnumSet.allOf(Service.class);
+    private final Set<Service> services = EnumSet.copyOf(Service.apis());
     private final Map<Service, Integer> ports = new EnumMap<>(Service.class);
     private final Map<Service, Integer> managementPorts = new EnumMap<>(Service.class);
     private final Map<Service, Map<String, String>> env = new EnumMap<>(Service.class);
@@ -48,10 +49,16 @@ public final class SuiteBuilder {
         }
     }
 
-    /** Runs only these services (all five by default). */
+    /** Runs only these services (the five by default). */
     public SuiteBuilder services(Set<Service> only) {
         services.clear();
         services.addAll(only);
+        return this;
+    }
+
+    /** Runs the console too, after the five services. */
+    public SuiteBuilder withConsole() {
+        services.add(Service.CONSOLE);
         return this;
     }
 
@@ -61,8 +68,8 @@ public final class SuiteBuilder {
     }
 
     /**
-     * Collector on {@code base + 1}, ledger on {@code base + 2}, … billing on {@code base + 5}; their management
-     * ports 1000 above.
+     * Collector on {@code base + 1}, ledger on {@code base + 2}, … billing on {@code base + 5}, the console on
+     * {@code base + 6}; their management ports 1000 above.
      */
     public SuiteBuilder basePort(int base) {
         for (Service s : Service.values()) {
@@ -72,7 +79,7 @@ public final class SuiteBuilder {
         return this;
     }
 
-    /** The address every service binds to, e.g. {@code 0.0.0.0} to be reachable from other machines. */
+    /** The address every service (and the console) binds to, e.g. {@code 0.0.0.0} to be reachable from other machines. */
     public SuiteBuilder listen(String address) {
         if (address == null || address.isBlank() || !address.strip().matches("[A-Za-z0-9.:%_-]+")) {
             throw new IllegalArgumentException("the listen address must be an IP address or a host name, got '" + address + "'");

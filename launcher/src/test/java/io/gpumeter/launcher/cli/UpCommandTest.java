@@ -15,6 +15,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -55,24 +56,25 @@ class UpCommandTest {
                   + (c.freshDatabase() ? " fresh" : "") + " port " + c.databasePort();
         return "listen " + c.listenAddress() + ", ports " + c.ports().get(Service.COLLECTOR) + "-"
                 + c.ports().get(Service.BILLING) + " and " + c.managementPorts().get(Service.COLLECTOR) + "-"
-                + c.managementPorts().get(Service.BILLING) + ", " + database + ", ready in "
+                + c.managementPorts().get(Service.BILLING) + ", console " + c.ports().get(Service.CONSOLE) + " and "
+                + c.managementPorts().get(Service.CONSOLE) + ", " + database + ", ready in "
                 + c.readyTimeout().toSeconds() + "s";
     }
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "defaults                | ''                                  | listen 127.0.0.1, ports 8081-8085 and 9081-9085, embedded .gpumeter/pgdata port 0, ready in 120s",
-            "demo's own database     | --demo                              | listen 127.0.0.1, ports 8081-8085 and 9081-9085, embedded .gpumeter/demo/pgdata fresh port 0, ready in 120s",
-            "fresh                   | --fresh                             | listen 127.0.0.1, ports 8081-8085 and 9081-9085, embedded .gpumeter/pgdata fresh port 0, ready in 120s",
-            "every interface         | --listen 0.0.0.0                    | listen 0.0.0.0, ports 8081-8085 and 9081-9085, embedded .gpumeter/pgdata port 0, ready in 120s",
-            "equals form             | --listen=::1                        | listen ::1, ports 8081-8085 and 9081-9085, embedded .gpumeter/pgdata port 0, ready in 120s",
-            "base port               | --base-port 9000 --listen 10.0.0.2  | listen 10.0.0.2, ports 9001-9005 and 10001-10005, embedded .gpumeter/pgdata port 0, ready in 120s",
-            "highest base port       | --base-port 64530                   | listen 127.0.0.1, ports 64531-64535 and 65531-65535, embedded .gpumeter/pgdata port 0, ready in 120s",
-            "data dir and port       | --data-dir pg --db-port 5433        | listen 127.0.0.1, ports 8081-8085 and 9081-9085, embedded pg port 5433, ready in 120s",
-            "timeout                 | --timeout 300                       | listen 127.0.0.1, ports 8081-8085 and 9081-9085, embedded .gpumeter/pgdata port 0, ready in 300s",
-            "external, default user  | --db-url jdbc:postgresql://db:5432/m | listen 127.0.0.1, ports 8081-8085 and 9081-9085, external jdbc:postgresql://db:5432/m as postgres password none, ready in 120s",
-            "external with a user    | --db-url jdbc:postgresql://db/m --db-user meter | listen 127.0.0.1, ports 8081-8085 and 9081-9085, external jdbc:postgresql://db/m as meter password none, ready in 120s",
-            "demo options, script's  | --seed 7 --end 2026-11-30T12:00:00Z --cluster lab --log-dir logs --build | listen 127.0.0.1, ports 8081-8085 and 9081-9085, embedded .gpumeter/pgdata port 0, ready in 120s",
+            "defaults                | ''                                  | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded .gpumeter/pgdata port 0, ready in 120s",
+            "demo's own database     | --demo                              | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded .gpumeter/demo/pgdata fresh port 0, ready in 120s",
+            "fresh                   | --fresh                             | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded .gpumeter/pgdata fresh port 0, ready in 120s",
+            "every interface         | --listen 0.0.0.0                    | listen 0.0.0.0, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded .gpumeter/pgdata port 0, ready in 120s",
+            "equals form             | --listen=::1                        | listen ::1, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded .gpumeter/pgdata port 0, ready in 120s",
+            "base port               | --base-port 9000 --listen 10.0.0.2  | listen 10.0.0.2, ports 9001-9005 and 10001-10005, console 9006 and 10006, embedded .gpumeter/pgdata port 0, ready in 120s",
+            "highest base port       | --base-port 64529                   | listen 127.0.0.1, ports 64530-64534 and 65530-65534, console 64535 and 65535, embedded .gpumeter/pgdata port 0, ready in 120s",
+            "data dir and port       | --data-dir pg --db-port 5433        | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded pg port 5433, ready in 120s",
+            "timeout                 | --timeout 300                       | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded .gpumeter/pgdata port 0, ready in 300s",
+            "external, default user  | --db-url jdbc:postgresql://db:5432/m | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, external jdbc:postgresql://db:5432/m as postgres password none, ready in 120s",
+            "external with a user    | --db-url jdbc:postgresql://db/m --db-user meter | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, external jdbc:postgresql://db/m as meter password none, ready in 120s",
+            "demo options, script's  | --seed 7 --end 2026-11-30T12:00:00Z --cluster lab --log-dir logs --build | listen 127.0.0.1, ports 8081-8085 and 9081-9085, console 8086 and 9086, embedded .gpumeter/pgdata port 0, ready in 120s",
     })
     void accepts(String name, String line, String expected) {
         String[] args = Run.words(line);
@@ -83,6 +85,12 @@ class UpCommandTest {
             }
         }
         assertEquals(expected, summary(config(args)));
+    }
+
+    @Test
+    void upRunsTheConsoleAfterTheFiveServices() {
+        assertEquals(List.of(Service.COLLECTOR, Service.LEDGER, Service.SLO, Service.ALERT, Service.BILLING, Service.CONSOLE),
+                List.copyOf(config().services()));
     }
 
     @Test
@@ -116,7 +124,7 @@ class UpCommandTest {
             "seed not a number       | --demo --seed x                | Invalid value for option '--seed': must be a whole number, got 'x'",
             "end not RFC 3339        | --end 2026-11-30               | Invalid value for option '--end': must be an RFC 3339 instant",
             "port out of range       | --db-port 70000                | Invalid value for option '--db-port': must be between 0 and 65535, got 70000",
-            "base port too high      | --base-port 65000              | Invalid value for option '--base-port': must be between 0 and 64530",
+            "base port too high      | --base-port 65000              | Invalid value for option '--base-port': must be between 0 and 64529",
             "no timeout              | --timeout 0                    | Invalid value for option '--timeout': must be at least 1",
             "listen with no value    | --listen                       | Missing required parameter for option '--listen'",
             "listen not an address   | --listen a/b                   | --listen: the listen address must be an IP address or a host name",

@@ -111,6 +111,36 @@ class SuiteTest {
     }
 
     @Test
+    void theConsoleStartsAfterTheServicesWithTheirAddressesAndAOneTimeSignInButNoSecretOfTheirs() throws Exception {
+        assertEquals(Service.apis(), List.copyOf(Suite.builder(root).config().services()), "the five by default");
+        Suite suite = suite().services(EnumSet.of(Service.LEDGER)).withConsole().build();
+        assertTrue(suite.consoleSigninUrl().isEmpty(), "no link before the console starts");
+        suite.start();
+        try {
+            String env = get(suite.url(Service.CONSOLE) + "/env");
+            assertTrue(env.contains("QUARKUS_HTTP_PORT=" + suite.port(Service.CONSOLE) + "\n"), env);
+            assertTrue(env.contains("QUARKUS_MANAGEMENT_PORT=" + suite.managementPort(Service.CONSOLE) + "\n"), env);
+            assertTrue(env.contains("QUARKUS_HTTP_HOST=127.0.0.1\n"), env);
+            for (Service s : Service.apis()) {
+                assertTrue(env.contains("GPUMETER_CONSOLE_" + s.name() + "_URL=" + suite.url(s) + "\n"), s + "\n" + env);
+            }
+            String link = suite.consoleSigninUrl().orElseThrow().toString();
+            assertTrue(link.startsWith(suite.url(Service.CONSOLE) + "/signin?code="), link);
+            String code = link.substring(link.indexOf("code=") + 5);
+            assertTrue(code.length() >= 32 && env.contains("GPUMETER_CONSOLE_SIGNIN_CODE=" + code + "\n"), env);
+            assertTrue(env.contains("GPUMETER_CONSOLE_SIGNIN_TOKEN=ey"), "the link signs in with an admin token");
+            for (String secret : List.of("QUARKUS_DATASOURCE_PASSWORD", "GPUMETER_AUTH_SERVICE_TOKEN", "MP_JWT_VERIFY_PUBLICKEY",
+                    "GPUMETER_ALERT_WEBHOOK_TOKEN")) {
+                assertFalse(env.contains(secret), "the console owns no data and holds no token of its own: " + secret);
+            }
+            assertTrue(suite.serviceToken(Service.CONSOLE).isEmpty());
+        } finally {
+            suite.stop();
+        }
+        assertTrue(Ports.isFree(suite.port(Service.CONSOLE)));
+    }
+
+    @Test
     void eachServiceTokenIsAddressedToTheServicesItCallsAndLivesThirtyDays() throws Exception {
         Suite suite = suite().build();
         var consumer = new org.jose4j.jwt.consumer.JwtConsumerBuilder().setSkipSignatureVerification()
@@ -314,9 +344,15 @@ class SuiteTest {
         assertEquals(Service.BILLING, Service.parse("Billing-Service"));
         IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Service.parse("ledgr"));
         assertTrue(e.getMessage().contains("collector, ledger, slo, alert, billing"));
-        assertEquals(List.of(8081, 8082, 8083, 8084, 8085),
+        assertEquals(Service.CONSOLE, Service.parse("console"));
+        assertEquals("console", Service.CONSOLE.module());
+        assertEquals(List.of(8081, 8082, 8083, 8084, 8085, 8086),
                 EnumSet.allOf(Service.class).stream().map(Service::defaultPort).toList());
+        assertEquals(List.of(9081, 9082, 9083, 9084, 9085, 9086),
+                EnumSet.allOf(Service.class).stream().map(Service::defaultManagementPort).toList());
         assertEquals(9003, Suite.builder(root).basePort(9000).config().ports().get(Service.SLO));
+        assertEquals(9006, Suite.builder(root).basePort(9000).config().ports().get(Service.CONSOLE));
+        assertEquals(10006, Suite.builder(root).basePort(9000).config().managementPorts().get(Service.CONSOLE));
     }
 
     private String get(URI base) throws IOException, InterruptedException {

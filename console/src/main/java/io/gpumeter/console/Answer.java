@@ -1,0 +1,18 @@
+package io.gpumeter.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+
+/**
+ * A service's answer to one call: its JSON (or text) when it said 2xx, else the refusal in readable words.
+ *
+ * @param call    what was asked, e.g. {@code GET /api/v1/gpu-hours?…}, with the service that answered
+ * @param json    the body when it was JSON and the call succeeded
+ * @param text    the body as text when the call succeeded
+ * @param refusal null when the call succeeded
+ */
+public record Answer(ApiCall call, int status, JsonNode json, String text, Message refusal) {
+
+    public boolean ok() {
+        return refusal == null;
+    }
+}

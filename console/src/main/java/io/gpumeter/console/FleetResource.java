@@ -1,0 +1,312 @@
+package io.gpumeter.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import io.quarkus.qute.TemplateInstance;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Q1, the fleet at an instant: every node, every card on it and who held each card. The nodes and their card counts
+ * come from the ledger's capacity over the minute before the instant, the occupants from one read of the fleet's Q1 answer at that instant.
+ */
+@Path("/fleet")
+@Produces(MediaType.TEXT_HTML)
+public class FleetResource {
+
+    private final Session session;
+    private final Upstream upstream;
+    private final ObjectMapper json;
+    private final Template fleet;
+    private final Template card;
+
+    public FleetResource(Session session, Upstream upstream, ObjectMapper json, @Location("fleet.html") Template fleet,
+                         @Location("card.html") Template card) {
+        this.session = session;
+        this.upstream = upstream;
+        this.json = json;
+        this.fleet = fleet;
+        this.card = card;
+    }
+
+    /** One pod's share of a card. */
+    @TemplateData
+    public record Occupant(String namespace, String pod, String tenant, String team, String project, String unit,
+                           BigDecimal fraction, String since) {
+        public String share() {
+            return Format.number(fraction);
+        }
+    }
+
+    /** A card on a node: its occupants, or none (free). */
+    @TemplateData
+    public record Card(String uuid, String link, List<Occupant> occupants, BigDecimal held) {
+        public boolean free() {
+            return occupants.isEmpty();
+        }
+
+        public String heldText() {
+            return Format.number(held);
+        }
+    }
+
+    /**
+     * A node: its cards, named ones first, and the units held on cards the device plugin does not name (whole cards
+     * and MIG slices: Kubernetes says how many, not which), which fill {@code unnamedCards} cards at least.
+     */
+    @TemplateData
+    public record Node(String cluster, String name, int cardCount, List<Card> cards, List<Occupant> unnamed,
+                       int unnamedCards, int occupied, String heldText) {
+        public int free() {
+            return Math.max(0, cardCount - occupied);
+        }
+
+        public String unnamedHeld() {
+            return Format.number(unnamed.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add));
+        }
+    }
+
+    @GET
+    @Blocking
+    public TemplateInstance fleet(@CookieParam(Session.COOKIE) String cookie, @QueryParam("at") String atText,
+                                  @Context UriInfo uri) {
+        Viewer viewer = session.require(cookie, uri);
+        Page page = new Page("Fleet", "fleet", viewer);
+        Instant at = at(atText, page);
+        List<Node> nodes = List.of();
+        if (at != null) {
+            nodes = nodes(viewer, at, page);
+        }
+        if (!page.refused() && nodes.isEmpty() && at != null) {
+            page.message(Message.info("No GPU node was known at " + Format.rfc3339(at) + ".",
+                    "Choose a later instant, or feed the collector (./gpumeter up --demo runs a simulated fleet)."));
+        }
+        if (!nodes.isEmpty()) {
+            page.charts.add(Chart.of("fleet-chart", "Cards per node, coloured by the share held", heatmap(nodes), json));
+        }
+        Instant shown = at != null ? at : Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        return fleet.data("page", page).data("nodes", nodes).data("at", Format.rfc3339(shown)).data("atMinute", Format.minute(shown))
+                .data("chartHeight", nodes.size() * 56 + 110)
+                .data("cards", nodes.stream().mapToInt(Node::cardCount).sum())
+                .data("occupied", nodes.stream().mapToInt(Node::occupied).sum());
+    }
+
+    /** Who held one card at the instant. */
+    @GET
+    @Path("/card")
+    @Blocking
+    public TemplateInstance card(@CookieParam(Session.COOKIE) String cookie, @QueryParam("uuid") String uuid,
+                                 @QueryParam("at") String atText, @Context UriInfo uri) {
+        Viewer viewer = session.require(cookie, uri);
+        Page page = new Page("Card " + (uuid == null ? "" : uuid), "fleet", viewer);
+        Instant at = at(atText, page);
+        List<Occupant> occupants = List.of();
+        String node = null;
+        if (uuid == null || uuid.isBlank()) {
+            page.message(Message.error("Which card?", "The address names no card.", "Open a card from the Fleet page."));
+        } else if (at != null) {
+            Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/gpus/" + Format.segment(uuid) + "/occupants?at="
+                    + Format.query(Format.rfc3339(at)), viewer.token()).join();
+            page.call(answer.call());
+            if (!answer.ok()) {
+                page.message(answer.refusal());
+            } else {
+                occupants = occupants(answer.json());
+                node = answer.json().size() > 0 ? Format.text(answer.json().get(0), "node") : null;
+                if (occupants.isEmpty()) {
+                    page.message(Message.info("Nobody held this card at " + Format.rfc3339(at) + ".",
+                            "Choose another instant above, or go back to the fleet."));
+                } else {
+                    page.charts.add(Chart.of("card-chart", "Shares of the card by pod", pie(occupants), json));
+                }
+            }
+        }
+        Instant shown = at != null ? at : Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        BigDecimal held = occupants.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add);
+        return card.data("page", page).data("uuid", uuid == null ? "" : uuid).data("node", node).data("occupants", occupants)
+                .data("held", Format.number(held)).data("at", Format.rfc3339(shown)).data("atMinute", Format.minute(shown));
+    }
+
+    private static Instant at(String text, Page page) {
+        if (text == null || text.isBlank()) {
+            return Instant.now().truncatedTo(ChronoUnit.SECONDS);
+        }
+        Optional<Instant> at = Format.instant(text);
+        if (at.isEmpty()) {
+            page.message(Message.error("That instant is not readable", "at must be a time such as 2026-11-30T12:00:00Z, got '" + text + "'.",
+                    "Pick a time in the form above."));
+            return null;
+        }
+        return at.get();
+    }
+
+    private List<Node> nodes(Viewer viewer, Instant at, Page page) {
+        String q = "/api/v1/capacity?from=" + Format.query(Format.rfc3339(at.minusSeconds(60))) + "&to="
+                + Format.query(Format.rfc3339(at)) + "&groupBy=cluster,node";
+        Answer capacity = upstream.getJson(Backend.LEDGER, q, viewer.token()).join();
+        page.call(capacity.call());
+        if (!capacity.ok()) {
+            page.message(capacity.refusal());
+            return List.of();
+        }
+        record Known(String cluster, String node, int cards) {
+        }
+        List<Known> known = new ArrayList<>();
+        for (JsonNode row : capacity.json()) {
+            JsonNode group = row.path("group");
+            // card-hours over one minute, times 60: the cards the node had
+            int cards = Format.decimal(row, "cardHours").multiply(BigDecimal.valueOf(60)).setScale(0, RoundingMode.HALF_UP).intValue();
+            known.add(new Known(Format.text(group, "cluster"), Format.text(group, "node"), cards));
+        }
+        known.sort(Comparator.comparing((Known k) -> k.cluster() == null ? "" : k.cluster()).thenComparing(k -> k.node() == null ? "" : k.node()));
+        String instant = Format.query(Format.rfc3339(at));
+        // Every node's occupants in one read of the fleet, grouped here by node.
+        Answer fleetOccupants = upstream.getJson(Backend.LEDGER, "/api/v1/fleet/occupants?at=" + instant, viewer.token()).join();
+        page.call(fleetOccupants.call());
+        if (!fleetOccupants.ok()) {
+            page.message(fleetOccupants.refusal());
+            return List.of();
+        }
+        Map<String, List<JsonNode>> rowsByNode = new HashMap<>();
+        for (JsonNode row : fleetOccupants.json()) {
+            rowsByNode.computeIfAbsent(Format.text(row, "cluster") + "/" + Format.text(row, "node"), n -> new ArrayList<>()).add(row);
+        }
+        List<Node> nodes = new ArrayList<>();
+        for (Known k : known) {
+            Map<String, List<Occupant>> byCard = new LinkedHashMap<>();
+            List<Occupant> unnamed = new ArrayList<>();
+            for (JsonNode row : rowsByNode.getOrDefault(k.cluster() + "/" + k.node(), List.of())) {
+                String uuid = Format.text(row, "gpuUuid");
+                if (uuid == null || uuid.isBlank()) {
+                    unnamed.add(occupant(row));
+                } else {
+                    byCard.computeIfAbsent(uuid, u -> new ArrayList<>()).add(occupant(row));
+                }
+            }
+            List<Card> cards = new ArrayList<>();
+            byCard.keySet().stream().sorted().forEach(uuid -> {
+                List<Occupant> occ = byCard.get(uuid);
+                BigDecimal held = occ.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add);
+                cards.add(new Card(uuid, "/fleet/card?uuid=" + Format.query(uuid) + "&at=" + instant, occ, held));
+            });
+            BigDecimal unnamedHeld = unnamed.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add);
+            int unnamedCards = unnamedHeld.setScale(0, RoundingMode.CEILING).intValue();
+            int occupied = cards.size() + unnamedCards;
+            int count = Math.max(k.cards(), occupied);
+            // the units on cards not named fill their cards evenly in the picture
+            for (int u = 0; u < unnamedCards; u++) {
+                cards.add(new Card(null, null, unnamed, unnamedHeld.divide(BigDecimal.valueOf(unnamedCards), 6, RoundingMode.HALF_EVEN)));
+            }
+            for (int free = occupied; free < count; free++) {
+                cards.add(new Card(null, null, List.of(), BigDecimal.ZERO));
+            }
+            BigDecimal held = cards.stream().filter(c -> c.uuid() != null).map(Card::held).reduce(unnamedHeld, BigDecimal::add);
+            nodes.add(new Node(k.cluster(), k.node(), count, cards, unnamed, unnamedCards, occupied, Format.number(held)));
+        }
+        return nodes;
+    }
+
+    private static List<Occupant> occupants(JsonNode rows) {
+        List<Occupant> out = new ArrayList<>();
+        rows.forEach(r -> out.add(occupant(r)));
+        return out;
+    }
+
+    private static Occupant occupant(JsonNode row) {
+        return new Occupant(Format.text(row, "namespace"), Format.text(row, "pod"), Format.text(row, "tenant"),
+                Format.text(row, "team"), Format.text(row, "project"), unit(row.path("unit")), Format.decimal(row, "fraction"),
+                Format.text(row, "since"));
+    }
+
+    /** e.g. {@code whole card}, {@code MIG 3g.40gb}, {@code vGPU 30 % cores, 20480 MiB}. */
+    static String unit(JsonNode unit) {
+        String kind = Optional.ofNullable(Format.text(unit, "kind")).orElse("").toUpperCase(Locale.ROOT);
+        return switch (kind) {
+            case "WHOLE" -> "whole card";
+            case "MIG" -> "MIG " + Optional.ofNullable(Format.text(unit, "migProfile")).orElse("");
+            case "VGPU" -> "vGPU" + (unit.hasNonNull("cores") ? " " + unit.get("cores").asText() + " % cores" : "")
+                    + (unit.hasNonNull("memoryMiB") ? ", " + unit.get("memoryMiB").asText() + " MiB" : "");
+            case "SHARED" -> "time-sliced share";
+            default -> kind.toLowerCase(Locale.ROOT).replace('_', ' ');
+        };
+    }
+
+    /** Nodes down, card slots across, each cell the share of the card held (0 free, 1 full). */
+    private static Map<String, Object> heatmap(List<Node> nodes) {
+        int width = nodes.stream().mapToInt(Node::cardCount).max().orElse(0);
+        List<String> slots = new ArrayList<>();
+        for (int i = 1; i <= width; i++) {
+            slots.add("card " + i);
+        }
+        List<String> names = new ArrayList<>();
+        List<Object> data = new ArrayList<>();
+        for (int y = 0; y < nodes.size(); y++) {
+            Node n = nodes.get(y);
+            names.add(n.name());
+            for (int x = 0; x < n.cards().size(); x++) {
+                Card c = n.cards().get(x);
+                Map<String, Object> item = new LinkedHashMap<>();
+                item.put("value", List.of(x, y, c.held().min(BigDecimal.ONE).doubleValue()));
+                item.put("name", c.free() ? "free" : c.uuid() != null ? c.uuid() + " — " + c.occupants().size() + " pod(s)"
+                        : "card not named by the device plugin — " + c.occupants().size() + " unit(s) share " + n.unnamedCards() + " card(s)");
+                if (c.link() != null) {
+                    item.put("link", c.link());
+                }
+                data.add(item);
+            }
+        }
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("position", "top", "formatter", "{b}"));
+        option.put("grid", Map.of("left", 130, "right", 20, "top", 10, "bottom", 70));
+        option.put("xAxis", Map.of("type", "category", "data", slots, "splitArea", Map.of("show", true)));
+        option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true, "splitArea", Map.of("show", true)));
+        option.put("visualMap", Map.of("min", 0, "max", 1, "calculable", false, "orient", "horizontal", "left", "center",
+                "bottom", 5, "text", List.of("held", "free"), "inRange", Map.of("color", List.of("#eef2f7", "#2f6fb0"))));
+        option.put("series", List.of(Map.of("type", "heatmap", "data", data, "label", Map.of("show", false),
+                "itemStyle", Map.of("borderColor", "#ffffff", "borderWidth", 2),
+                "emphasis", Map.of("itemStyle", Map.of("borderColor", "#333333", "borderWidth", 1)))));
+        return option;
+    }
+
+    private static Map<String, Object> pie(List<Occupant> occupants) {
+        List<Object> data = new ArrayList<>();
+        BigDecimal held = BigDecimal.ZERO;
+        for (Occupant o : occupants) {
+            data.add(Map.of("name", o.namespace() + "/" + o.pod(), "value", o.fraction().doubleValue()));
+            held = held.add(o.fraction());
+        }
+        if (held.compareTo(BigDecimal.ONE) < 0) {
+            data.add(Map.of("name", "free", "value", BigDecimal.ONE.subtract(held).doubleValue(),
+                    "itemStyle", Map.of("color", "#e3e8ef")));
+        }
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "item", "formatter", "{b}: {c} of the card"));
+        option.put("legend", Map.of("bottom", 0, "type", "scroll"));
+        option.put("series", List.of(Map.of("type", "pie", "radius", List.of("38%", "62%"), "center", List.of("50%", "45%"), "data", data,
+                "label", Map.of("formatter", "{d} %"), "color", List.of("#2f6fb0", "#f0a13a", "#3c8d5a", "#8e5fb0", "#c2504a", "#4aa3a8"))));
+        return option;
+    }
+}

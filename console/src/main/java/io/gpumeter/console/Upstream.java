@@ -1,0 +1,137 @@
+package io.gpumeter.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
+
+import java.io.IOException;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.HttpTimeoutException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+
+/**
+ * Calls the services with the signed-in user's own bearer token, so that their access rules decide what the user
+ * sees; the console adds no authority of its own. Every failure becomes a {@link Message} a person can read.
+ */
+@ApplicationScoped
+public class Upstream {
+
+    private static final Logger LOG = Logger.getLogger(Upstream.class);
+
+    private final ConsoleConfig config;
+    private final ObjectMapper json;
+    private final HttpClient http;
+
+    public Upstream(ConsoleConfig config, ObjectMapper json) {
+        this.config = config;
+        this.json = json;
+        this.http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(3))
+                .followRedirects(HttpClient.Redirect.NEVER).build();
+    }
+
+    /** The call as a page links it, before it is made. */
+    public ApiCall describe(Backend backend, String pathAndQuery) {
+        String base = config.url(backend);
+        return new ApiCall(backend, pathAndQuery, (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + pathAndQuery, null);
+    }
+
+    /** GET {@code pathAndQuery} (already encoded) on {@code backend}, asynchronously; never fails, refuses instead. */
+    public CompletableFuture<Answer> get(Backend backend, String pathAndQuery, String token, String accept) {
+        ApiCall call = describe(backend, pathAndQuery);
+        HttpRequest request;
+        try {
+            request = HttpRequest.newBuilder(URI.create(call.url())).timeout(config.callTimeout())
+                    .header("Authorization", "Bearer " + token).header("Accept", accept).GET().build();
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(new Answer(call, 0, null, null, Message.error(
+                    "The console is misconfigured", backend.title() + "'s address is not a URL: " + config.url(backend),
+                    "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url.")));
+        }
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                .thenApply(response -> read(call, response))
+                .exceptionally(failure -> unreachable(call, failure));
+    }
+
+    public CompletableFuture<Answer> getJson(Backend backend, String pathAndQuery, String token) {
+        return get(backend, pathAndQuery, token, "application/json");
+    }
+
+    private Answer read(ApiCall call, HttpResponse<String> response) {
+        int status = response.statusCode();
+        String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
+        String body = response.body();
+        if (status >= 200 && status < 300) {
+            if (type.startsWith("application/json")) {
+                try {
+                    return new Answer(call, status, json.readTree(body), body, null);
+                } catch (IOException e) {
+                    return new Answer(call, status, null, body, Message.error(call.service() + " answered something the console cannot read",
+                            "The answer to " + call.pathAndQuery() + " was not valid JSON.", "Check that the console and the services are the same version."));
+                }
+            }
+            return new Answer(call, status, null, body, null);
+        }
+        return new Answer(call, status, null, null, refusal(call, status, type, body));
+    }
+
+    /** A problem document's own words, and what the user can do about its status. */
+    private Message refusal(ApiCall call, int status, String type, String body) {
+        String title = null;
+        String detail = null;
+        if (type.startsWith("application/problem+json") || type.startsWith("application/json")) {
+            try {
+                JsonNode problem = json.readTree(body);
+                title = text(problem, "title");
+                detail = text(problem, "detail");
+                String field = text(problem, "field");
+                if (detail != null && field != null && !detail.contains(field)) {
+                    detail = detail + " (" + field + ")";
+                }
+            } catch (IOException e) {
+                // not a problem document after all: the status speaks alone
+            }
+        }
+        String hint = switch (status) {
+            case 401 -> "Your token was not accepted (expired, or signed by another key): sign out and sign in with a fresh one.";
+            case 403 -> "Your token's role may not read this. Ask for a token with the reader role, or use the pages in the menu.";
+            case 404 -> "Nothing is known under this name; check the address.";
+            case 400 -> "Change the figures in the address or the form and try again.";
+            case 503 -> "The service is busy or one of its dependencies is down; try again in a moment.";
+            default -> status >= 500 ? "The service failed on this request; its log says why." : null;
+        };
+        String headline = switch (status) {
+            case 401 -> call.service() + " did not accept your token";
+            case 403 -> call.service() + " refused: you may not see this";
+            default -> call.service() + " answered " + status + (title != null ? ": " + title : "");
+        };
+        return Message.error(headline, detail, hint);
+    }
+
+    private Answer unreachable(ApiCall call, Throwable failure) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
+        LOG.debugf("GET %s failed: %s", call.url(), cause.toString());
+        if (cause instanceof HttpTimeoutException) {
+            return new Answer(call, 0, null, null, Message.error(call.service() + " did not answer in time",
+                    "No answer to " + call.pathAndQuery() + " within " + config.callTimeout().toSeconds() + " s.",
+                    "Try a shorter window, or again in a moment."));
+        }
+        String why = cause instanceof ConnectException ? "nothing answers at " + config.url(call.backend())
+                : "the connection to " + config.url(call.backend()) + " failed";
+        return new Answer(call, 0, null, null, Message.error(call.service() + " is unreachable",
+                "The console could not reach it: " + why + ".", "Check that " + call.service() + " is running."));
+    }
+
+    private static String text(JsonNode node, String field) {
+        JsonNode value = node.get(field);
+        return value == null || value.isNull() || value.asText().isBlank() ? null : value.asText();
+    }
+}

@@ -1,0 +1,185 @@
+package io.gpumeter.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import io.quarkus.qute.TemplateInstance;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Q6 and Q8, fleet-wide figures over a window of days grouped one way: how long work waited in the queues, and how
+ * often what failed and how fast it recovered. Tenant tokens are refused by the ledger.
+ */
+@Path("/")
+@Produces(MediaType.TEXT_HTML)
+public class WindowPages {
+
+    private static final List<String> QUEUE_GROUPS = List.of("clusterQueue", "localQueue", "tenant", "volcanoQueue", "scheduler");
+    private static final List<String> FAILURE_GROUPS = List.of("cause", "rootCause", "node", "tenant");
+
+    private final Session session;
+    private final Upstream upstream;
+    private final ObjectMapper json;
+    private final Template table;
+
+    public WindowPages(Session session, Upstream upstream, ObjectMapper json, @Location("window.html") Template table) {
+        this.session = session;
+        this.upstream = upstream;
+        this.json = json;
+        this.table = table;
+    }
+
+    /** A row of a page's table: its group and the cells after it. */
+    @TemplateData
+    public record Row(String group, List<String> cells) {
+    }
+
+    @GET
+    @Path("queues")
+    @Blocking
+    public TemplateInstance queues(@CookieParam(Session.COOKIE) String cookie, @QueryParam("from") String from,
+                                   @QueryParam("to") String to, @QueryParam("groupBy") String groupBy, @Context UriInfo uri) {
+        Viewer viewer = session.require(cookie, uri);
+        Page page = new Page("Queues", "queues", viewer);
+        Days days = Days.parse(from, to, page);
+        String by = groupBy(groupBy, QUEUE_GROUPS, page);
+        List<Row> rows = new ArrayList<>();
+        if (days.readable() && by != null) {
+            Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/queue-wait?" + days.query() + "&groupBy=" + by, viewer.token()).join();
+            page.call(answer.call());
+            if (!answer.ok()) {
+                page.message(answer.refusal());
+            } else {
+                List<String> keys = new ArrayList<>();
+                List<Double> p50 = new ArrayList<>();
+                List<Double> p95 = new ArrayList<>();
+                List<Double> p99 = new ArrayList<>();
+                for (JsonNode r : answer.json()) {
+                    String key = Format.text(r, "key");
+                    keys.add(key == null ? "(none)" : key);
+                    rows.add(new Row(key == null ? "(none)" : key, List.of(r.path("count").asText(),
+                            Format.duration(Format.decimalOrNull(r, "p50Seconds")), Format.duration(Format.decimalOrNull(r, "p95Seconds")),
+                            Format.duration(Format.decimalOrNull(r, "p99Seconds")), Format.duration(Format.decimalOrNull(r, "maxSeconds")))));
+                    p50.add(minutes(r, "p50Seconds"));
+                    p95.add(minutes(r, "p95Seconds"));
+                    p99.add(minutes(r, "p99Seconds"));
+                }
+                if (rows.isEmpty()) {
+                    page.message(Message.info("Nothing waited in a queue between " + days.from() + " and " + days.to() + ".",
+                            "Pick another window or grouping above; waits are known once the collector sees Kueue, Volcano or pending pods."));
+                } else {
+                    page.charts.add(Chart.of("window-chart", "Queue wait percentiles per " + by, bars(keys, "minutes",
+                            List.of(series("p50", p50, "#2f6fb0"), series("p95", p95, "#f0a13a"), series("p99", p99, "#c2504a"))), json));
+                }
+            }
+        }
+        return table.data("page", page).data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
+                .data("groups", QUEUE_GROUPS).data("rows", rows)
+                .data("headers", List.of("Waits", "p50", "p95", "p99", "Longest"))
+                .data("caption", "How long work waited before it was admitted or scheduled: percentiles of the waits that ended in the window.");
+    }
+
+    @GET
+    @Path("failures")
+    @Blocking
+    public TemplateInstance failures(@CookieParam(Session.COOKIE) String cookie, @QueryParam("from") String from,
+                                     @QueryParam("to") String to, @QueryParam("groupBy") String groupBy, @Context UriInfo uri) {
+        Viewer viewer = session.require(cookie, uri);
+        Page page = new Page("Failures", "failures", viewer);
+        Days days = Days.parse(from, to, page);
+        String by = groupBy(groupBy, FAILURE_GROUPS, page);
+        List<Row> rows = new ArrayList<>();
+        if (days.readable() && by != null) {
+            Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/failures?" + days.query() + "&groupBy=" + by, viewer.token()).join();
+            page.call(answer.call());
+            if (!answer.ok()) {
+                page.message(answer.refusal());
+            } else {
+                List<String> keys = new ArrayList<>();
+                List<Double> recovered = new ArrayList<>();
+                List<Double> open = new ArrayList<>();
+                List<Double> other = new ArrayList<>();
+                for (JsonNode r : answer.json()) {
+                    String key = Format.text(r, "key");
+                    int count = r.path("count").asInt();
+                    int rec = r.path("recovered").asInt();
+                    int opened = r.path("open").asInt();
+                    keys.add(key);
+                    recovered.add((double) rec);
+                    open.add((double) opened);
+                    other.add((double) Math.max(0, count - rec - opened));
+                    BigDecimal rate = Format.decimalOrNull(r, "ratePer1000GpuHours");
+                    rows.add(new Row(key, List.of(Integer.toString(count), Integer.toString(rec), Integer.toString(opened),
+                            rate == null ? "" : Format.number(rate), Format.duration(Format.decimalOrNull(r, "mttrP50Seconds")),
+                            Format.duration(Format.decimalOrNull(r, "mttrMeanSeconds")),
+                            r.hasNonNull("rootCauseClass") ? r.get("rootCauseClass").asText() : "")));
+                }
+                if (rows.isEmpty()) {
+                    page.message(Message.info("Nothing failed between " + days.from() + " and " + days.to() + ".",
+                            "Pick another window above; failures come from pod, node and GPU (Xid, DCGM health) signals."));
+                } else {
+                    page.charts.add(Chart.of("window-chart", "Failures per " + by, bars(keys, "failures",
+                            List.of(stacked("recovered", recovered, "#3c8d5a"), stacked("open", open, "#c2504a"),
+                                    stacked("ended unrecovered", other, "#c9cfd6"))), json));
+                }
+            }
+        }
+        return table.data("page", page).data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
+                .data("groups", FAILURE_GROUPS).data("rows", rows)
+                .data("headers", List.of("Failures", "Recovered", "Open", "per 1,000 GPU-h", "MTTR p50", "MTTR mean", "Root cause"))
+                .data("caption", "Failures that started in the window, and the time to recover of those that did.");
+    }
+
+    private static String groupBy(String text, List<String> allowed, Page page) {
+        if (text == null || text.isBlank()) {
+            return allowed.get(0);
+        }
+        if (!allowed.contains(text.strip())) {
+            page.message(Message.error("That grouping is not offered", "groupBy must be one of " + String.join(", ", allowed)
+                    + ", got '" + text + "'.", "Pick one in the form above."));
+            return null;
+        }
+        return text.strip();
+    }
+
+    private static double minutes(JsonNode row, String field) {
+        BigDecimal seconds = Format.decimalOrNull(row, field);
+        return seconds == null ? 0 : seconds.divide(BigDecimal.valueOf(60), 2, RoundingMode.HALF_EVEN).doubleValue();
+    }
+
+    private static Map<String, Object> series(String name, List<Double> data, String color) {
+        return Map.of("name", name, "type", "bar", "barMaxWidth", 40, "color", color, "data", data);
+    }
+
+    private static Map<String, Object> stacked(String name, List<Double> data, String color) {
+        return Map.of("name", name, "type", "bar", "stack", "n", "barMaxWidth", 60, "color", color, "data", data);
+    }
+
+    private static Map<String, Object> bars(List<String> keys, String unit, List<Map<String, Object>> series) {
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
+        option.put("legend", Map.of("top", 0));
+        option.put("grid", Map.of("left", 60, "right", 20, "top", 40, "bottom", 60));
+        option.put("xAxis", Map.of("type", "category", "data", keys, "axisLabel", Map.of("interval", 0, "rotate", keys.size() > 6 ? 30 : 0)));
+        option.put("yAxis", Map.of("type", "value", "name", unit));
+        option.put("series", series);
+        return option;
+    }
+}

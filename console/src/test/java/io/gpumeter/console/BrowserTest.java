@@ -1,0 +1,249 @@
+package io.gpumeter.console;
+
+import io.quarkus.test.common.QuarkusTestResource;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.openqa.selenium.By;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.TakesScreenshot;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.logging.Level;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * The pages in a real browser (headless Chromium) against the stand-in services: each draws its chart, shows the
+ * stand-in's figures, logs no error to the browser console, and is saved as a screenshot under target/screenshots/.
+ */
+@QuarkusTest
+@QuarkusTestResource(value = StandInResource.class, restrictToAnnotatedClass = false)
+class BrowserTest {
+
+    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
+    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
+    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
+
+    private static WebDriver browser;
+    private static Path profile;
+
+    @TestHTTPResource("/")
+    URL base;
+
+    @BeforeAll
+    static void open() throws IOException {
+        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "Chromium is not installed (apt-get install -y chromium chromium-driver): browser test skipped");
+        profile = Files.createTempDirectory("gpumeter-console-chromium");
+        ChromeOptions options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--disable-dev-shm-usage", "--window-size=1440,1200", "--user-data-dir=" + profile);
+        LoggingPreferences logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort().build();
+        browser = new ChromeDriver(service, options);
+        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
+        Files.createDirectories(SCREENSHOTS);
+    }
+
+    @AfterAll
+    static void close() throws IOException {
+        if (browser != null) {
+            browser.quit();
+        }
+        if (profile != null) {
+            try (var files = Files.walk(profile)) {
+                files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
+            }
+        }
+    }
+
+    @BeforeEach
+    void signedOut() {
+        StandIn.reset();
+        browser.manage().deleteAllCookies();
+    }
+
+    @Test
+    void anAdminSeesTheFleetACardAndTheHours() throws IOException {
+        go("/fleet?at=" + Fixtures.AT);
+        assertTrue(browser.getCurrentUrl().contains("/signin?next="), "a browser without a session signs in first");
+        shoot("signin");
+        signIn(Fixtures.ADMIN);
+        assertTrue(browser.getCurrentUrl().endsWith("/fleet?at=" + Fixtures.AT), "back where it was going: " + browser.getCurrentUrl());
+
+        chartDrawn("fleet-chart");
+        assertEquals(List.of("gpu-a", "4", "2", "2", "1.75"), cells("#fleet-table tbody tr[data-node='gpu-a'] td", true));
+        assertEquals(List.of("gpu-b", "2", "1", "1", "0.86"), cells("#fleet-table tbody tr[data-node='gpu-b'] td", true));
+        assertEquals(2 + 2 + 1 + 1, browser.findElements(By.cssSelector("li.card")).size(), "held and free cards, and the unnamed ones");
+        assertEquals(3, browser.findElements(By.cssSelector("li.card.free")).size());
+        assertEquals(1, browser.findElements(By.cssSelector("li.card.unnamed")).size());
+        assertTrue(browser.findElements(By.cssSelector("#fleet-chart svg path")).size() >= 6, "the heatmap draws a cell per card");
+        noConsoleErrors("fleet");
+        shoot("fleet");
+
+        browser.findElement(By.linkText("GPU-aaaa-0001")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/fleet/card?uuid=GPU-aaaa-0001"));
+        chartDrawn("card-chart");
+        assertEquals(List.of("acme-ml/train-7", "acme", "vision", "vGPU 50 % cores, 40960 MiB", "0.50", "2026-11-30T09:00:00Z"),
+                cells("#occupants-table tbody tr:nth-child(1) td", false));
+        assertEquals(List.of("globex-lab/notebook-2", "globex", "research", "vGPU 25 % cores, 20480 MiB", "0.25", "2026-11-30T10:30:00Z"),
+                cells("#occupants-table tbody tr:nth-child(2) td", false));
+        noConsoleErrors("card");
+        shoot("card");
+
+        browser.findElement(By.linkText("Hours and cost")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/hours"));
+        go("/hours?month=" + Fixtures.MONTH);
+        chartDrawn("hours-chart");
+        chartDrawn("cost-chart");
+        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),
+                cells("#hours-table tbody tr[data-tenant='acme'] td", false));
+        assertEquals(List.of("globex", "30.00", "0.00", "30.00", "0.0 %", "NONE", "60.00", "0.00", "60.00"),
+                cells("#hours-table tbody tr[data-tenant='globex'] td", false));
+        noConsoleErrors("hours");
+        shoot("hours");
+
+        browser.findElement(By.linkText("Idle")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/idle"));
+        go("/idle?from=2026-11-23&to=2026-11-30&groupBy=tenant");
+        chartDrawn("idle-chart");
+        assertEquals(List.of("acme", "80.00", "40.25", "0.00", "0.00", "0.00", "120.25", "33.5 %"),
+                cells("#idle-table tbody tr[data-group='acme'] td", false));
+        noConsoleErrors("idle");
+        shoot("idle");
+
+        go("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue");
+        chartDrawn("window-chart");
+        assertEquals(List.of("team-a-cq", "12", "1 min 30 s", "30 min", "1 h 2 min", "2 h 1 min"),
+                cells("#window-table tbody tr[data-group='team-a-cq'] td", false));
+        noConsoleErrors("queues");
+        shoot("queues");
+
+        browser.findElement(By.linkText("Failures")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/failures"));
+        go("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause");
+        chartDrawn("window-chart");
+        assertEquals(List.of("XID_79", "4", "3", "1", "3.33", "10 min", "12 min 30 s", "hardware"),
+                cells("#window-table tbody tr[data-group='XID_79'] td", false));
+        noConsoleErrors("failures");
+        shoot("failures");
+
+        browser.findElement(By.linkText("Capacity")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/capacity"));
+        chartDrawn("capacity-chart");
+        chartDrawn("demand-chart");
+        assertEquals(List.of("NVIDIA-H100-80GB-HBM3", "15.20", "19.36", "17.65 – 21.08", "-4.16", "-5.88 – -2.45", "5.5 %",
+                "NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30"), cells("#capacity-table tbody tr td", false));
+        noConsoleErrors("capacity");
+        shoot("capacity");
+
+        browser.findElement(By.linkText("Alerts")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/alerts"));
+        go("/alerts?state=all&since=2026-11-29T12:00:00Z");
+        chartDrawn("alerts-chart");
+        assertEquals(List.of("GpuXidFatal", "critical", "firing", "2026-11-30T10:00:00Z", "", "node=gpu-a, gpu_uuid=GPU-aaaa-0001",
+                "Xid 79 on GPU-aaaa-0001: the card fell off the bus"), cells("#alerts-table tbody tr:nth-child(1) td", false));
+        noConsoleErrors("alerts");
+        shoot("alerts");
+    }
+
+    @Test
+    void aTenantSeesItsOwnRowsAndAReadableRefusalForTheFleet() throws IOException {
+        go("/signin");
+        signIn(Fixtures.ACME);
+        assertTrue(browser.getCurrentUrl().endsWith("/hours"), browser.getCurrentUrl());
+        assertTrue(browser.findElements(By.cssSelector("nav a[href='/fleet']")).isEmpty(), "no fleet menu for a tenant");
+        assertTrue(browser.findElements(By.cssSelector("nav a[href='/idle']")).isEmpty(), "no idle menu for a tenant");
+        go("/hours?month=" + Fixtures.MONTH);
+        chartDrawn("hours-chart");
+        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),
+                cells("#hours-table tbody tr td", false));
+        assertFalse(browser.getPageSource().contains("globex"), "no other tenant's name");
+        noConsoleErrors("tenant hours");
+        shoot("tenant-hours");
+
+        go("/fleet?at=" + Fixtures.AT);
+        WebElement refusal = browser.findElement(By.cssSelector(".message.error"));
+        assertTrue(refusal.getText().contains("ledger-service refused: you may not see this"), refusal.getText());
+        assertTrue(refusal.getText().contains("a tenant token may not read fleet-wide figures"), refusal.getText());
+        noConsoleErrors("tenant fleet");
+        shoot("tenant-fleet-refused");
+
+        browser.findElement(By.cssSelector("header form button")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/signin"));
+        go("/hours");
+        assertTrue(browser.getCurrentUrl().contains("/signin"), "signed out: " + browser.getCurrentUrl());
+    }
+
+    @Test
+    void anEmptyMonthSaysWhatToDo() throws IOException {
+        go("/signin");
+        signIn(Fixtures.ADMIN);
+        StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.json("[]"));
+        go("/hours?month=2020-01");
+        WebElement info = browser.findElement(By.cssSelector(".message.info"));
+        assertTrue(info.getText().contains("No GPU-hours were allocated in 2020-01."), info.getText());
+        noConsoleErrors("empty hours");
+        shoot("hours-empty");
+    }
+
+    private void go(String path) {
+        browser.get(base.toString().replaceAll("/$", "") + path);
+    }
+
+    private void signIn(String token) {
+        browser.findElement(By.id("token")).sendKeys(token);
+        browser.findElement(By.cssSelector("form button[type=submit]")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.getCurrentUrl().contains("/signin"));
+    }
+
+    private void chartDrawn(String id) {
+        new WebDriverWait(browser, Duration.ofSeconds(15))
+                .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#" + id + "[data-drawn='true'] svg")));
+    }
+
+    private List<String> cells(String selector, boolean firstLineOnly) {
+        return browser.findElements(By.cssSelector(selector)).stream()
+                .map(e -> firstLineOnly ? e.getText().lines().findFirst().orElse("") : e.getText().strip()).toList();
+    }
+
+    private void noConsoleErrors(String page) {
+        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
+        assertTrue(errors.isEmpty(), page + ": the browser console has errors: " + errors);
+    }
+
+    private void shoot(String name) throws IOException {
+        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
+        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+    }
+}

@@ -1,0 +1,154 @@
+package io.gpumeter.console;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/**
+ * The stand-in services' figures, and tokens shaped like the suite's (the console reads their claims and never their
+ * signature: the services verify it).
+ */
+final class Fixtures {
+
+    static final String AT = "2026-11-30T12:00:00Z";
+    static final String MONTH = "2026-11";
+    static final String ADMIN = token("local-admin", List.of("admin"));
+    static final String ACME = token("acme-ci", List.of("tenant:acme"));
+    static final String SIGNIN_CODE = "one-time-code-0123456789abcdef";
+    static final String SIGNIN_TOKEN = token("local-admin", List.of("admin"));
+
+    private Fixtures() {
+    }
+
+    static String token(String subject, List<String> groups) {
+        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
+        long now = Instant.now().getEpochSecond();
+        String claims = "{\"iss\":\"gpumeter\",\"sub\":\"" + subject + "\",\"groups\":["
+                + groups.stream().map(g -> "\"" + g + "\"").collect(Collectors.joining(",")) + "],\"iat\":" + now
+                + ",\"exp\":" + (now + 86_400) + ",\"jti\":\"" + subject + "-" + System.nanoTime() + "\"}";
+        return b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
+                + b64.encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + ".c2lnbmF0dXJl";
+    }
+
+    static boolean isTenant(String token) {
+        String[] parts = token.split("\\.");
+        return parts.length == 3 && new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8).contains("\"tenant:");
+    }
+
+    static void install() {
+        // Two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one filled by MIG slices on a card Kubernetes
+        // does not name (the device plugin says how many, not which).
+        StandIn.reply(Backend.LEDGER, "/api/v1/capacity", false, StandIn.Reply.json("""
+                [{"key":"lab/gpu-a","group":{"cluster":"lab","node":"gpu-a"},"cardHours":0.066666666667},
+                 {"key":"lab/gpu-b","group":{"cluster":"lab","node":"gpu-b"},"cardHours":0.033333333333}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/capacity", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", false, StandIn.Reply.json(FLEET));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""
+                [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
+                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"},
+                 {"key":"globex","group":{"tenant":"globex"},"allocatedGpuHours":30,"usedGpuHours":0,"idleGpuHours":30,
+                  "usageCoverage":0,"activityMetric":null,"usageConfidence":"NONE","usageSource":null}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", true, StandIn.Reply.json("""
+                [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
+                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/idle", false, StandIn.Reply.json("""
+                {"from":"2026-11-23T00:00:00Z","to":"2026-11-30T00:00:00Z","groupBy":"tenant","cluster":null,"busyThreshold":0.05,
+                 "rows":[
+                  {"key":"(unallocated)","group":{"tenant":"(unallocated)"},
+                   "seconds":{"empty":360000,"queuedWhileEmpty":36000,"allocatedNotBusy":0,"busy":0,"allocatedUnmeasured":0,"total":396000},
+                   "shares":{"empty":0.909091,"queuedWhileEmpty":0.090909,"allocatedNotBusy":0,"busy":0,"allocatedUnmeasured":0,"total":1},
+                   "activityMetrics":null},
+                  {"key":"acme","group":{"tenant":"acme"},
+                   "seconds":{"empty":0,"queuedWhileEmpty":0,"allocatedNotBusy":144900,"busy":288000,"allocatedUnmeasured":0,"total":432900},
+                   "shares":{"empty":0,"queuedWhileEmpty":0,"allocatedNotBusy":0.334719,"busy":0.665281,"allocatedUnmeasured":0,"total":1},
+                   "activityMetrics":"SM_ACTIVE"}]}"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/idle", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.LEDGER, "/api/v1/queue-wait", false, StandIn.Reply.json("""
+                [{"key":"team-a-cq","count":12,"p50Seconds":90,"p95Seconds":1800,"p99Seconds":3725,"maxSeconds":7300},
+                 {"key":"team-b-cq","count":3,"p50Seconds":30.5,"p95Seconds":45,"p99Seconds":45,"maxSeconds":45}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/failures", false, StandIn.Reply.json("""
+                [{"key":"XID_79","rootCauseClass":"hardware","count":4,"gpuHours":1200,"podStarts":50,"ratePer1000GpuHours":3.333333,
+                  "ratePerPodStart":0.08,"mttrP50Seconds":600,"mttrMeanSeconds":750.5,"recovered":3,"open":1},
+                 {"key":"OOMKilled","rootCauseClass":"workload","count":2,"gpuHours":1200,"podStarts":50,"ratePer1000GpuHours":1.666667,
+                  "ratePerPodStart":0.04,"mttrP50Seconds":null,"mttrMeanSeconds":null,"recovered":0,"open":0}]"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/capacity", false, StandIn.Reply.json("""
+                {"asOf":"2026-11-30T12:00:00Z","historyFrom":"2026-10-05","historyTo":"2026-11-30","historyDays":56,"horizonDays":30,
+                 "method":"least squares","margin":0.05,"targetUtilization":0.85,"intervalZ":1.96,"queueWaitLineSeconds":1800,"queueDays":7,
+                 "models":[{"model":"NVIDIA-H100-80GB-HBM3",
+                   "demand":{"days":[{"day":"2026-11-28","allocatedGpuHours":300,"capacityCardHours":384},
+                                     {"day":"2026-11-29","allocatedGpuHours":320,"capacityCardHours":384}],
+                             "slopePerDay":2.5,"slopeLow":1,"slopeHigh":4,"levelLastDay":320,"residualSigma":10,"growthPerWeek":0.0547,
+                             "trendClear":true,"peakUtilization":0.83,"peakDay":"2026-11-29"},
+                   "queue":null,"fragmentation":null,
+                   "supply":{"lastDayCardHours":384,"cards":16,"margin":0.05,"usableCards":15.2},
+                   "forecast":{"day":"2026-12-30","gpuHoursPerDay":395,"gpuHoursLow":360,"gpuHoursHigh":430,"cardsNeeded":19.36,
+                               "cardsNeededLow":17.65,"cardsNeededHigh":21.08},
+                   "gap":{"cards":-4.16,"low":-5.88,"high":-2.45},
+                   "summary":"NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30"}]}"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/capacity", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.ALERT, "/api/v1/alerts", false, StandIn.Reply.json("""
+                [{"fingerprint":"0123456789abcdef","startsAt":"2026-11-30T10:00:00Z","alertname":"GpuXidFatal","severity":"critical",
+                  "labels":{"alertname":"GpuXidFatal","node":"gpu-a","gpu_uuid":"GPU-aaaa-0001","severity":"critical"},
+                  "annotations":{"summary":"Xid 79 on GPU-aaaa-0001: the card fell off the bus"},"state":"firing","endsAt":null,
+                  "lastEvaluatedAt":"2026-11-30T11:59:00Z"},
+                 {"fingerprint":"fedcba9876543210","startsAt":"2026-11-30T08:00:00Z","alertname":"SloBurnRateHigh","severity":"warning",
+                  "labels":{"alertname":"SloBurnRateHigh","slo":"chat-ttft","service":"llm","severity":"warning"},
+                  "annotations":{"summary":"chat-ttft burns its error budget 14x"},"state":"resolved","endsAt":"2026-11-30T09:00:00Z",
+                  "lastEvaluatedAt":"2026-11-30T09:00:00Z"}]"""));
+        StandIn.reply(Backend.ALERT, "/api/v1/alerts", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures")) {
+            StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
+                    "a tenant token may not read fleet-wide figures"));
+        }
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
+    }
+
+    static final String CSV = "period_start,period_end,tenant,allocated_gpu_hours,allocated_cost\n2026-11-01,2026-12-01,acme,120.5,361.50\n";
+
+    private static final String ACME_LINE = """
+            {"period_start":"2026-11-01","period_end":"2026-12-01","tenant":"acme","gpu_models":"NVIDIA-H100-80GB-HBM3",
+             "allocated_gpu_hours":120.5,"rate":3.00,"currency":"USD","allocated_cost":361.50,"rate_card_version":"default-1",
+             "normalization_policy":"max","normalization_version":"1","used_gpu_hours_showback":80.25,
+             "idle_gpu_hours_showback":40.25,"used_cost_showback":240.75,"idle_cost_showback":120.75,"line_type":"usage",
+             "corrects_period":null}""";
+    private static final String GLOBEX_LINE = """
+            {"period_start":"2026-11-01","period_end":"2026-12-01","tenant":"globex","gpu_models":"NVIDIA-A100-SXM4-80GB",
+             "allocated_gpu_hours":30,"rate":2.00,"currency":"USD","allocated_cost":60.00,"rate_card_version":"default-1",
+             "normalization_policy":"max","normalization_version":"1","used_gpu_hours_showback":0,
+             "idle_gpu_hours_showback":30,"used_cost_showback":0.00,"idle_cost_showback":60.00,"line_type":"usage",
+             "corrects_period":null}""";
+
+    private static final String TRAIN = """
+            {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0001","namespace":"acme-ml","pod":"train-7","podUid":"u1",
+             "owner":{"kind":"Job","name":"train"},"tenant":"acme","team":"vision","project":"detector",
+             "unit":{"kind":"VGPU","migProfile":null,"migInstance":null,"cores":50,"memoryMiB":40960,"source":"hami"},
+             "fraction":0.5,"since":"2026-11-30T09:00:00Z","until":null}""";
+    private static final String NOTEBOOK = """
+            {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0001","namespace":"globex-lab","pod":"notebook-2","podUid":"u2",
+             "owner":{"kind":"StatefulSet","name":"notebook"},"tenant":"globex","team":"research","project":"unassigned",
+             "unit":{"kind":"VGPU","migProfile":null,"migInstance":null,"cores":25,"memoryMiB":20480,"source":"hami"},
+             "fraction":0.25,"since":"2026-11-30T10:30:00Z","until":null}""";
+    private static final String SERVE = """
+            {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0002","namespace":"acme-serve","pod":"llm-0","podUid":"u3",
+             "owner":{"kind":"Deployment","name":"llm"},"tenant":"acme","team":"platform","project":"chat",
+             "unit":{"kind":"WHOLE","migProfile":null,"migInstance":null,"cores":null,"memoryMiB":null,"source":"device-plugin"},
+             "fraction":1,"since":"2026-11-29T00:00:00Z","until":null}""";
+    private static final String MIG = """
+            {"cluster":"lab","node":"gpu-b","gpuUuid":null,"namespace":"%s","pod":"%s","podUid":"%s",
+             "owner":{"kind":"Job","name":"eval"},"tenant":"%s","team":"eval","project":"eval",
+             "unit":{"kind":"MIG","migProfile":"3g.40gb","migInstance":null,"cores":null,"memoryMiB":null,"source":"mig-resource"},
+             "fraction":0.428571428571,"since":"2026-11-30T11:00:00Z","until":null}""";
+    private static final String FLEET = "[" + TRAIN + "," + NOTEBOOK + "," + SERVE + "," + MIG.formatted("acme-eval", "eval-1", "u4", "acme") + ","
+            + MIG.formatted("globex-eval", "eval-2", "u5", "globex") + "]";
+    private static final String CARD_1 = "[" + TRAIN + "," + NOTEBOOK + "]";
+    private static final String CARD_1_ACME = "[" + TRAIN + "]";
+}

@@ -1,0 +1,120 @@
+package io.gpumeter.console;
+
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+
+/**
+ * The five services as fixed answers, one JDK HTTP server each: a path answers its fixture, a tenant token gets the
+ * tenant's fixture where one is given, and every request is recorded with the token it carried.
+ */
+final class StandIn {
+
+    /** One answer: status, content type and body. */
+    record Reply(int status, String type, String body) {
+        static Reply json(String body) {
+            return new Reply(200, "application/json", body);
+        }
+
+        /** The connection is closed without an answer, as a service that crashes mid-request leaves it. */
+        static Reply hangUp() {
+            return new Reply(-1, "", "");
+        }
+
+        static Reply problem(int status, String title, String detail) {
+            return new Reply(status, "application/problem+json", "{\"type\":\"about:blank\",\"title\":\"" + title
+                    + "\",\"status\":" + status + ",\"detail\":\"" + detail + "\"}");
+        }
+    }
+
+    /** A request as a service saw it. */
+    record Seen(Backend backend, String pathAndQuery, String authorization) {
+    }
+
+    private static final Map<Backend, HttpServer> SERVERS = new EnumMap<>(Backend.class);
+    private static final Map<String, Reply> REPLIES = new ConcurrentHashMap<>();
+    private static final Map<String, Reply> OVERRIDES = new ConcurrentHashMap<>();
+    static final List<Seen> SEEN = new CopyOnWriteArrayList<>();
+
+    private StandIn() {
+    }
+
+    static synchronized Map<Backend, String> start() {
+        Map<Backend, String> urls = new EnumMap<>(Backend.class);
+        Fixtures.install();
+        for (Backend b : Backend.values()) {
+            HttpServer server = SERVERS.get(b);
+            if (server == null) {
+                try {
+                    server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+                server.setExecutor(Executors.newFixedThreadPool(4));
+                server.createContext("/", exchange -> {
+                    String path = exchange.getRequestURI().getRawPath();
+                    String query = exchange.getRequestURI().getRawQuery();
+                    String auth = exchange.getRequestHeaders().getFirst("Authorization");
+                    SEEN.add(new Seen(b, path + (query != null ? "?" + query : ""), auth));
+                    boolean tenant = auth != null && Fixtures.isTenant(auth.substring("Bearer ".length()));
+                    Reply reply = OVERRIDES.get(key(b, path, false));
+                    if (reply == null && tenant) {
+                        reply = REPLIES.get(key(b, path, true));
+                    }
+                    if (reply == null) {
+                        reply = REPLIES.getOrDefault(key(b, path, false), Reply.problem(404, "Not Found", "no fixture for " + path));
+                    }
+                    if (reply.status() < 0) {
+                        exchange.close();
+                        return;
+                    }
+                    byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
+                    exchange.getResponseHeaders().set("Content-Type", reply.type());
+                    exchange.sendResponseHeaders(reply.status(), body.length);
+                    try (OutputStream out = exchange.getResponseBody()) {
+                        out.write(body);
+                    }
+                });
+                server.start();
+                SERVERS.put(b, server);
+            }
+            urls.put(b, "http://127.0.0.1:" + server.getAddress().getPort());
+        }
+        return urls;
+    }
+
+    static synchronized void stop() {
+        SERVERS.values().forEach(s -> s.stop(0));
+        SERVERS.clear();
+    }
+
+    /** What {@code backend} answers on {@code path}; {@code forTenant} for tenant tokens only. */
+    static void reply(Backend backend, String path, boolean forTenant, Reply reply) {
+        REPLIES.put(key(backend, path, forTenant), reply);
+    }
+
+    /** An answer for every token until {@link #reset()}. */
+    static void override(Backend backend, String path, Reply reply) {
+        OVERRIDES.put(key(backend, path, false), reply);
+    }
+
+    static void reset() {
+        OVERRIDES.clear();
+        SEEN.clear();
+    }
+
+    private static String key(Backend backend, String path, boolean tenant) {
+        return backend + " " + path + (tenant ? " tenant" : "");
+    }
+}

@@ -1,0 +1,26 @@
+package io.gpumeter.console;
+
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.util.HashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/** Starts the stand-in services and points the console at them, with a one-time sign-in code. */
+public class StandInResource implements QuarkusTestResourceLifecycleManager {
+
+    @Override
+    public Map<String, String> start() {
+        Map<String, String> config = new HashMap<>();
+        StandIn.start().forEach((backend, url) -> config.put("gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url", url));
+        config.put("gpumeter.console.signin.code", Fixtures.SIGNIN_CODE);
+        config.put("gpumeter.console.signin.token", Fixtures.SIGNIN_TOKEN);
+        config.put("gpumeter.console.call-timeout", "5s");
+        return config;
+    }
+
+    @Override
+    public void stop() {
+        StandIn.stop();
+    }
+}
