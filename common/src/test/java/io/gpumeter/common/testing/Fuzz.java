@@ -53,12 +53,12 @@ public final class Fuzz {
     }
 
     /**
-     * Cases per parser: 400 by default, which keeps the whole build well inside its time budget while every seed
-     * and hundreds of variants are tried; {@code -Dgpumeter.fuzz.cases=N} runs more (the seeds stay the same, so a
+     * Cases per parser: 150 by default, which keeps the whole build well inside its time budget while every seed
+     * and over a hundred variants are tried; {@code -Dgpumeter.fuzz.cases=N} runs more (the seeds stay the same, so a
      * larger N tries the same first cases and then more).
      */
     public static int cases() {
-        return Integer.getInteger("gpumeter.fuzz.cases", 400);
+        return Integer.getInteger("gpumeter.fuzz.cases", 150);
     }
 
     /** Runs {@code check} on {@code cases} variants; the first variant of each seed is the seed itself. */
