@@ -51,6 +51,12 @@ public class WindowPages {
     public record Row(String group, List<String> cells) {
     }
 
+    /** An open incident and the evidence it was opened on. */
+    @TemplateData
+    public record Incident(String cause, String rootCause, String where, String startedAt, String age, int occurrences,
+                           String evidence) {
+    }
+
     @GET
     @Path("queues")
     @Blocking
@@ -90,7 +96,7 @@ public class WindowPages {
                 }
             }
         }
-        return table.data("page", page).data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
+        return table.data("page", page).data("incidents", List.of()).data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
                 .data("groups", QUEUE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Waits", "p50", "p95", "p99", "Longest"))
                 .data("caption", "How long work waited before it was admitted or scheduled: percentiles of the waits that ended in the window.");
@@ -106,7 +112,9 @@ public class WindowPages {
         Days days = Days.parse(from, to, page);
         String by = groupBy(groupBy, FAILURE_GROUPS, page);
         List<Row> rows = new ArrayList<>();
+        List<Incident> incidents = new ArrayList<>();
         if (days.readable() && by != null) {
+            var openCall = upstream.getJson(Backend.LEDGER, "/api/v1/failures/incidents?open=true&limit=100", viewer.token());
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/failures?" + days.query() + "&groupBy=" + by, viewer.token()).join();
             page.call(answer.call());
             if (!answer.ok()) {
@@ -139,9 +147,32 @@ public class WindowPages {
                             List.of(stacked("recovered", recovered, "#3c8d5a"), stacked("open", open, "#c2504a"),
                                     stacked("ended unrecovered", other, "#c9cfd6"))), json));
                 }
+                Answer incidentAnswer = openCall.join();
+                page.call(incidentAnswer.call());
+                if (!incidentAnswer.ok()) {
+                    page.message(incidentAnswer.refusal());
+                } else {
+                    java.time.Instant now = java.time.Instant.now();
+                    for (JsonNode i : incidentAnswer.json()) {
+                        List<String> where = new ArrayList<>();
+                        for (String f : List.of("cluster", "node", "gpuUuid", "gpuPci")) {
+                            if (i.hasNonNull(f) && !i.get(f).asText().isBlank()) {
+                                where.add(i.get(f).asText());
+                            }
+                        }
+                        if (i.hasNonNull("pod")) {
+                            where.add(Format.text(i, "namespace") + "/" + Format.text(i, "pod"));
+                        }
+                        String started = Format.text(i, "startedAt");
+                        String age = started == null ? "" : Format.instant(started).map(t -> Format.duration(
+                                BigDecimal.valueOf(Math.max(0, java.time.Duration.between(t, now).toSeconds())))).orElse("");
+                        incidents.add(new Incident(Format.text(i, "cause"), Format.text(i, "rootCauseClass"), String.join(" · ", where),
+                                started, age, i.path("occurrences").asInt(), Format.text(i, "evidence")));
+                    }
+                }
             }
         }
-        return table.data("page", page).data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
+        return table.data("page", page).data("incidents", incidents).data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
                 .data("groups", FAILURE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Failures", "Recovered", "Open", "per 1,000 GPU-h", "MTTR p50", "MTTR mean", "Root cause"))
                 .data("caption", "Failures that started in the window, and the time to recover of those that did.");

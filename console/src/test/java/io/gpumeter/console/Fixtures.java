@@ -96,21 +96,95 @@ final class Fixtures {
         StandIn.reply(Backend.ALERT, "/api/v1/alerts", false, StandIn.Reply.json("""
                 [{"fingerprint":"0123456789abcdef","startsAt":"2026-11-30T10:00:00Z","alertname":"GpuXidFatal","severity":"critical",
                   "labels":{"alertname":"GpuXidFatal","node":"gpu-a","gpu_uuid":"GPU-aaaa-0001","severity":"critical"},
-                  "annotations":{"summary":"Xid 79 on GPU-aaaa-0001: the card fell off the bus"},"state":"firing","endsAt":null,
+                  "annotations":{"summary":"Xid 79 on GPU-aaaa-0001: the card fell off the bus",
+                  "runbook_url":"http://alert-service:8084/api/v1/runbook#GpuXidFatal"},"state":"firing","endsAt":null,
                   "lastEvaluatedAt":"2026-11-30T11:59:00Z"},
                  {"fingerprint":"fedcba9876543210","startsAt":"2026-11-30T08:00:00Z","alertname":"SloBurnRateHigh","severity":"warning",
                   "labels":{"alertname":"SloBurnRateHigh","slo":"chat-ttft","service":"llm","severity":"warning"},
-                  "annotations":{"summary":"chat-ttft burns its error budget 14x"},"state":"resolved","endsAt":"2026-11-30T09:00:00Z",
+                  "annotations":{"summary":"chat-ttft burns its error budget 14x",
+                  "runbook_url":"http://alert-service:8084/api/v1/runbook#SloBurnRateHigh"},"state":"resolved","endsAt":"2026-11-30T09:00:00Z",
                   "lastEvaluatedAt":"2026-11-30T09:00:00Z"}]"""));
         StandIn.reply(Backend.ALERT, "/api/v1/alerts", true, StandIn.Reply.problem(403, "Forbidden",
                 "a tenant token may not read fleet-wide figures"));
-        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures")) {
+        StandIn.reply(Backend.ALERT, "/api/v1/actions", false, StandIn.Reply.json("""
+                [{"id":7,"alertFingerprint":"0123456789abcdef","alertname":"GpuXidFatal","startsAt":"2026-11-30T10:00:00Z",
+                  "action":"cordon","mode":"enforce","target":"gpu-a","result":"APPLIED","detail":"cordoned gpu-a",
+                  "at":"2026-11-30T10:00:30Z","resolvedAt":null,"timeToResolveSeconds":null,"undoResult":null,"undoDetail":null,
+                  "undoneAt":null},
+                 {"id":8,"alertFingerprint":"fedcba9876543210","alertname":"SloBurnRateHigh","startsAt":"2026-11-30T08:00:00Z",
+                  "action":"ticket","mode":"dry-run","target":"llm","result":"DRY_RUN","detail":"dry-run: would open a ticket for llm",
+                  "at":"2026-11-30T08:00:20Z","resolvedAt":"2026-11-30T09:00:00Z","timeToResolveSeconds":3600,"undoResult":"DRY_RUN",
+                  "undoDetail":"dry-run: nothing to undo","undoneAt":"2026-11-30T09:00:05Z"}]"""));
+        StandIn.reply(Backend.ALERT, "/api/v1/actions", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.LEDGER, "/api/v1/failures/incidents", false, StandIn.Reply.json("""
+                [{"cluster":"lab","cause":"XID_79","rootCauseClass":"hardware","scope":"gpu","node":"gpu-a","gpuPci":"00000000:3B:00.0",
+                  "gpuUuid":"GPU-aaaa-0001","namespace":null,"pod":null,"startedAt":"2026-11-30T10:00:00Z","recoveredAt":null,
+                  "endedAt":null,"repairSeconds":null,"open":true,"occurrences":3,
+                  "evidence":"kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus"}]"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/budget-forecasts", false, StandIn.Reply.json("[" + ACME_FORECAST + "," + GLOBEX_FORECAST + "]"));
+        StandIn.reply(Backend.BILLING, "/api/v1/budget-forecasts", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.BILLING, "/api/v1/budgets/acme/forecast", false, StandIn.Reply.json(ACME_FORECAST));
+        StandIn.reply(Backend.BILLING, "/api/v1/cost-anomalies", false, StandIn.Reply.json("""
+                {"day":"2026-11-29","from":"2026-11-22","to":"2026-11-29","currency":"USD","trailingDays":7,"sigmas":3,
+                 "minimumCost":10.00,"method":"trailing mean + 3 sigma","tenants":[
+                  {"tenant":"acme","cost":96.00,"trailingMean":40.00,"trailingStdDev":5.00,"threshold":55.00,"anomalous":true},
+                  {"tenant":"globex","cost":12.00,"trailingMean":11.50,"trailingStdDev":1.20,"threshold":15.10,"anomalous":false}]}"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/cost-anomalies", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.SLO, "/api/v1/slo-states", false, StandIn.Reply.json("[" + CHAT_STATE + "," + ACME_SLO_STATE + "]"));
+        StandIn.reply(Backend.SLO, "/api/v1/slo-states", true, StandIn.Reply.json("[" + ACME_SLO_STATE + "]"));
+        StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status", false, StandIn.Reply.json(CHAT_STATUS));
+        StandIn.reply(Backend.SLO, "/api/v1/slos/acme-availability/status", false, StandIn.Reply.json(ACME_SLO_STATUS));
+        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures", "/api/v1/failures/incidents")) {
             StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));
         }
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
     }
+
+    private static final String ACME_FORECAST = """
+            {"tenant":"acme","month":"2026-11","currency":"USD","budget":1000.00,"asOf":"2026-11-30T12:00:00Z","spentToDate":900.00,
+             "elapsedFraction":0.983333,"forecast":915.25,"overrun":false,"overrunAmount":0.00,"remaining":100.00,"closed":false,
+             "method":"linear"}""";
+    private static final String GLOBEX_FORECAST = """
+            {"tenant":"globex","month":"2026-11","currency":"USD","budget":50.00,"asOf":"2026-11-30T12:00:00Z","spentToDate":60.00,
+             "elapsedFraction":0.983333,"forecast":61.02,"overrun":true,"overrunAmount":11.02,"remaining":-10.00,"closed":false,
+             "method":"linear"}""";
+
+    private static final String CHAT_STATUS = """
+            {"name":"chat-ttft","service":"llm","sli":"TTFT","target":0.99,"window":"P7D","from":"2026-11-23T12:00:00Z",
+             "to":"2026-11-30T12:00:00Z","state":"TICKET","attainment":0.985,"goodEvents":9850,"totalEvents":10000,
+             "errorBudget":{"allowedBad":100,"bad":150,"remaining":-0.5},
+             "alerts":[{"severity":"PAGE","factor":14.4,"budgetConsumed":0.02,"longWindow":{"window":"PT1H","good":590,"total":600,"burnRate":1.67},
+                        "shortWindow":{"window":"PT5M","good":49,"total":50,"burnRate":2},"firing":false},
+                       {"severity":"TICKET","factor":1,"budgetConsumed":0.1,"longWindow":{"window":"PT6H","good":3500,"total":3600,"burnRate":2.78},
+                        "shortWindow":{"window":"PT30M","good":290,"total":300,"burnRate":3.33},"firing":true}]}""";
+    private static final String CHAT_STATE = """
+            {"slo":{"name":"chat-ttft","selector":{"service":"llm"},"sli":"TTFT",
+                    "objective":{"percentile":99,"thresholdMs":500,"per":"MINUTE"},"target":0.99,"window":"P7D",
+                    "createdAt":"2026-11-01T00:00:00Z","updatedAt":"2026-11-01T00:00:00Z"},
+             "status":""" + CHAT_STATUS + """
+            ,
+             "latency":{"service":"llm","sli":"TTFT","from":"2026-11-30T09:00:00Z","to":"2026-11-30T12:00:00Z","count":900,
+                        "p50Ms":120,"p95Ms":380,"p99Ms":640,"maxMs":1200,"precision":"histogram",
+                        "minutes":[{"minute":"2026-11-30T10:00:00Z","latency":{"count":300,"p50Ms":110,"p95Ms":300,"p99Ms":420,"maxMs":600}},
+                                   {"minute":"2026-11-30T10:01:00Z","latency":{"count":300,"p50Ms":130,"p95Ms":450,"p99Ms":720,"maxMs":1200}},
+                                   {"minute":"2026-11-30T10:02:00Z","latency":{"count":300,"p50Ms":115,"p95Ms":320,"p99Ms":480,"maxMs":700}}]}}""";
+    private static final String ACME_SLO_STATUS = """
+            {"name":"acme-availability","service":null,"tenant":"acme","sli":"AVAILABILITY","target":0.995,"window":"P7D",
+             "from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","state":"OK","attainment":0.999,"goodEvents":4995,
+             "totalEvents":5000,"errorBudget":{"allowedBad":25,"bad":5,"remaining":0.8},"alerts":[],
+             "selection":{"from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","podMinutes":100,"tenantPodMinutes":100,
+                          "otherPodMinutes":0,"unknownPodMinutes":0,"unresolvedPodMinutes":0,"unknownPods":[]}}""";
+    private static final String ACME_SLO_STATE = """
+            {"slo":{"name":"acme-availability","selector":{"tenant":"acme"},"sli":"AVAILABILITY","target":0.995,"window":"P7D",
+                    "createdAt":"2026-11-01T00:00:00Z","updatedAt":"2026-11-01T00:00:00Z"},
+             "status":""" + ACME_SLO_STATUS + """
+            ,
+             "latency":null}""";
 
     static final String CSV = "period_start,period_end,tenant,allocated_gpu_hours,allocated_cost\n2026-11-01,2026-12-01,acme,120.5,361.50\n";
 

@@ -174,7 +174,7 @@ class PagesTest {
                 + "<td class=\"\">hardware</td></tr>"), html);
         assertTrue(html.contains("<td>OOMKilled</td><td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">0</td>"
                 + "<td class=\"num\">1.67</td><td class=\"num\"></td><td class=\"num\"></td><td class=\"\">workload</td>"), html);
-        assertTrue(StandIn.SEEN.get(0).pathAndQuery().endsWith("&groupBy=cause"));
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().endsWith("&groupBy=cause")), StandIn.SEEN.toString());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         html = page("/failures?groupBy=pod", Fixtures.ADMIN);
@@ -202,10 +202,12 @@ class PagesTest {
     void alertsListEachEpisodeWithWhatItIsAbout() {
         String html = page("/alerts?state=all&since=2026-11-29T12:00:00Z", Fixtures.ADMIN);
         assertTrue(html.contains("<tr><td>GpuXidFatal</td><td>critical</td><td>firing</td><td>2026-11-30T10:00:00Z</td><td></td>"
-                + "<td>node=gpu-a, gpu_uuid=GPU-aaaa-0001</td><td>Xid 79 on GPU-aaaa-0001: the card fell off the bus</td></tr>"), html);
+                + "<td>node=gpu-a, gpu_uuid=GPU-aaaa-0001</td><td>Xid 79 on GPU-aaaa-0001: the card fell off the bus</td>"
+                + "<td><a href=\"http://alert-service:8084/api/v1/runbook#GpuXidFatal\" rel=\"noopener\" hx-boost=\"false\">runbook</a></td></tr>"), html);
         assertTrue(html.contains("<td>SloBurnRateHigh</td><td>warning</td><td>resolved</td>"), html);
-        assertEquals(List.of("/api/v1/alerts?state=all&since=2026-11-29T12%3A00%3A00Z"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/actions?from=2026-11-29T12%3A00%3A00Z&limit=200",
+                        "/api/v1/alerts?state=all&since=2026-11-29T12%3A00%3A00Z"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         StandIn.override(Backend.ALERT, "/api/v1/alerts", StandIn.Reply.json("[]"));
@@ -214,6 +216,96 @@ class PagesTest {
         String tenant = page("/alerts", Fixtures.ACME);
         assertFalse(nav(tenant).contains("/alerts"));
         assertTrue(tenant.contains("alert-service refused: you may not see this") && !tenant.contains("GpuXidFatal"), tenant);
+    }
+
+    @Test
+    void alertsShowTheActionsTakenAndThoseOnlyPlanned() {
+        String html = page("/alerts?state=all&since=2026-11-29T12:00:00Z", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr class=\"enforced\"><td>GpuXidFatal</td><td>cordon</td><td><span class=\"mode\">enforce</span></td>"
+                + "<td>gpu-a</td><td>APPLIED</td><td>2026-11-30T10:00:30Z</td><td></td><td>cordoned gpu-a</td></tr>"), html);
+        assertTrue(html.contains("<tr class=\"dry-run\"><td>SloBurnRateHigh</td><td>ticket</td><td><span class=\"mode\">dry-run</span></td>"
+                + "<td>llm</td><td>DRY_RUN</td><td>2026-11-30T08:00:20Z</td><td>DRY_RUN at 2026-11-30T09:00:05Z</td>"
+                + "<td>dry-run: would open a ticket for llm</td></tr>"), html);
+        StandIn.reset();
+        StandIn.override(Backend.ALERT, "/api/v1/actions", StandIn.Reply.json("[]"));
+        assertTrue(page("/alerts?state=all&since=2026-11-29T12:00:00Z", Fixtures.ADMIN)
+                .contains("No runbook action was taken or planned since 2026-11-29T12:00:00Z."));
+    }
+
+    @Test
+    void failuresListTheOpenIncidentsWithTheirEvidence() {
+        String html = page("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr><td>XID_79</td><td>hardware</td><td>lab · gpu-a · GPU-aaaa-0001 · 00000000:3B:00.0</td>"
+                + "<td>2026-11-30T10:00:00Z</td>"), html);
+        assertTrue(html.contains("<td class=\"num\">3</td><td class=\"evidence\">kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus</td></tr>"), html);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100")));
+        assertForwarded(Fixtures.ADMIN);
+        StandIn.reset();
+        StandIn.override(Backend.LEDGER, "/api/v1/failures/incidents", StandIn.Reply.json("[]"));
+        assertTrue(page("/failures?from=2026-11-23&to=2026-11-30", Fixtures.ADMIN).contains("No incident is open"));
+    }
+
+    @Test
+    void budgetsSetEachTenantsForecastAgainstItsBudgetAndWatchTheDaysCost() {
+        String html = page("/budgets?month=2026-11", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-tenant=\"acme\" class=\"\"><td>acme</td><td class=\"num\">1,000.00</td><td class=\"num\">900.00</td>"
+                + "<td class=\"num\">98.3 %</td><td class=\"num\">915.25</td><td class=\"num\">100.00</td><td class=\"num\"></td></tr>"), html);
+        assertTrue(html.contains("<tr data-tenant=\"globex\" class=\"over\"><td>globex</td><td class=\"num\">50.00</td><td class=\"num\">60.00</td>"
+                + "<td class=\"num\">98.3 %</td><td class=\"num\">61.02</td><td class=\"num\">-10.00</td><td class=\"num\">11.02</td></tr>"), html);
+        assertTrue(html.contains("<tr data-tenant=\"acme\" class=\"over\"><td>acme</td><td class=\"num\">96.00</td><td class=\"num\">40.00</td>"
+                + "<td class=\"num\">5.00</td><td class=\"num\">55.00</td><td>yes</td></tr>"), html);
+        assertTrue(html.contains("Cost anomalies, 2026-11-29"), html);
+        assertTrue(html.contains("id=\"budget-chart-option\"") && html.contains("id=\"anomaly-chart-option\""));
+        assertEquals(List.of("/api/v1/budget-forecasts?month=2026-11", "/api/v1/cost-anomalies"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        String tenant = page("/budgets?month=2026-11", Fixtures.ACME);
+        assertTrue(nav(tenant).contains("href=\"/budgets\""), "a tenant has its budget in the menu");
+        assertTrue(tenant.contains("<td>acme</td><td class=\"num\">1,000.00</td>"), tenant);
+        assertFalse(tenant.contains("globex") || tenant.contains("Cost anomalies"), tenant);
+        assertEquals(List.of("/api/v1/budgets/acme/forecast?month=2026-11"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertForwarded(Fixtures.ACME);
+
+        StandIn.reset();
+        StandIn.override(Backend.BILLING, "/api/v1/budgets/acme/forecast", StandIn.Reply.problem(404, "Not Found", "tenant 'acme' has no budget"));
+        assertTrue(page("/budgets?month=2026-11", Fixtures.ACME).contains("acme has no budget."));
+        StandIn.override(Backend.BILLING, "/api/v1/budget-forecasts", StandIn.Reply.json("[]"));
+        assertTrue(page("/budgets?month=2026-11", Fixtures.ADMIN).contains("No tenant has a budget for 2026-11."));
+    }
+
+    @Test
+    void slosShowAttainmentBudgetAndTheCurveAgainstTheObjective() {
+        String html = page("/slos?to=2026-11-30T12:00:00Z&window=6h", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-slo=\"chat-ttft\" class=\"breached\"><td>chat-ttft</td><td>service=llm</td><td>TTFT</td>"
+                + "<td>p99 ≤ 500 ms per minute</td><td class=\"num\">99.0 %</td><td>P7D</td><td>TICKET</td><td class=\"num\">98.5 %</td>"
+                + "<td class=\"num\">9850 / 10000</td><td class=\"num\">-50.0 %</td><td class=\"num\">1</td></tr>"), html);
+        assertTrue(html.contains("<tr data-slo=\"acme-availability\" class=\"\"><td>acme-availability</td><td>tenant=acme</td>"
+                + "<td>AVAILABILITY</td><td></td><td class=\"num\">99.5 %</td><td>P7D</td><td>OK</td><td class=\"num\">99.9 %</td>"
+                + "<td class=\"num\">4995 / 5000</td><td class=\"num\">80.0 %</td><td class=\"num\"></td></tr>"), html);
+        String curve = option(html, "slo-0-chart");
+        assertTrue(curve.contains("[\"2026-11-30T10:01:00Z\",720.0]") && curve.contains("\"yAxis\":500.0"), curve);
+        String burn = option(html, "burn-chart");
+        assertTrue(burn.contains("[\"2026-11-30T06:00:00Z\",-50.0]") && burn.contains("[\"2026-11-30T12:00:00Z\",80.0]"), burn);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z")), StandIn.SEEN.toString());
+        assertEquals(1 + 2 * SlosResource.BURN_POINTS, StandIn.SEEN.size(), "one states read, a status read per SLO and instant");
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        String tenant = page("/slos?to=2026-11-30T12:00:00Z&window=6h", Fixtures.ACME);
+        assertTrue(nav(tenant).contains("href=\"/slos\""));
+        assertTrue(tenant.contains("<td>acme-availability</td>") && !tenant.contains("chat-ttft"), tenant);
+        assertFalse(tenant.contains("burn-chart-option"), "no burn-down for a tenant: the status reads are fleet reads");
+        assertEquals(1, StandIn.SEEN.size());
+        assertForwarded(Fixtures.ACME);
+
+        StandIn.reset();
+        assertTrue(page("/slos?window=3w", Fixtures.ADMIN).contains("window must be one of 1h, 6h, 24h, 7d"));
+        assertTrue(StandIn.SEEN.isEmpty());
+        StandIn.override(Backend.SLO, "/api/v1/slo-states", StandIn.Reply.json("[]"));
+        assertTrue(page("/slos", Fixtures.ADMIN).contains("No SLO is defined."));
     }
 
     @Test
@@ -274,6 +366,13 @@ class PagesTest {
     static String page(String path, String token) {
         return given().redirects().follow(false).cookie(Session.COOKIE, token).get(path).then().statusCode(200)
                 .extract().asString();
+    }
+
+    /** A chart's option as the page carries it. */
+    static String option(String html, String chart) {
+        int start = html.indexOf("id=\"" + chart + "-option\">");
+        assertTrue(start >= 0, "no option for " + chart);
+        return html.substring(start, html.indexOf("</script>", start));
     }
 
     static String nav(String html) {
