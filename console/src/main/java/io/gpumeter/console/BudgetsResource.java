@@ -95,7 +95,6 @@ public class BudgetsResource {
                 List<String> names = new ArrayList<>();
                 List<Double> spent = new ArrayList<>();
                 List<Double> rest = new ArrayList<>();
-                List<Double> budget = new ArrayList<>();
                 for (JsonNode l : lines) {
                     String name = Format.text(l, "tenant");
                     currency = Optional.ofNullable(Format.text(l, "currency")).orElse(currency);
@@ -108,15 +107,15 @@ public class BudgetsResource {
                             Format.number(fc), Format.number(Format.decimalOrNull(l, "remaining")),
                             over ? Format.number(Format.decimalOrNull(l, "overrunAmount")) : "", over, l.path("closed").asBoolean()));
                     names.add(name);
-                    spent.add(s.doubleValue());
-                    rest.add(Math.max(0, fc.subtract(s).doubleValue()));
-                    budget.add(b.doubleValue());
+                    double per = b.signum() > 0 ? 100 / b.doubleValue() : 0;
+                    spent.add(round(s.doubleValue() * per));
+                    rest.add(round(Math.max(0, fc.subtract(s).doubleValue()) * per));
                 }
                 if (forecasts.isEmpty()) {
                     page.message(Message.info("No tenant has a budget for " + month + ".",
                             "An operator sets one with PUT /api/v1/budgets/{tenant}; billing then forecasts the month against it."));
                 } else {
-                    page.charts.add(Chart.of("budget-chart", "Spent and forecast against the budget", forecastChart(names, spent, rest, budget, currency), json));
+                    page.charts.add(Chart.of("budget-chart", "Spent and forecast against the budget", forecastChart(names, spent, rest), json));
                 }
             }
             if (anomalyCall != null) {
@@ -154,18 +153,23 @@ public class BudgetsResource {
                 .data("previous", shown.minusMonths(1).toString()).data("next", shown.plusMonths(1).toString());
     }
 
-    private static Map<String, Object> forecastChart(List<String> names, List<Double> spent, List<Double> rest, List<Double> budget,
-                                                     String currency) {
+    private static double round(double value) {
+        return Math.round(value * 10) / 10.0;
+    }
+
+    /** Spent and the forecast's rest as shares of each tenant's budget, so that small and large budgets read alike. */
+    private static Map<String, Object> forecastChart(List<String> names, List<Double> spent, List<Double> rest) {
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
         option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 70, "right", 20, "top", 40, "bottom", 40));
+        option.put("grid", Map.of("left", 70, "right", 70, "top", 40, "bottom", 40));
         option.put("xAxis", Map.of("type", "category", "data", names));
-        option.put("yAxis", Map.of("type", "value", "name", currency));
+        option.put("yAxis", Map.of("type", "value", "name", "% of budget"));
         option.put("series", List.of(
                 Map.of("name", "spent to date", "type", "bar", "stack", "m", "barMaxWidth", 60, "color", "#2f6fb0", "data", spent),
-                Map.of("name", "forecast to month's end", "type", "bar", "stack", "m", "barMaxWidth", 60, "color", "#9fc0e3", "data", rest),
-                Map.of("name", "budget", "type", "scatter", "symbol", "rect", "symbolSize", List.of(70, 4), "color", "#c2504a", "data", budget)));
+                Map.of("name", "forecast to month's end", "type", "bar", "stack", "m", "barMaxWidth", 60, "color", "#9fc0e3", "data", rest,
+                        "markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", "#c2504a", "type", "dashed", "width", 2),
+                                "label", Map.of("formatter", "budget"), "data", List.of(Map.of("yAxis", 100))))));
         return option;
     }
 
@@ -179,8 +183,8 @@ public class BudgetsResource {
         option.put("yAxis", Map.of("type", "value", "name", currency));
         option.put("series", List.of(
                 Map.of("name", "the day's cost", "type", "bar", "barMaxWidth", 50, "color", "#2f6fb0", "data", cost),
-                Map.of("name", "trailing mean", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "color", "#5b6b7c", "data", mean),
-                Map.of("name", "threshold", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "color", "#c2504a", "data", threshold)));
+                Map.of("name", "trailing mean", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "z", 3, "color", "#5b6b7c", "data", mean),
+                Map.of("name", "threshold", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "z", 3, "color", "#1d2733", "data", threshold)));
         return option;
     }
 }

@@ -222,7 +222,7 @@ public class SlosResource {
         }
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("grid", Map.of("left", 60, "right", 90, "top", 20, "bottom", 40));
+        option.put("grid", Map.of("left", 60, "right", 130, "top", 20, "bottom", 40));
         option.put("xAxis", Map.of("type", "time"));
         option.put("yAxis", Map.of("type", "value", "name", "ms"));
         option.put("series", List.of(series));
@@ -240,7 +240,7 @@ public class SlosResource {
         option.put("xAxis", Map.of("type", "value", "min", floor, "max", 100, "name", "%"));
         option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true));
         option.put("series", List.of(
-                Map.of("name", "attainment", "type", "bar", "barMaxWidth", 24, "data", attained),
+                Map.of("name", "attainment", "type", "bar", "barMaxWidth", 24, "color", "#3c8d5a", "data", attained),
                 Map.of("name", "target", "type", "scatter", "symbol", "rect", "symbolSize", List.of(4, 28), "color", "#1d2733", "data", targets)));
         return option;
     }

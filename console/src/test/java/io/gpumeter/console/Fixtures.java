@@ -137,7 +137,32 @@ final class Fixtures {
         StandIn.reply(Backend.SLO, "/api/v1/slo-states", true, StandIn.Reply.json("[" + ACME_SLO_STATE + "]"));
         StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status", false, StandIn.Reply.json(CHAT_STATUS));
         StandIn.reply(Backend.SLO, "/api/v1/slos/acme-availability/status", false, StandIn.Reply.json(ACME_SLO_STATUS));
-        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures", "/api/v1/failures/incidents")) {
+        StandIn.reply(Backend.LEDGER, "/api/v1/queue-wait/pending", false, StandIn.Reply.json("""
+                [{"cluster":"lab","source":"kueue","namespace":"acme-ml","name":"job-train-9-3f2a1","clusterQueue":"team-a-cq",
+                  "localQueue":"acme-lq","volcanoQueue":null,"scheduler":null,"state":"pending","waitingSince":"2026-11-30T11:00:00Z",
+                  "ageSeconds":3600,"reasonClass":"quota","rootCauseClass":"capacity","reason":"Pending",
+                  "message":"couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor h100, 4 more needed",
+                  "rejections":2,"priority":100,"positionInClusterQueue":1,"positionInLocalQueue":1,"positionObservedAt":"2026-11-30T11:59:00Z"},
+                 {"cluster":"lab","source":"pod","namespace":"globex-lab","name":"notebook-3","clusterQueue":null,"localQueue":null,
+                  "volcanoQueue":null,"scheduler":"default-scheduler","state":"Pending","waitingSince":"2026-11-30T11:50:00Z",
+                  "ageSeconds":600,"reasonClass":"insufficient_gpu","rootCauseClass":"capacity","reason":"FailedScheduling",
+                  "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","rejections":3,"priority":null,
+                  "positionInClusterQueue":null,"positionInLocalQueue":null,"positionObservedAt":null}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/scheduling-decisions", false, StandIn.Reply.json("""
+                {"cluster":"lab","kind":"pod","namespace":"globex-lab","name":"notebook-3","uid":"u6","queue":null,"state":"Pending",
+                 "waitingSince":"2026-11-30T11:50:00Z","reasonClass":"insufficient_gpu","rootCauseClass":"capacity",
+                 "reason":"FailedScheduling","message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","rejections":3,
+                 "waits":[],"phases":[],
+                 "trail":[{"at":"2026-11-30T11:50:00Z","step":"created","status":"Pending","reason":null,"message":null,
+                           "reasonClass":null,"rootCauseClass":null,"detail":null},
+                          {"at":"2026-11-30T11:50:01Z","step":"scheduling","status":null,"reason":"FailedScheduling",
+                           "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","reasonClass":"insufficient_gpu",
+                           "rootCauseClass":"capacity","detail":null},
+                          {"at":"2026-11-30T11:55:00Z","step":"scheduling","status":null,"reason":"FailedScheduling",
+                           "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","reasonClass":"insufficient_gpu",
+                           "rootCauseClass":"capacity","detail":null}]}"""));
+        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures", "/api/v1/failures/incidents",
+                "/api/v1/queue-wait/pending", "/api/v1/scheduling-decisions")) {
             StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));
         }

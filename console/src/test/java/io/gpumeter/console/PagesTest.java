@@ -157,13 +157,42 @@ class PagesTest {
         assertTrue(html.contains("<tr data-group=\"team-a-cq\"><td>team-a-cq</td><td class=\"num\">12</td><td class=\"num\">1 min 30 s</td>"
                 + "<td class=\"num\">30 min</td><td class=\"num\">1 h 2 min</td><td class=\"num\">2 h 1 min</td></tr>"), html);
         assertTrue(html.contains("<td>team-b-cq</td><td class=\"num\">3</td><td class=\"num\">30 s</td>"), html);
-        assertEquals(List.of("/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/queue-wait/pending?at=2026-11-30T00%3A00%3A00Z",
+                        "/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         String tenant = page("/queues?from=2026-11-23&to=2026-11-30", Fixtures.ACME);
         assertFalse(nav(tenant).contains("/queues"));
         assertTrue(tenant.contains("ledger-service refused: you may not see this") && !tenant.contains("team-a-cq"), tenant);
+    }
+
+    @Test
+    void queuesListWhatWaitsWithItsPlaceAndAPodsDecisionsOnATimeline() {
+        String html = page("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-object=\"acme-ml/job-train-9-3f2a1\"><td><a href=\"/queues?from=2026-11-23&amp;to=2026-11-30&amp;"
+                + "groupBy=clusterQueue&amp;workload=acme-ml%2Fjob-train-9-3f2a1\" title=\"its scheduling decisions\">acme-ml/job-train-9-3f2a1</a> "
+                + "<span class=\"sub\">workload</span></td><td>team-a-cq · acme-lq</td><td>pending</td><td>2026-11-30T11:00:00Z</td>"
+                + "<td class=\"num\">1 h</td><td>quota</td><td class=\"num\">1</td><td class=\"num\">1</td><td class=\"num\">100</td>"
+                + "<td class=\"num\">2</td></tr>"), html);
+        assertTrue(html.contains("<td>default-scheduler</td><td>Pending</td><td>2026-11-30T11:50:00Z</td><td class=\"num\">10 min</td>"
+                + "<td>insufficient_gpu</td><td class=\"num\"></td>"), html);
+        assertFalse(html.contains("decisions-chart-option"), "no timeline before a pod is chosen");
+
+        StandIn.reset();
+        html = page("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue&pod=globex-lab/notebook-3", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/scheduling-decisions?namespace=globex-lab&pod=notebook-3")),
+                StandIn.SEEN.toString());
+        assertTrue(html.contains("<h2>pod globex-lab/notebook-3: Pending</h2>"), html);
+        assertTrue(html.contains("<tr><td>2026-11-30T11:50:01Z</td><td>scheduling</td><td></td><td>FailedScheduling</td>"
+                + "<td>0/2 nodes are available: 2 Insufficient nvidia.com/gpu.</td></tr>"), html);
+        String timeline = option(html, "decisions-chart");
+        assertTrue(timeline.contains("[\"2026-11-30T11:55:00Z\",\"scheduling\"]") && timeline.contains("\"created\""), timeline);
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        StandIn.override(Backend.LEDGER, "/api/v1/queue-wait/pending", StandIn.Reply.json("[]"));
+        assertTrue(page("/queues?from=2026-11-23&to=2026-11-30", Fixtures.ADMIN).contains("Nothing is waiting in a queue."));
     }
 
     @Test
