@@ -222,6 +222,19 @@ class BrowserTest {
         noConsoleErrors("queues with a pod's decisions");
         shoot("queues-decisions");
 
+        browser.findElement(By.linkText("Jitter")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/jitter"));
+        go("/jitter?window=24h&to=2026-11-30T12:00:00Z");
+        for (String chart : List.of("jitter-latency", "jitter-arrivals", "jitter-resources", "interference-chart")) {
+            chartDrawn(chart);
+        }
+        assertEquals(List.of("1", "globex-lab/notebook-2", "0.81", "5.00 min", "0.75", "SM_ACTIVE 0.10 → 0.85",
+                "arrived 5 min before; SM_ACTIVE rose 0.75"), cells("#suspects-table tbody tr:nth-child(1) td", false));
+        assertEquals(List.of("1", "700", "720 ms", "1.60", "0.93"), cells("#interference-table tbody tr[data-bucket='1'] td", false));
+        assertEquals(List.of("42", "41"), cells("#jitter-table tbody tr td:first-child", false));
+        noConsoleErrors("jitter");
+        shoot("jitter");
+
         go("/alerts?state=all&since=2026-11-29T12:00:00Z");
         chartDrawn("alerts-chart");
         assertEquals(List.of("GpuXidFatal", "cordon", "enforce", "gpu-a", "APPLIED", "2026-11-30T10:00:30Z", "", "cordoned gpu-a"),

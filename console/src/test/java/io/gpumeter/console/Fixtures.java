@@ -161,6 +161,31 @@ final class Fixtures {
                           {"at":"2026-11-30T11:55:00Z","step":"scheduling","status":null,"reason":"FailedScheduling",
                            "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","reasonClass":"insufficient_gpu",
                            "rootCauseClass":"capacity","detail":null}]}"""));
+        StandIn.reply(Backend.SLO, "/api/v1/jitter-events", false, StandIn.Reply.json("""
+                [{"id":42,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T10:20:00Z","end":"2026-11-30T10:26:00Z",
+                  "badMinutes":6,"peakP99Ms":1840.5,"thresholdMs":500,"factor":2,"limitMs":1000,"topSuspect":"globex-lab/notebook-2",
+                  "topSuspectScore":0.8123,"updatedAt":"2026-11-30T10:30:00Z"},
+                 {"id":41,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T08:02:00Z","end":"2026-11-30T08:04:00Z",
+                  "badMinutes":2,"peakP99Ms":1100,"thresholdMs":500,"factor":2,"limitMs":1000,"topSuspect":null,
+                  "topSuspectScore":null,"updatedAt":"2026-11-30T08:10:00Z"}]"""));
+        StandIn.reply(Backend.SLO, "/api/v1/jitter-events/42", false, StandIn.Reply.json(JITTER_42));
+        StandIn.reply(Backend.SLO, "/api/v1/interference", false, StandIn.Reply.json("""
+                {"service":"llm","sli":"TTFT","from":"2026-11-29T12:00:00Z","to":"2026-11-30T12:00:00Z","podMinutes":2880,
+                 "unplacedPodMinutes":0,"precision":"histogram",
+                 "byNeighbours":[
+                  {"bucket":"0","podMinutes":2000,"requests":600000,"requestsPerPodMinute":300,"latencySamples":600000,"p99Ms":450,
+                   "ifLatency":1,"ifThroughput":1},
+                  {"bucket":"1","podMinutes":700,"requests":196000,"requestsPerPodMinute":280,"latencySamples":196000,"p99Ms":720,
+                   "ifLatency":1.6,"ifThroughput":0.933333},
+                  {"bucket":"2","podMinutes":180,"requests":45000,"requestsPerPodMinute":250,"latencySamples":45000,"p99Ms":1215,
+                   "ifLatency":2.7,"ifThroughput":0.833333},
+                  {"bucket":"3+","podMinutes":0,"requests":0,"requestsPerPodMinute":null,"latencySamples":0,"p99Ms":null,
+                   "ifLatency":null,"ifThroughput":null}],
+                 "byKind":[]}"""));
+        for (String fleetWide : List.of("/api/v1/jitter-events", "/api/v1/jitter-events/42", "/api/v1/interference")) {
+            StandIn.reply(Backend.SLO, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
+                    "a tenant token may not read fleet-wide figures"));
+        }
         for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures", "/api/v1/failures/incidents",
                 "/api/v1/queue-wait/pending", "/api/v1/scheduling-decisions")) {
             StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
@@ -210,6 +235,34 @@ final class Fixtures {
              "status":""" + ACME_SLO_STATUS + """
             ,
              "latency":null}""";
+
+    private static final String JITTER_42 = """
+            {"id":42,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T10:20:00Z","end":"2026-11-30T10:26:00Z",
+             "badMinutes":6,"peakP99Ms":1840.5,"thresholdMs":500,"factor":2,"limitMs":1000,
+             "curveFrom":"2026-11-30T10:00:00Z","curveTo":"2026-11-30T10:40:00Z",
+             "pods":[{"namespace":"acme-serve","pod":"llm-0","gpus":[{"gpuUuid":"GPU-aaaa-0001","node":"gpu-a","unitKind":"VGPU",
+                      "fraction":0.25,"since":"2026-11-29T00:00:00Z"}]}],
+             "neighbours":[
+              {"namespace":"globex-lab","pod":"notebook-2","ownerKind":"StatefulSet","ownerName":"notebook","tenant":"globex",
+               "kind":"interactive","since":"2026-11-30T10:15:00Z","until":null,"gpuUuids":["GPU-aaaa-0001"],"curveGpu":"GPU-aaaa-0001",
+               "curves":{"SM_ACTIVE":{"scope":"CONTAINER","points":[{"minute":"2026-11-30T10:15:00Z","mean":0.1,"max":0.2},
+                                                                    {"minute":"2026-11-30T10:20:00Z","mean":0.85,"max":0.95},
+                                                                    {"minute":"2026-11-30T10:30:00Z","mean":0.3,"max":0.5}]},
+                         "POWER_W":{"scope":"DEVICE","points":[{"minute":"2026-11-30T10:20:00Z","mean":610,"max":690}]}}},
+              {"namespace":"acme-ml","pod":"train-7","ownerKind":"Job","ownerName":"train","tenant":"acme","kind":"batch",
+               "since":"2026-11-30T09:00:00Z","until":null,"gpuUuids":["GPU-aaaa-0001"],"curveGpu":"GPU-aaaa-0001",
+               "curves":{"GPU_UTIL":{"scope":"DEVICE","points":[{"minute":"2026-11-30T10:00:00Z","mean":40,"max":45},
+                                                              {"minute":"2026-11-30T10:30:00Z","mean":42,"max":48}]}}}],
+             "latency":[{"minute":"2026-11-30T10:10:00Z","count":300,"p50Ms":110,"p95Ms":300,"p99Ms":420},
+                        {"minute":"2026-11-30T10:20:00Z","count":280,"p50Ms":240,"p95Ms":1200,"p99Ms":1840.5},
+                        {"minute":"2026-11-30T10:30:00Z","count":300,"p50Ms":120,"p95Ms":330,"p99Ms":480}],
+             "kvCacheUsage":[],
+             "suspects":[
+              {"rank":1,"key":"globex-lab/notebook-2","score":0.8123,"arrival":0.9,"arrivedMinutesBefore":5,"ramp":0.75,
+               "rises":[{"field":"SM_ACTIVE","before":0.1,"recent":0.85,"rise":0.75}],"reasons":["arrived 5 min before","SM_ACTIVE rose 0.75"]},
+              {"rank":2,"key":"acme-ml/train-7","score":0.05,"arrival":0,"arrivedMinutesBefore":80,"ramp":0.02,"rises":[],
+               "reasons":["present long before"]}],
+             "gaps":[],"detectedAt":"2026-11-30T10:30:00Z","updatedAt":"2026-11-30T10:30:00Z"}""";
 
     static final String CSV = "period_start,period_end,tenant,allocated_gpu_hours,allocated_cost\n2026-11-01,2026-12-01,acme,120.5,361.50\n";
 

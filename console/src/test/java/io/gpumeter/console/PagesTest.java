@@ -338,6 +338,43 @@ class PagesTest {
     }
 
     @Test
+    void jitterShowsEachEventWithItsNeighboursSuspectsAndTheInterferenceFactor() {
+        String html = page("/jitter?window=24h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-event=\"42\" class=\"chosen\"><td class=\"num\"><a href=\"/jitter?window=24h&amp;"
+                + "to=2026-11-30T12%3A00%3A00Z&amp;offset=0&amp;event=42\">42</a></td><td>llm</td><td>chat-ttft</td><td>TTFT</td>"
+                + "<td>2026-11-30T10:20:00Z</td><td>2026-11-30T10:26:00Z</td><td class=\"num\">6</td><td class=\"num\">1840 ms</td>"
+                + "<td class=\"num\">1000 ms</td><td>globex-lab/notebook-2 (0.81)</td></tr>"), html);
+        assertTrue(html.contains("<tr data-event=\"41\" class=\"\">"), html);
+        assertTrue(html.contains("Event 42: llm, chat-ttft (TTFT), 2026-11-30T10:20:00Z – 2026-11-30T10:26:00Z"), html);
+        assertTrue(html.contains("<tr><td class=\"num\">1</td><td>globex-lab/notebook-2</td><td class=\"num\">0.81</td>"
+                + "<td class=\"num\">5.00 min</td><td class=\"num\">0.75</td><td>SM_ACTIVE 0.10 → 0.85</td>"
+                + "<td>arrived 5 min before; SM_ACTIVE rose 0.75</td></tr>"), html);
+        assertTrue(html.contains("<tr data-bucket=\"2\"><td>2</td><td class=\"num\">180</td><td class=\"num\">1215 ms</td>"
+                + "<td class=\"num\">2.70</td><td class=\"num\">0.83</td></tr>"), html);
+        String arrivals = option(html, "jitter-arrivals");
+        assertTrue(arrivals.contains("[[\"2026-11-30T10:15:00Z\",\"globex-lab/notebook-2\"],[\"2026-11-30T10:40:00Z\",\"globex-lab/notebook-2\"]]"), arrivals);
+        String resources = option(html, "jitter-resources");
+        assertTrue(resources.contains("[\"2026-11-30T10:20:00Z\",85.0]") && resources.contains("acme-ml/train-7 GPU_UTIL"), resources);
+        assertTrue(option(html, "jitter-latency").contains("[\"2026-11-30T10:20:00Z\",1840.5]"));
+        assertEquals(List.of("/api/v1/interference?service=llm&from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&sli=TTFT",
+                        "/api/v1/jitter-events/42",
+                        "/api/v1/jitter-events?from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&limit=21&offset=0"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        String tenant = page("/jitter", Fixtures.ACME);
+        assertFalse(nav(tenant).contains("/jitter"));
+        assertTrue(tenant.contains("slo-service refused: you may not see this") && !tenant.contains("notebook-2"), tenant);
+
+        StandIn.reset();
+        StandIn.override(Backend.SLO, "/api/v1/jitter-events", StandIn.Reply.json("[]"));
+        assertTrue(page("/jitter?window=1h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN)
+                .contains("No jitter event between 2026-11-30T11:00:00Z and 2026-11-30T12:00:00Z."));
+        assertTrue(page("/jitter?event=x", Fixtures.ADMIN).contains("event must be a whole number from 0"));
+    }
+
+    @Test
     void aProblemIsShownInItsOwnWords() {
         StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.problem(400, "Bad Request", "the window is longer than 400 days"));
         String html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
