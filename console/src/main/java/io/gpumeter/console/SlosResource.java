@@ -38,6 +38,8 @@ public class SlosResource {
 
     /** Instants of the burn-down, the window's end included. */
     static final int BURN_POINTS = 7;
+    /** SLOs drawn in the burn-down, at most: each costs {@link #BURN_POINTS} evaluations of its whole window. */
+    static final int BURN_SLOS = 10;
 
     private final Session session;
     private final Upstream upstream;
@@ -96,7 +98,7 @@ public class SlosResource {
                     if (latency.isObject() && latency.path("minutes").size() > 0) {
                         chart = "slo-" + n + "-chart";
                         page.charts.add(Chart.of(chart, name + ": the percentile per minute against the objective",
-                                latencyChart(latency, objective), json));
+                                latencyChart(latency, objective, span), json));
                     }
                     JsonNode budget = status.path("errorBudget");
                     rows.add(new Row(name, selector(slo.path("selector")), Format.text(slo, "sli"), objective(objective),
@@ -115,12 +117,16 @@ public class SlosResource {
                 } else {
                     page.charts.add(Chart.of("attainment-chart", "Attainment against the target", attainmentChart(names, attained, targets), json));
                     if (viewer.fleet()) {
-                        burnDown(page, viewer, span, names);
+                        burnDown(page, viewer, span, names.subList(0, Math.min(BURN_SLOS, names.size())));
+                        if (names.size() > BURN_SLOS) {
+                            page.message(Message.info("The burn-down draws the first " + BURN_SLOS + " of " + names.size() + " SLOs.",
+                                    "The table has them all; each SLO's status over time is GET /api/v1/slos/{name}/status?at=."));
+                        }
                     }
                 }
             }
         }
-        return slos.data("page", page).data("rows", rows).data("attainmentHeight", Math.max(160, rows.size() * 40 + 80)).data("span", span).data("windows", Span.windows());
+        return slos.data("page", page).data("rows", rows).data("attainmentHeight", Math.max(page.chart("burn-chart") != null ? 280 : 160, rows.size() * 40 + 80)).data("span", span).data("windows", Span.windows());
     }
 
     /** The budget left as of instants across the window, one status read per SLO and instant, all at once. */
@@ -154,7 +160,7 @@ public class SlosResource {
                 }
                 BigDecimal left = Format.decimalOrNull(a.json().path("errorBudget"), "remaining");
                 if (left != null) {
-                    points.add(List.of(Format.rfc3339(at.get(i)), left.doubleValue() * 100));
+                    points.add(List.of(Format.rfc3339(at.get(i)), left.movePointRight(2).doubleValue()));
                 }
             }
             series.add(Map.of("name", e.getKey(), "type", "line", "showSymbol", true, "data", points));
@@ -200,7 +206,7 @@ public class SlosResource {
         return p.compareTo(BigDecimal.valueOf(75)) >= 0 ? "p95Ms" : "p50Ms";
     }
 
-    private static Map<String, Object> latencyChart(JsonNode latency, JsonNode objective) {
+    private static Map<String, Object> latencyChart(JsonNode latency, JsonNode objective, Span span) {
         String field = percentileField(objective);
         List<List<Object>> points = new ArrayList<>();
         for (JsonNode m : latency.path("minutes")) {
@@ -223,7 +229,7 @@ public class SlosResource {
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis"));
         option.put("grid", Map.of("left", 60, "right", 130, "top", 20, "bottom", 40));
-        option.put("xAxis", Map.of("type", "time"));
+        option.put("xAxis", Map.of("type", "time", "min", Format.rfc3339(span.from()), "max", span.rfc3339To()));
         option.put("yAxis", Map.of("type", "value", "name", "ms"));
         option.put("series", List.of(series));
         return option;

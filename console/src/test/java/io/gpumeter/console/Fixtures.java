@@ -136,6 +136,12 @@ final class Fixtures {
         StandIn.reply(Backend.SLO, "/api/v1/slo-states", false, StandIn.Reply.json("[" + CHAT_STATE + "," + ACME_SLO_STATE + "]"));
         StandIn.reply(Backend.SLO, "/api/v1/slo-states", true, StandIn.Reply.json("[" + ACME_SLO_STATE + "]"));
         StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status", false, StandIn.Reply.json(CHAT_STATUS));
+        // chat-ttft's budget burns down across the morning: 60 % left at 06:00, overspent by 12:00
+        String[] left = {"0.6", "0.55", "0.45", "0.3", "0.1", "-0.2", "-0.5"};
+        for (int h = 0; h < left.length; h++) {
+            StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status?at=2026-11-30T" + String.format("%02d", 6 + h) + "%3A00%3A00Z", false,
+                    StandIn.Reply.json(CHAT_STATUS.replace("\"remaining\":-0.5", "\"remaining\":" + left[h])));
+        }
         StandIn.reply(Backend.SLO, "/api/v1/slos/acme-availability/status", false, StandIn.Reply.json(ACME_SLO_STATUS));
         StandIn.reply(Backend.LEDGER, "/api/v1/queue-wait/pending", false, StandIn.Reply.json("""
                 [{"cluster":"lab","source":"kueue","namespace":"acme-ml","name":"job-train-9-3f2a1","clusterQueue":"team-a-cq",
@@ -218,11 +224,23 @@ final class Fixtures {
                     "createdAt":"2026-11-01T00:00:00Z","updatedAt":"2026-11-01T00:00:00Z"},
              "status":""" + CHAT_STATUS + """
             ,
-             "latency":{"service":"llm","sli":"TTFT","from":"2026-11-30T09:00:00Z","to":"2026-11-30T12:00:00Z","count":900,
+             "latency":{"service":"llm","sli":"TTFT","from":"2026-11-30T06:00:00Z","to":"2026-11-30T12:00:00Z","count":900,
                         "p50Ms":120,"p95Ms":380,"p99Ms":640,"maxMs":1200,"precision":"histogram",
-                        "minutes":[{"minute":"2026-11-30T10:00:00Z","latency":{"count":300,"p50Ms":110,"p95Ms":300,"p99Ms":420,"maxMs":600}},
-                                   {"minute":"2026-11-30T10:01:00Z","latency":{"count":300,"p50Ms":130,"p95Ms":450,"p99Ms":720,"maxMs":1200}},
-                                   {"minute":"2026-11-30T10:02:00Z","latency":{"count":300,"p50Ms":115,"p95Ms":320,"p99Ms":480,"maxMs":700}}]}}""";
+                        "minutes":""" + chatMinutes() + "}}";
+
+    /** llm's TTFT every five minutes from 06:00 to 12:00, over its 500 ms objective around 10:00 (720 ms at 10:01). */
+    private static String chatMinutes() {
+        List<String> points = new java.util.ArrayList<>();
+        for (int m = 0; m <= 360; m += 5) {
+            int minute = m == 240 ? 241 : m;
+            double p99 = minute == 241 ? 720 : 380 + 40 * Math.sin(minute / 17.0) + (Math.abs(minute - 240) <= 15 ? 160 : 0);
+            points.add("{\"minute\":\"2026-11-30T" + String.format("%02d:%02d", 6 + minute / 60, minute % 60) + ":00Z\",\"latency\":"
+                    + "{\"count\":300,\"p50Ms\":110,\"p95Ms\":" + Math.round(p99 * 0.7) + ",\"p99Ms\":" + Math.round(p99) + ",\"maxMs\":"
+                    + Math.round(p99 * 1.5) + "}}");
+        }
+        return "[" + String.join(",", points) + "]";
+    }
+
     private static final String ACME_SLO_STATUS = """
             {"name":"acme-availability","service":null,"tenant":"acme","sli":"AVAILABILITY","target":0.995,"window":"P7D",
              "from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","state":"OK","attainment":0.999,"goodEvents":4995,

@@ -316,7 +316,8 @@ class PagesTest {
         String curve = option(html, "slo-0-chart");
         assertTrue(curve.contains("[\"2026-11-30T10:01:00Z\",720.0]") && curve.contains("\"yAxis\":500.0"), curve);
         String burn = option(html, "burn-chart");
-        assertTrue(burn.contains("[\"2026-11-30T06:00:00Z\",-50.0]") && burn.contains("[\"2026-11-30T12:00:00Z\",80.0]"), burn);
+        assertTrue(burn.contains("[[\"2026-11-30T06:00:00Z\",60.0],[\"2026-11-30T07:00:00Z\",55.0]"), burn);
+        assertTrue(burn.contains("[\"2026-11-30T11:00:00Z\",-20.0],[\"2026-11-30T12:00:00Z\",-50.0]]") && burn.contains("[\"2026-11-30T12:00:00Z\",80.0]"), burn);
         assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
                 "/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z")), StandIn.SEEN.toString());
         assertEquals(1 + 2 * SlosResource.BURN_POINTS, StandIn.SEEN.size(), "one states read, a status read per SLO and instant");
