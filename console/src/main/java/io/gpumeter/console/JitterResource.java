@@ -333,7 +333,7 @@ public class JitterResource {
     private static Map<String, Object> interferenceChart(List<String> names, List<Double> factors) {
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
-        option.put("grid", Map.of("left", 60, "right", 20, "top", 30, "bottom", 30));
+        option.put("grid", Map.of("left", 60, "right", 100, "top", 30, "bottom", 30));
         option.put("xAxis", Map.of("type", "category", "data", names));
         option.put("yAxis", Map.of("type", "value", "name", "p99 ÷ dedicated p99"));
         Map<String, Object> series = new LinkedHashMap<>();

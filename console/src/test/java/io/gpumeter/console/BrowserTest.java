@@ -234,6 +234,8 @@ class BrowserTest {
         assertEquals(List.of("42", "41"), cells("#jitter-table tbody tr td:first-child", false));
         noConsoleErrors("jitter");
         shoot("jitter");
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("document.getElementById('suspects-table').scrollIntoView()");
+        shoot("jitter-suspects");
 
         go("/alerts?state=all&since=2026-11-29T12:00:00Z");
         chartDrawn("alerts-chart");
