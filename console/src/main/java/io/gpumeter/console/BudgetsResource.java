@@ -69,6 +69,7 @@ public class BudgetsResource {
         String currency = "";
         String asOf = "";
         String day = "";
+        boolean watched = false;
         if (month != null) {
             boolean tenant = viewer.tenant() != null;
             CompletableFuture<Answer> forecastCall = tenant
@@ -124,6 +125,7 @@ public class BudgetsResource {
                 if (!a.ok()) {
                     page.message(a.refusal());
                 } else {
+                    watched = true;
                     day = Optional.ofNullable(Format.text(a.json(), "day")).orElse("");
                     List<String> names = new ArrayList<>();
                     List<Map<String, Object>> cost = new ArrayList<>();
@@ -148,7 +150,7 @@ public class BudgetsResource {
             }
         }
         YearMonth shown = month != null ? month : YearMonth.now(java.time.ZoneOffset.UTC);
-        return budgets.data("page", page).data("forecasts", forecasts).data("anomalies", anomalies).data("currency", currency)
+        return budgets.data("page", page).data("forecasts", forecasts).data("anomalies", anomalies).data("watched", watched).data("currency", currency)
                 .data("asOf", asOf).data("day", day).data("month", shown.toString())
                 .data("previous", shown.minusMonths(1).toString()).data("next", shown.plusMonths(1).toString());
     }

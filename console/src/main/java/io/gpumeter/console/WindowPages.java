@@ -94,6 +94,7 @@ public class WindowPages {
         List<Row> rows = new ArrayList<>();
         List<Pending> pending = new ArrayList<>();
         Decisions decisions = null;
+        boolean pendingRead = false;
         if (days.readable() && by != null) {
             String chosenKind = pod != null && !pod.isBlank() ? "pod" : workload != null && !workload.isBlank() ? "workload"
                     : podGroup != null && !podGroup.isBlank() ? "podGroup" : null;
@@ -133,6 +134,7 @@ public class WindowPages {
                 if (!waiting.ok()) {
                     page.message(waiting.refusal());
                 } else {
+                    pendingRead = true;
                     for (JsonNode p : waiting.json()) {
                         String kind = KINDS.getOrDefault(Optional.ofNullable(Format.text(p, "source")).orElse("pod"), "pod");
                         String object = Format.text(p, "namespace") + "/" + Format.text(p, "name");
@@ -156,7 +158,8 @@ public class WindowPages {
                 }
             }
         }
-        return table.data("page", page).data("incidents", List.of()).data("pending", pending).data("decisions", decisions)
+        return table.data("page", page).data("incidents", List.of()).data("incidentsRead", false).data("pending", pending)
+                .data("pendingRead", pendingRead).data("decisions", decisions)
                 .data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
                 .data("groups", QUEUE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Waits", "p50", "p95", "p99", "Longest"))
@@ -174,6 +177,7 @@ public class WindowPages {
         String by = groupBy(groupBy, FAILURE_GROUPS, page);
         List<Row> rows = new ArrayList<>();
         List<Incident> incidents = new ArrayList<>();
+        boolean incidentsRead = false;
         if (days.readable() && by != null) {
             var openCall = upstream.getJson(Backend.LEDGER, "/api/v1/failures/incidents?open=true&limit=100", viewer.token());
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/failures?" + days.query() + "&groupBy=" + by, viewer.token()).join();
@@ -213,6 +217,7 @@ public class WindowPages {
                 if (!incidentAnswer.ok()) {
                     page.message(incidentAnswer.refusal());
                 } else {
+                    incidentsRead = true;
                     java.time.Instant now = java.time.Instant.now();
                     for (JsonNode i : incidentAnswer.json()) {
                         List<String> where = new ArrayList<>();
@@ -233,7 +238,8 @@ public class WindowPages {
                 }
             }
         }
-        return table.data("page", page).data("incidents", incidents).data("pending", List.of()).data("decisions", null)
+        return table.data("page", page).data("incidents", incidents).data("incidentsRead", incidentsRead)
+                .data("pending", List.of()).data("pendingRead", false).data("decisions", null)
                 .data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
                 .data("groups", FAILURE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Failures", "Recovered", "Open", "per 1,000 GPU-h", "MTTR p50", "MTTR mean", "Root cause"))

@@ -293,7 +293,7 @@ class PagesTest {
         String tenant = page("/budgets?month=2026-11", Fixtures.ACME);
         assertTrue(nav(tenant).contains("href=\"/budgets\""), "a tenant has its budget in the menu");
         assertTrue(tenant.contains("<td>acme</td><td class=\"num\">1,000.00</td>"), tenant);
-        assertFalse(tenant.contains("globex") || tenant.contains("Cost anomalies"), tenant);
+        assertFalse(tenant.contains("globex") || tenant.contains("Cost anomalies") || tenant.contains("anomaly watch"), tenant);
         assertEquals(List.of("/api/v1/budgets/acme/forecast?month=2026-11"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
         assertForwarded(Fixtures.ACME);
 
@@ -301,7 +301,11 @@ class PagesTest {
         StandIn.override(Backend.BILLING, "/api/v1/budgets/acme/forecast", StandIn.Reply.problem(404, "Not Found", "tenant 'acme' has no budget"));
         assertTrue(page("/budgets?month=2026-11", Fixtures.ACME).contains("acme has no budget."));
         StandIn.override(Backend.BILLING, "/api/v1/budget-forecasts", StandIn.Reply.json("[]"));
-        assertTrue(page("/budgets?month=2026-11", Fixtures.ADMIN).contains("No tenant has a budget for 2026-11."));
+        StandIn.override(Backend.BILLING, "/api/v1/cost-anomalies", StandIn.Reply.json("""
+                {"day":"2026-11-29","from":"2026-11-22","to":"2026-11-29","currency":"USD","trailingDays":7,"sigmas":3,
+                 "minimumCost":10.00,"method":"trailing mean + 3 sigma","tenants":[]}"""));
+        String empty = page("/budgets?month=2026-11", Fixtures.ADMIN);
+        assertTrue(empty.contains("No tenant has a budget for 2026-11.") && empty.contains("No tenant had a cost on the last whole day"), empty);
     }
 
     @Test
