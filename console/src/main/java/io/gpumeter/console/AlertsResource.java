@@ -49,7 +49,17 @@ public class AlertsResource {
     /** One episode of an alert. */
     @TemplateData
     public record Row(String alertname, String severity, String state, String startsAt, String endsAt, String subject,
-                      String summary) {
+                      String summary, String runbook) {
+    }
+
+    /** One runbook action alert-service took (or, dry-run, would have taken) on an alert, and its undo. */
+    @TemplateData
+    public record Action(String alertname, String action, String mode, String target, String result, String detail,
+                         String at, String undo) {
+
+        public boolean enforced() {
+            return "enforce".equals(mode);
+        }
     }
 
     @GET
@@ -72,9 +82,13 @@ public class AlertsResource {
             since = Instant.now().minus(1, ChronoUnit.DAYS).truncatedTo(ChronoUnit.MINUTES);
         }
         List<Row> rows = new ArrayList<>();
+        List<Action> actions = new ArrayList<>();
         if (since != null) {
-            Answer answer = upstream.getJson(Backend.ALERT, "/api/v1/alerts?state=" + state + "&since="
-                    + Format.query(Format.rfc3339(since)), viewer.token()).join();
+            var alertsCall = upstream.getJson(Backend.ALERT, "/api/v1/alerts?state=" + state + "&since="
+                    + Format.query(Format.rfc3339(since)), viewer.token());
+            var actionsCall = upstream.getJson(Backend.ALERT, "/api/v1/actions?from=" + Format.query(Format.rfc3339(since))
+                    + "&limit=200", viewer.token());
+            Answer answer = alertsCall.join();
             page.call(answer.call());
             if (!answer.ok()) {
                 page.message(answer.refusal());
@@ -92,7 +106,8 @@ public class AlertsResource {
                     }
                     rows.add(new Row(name, Format.text(e, "severity"), st, Format.text(e, "startsAt"),
                             Optional.ofNullable(Format.text(e, "endsAt")).orElse(""), String.join(", ", subject),
-                            Optional.ofNullable(Format.text(e.path("annotations"), "summary")).orElse("")));
+                            Optional.ofNullable(Format.text(e.path("annotations"), "summary")).orElse(""),
+                            web(Format.text(e.path("annotations"), "runbook_url"))));
                     int[] c = counts.computeIfAbsent(name == null ? "" : name, n -> new int[2]);
                     c[st.equalsIgnoreCase("firing") ? 0 : 1]++;
                 }
@@ -102,11 +117,29 @@ public class AlertsResource {
                 } else {
                     page.charts.add(Chart.of("alerts-chart", "Alerts per name", chart(counts), json));
                 }
+                Answer done = actionsCall.join();
+                page.call(done.call());
+                if (!done.ok()) {
+                    page.message(done.refusal());
+                } else {
+                    for (JsonNode a : done.json()) {
+                        String undo = Format.text(a, "undoResult");
+                        actions.add(new Action(Format.text(a, "alertname"), Format.text(a, "action"), Format.text(a, "mode"),
+                                Optional.ofNullable(Format.text(a, "target")).orElse(""), Format.text(a, "result"),
+                                Optional.ofNullable(Format.text(a, "detail")).orElse(""), Format.text(a, "at"),
+                                undo == null ? "" : undo + Optional.ofNullable(Format.text(a, "undoneAt")).map(t -> " at " + t).orElse("")));
+                    }
+                }
             }
         }
         Instant shown = since != null ? since : Instant.now().minus(1, ChronoUnit.DAYS);
-        return alerts.data("page", page).data("rows", rows).data("state", state).data("since", Format.rfc3339(shown))
+        return alerts.data("page", page).data("rows", rows).data("actions", actions).data("state", state).data("since", Format.rfc3339(shown))
                 .data("sinceMinute", Format.minute(shown));
+    }
+
+    /** A link the page may offer: http(s) only. */
+    private static String web(String url) {
+        return url != null && (url.startsWith("http://") || url.startsWith("https://")) ? url : null;
     }
 
     private static Map<String, Object> chart(Map<String, int[]> counts) {

@@ -167,7 +167,7 @@ public class HoursResource {
                 .header("Cache-Control", "no-store").build();
     }
 
-    private static YearMonth month(String text, Page page) {
+    static YearMonth month(String text, Page page) {
         if (text == null || text.isBlank()) {
             return YearMonth.now(ZoneOffset.UTC);
         }

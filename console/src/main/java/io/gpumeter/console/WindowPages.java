@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Q6 and Q8, fleet-wide figures over a window of days grouped one way: how long work waited in the queues, and how
@@ -51,17 +52,57 @@ public class WindowPages {
     public record Row(String group, List<String> cells) {
     }
 
+    /** An open incident and the evidence it was opened on. */
+    @TemplateData
+    public record Incident(String cause, String rootCause, String where, String startedAt, String age, int occurrences,
+                           String evidence) {
+    }
+
+    /** What waits in a queue now: an object, its queues, why it waits, and where it stands. */
+    @TemplateData
+    public record Pending(String kind, String object, String link, String queue, String state, String waitingSince, String age,
+                          String reason, String cq, String lq, String priority, int rejections) {
+    }
+
+    /** One step of an object's way through the schedulers. */
+    @TemplateData
+    public record Step(String at, String step, String status, String reason, String message) {
+    }
+
+    /** An object's scheduling decisions as the page shows them. */
+    @TemplateData
+    public record Decisions(String kind, String object, String state, String queue, String reason, List<Step> steps, int lanes) {
+
+        public int chartHeight() {
+            return Math.max(160, 70 + 40 * lanes);
+        }
+    }
+
+    private static final Map<String, String> KINDS = Map.of("pod", "pod", "kueue", "workload", "volcano", "podGroup");
+
     @GET
     @Path("queues")
     @Blocking
     public TemplateInstance queues(@CookieParam(Session.COOKIE) String cookie, @QueryParam("from") String from,
-                                   @QueryParam("to") String to, @QueryParam("groupBy") String groupBy, @Context UriInfo uri) {
+                                   @QueryParam("to") String to, @QueryParam("groupBy") String groupBy,
+                                   @QueryParam("pod") String pod, @QueryParam("workload") String workload,
+                                   @QueryParam("podGroup") String podGroup, @Context UriInfo uri) {
         Viewer viewer = session.require(cookie, uri);
         Page page = new Page("Queues", "queues", viewer);
         Days days = Days.parse(from, to, page);
         String by = groupBy(groupBy, QUEUE_GROUPS, page);
         List<Row> rows = new ArrayList<>();
+        List<Pending> pending = new ArrayList<>();
+        Decisions decisions = null;
+        boolean pendingRead = false;
         if (days.readable() && by != null) {
+            String chosenKind = pod != null && !pod.isBlank() ? "pod" : workload != null && !workload.isBlank() ? "workload"
+                    : podGroup != null && !podGroup.isBlank() ? "podGroup" : null;
+            String chosen = chosenKind == null ? null : (pod != null && !pod.isBlank() ? pod : workload != null && !workload.isBlank() ? workload : podGroup).strip();
+            var pendingCall = upstream.getJson(Backend.LEDGER, "/api/v1/queue-wait/pending?at=" + Format.query(Format.rfc3339(days.end())),
+                    viewer.token());
+            var decisionCall = chosen == null ? null : upstream.getJson(Backend.LEDGER, "/api/v1/scheduling-decisions?" + decisionQuery(chosenKind, chosen),
+                    viewer.token());
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/queue-wait?" + days.query() + "&groupBy=" + by, viewer.token()).join();
             page.call(answer.call());
             if (!answer.ok()) {
@@ -88,9 +129,38 @@ public class WindowPages {
                     page.charts.add(Chart.of("window-chart", "Queue wait percentiles per " + by, bars(keys, "minutes",
                             List.of(series("p50", p50, "#2f6fb0"), series("p95", p95, "#f0a13a"), series("p99", p99, "#c2504a"))), json));
                 }
+                Answer waiting = pendingCall.join();
+                page.call(waiting.call());
+                if (!waiting.ok()) {
+                    page.message(waiting.refusal());
+                } else {
+                    pendingRead = true;
+                    for (JsonNode p : waiting.json()) {
+                        String kind = KINDS.getOrDefault(Optional.ofNullable(Format.text(p, "source")).orElse("pod"), "pod");
+                        String object = Format.text(p, "namespace") + "/" + Format.text(p, "name");
+                        String link = "/queues?from=" + days.from() + "&to=" + days.to() + "&groupBy=" + by + "&" + kind + "=" + Format.query(object);
+                        pending.add(new Pending(kind, object, link, queueOf(p), Optional.ofNullable(Format.text(p, "state")).orElse(""),
+                                Optional.ofNullable(Format.text(p, "waitingSince")).orElse(""), Format.duration(Format.decimalOrNull(p, "ageSeconds")),
+                                Optional.ofNullable(Format.text(p, "reasonClass")).orElse(Optional.ofNullable(Format.text(p, "reason")).orElse("")),
+                                Optional.ofNullable(Format.text(p, "positionInClusterQueue")).orElse(""),
+                                Optional.ofNullable(Format.text(p, "positionInLocalQueue")).orElse(""),
+                                Optional.ofNullable(Format.text(p, "priority")).orElse(""), p.path("rejections").asInt()));
+                    }
+                }
+                if (decisionCall != null) {
+                    Answer d = decisionCall.join();
+                    page.call(d.call());
+                    if (!d.ok()) {
+                        page.message(d.refusal());
+                    } else {
+                        decisions = decisions(d.json(), chosenKind, chosen, page);
+                    }
+                }
             }
         }
-        return table.data("page", page).data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
+        return table.data("page", page).data("incidents", List.of()).data("incidentsRead", false).data("pending", pending)
+                .data("pendingRead", pendingRead).data("decisions", decisions)
+                .data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
                 .data("groups", QUEUE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Waits", "p50", "p95", "p99", "Longest"))
                 .data("caption", "How long work waited before it was admitted or scheduled: percentiles of the waits that ended in the window.");
@@ -106,7 +176,10 @@ public class WindowPages {
         Days days = Days.parse(from, to, page);
         String by = groupBy(groupBy, FAILURE_GROUPS, page);
         List<Row> rows = new ArrayList<>();
+        List<Incident> incidents = new ArrayList<>();
+        boolean incidentsRead = false;
         if (days.readable() && by != null) {
+            var openCall = upstream.getJson(Backend.LEDGER, "/api/v1/failures/incidents?open=true&limit=100", viewer.token());
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/failures?" + days.query() + "&groupBy=" + by, viewer.token()).join();
             page.call(answer.call());
             if (!answer.ok()) {
@@ -139,12 +212,103 @@ public class WindowPages {
                             List.of(stacked("recovered", recovered, "#3c8d5a"), stacked("open", open, "#c2504a"),
                                     stacked("ended unrecovered", other, "#c9cfd6"))), json));
                 }
+                Answer incidentAnswer = openCall.join();
+                page.call(incidentAnswer.call());
+                if (!incidentAnswer.ok()) {
+                    page.message(incidentAnswer.refusal());
+                } else {
+                    incidentsRead = true;
+                    java.time.Instant now = java.time.Instant.now();
+                    for (JsonNode i : incidentAnswer.json()) {
+                        List<String> where = new ArrayList<>();
+                        for (String f : List.of("cluster", "node", "gpuUuid", "gpuPci")) {
+                            if (i.hasNonNull(f) && !i.get(f).asText().isBlank()) {
+                                where.add(i.get(f).asText());
+                            }
+                        }
+                        if (i.hasNonNull("pod")) {
+                            where.add(Format.text(i, "namespace") + "/" + Format.text(i, "pod"));
+                        }
+                        String started = Format.text(i, "startedAt");
+                        String age = started == null ? "" : Format.instant(started).map(t -> Format.duration(
+                                BigDecimal.valueOf(Math.max(0, java.time.Duration.between(t, now).toSeconds())))).orElse("");
+                        incidents.add(new Incident(Format.text(i, "cause"), Format.text(i, "rootCauseClass"), String.join(" · ", where),
+                                started, age, i.path("occurrences").asInt(), Format.text(i, "evidence")));
+                    }
+                }
             }
         }
-        return table.data("page", page).data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
+        return table.data("page", page).data("incidents", incidents).data("incidentsRead", incidentsRead)
+                .data("pending", List.of()).data("pendingRead", false).data("decisions", null)
+                .data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
                 .data("groups", FAILURE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Failures", "Recovered", "Open", "per 1,000 GPU-h", "MTTR p50", "MTTR mean", "Root cause"))
                 .data("caption", "Failures that started in the window, and the time to recover of those that did.");
+    }
+
+    private static String decisionQuery(String kind, String object) {
+        int slash = object.indexOf('/');
+        return slash > 0 ? "namespace=" + Format.query(object.substring(0, slash)) + "&" + kind + "=" + Format.query(object.substring(slash + 1))
+                : kind + "=" + Format.query(object);
+    }
+
+    private static String queueOf(JsonNode p) {
+        List<String> q = new ArrayList<>();
+        for (String f : List.of("clusterQueue", "localQueue", "volcanoQueue")) {
+            if (p.hasNonNull(f)) {
+                q.add(p.get(f).asText());
+            }
+        }
+        if (q.isEmpty() && p.hasNonNull("scheduler")) {
+            q.add(p.get("scheduler").asText());
+        }
+        return String.join(" · ", q);
+    }
+
+    /** The trail as a table and as a timeline: one row per step kind, a mark per entry, the waits as bands. */
+    private Decisions decisions(JsonNode d, String kind, String object, Page page) {
+        List<Step> steps = new ArrayList<>();
+        List<String> lanes = new ArrayList<>();
+        List<Map<String, Object>> marks = new ArrayList<>();
+        for (JsonNode t : d.path("trail")) {
+            String step = Optional.ofNullable(Format.text(t, "step")).orElse("");
+            String status = Optional.ofNullable(Format.text(t, "status")).orElse("");
+            String reason = Optional.ofNullable(Format.text(t, "reason")).orElse("");
+            steps.add(new Step(Format.text(t, "at"), step, status, reason, Optional.ofNullable(Format.text(t, "message")).orElse("")));
+            if (!lanes.contains(step)) {
+                lanes.add(step);
+            }
+            boolean refused = t.hasNonNull("reasonClass");
+            marks.add(Map.of("value", List.of(Format.text(t, "at"), step), "name", (status + " " + reason).strip(),
+                    "itemStyle", Map.of("color", refused ? "#c2504a" : "#2f6fb0")));
+        }
+        List<List<Object>> waits = new ArrayList<>();
+        for (JsonNode w : d.path("waits")) {
+            String end = Optional.ofNullable(Format.text(w, "admittedAt")).orElse(Format.text(w, "reservedAt"));
+            if (Format.text(w, "waitFrom") != null && end != null) {
+                waits.add(List.of(Map.of("xAxis", Format.text(w, "waitFrom")), Map.of("xAxis", end)));
+            }
+        }
+        if (!steps.isEmpty()) {
+            Map<String, Object> series = new LinkedHashMap<>();
+            series.put("name", "steps");
+            series.put("type", "scatter");
+            series.put("symbolSize", 12);
+            series.put("data", marks);
+            series.put("markArea", Map.of("silent", true, "itemStyle", Map.of("color", "rgba(240,161,58,0.15)"),
+                    "label", Map.of("show", true, "formatter", "waiting", "color", "#8a5a12"), "data", waits));
+            Map<String, Object> option = new LinkedHashMap<>();
+            option.put("tooltip", Map.of("trigger", "item"));
+            option.put("grid", Map.of("left", 140, "right", 30, "top", 20, "bottom", 40));
+            option.put("xAxis", Map.of("type", "time"));
+            option.put("yAxis", Map.of("type", "category", "data", lanes, "inverse", true));
+            option.put("series", List.of(series));
+            page.charts.add(Chart.of("decisions-chart", object + ": its scheduling decisions over time", option, json));
+        }
+        JsonNode q = d.path("queue");
+        String queue = q.isObject() ? queueOf(q) : "";
+        return new Decisions(kind, object, Optional.ofNullable(Format.text(d, "state")).orElse(""), queue,
+                Optional.ofNullable(Format.text(d, "reason")).orElse(""), steps, lanes.size());
     }
 
     private static String groupBy(String text, List<String> allowed, Page page) {

@@ -171,9 +171,98 @@ class BrowserTest {
         go("/alerts?state=all&since=2026-11-29T12:00:00Z");
         chartDrawn("alerts-chart");
         assertEquals(List.of("GpuXidFatal", "critical", "firing", "2026-11-30T10:00:00Z", "", "node=gpu-a, gpu_uuid=GPU-aaaa-0001",
-                "Xid 79 on GPU-aaaa-0001: the card fell off the bus"), cells("#alerts-table tbody tr:nth-child(1) td", false));
+                "Xid 79 on GPU-aaaa-0001: the card fell off the bus", "runbook"), cells("#alerts-table tbody tr:nth-child(1) td", false));
         noConsoleErrors("alerts");
         shoot("alerts");
+    }
+
+    @Test
+    void anAdminSeesTheSlosBudgetsIncidentsAndActions() throws IOException {
+        go("/signin");
+        signIn(Fixtures.ADMIN);
+
+        browser.findElement(By.linkText("SLOs")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/slos"));
+        go("/slos?to=2026-11-30T12:00:00Z&window=6h");
+        chartDrawn("attainment-chart");
+        chartDrawn("burn-chart");
+        chartDrawn("slo-0-chart");
+        assertEquals(List.of("chat-ttft", "service=llm", "TTFT", "p99 ≤ 500 ms per minute", "99.0 %", "P7D", "TICKET", "98.5 %",
+                "9850 / 10000", "-50.0 %", "1"), cells("#slos-table tbody tr[data-slo='chat-ttft'] td", false));
+        noConsoleErrors("slos");
+        shoot("slos");
+
+        browser.findElement(By.linkText("Budgets")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/budgets"));
+        go("/budgets?month=2026-11");
+        chartDrawn("budget-chart");
+        chartDrawn("anomaly-chart");
+        assertEquals(List.of("globex", "50.00", "60.00", "98.3 %", "61.02", "-10.00", "11.02"),
+                cells("#budgets-table tbody tr[data-tenant='globex'] td", false));
+        assertEquals(List.of("acme", "96.00", "40.00", "5.00", "55.00", "yes"), cells("#anomalies-table tbody tr[data-tenant='acme'] td", false));
+        noConsoleErrors("budgets");
+        shoot("budgets");
+
+        go("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause");
+        chartDrawn("window-chart");
+        List<String> incident = cells("#incidents-table tbody tr td", false);
+        assertEquals(List.of("XID_79", "hardware", "lab · gpu-a · GPU-aaaa-0001 · 00000000:3B:00.0", "2026-11-30T10:00:00Z"), incident.subList(0, 4));
+        assertEquals("kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus", incident.get(6));
+        noConsoleErrors("failures with incidents");
+        shoot("failures-incidents");
+
+        go("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue");
+        chartDrawn("window-chart");
+        assertEquals(List.of("acme-ml/job-train-9-3f2a1\nworkload", "team-a-cq · acme-lq", "pending", "2026-11-30T11:00:00Z", "1 h", "quota",
+                "1", "1", "100", "2"), cells("#pending-table tbody tr:nth-child(1) td", false));
+        browser.findElement(By.linkText("globex-lab/notebook-3")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("pod=globex-lab%2Fnotebook-3"));
+        chartDrawn("decisions-chart");
+        assertEquals(3, browser.findElements(By.cssSelector("#decisions-table tbody tr")).size());
+        noConsoleErrors("queues with a pod's decisions");
+        shoot("queues-decisions");
+
+        browser.findElement(By.linkText("Jitter")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/jitter"));
+        go("/jitter?window=24h&to=2026-11-30T12:00:00Z");
+        for (String chart : List.of("jitter-latency", "jitter-arrivals", "jitter-resources", "interference-chart")) {
+            chartDrawn(chart);
+        }
+        assertEquals(List.of("1", "globex-lab/notebook-2", "0.81", "5.00 min", "0.75", "SM_ACTIVE 0.10 → 0.85",
+                "arrived 5 min before; SM_ACTIVE rose 0.75"), cells("#suspects-table tbody tr:nth-child(1) td", false));
+        assertEquals(List.of("1", "700", "720 ms", "1.60", "0.93"), cells("#interference-table tbody tr[data-bucket='1'] td", false));
+        assertEquals(List.of("42", "41"), cells("#jitter-table tbody tr td:first-child", false));
+        noConsoleErrors("jitter");
+        shoot("jitter");
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("document.getElementById('suspects-table').scrollIntoView()");
+        shoot("jitter-suspects");
+
+        go("/alerts?state=all&since=2026-11-29T12:00:00Z");
+        chartDrawn("alerts-chart");
+        assertEquals(List.of("GpuXidFatal", "cordon", "enforce", "gpu-a", "APPLIED", "2026-11-30T10:00:30Z", "", "cordoned gpu-a"),
+                cells("#actions-table tbody tr:nth-child(1) td", false));
+        assertEquals("http://alert-service:8084/api/v1/runbook#GpuXidFatal",
+                browser.findElement(By.cssSelector("#alerts-table tbody tr:nth-child(1) a")).getAttribute("href"));
+        noConsoleErrors("alerts with actions");
+        shoot("alerts-actions");
+    }
+
+    @Test
+    void aTenantSeesItsOwnSlosAndBudget() throws IOException {
+        go("/signin");
+        signIn(Fixtures.ACME);
+        go("/slos?to=2026-11-30T12:00:00Z&window=6h");
+        chartDrawn("attainment-chart");
+        assertEquals(List.of("acme-availability"), cells("#slos-table tbody tr td:first-child", false));
+        assertFalse(browser.getPageSource().contains("chat-ttft"));
+        noConsoleErrors("tenant slos");
+        shoot("tenant-slos");
+        go("/budgets?month=2026-11");
+        chartDrawn("budget-chart");
+        assertEquals(List.of("acme", "1,000.00", "900.00", "98.3 %", "915.25", "100.00", ""), cells("#budgets-table tbody tr td", false));
+        assertFalse(browser.getPageSource().contains("globex"));
+        noConsoleErrors("tenant budgets");
+        shoot("tenant-budgets");
     }
 
     @Test

@@ -96,21 +96,191 @@ final class Fixtures {
         StandIn.reply(Backend.ALERT, "/api/v1/alerts", false, StandIn.Reply.json("""
                 [{"fingerprint":"0123456789abcdef","startsAt":"2026-11-30T10:00:00Z","alertname":"GpuXidFatal","severity":"critical",
                   "labels":{"alertname":"GpuXidFatal","node":"gpu-a","gpu_uuid":"GPU-aaaa-0001","severity":"critical"},
-                  "annotations":{"summary":"Xid 79 on GPU-aaaa-0001: the card fell off the bus"},"state":"firing","endsAt":null,
+                  "annotations":{"summary":"Xid 79 on GPU-aaaa-0001: the card fell off the bus",
+                  "runbook_url":"http://alert-service:8084/api/v1/runbook#GpuXidFatal"},"state":"firing","endsAt":null,
                   "lastEvaluatedAt":"2026-11-30T11:59:00Z"},
                  {"fingerprint":"fedcba9876543210","startsAt":"2026-11-30T08:00:00Z","alertname":"SloBurnRateHigh","severity":"warning",
                   "labels":{"alertname":"SloBurnRateHigh","slo":"chat-ttft","service":"llm","severity":"warning"},
-                  "annotations":{"summary":"chat-ttft burns its error budget 14x"},"state":"resolved","endsAt":"2026-11-30T09:00:00Z",
+                  "annotations":{"summary":"chat-ttft burns its error budget 14x",
+                  "runbook_url":"http://alert-service:8084/api/v1/runbook#SloBurnRateHigh"},"state":"resolved","endsAt":"2026-11-30T09:00:00Z",
                   "lastEvaluatedAt":"2026-11-30T09:00:00Z"}]"""));
         StandIn.reply(Backend.ALERT, "/api/v1/alerts", true, StandIn.Reply.problem(403, "Forbidden",
                 "a tenant token may not read fleet-wide figures"));
-        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures")) {
+        StandIn.reply(Backend.ALERT, "/api/v1/actions", false, StandIn.Reply.json("""
+                [{"id":7,"alertFingerprint":"0123456789abcdef","alertname":"GpuXidFatal","startsAt":"2026-11-30T10:00:00Z",
+                  "action":"cordon","mode":"enforce","target":"gpu-a","result":"APPLIED","detail":"cordoned gpu-a",
+                  "at":"2026-11-30T10:00:30Z","resolvedAt":null,"timeToResolveSeconds":null,"undoResult":null,"undoDetail":null,
+                  "undoneAt":null},
+                 {"id":8,"alertFingerprint":"fedcba9876543210","alertname":"SloBurnRateHigh","startsAt":"2026-11-30T08:00:00Z",
+                  "action":"ticket","mode":"dry-run","target":"llm","result":"DRY_RUN","detail":"dry-run: would open a ticket for llm",
+                  "at":"2026-11-30T08:00:20Z","resolvedAt":"2026-11-30T09:00:00Z","timeToResolveSeconds":3600,"undoResult":"DRY_RUN",
+                  "undoDetail":"dry-run: nothing to undo","undoneAt":"2026-11-30T09:00:05Z"}]"""));
+        StandIn.reply(Backend.ALERT, "/api/v1/actions", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.LEDGER, "/api/v1/failures/incidents", false, StandIn.Reply.json("""
+                [{"cluster":"lab","cause":"XID_79","rootCauseClass":"hardware","scope":"gpu","node":"gpu-a","gpuPci":"00000000:3B:00.0",
+                  "gpuUuid":"GPU-aaaa-0001","namespace":null,"pod":null,"startedAt":"2026-11-30T10:00:00Z","recoveredAt":null,
+                  "endedAt":null,"repairSeconds":null,"open":true,"occurrences":3,
+                  "evidence":"kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus"}]"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/budget-forecasts", false, StandIn.Reply.json("[" + ACME_FORECAST + "," + GLOBEX_FORECAST + "]"));
+        StandIn.reply(Backend.BILLING, "/api/v1/budget-forecasts", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.BILLING, "/api/v1/budgets/acme/forecast", false, StandIn.Reply.json(ACME_FORECAST));
+        StandIn.reply(Backend.BILLING, "/api/v1/cost-anomalies", false, StandIn.Reply.json("""
+                {"day":"2026-11-29","from":"2026-11-22","to":"2026-11-29","currency":"USD","trailingDays":7,"sigmas":3,
+                 "minimumCost":10.00,"method":"trailing mean + 3 sigma","tenants":[
+                  {"tenant":"acme","cost":96.00,"trailingMean":40.00,"trailingStdDev":5.00,"threshold":55.00,"anomalous":true},
+                  {"tenant":"globex","cost":12.00,"trailingMean":11.50,"trailingStdDev":1.20,"threshold":15.10,"anomalous":false}]}"""));
+        StandIn.reply(Backend.BILLING, "/api/v1/cost-anomalies", true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
+        StandIn.reply(Backend.SLO, "/api/v1/slo-states", false, StandIn.Reply.json("[" + CHAT_STATE + "," + ACME_SLO_STATE + "]"));
+        StandIn.reply(Backend.SLO, "/api/v1/slo-states", true, StandIn.Reply.json("[" + ACME_SLO_STATE + "]"));
+        StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status", false, StandIn.Reply.json(CHAT_STATUS));
+        // chat-ttft's budget burns down across the morning: 60 % left at 06:00, overspent by 12:00
+        String[] left = {"0.6", "0.55", "0.45", "0.3", "0.1", "-0.2", "-0.5"};
+        for (int h = 0; h < left.length; h++) {
+            StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status?at=2026-11-30T" + String.format("%02d", 6 + h) + "%3A00%3A00Z", false,
+                    StandIn.Reply.json(CHAT_STATUS.replace("\"remaining\":-0.5", "\"remaining\":" + left[h])));
+        }
+        StandIn.reply(Backend.SLO, "/api/v1/slos/acme-availability/status", false, StandIn.Reply.json(ACME_SLO_STATUS));
+        StandIn.reply(Backend.LEDGER, "/api/v1/queue-wait/pending", false, StandIn.Reply.json("""
+                [{"cluster":"lab","source":"kueue","namespace":"acme-ml","name":"job-train-9-3f2a1","clusterQueue":"team-a-cq",
+                  "localQueue":"acme-lq","volcanoQueue":null,"scheduler":null,"state":"pending","waitingSince":"2026-11-30T11:00:00Z",
+                  "ageSeconds":3600,"reasonClass":"quota","rootCauseClass":"capacity","reason":"Pending",
+                  "message":"couldn't assign flavors to pod set main: insufficient unused quota for nvidia.com/gpu in flavor h100, 4 more needed",
+                  "rejections":2,"priority":100,"positionInClusterQueue":1,"positionInLocalQueue":1,"positionObservedAt":"2026-11-30T11:59:00Z"},
+                 {"cluster":"lab","source":"pod","namespace":"globex-lab","name":"notebook-3","clusterQueue":null,"localQueue":null,
+                  "volcanoQueue":null,"scheduler":"default-scheduler","state":"Pending","waitingSince":"2026-11-30T11:50:00Z",
+                  "ageSeconds":600,"reasonClass":"insufficient_gpu","rootCauseClass":"capacity","reason":"FailedScheduling",
+                  "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","rejections":3,"priority":null,
+                  "positionInClusterQueue":null,"positionInLocalQueue":null,"positionObservedAt":null}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/scheduling-decisions", false, StandIn.Reply.json("""
+                {"cluster":"lab","kind":"pod","namespace":"globex-lab","name":"notebook-3","uid":"u6","queue":null,"state":"Pending",
+                 "waitingSince":"2026-11-30T11:50:00Z","reasonClass":"insufficient_gpu","rootCauseClass":"capacity",
+                 "reason":"FailedScheduling","message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","rejections":3,
+                 "waits":[],"phases":[],
+                 "trail":[{"at":"2026-11-30T11:50:00Z","step":"created","status":"Pending","reason":null,"message":null,
+                           "reasonClass":null,"rootCauseClass":null,"detail":null},
+                          {"at":"2026-11-30T11:50:01Z","step":"scheduling","status":null,"reason":"FailedScheduling",
+                           "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","reasonClass":"insufficient_gpu",
+                           "rootCauseClass":"capacity","detail":null},
+                          {"at":"2026-11-30T11:55:00Z","step":"scheduling","status":null,"reason":"FailedScheduling",
+                           "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","reasonClass":"insufficient_gpu",
+                           "rootCauseClass":"capacity","detail":null}]}"""));
+        StandIn.reply(Backend.SLO, "/api/v1/jitter-events", false, StandIn.Reply.json("""
+                [{"id":42,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T10:20:00Z","end":"2026-11-30T10:26:00Z",
+                  "badMinutes":6,"peakP99Ms":1840.5,"thresholdMs":500,"factor":2,"limitMs":1000,"topSuspect":"globex-lab/notebook-2",
+                  "topSuspectScore":0.8123,"updatedAt":"2026-11-30T10:30:00Z"},
+                 {"id":41,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T08:02:00Z","end":"2026-11-30T08:04:00Z",
+                  "badMinutes":2,"peakP99Ms":1100,"thresholdMs":500,"factor":2,"limitMs":1000,"topSuspect":null,
+                  "topSuspectScore":null,"updatedAt":"2026-11-30T08:10:00Z"}]"""));
+        StandIn.reply(Backend.SLO, "/api/v1/jitter-events/42", false, StandIn.Reply.json(JITTER_42));
+        StandIn.reply(Backend.SLO, "/api/v1/interference", false, StandIn.Reply.json("""
+                {"service":"llm","sli":"TTFT","from":"2026-11-29T12:00:00Z","to":"2026-11-30T12:00:00Z","podMinutes":2880,
+                 "unplacedPodMinutes":0,"precision":"histogram",
+                 "byNeighbours":[
+                  {"bucket":"0","podMinutes":2000,"requests":600000,"requestsPerPodMinute":300,"latencySamples":600000,"p99Ms":450,
+                   "ifLatency":1,"ifThroughput":1},
+                  {"bucket":"1","podMinutes":700,"requests":196000,"requestsPerPodMinute":280,"latencySamples":196000,"p99Ms":720,
+                   "ifLatency":1.6,"ifThroughput":0.933333},
+                  {"bucket":"2","podMinutes":180,"requests":45000,"requestsPerPodMinute":250,"latencySamples":45000,"p99Ms":1215,
+                   "ifLatency":2.7,"ifThroughput":0.833333},
+                  {"bucket":"3+","podMinutes":0,"requests":0,"requestsPerPodMinute":null,"latencySamples":0,"p99Ms":null,
+                   "ifLatency":null,"ifThroughput":null}],
+                 "byKind":[]}"""));
+        for (String fleetWide : List.of("/api/v1/jitter-events", "/api/v1/jitter-events/42", "/api/v1/interference")) {
+            StandIn.reply(Backend.SLO, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
+                    "a tenant token may not read fleet-wide figures"));
+        }
+        for (String fleetWide : List.of("/api/v1/queue-wait", "/api/v1/failures", "/api/v1/failures/incidents",
+                "/api/v1/queue-wait/pending", "/api/v1/scheduling-decisions")) {
             StandIn.reply(Backend.LEDGER, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));
         }
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
     }
+
+    private static final String ACME_FORECAST = """
+            {"tenant":"acme","month":"2026-11","currency":"USD","budget":1000.00,"asOf":"2026-11-30T12:00:00Z","spentToDate":900.00,
+             "elapsedFraction":0.983333,"forecast":915.25,"overrun":false,"overrunAmount":0.00,"remaining":100.00,"closed":false,
+             "method":"linear"}""";
+    private static final String GLOBEX_FORECAST = """
+            {"tenant":"globex","month":"2026-11","currency":"USD","budget":50.00,"asOf":"2026-11-30T12:00:00Z","spentToDate":60.00,
+             "elapsedFraction":0.983333,"forecast":61.02,"overrun":true,"overrunAmount":11.02,"remaining":-10.00,"closed":false,
+             "method":"linear"}""";
+
+    private static final String CHAT_STATUS = """
+            {"name":"chat-ttft","service":"llm","sli":"TTFT","target":0.99,"window":"P7D","from":"2026-11-23T12:00:00Z",
+             "to":"2026-11-30T12:00:00Z","state":"TICKET","attainment":0.985,"goodEvents":9850,"totalEvents":10000,
+             "errorBudget":{"allowedBad":100,"bad":150,"remaining":-0.5},
+             "alerts":[{"severity":"PAGE","factor":14.4,"budgetConsumed":0.02,"longWindow":{"window":"PT1H","good":590,"total":600,"burnRate":1.67},
+                        "shortWindow":{"window":"PT5M","good":49,"total":50,"burnRate":2},"firing":false},
+                       {"severity":"TICKET","factor":1,"budgetConsumed":0.1,"longWindow":{"window":"PT6H","good":3500,"total":3600,"burnRate":2.78},
+                        "shortWindow":{"window":"PT30M","good":290,"total":300,"burnRate":3.33},"firing":true}]}""";
+    private static final String CHAT_STATE = """
+            {"slo":{"name":"chat-ttft","selector":{"service":"llm"},"sli":"TTFT",
+                    "objective":{"percentile":99,"thresholdMs":500,"per":"MINUTE"},"target":0.99,"window":"P7D",
+                    "createdAt":"2026-11-01T00:00:00Z","updatedAt":"2026-11-01T00:00:00Z"},
+             "status":""" + CHAT_STATUS + """
+            ,
+             "latency":{"service":"llm","sli":"TTFT","from":"2026-11-30T06:00:00Z","to":"2026-11-30T12:00:00Z","count":900,
+                        "p50Ms":120,"p95Ms":380,"p99Ms":640,"maxMs":1200,"precision":"histogram",
+                        "minutes":""" + chatMinutes() + "}}";
+
+    /** llm's TTFT every five minutes from 06:00 to 12:00, over its 500 ms objective around 10:00 (720 ms at 10:01). */
+    private static String chatMinutes() {
+        List<String> points = new java.util.ArrayList<>();
+        for (int m = 0; m <= 360; m += 5) {
+            int minute = m == 240 ? 241 : m;
+            double p99 = minute == 241 ? 720 : 380 + 40 * Math.sin(minute / 17.0) + (Math.abs(minute - 240) <= 15 ? 160 : 0);
+            points.add("{\"minute\":\"2026-11-30T" + String.format("%02d:%02d", 6 + minute / 60, minute % 60) + ":00Z\",\"latency\":"
+                    + "{\"count\":300,\"p50Ms\":110,\"p95Ms\":" + Math.round(p99 * 0.7) + ",\"p99Ms\":" + Math.round(p99) + ",\"maxMs\":"
+                    + Math.round(p99 * 1.5) + "}}");
+        }
+        return "[" + String.join(",", points) + "]";
+    }
+
+    private static final String ACME_SLO_STATUS = """
+            {"name":"acme-availability","service":null,"tenant":"acme","sli":"AVAILABILITY","target":0.995,"window":"P7D",
+             "from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","state":"OK","attainment":0.999,"goodEvents":4995,
+             "totalEvents":5000,"errorBudget":{"allowedBad":25,"bad":5,"remaining":0.8},"alerts":[],
+             "selection":{"from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","podMinutes":100,"tenantPodMinutes":100,
+                          "otherPodMinutes":0,"unknownPodMinutes":0,"unresolvedPodMinutes":0,"unknownPods":[]}}""";
+    private static final String ACME_SLO_STATE = """
+            {"slo":{"name":"acme-availability","selector":{"tenant":"acme"},"sli":"AVAILABILITY","target":0.995,"window":"P7D",
+                    "createdAt":"2026-11-01T00:00:00Z","updatedAt":"2026-11-01T00:00:00Z"},
+             "status":""" + ACME_SLO_STATUS + """
+            ,
+             "latency":null}""";
+
+    private static final String JITTER_42 = """
+            {"id":42,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T10:20:00Z","end":"2026-11-30T10:26:00Z",
+             "badMinutes":6,"peakP99Ms":1840.5,"thresholdMs":500,"factor":2,"limitMs":1000,
+             "curveFrom":"2026-11-30T10:00:00Z","curveTo":"2026-11-30T10:40:00Z",
+             "pods":[{"namespace":"acme-serve","pod":"llm-0","gpus":[{"gpuUuid":"GPU-aaaa-0001","node":"gpu-a","unitKind":"VGPU",
+                      "fraction":0.25,"since":"2026-11-29T00:00:00Z"}]}],
+             "neighbours":[
+              {"namespace":"globex-lab","pod":"notebook-2","ownerKind":"StatefulSet","ownerName":"notebook","tenant":"globex",
+               "kind":"interactive","since":"2026-11-30T10:15:00Z","until":null,"gpuUuids":["GPU-aaaa-0001"],"curveGpu":"GPU-aaaa-0001",
+               "curves":{"SM_ACTIVE":{"scope":"CONTAINER","points":[{"minute":"2026-11-30T10:15:00Z","mean":0.1,"max":0.2},
+                                                                    {"minute":"2026-11-30T10:20:00Z","mean":0.85,"max":0.95},
+                                                                    {"minute":"2026-11-30T10:30:00Z","mean":0.3,"max":0.5}]},
+                         "POWER_W":{"scope":"DEVICE","points":[{"minute":"2026-11-30T10:20:00Z","mean":610,"max":690}]}}},
+              {"namespace":"acme-ml","pod":"train-7","ownerKind":"Job","ownerName":"train","tenant":"acme","kind":"batch",
+               "since":"2026-11-30T09:00:00Z","until":null,"gpuUuids":["GPU-aaaa-0001"],"curveGpu":"GPU-aaaa-0001",
+               "curves":{"GPU_UTIL":{"scope":"DEVICE","points":[{"minute":"2026-11-30T10:00:00Z","mean":40,"max":45},
+                                                              {"minute":"2026-11-30T10:30:00Z","mean":42,"max":48}]}}}],
+             "latency":[{"minute":"2026-11-30T10:10:00Z","count":300,"p50Ms":110,"p95Ms":300,"p99Ms":420},
+                        {"minute":"2026-11-30T10:20:00Z","count":280,"p50Ms":240,"p95Ms":1200,"p99Ms":1840.5},
+                        {"minute":"2026-11-30T10:30:00Z","count":300,"p50Ms":120,"p95Ms":330,"p99Ms":480}],
+             "kvCacheUsage":[],
+             "suspects":[
+              {"rank":1,"key":"globex-lab/notebook-2","score":0.8123,"arrival":0.9,"arrivedMinutesBefore":5,"ramp":0.75,
+               "rises":[{"field":"SM_ACTIVE","before":0.1,"recent":0.85,"rise":0.75}],"reasons":["arrived 5 min before","SM_ACTIVE rose 0.75"]},
+              {"rank":2,"key":"acme-ml/train-7","score":0.05,"arrival":0,"arrivedMinutesBefore":80,"ramp":0.02,"rises":[],
+               "reasons":["present long before"]}],
+             "gaps":[],"detectedAt":"2026-11-30T10:30:00Z","updatedAt":"2026-11-30T10:30:00Z"}""";
 
     static final String CSV = "period_start,period_end,tenant,allocated_gpu_hours,allocated_cost\n2026-11-01,2026-12-01,acme,120.5,361.50\n";
 

@@ -157,13 +157,42 @@ class PagesTest {
         assertTrue(html.contains("<tr data-group=\"team-a-cq\"><td>team-a-cq</td><td class=\"num\">12</td><td class=\"num\">1 min 30 s</td>"
                 + "<td class=\"num\">30 min</td><td class=\"num\">1 h 2 min</td><td class=\"num\">2 h 1 min</td></tr>"), html);
         assertTrue(html.contains("<td>team-b-cq</td><td class=\"num\">3</td><td class=\"num\">30 s</td>"), html);
-        assertEquals(List.of("/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/queue-wait/pending?at=2026-11-30T00%3A00%3A00Z",
+                        "/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         String tenant = page("/queues?from=2026-11-23&to=2026-11-30", Fixtures.ACME);
         assertFalse(nav(tenant).contains("/queues"));
         assertTrue(tenant.contains("ledger-service refused: you may not see this") && !tenant.contains("team-a-cq"), tenant);
+    }
+
+    @Test
+    void queuesListWhatWaitsWithItsPlaceAndAPodsDecisionsOnATimeline() {
+        String html = page("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-object=\"acme-ml/job-train-9-3f2a1\"><td><a href=\"/queues?from=2026-11-23&amp;to=2026-11-30&amp;"
+                + "groupBy=clusterQueue&amp;workload=acme-ml%2Fjob-train-9-3f2a1\" title=\"its scheduling decisions\">acme-ml/job-train-9-3f2a1</a> "
+                + "<span class=\"sub\">workload</span></td><td>team-a-cq · acme-lq</td><td>pending</td><td>2026-11-30T11:00:00Z</td>"
+                + "<td class=\"num\">1 h</td><td>quota</td><td class=\"num\">1</td><td class=\"num\">1</td><td class=\"num\">100</td>"
+                + "<td class=\"num\">2</td></tr>"), html);
+        assertTrue(html.contains("<td>default-scheduler</td><td>Pending</td><td>2026-11-30T11:50:00Z</td><td class=\"num\">10 min</td>"
+                + "<td>insufficient_gpu</td><td class=\"num\"></td>"), html);
+        assertFalse(html.contains("decisions-chart-option"), "no timeline before a pod is chosen");
+
+        StandIn.reset();
+        html = page("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue&pod=globex-lab/notebook-3", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/scheduling-decisions?namespace=globex-lab&pod=notebook-3")),
+                StandIn.SEEN.toString());
+        assertTrue(html.contains("<h2>pod globex-lab/notebook-3: Pending</h2>"), html);
+        assertTrue(html.contains("<tr><td>2026-11-30T11:50:01Z</td><td>scheduling</td><td></td><td>FailedScheduling</td>"
+                + "<td>0/2 nodes are available: 2 Insufficient nvidia.com/gpu.</td></tr>"), html);
+        String timeline = option(html, "decisions-chart");
+        assertTrue(timeline.contains("[\"2026-11-30T11:55:00Z\",\"scheduling\"]") && timeline.contains("\"created\""), timeline);
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        StandIn.override(Backend.LEDGER, "/api/v1/queue-wait/pending", StandIn.Reply.json("[]"));
+        assertTrue(page("/queues?from=2026-11-23&to=2026-11-30", Fixtures.ADMIN).contains("Nothing is waiting in a queue."));
     }
 
     @Test
@@ -174,7 +203,7 @@ class PagesTest {
                 + "<td class=\"\">hardware</td></tr>"), html);
         assertTrue(html.contains("<td>OOMKilled</td><td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">0</td>"
                 + "<td class=\"num\">1.67</td><td class=\"num\"></td><td class=\"num\"></td><td class=\"\">workload</td>"), html);
-        assertTrue(StandIn.SEEN.get(0).pathAndQuery().endsWith("&groupBy=cause"));
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().endsWith("&groupBy=cause")), StandIn.SEEN.toString());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         html = page("/failures?groupBy=pod", Fixtures.ADMIN);
@@ -202,10 +231,12 @@ class PagesTest {
     void alertsListEachEpisodeWithWhatItIsAbout() {
         String html = page("/alerts?state=all&since=2026-11-29T12:00:00Z", Fixtures.ADMIN);
         assertTrue(html.contains("<tr><td>GpuXidFatal</td><td>critical</td><td>firing</td><td>2026-11-30T10:00:00Z</td><td></td>"
-                + "<td>node=gpu-a, gpu_uuid=GPU-aaaa-0001</td><td>Xid 79 on GPU-aaaa-0001: the card fell off the bus</td></tr>"), html);
+                + "<td>node=gpu-a, gpu_uuid=GPU-aaaa-0001</td><td>Xid 79 on GPU-aaaa-0001: the card fell off the bus</td>"
+                + "<td><a href=\"http://alert-service:8084/api/v1/runbook#GpuXidFatal\" rel=\"noopener\" hx-boost=\"false\">runbook</a></td></tr>"), html);
         assertTrue(html.contains("<td>SloBurnRateHigh</td><td>warning</td><td>resolved</td>"), html);
-        assertEquals(List.of("/api/v1/alerts?state=all&since=2026-11-29T12%3A00%3A00Z"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/actions?from=2026-11-29T12%3A00%3A00Z&limit=200",
+                        "/api/v1/alerts?state=all&since=2026-11-29T12%3A00%3A00Z"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         StandIn.override(Backend.ALERT, "/api/v1/alerts", StandIn.Reply.json("[]"));
@@ -214,6 +245,138 @@ class PagesTest {
         String tenant = page("/alerts", Fixtures.ACME);
         assertFalse(nav(tenant).contains("/alerts"));
         assertTrue(tenant.contains("alert-service refused: you may not see this") && !tenant.contains("GpuXidFatal"), tenant);
+    }
+
+    @Test
+    void alertsShowTheActionsTakenAndThoseOnlyPlanned() {
+        String html = page("/alerts?state=all&since=2026-11-29T12:00:00Z", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr class=\"enforced\"><td>GpuXidFatal</td><td>cordon</td><td><span class=\"mode\">enforce</span></td>"
+                + "<td>gpu-a</td><td>APPLIED</td><td>2026-11-30T10:00:30Z</td><td></td><td>cordoned gpu-a</td></tr>"), html);
+        assertTrue(html.contains("<tr class=\"dry-run\"><td>SloBurnRateHigh</td><td>ticket</td><td><span class=\"mode\">dry-run</span></td>"
+                + "<td>llm</td><td>DRY_RUN</td><td>2026-11-30T08:00:20Z</td><td>DRY_RUN at 2026-11-30T09:00:05Z</td>"
+                + "<td>dry-run: would open a ticket for llm</td></tr>"), html);
+        StandIn.reset();
+        StandIn.override(Backend.ALERT, "/api/v1/actions", StandIn.Reply.json("[]"));
+        assertTrue(page("/alerts?state=all&since=2026-11-29T12:00:00Z", Fixtures.ADMIN)
+                .contains("No runbook action was taken or planned since 2026-11-29T12:00:00Z."));
+    }
+
+    @Test
+    void failuresListTheOpenIncidentsWithTheirEvidence() {
+        String html = page("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr><td>XID_79</td><td>hardware</td><td>lab · gpu-a · GPU-aaaa-0001 · 00000000:3B:00.0</td>"
+                + "<td>2026-11-30T10:00:00Z</td>"), html);
+        assertTrue(html.contains("<td class=\"num\">3</td><td class=\"evidence\">kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus</td></tr>"), html);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100")));
+        assertForwarded(Fixtures.ADMIN);
+        StandIn.reset();
+        StandIn.override(Backend.LEDGER, "/api/v1/failures/incidents", StandIn.Reply.json("[]"));
+        assertTrue(page("/failures?from=2026-11-23&to=2026-11-30", Fixtures.ADMIN).contains("No incident is open"));
+    }
+
+    @Test
+    void budgetsSetEachTenantsForecastAgainstItsBudgetAndWatchTheDaysCost() {
+        String html = page("/budgets?month=2026-11", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-tenant=\"acme\" class=\"\"><td>acme</td><td class=\"num\">1,000.00</td><td class=\"num\">900.00</td>"
+                + "<td class=\"num\">98.3 %</td><td class=\"num\">915.25</td><td class=\"num\">100.00</td><td class=\"num\"></td></tr>"), html);
+        assertTrue(html.contains("<tr data-tenant=\"globex\" class=\"over\"><td>globex</td><td class=\"num\">50.00</td><td class=\"num\">60.00</td>"
+                + "<td class=\"num\">98.3 %</td><td class=\"num\">61.02</td><td class=\"num\">-10.00</td><td class=\"num\">11.02</td></tr>"), html);
+        assertTrue(html.contains("<tr data-tenant=\"acme\" class=\"over\"><td>acme</td><td class=\"num\">96.00</td><td class=\"num\">40.00</td>"
+                + "<td class=\"num\">5.00</td><td class=\"num\">55.00</td><td>yes</td></tr>"), html);
+        assertTrue(html.contains("Cost anomalies, 2026-11-29"), html);
+        assertTrue(html.contains("id=\"budget-chart-option\"") && html.contains("id=\"anomaly-chart-option\""));
+        assertEquals(List.of("/api/v1/budget-forecasts?month=2026-11", "/api/v1/cost-anomalies"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        String tenant = page("/budgets?month=2026-11", Fixtures.ACME);
+        assertTrue(nav(tenant).contains("href=\"/budgets\""), "a tenant has its budget in the menu");
+        assertTrue(tenant.contains("<td>acme</td><td class=\"num\">1,000.00</td>"), tenant);
+        assertFalse(tenant.contains("globex") || tenant.contains("Cost anomalies") || tenant.contains("anomaly watch"), tenant);
+        assertEquals(List.of("/api/v1/budgets/acme/forecast?month=2026-11"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertForwarded(Fixtures.ACME);
+
+        StandIn.reset();
+        StandIn.override(Backend.BILLING, "/api/v1/budgets/acme/forecast", StandIn.Reply.problem(404, "Not Found", "tenant 'acme' has no budget"));
+        assertTrue(page("/budgets?month=2026-11", Fixtures.ACME).contains("acme has no budget."));
+        StandIn.override(Backend.BILLING, "/api/v1/budget-forecasts", StandIn.Reply.json("[]"));
+        StandIn.override(Backend.BILLING, "/api/v1/cost-anomalies", StandIn.Reply.json("""
+                {"day":"2026-11-29","from":"2026-11-22","to":"2026-11-29","currency":"USD","trailingDays":7,"sigmas":3,
+                 "minimumCost":10.00,"method":"trailing mean + 3 sigma","tenants":[]}"""));
+        String empty = page("/budgets?month=2026-11", Fixtures.ADMIN);
+        assertTrue(empty.contains("No tenant has a budget for 2026-11.") && empty.contains("No tenant had a cost on the last whole day"), empty);
+    }
+
+    @Test
+    void slosShowAttainmentBudgetAndTheCurveAgainstTheObjective() {
+        String html = page("/slos?to=2026-11-30T12:00:00Z&window=6h", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-slo=\"chat-ttft\" class=\"breached\"><td>chat-ttft</td><td>service=llm</td><td>TTFT</td>"
+                + "<td>p99 ≤ 500 ms per minute</td><td class=\"num\">99.0 %</td><td>P7D</td><td>TICKET</td><td class=\"num\">98.5 %</td>"
+                + "<td class=\"num\">9850 / 10000</td><td class=\"num\">-50.0 %</td><td class=\"num\">1</td></tr>"), html);
+        assertTrue(html.contains("<tr data-slo=\"acme-availability\" class=\"\"><td>acme-availability</td><td>tenant=acme</td>"
+                + "<td>AVAILABILITY</td><td></td><td class=\"num\">99.5 %</td><td>P7D</td><td>OK</td><td class=\"num\">99.9 %</td>"
+                + "<td class=\"num\">4995 / 5000</td><td class=\"num\">80.0 %</td><td class=\"num\"></td></tr>"), html);
+        String curve = option(html, "slo-0-chart");
+        assertTrue(curve.contains("[\"2026-11-30T10:01:00Z\",720.0]") && curve.contains("\"yAxis\":500.0"), curve);
+        String burn = option(html, "burn-chart");
+        assertTrue(burn.contains("[[\"2026-11-30T06:00:00Z\",60.0],[\"2026-11-30T07:00:00Z\",55.0]"), burn);
+        assertTrue(burn.contains("[\"2026-11-30T11:00:00Z\",-20.0],[\"2026-11-30T12:00:00Z\",-50.0]]") && burn.contains("[\"2026-11-30T12:00:00Z\",80.0]"), burn);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z")), StandIn.SEEN.toString());
+        assertEquals(1 + 2 * SlosResource.BURN_POINTS, StandIn.SEEN.size(), "one states read, a status read per SLO and instant");
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        String tenant = page("/slos?to=2026-11-30T12:00:00Z&window=6h", Fixtures.ACME);
+        assertTrue(nav(tenant).contains("href=\"/slos\""));
+        assertTrue(tenant.contains("<td>acme-availability</td>") && !tenant.contains("chat-ttft"), tenant);
+        assertFalse(tenant.contains("burn-chart-option"), "no burn-down for a tenant: the status reads are fleet reads");
+        assertEquals(1, StandIn.SEEN.size());
+        assertForwarded(Fixtures.ACME);
+
+        StandIn.reset();
+        assertTrue(page("/slos?window=3w", Fixtures.ADMIN).contains("window must be one of 1h, 6h, 24h, 7d"));
+        assertTrue(StandIn.SEEN.isEmpty());
+        StandIn.override(Backend.SLO, "/api/v1/slo-states", StandIn.Reply.json("[]"));
+        assertTrue(page("/slos", Fixtures.ADMIN).contains("No SLO is defined."));
+    }
+
+    @Test
+    void jitterShowsEachEventWithItsNeighboursSuspectsAndTheInterferenceFactor() {
+        String html = page("/jitter?window=24h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN);
+        assertTrue(html.contains("<tr data-event=\"42\" class=\"chosen\"><td class=\"num\"><a href=\"/jitter?window=24h&amp;"
+                + "to=2026-11-30T12%3A00%3A00Z&amp;offset=0&amp;event=42\">42</a></td><td>llm</td><td>chat-ttft</td><td>TTFT</td>"
+                + "<td>2026-11-30T10:20:00Z</td><td>2026-11-30T10:26:00Z</td><td class=\"num\">6</td><td class=\"num\">1840 ms</td>"
+                + "<td class=\"num\">1000 ms</td><td>globex-lab/notebook-2 (0.81)</td></tr>"), html);
+        assertTrue(html.contains("<tr data-event=\"41\" class=\"\">"), html);
+        assertTrue(html.contains("Event 42: llm, chat-ttft (TTFT), 2026-11-30T10:20:00Z – 2026-11-30T10:26:00Z"), html);
+        assertTrue(html.contains("<tr><td class=\"num\">1</td><td>globex-lab/notebook-2</td><td class=\"num\">0.81</td>"
+                + "<td class=\"num\">5.00 min</td><td class=\"num\">0.75</td><td>SM_ACTIVE 0.10 → 0.85</td>"
+                + "<td>arrived 5 min before; SM_ACTIVE rose 0.75</td></tr>"), html);
+        assertTrue(html.contains("<tr data-bucket=\"2\"><td>2</td><td class=\"num\">180</td><td class=\"num\">1215 ms</td>"
+                + "<td class=\"num\">2.70</td><td class=\"num\">0.83</td></tr>"), html);
+        String arrivals = option(html, "jitter-arrivals");
+        assertTrue(arrivals.contains("[[\"2026-11-30T10:15:00Z\",\"globex-lab/notebook-2\"],[\"2026-11-30T10:40:00Z\",\"globex-lab/notebook-2\"]]"), arrivals);
+        String resources = option(html, "jitter-resources");
+        assertTrue(resources.contains("[\"2026-11-30T10:20:00Z\",85.0]") && resources.contains("acme-ml/train-7 GPU_UTIL"), resources);
+        assertTrue(option(html, "jitter-latency").contains("[\"2026-11-30T10:20:00Z\",1840.5]"));
+        assertEquals(List.of("/api/v1/interference?service=llm&from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&sli=TTFT",
+                        "/api/v1/jitter-events/42",
+                        "/api/v1/jitter-events?from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&limit=21&offset=0"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+        assertForwarded(Fixtures.ADMIN);
+
+        StandIn.reset();
+        String tenant = page("/jitter", Fixtures.ACME);
+        assertFalse(nav(tenant).contains("/jitter"));
+        assertTrue(tenant.contains("slo-service refused: you may not see this") && !tenant.contains("notebook-2"), tenant);
+
+        StandIn.reset();
+        StandIn.override(Backend.SLO, "/api/v1/jitter-events", StandIn.Reply.json("[]"));
+        assertTrue(page("/jitter?window=1h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN)
+                .contains("No jitter event between 2026-11-30T11:00:00Z and 2026-11-30T12:00:00Z."));
+        assertTrue(page("/jitter?event=x", Fixtures.ADMIN).contains("event must be a whole number from 0"));
     }
 
     @Test
@@ -274,6 +437,13 @@ class PagesTest {
     static String page(String path, String token) {
         return given().redirects().follow(false).cookie(Session.COOKIE, token).get(path).then().statusCode(200)
                 .extract().asString();
+    }
+
+    /** A chart's option as the page carries it. */
+    static String option(String html, String chart) {
+        int start = html.indexOf("id=\"" + chart + "-option\">");
+        assertTrue(start >= 0, "no option for " + chart);
+        return html.substring(start, html.indexOf("</script>", start));
     }
 
     static String nav(String html) {

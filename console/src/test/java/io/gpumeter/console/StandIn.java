@@ -69,6 +69,9 @@ final class StandIn {
                     SEEN.add(new Seen(b, path + (query != null ? "?" + query : ""), auth));
                     boolean tenant = auth != null && Fixtures.isTenant(auth.substring("Bearer ".length()));
                     Reply reply = OVERRIDES.get(key(b, path, false));
+                    if (reply == null && query != null) {
+                        reply = REPLIES.get(key(b, path + "?" + query, false));
+                    }
                     if (reply == null && tenant) {
                         reply = REPLIES.get(key(b, path, true));
                     }
@@ -99,7 +102,10 @@ final class StandIn {
         SERVERS.clear();
     }
 
-    /** What {@code backend} answers on {@code path}; {@code forTenant} for tenant tokens only. */
+    /**
+     * What {@code backend} answers on {@code path}; {@code forTenant} for tenant tokens only. A path with its query
+     * ({@code /a?at=…}, encoded as sent) answers that query only, before the path's own answer.
+     */
     static void reply(Backend backend, String path, boolean forTenant, Reply reply) {
         REPLIES.put(key(backend, path, forTenant), reply);
     }

@@ -1,0 +1,375 @@
+package io.gpumeter.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.qute.Location;
+import io.quarkus.qute.Template;
+import io.quarkus.qute.TemplateData;
+import io.quarkus.qute.TemplateInstance;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.ws.rs.CookieParam;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
+import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.UriInfo;
+
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * Q4, jitter: slo-service's jitter events in a window (a page of them at a time), and one event with its evidence —
+ * the service's latency curve against the limit, the same-card neighbours' arrivals and resource curves on the same
+ * time axis, and the suspects ranked — beside the service's interference factor by neighbour count. Fleet-wide:
+ * tenant tokens are refused by slo-service.
+ */
+@Path("/jitter")
+@Produces(MediaType.TEXT_HTML)
+public class JitterResource {
+
+    static final int PAGE = 20;
+    /** The longest window slo-service's interference factor spans. */
+    static final Duration INTERFERENCE_MAX = Duration.ofDays(1);
+    /** Activity fields in the order a neighbour's curve is chosen. */
+    static final List<String> ACTIVITY = List.of("SM_ACTIVE", "GR_ENGINE_ACTIVE", "GPU_UTIL", "SM_OCCUPANCY");
+    private static final List<String> COLORS = List.of("#f0a13a", "#8a5ab0", "#3c8d5a", "#c2504a", "#4a9fb0", "#b07a4a");
+
+    private final Session session;
+    private final Upstream upstream;
+    private final ObjectMapper json;
+    private final Template jitter;
+
+    public JitterResource(Session session, Upstream upstream, ObjectMapper json, @Location("jitter.html") Template jitter) {
+        this.session = session;
+        this.upstream = upstream;
+        this.json = json;
+        this.jitter = jitter;
+    }
+
+    /** An event in the list. */
+    @TemplateData
+    public record Row(long id, String link, String service, String slo, String sli, String start, String end, int badMinutes,
+                      String peak, String limit, String suspect, boolean chosen) {
+    }
+
+    /** A ranked suspect and why. */
+    @TemplateData
+    public record Suspect(int rank, String key, String score, String arrivedBefore, String ramp, String rises, String reasons) {
+    }
+
+    /** A neighbour count's interference factor. */
+    @TemplateData
+    public record Bucket(String bucket, long podMinutes, String p99, String ifLatency, String ifThroughput) {
+    }
+
+    /** The chosen event. */
+    @TemplateData
+    public record Event(long id, String service, String slo, String sli, String start, String end, int badMinutes, String peak,
+                        String limit, List<String> neighbours, List<Suspect> suspects, List<String> gaps) {
+
+        public int arrivalsHeight() {
+            return 60 + 36 * neighbours.size();
+        }
+    }
+
+    @GET
+    @Blocking
+    public TemplateInstance jitter(@CookieParam(Session.COOKIE) String cookie, @QueryParam("to") String toText,
+                                   @QueryParam("window") String windowText, @QueryParam("offset") String offsetText,
+                                   @QueryParam("event") String eventText, @Context UriInfo uri) {
+        Viewer viewer = session.require(cookie, uri);
+        Page page = new Page("Jitter", "jitter", viewer);
+        Span span = Span.parse(toText, windowText == null || windowText.isBlank() ? "24h" : windowText, page);
+        int offset = whole(offsetText, "offset", page);
+        Long chosen = eventText == null || eventText.isBlank() ? null : (long) whole(eventText, "event", page);
+        List<Row> rows = new ArrayList<>();
+        List<Bucket> buckets = new ArrayList<>();
+        Event event = null;
+        boolean more = false;
+        String base = "/jitter?window=" + span.window() + "&to=" + Format.query(span.rfc3339To());
+        if (span.readable() && !page.refused()) {
+            Answer list = upstream.getJson(Backend.SLO, "/api/v1/jitter-events?" + span.query() + "&limit=" + (PAGE + 1)
+                    + "&offset=" + offset, viewer.token()).join();
+            page.call(list.call());
+            if (!list.ok()) {
+                page.message(list.refusal());
+            } else {
+                List<JsonNode> events = new ArrayList<>();
+                list.json().forEach(events::add);
+                more = events.size() > PAGE;
+                if (more) {
+                    events = events.subList(0, PAGE);
+                }
+                if (chosen == null && !events.isEmpty()) {
+                    chosen = events.get(0).path("id").asLong();
+                }
+                for (JsonNode e : events) {
+                    long id = e.path("id").asLong();
+                    String top = Format.text(e, "topSuspect");
+                    BigDecimal score = Format.decimalOrNull(e, "topSuspectScore");
+                    rows.add(new Row(id, base + "&offset=" + offset + "&event=" + id, Format.text(e, "service"), Format.text(e, "slo"),
+                            Format.text(e, "sli"), Format.text(e, "start"), Format.text(e, "end"), e.path("badMinutes").asInt(),
+                            ms(Format.decimalOrNull(e, "peakP99Ms")), ms(Format.decimalOrNull(e, "limitMs")),
+                            top == null ? "" : top + (score != null ? " (" + score.setScale(2, java.math.RoundingMode.HALF_EVEN) + ")" : ""),
+                            chosen != null && id == chosen));
+                }
+                if (events.isEmpty()) {
+                    page.message(Message.info(offset > 0 ? "No more jitter events in this window." : "No jitter event between "
+                                    + Format.rfc3339(span.from()) + " and " + span.rfc3339To() + ".",
+                            "Pick a longer or earlier window above; slo-service records an event when a latency SLO's p99 stays over its limit for minutes on end."));
+                }
+                if (chosen != null) {
+                    event = event(chosen, span, viewer, page, buckets);
+                }
+            }
+        }
+        return jitter.data("page", page).data("rows", rows).data("event", event).data("buckets", buckets).data("span", span)
+                .data("windows", Span.windows()).data("previous", offset > 0 ? base + "&offset=" + Math.max(0, offset - PAGE) : null)
+                .data("next", more ? base + "&offset=" + (offset + PAGE) : null).data("first", offset + 1).data("last", offset + rows.size());
+    }
+
+    private Event event(long id, Span span, Viewer viewer, Page page, List<Bucket> buckets) {
+        Answer answer = upstream.getJson(Backend.SLO, "/api/v1/jitter-events/" + id, viewer.token()).join();
+        page.call(answer.call());
+        if (!answer.ok()) {
+            page.message(answer.refusal());
+            return null;
+        }
+        JsonNode e = answer.json();
+        String service = Format.text(e, "service");
+        Instant ifTo = span.to();
+        Instant ifFrom = span.length().compareTo(INTERFERENCE_MAX) > 0 ? ifTo.minus(INTERFERENCE_MAX) : span.from();
+        CompletableFuture<Answer> interference = service == null ? null : upstream.getJson(Backend.SLO, "/api/v1/interference?service="
+                + Format.query(service) + "&from=" + Format.query(Format.rfc3339(ifFrom)) + "&to=" + Format.query(Format.rfc3339(ifTo))
+                + "&sli=" + Optional.ofNullable(Format.text(e, "sli")).orElse("TTFT"), viewer.token());
+        String from = Format.text(e, "curveFrom");
+        String to = Format.text(e, "curveTo");
+        List<String> neighbours = new ArrayList<>();
+        for (JsonNode n : e.path("neighbours")) {
+            neighbours.add(Format.text(n, "namespace") + "/" + Format.text(n, "pod"));
+        }
+        page.charts.add(Chart.of("jitter-latency", "The service's latency around the event", latencyChart(e, from, to), json));
+        if (!neighbours.isEmpty()) {
+            page.charts.add(Chart.of("jitter-arrivals", "The same-card neighbours' arrivals", arrivalsChart(e, from, to, neighbours), json));
+            Map<String, Object> resources = resourcesChart(e, from, to);
+            if (resources != null) {
+                page.charts.add(Chart.of("jitter-resources", "The neighbours' activity on the shared cards", resources, json));
+            }
+        }
+        List<Suspect> suspects = new ArrayList<>();
+        for (JsonNode s : e.path("suspects")) {
+            List<String> rises = new ArrayList<>();
+            for (JsonNode r : s.path("rises")) {
+                rises.add(Format.text(r, "field") + " " + round(r.path("before").asDouble()) + " → " + round(r.path("recent").asDouble()));
+            }
+            List<String> reasons = new ArrayList<>();
+            s.path("reasons").forEach(r -> reasons.add(r.asText()));
+            JsonNode before = s.get("arrivedMinutesBefore");
+            suspects.add(new Suspect(s.path("rank").asInt(), Format.text(s, "key"), round(s.path("score").asDouble()),
+                    before == null || before.isNull() ? "" : round(before.asDouble()) + " min", round(s.path("ramp").asDouble()),
+                    String.join("; ", rises), String.join("; ", reasons)));
+        }
+        List<String> gaps = new ArrayList<>();
+        e.path("gaps").forEach(g -> gaps.add(g.asText()));
+        if (interference != null) {
+            Answer a = interference.join();
+            page.call(a.call());
+            if (!a.ok()) {
+                page.message(a.refusal());
+            } else {
+                List<String> names = new ArrayList<>();
+                List<Double> factors = new ArrayList<>();
+                for (JsonNode b : a.json().path("byNeighbours")) {
+                    BigDecimal factor = Format.decimalOrNull(b, "ifLatency");
+                    BigDecimal p99 = Format.decimalOrNull(b, "p99Ms");
+                    buckets.add(new Bucket(Format.text(b, "bucket"), b.path("podMinutes").asLong(), ms(p99),
+                            factor == null ? "" : factor.setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString(),
+                            Format.decimalOrNull(b, "ifThroughput") == null ? ""
+                                    : Format.decimal(b, "ifThroughput").setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString()));
+                    names.add(label(Format.text(b, "bucket")));
+                    factors.add(factor == null ? null : factor.doubleValue());
+                }
+                if (!buckets.isEmpty()) {
+                    page.charts.add(Chart.of("interference-chart", "Interference factor by neighbour count", interferenceChart(names, factors), json));
+                }
+            }
+        }
+        return new Event(e.path("id").asLong(), service, Format.text(e, "slo"), Format.text(e, "sli"), Format.text(e, "start"),
+                Format.text(e, "end"), e.path("badMinutes").asInt(), ms(Format.decimalOrNull(e, "peakP99Ms")),
+                ms(Format.decimalOrNull(e, "limitMs")), neighbours, suspects, gaps);
+    }
+
+    private static String label(String bucket) {
+        return "0".equals(bucket) ? "dedicated" : bucket + " neighbour" + ("1".equals(bucket) ? "" : "s");
+    }
+
+    private static Map<String, Object> timeAxis(String from, String to) {
+        Map<String, Object> axis = new LinkedHashMap<>();
+        axis.put("type", "time");
+        if (from != null) {
+            axis.put("min", from);
+        }
+        if (to != null) {
+            axis.put("max", to);
+        }
+        return axis;
+    }
+
+    private static Map<String, Object> latencyChart(JsonNode e, String from, String to) {
+        List<Map<String, Object>> series = new ArrayList<>();
+        for (String[] p : List.of(new String[]{"p50Ms", "p50", "#9fc0e3"}, new String[]{"p95Ms", "p95", "#5b8fc7"}, new String[]{"p99Ms", "p99", "#2f6fb0"})) {
+            List<List<Object>> points = new ArrayList<>();
+            for (JsonNode m : e.path("latency")) {
+                JsonNode v = m.get(p[0]);
+                if (v != null && !v.isNull()) {
+                    points.add(List.of(Format.text(m, "minute"), v.asDouble()));
+                }
+            }
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("name", p[1]);
+            s.put("type", "line");
+            s.put("showSymbol", false);
+            s.put("color", p[2]);
+            s.put("data", points);
+            series.add(s);
+        }
+        Map<String, Object> p99 = series.get(2);
+        p99.put("markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", "#c2504a", "type", "dashed"),
+                "label", Map.of("formatter", "limit " + ms(Format.decimalOrNull(e, "limitMs"))),
+                "data", List.of(Map.of("yAxis", Format.decimal(e, "limitMs").doubleValue()))));
+        p99.put("markArea", Map.of("silent", true, "itemStyle", Map.of("color", "rgba(194,80,74,0.12)"),
+                "data", List.of(List.of(Map.of("xAxis", Format.text(e, "start")), Map.of("xAxis", Format.text(e, "end"))))));
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "axis"));
+        option.put("legend", Map.of("top", 0));
+        option.put("grid", Map.of("left", 160, "right", 110, "top", 36, "bottom", 30));
+        option.put("xAxis", timeAxis(from, to));
+        option.put("yAxis", Map.of("type", "value", "name", "ms"));
+        option.put("series", series);
+        return option;
+    }
+
+    /** Each neighbour's time on the shared cards as a band on its own row, the event shaded. */
+    private static Map<String, Object> arrivalsChart(JsonNode e, String from, String to, List<String> names) {
+        List<Map<String, Object>> series = new ArrayList<>();
+        int i = 0;
+        for (JsonNode n : e.path("neighbours")) {
+            String name = names.get(i);
+            String since = Optional.ofNullable(Format.text(n, "since")).orElse(Optional.ofNullable(from).orElse(Format.text(e, "start")));
+            String until = Optional.ofNullable(Format.text(n, "until")).orElse(Optional.ofNullable(to).orElse(Format.text(e, "end")));
+            Map<String, Object> s = new LinkedHashMap<>();
+            s.put("name", name);
+            s.put("type", "line");
+            s.put("color", COLORS.get(i % COLORS.size()));
+            s.put("lineStyle", Map.of("width", 10));
+            s.put("symbol", "circle");
+            s.put("symbolSize", 10);
+            s.put("data", List.of(List.of(since, name), List.of(until, name)));
+            if (i == 0) {
+                s.put("markArea", Map.of("silent", true, "itemStyle", Map.of("color", "rgba(194,80,74,0.12)"),
+                        "data", List.of(List.of(Map.of("xAxis", Format.text(e, "start")), Map.of("xAxis", Format.text(e, "end"))))));
+            }
+            series.add(s);
+            i++;
+        }
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "item"));
+        option.put("grid", Map.of("left", 160, "right", 110, "top", 10, "bottom", 30));
+        option.put("xAxis", timeAxis(from, to));
+        option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true));
+        option.put("series", series);
+        return option;
+    }
+
+    /** Each neighbour's activity (its first field of {@link #ACTIVITY} with a curve), in percent. */
+    private static Map<String, Object> resourcesChart(JsonNode e, String from, String to) {
+        List<Map<String, Object>> series = new ArrayList<>();
+        int i = 0;
+        for (JsonNode n : e.path("neighbours")) {
+            String name = Format.text(n, "namespace") + "/" + Format.text(n, "pod");
+            JsonNode curves = n.path("curves");
+            for (String field : ACTIVITY) {
+                JsonNode curve = curves.get(field);
+                if (curve != null && curve.path("points").size() > 0) {
+                    List<List<Object>> points = new ArrayList<>();
+                    double scale = "GPU_UTIL".equals(field) ? 1 : 100;
+                    for (JsonNode p : curve.path("points")) {
+                        points.add(List.of(Format.text(p, "minute"), Math.round(p.path("mean").asDouble() * scale * 10) / 10.0));
+                    }
+                    Map<String, Object> s = new LinkedHashMap<>();
+                    s.put("name", name + " " + field);
+                    s.put("type", "line");
+                    s.put("showSymbol", false);
+                    s.put("color", COLORS.get(i % COLORS.size()));
+                    s.put("data", points);
+                    series.add(s);
+                    break;
+                }
+            }
+            i++;
+        }
+        if (series.isEmpty()) {
+            return null;
+        }
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "axis"));
+        option.put("legend", Map.of("top", 0));
+        option.put("grid", Map.of("left", 160, "right", 110, "top", 36, "bottom", 30));
+        option.put("xAxis", timeAxis(from, to));
+        option.put("yAxis", Map.of("type", "value", "name", "% active", "max", 100));
+        option.put("series", series);
+        return option;
+    }
+
+    private static Map<String, Object> interferenceChart(List<String> names, List<Double> factors) {
+        Map<String, Object> option = new LinkedHashMap<>();
+        option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
+        option.put("grid", Map.of("left", 60, "right", 100, "top", 30, "bottom", 30));
+        option.put("xAxis", Map.of("type", "category", "data", names));
+        option.put("yAxis", Map.of("type", "value", "name", "p99 ÷ dedicated p99"));
+        Map<String, Object> series = new LinkedHashMap<>();
+        series.put("name", "IF latency");
+        series.put("type", "bar");
+        series.put("barMaxWidth", 50);
+        series.put("color", "#8a5ab0");
+        series.put("data", factors);
+        series.put("markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", "#5b6b7c", "type", "dashed"),
+                "label", Map.of("formatter", "as dedicated"), "data", List.of(Map.of("yAxis", 1))));
+        option.put("series", List.of(series));
+        return option;
+    }
+
+    private static int whole(String text, String field, Page page) {
+        if (text == null || text.isBlank()) {
+            return 0;
+        }
+        try {
+            int value = Integer.parseInt(text.strip());
+            if (value >= 0) {
+                return value;
+            }
+        } catch (NumberFormatException e) {
+            // said below
+        }
+        page.message(Message.error("That " + field + " is not readable", field + " must be a whole number from 0, got '" + text + "'.",
+                "Follow a link on this page instead."));
+        return 0;
+    }
+
+    private static String ms(BigDecimal value) {
+        return value == null ? "" : value.setScale(0, java.math.RoundingMode.HALF_EVEN).toPlainString() + " ms";
+    }
+
+    private static String round(double value) {
+        return BigDecimal.valueOf(value).setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString();
+    }
+}
