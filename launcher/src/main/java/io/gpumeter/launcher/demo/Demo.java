@@ -50,7 +50,9 @@ public final class Demo {
         suite.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", CLUSTER)
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "true")
                 .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_API_SERVER_URL", api.url())
-                .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_TRUST_CERTS", "true");
+                .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_TRUST_CERTS", "true")
+                // a watched pod is sent to the ledger within a second (the scheduler runs nothing more often)
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DELIVERY_FLUSH_INTERVAL", "PT1S");
     }
 
     /** Feeds the history, waits for the ledger to hold it, and prints a Q1 answer and the monthly CSV. */
@@ -108,8 +110,12 @@ public final class Demo {
                 from, to);
         out.printf("  Q8  failures and recoveries:       %s/api/v1/failures?from=%s&to=%s&groupBy=cause%n", ledger,
                 Rfc3339.format(signals.usageTo().minus(Duration.ofDays(1))), to);
-        out.printf("  Q9  budgets %s:%n", budgets);
-        out.printf("                                     %s/api/v1/budget-forecasts%n", base(suite, Service.BILLING));
+        out.printf("  Q9  budgets against forecasts:     %s/api/v1/budget-forecasts%n", base(suite, Service.BILLING));
+        if (!budgets.isEmpty()) {
+            out.printf("      (monthly budgets set: %s; %s's is 90 %% of its forecast)%n", budgets.entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue().toPlainString()).collect(Collectors.joining(", ")),
+                    DemoSignals.overrunTenant());
+        }
         out.printf("  Q10 capacity plan:                 %s/api/v1/capacity?horizon=7d%n", base(suite, Service.BILLING));
         out.printf("  alerts (evaluated every minute):   %s/api/v1/alerts, dry-run actions: %s/api/v1/actions%n",
                 base(suite, Service.ALERT), base(suite, Service.ALERT));

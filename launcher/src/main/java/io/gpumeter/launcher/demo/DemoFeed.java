@@ -31,6 +31,8 @@ public final class DemoFeed {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int PARALLEL = 4;
+    private static final int FORECAST_ATTEMPTS = 8;
+    private static final Duration FORECAST_PAUSE = Duration.ofSeconds(10);
 
     private final Suite suite;
     private final PrintStream out;
@@ -107,9 +109,18 @@ public final class DemoFeed {
             send(new DemoSignals.Push("billing", "/api/v1/budgets/" + tenant, "application/json",
                     "{\"monthlyAmount\":1000000.00}"), "PUT", 200, 201);
         }
-        // billing asks the ledger for the month so far; on a busy machine the first asks may time out
+        // billing asks the ledger for the month so far; while the ledger still digests the scrapes just sent, on a
+        // busy machine, that may time out and open billing's circuit breaker for a while: ask again, a while later
         JsonNode forecasts = null;
-        for (int attempt = 0; attempt < 3 && forecasts == null; attempt++) {
+        for (int attempt = 0; attempt < FORECAST_ATTEMPTS && forecasts == null; attempt++) {
+            if (attempt > 0) {
+                try {
+                    Thread.sleep(FORECAST_PAUSE.toMillis());
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    return set;
+                }
+            }
             forecasts = get(Service.BILLING, "/api/v1/budget-forecasts");
         }
         if (forecasts == null) {
