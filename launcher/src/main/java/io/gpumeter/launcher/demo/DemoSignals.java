@@ -53,7 +53,9 @@ public final class DemoSignals {
     static final double IDLE = 0.02;
     static final double MODERATE = 0.35;
     static final double BUSY = 0.85;
-    static final double NEIGHBOUR_SM = 0.30;
+    /** The share of the card the neighbour's SM work takes (it waits on memory), and the memory it fills. */
+    static final double NEIGHBOUR_SHARE = 0.12;
+    static final long NEIGHBOUR_MEMORY_MIB = 22000;
     static final double NEIGHBOUR_DRAM = 0.93;
 
     /** A body for one ingest endpoint. */
@@ -219,6 +221,11 @@ public final class DemoSignals {
     public record Holder(SimPod pod, Grant grant, double share) {
     }
 
+    /** The framebuffer a unit's work fills: little when it idles, most of what it reserved otherwise. */
+    long memoryUsedMib(SimPod pod, Grant grant, Instant minute) {
+        return Math.round(grant.memoryMib() * (activity(pod, minute) <= IDLE * 1.1 ? 0.15 : 0.8));
+    }
+
     /** The card's activity in {@code minute}: the sum of its units' shares, capped at 1; the neighbour's on top. */
     public CardMinute card(SimGpu gpu, Instant minute) {
         Instant mid = minute.plusSeconds(30);
@@ -233,14 +240,14 @@ public final class DemoSignals {
                     holders.add(new Holder(pod, g, share));
                     sm += share;
                     dram += share * 0.5;
-                    fb += g.memoryMib() * (activity(pod, minute) <= IDLE * 1.1 ? 0.15 : 0.8);
+                    fb += memoryUsedMib(pod, g, minute);
                 }
             }
         }
         if (neighbourHolds(gpu.uuid(), mid)) {
-            sm += NEIGHBOUR_SM * 0.4;
+            sm += NEIGHBOUR_SHARE;
             dram = NEIGHBOUR_DRAM;
-            fb += 22000;
+            fb += NEIGHBOUR_MEMORY_MIB;
         }
         return new CardMinute(round(Math.min(1, sm)), round(Math.min(1, dram)), Math.min(gpu.memoryMib(), Math.round(fb)),
                 holders);
@@ -295,12 +302,13 @@ public final class DemoSignals {
                         for (Holder h : c.holders()) {
                             String vgpu = "deviceuuid=\"" + gpu.uuid() + "\",podnamespace=\"" + h.pod().namespace()
                                     + "\",podname=\"" + h.pod().name() + "\",ctrname=\"main\",vdeviceid=\"0\"";
-                            hami.append("hami_container_device_utilization_ratio{").append(vgpu).append("} ")
-                                    .append(fmt(round(h.share() * 100))).append(' ').append(ts).append('\n');
-                            hami.append("hami_vgpu_memory_used_bytes{").append(vgpu).append("} ")
-                                    .append(Math.round(h.grant().memoryMib() * 0.6) * 1024 * 1024).append(' ').append(ts).append('\n');
-                            hami.append("hami_vgpu_memory_limit_bytes{").append(vgpu).append("} ")
-                                    .append(h.grant().memoryMib() * 1024 * 1024).append(' ').append(ts).append('\n');
+                            vgpu(hami, vgpu, h.share(), memoryUsedMib(h.pod(), h.grant(), minute), h.grant().memoryMib(), ts);
+                        }
+                        if (neighbourHolds(gpu.uuid(), minute.plusSeconds(30))) {
+                            Pod n = neighbour();
+                            vgpu(hami, "deviceuuid=\"" + gpu.uuid() + "\",podnamespace=\"" + n.getMetadata().getNamespace()
+                                    + "\",podname=\"" + n.getMetadata().getName() + "\",ctrname=\"bench\",vdeviceid=\"0\"",
+                                    NEIGHBOUR_SHARE, NEIGHBOUR_MEMORY_MIB, 24000, ts);
                         }
                     }
                 }
@@ -326,6 +334,15 @@ public final class DemoSignals {
 
     Instant xid48At() {
         return end.minus(Duration.ofMinutes(15));
+    }
+
+    private static void vgpu(StringBuilder hami, String labels, double share, long usedMib, long limitMib, long ts) {
+        hami.append("hami_container_device_utilization_ratio{").append(labels).append("} ").append(fmt(round(share * 100)))
+                .append(' ').append(ts).append('\n');
+        hami.append("hami_vgpu_memory_used_bytes{").append(labels).append("} ").append(usedMib * 1024 * 1024).append(' ')
+                .append(ts).append('\n');
+        hami.append("hami_vgpu_memory_limit_bytes{").append(labels).append("} ").append(limitMib * 1024 * 1024).append(' ')
+                .append(ts).append('\n');
     }
 
     private static MigInstance instance(SimNode node, Grant grant) {
