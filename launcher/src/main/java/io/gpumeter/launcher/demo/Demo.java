@@ -116,7 +116,6 @@ public final class Demo {
                     .map(e -> e.getKey() + " " + e.getValue().toPlainString()).collect(Collectors.joining(", ")),
                     DemoSignals.overrunTenant());
         }
-        out.printf("  Q10 capacity plan:                 %s/api/v1/capacity?horizon=7d%n", base(suite, Service.BILLING));
         out.printf("  alerts (evaluated every minute):   %s/api/v1/alerts, dry-run actions: %s/api/v1/actions%n",
                 base(suite, Service.ALERT), base(suite, Service.ALERT));
     }
