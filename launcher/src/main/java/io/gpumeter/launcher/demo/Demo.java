@@ -5,6 +5,7 @@ import io.gpumeter.launcher.simulator.FleetSimulator;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.gpumeter.launcher.simulator.SimPod;
+import io.gpumeter.launcher.simulator.TenantPeriod;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
@@ -12,6 +13,7 @@ import io.gpumeter.launcher.suite.SuiteBuilder;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.StringWriter;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -21,6 +23,7 @@ import java.time.Instant;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
@@ -47,7 +50,9 @@ public final class Demo {
         suite.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", CLUSTER)
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "true")
                 .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_API_SERVER_URL", api.url())
-                .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_TRUST_CERTS", "true");
+                .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_TRUST_CERTS", "true")
+                // a watched pod is sent to the ledger within a second (the scheduler runs nothing more often)
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DELIVERY_FLUSH_INTERVAL", "PT1S");
     }
 
     /** Feeds the history, waits for the ledger to hold it, and prints a Q1 answer and the monthly CSV. */
@@ -55,7 +60,8 @@ public final class Demo {
         Plan plan = simulator.plan();
         out.printf("%nSimulating %d pods on %d GPUs from %s to %s (seed %d)...%n", plan.pods().size(),
                 plan.gpus().count(), plan.start(), plan.end(), plan.seed());
-        if (api.awaitWatches(List.of("pods"), WATCH_WAIT)) {
+        boolean watched = api.awaitWatches(List.of("pods"), WATCH_WAIT);
+        if (watched) {
             api.awaitWatches(List.of("pods", "nodes", "namespaces"), Duration.ofSeconds(5));
             long t0 = System.nanoTime();
             simulator.applyTo(api.client());
@@ -66,8 +72,57 @@ public final class Demo {
                     + "endpoint instead.%n", api.url(), WATCH_WAIT.toSeconds());
             replay(suite);
         }
+        DemoSignals signals = new DemoSignals(plan);
+        DemoFeed feed = new DemoFeed(suite, out);
+        if (watched) {
+            api.client().resource(signals.neighbour()).create();
+        } else {
+            feed.replay(signals.neighbourNdjson(), CLUSTER);
+        }
+        feed.send(signals, CLUSTER);
         OccupancySample.busiest(plan).ifPresent(sample -> showOccupants(suite, sample));
+        feed.detectJitter(signals);
+        Map<String, BigDecimal> budgets = feed.budgets(plan.namespaces().stream()
+                .flatMap(n -> n.tenants().stream().map(TenantPeriod::tenant)).distinct().sorted().toList());
+        feed.failures().forEach(f -> out.printf("  not taken: %s%n", f));
         showReports(suite, plan);
+        showQuestions(suite, signals, budgets);
+    }
+
+    /** Where each question's answer is, for the signals just sent. */
+    private void showQuestions(Suite suite, DemoSignals signals, Map<String, BigDecimal> budgets) {
+        String from = Rfc3339.format(signals.usageFrom());
+        String to = Rfc3339.format(signals.usageTo());
+        String ledger = base(suite, Service.LEDGER);
+        String slo = base(suite, Service.SLO);
+        out.printf("%nThe last %d minutes of the fleet, question by question:%n", DemoSignals.USAGE_SPAN.toMinutes());
+        out.printf("  Q2  allocated and used GPU-hours:  %s/api/v1/gpu-hours?from=%s&to=%s&groupBy=tenant%n", ledger, from, to);
+        out.printf("  Q3  idle cards and allocations:    %s/api/v1/idle?from=%s&to=%s&groupBy=tenant%n", ledger, from, to);
+        out.printf("  Q4  SLOs and the jitter episode:   %s/api/v1/slo-states?from=%s&to=%s%n", slo, from, to);
+        out.printf("                                     %s/api/v1/jitter-events?from=%s&to=%s&service=%s%n", slo, from, to,
+                DemoSignals.CHAT_SERVICE);
+        out.printf("  Q5  its noisy neighbour:           %s/api/v1/interference?service=%s&from=%s&to=%s%n", slo,
+                DemoSignals.CHAT_SERVICE, from, to);
+        out.printf("  Q6  queue waits (Kueue, Volcano):  %s/api/v1/queue-wait?from=%s&to=%s&groupBy=clusterQueue%n", ledger,
+                Rfc3339.format(signals.usageTo().minus(Duration.ofDays(2))), to);
+        out.printf("                                     %s/api/v1/queue-wait/pending%n", ledger);
+        out.printf("  Q7  allocated against used:        %s/api/v1/reconciliation?from=%s&to=%s&groupBy=namespace%n", ledger,
+                from, to);
+        out.printf("  Q8  failures and recoveries:       %s/api/v1/failures?from=%s&to=%s&groupBy=cause%n", ledger,
+                Rfc3339.format(signals.usageTo().minus(Duration.ofDays(1))), to);
+        out.printf("  Q9  budgets against forecasts:     %s/api/v1/budget-forecasts%n", base(suite, Service.BILLING));
+        if (!budgets.isEmpty()) {
+            out.printf("      (monthly budgets set: %s; %s's is 90 %% of its forecast)%n", budgets.entrySet().stream()
+                    .map(e -> e.getKey() + " " + e.getValue().toPlainString()).collect(Collectors.joining(", ")),
+                    DemoSignals.overrunTenant());
+        }
+        out.printf("  alerts (evaluated every minute):   %s/api/v1/alerts, dry-run actions: %s/api/v1/actions%n",
+                base(suite, Service.ALERT), base(suite, Service.ALERT));
+    }
+
+    private static String base(Suite suite, Service service) {
+        String url = suite.url(service).toString();
+        return url.endsWith("/") ? url.substring(0, url.length() - 1) : url;
     }
 
     private void replay(Suite suite) throws IOException, InterruptedException {

@@ -24,7 +24,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * uid and creationTimestamp (the wall clock) on every create and (b) deletes at once any object that an update
  * marks with a deletionTimestamp, so the terminating state never reaches watchers. This one keeps the uid and
  * creationTimestamp the client sent, and stores an update carrying a deletionTimestamp as a terminating object
- * that the next DELETE removes; it also answers {@code /version} and remembers which resources are being watched.
+ * that the next DELETE removes; it also answers {@code /version} and the discovery documents of the kinds it holds
+ * ({@link Discovery}), so that kubectl and clients that discover first work against it, and remembers which
+ * resources are being watched.
  */
 public class HistoryCrudDispatcher extends KubernetesCrudDispatcher {
 
@@ -51,7 +53,21 @@ public class HistoryCrudDispatcher extends KubernetesCrudDispatcher {
         if ("GET".equals(request.getMethod()) && "/version".equals(request.getPath())) {
             return new MockResponse().setResponseCode(HttpURLConnection.HTTP_OK).setBody(VERSION);
         }
-        return super.dispatch(request);
+        if ("GET".equals(request.getMethod())) {
+            Discovery.Answer answer = Discovery.answer(request.getPath());
+            if (answer != null) {
+                return new MockResponse().setResponseCode(answer.status())
+                        .setHeader("Content-Type", "application/json").setBody(answer.body());
+            }
+        }
+        MockResponse response = super.dispatch(request);
+        // The stock answers carry no media type; kubectl, which asks for protobuf first, would then read JSON as
+        // protobuf. A watch is left as the stock handler shapes it.
+        if (response != null && response.header("Content-Type") == null
+                && !String.valueOf(request.getPath()).matches(".*[?&]watch=(true|1).*")) {
+            response.setHeader("Content-Type", "application/json");
+        }
+        return response;
     }
 
     @Override

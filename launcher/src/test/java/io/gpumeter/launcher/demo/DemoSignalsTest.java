@@ -1,0 +1,137 @@
+package io.gpumeter.launcher.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.gpumeter.launcher.simulator.FleetSimulator;
+import io.gpumeter.launcher.simulator.Plan;
+import io.gpumeter.launcher.simulator.Rfc3339;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class DemoSignalsTest {
+
+    private static final Instant END = Instant.parse("2026-12-02T00:15:00Z");
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private static DemoSignals signals(long seed) {
+        return new DemoSignals(new FleetSimulator(seed, END).plan());
+    }
+
+    @Test
+    void theSameSeedGivesTheSameBodies() {
+        DemoSignals a = signals(42);
+        DemoSignals b = signals(42);
+        assertEquals(a.usagePushes(), b.usagePushes());
+        assertEquals(a.latencyPushes(), b.latencyPushes());
+        assertEquals(a.governanceNdjson(), b.governanceNdjson());
+        assertEquals(a.kernelLogPushes(), b.kernelLogPushes());
+    }
+
+    @Test
+    void everyScrapeIsOneSampleASeriesWithinTheSpanAndQuickToMake() {
+        for (long seed : new long[] {1, 7, 42}) {
+            long t0 = System.nanoTime();
+            DemoSignals s = signals(seed);
+            List<DemoSignals.Push> pushes = s.usagePushes();
+            assertTrue(Duration.ofNanos(System.nanoTime() - t0).toSeconds() < 10);
+            // 150 minutes of 4 nodes' dcgm-exporter, and the HAMi monitor of the two HAMi nodes when they hold vGPUs
+            assertTrue(pushes.stream().filter(p -> p.path().startsWith("/api/v1/ingest/dcgm")).count() == 150 * 4);
+            assertTrue(pushes.stream().anyMatch(p -> p.path().startsWith("/api/v1/ingest/hami-monitor")));
+            for (DemoSignals.Push push : pushes) {
+                Set<String> series = new HashSet<>();
+                for (String line : push.body().split("\n")) {
+                    if (line.startsWith("#") || line.isEmpty()) {
+                        continue;
+                    }
+                    String key = line.substring(0, line.indexOf('}') + 1);
+                    assertTrue(series.add(key), "series twice in one scrape: " + key);
+                    long ts = Long.parseLong(line.substring(line.lastIndexOf(' ') + 1));
+                    assertFalse(Instant.ofEpochMilli(ts).isBefore(s.usageFrom()));
+                    assertTrue(Instant.ofEpochMilli(ts).isBefore(s.usageTo()));
+                }
+            }
+        }
+    }
+
+    @Test
+    void someCardsAreIdleSomeBusyAndTheSharedCardIsMemoryBound() {
+        DemoSignals s = signals(42);
+        Plan plan = s.plan();
+        Instant last = s.usageTo().minus(Duration.ofMinutes(5));
+        List<Double> sm = new ArrayList<>();
+        plan.gpus().forEach(g -> sm.add(s.card(g, last).sm()));
+        assertTrue(sm.stream().anyMatch(v -> v == 0), "an empty card: " + sm);
+        assertTrue(sm.stream().anyMatch(v -> v > 0.5), "a busy card: " + sm);
+        var shared = plan.gpus().filter(g -> g.uuid().equals(s.sharedCard())).findFirst().orElseThrow();
+        assertTrue(s.card(shared, last).dram() > 0.85, "the neighbour saturates the card's DRAM");
+        assertTrue(s.card(shared, s.neighbourAt().minus(Duration.ofMinutes(5))).dram() < 0.85);
+    }
+
+    @Test
+    void theChatServiceIsSlowOnlyWhileItsNeighbourIsThereAndSlowEnoughForTheJitterRule() throws Exception {
+        DemoSignals s = signals(42);
+        DemoSignals.InferenceService chat = s.services().get(0);
+        assertEquals(2, s.services().size());
+        Pod neighbour = s.neighbour();
+        assertEquals(s.sharedCard(), chat.pod().grants().get(0).gpuUuid());
+        assertEquals(chat.pod().nodeName(), neighbour.getSpec().getNodeName());
+        assertTrue(neighbour.getMetadata().getAnnotations().get("hami.io/vgpu-devices-allocated").startsWith(s.sharedCard() + ","));
+        for (String line : s.latencyPushes().get(0).body().split("\n")) {
+            JsonNode r = JSON.readTree(line);
+            Instant ts = Instant.parse(r.get("ts").asText());
+            boolean inEpisode = !ts.isBefore(s.jitterStart()) && ts.isBefore(s.jitterEnd());
+            double ttft = r.get("ttftMs").asDouble();
+            if (inEpisode) {
+                assertTrue(ttft > 2 * DemoSignals.CHAT_THRESHOLD_MS, line);
+                assertFalse(ts.isBefore(s.neighbourAt()));
+            } else {
+                assertTrue(ttft < DemoSignals.CHAT_THRESHOLD_MS, line);
+            }
+            assertEquals(chat.pod().name(), r.get("pod").asText());
+        }
+        for (DemoSignals.Push slo : s.sloPushes()) {
+            assertNotNull(JSON.readTree(slo.body()).get("objective"));
+        }
+    }
+
+    @Test
+    void governanceIsWatchEventsOfKueueVolcanoAndAnOomEvent() throws Exception {
+        DemoSignals s = signals(42);
+        Set<String> kinds = new HashSet<>();
+        int heldBack = 0;
+        for (String line : (s.governanceNdjson() + s.oomEventNdjson()).split("\n")) {
+            JsonNode event = JSON.readTree(line);
+            JsonNode object = event.get("object");
+            kinds.add(object.get("kind").asText());
+            if (object.path("metadata").path("name").asText().equals("job-train-xl")) {
+                heldBack++;
+            }
+        }
+        assertEquals(Set.of("ResourceFlavor", "ClusterQueue", "LocalQueue", "Workload", "Queue", "PodGroup", "Event"), kinds);
+        assertEquals(2, heldBack);
+    }
+
+    @Test
+    void theKernelLogsNameTheirCardsAndXids() {
+        DemoSignals s = signals(42);
+        List<DemoSignals.Push> logs = s.kernelLogPushes();
+        assertEquals(2, logs.size());
+        String all = logs.get(0).body() + logs.get(1).body();
+        assertTrue(all.contains("): 79, pid=0"), all);
+        assertTrue(all.contains("): 48, pid=0"), all);
+        assertTrue(all.matches("(?s)\\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}\\] NVRM: .*"), all);
+        assertEquals(Rfc3339.format(END.minus(Duration.ofMinutes(15))), Rfc3339.format(s.xid48At()));
+    }
+}

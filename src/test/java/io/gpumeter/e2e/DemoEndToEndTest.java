@@ -1,0 +1,266 @@
+package io.gpumeter.e2e;
+
+import io.fabric8.kubernetes.api.model.APIResource;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.gpumeter.launcher.demo.Demo;
+import io.gpumeter.launcher.demo.DemoSignals;
+import io.gpumeter.launcher.kube.SimulatedApiServer;
+import io.gpumeter.launcher.simulator.FleetSimulator;
+import io.gpumeter.launcher.simulator.Plan;
+import io.gpumeter.launcher.simulator.Rfc3339;
+import io.gpumeter.launcher.simulator.SimGpu;
+import io.gpumeter.launcher.suite.Service;
+import io.gpumeter.launcher.suite.Suite;
+import io.restassured.path.json.JsonPath;
+import io.restassured.specification.RequestSpecification;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Supplier;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * {@code up --demo} end to end, on its own suite with the collector watching the simulated API server: after the
+ * demo's start every question has a true answer, and the simulated API server behaves as one for clients that
+ * discover first.
+ */
+class DemoEndToEndTest {
+
+    static Suite suite;
+    static SimulatedApiServer api;
+    static Plan plan;
+    static DemoSignals signals;
+    static String printed;
+
+    @BeforeAll
+    static void startTheDemo() throws Exception {
+        Path root = SuiteExtension.repoRoot();
+        Path state = root.resolve("src/test/target/demo-e2e-" + ProcessHandle.current().pid());
+        FleetSimulator simulator = new FleetSimulator(FleetSimulator.DEFAULT_SEED);
+        plan = simulator.plan();
+        signals = new DemoSignals(plan);
+        api = SimulatedApiServer.start();
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
+        Demo demo = new Demo(simulator, print);
+        var builder = Suite.builder(root).freePorts().embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
+                .stateDirectory(state).logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3))
+                .env(Service.ALERT, "GPUMETER_ALERT_ALERTMANAGER_ENABLED", "false");
+        demo.configure(builder, api);
+        suite = builder.build().start();
+        demo.run(suite, api);
+        printed = out.toString(StandardCharsets.UTF_8);
+        System.out.println(printed);
+    }
+
+    @AfterAll
+    static void stop() {
+        if (suite != null) {
+            suite.stop();
+        }
+        if (api != null) {
+            api.close();
+        }
+    }
+
+    static RequestSpecification as() {
+        return given().header("Authorization", "Bearer " + suite.adminToken());
+    }
+
+    static String url(Service service, String path) {
+        return suite.url(service).resolve(path).toString();
+    }
+
+    static String from() {
+        return Rfc3339.format(signals.usageFrom());
+    }
+
+    static String to() {
+        return Rfc3339.format(signals.usageTo());
+    }
+
+    static JsonPath get(Service service, String path, Map<String, ?> params) {
+        return as().queryParams(params).get(url(service, path)).then().statusCode(200).extract().jsonPath();
+    }
+
+    /** Polls until the answer is there or the time is up, and returns the last answer. */
+    static <T> T eventually(Duration within, Supplier<T> read, java.util.function.Predicate<T> done) throws InterruptedException {
+        Instant deadline = Instant.now().plus(within);
+        T last = read.get();
+        while (!done.test(last) && Instant.now().isBefore(deadline)) {
+            Thread.sleep(1000);
+            last = read.get();
+        }
+        return last;
+    }
+
+    @Test
+    void everyBodyWasTaken() {
+        assertFalse(printed.contains("not taken"), printed);
+    }
+
+    @Test
+    void usedHoursOfAWholeCardJobAreItsSimulatedSeries() throws Exception {
+        // a Job's only pod, alone on whole cards through the whole span: each card's SM_ACTIVE is the job's
+        var job = plan.pods().stream()
+                .filter(p -> p.owner() != null && p.owner().kind().equals("Job") && !p.grants().isEmpty()
+                        && p.grants().get(0).migProfile() == null && p.grants().get(0).cores() >= 100)
+                .filter(p -> p.holdsAt(signals.usageFrom()) && p.holdsAt(signals.usageTo().minusSeconds(1)))
+                .filter(p -> plan.pods().stream().filter(o -> o.owner() != null && o.owner().name().equals(p.owner().name())).count() == 1)
+                .findFirst().orElseThrow();
+        double expected = 0;
+        for (var grant : job.grants()) {
+            for (Instant minute : signals.minutes()) {
+                expected += smActive(grant.gpuUuid(), minute) / 60;
+            }
+        }
+        String key = "Job/" + job.owner().name();
+        JsonPath hours = eventually(Duration.ofSeconds(60), () -> get(Service.LEDGER, "/api/v1/gpu-hours",
+                Map.of("from", from(), "to", to(), "groupBy", "owner")),
+                j -> j.getList("findAll { it.key == '" + key + "' }.usedGpuHours").size() == 1);
+        List<Object> used = hours.getList("findAll { it.key == '" + key + "' }.usedGpuHours");
+        assertEquals(1, used.size(), hours.prettify());
+        assertTrue(expected > 0.1, "the job was busy: " + expected);
+        assertEquals(expected, Double.parseDouble(String.valueOf(used.get(0))), expected * 0.01 + 0.002, hours.prettify());
+
+        JsonPath byTenant = get(Service.LEDGER, "/api/v1/gpu-hours", Map.of("from", from(), "to", to(), "groupBy", "tenant"));
+        for (Object u : byTenant.getList("usedGpuHours")) {
+            assertTrue(Double.parseDouble(String.valueOf(u)) > 0, byTenant.prettify());
+        }
+    }
+
+    /** A card's SM_ACTIVE in a minute, read back from the dcgm-exporter scrapes the demo sent. */
+    static double smActive(String uuid, Instant minute) {
+        String ts = " " + minute.plusSeconds(30).toEpochMilli();
+        for (DemoSignals.Push push : PUSHES.get()) {
+            for (String line : push.body().split("\n")) {
+                if (line.startsWith("DCGM_FI_PROF_SM_ACTIVE{") && line.contains("UUID=\"" + uuid + "\"")
+                        && !line.contains("GPU_I_ID") && line.endsWith(ts)) {
+                    String[] parts = line.split(" ");
+                    return Double.parseDouble(parts[parts.length - 2]);
+                }
+            }
+        }
+        throw new AssertionError("no scrape of " + uuid + " at " + minute);
+    }
+
+    static final Supplier<List<DemoSignals.Push>> PUSHES = new Supplier<>() {
+        private List<DemoSignals.Push> pushes;
+
+        @Override
+        public synchronized List<DemoSignals.Push> get() {
+            if (pushes == null) {
+                pushes = signals.usagePushes().stream().filter(p -> p.path().contains("/dcgm")).toList();
+            }
+            return pushes;
+        }
+    };
+
+    @Test
+    void theChatServiceHasAJitterEventWithItsNoisyNeighbour() throws Exception {
+        JsonPath events = eventually(Duration.ofSeconds(60), () -> get(Service.SLO, "/api/v1/jitter-events",
+                Map.of("from", from(), "to", to(), "service", DemoSignals.CHAT_SERVICE)), j -> !j.getList("$").isEmpty());
+        assertFalse(events.getList("$").isEmpty(), events.prettify());
+        long id = events.getLong("[0].id");
+        JsonPath e = get(Service.SLO, "/api/v1/jitter-events/" + id, Map.of());
+        assertEquals(Rfc3339.format(signals.jitterStart()), e.getString("start"), e.prettify());
+        assertTrue(e.getList("neighbours.pod").contains("stream-bench-0"), e.prettify());
+        JsonPath slos = get(Service.SLO, "/api/v1/slos", Map.of());
+        assertTrue(slos.getList("name").contains(DemoSignals.CHAT_SERVICE + "-ttft"), slos.prettify());
+    }
+
+    @Test
+    void queuesHaveWaitsAndTheOverQuotaWorkloadIsHeldBack() {
+        Map<String, String> window = Map.of("from", Rfc3339.format(signals.usageTo().minus(Duration.ofDays(2))),
+                "to", to(), "groupBy", "clusterQueue");
+        JsonPath waits = get(Service.LEDGER, "/api/v1/queue-wait", window);
+        assertTrue(Double.parseDouble(String.valueOf(waits.getList("findAll { it.key == 'cq-training' }.p95Seconds").get(0))) > 0,
+                waits.prettify());
+        JsonPath byTenant = get(Service.LEDGER, "/api/v1/queue-wait", Map.of("from", window.get("from"), "to", to(),
+                "groupBy", "tenant"));
+        assertFalse(byTenant.getList("$").isEmpty(), byTenant.prettify());
+        JsonPath volcano = get(Service.LEDGER, "/api/v1/queue-wait", Map.of("from", window.get("from"), "to", to(),
+                "groupBy", "volcanoQueue"));
+        assertFalse(volcano.getList("$").isEmpty(), volcano.prettify());
+        JsonPath pending = get(Service.LEDGER, "/api/v1/queue-wait/pending", Map.of());
+        assertTrue(pending.getList("name").contains("job-train-xl"), pending.prettify());
+    }
+
+    @Test
+    void failuresIdleAndReconciliationAnswer() {
+        Map<String, String> day = Map.of("from", Rfc3339.format(signals.usageTo().minus(Duration.ofDays(1))), "to", to(),
+                "groupBy", "cause");
+        JsonPath failures = get(Service.LEDGER, "/api/v1/failures", day);
+        assertTrue(failures.getList("key").contains("gpu-lost"), failures.prettify());
+        JsonPath idle = get(Service.LEDGER, "/api/v1/idle", Map.of("from", from(), "to", to(), "groupBy", "tenant"));
+        assertFalse(idle.getList("rows").isEmpty(), idle.prettify());
+        JsonPath reconciliation = get(Service.LEDGER, "/api/v1/reconciliation",
+                Map.of("from", from(), "to", to(), "groupBy", "namespace"));
+        assertFalse(reconciliation.getList("$").isEmpty(), reconciliation.prettify());
+    }
+
+    @Test
+    void oneTenantsBudgetForecastOverruns() {
+        JsonPath forecast = get(Service.BILLING, "/api/v1/budgets/" + DemoSignals.overrunTenant() + "/forecast",
+                Map.of("month", java.time.YearMonth.from(signals.usageTo().atZone(java.time.ZoneOffset.UTC)).toString()));
+        assertTrue(forecast.getBoolean("overrun"), forecast.prettify());
+    }
+
+    @Test
+    void anAlertFiresWithinAMinuteAndAHalf() throws Exception {
+        JsonPath alerts = eventually(Duration.ofSeconds(90), () -> get(Service.ALERT, "/api/v1/alerts",
+                Map.of("state", "firing")), j -> !j.getList("$").isEmpty());
+        assertFalse(alerts.getList("$").isEmpty(), alerts.prettify());
+        System.out.println("firing: " + alerts.getList("alertname"));
+    }
+
+    @Test
+    void theSimulatedApiServerDiscoversAndAPodCreatedThereIsInQ1WithinTwoSeconds() throws Exception {
+        List<String> plurals = api.client().getApiResources("v1").getResources().stream().map(APIResource::getName).toList();
+        assertTrue(plurals.contains("pods"), plurals.toString());
+        SimGpu card = plan.gpus().filter(g -> g.nodeName().startsWith("gpu-h100-hami")).reduce((a, b) -> b).orElseThrow();
+        Instant now = Instant.now();
+        String at = Rfc3339.format(now.minusSeconds(5));
+        Pod pod = new PodBuilder()
+                .withNewMetadata().withName("kubectl-probe").withNamespace("acme-inference").withUid("kubectl-probe-uid")
+                .withCreationTimestamp(at)
+                .addToAnnotations("hami.io/vgpu-devices-allocated", card.uuid() + ",NVIDIA,4000,10:;")
+                .addToAnnotations("hami.io/vgpu-devices-to-allocate", ";")
+                .addToAnnotations("hami.io/vgpu-node", card.nodeName())
+                .addToAnnotations("hami.io/bind-phase", "success").endMetadata()
+                .withNewSpec().withSchedulerName("hami-scheduler").withNodeName(card.nodeName())
+                .addNewContainer().withName("main").withImage("busybox").withNewResources()
+                .addToLimits("nvidia.com/gpu", new Quantity("1")).addToLimits("nvidia.com/gpumem", new Quantity("4000"))
+                .addToLimits("nvidia.com/gpucores", new Quantity("10")).endResources().endContainer().endSpec()
+                .withNewStatus().withPhase("Running")
+                .addNewCondition().withType("PodScheduled").withStatus("True").withLastTransitionTime(at).endCondition()
+                .endStatus().build();
+        long t0 = System.nanoTime();
+        api.client().resource(pod).create();
+        String occupants = url(Service.LEDGER, "/api/v1/gpus/" + card.uuid() + "/occupants");
+        boolean seen = false;
+        while (!seen && System.nanoTime() - t0 < Duration.ofSeconds(2).toNanos()) {
+            seen = as().queryParam("at", Rfc3339.format(now)).get(occupants).then().statusCode(200).extract()
+                    .jsonPath().getList("pod").contains("kubectl-probe");
+            if (!seen) {
+                Thread.sleep(100);
+            }
+        }
+        assertTrue(seen, "the pod created on the simulated API server is not in Q1 within 2 s");
+    }
+}
