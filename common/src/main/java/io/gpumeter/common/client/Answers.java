@@ -68,15 +68,28 @@ public final class Answers {
         }
     }
 
-    /** A short reason for logs and notes, never a stack trace. */
+    /**
+     * A short reason for logs and for notes that answers carry (rule notes, action details): in the product's own
+     * words, never an exception's class or message, which may name a library, a host or a statement.
+     */
     public static String reason(Throwable e) {
         int status = status(e);
         if (status > 0) {
             return "HTTP " + status;
         }
-        String message = e.getMessage();
-        return e.getClass().getSimpleName() + (message == null ? ""
-                : ": " + (message.length() > 160 ? message.substring(0, 160) : message));
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof org.eclipse.microprofile.faulttolerance.exceptions.CircuitBreakerOpenException) {
+                return "circuit breaker open";
+            }
+            if (t instanceof org.eclipse.microprofile.faulttolerance.exceptions.TimeoutException
+                    || t instanceof java.util.concurrent.TimeoutException) {
+                return "no answer in time";
+            }
+            if (t instanceof java.net.ConnectException) {
+                return "connection refused";
+            }
+        }
+        return "unreachable or failing";
     }
 
     private static int status(Throwable e) {
