@@ -16,6 +16,10 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
+import io.gpumeter.console.FleetParts.Card;
+import io.gpumeter.console.FleetParts.Node;
+import io.gpumeter.console.FleetParts.Occupant;
+
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.time.Instant;
@@ -50,43 +54,6 @@ public class FleetResource {
         this.json = json;
         this.fleet = fleet;
         this.card = card;
-    }
-
-    /** One pod's share of a card. */
-    @TemplateData
-    public record Occupant(String namespace, String pod, String tenant, String team, String project, String unit,
-                           BigDecimal fraction, String since) {
-        public String share() {
-            return Format.number(fraction);
-        }
-    }
-
-    /** A card on a node: its occupants, or none (free). */
-    @TemplateData
-    public record Card(String uuid, String link, List<Occupant> occupants, BigDecimal held) {
-        public boolean free() {
-            return occupants.isEmpty();
-        }
-
-        public String heldText() {
-            return Format.number(held);
-        }
-    }
-
-    /**
-     * A node: its cards, named ones first, and the units held on cards the device plugin does not name (whole cards
-     * and MIG slices: Kubernetes says how many, not which), which fill {@code unnamedCards} cards at least.
-     */
-    @TemplateData
-    public record Node(String cluster, String name, int cardCount, List<Card> cards, List<Occupant> unnamed,
-                       int unnamedCards, int occupied, String heldText) {
-        public int free() {
-            return Math.max(0, cardCount - occupied);
-        }
-
-        public String unnamedHeld() {
-            return Format.number(unnamed.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add));
-        }
     }
 
     @GET
@@ -134,7 +101,7 @@ public class FleetResource {
             if (!answer.ok()) {
                 page.message(answer.refusal());
             } else {
-                occupants = occupants(answer.json());
+                occupants = FleetParts.occupants(answer.json());
                 node = answer.json().size() > 0 ? Format.text(answer.json().get(0), "node") : null;
                 if (occupants.isEmpty()) {
                     page.message(Message.info("Nobody held this card at " + Format.rfc3339(at) + ".",
@@ -201,9 +168,9 @@ public class FleetResource {
             for (JsonNode row : rowsByNode.getOrDefault(k.cluster() + "/" + k.node(), List.of())) {
                 String uuid = Format.text(row, "gpuUuid");
                 if (uuid == null || uuid.isBlank()) {
-                    unnamed.add(occupant(row));
+                    unnamed.add(FleetParts.occupant(row));
                 } else {
-                    byCard.computeIfAbsent(uuid, u -> new ArrayList<>()).add(occupant(row));
+                    byCard.computeIfAbsent(uuid, u -> new ArrayList<>()).add(FleetParts.occupant(row));
                 }
             }
             List<Card> cards = new ArrayList<>();
@@ -227,31 +194,6 @@ public class FleetResource {
             nodes.add(new Node(k.cluster(), k.node(), count, cards, unnamed, unnamedCards, occupied, Format.number(held)));
         }
         return nodes;
-    }
-
-    private static List<Occupant> occupants(JsonNode rows) {
-        List<Occupant> out = new ArrayList<>();
-        rows.forEach(r -> out.add(occupant(r)));
-        return out;
-    }
-
-    private static Occupant occupant(JsonNode row) {
-        return new Occupant(Format.text(row, "namespace"), Format.text(row, "pod"), Format.text(row, "tenant"),
-                Format.text(row, "team"), Format.text(row, "project"), unit(row.path("unit")), Format.decimal(row, "fraction"),
-                Format.text(row, "since"));
-    }
-
-    /** e.g. {@code whole card}, {@code MIG 3g.40gb}, {@code vGPU 30 % cores, 20480 MiB}. */
-    static String unit(JsonNode unit) {
-        String kind = Optional.ofNullable(Format.text(unit, "kind")).orElse("").toUpperCase(Locale.ROOT);
-        return switch (kind) {
-            case "WHOLE" -> "whole card";
-            case "MIG" -> "MIG " + Optional.ofNullable(Format.text(unit, "migProfile")).orElse("");
-            case "VGPU" -> "vGPU" + (unit.hasNonNull("cores") ? " " + unit.get("cores").asText() + " % cores" : "")
-                    + (unit.hasNonNull("memoryMiB") ? ", " + unit.get("memoryMiB").asText() + " MiB" : "");
-            case "SHARED" -> "time-sliced share";
-            default -> kind.toLowerCase(Locale.ROOT).replace('_', ' ');
-        };
     }
 
     /** Nodes down, card slots across, each cell the share of the card held (0 free, 1 full). */
