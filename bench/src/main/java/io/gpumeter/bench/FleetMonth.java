@@ -81,6 +81,11 @@ final class FleetMonth {
 
     /** Emits the whole month in batches of about {@code batchSize} facts. */
     void emit(int batchSize, Consumer<FactBatch> sink) {
+        emit(CLUSTER, batchSize, sink);
+    }
+
+    /** Emits the whole month as facts of {@code cluster}, in batches of about {@code batchSize} facts. */
+    void emit(String cluster, int batchSize, Consumer<FactBatch> sink) {
         Instant seen = start.minus(Duration.ofDays(1));
         List<NamespaceFact> namespaces = new ArrayList<>();
         for (int t = 0; t < TENANTS; t++) {
@@ -104,7 +109,7 @@ final class FleetMonth {
                 }
             }
             if (batch.size() >= batchSize || n == nodeCount - 1) {
-                sink.accept(new FactBatch(CLUSTER, namespaces, nodes, batch));
+                sink.accept(new FactBatch(cluster, namespaces, nodes, batch));
                 namespaces = List.of();
                 nodes = new ArrayList<>();
                 batch = new ArrayList<>();

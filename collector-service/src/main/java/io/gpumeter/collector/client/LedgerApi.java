@@ -4,7 +4,6 @@ import io.gpumeter.common.security.ServiceToken;
 import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.FactBatch;
-import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
 import jakarta.ws.rs.Consumes;
@@ -29,7 +28,7 @@ interface LedgerApi {
     @Path("/bundles")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    BundleResult deliver(FactBundle bundle);
+    BundleResult deliverBundle(byte[] bundleJson);
 
     @POST
     @Path("/live-pods")

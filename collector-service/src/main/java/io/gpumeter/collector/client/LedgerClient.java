@@ -3,7 +3,6 @@ package io.gpumeter.collector.client;
 import io.gpumeter.common.client.Answers;
 import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.FactBatch;
-import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
@@ -41,8 +40,12 @@ public class LedgerClient {
         return Answers.delivered("the ledger", "batch", () -> api.deliver(batch));
     }
 
-    public BundleResult deliver(FactBundle bundle) {
-        return Answers.delivered("the ledger", "batch", () -> api.deliver(bundle));
+    /**
+     * A bundle already written as JSON: a replay's bundle runs to tens of megabytes, written once here rather than
+     * on every attempt, and as bytes, never as one string on the HTTP client's event loop.
+     */
+    public BundleResult deliver(JsonBody bundle) {
+        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.bytes()));
     }
 
     public UsageReceipt deliver(UsageBatch batch) {

@@ -1,5 +1,7 @@
 package io.gpumeter.collector.service;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.collector.client.JsonBody;
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.kubernetes.FactSink;
@@ -30,11 +32,12 @@ public class ReplayService {
     private final LedgerClient ledger;
     private final CollectorConfig config;
     private final MeterRegistry metrics;
-
+    private final ObjectMapper json;
     private final Clock clock;
 
-    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, Clock clock) {
+    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, ObjectMapper json, Clock clock) {
         this.clock = clock;
+        this.json = json;
         this.ledger = ledger;
         this.config = config;
         this.metrics = metrics;
@@ -68,8 +71,8 @@ public class ReplayService {
     private BundleResult deliver(FactSink sink, String cluster) {
         try {
             GovernanceBatch governed = sink.governanceBatch(cluster);
-            return ledger.deliver(new FactBundle(sink.facts() == 0 ? null : sink.batch(cluster),
-                    governed.size() == 0 ? null : governed));
+            return ledger.deliver(JsonBody.of(json, new FactBundle(sink.facts() == 0 ? null : sink.batch(cluster),
+                    governed.size() == 0 ? null : governed)));
         } catch (ApiProblem e) {
             throw e;
         } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException | jakarta.ws.rs.WebApplicationException e) {

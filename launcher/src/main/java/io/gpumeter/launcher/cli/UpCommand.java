@@ -6,7 +6,9 @@ import io.gpumeter.launcher.demo.Demo;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
 import io.gpumeter.launcher.simulator.FleetSimulator;
 import io.gpumeter.launcher.suite.Service;
+import io.gpumeter.launcher.suite.JavaRuntime;
 import io.gpumeter.launcher.suite.Suite;
+import io.gpumeter.launcher.suite.SuiteException;
 import io.gpumeter.launcher.suite.SuiteBuilder;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -122,6 +124,14 @@ public final class UpCommand implements Callable<Integer> {
             + "(default ${DEFAULT-VALUE}).")
     long timeout;
 
+    @Option(names = "--java", paramLabel = "DIR", description = {"The JDK that runs the services (default: the one "
+            + "./gpumeter runs on, JAVA_HOME's when set).", "On Java 25 and later each service records an "
+            + "ahead-of-time class cache at its first start on a build and starts from it afterwards."})
+    Path java;
+
+    @Option(names = "--no-aot-cache", description = "Neither record nor use the services' ahead-of-time class caches.")
+    boolean noAotCache;
+
     @Mixin
     StandardOptions standard;
 
@@ -185,7 +195,15 @@ public final class UpCommand implements Callable<Integer> {
         SuiteBuilder builder = Suite.builder(repository)
                 .withConsole()
                 .basePort(basePort)
-                .readyTimeout(Duration.ofSeconds(timeout));
+                .readyTimeout(Duration.ofSeconds(timeout))
+                .aotCache(!noAotCache);
+        if (java != null) {
+            try {
+                builder.java(JavaRuntime.at(java.toAbsolutePath()));
+            } catch (SuiteException e) {
+                throw new UsageException("--java: " + e.getMessage());
+            }
+        }
         if (listen != null) {
             try {
                 builder.listen(listen);

@@ -14,12 +14,19 @@ final class UpReport {
     private UpReport() {
     }
 
+    /** How long the service took to become ready, and what it did with its ahead-of-time class cache. */
+    static String readiness(Suite suite, Service s) {
+        String ready = suite.readyAfter(s).map(d -> String.format("  ready in %.1f s", d.toMillis() / 1000.0)).orElse("");
+        String cache = suite.aotCache(s);
+        return ready + ("none".equals(cache) ? "" : " (class cache " + cache + ")");
+    }
+
     static void printUrls(Suite suite, PrintStream out, SimulatedApiServer api) {
         out.println();
-        out.println("gpumeter is up:");
+        out.println("gpumeter is up (Java " + suite.config().java().version() + "):");
         for (Service s : Service.apis()) {
-            out.printf("  %-10s %-24s swagger: %s/q/swagger-ui  health, metrics: %s/q/health, /q/metrics%n",
-                    s.id(), suite.url(s), suite.url(s), suite.managementUrl(s));
+            out.printf("  %-10s %-24s swagger: %s/q/swagger-ui  health, metrics: %s/q/health, /q/metrics%s%n",
+                    s.id(), suite.url(s), suite.url(s), suite.managementUrl(s), readiness(suite, s));
         }
         if (suite.isRunning(Service.CONSOLE)) {
             out.printf("  %-10s %-24s health, metrics: %s/q/health, /q/metrics%n", Service.CONSOLE.id(),

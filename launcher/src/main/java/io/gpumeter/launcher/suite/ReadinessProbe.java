@@ -42,6 +42,7 @@ final class ReadinessProbe {
                             + p.logFile() + ":\n" + p.logTail());
                 }
                 if (isReady(p.managementPort())) {
+                    p.markReady();
                     waiting.remove(p);
                 }
             }

@@ -25,6 +25,8 @@ final class ServiceProcess {
     private final int managementPort;
     private final Path logFile;
     private final Process process;
+    private final Instant startedAt = Instant.now();
+    private volatile Duration readyAfter;
 
     private ServiceProcess(Service service, int port, int managementPort, Path logFile, Process process) {
         this.service = service;
@@ -34,14 +36,14 @@ final class ServiceProcess {
         this.process = process;
     }
 
-    static ServiceProcess spawn(Service service, Path jar, Path workDir, int port, int managementPort,
+    static ServiceProcess spawn(Service service, Path java, Path jar, Path workDir, int port, int managementPort,
                                 List<String> jvmOptions, Map<String, String> env, Path logFile) throws IOException {
         Files.createDirectories(logFile.getParent());
         Files.writeString(logFile, "---- " + service.module() + " starting at " + Instant.now() + " on port " + port
                         + " ----" + System.lineSeparator(), StandardCharsets.UTF_8,
                 StandardOpenOption.CREATE, StandardOpenOption.APPEND);
         List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add(java.toString());
         command.addAll(jvmOptions);
         command.add("-jar");
         command.add(jar.toString());
@@ -76,6 +78,18 @@ final class ServiceProcess {
 
     Path logFile() {
         return logFile;
+    }
+
+    /** Notes that the service answered ready, and how long after its start. */
+    void markReady() {
+        if (readyAfter == null) {
+            readyAfter = Duration.between(startedAt, Instant.now());
+        }
+    }
+
+    /** How long the service took from its start to its first ready answer; null until then. */
+    Duration readyAfter() {
+        return readyAfter;
     }
 
     /** Asks the service to shut down (SIGTERM), children first. */

@@ -39,6 +39,8 @@ public final class Suite implements AutoCloseable {
     private final ServiceEnvironment environment;
     private final SuiteDatabase db;
     private final SuiteFaults faults = new SuiteFaults(this);
+    private final AotCache aot;
+    private final Map<Service, AotCache.Use> aotUse = new ConcurrentHashMap<>();
     /** The console's one-time sign-in code, minted when the console starts; null before. */
     private volatile String consoleSigninCode;
 
@@ -48,6 +50,7 @@ public final class Suite implements AutoCloseable {
         this.records = new RunRecords(config.stateDirectory().resolve("run"));
         this.environment = new ServiceEnvironment(config);
         this.db = new SuiteDatabase(config, environment);
+        this.aot = new AotCache(config.stateDirectory().resolve("aot"), config.java(), config.jvmOptions(), config.aotCache());
     }
 
     public static SuiteBuilder builder(Path repoRoot) {
@@ -88,7 +91,14 @@ public final class Suite implements AutoCloseable {
             LOG.info("stopping {} service(s){}", processes.size(), embedded ? " and PostgreSQL" : "");
         }
         processes.forEach(ServiceProcess::terminate);
-        Instant deadline = Instant.now().plus(config.stopGrace());
+        // a service recording its class cache writes it on the way out: give it the time that takes
+        boolean recording = processes.stream().anyMatch(p -> aotUse.get(p.service()) == AotCache.Use.RECORD);
+        Duration grace = recording && AotCache.WRITE_GRACE.compareTo(config.stopGrace()) > 0
+                ? AotCache.WRITE_GRACE : config.stopGrace();
+        if (recording) {
+            LOG.info("writing the services' ahead-of-time class caches (up to {} s)", grace.toSeconds());
+        }
+        Instant deadline = Instant.now().plus(grace);
         for (ServiceProcess p : processes) {
             p.awaitExitOrKill(Duration.between(Instant.now(), deadline));
             records.remove(p.service());
@@ -108,6 +118,21 @@ public final class Suite implements AutoCloseable {
     @Override
     public void close() {
         stop();
+    }
+
+    /** How long the service took from its start to ready, when it is running and has been ready. */
+    public Optional<Duration> readyAfter(Service service) {
+        ServiceProcess p = running.get(service);
+        return p == null ? Optional.empty() : Optional.ofNullable(p.readyAfter());
+    }
+
+    /** What the service's current start did with its ahead-of-time class cache. */
+    public String aotCache(Service service) {
+        return switch (aotUse.getOrDefault(service, AotCache.Use.NONE)) {
+            case NONE -> "none";
+            case RECORD -> "recording";
+            case USE -> "used";
+        };
     }
 
     public boolean isRunning(Service service) {
@@ -195,8 +220,12 @@ public final class Suite implements AutoCloseable {
     ServiceProcess spawn(Service service) {
         Path jar = service.jar(config.repoRoot());
         try {
-            ServiceProcess process = ServiceProcess.spawn(service, jar, config.repoRoot(), port(service),
-                    managementPort(service), config.jvmOptions(), environment(service), logFile(service));
+            AotCache.Use use = aot.use(service, jar);
+            List<String> options = new ArrayList<>(config.jvmOptions());
+            options.addAll(aot.options(service, jar));
+            ServiceProcess process = ServiceProcess.spawn(service, config.java().executable(), jar, config.repoRoot(),
+                    port(service), managementPort(service), options, environment(service), logFile(service));
+            aotUse.put(service, use);
             running.put(service, process);
             records.write(service, process.pid(), jar);
             LOG.info("{} starting on port {}, management port {} (pid {}, log {})", service.module(), port(service),

@@ -38,6 +38,8 @@ public final class SuiteBuilder {
     private List<String> jvmOptions = DEFAULT_JVM_OPTIONS;
     private Duration readyTimeout = Duration.ofSeconds(120);
     private Duration stopGrace = Duration.ofSeconds(10);
+    private JavaRuntime java = JavaRuntime.current();
+    private boolean aotCache = true;
     private boolean shutdownHook = true;
     private String listenAddress = DEFAULT_LISTEN_ADDRESS;
 
@@ -169,6 +171,18 @@ public final class SuiteBuilder {
         return this;
     }
 
+    /** The JDK that runs the services; by default the one this launcher runs on. */
+    public SuiteBuilder java(JavaRuntime runtime) {
+        this.java = runtime;
+        return this;
+    }
+
+    /** On a JDK that keeps an ahead-of-time class cache (25 and later), record one and start from it; on by default. */
+    public SuiteBuilder aotCache(boolean use) {
+        this.aotCache = use;
+        return this;
+    }
+
     /** Stop everything when the JVM exits (Ctrl-C, SIGTERM); on by default. */
     public SuiteBuilder shutdownHook(boolean register) {
         this.shutdownHook = register;
@@ -180,7 +194,7 @@ public final class SuiteBuilder {
         Path logs = logDirectory != null ? logDirectory.toAbsolutePath().normalize() : state.resolve("logs");
         Path data = dataDirectory != null ? dataDirectory.toAbsolutePath().normalize() : state.resolve("pgdata");
         return new SuiteConfig(repoRoot, services, ports, managementPorts, externalDatabase, data, databasePort,
-                freshDatabase, env, state, logs, jvmOptions, readyTimeout, stopGrace, shutdownHook, listenAddress);
+                freshDatabase, env, state, logs, jvmOptions, readyTimeout, stopGrace, shutdownHook, listenAddress, java, aotCache);
     }
 
     public Suite build() {

@@ -19,13 +19,15 @@ import java.util.stream.Collectors;
  * @param databasePort     port of the embedded PostgreSQL, 0 for any free one
  * @param env              extra environment per service, applied after the suite's own variables
  * @param listenAddress    the address every service binds to (quarkus.http.host), 127.0.0.1 unless told otherwise
+ * @param java             the JDK that runs the services
+ * @param aotCache         whether services on a JDK that keeps an ahead-of-time class cache record and use one
  */
 public record SuiteConfig(Path repoRoot, Set<Service> services, Map<Service, Integer> ports,
                           Map<Service, Integer> managementPorts,
                           DatabaseConnection externalDatabase, Path dataDirectory, int databasePort,
                           boolean freshDatabase, Map<Service, Map<String, String>> env, Path stateDirectory,
                           Path logDirectory, List<String> jvmOptions, Duration readyTimeout, Duration stopGrace,
-                          boolean shutdownHook, String listenAddress) {
+                          boolean shutdownHook, String listenAddress, JavaRuntime java, boolean aotCache) {
 
     public SuiteConfig {
         // enum order, so that services start and are reported in a stable order

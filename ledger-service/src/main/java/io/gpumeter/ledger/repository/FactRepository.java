@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -37,6 +38,10 @@ public class FactRepository {
         if (pods.isEmpty()) {
             return Uni.createFrom().item(Inserted.NONE);
         }
+        return Chunks.inOrder(Chunks.of(pods, Chunks.ROWS), slice -> insertPodSlice(conn, cluster, slice)).map(Inserted::sum);
+    }
+
+    private Uni<Inserted> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
         return conn.preparedQuery("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
                         SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, u.payload::jsonb
@@ -120,6 +125,12 @@ public class FactRepository {
                 .map(rows -> decode(rows, PodFact.class));
     }
 
+    /** Every stored version of these pods, those the caller has just stored taken from its hand. */
+    public Uni<List<PodFact>> podVersions(SqlConnection conn, String cluster, Collection<String> uids,
+                                          VersionsInHand<PodFact> inHand) {
+        return inHand.read(conn, "pod_fact", cluster, uids, PodFact.class, json);
+    }
+
     public Uni<List<NamespaceFact>> namespaceVersions(SqlConnection conn, String cluster, Collection<String> names) {
         return conn.preparedQuery("SELECT payload::text AS p FROM ledger.namespace_fact WHERE cluster = $1 AND name = ANY($2)")
                 .execute(Tuple.of(cluster, names.toArray(String[]::new)))
@@ -146,6 +157,15 @@ public class FactRepository {
     /** How many rows a statement stored for the first time, and the keys they belong to. */
     public record Inserted(int count, Set<String> keys) {
         static final Inserted NONE = new Inserted(0, Set.of());
+
+        static Inserted sum(List<Inserted> parts) {
+            if (parts.size() == 1) {
+                return parts.get(0);
+            }
+            Set<String> keys = new java.util.LinkedHashSet<>();
+            parts.forEach(p -> keys.addAll(p.keys()));
+            return new Inserted(parts.stream().mapToInt(Inserted::count).sum(), keys);
+        }
     }
 
     private <T> List<T> decode(RowSet<Row> rows, Class<T> type) {

@@ -15,9 +15,11 @@ import io.gpumeter.ledger.domain.PodRequest;
 import io.gpumeter.ledger.domain.RequestDeriver;
 import io.gpumeter.ledger.governance.service.SkippedBooks;
 import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.RequestRepository;
 import io.gpumeter.ledger.repository.UsageRepository;
+import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -61,10 +63,28 @@ public class AllocationBooks {
      * can read keeps the books it had and is returned as skipped; the others are booked as usual.
      */
     public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
+        return rederive(conn, cluster, podUids, List.of());
+    }
+
+    /**
+     * As {@link #rederive(SqlConnection, String, Set)}, where {@code justStored} holds facts of these pods stored in
+     * this transaction, which need not be read back.
+     */
+    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids, List<PodFact> justStored) {
         if (podUids.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return facts.podVersions(conn, cluster, podUids).chain(versions -> {
+        VersionsInHand<PodFact> inHand = VersionsInHand.of(justStored, PodFact::uid, PodFact::resourceVersion,
+                p -> p.type().name(), PodFact::observedAt);
+        // Each pod's books depend on its own facts, its namespace, node and bindings only: slices are independent.
+        return Chunks.inOrder(Chunks.of(podUids, Chunks.OBJECTS),
+                        slice -> rederiveSlice(conn, cluster, new TreeSet<>(slice), inHand))
+                .map(parts -> parts.stream().flatMap(List::stream).toList());
+    }
+
+    private Uni<List<SkippedBook>> rederiveSlice(SqlConnection conn, String cluster, Set<String> podUids,
+                                                 VersionsInHand<PodFact> inHand) {
+        return facts.podVersions(conn, cluster, podUids, inHand).chain(versions -> {
             Map<String, List<PodFact>> byPod = versions.stream().collect(Collectors.groupingBy(PodFact::uid));
             Set<String> namespaces = versions.stream().map(PodFact::namespace).collect(Collectors.toSet());
             Set<String> nodes = versions.stream().map(PodFact::nodeName).filter(n -> n != null).collect(Collectors.toSet());

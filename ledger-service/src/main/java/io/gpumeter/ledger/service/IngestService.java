@@ -63,7 +63,7 @@ public class IngestService {
                                                     Set<String> affected = new TreeSet<>(pods.keys());
                                                     affected.addAll(relabelled);
                                                     affected.addAll(onNodes);
-                                                    return books.rederive(conn, cluster, affected);
+                                                    return books.rederive(conn, cluster, affected, batch.pods());
                                                 }))
                                         .map(skipped -> {
                                             int accepted = namespaces.count() + nodes.count() + pods.count();

@@ -11,6 +11,7 @@ import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.VolcanoJobFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.ledger.repository.Chunks;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -42,6 +43,15 @@ public class GovernanceFactRepository {
     /** Keys of the rows a statement stored for the first time, one string per row. */
     public record Inserted(int count, Set<String> keys) {
         static final Inserted NONE = new Inserted(0, Set.of());
+
+        static Inserted sum(List<Inserted> parts) {
+            if (parts.size() == 1) {
+                return parts.get(0);
+            }
+            Set<String> keys = new java.util.LinkedHashSet<>();
+            parts.forEach(p -> keys.addAll(p.keys()));
+            return new Inserted(parts.stream().mapToInt(Inserted::count).sum(), keys);
+        }
     }
 
     public Uni<Inserted> insertWorkloads(SqlConnection conn, String cluster, List<WorkloadFact> facts) {
@@ -111,6 +121,10 @@ public class GovernanceFactRepository {
     }
 
     public Uni<Inserted> insertPodStatuses(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
+        if (facts.size() > Chunks.ROWS) {
+            return Chunks.inOrder(Chunks.of(facts, Chunks.ROWS), slice -> insertPodStatuses(conn, cluster, slice))
+                    .map(Inserted::sum);
+        }
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
                     owner_name, observed_at, payload)

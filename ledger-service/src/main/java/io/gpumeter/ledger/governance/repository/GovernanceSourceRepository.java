@@ -10,6 +10,8 @@ import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.ledger.repository.Chunks;
+import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
@@ -18,8 +20,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static io.gpumeter.ledger.governance.repository.Sql.decode;
@@ -43,6 +48,12 @@ public class GovernanceSourceRepository {
     public Uni<List<PodGroupFact>> podGroups(SqlClient db, String cluster, Collection<String> uids) {
         return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_pod_group_fact WHERE cluster = $1 AND uid = ANY($2)")
                 .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> decode(json, rows, PodGroupFact.class));
+    }
+
+    /** Every stored version of these pods, those the caller has just stored taken from its hand. */
+    public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids,
+                                         VersionsInHand<PodStatusFact> inHand) {
+        return inHand.read(db, "gov_pod_status_fact", cluster, uids, PodStatusFact.class, json);
     }
 
     public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids) {
@@ -81,21 +92,48 @@ public class GovernanceSourceRepository {
     }
 
     /** These pods and every pod with the same owner: a failure of one may be recovered by another. */
-    public Uni<Set<String>> withSiblings(SqlClient db, String cluster, Collection<String> uids) {
+    /**
+     * These pods and every other pod of their owners, in slices of about {@link Chunks#OBJECTS} that keep an owner's
+     * pods together (a replacement is looked for among its siblings) and derive one after the other.
+     */
+    public Uni<List<List<String>>> withSiblings(SqlClient db, String cluster, Collection<String> uids) {
         if (uids.isEmpty()) {
-            return Uni.createFrom().item(Set.of());
+            return Uni.createFrom().item(List.of());
         }
         return db.preparedQuery("""
-                        SELECT DISTINCT s.uid FROM ledger.gov_pod_status_fact s
+                        SELECT DISTINCT s.uid, s.namespace || '/' || s.owner_kind || '/' || s.owner_name AS owner
+                        FROM ledger.gov_pod_status_fact s
                         JOIN (SELECT DISTINCT namespace, owner_kind, owner_name FROM ledger.gov_pod_status_fact
                               WHERE cluster = $1 AND uid = ANY($2) AND owner_name IS NOT NULL) o
                           ON s.namespace = o.namespace AND s.owner_kind = o.owner_kind AND s.owner_name = o.owner_name
                         WHERE s.cluster = $1""")
                 .execute(Tuple.of(cluster, uids.toArray(String[]::new)))
                 .map(rows -> {
-                    Set<String> out = new LinkedHashSet<>(uids);
-                    out.addAll(strings(rows, "uid"));
-                    return out;
+                    Map<String, List<String>> groups = new LinkedHashMap<>();
+                    Set<String> placed = new HashSet<>();
+                    for (Row row : rows) {
+                        if (placed.add(row.getString("uid"))) {
+                            groups.computeIfAbsent(row.getString("owner"), k -> new ArrayList<>()).add(row.getString("uid"));
+                        }
+                    }
+                    for (String uid : uids) {
+                        if (placed.add(uid)) {
+                            groups.put("\0" + uid, List.of(uid));
+                        }
+                    }
+                    List<List<String>> slices = new ArrayList<>();
+                    List<String> slice = new ArrayList<>();
+                    for (List<String> group : groups.values()) {
+                        if (!slice.isEmpty() && slice.size() + group.size() > Chunks.OBJECTS) {
+                            slices.add(slice);
+                            slice = new ArrayList<>();
+                        }
+                        slice.addAll(group);
+                    }
+                    if (!slice.isEmpty()) {
+                        slices.add(slice);
+                    }
+                    return slices;
                 });
     }
 

@@ -2,13 +2,13 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
-import io.gpumeter.common.fact.LogSignalFact;
 import io.gpumeter.common.fact.PodGroupFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.governance.domain.GpuIncidents;
 import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.governance.domain.Neighbourhood;
 import io.gpumeter.ledger.governance.domain.PodGroupTrail;
 import io.gpumeter.ledger.governance.domain.PodIncidents;
 import io.gpumeter.ledger.governance.domain.PodTrail;
@@ -19,11 +19,12 @@ import io.gpumeter.ledger.governance.domain.WorkloadTrail;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository;
+import io.gpumeter.ledger.repository.Chunks;
+import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -61,9 +62,10 @@ public class GovernanceDeriver {
                 .chain(() -> source.uidsByName(conn, cluster, "gov_pod_group_fact", t.podGroupNames)).invoke(t.podGroups::addAll)
                 .chain(() -> source.uidsByName(conn, cluster, "gov_pod_status_fact", t.podNames)).invoke(t.pods::addAll)
                 .chain(() -> source.withSiblings(conn, cluster, t.pods))
-                .chain(pods -> workloads(conn, cluster, t.workloads)
+                .chain(podSlices -> workloads(conn, cluster, t.workloads)
                         .chain(() -> podGroups(conn, cluster, t.podGroups))
-                        .chain(() -> pods(conn, cluster, pods))
+                        .chain(() -> Chunks.inOrder(podSlices, slice -> pods(conn, cluster, new LinkedHashSet<>(slice), t.podsInHand)))
+                        .map(GovernanceDeriver::union)
                         .chain(podNodes -> incidentBooks.nodesWithOomEvents(conn, cluster, podNodes))
                         .chain(linkable -> {
                             Set<String> nodes = new LinkedHashSet<>(t.oomNodes);
@@ -82,11 +84,12 @@ public class GovernanceDeriver {
             Map<String, List<WorkloadFact>> byUid = versions.stream().collect(Collectors.groupingBy(WorkloadFact::uid));
             return source.eventsAbout(conn, cluster, "Workload", uids, names(versions, w -> w.namespace() + "/" + w.name()))
                     .chain(events -> {
+                        Neighbourhood around = Neighbourhood.of(events);
                         List<WaitEpisode> episodes = new ArrayList<>();
                         List<QueueState> states = new ArrayList<>();
                         byUid.forEach((uid, vs) -> skipped.derive("workload", "workload " + uid, () -> {
                             WorkloadFact any = vs.get(0);
-                            WorkloadTrail trail = new WorkloadTrail(vs, about(events, uid, any.namespace(), any.name()));
+                            WorkloadTrail trail = new WorkloadTrail(vs, around.about(uid, any.namespace(), any.name()));
                             episodes.addAll(trail.episodes());
                             states.add(trail.state());
                         }));
@@ -103,11 +106,12 @@ public class GovernanceDeriver {
             Map<String, List<PodGroupFact>> byUid = versions.stream().collect(Collectors.groupingBy(PodGroupFact::uid));
             return source.eventsAbout(conn, cluster, "PodGroup", uids, names(versions, g -> g.namespace() + "/" + g.name()))
                     .chain(events -> {
+                        Neighbourhood around = Neighbourhood.of(events);
                         List<WaitEpisode> episodes = new ArrayList<>();
                         List<QueueState> states = new ArrayList<>();
                         byUid.forEach((uid, vs) -> skipped.derive("pod-group", "pod group " + uid, () -> {
                             PodGroupFact any = vs.get(0);
-                            PodGroupTrail trail = new PodGroupTrail(vs, about(events, uid, any.namespace(), any.name()));
+                            PodGroupTrail trail = new PodGroupTrail(vs, around.about(uid, any.namespace(), any.name()));
                             episodes.addAll(trail.episodes());
                             states.add(trail.state());
                         }));
@@ -117,27 +121,28 @@ public class GovernanceDeriver {
     }
 
     /** Derives these pods' books; returns the nodes they ran on, whose OOM events they may account for. */
-    private Uni<Set<String>> pods(SqlConnection conn, String cluster, Set<String> uids) {
+    private Uni<Set<String>> pods(SqlConnection conn, String cluster, Set<String> uids,
+                                  VersionsInHand<PodStatusFact> inHand) {
         if (uids.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
-        return source.pods(conn, cluster, uids).chain(versions -> {
+        return source.pods(conn, cluster, uids, inHand).chain(versions -> {
             Map<String, List<PodStatusFact>> byUid = versions.stream().collect(Collectors.groupingBy(PodStatusFact::uid));
             Set<String> podNames = names(versions, p -> p.namespace() + "/" + p.name());
             return source.eventsAbout(conn, cluster, "Pod", uids, podNames)
                     .chain(events -> source.logSignals(conn, cluster, podNames).chain(signals -> {
+                        Neighbourhood around = Neighbourhood.of(events, signals, byUid);
                         List<WaitEpisode> episodes = new ArrayList<>();
                         List<QueueState> states = new ArrayList<>();
                         List<Incident> found = new ArrayList<>();
                         byUid.forEach((uid, vs) -> skipped.derive("pod", "pod " + uid, () -> {
                             PodStatusFact any = vs.get(0);
-                            List<EventFact> mine = about(events, uid, any.namespace(), any.name());
+                            List<EventFact> mine = around.about(uid, any.namespace(), any.name());
                             PodTrail trail = new PodTrail(vs, mine);
                             episodes.addAll(trail.episodes());
                             states.add(trail.state());
-                            List<LogSignalFact> logs = signals.stream()
-                                    .filter(s -> s.namespace().equals(any.namespace()) && s.pod().equals(any.name())).toList();
-                            found.addAll(PodIncidents.derive(vs, mine, logs, replacements(uid, vs, byUid)));
+                            found.addAll(PodIncidents.derive(vs, mine, around.signals(any.namespace(), any.name()),
+                                    around.replacements(uid)));
                         }));
                         Set<String> nodes = versions.stream().map(PodStatusFact::nodeName).filter(Objects::nonNull)
                                 .collect(Collectors.toCollection(LinkedHashSet::new));
@@ -146,22 +151,6 @@ public class GovernanceDeriver {
                                 .replaceWith(nodes);
                     }));
         });
-    }
-
-    /** Run starts of the other pods of the same owner: a replacement recovers a pod that ended failed. */
-    private static List<Instant> replacements(String uid, List<PodStatusFact> mine, Map<String, List<PodStatusFact>> all) {
-        PodStatusFact any = mine.get(0);
-        if (any.owner() == null) {
-            return List.of();
-        }
-        List<Instant> starts = new ArrayList<>();
-        all.forEach((other, vs) -> {
-            PodStatusFact o = vs.get(0);
-            if (!other.equals(uid) && o.namespace().equals(any.namespace()) && Objects.equals(o.owner(), any.owner())) {
-                starts.addAll(PodIncidents.runStarts(vs));
-            }
-        });
-        return starts;
     }
 
     private Uni<Void> cards(SqlConnection conn, String cluster, Set<String> cards) {
@@ -183,10 +172,10 @@ public class GovernanceDeriver {
         }));
     }
 
-    private static List<EventFact> about(List<EventFact> events, String uid, String namespace, String name) {
-        return events.stream().filter(e -> uid.equals(e.involvedUid())
-                || e.involvedUid() == null && name.equals(e.involvedName()) && Objects.equals(namespace, e.involvedNamespace()))
-                .toList();
+    private static Set<String> union(List<Set<String>> sets) {
+        Set<String> out = new LinkedHashSet<>();
+        sets.forEach(out::addAll);
+        return out;
     }
 
     private static <T> Set<String> names(List<T> versions, Function<T, String> name) {

@@ -1,6 +1,8 @@
 package io.gpumeter.ledger.governance.service;
 
+import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository.Inserted;
+import io.gpumeter.ledger.repository.VersionsInHand;
 
 import java.util.LinkedHashSet;
 import java.util.Set;
@@ -21,6 +23,8 @@ final class Touched {
     final Set<String> cardUuids = new LinkedHashSet<>();
     /** Nodes a kernel OOM event was reported about. */
     final Set<String> oomNodes = new LinkedHashSet<>();
+    /** The pod versions the batch carried, which deriving its pods need not read back. */
+    VersionsInHand<PodStatusFact> podsInHand = VersionsInHand.none();
 
     void count(Inserted inserted) {
         accepted += inserted.count();

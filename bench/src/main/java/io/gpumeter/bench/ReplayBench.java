@@ -1,0 +1,229 @@
+package io.gpumeter.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.gpumeter.launcher.db.DatabaseConnection;
+import io.gpumeter.launcher.suite.Service;
+import io.gpumeter.launcher.suite.Suite;
+import io.gpumeter.launcher.suite.SuiteBuilder;
+import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyManager;
+
+import java.io.BufferedOutputStream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+
+/**
+ * A bulk replay of a month's watch events through the collector, as after an outage or at a first install on a large
+ * cluster: the month of {@link FleetMonth} rendered as watch events ({@link WatchLines}) is written to request files
+ * of {@code --lines} lines, then each is posted to {@code POST /api/v1/ingest/kubernetes} in turn. Beside it, in the
+ * same run, the same month goes straight to the ledger as facts ({@code POST /api/v1/facts}), and the fact rows the
+ * replay stored are written once more with a raw PostgreSQL COPY: the floor any intake path stands on.
+ * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--jfr]} (defaults 2000 GPUs, 100,000 pods, 40,000
+ * lines; {@code --jfr} records each service with Flight Recorder under bench/target/replay/jfr).
+ */
+public final class ReplayBench {
+
+    private static final Instant MONTH_START = Instant.parse("2026-05-01T00:00:00Z");
+    private static final Instant MONTH_END = Instant.parse("2026-06-01T00:00:00Z");
+    private static final List<String> FACT_TABLES = List.of("namespace_fact", "node_fact", "pod_fact");
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
+            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
+    private final Suite suite;
+    private final String authorization;
+
+    private ReplayBench(Suite suite) {
+        this.suite = suite;
+        this.authorization = "Bearer " + suite.adminToken();
+    }
+
+    public static void main(String[] args) throws Exception {
+        List<String> positional = new ArrayList<>();
+        long pods = 100_000;
+        int lines = 40_000;
+        boolean profile = false;
+        for (String arg : args) {
+            if (arg.startsWith("--pods=")) {
+                pods = Long.parseLong(arg.substring("--pods=".length()).replace("_", ""));
+            } else if (arg.equals("--jfr")) {
+                profile = true;
+            } else if (arg.startsWith("--lines=")) {
+                lines = Integer.parseInt(arg.substring("--lines=".length()).replace("_", ""));
+            } else {
+                positional.add(arg);
+            }
+        }
+        int gpus = positional.isEmpty() ? 2_000 : Integer.parseInt(positional.get(0));
+        Path root = Path.of("").toAbsolutePath();
+        Path state = root.resolve("bench/target/replay");
+        System.out.printf("gpumeter replay benchmark: %,d GPUs, about %,d pods, month 2026-05, requests of %,d lines, %d cores, java %s%n",
+                gpus, pods, lines, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        List<Path> requests = writeRequests(state.resolve("requests"), gpus, pods, lines);
+        List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
+        if (profile) { // one recording per service process, named after its process id, for `jfr print`
+            jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
+        }
+        try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts()
+                .jvmOptions(jvm)
+                .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
+                .logDirectory(state.resolve("logs"))
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
+                .readyTimeout(Duration.ofMinutes(3)).build().start()) {
+            new ReplayBench(suite).run(requests, gpus, pods);
+        }
+    }
+
+    private void run(List<Path> requests, int gpus, long pods) throws Exception {
+        long events = 0;
+        int refused = 0;
+        Map<String, Long> outcome = new TreeMap<>();
+        URI replay = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/kubernetes?cluster=replay");
+        long t0 = System.nanoTime();
+        for (Path request : requests) {
+            long start = System.nanoTime();
+            HttpResponse<String> answer = send(HttpRequest.newBuilder(replay).header("Content-Type", "application/x-ndjson")
+                    .POST(HttpRequest.BodyPublishers.ofFile(request)));
+            double seconds = (System.nanoTime() - start) / 1e9;
+            if (answer.statusCode() != 200) {
+                refused++;
+                System.out.printf("  %s: refused %d in %.1f s: %s%n", request.getFileName(), answer.statusCode(), seconds,
+                        answer.body());
+                continue;
+            }
+            JsonNode result = json.readTree(answer.body());
+            long lines = result.path("events").asLong();
+            events += lines;
+            for (String field : List.of("accepted", "duplicates", "skipped")) {
+                outcome.merge(field, result.path(field).asLong(), Long::sum);
+            }
+            System.out.printf("  %s: %,d events in %.2f s (%,.0f events/s)%n", request.getFileName(), lines, seconds,
+                    lines / seconds);
+        }
+        double replaySeconds = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("replay through the collector: %,d events in %.1f s: %,.0f events/s; %d of %d requests refused; %s%n",
+                events, replaySeconds, events / replaySeconds, refused, requests.size(), outcome);
+
+        double scale = FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END);
+        FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
+        long[] facts = {0};
+        URI intake = suite.url(Service.LEDGER).resolve("/api/v1/facts");
+        long t1 = System.nanoTime();
+        fleet.emit("direct", 20_000, batch -> {
+            try {
+                HttpResponse<String> answer = send(HttpRequest.newBuilder(intake).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(batch))));
+                if (answer.statusCode() != 200) {
+                    throw new IllegalStateException("the ledger refused a batch: " + answer.statusCode() + " " + answer.body());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            facts[0] += batch.size();
+        });
+        double directSeconds = (System.nanoTime() - t1) / 1e9;
+        System.out.printf("direct fact intake (ledger): %,d facts of %,d pods in %.1f s: %,.0f facts/s%n", facts[0],
+                fleet.pods(), directSeconds, facts[0] / directSeconds);
+        copyFloor(suite.database().orElseThrow());
+    }
+
+    /** COPYs the replay's stored fact rows into empty twins of their tables: the cost of writing the rows alone. */
+    private static void copyFloor(DatabaseConnection db) throws SQLException, IOException {
+        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
+             Statement st = c.createStatement()) {
+            CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
+            long rows = 0;
+            long bytes = 0;
+            double seconds = 0;
+            for (String table : FACT_TABLES) {
+                ByteArrayOutputStream out = new ByteArrayOutputStream();
+                copy.copyOut("COPY (SELECT * FROM ledger." + table + " WHERE cluster = 'replay') TO STDOUT (FORMAT binary)", out);
+                st.execute("CREATE TABLE ledger.copy_" + table + " (LIKE ledger." + table + " INCLUDING ALL)");
+                long start = System.nanoTime();
+                rows += copy.copyIn("COPY ledger.copy_" + table + " FROM STDIN (FORMAT binary)",
+                        new ByteArrayInputStream(out.toByteArray()));
+                seconds += (System.nanoTime() - start) / 1e9;
+                bytes += out.size();
+                st.execute("DROP TABLE ledger.copy_" + table);
+            }
+            System.out.printf("raw COPY of the replay's fact rows (keys and indexes included): %,d rows, %,d MiB in %.1f s: %,.0f rows/s%n",
+                    rows, bytes >> 20, seconds, rows / seconds);
+        }
+    }
+
+    /** Renders the month as request files of {@code lines} events each; answers them in order. */
+    private static List<Path> writeRequests(Path dir, int gpus, long pods, int lines) throws IOException {
+        if (Files.isDirectory(dir)) {
+            try (var old = Files.list(dir)) {
+                for (Path p : old.toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        double scale = FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END);
+        FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
+        WatchLines watch = new WatchLines();
+        List<Path> files = new ArrayList<>();
+        long[] written = {0, 0};
+        OutputStream[] out = {null};
+        fleet.emit("replay", 20_000, batch -> watch.render(batch, line -> {
+            try {
+                if (out[0] == null || written[0] % lines == 0) {
+                    if (out[0] != null) {
+                        out[0].close();
+                    }
+                    Path file = dir.resolve(String.format("request-%03d.ndjson", files.size() + 1));
+                    files.add(file);
+                    out[0] = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20);
+                }
+                byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+                out[0].write(bytes);
+                written[0]++;
+                written[1] += bytes.length;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }));
+        if (out[0] != null) {
+            out[0].close();
+        }
+        System.out.printf("watch stream: %,d events of %,d pods, %,d MiB of NDJSON in %d requests%n", written[0],
+                fleet.pods(), written[1] >> 20, files.size());
+        return files;
+    }
+
+    private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {
+        try {
+            return http.send(request.header("Authorization", authorization).timeout(Duration.ofMinutes(15)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+}
