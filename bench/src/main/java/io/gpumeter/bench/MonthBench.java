@@ -127,9 +127,11 @@ public final class MonthBench {
                 answered += response.body().equals("[]") ? 0 : 1;
             }
         }
-        System.out.printf("Q1 occupants of a GPU at an instant: %d queries (%d with occupants), p50 %.2f ms, p99 %.2f ms, max %.2f ms%n",
+        System.out.printf("Q1 occupants of a GPU at an instant over HTTP: %d queries (%d with occupants), p50 %.2f ms, "
+                        + "p99 %.2f ms, p99.9 %.2f ms, max %.2f ms (target p99 <= 2 ms: %s)%n",
                 queries, answered, latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0,
-                latency.getMaxValue() / 1000.0);
+                latency.getValueAtPercentile(99.9) / 1000.0, latency.getMaxValue() / 1000.0,
+                latency.getValueAtPercentile(99) <= 2_000 ? "met" : "NOT met");
         System.out.printf("database size: %s%n", databaseSize(suite));
         return planProblems;
     }

@@ -42,7 +42,7 @@ import java.util.TreeMap;
  * of {@code --lines} lines, then each is posted to {@code POST /api/v1/ingest/kubernetes} in turn. Beside it, in the
  * same run, the same month goes straight to the ledger as facts ({@code POST /api/v1/facts}), and the fact rows the
  * replay stored are written once more with a raw PostgreSQL COPY: the floor any intake path stands on.
- * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--jfr]} (defaults 2000 GPUs, 100,000 pods, 40,000
+ * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--jvm="OPTIONS"] [--jfr]} (defaults 2000 GPUs, 100,000 pods, 40,000
  * lines; {@code --jfr} records each service with Flight Recorder under bench/target/replay/jfr).
  */
 public final class ReplayBench {
@@ -67,9 +67,12 @@ public final class ReplayBench {
         long pods = 100_000;
         int lines = 40_000;
         boolean profile = false;
+        List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
         for (String arg : args) {
             if (arg.startsWith("--pods=")) {
                 pods = Long.parseLong(arg.substring("--pods=".length()).replace("_", ""));
+            } else if (arg.startsWith("--jvm=")) { // the services' JVM options instead of the launcher's
+                jvm = new ArrayList<>(List.of(arg.substring("--jvm=".length()).trim().split("\\s+")));
             } else if (arg.equals("--jfr")) {
                 profile = true;
             } else if (arg.startsWith("--lines=")) {
@@ -84,7 +87,6 @@ public final class ReplayBench {
         System.out.printf("gpumeter replay benchmark: %,d GPUs, about %,d pods, month 2026-05, requests of %,d lines, %d cores, java %s%n",
                 gpus, pods, lines, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         List<Path> requests = writeRequests(state.resolve("requests"), gpus, pods, lines);
-        List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
         if (profile) { // one recording per service process, named after its process id, for `jfr print`
             jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
         }
@@ -99,6 +101,11 @@ public final class ReplayBench {
     }
 
     private void run(List<Path> requests, int gpus, long pods) throws Exception {
+        System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
+        Map<Service, ProcessMemory> memory = new TreeMap<>();
+        for (Service s : List.of(Service.COLLECTOR, Service.LEDGER)) {
+            ProcessMemory.watch(s.module(), suite.managementUrl(s)).ifPresent(m -> memory.put(s, m));
+        }
         long events = 0;
         int refused = 0;
         Map<String, Long> outcome = new TreeMap<>();
@@ -149,6 +156,11 @@ public final class ReplayBench {
         System.out.printf("direct fact intake (ledger): %,d facts of %,d pods in %.1f s: %,.0f facts/s%n", facts[0],
                 fleet.pods(), directSeconds, facts[0] / directSeconds);
         copyFloor(suite.database().orElseThrow());
+        Thread.sleep(30_000); // what the services keep once the load is over
+        memory.forEach((s, m) -> {
+            System.out.printf("%s memory: %s%n", s.module(), m.summary());
+            m.close();
+        });
     }
 
     /** COPYs the replay's stored fact rows into empty twins of their tables: the cost of writing the rows alone. */

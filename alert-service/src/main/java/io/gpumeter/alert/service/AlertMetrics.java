@@ -57,6 +57,12 @@ public class AlertMetrics {
                 .tag("outcome", ok ? "accepted" : "failed").register(registry).increment(alerts);
     }
 
+    /** A scheduled evaluation: run here, or skipped because another replica held the evaluation lock. */
+    public void evaluation(boolean ran) {
+        Counter.builder("gpumeter.alert.evaluations").description("Scheduled rule evaluations, by whether this replica ran them")
+                .tag("outcome", ran ? "ran" : "another-replica").register(registry).increment();
+    }
+
     /** A resolve whose labels differ from those its alert fired with. */
     public void refusedResolve() {
         Counter.builder("gpumeter.alert.webhook.refused").description("Webhook alerts refused, by reason")

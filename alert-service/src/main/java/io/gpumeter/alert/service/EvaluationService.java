@@ -39,12 +39,14 @@ public class EvaluationService {
     private final AlertPayloads payloads;
     private final OutboxDelivery delivery;
     private final boolean sending;
+    private final AlertMetrics metrics;
     private final Clock clock;
 
     public EvaluationService(AdvisoryLock lock, SnapshotService snapshots, RuleBook rules, Pool pool,
                              EpisodeRepository episodes, OutboxRepository outbox, AlertPayloads payloads,
-                             OutboxDelivery delivery, AlertConfig config, Clock clock) {
+                             OutboxDelivery delivery, AlertConfig config, AlertMetrics metrics, Clock clock) {
         this.clock = clock;
+        this.metrics = metrics;
         this.lock = lock;
         this.snapshots = snapshots;
         this.rules = rules;
@@ -62,6 +64,7 @@ public class EvaluationService {
                     Instant now = clock.instant();
                     return snapshots.take(now).map(rules::evaluate).call(results -> store(results, now));
                 })
+                .invoke(ran -> metrics.evaluation(ran.isPresent()))
                 .call(ran -> delivery.deliver())
                 .onFailure().invoke(e -> LOG.warn("rule evaluation failed", e));
     }
