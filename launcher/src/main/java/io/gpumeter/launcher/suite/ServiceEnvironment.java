@@ -43,6 +43,8 @@ final class ServiceEnvironment {
      */
     Map<String, String> of(Service service, DatabaseConnection database) {
         Map<String, String> env = new HashMap<>();
+        // glibc gives each thread that allocates its own 64 MiB arena; a JVM's native allocations need two
+        env.put("MALLOC_ARENA_MAX", "2");
         env.put("QUARKUS_HTTP_HOST", config.listenAddress());
         // health and metrics bind where the API does: nothing of a local run listens beyond what --listen says
         env.put("QUARKUS_MANAGEMENT_HOST", config.listenAddress());
