@@ -175,6 +175,13 @@ final class AcceptanceDemoCheck {
         return Pattern.compile("/Type\\s*/Page(?![a-zA-Z])").matcher(text).results().count();
     }
 
+    /** Keeps the run and its pack under target/ beside the page's screenshot, for whoever reads the build. */
+    static void keep(Path target, String run, byte[] pack) throws IOException {
+        Files.createDirectories(target);
+        Files.writeString(target.resolve("acceptance-run.json"), run, StandardCharsets.UTF_8);
+        Files.write(target.resolve("acceptance-pack.zip"), pack);
+    }
+
     static List<String> names(JsonPath run) {
         return Arrays.asList(run.getList("assertions.name", String.class).toArray(String[]::new));
     }

@@ -28,6 +28,9 @@ import java.util.function.Predicate;
  * neighbour's share), a MIG instance by a flat {@value #MIG_FACTOR} (isolated, but a smaller slice). So each arm's
  * p99 is its largest request's, {@code (BASE_MS + STEP_MS × 11) × factor}, and an arm over dedicated is its factor.
  * <p>
+ * The simulated fleet has no time-slicing pool: the time-sliced arm is served by a whole-card pod, its neighbour
+ * being the model's alone.
+ * <p>
  * The Kueue arm: the history's {@code acme-training/job-train-xl} asks for more than its ClusterQueue's whole quota
  * and is held back from {@link DemoSignals#usageTo()} - 40 min; the plan asserts it is blocked within
  * {@link #BLOCKED_WITHIN} of the experiment's start.

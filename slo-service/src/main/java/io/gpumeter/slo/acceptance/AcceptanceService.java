@@ -8,6 +8,8 @@ import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.common.problem.Page;
 import io.gpumeter.slo.config.SloConfig;
+import io.gpumeter.slo.domain.Sli;
+import io.gpumeter.slo.service.InterferenceService;
 import io.gpumeter.slo.repository.RunRepository;
 import io.gpumeter.slo.repository.StoredRun;
 import io.smallrye.mutiny.Uni;
@@ -33,15 +35,17 @@ public class AcceptanceService {
             + " \"$GPUMETER_SLO/api/v1/latency?service={service}&sli={sli}&from=%s&to=%s\"";
 
     private final CellReader cells;
+    private final InterferenceService interference;
     private final LedgerReads ledger;
     private final RunRepository runs;
     private final ObjectMapper json;
     private final SloConfig config;
     private final Clock clock;
 
-    public AcceptanceService(CellReader cells, LedgerReads ledger, RunRepository runs, ObjectMapper json,
-                             SloConfig config, Clock clock) {
+    public AcceptanceService(CellReader cells, InterferenceService interference, LedgerReads ledger,
+                             RunRepository runs, ObjectMapper json, SloConfig config, Clock clock) {
         this.cells = cells;
+        this.interference = interference;
         this.ledger = ledger;
         this.runs = runs;
         this.json = json;
@@ -120,6 +124,13 @@ public class AcceptanceService {
                     .replaceWithVoid();
         }
         for (Plan.Clause clause : plan.assertions()) {
+            if (clause.metric() == Plan.Metric.INTERFERENCE_FACTOR && read.get(clause.cell()).service() != null
+                    && plan.cells().stream().noneMatch(c -> c.form() == Plan.Form.DEDICATED
+                    && c.workload().equals(plan.cell(clause.cell()).workload()))) {
+                CellData cell = read.get(clause.cell());
+                chain = chain.chain(() -> ownInterference(cell, clause, plan)
+                        .invoke(r -> fleet.interference.put(cell.cell().name(), r))).replaceWithVoid();
+            }
             if (clause.kind() == Plan.Kind.BLOCKED) {
                 Instant at = Judge.checkedAt(plan, clause);
                 chain = chain.chain(() -> fleet.pending.containsKey(at) ? Uni.createFrom().voidItem()
@@ -127,6 +138,24 @@ public class AcceptanceService {
             }
         }
         return chain;
+    }
+
+    /** The service's own interference report, reused as it is served: its worst shared bucket's IF_latency. */
+    private Uni<LedgerReads.Read<Double>> ownInterference(CellData cell, Plan.Clause clause, Plan plan) {
+        Sli sli = clause.sli() == null ? Sli.TTFT : clause.sli();
+        String curl = "curl -sS -H \"Authorization: Bearer $GPUMETER_TOKEN\" \"$GPUMETER_SLO/api/v1/interference?service="
+                + cell.service() + "&sli=" + sli + "&from=" + plan.from() + "&to=" + plan.to() + "\"";
+        return Uni.createFrom().deferred(() -> interference.report(cell.service(), sli,
+                        new TimeWindow(plan.from(), plan.to())))
+                .map(report -> {
+                    Double worst = report.byNeighbours().stream().skip(1).map(b -> b.ifLatency())
+                            .filter(java.util.Objects::nonNull).map(java.math.BigDecimal::doubleValue)
+                            .max(Double::compare).orElse(null);
+                    return new LedgerReads.Read<>(worst, new Run.Call(curl, 200, write(report)));
+                })
+                .onFailure().recoverWithItem(e -> new LedgerReads.Read<>(null, new Run.Call(curl, -1,
+                        "no answer: " + (e instanceof io.gpumeter.common.problem.ApiProblem p ? p.getMessage()
+                                : io.gpumeter.common.client.Answers.reason(e)))));
     }
 
     public Uni<StoredRun> get(long id) {

@@ -28,7 +28,9 @@ public final class Figures {
             case P50, P95, P99, MAX -> latency(metric, sli, cell);
             case THROUGHPUT -> from(cell.throughput(), "no requests", cell.calls(), requestCsv(cell));
             case FAILURE_RATE -> from(cell.failureRate(), "no requests", cell.calls(), requestCsv(cell));
-            case INTERFERENCE_FACTOR -> interference(sli == null ? Sli.TTFT : sli, cell, all);
+            case INTERFERENCE_FACTOR -> fleet.interference.containsKey(cell.cell().name())
+                    ? ownFactor(fleet.interference.get(cell.cell().name()), cell, sli == null ? Sli.TTFT : sli)
+                    : interference(sli == null ? Sli.TTFT : sli, cell, all);
             case FRAGMENTATION -> fragmentation(fleet);
             case QUEUE_WAIT_P50, QUEUE_WAIT_P95 -> queueWait(metric, cell, fleet);
             case USED_ALLOCATED -> usedAllocated(cell, fleet);
@@ -72,6 +74,13 @@ public final class Figures {
                     calls, csv);
         }
         return new Figure(shared / dedicated, null, calls, csv);
+    }
+
+    private static Figure ownFactor(LedgerReads.Read<Double> read, CellData cell, Sli sli) {
+        List<Run.Call> calls = new ArrayList<>(cell.calls());
+        calls.add(0, read.call());
+        return new Figure(read.answer(), "no shared minutes of the service with dedicated ones to compare with",
+                calls, latencyCsv(cell, sli));
     }
 
     static Double p99(CellData cell, Sli sli) {

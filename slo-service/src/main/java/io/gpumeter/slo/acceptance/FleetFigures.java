@@ -18,6 +18,11 @@ public final class FleetFigures {
     LedgerReads.Read<JsonNode> hoursByTenant;
     LedgerReads.Read<JsonNode> fragmentation;
     final java.util.Map<java.time.Instant, LedgerReads.Read<JsonNode>> pending = new java.util.TreeMap<>();
+    /**
+     * For a cell with no DEDICATED cell of its workload in the plan, slo-service's own interference factor of its
+     * service (its worst shared bucket against its own dedicated minutes), by cell, with the read as evidence.
+     */
+    final java.util.Map<String, LedgerReads.Read<Double>> interference = new java.util.TreeMap<>();
 
     /** The row of a grouped ledger list whose key is {@code key}, or null. */
     static JsonNode row(LedgerReads.Read<JsonNode> read, String key) {

@@ -84,8 +84,10 @@ public final class Judge {
     }
 
     /**
-     * The pod (or Kueue workload) must be found waiting — Pending or rejected — when the clause's time is up
-     * ({@code from + within}, at most {@code to}), with the reason the cluster gave quoted.
+     * The pod (or Kueue workload) must be among what the ledger lists as waiting — Pending or rejected — having begun
+     * to wait before the window's end, with the reason the cluster gave quoted. The ledger lists what waits when the
+     * run is computed; the figure is how long it had waited when the clause's time was up ({@code from + within}, at
+     * most {@code to}).
      */
     private static Run.Outcome blocked(Plan plan, Clause clause, FleetFigures fleet) {
         Instant at = checkedAt(plan, clause);
@@ -121,7 +123,12 @@ public final class Judge {
             }
         }
         Instant since = found.hasNonNull("waitingSince") ? Instant.parse(found.path("waitingSince").asText()) : at;
-        BigDecimal waited = BigDecimal.valueOf(java.time.Duration.between(since, at).toSeconds());
+        if (!since.isBefore(plan.to())) {
+            return new Run.Outcome(clause.name(), "BLOCKED", null, null, null, null, Run.FAIL, null, limit, "<=",
+                    "s", what + ": it began waiting at " + since + ", after the window: FAIL",
+                    new Run.Evidence(calls, List.of(), List.copyOf(quotes), csv.toString()));
+        }
+        BigDecimal waited = BigDecimal.valueOf(Math.max(0, java.time.Duration.between(since, at).toSeconds()));
         return new Run.Outcome(clause.name(), "BLOCKED", null, null, null, null, Run.PASS, waited, limit, "<=", "s",
                 what + ": waiting since " + since + " (" + found.path("state").asText("") + ": "
                         + found.path("message").asText(found.path("reason").asText("")) + "): PASS",

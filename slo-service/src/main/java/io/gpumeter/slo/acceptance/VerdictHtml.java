@@ -32,11 +32,19 @@ public final class VerdictHtml {
             table{border-collapse:collapse;width:100%;table-layout:fixed}
             td,th{border-bottom:1px solid #e1e4e8;padding:.6mm 1mm;text-align:left;overflow:hidden;
             text-overflow:ellipsis;white-space:nowrap}
-            th{background:#f6f8fa;font-weight:600}
+            th{background:#f6f8fa;font-weight:600;font-size:7.5pt}
+            th.class{text-align:center;border-left:2px solid #fff}
             .n{text-align:right;font-variant-numeric:tabular-nums}
             ul{margin:0;padding-left:4mm}li{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
             .meta{color:#57606a}
             """;
+
+    /** The matrix's column heads, short enough for one A4 width; each keeps the full name as its title. */
+    private static final Map<String, String> SHORT = Map.ofEntries(Map.entry("TTFT_P50", "TTFT p50"),
+            Map.entry("TTFT_P95", "TTFT p95"), Map.entry("TTFT_P99", "TTFT p99"), Map.entry("THROUGHPUT", "req/s"),
+            Map.entry("INTERFERENCE_FACTOR", "IF"), Map.entry("JITTER_MINUTE_RATE", "jitter"),
+            Map.entry("QUEUE_WAIT_P50", "wait p50"), Map.entry("QUEUE_WAIT_P95", "wait p95"),
+            Map.entry("FAILURE_RATE", "failed"), Map.entry("USED_ALLOCATED", "used/alloc"));
 
     private VerdictHtml() {
     }
@@ -64,8 +72,8 @@ public final class VerdictHtml {
     }
 
     private static void assertions(StringBuilder h, Run run) {
-        h.append("<h2>Assertions</h2><table><colgroup><col style=\"width:30%\"><col style=\"width:9%\">"
-                + "<col style=\"width:14%\"><col style=\"width:14%\"><col style=\"width:33%\"></colgroup>"
+        h.append("<h2>Assertions</h2><table><colgroup><col style=\"width:34%\"><col style=\"width:10%\">"
+                + "<col style=\"width:14%\"><col style=\"width:12%\"><col style=\"width:30%\"></colgroup>"
                 + "<tr><th>assertion</th><th>verdict</th><th class=\"n\">observed</th><th class=\"n\">limit</th>"
                 + "<th>figure</th></tr>");
         for (Run.Outcome o : run.assertions()) {
@@ -100,12 +108,16 @@ public final class VerdictHtml {
             metrics.add(r.benchmarkClass() + ":" + r.metric());
             byCell.computeIfAbsent(r.cell(), c -> new LinkedHashMap<>()).put(r.benchmarkClass() + ":" + r.metric(), r);
         }
-        h.append("<h2>Matrix (workload × form × metric; peak · shareability · deliverability)</h2><table><tr>"
-                + "<th style=\"width:16%\">cell</th>");
+        h.append("<h2>Matrix (workload × form × metric)</h2><table><tr><th rowspan=\"2\" style=\"width:16%\">cell</th>");
+        Map<String, Integer> spans = new LinkedHashMap<>();
+        metrics.forEach(m -> spans.merge(m.split(":")[0], 1, Integer::sum));
+        spans.forEach((kind, n) -> h.append("<th colspan=\"").append(n).append("\" class=\"class\">").append(kind)
+                .append("</th>"));
+        h.append("</tr><tr>");
         for (String m : metrics) {
-            String[] parts = m.split(":");
-            h.append("<th class=\"n\" title=\"").append(parts[0]).append("\">").append(parts[0].charAt(0))
-                    .append(' ').append(esc(parts[1].toLowerCase(Locale.ROOT).replace('_', ' '))).append("</th>");
+            String metric = m.split(":")[1];
+            h.append("<th class=\"n\" title=\"").append(esc(metric.toLowerCase(Locale.ROOT).replace('_', ' ')))
+                    .append("\">").append(esc(SHORT.getOrDefault(metric, metric))).append("</th>");
         }
         h.append("</tr>");
         for (Run.CellView c : run.cells()) {

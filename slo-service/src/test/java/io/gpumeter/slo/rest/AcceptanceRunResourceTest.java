@@ -195,6 +195,37 @@ class AcceptanceRunResourceTest {
         assertTrue(run.getList("risks", String.class).stream().anyMatch(r -> r.contains("hami-4 p99 within 1.5x")));
     }
 
+    /**
+     * Without a DEDICATED cell of its workload, a cell's interference factor is its service's own (slo-service's
+     * interference report): ml/solo-0 alone on GPU-S at 100 ms until 10:10, then with research/nb-0 on the card at
+     * 150 ms, so the one-neighbour bucket's p99 over the dedicated bucket's is 1.5.
+     */
+    @Test
+    void withoutADedicatedCellTheInterferenceFactorIsTheServicesOwn() {
+        Instant ten = Instant.parse("2026-11-02T10:10:00Z");
+        FakeLedger.HOLDINGS.addAll(List.of(
+                new FakeLedger.Holding("ml", "solo-0", "GPU-S", "n9", "Deployment", "solo", "acme",
+                        Instant.parse("2026-11-02T09:00:00Z"), null),
+                new FakeLedger.Holding("research", "nb-0", "GPU-S", "n9", "Job", "nb", "beta", ten, null)));
+        List<String> lines = new ArrayList<>();
+        for (int m = 0; m < 20; m++) {
+            for (int i = 0; i < 10; i++) {
+                Instant ts = T0.plusSeconds(60L * m + i + 1);
+                lines.add(line("solo", "solo-0", ts, ts.isBefore(ten) ? 100 : 150));
+            }
+        }
+        given().contentType("application/x-ndjson").body(String.join("\n", lines).getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/latency").then().statusCode(200);
+        JsonPath run = submit("{\"name\": \"own factor\", \"from\": \"2026-11-02T10:00:00Z\", \"to\":"
+                + " \"2026-11-02T10:20:00Z\", \"cells\": [{\"name\": \"solo\", \"workload\": \"solo\", \"form\": \"HAMI\","
+                + " \"selector\": {\"service\": \"solo\"}}], \"assertions\": [{\"name\": \"IF\", \"kind\": \"THRESHOLD\","
+                + " \"metric\": \"INTERFERENCE_FACTOR\", \"cell\": \"solo\", \"max\": 1.2}]}").jsonPath();
+        near(1.5, run.getDouble("assertions[0].observed"), "150 / 100");
+        assertEquals("FAIL", run.getString("assertions[0].verdict"));
+        assertTrue(run.getList("assertions[0].evidence.requests.curl", String.class).stream()
+                .anyMatch(c -> c.contains("/api/v1/interference?service=solo&sli=TTFT")), run.prettify());
+    }
+
     @Test
     void aRunOfPassingClausesPassesAndOneWithoutDataDoesNot() {
         JsonPath pass = submit(plan("all pass", """
