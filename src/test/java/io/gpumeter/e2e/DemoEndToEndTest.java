@@ -5,6 +5,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.gpumeter.launcher.demo.Demo;
+import io.gpumeter.launcher.demo.DemoExperiment;
 import io.gpumeter.launcher.demo.DemoSignals;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
 import io.gpumeter.launcher.simulator.FleetSimulator;
@@ -227,6 +228,22 @@ class DemoEndToEndTest {
                 Map.of("state", "firing")), j -> !j.getList("$").isEmpty());
         assertFalse(alerts.getList("$").isEmpty(), alerts.prettify());
         System.out.println("firing: " + alerts.getList("alertname"));
+    }
+
+    @Test
+    void theControlGroupExperimentsRunHoldsWhatItsInterferenceModelSays() throws Exception {
+        long t0 = System.nanoTime();
+        String run = AcceptanceDemoCheck.runPath(printed);
+        DemoExperiment experiment = new DemoExperiment(plan, signals);
+        JsonPath stored = as().get(url(Service.SLO, run)).then().statusCode(200).extract().jsonPath();
+        AcceptanceDemoCheck.verdictsHoldTheModelsTruth(stored, experiment);
+        AcceptanceDemoCheck.keep(SuiteExtension.repoRoot().resolve("src/test/target"), stored.prettify(),
+                as().get(url(Service.SLO, run + "/pack")).then().statusCode(200).extract().asByteArray());
+        String html = as().get(url(Service.SLO, run + "/verdict")).then().statusCode(200).extract().asString();
+        AcceptanceDemoCheck.verdictPrintsOnOneA4Page(html, AcceptanceDemoCheck.names(stored), stored.getString("verdict"),
+                SuiteExtension.repoRoot().resolve("src/test/target"));
+        System.out.printf("the acceptance run's checks and its verdict page in Chromium took %d ms%n",
+                Duration.ofNanos(System.nanoTime() - t0).toMillis());
     }
 
     @Test

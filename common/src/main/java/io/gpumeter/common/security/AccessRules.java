@@ -49,6 +49,9 @@ public final class AccessRules {
             new AccessRule("The SLOs that select a tenant, and their states", "slo", READ,
                     List.of("/api/v1/slos", "/api/v1/slo-states"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
+            // A run is computed from every tenant's pods a plan selects, so tenant tokens neither submit nor read runs.
+            new AccessRule("Acceptance runs (submitting a plan)", "slo", Set.of("POST"),
+                    List.of("/api/v1/acceptance/runs"), EnumSet.of(ADMIN, OPERATOR), null, false),
             new AccessRule("Closing a month", "billing", Set.of("POST"),
                     List.of("/api/v1/reports/monthly/*/close"), EnumSet.of(ADMIN), null, false),
             new AccessRule("Operations (rule evaluations, jitter detections, SLOs, rate cards, budgets)",

@@ -61,6 +61,11 @@ class AccessRulesTest {
             "GET;/api/v1/slos/chat/status;admin operator reader service",
             "POST;/api/v1/rules/evaluations;admin operator",
             "GET;/api/v1/actions;admin operator reader service",
+            "POST;/api/v1/acceptance/runs;admin operator",
+            "GET;/api/v1/acceptance/runs;admin operator reader service",
+            "GET;/api/v1/acceptance/runs/7/verdict;admin operator reader service",
+            "GET;/api/v1/acceptance/runs/7/pack;admin operator reader service",
+            "POST;/api/v1/acceptance/runs/7;admin",
             "POST;/api/v1/something-new;admin",
             "DELETE;/api/v1/gpu-hours;admin",
     })

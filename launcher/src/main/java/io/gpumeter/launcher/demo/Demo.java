@@ -35,6 +35,8 @@ public final class Demo {
     public static final String CLUSTER = "demo";
     private static final Duration WATCH_WAIT = Duration.ofSeconds(60);
     private static final Duration LEDGER_WAIT = Duration.ofSeconds(180);
+    /** How long the experiment waits for the ledger to show the workload Kueue holds back before submitting. */
+    private static final Duration EXPERIMENT_WAIT = Duration.ofSeconds(60);
 
     private final FleetSimulator simulator;
     private final PrintStream out;
@@ -84,8 +86,15 @@ public final class Demo {
         feed.detectJitter(signals);
         Map<String, BigDecimal> budgets = feed.budgets(plan.namespaces().stream()
                 .flatMap(n -> n.tenants().stream().map(TenantPeriod::tenant)).distinct().sorted().toList());
+        DemoExperiment experiment = new DemoExperiment(plan, signals);
+        String run = feed.experiment(experiment, EXPERIMENT_WAIT);
         feed.failures().forEach(f -> out.printf("  not taken: %s%n", f));
         showReports(suite, plan);
+        if (run != null) {
+            out.printf("%nAcceptance run of the control-group experiment (%s: %s), one page to sign:%n  %s/verdict%n"
+                            + "  the pack with its evidence: %s/pack%n", DemoExperiment.WORKLOAD, experiment.arms().stream()
+                            .map(DemoExperiment.Arm::cell).collect(Collectors.joining(", ")), run, run);
+        }
         showQuestions(suite, signals, budgets);
     }
 

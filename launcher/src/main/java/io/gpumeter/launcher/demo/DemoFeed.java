@@ -91,6 +91,41 @@ public final class DemoFeed {
                 failed.get(), signals.services().size());
     }
 
+    /**
+     * The control-group experiment: its requests to slo-service, then, once the ledger shows the over-quota workload
+     * waiting (its facts travel through the collector), its plan; returns the run's URL, or null when it was not taken.
+     */
+    public String experiment(DemoExperiment experiment, Duration ledgerWait) throws InterruptedException {
+        send(experiment.latencyPush(), 200);
+        String at = experiment.from().plus(DemoExperiment.BLOCKED_WITHIN).toString();
+        long deadline = System.nanoTime() + ledgerWait.toNanos();
+        while (System.nanoTime() < deadline) {
+            JsonNode pending = get(Service.LEDGER, "/api/v1/queue-wait/pending?at=" + at);
+            if (pending != null && pending.toString().contains(DemoExperiment.HELD_WORKLOAD)) {
+                break;
+            }
+            Thread.sleep(2000);
+        }
+        failures.removeIf(f -> f.startsWith("GET /api/v1/queue-wait/pending"));
+        try {
+            HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(base(Service.SLO)
+                            + "/api/v1/acceptance/runs")).timeout(Duration.ofMinutes(2))
+                    .header("Content-Type", "application/json").header("Authorization", "Bearer " + suite.adminToken())
+                    .POST(HttpRequest.BodyPublishers.ofString(experiment.planJson())).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            if (r.statusCode() != 201) {
+                failures.add("POST /api/v1/acceptance/runs -> " + r.statusCode() + " " + abbreviate(r.body()));
+                return null;
+            }
+            String location = r.headers().firstValue("Location").orElse("");
+            return location.startsWith("http") ? location
+                    : base(Service.SLO) + location.substring(location.indexOf("/api/"));
+        } catch (IOException e) {
+            failures.add("POST /api/v1/acceptance/runs: " + e.getMessage());
+            return null;
+        }
+    }
+
     /** Runs slo-service's jitter detection over the usage span now rather than at its next minute. */
     public void detectJitter(DemoSignals signals) {
         send(new DemoSignals.Push("slo", "/api/v1/jitter-events/detections?from="
@@ -171,6 +206,7 @@ public final class DemoFeed {
             case "collector" -> Service.COLLECTOR;
             case "slo" -> Service.SLO;
             case "billing" -> Service.BILLING;
+            case "ledger" -> Service.LEDGER;
             default -> throw new IllegalArgumentException(push.service());
         };
         try {

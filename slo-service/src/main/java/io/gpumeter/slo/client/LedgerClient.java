@@ -1,5 +1,6 @@
 package io.gpumeter.slo.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gpumeter.common.client.Answers;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.client.LedgerRestClient.CardHoldingsRequest;
@@ -94,6 +95,26 @@ public class LedgerClient {
                     answers.forEach(c -> out.put(c.gpuUuid(), c.points() == null ? List.of() : c.points()));
                     return out;
                 });
+    }
+
+    /** Queue waits of what was admitted in [from, to), grouped by clusterQueue or tenant, as the ledger answers. */
+    public Uni<JsonNode> queueWait(Instant from, Instant to, String groupBy) {
+        return ledger.queueWait(from.toString(), to.toString(), groupBy);
+    }
+
+    /** What waited in a queue at {@code at}, with the ledger's reason and the cluster's message. */
+    public Uni<JsonNode> pending(Instant at) {
+        return ledger.pending(at.toString());
+    }
+
+    /** Allocated and used GPU-hours over [from, to) grouped by namespace or tenant, as the ledger answers. */
+    public Uni<JsonNode> gpuHours(Instant from, Instant to, String groupBy) {
+        return ledger.gpuHours(from.toString(), to.toString(), groupBy);
+    }
+
+    /** The fleet's fragmentation at {@code at}, as the ledger answers. */
+    public Uni<JsonNode> fragmentation(Instant at) {
+        return ledger.fragmentation(at.toString());
     }
 
     private static PodRef podRef(String podKey) {

@@ -1,5 +1,6 @@
 package io.gpumeter.slo.client;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import io.gpumeter.common.security.ServiceToken;
 import org.eclipse.microprofile.rest.client.annotation.RegisterProvider;
 import io.smallrye.mutiny.Uni;
@@ -55,6 +56,28 @@ interface LedgerRestClient {
 
     record PodQueuesRequest(List<PodRef> pods) {
     }
+
+    /** Queue waits (p50/p95/p99, seconds) of what was admitted in a window, per group. */
+    @GET
+    @Path("/queue-wait")
+    Uni<JsonNode> queueWait(@QueryParam("from") String from, @QueryParam("to") String to,
+                            @QueryParam("groupBy") String groupBy);
+
+    /** What waited in a queue at an instant, with the reason the cluster gave. */
+    @GET
+    @Path("/queue-wait/pending")
+    Uni<JsonNode> pending(@QueryParam("at") String at);
+
+    /** Allocated and used GPU-hours over a window, per group. */
+    @GET
+    @Path("/gpu-hours")
+    Uni<JsonNode> gpuHours(@QueryParam("from") String from, @QueryParam("to") String to,
+                           @QueryParam("groupBy") String groupBy);
+
+    /** The fleet's fragmentation at an instant. */
+    @GET
+    @Path("/fragmentation")
+    Uni<JsonNode> fragmentation(@QueryParam("at") String at);
 
     /** Every usage series of each card, per minute, over a window. */
     @POST

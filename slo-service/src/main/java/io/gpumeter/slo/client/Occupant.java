@@ -16,9 +16,9 @@ public record Occupant(String cluster, String node, String gpuUuid, String names
     public record Owner(String kind, String name) {
     }
 
-    /** The share of the card: WHOLE, MIG (profile, instance id), VGPU or SHARED. */
+    /** The share of the card: WHOLE, MIG (profile, instance id), VGPU (HAMi's grant of cores and memory) or SHARED. */
     @JsonIgnoreProperties(ignoreUnknown = true)
-    public record Unit(String kind, String migProfile, String migInstance) {
+    public record Unit(String kind, String migProfile, String migInstance, Integer cores, Long memoryMiB) {
     }
 
     /** namespace/pod, the key a pod is known by across services. */

@@ -36,7 +36,14 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
     /** One unit a pod held over {@code [since, until)} (until null: still held). */
     public record Holding(String namespace, String pod, String gpuUuid, String node, String ownerKind,
-                          String ownerName, String tenant, Instant since, Instant until) {
+                          String ownerName, String tenant, Instant since, Instant until, String unitKind,
+                          String fraction, Integer cores, Long memoryMiB) {
+
+        /** A whole card. */
+        public Holding(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
+                       String tenant, Instant since, Instant until) {
+            this(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, until, "WHOLE", "1", null, null);
+        }
 
         /** This unit as a holdings read answers it over [from, to): the part of the window held; null if none. */
         String clipped(Instant from, Instant to) {
@@ -52,8 +59,9 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             return "{\"cluster\":\"c1\",\"node\":\"" + node + "\",\"gpuUuid\":\"" + gpuUuid + "\",\"namespace\":\""
                     + namespace + "\",\"pod\":\"" + pod + "\",\"podUid\":\"uid-" + pod + "\",\"owner\":{\"kind\":\""
                     + ownerKind + "\",\"name\":\"" + ownerName + "\"},\"tenant\":\"" + tenant + "\",\"team\":null,"
-                    + "\"project\":null,\"unit\":{\"kind\":\"WHOLE\",\"migProfile\":null,\"migInstance\":null,"
-                    + "\"cores\":null,\"memoryMiB\":null,\"source\":\"device-plugin\"},\"fraction\":1,\"since\":\""
+                    + "\"project\":null,\"unit\":{\"kind\":\"" + unitKind + "\",\"migProfile\":null,\"migInstance\":null,"
+                    + "\"cores\":" + cores + ",\"memoryMiB\":" + memoryMiB + ",\"source\":\"device-plugin\"},"
+                    + "\"fraction\":" + fraction + ",\"since\":\""
                     + since + "\",\"until\":" + (until == null ? "null" : "\"" + until + "\"") + "}";
         }
     }
@@ -93,6 +101,11 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static final List<Decision> DECISIONS = new CopyOnWriteArrayList<>();
     static final List<Usage> USAGE = new CopyOnWriteArrayList<>();
     static final List<String> FAILING = new CopyOnWriteArrayList<>();
+    /**
+     * Canned answers of the ledger's GET reads (queue waits, pending, GPU-hours, fragmentation), keyed by path, or by
+     * path and groupBy as "path?groupBy=x"; a path not here answers 404.
+     */
+    static final Map<String, String> GETS = new java.util.concurrent.ConcurrentHashMap<>();
     /** Every path and query asked, in order; a POST's body follows its path after a '?'. */
     static final List<String> REQUESTS = new CopyOnWriteArrayList<>();
 
@@ -187,6 +200,13 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             }
             send(exchange, 200, array(answers));
             return;
+        }
+        if (!post) {
+            String canned = GETS.getOrDefault(path + "?groupBy=" + q.get("groupBy"), GETS.get(path));
+            if (canned != null) {
+                send(exchange, 200, canned);
+                return;
+            }
         }
         send(exchange, 404, "{\"title\":\"Not Found\"}");
     }

@@ -111,6 +111,31 @@ class SloSecurityTest {
     }
 
     @Test
+    void adminsAndOperatorsSubmitAcceptancePlansFleetRolesReadRunsAndTenantsNeither() {
+        String plan = """
+                {"name": "sec", "from": "2026-05-01T10:00:00Z", "to": "2026-05-01T11:00:00Z",
+                 "cells": [{"name": "a", "workload": "w", "form": "MIG", "selector": {"service": "sec-none"}}],
+                 "assertions": [{"name": "p99", "kind": "THRESHOLD", "metric": "P99", "sli": "TTFT", "cell": "a",
+                                 "maxMs": 300}]}""";
+        for (String auth : List.of(TestTokens.bearer("reader"), TestTokens.serviceBearer("slo"),
+                TestTokens.bearer("tenant:acme"))) {
+            given().header("Authorization", auth).contentType("application/json").body(plan)
+                    .post("/api/v1/acceptance/runs").then().statusCode(403).contentType("application/problem+json");
+        }
+        String location = given().header("Authorization", TestTokens.bearer("operator")).contentType("application/json")
+                .body(plan).post("/api/v1/acceptance/runs").then().statusCode(201).extract().header("Location");
+        String run = location.substring(location.indexOf("/api/v1/acceptance/runs"));
+        for (String path : List.of("/api/v1/acceptance/runs", run, run + "/verdict", run + "/pack")) {
+            for (String auth : List.of(TestTokens.bearer("reader"), TestTokens.serviceBearer("slo"),
+                    TestTokens.bearer("admin"), TestTokens.bearer("operator"))) {
+                given().header("Authorization", auth).get(path).then().statusCode(200);
+            }
+            given().header("Authorization", TestTokens.bearer("tenant:acme")).get(path).then().statusCode(403);
+            given().get(path).then().statusCode(401);
+        }
+    }
+
+    @Test
     void everySloOperationBelongsToANamedFamily() {
         String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
         assertTrue(AccessCoverage.operations(openApi) >= 8);

@@ -1,0 +1,43 @@
+package io.gpumeter.slo.acceptance;
+
+import io.gpumeter.slo.domain.LatencySummary;
+import io.gpumeter.slo.domain.Sli;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What one cell's pods did in the window: each SLI's merged percentiles and per-minute curve, requests and
+ * failures, and what the ledger holds of the pods (units held, queues) with the reads that said so.
+ *
+ * @param gpus the GPUs the cell held: whole cards count 1, a shared or partitioned unit its fraction
+ */
+public record CellData(Plan.Cell cell, List<String> pods, Map<Sli, SliData> latency, long requests, long failed,
+                       long activeMinutes, List<RequestPoint> requestCurve, double gpus, List<Run.PodFact> facts,
+                       List<String> clusterQueues, List<Run.Call> calls) {
+
+    /** An SLI's percentiles over the window and its curve. */
+    public record SliData(LatencySummary total, List<MinutePoint> curve) {
+    }
+
+    public record MinutePoint(Instant minute, LatencySummary latency) {
+    }
+
+    public record RequestPoint(Instant minute, long requests, long failed) {
+    }
+
+    /** Requests per second over the minutes that had requests; null without any. */
+    public Double throughput() {
+        return activeMinutes == 0 ? null : requests / (activeMinutes * 60.0);
+    }
+
+    /** Failed requests over all requests; null without any request. */
+    public Double failureRate() {
+        return requests == 0 ? null : (double) failed / requests;
+    }
+
+    public String service() {
+        return cell.selector().service();
+    }
+}

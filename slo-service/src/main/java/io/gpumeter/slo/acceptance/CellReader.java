@@ -1,0 +1,149 @@
+package io.gpumeter.slo.acceptance;
+
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.slo.client.Occupant;
+import io.gpumeter.slo.client.PodHoldings;
+import io.gpumeter.slo.client.PodQueue;
+import io.gpumeter.slo.domain.LatencyHistograms;
+import io.gpumeter.slo.domain.PodMinute;
+import io.gpumeter.slo.domain.Sli;
+import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.domain.SloSelector;
+import io.gpumeter.slo.repository.LatencyRepository;
+import io.gpumeter.slo.service.SloEvents;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import org.HdrHistogram.Histogram;
+
+import java.math.BigDecimal;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.TreeSet;
+
+/**
+ * Reads a cell: its pods' stored latency minutes (selected as SLOs select theirs) and what the ledger holds of those
+ * pods — the units they held and the queues they went through.
+ */
+@ApplicationScoped
+public class CellReader {
+
+    private static final List<Sli> LATENCIES = List.of(Sli.TTFT, Sli.ITL, Sli.E2E);
+
+    private final LatencyRepository latency;
+    private final SloEvents events;
+    private final LedgerReads ledger;
+
+    public CellReader(LatencyRepository latency, SloEvents events, LedgerReads ledger) {
+        this.latency = latency;
+        this.events = events;
+        this.ledger = ledger;
+    }
+
+    public Uni<CellData> read(Plan.Cell cell, TimeWindow window) {
+        Map<Sli, CellData.SliData> bySli = new EnumMap<>(Sli.class);
+        Uni<Void> latencies = Uni.createFrom().voidItem();
+        for (Sli sli : LATENCIES) {
+            latencies = latencies.chain(() -> minutes(cell, sli, window).invoke(m -> bySli.put(sli, summarise(m))))
+                    .replaceWithVoid();
+        }
+        return latencies.chain(() -> minutes(cell, Sli.AVAILABILITY, window)).chain(requests -> {
+            Set<String> pods = new TreeSet<>();
+            requests.forEach(m -> pods.add(m.podKey()));
+            Map<Instant, long[]> perMinute = new TreeMap<>();
+            for (PodMinute m : requests) {
+                long[] sums = perMinute.computeIfAbsent(m.minute(), k -> new long[2]);
+                sums[0] += m.requests();
+                sums[1] += m.failed();
+            }
+            List<CellData.RequestPoint> curve = new ArrayList<>();
+            perMinute.forEach((minute, sums) -> curve.add(new CellData.RequestPoint(minute, sums[0], sums[1])));
+            long total = curve.stream().mapToLong(CellData.RequestPoint::requests).sum();
+            long failed = curve.stream().mapToLong(CellData.RequestPoint::failed).sum();
+            List<Run.Call> calls = new ArrayList<>();
+            return ledger.holdings(pods, window).chain(held -> ledger.podQueues(pods).map(queues -> {
+                calls.add(held.call());
+                calls.add(queues.call());
+                List<Run.PodFact> facts = facts(cell.name(), held.answer());
+                return new CellData(cell, List.copyOf(pods), Map.copyOf(bySli), total, failed, curve.size(),
+                        List.copyOf(curve), gpus(held.answer()), facts, clusterQueues(queues.answer()),
+                        List.copyOf(calls));
+            }));
+        });
+    }
+
+    /** The cell's pod-minutes of one SLI, selected by service, by namespace (and service), or by tenant. */
+    private Uni<List<PodMinute>> minutes(Plan.Cell cell, Sli sli, TimeWindow window) {
+        Plan.Selector s = cell.selector();
+        if (s.tenant() != null) {
+            SloDefinition bySelector = new SloDefinition(cell.name(), new SloSelector(s.service(), s.tenant(),
+                    s.namespace()), sli, null, null, null);
+            return events.podMinutes(bySelector, window).map(SloEvents.Selected::pods);
+        }
+        if (s.namespace() != null) {
+            return latency.podHours(s.service(), s.namespace(), window).chain(hours -> latency.podMinutes(sli,
+                    s.service(), new TreeSet<>(hours.stream().map(LatencyRepository.PodHour::podKey).toList()), window));
+        }
+        return latency.podMinutes(sli, s.service(), null, window);
+    }
+
+    private static CellData.SliData summarise(List<PodMinute> minutes) {
+        Histogram total = LatencyHistograms.empty();
+        Map<Instant, Histogram> byMinute = new TreeMap<>();
+        for (PodMinute m : minutes) {
+            LatencyHistograms.mergeInto(byMinute.computeIfAbsent(m.minute(), k -> LatencyHistograms.empty()),
+                    m.histogram());
+        }
+        List<CellData.MinutePoint> curve = new ArrayList<>();
+        byMinute.forEach((minute, h) -> {
+            total.add(h);
+            curve.add(new CellData.MinutePoint(minute, LatencyHistograms.summary(h)));
+        });
+        return new CellData.SliData(LatencyHistograms.summary(total), List.copyOf(curve));
+    }
+
+    private static List<Run.PodFact> facts(String cell, Map<String, List<PodHoldings.Holding>> held) {
+        List<Run.PodFact> out = new ArrayList<>();
+        if (held == null) {
+            return out;
+        }
+        new TreeMap<>(held).forEach((pod, units) -> units.stream().map(PodHoldings.Holding::occupant)
+                .map(o -> fact(cell, o)).distinct().forEach(out::add));
+        return out;
+    }
+
+    private static Run.PodFact fact(String cell, Occupant o) {
+        Occupant.Unit u = o.unit();
+        return new Run.PodFact(cell, o.namespace(), o.pod(), o.node(), o.gpuUuid(), u == null ? null : u.kind(),
+                u == null ? null : u.migProfile(), u == null ? null : u.cores(), u == null ? null : u.memoryMiB(),
+                o.fraction(), o.ownerKind(), o.owner() == null ? null : o.owner().name(), o.tenant());
+    }
+
+    /** Each pod's distinct units, a whole card as 1 and a share as its fraction, summed over the cell's pods. */
+    private static double gpus(Map<String, List<PodHoldings.Holding>> held) {
+        if (held == null) {
+            return 0;
+        }
+        Map<String, BigDecimal> units = new TreeMap<>();
+        held.forEach((pod, list) -> list.forEach(h -> {
+            Occupant o = h.occupant();
+            if (o.gpuUuid() != null) {
+                String unit = pod + "|" + o.gpuUuid() + "|" + (o.unit() == null ? "" : o.unit().kind() + o.unit().migInstance());
+                units.put(unit, o.fraction() == null ? BigDecimal.ONE : o.fraction());
+            }
+        }));
+        return units.values().stream().mapToDouble(BigDecimal::doubleValue).sum();
+    }
+
+    private static List<String> clusterQueues(List<PodQueue> queues) {
+        if (queues == null) {
+            return List.of();
+        }
+        return queues.stream().filter(q -> q.queue() != null && q.queue().clusterQueue() != null)
+                .map(q -> q.queue().clusterQueue()).distinct().sorted().toList();
+    }
+}

@@ -1,0 +1,183 @@
+package io.gpumeter.slo.acceptance;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpumeter.slo.acceptance.Plan.Metric;
+import io.gpumeter.slo.domain.LatencySummary;
+import io.gpumeter.slo.domain.Sli;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * One figure of one cell, with the reads it came from and the curve behind it as CSV. A figure without data is
+ * null and says why; it is never filled in.
+ */
+public final class Figures {
+
+    /** A cell's figure: {@code value} null when there was nothing to compute it from ({@code missing} says what). */
+    public record Figure(Double value, String missing, List<Run.Call> calls, String csv) {
+    }
+
+    private Figures() {
+    }
+
+    public static Figure of(Metric metric, Sli sli, CellData cell, Map<String, CellData> all, FleetFigures fleet) {
+        return switch (metric) {
+            case P50, P95, P99, MAX -> latency(metric, sli, cell);
+            case THROUGHPUT -> from(cell.throughput(), "no requests", cell.calls(), requestCsv(cell));
+            case FAILURE_RATE -> from(cell.failureRate(), "no requests", cell.calls(), requestCsv(cell));
+            case INTERFERENCE_FACTOR -> fleet.interference.containsKey(cell.cell().name())
+                    ? ownFactor(fleet.interference.get(cell.cell().name()), cell, sli == null ? Sli.TTFT : sli)
+                    : interference(sli == null ? Sli.TTFT : sli, cell, all);
+            case FRAGMENTATION -> fragmentation(fleet);
+            case QUEUE_WAIT_P50, QUEUE_WAIT_P95 -> queueWait(metric, cell, fleet);
+            case USED_ALLOCATED -> usedAllocated(cell, fleet);
+        };
+    }
+
+    private static Figure latency(Metric metric, Sli sli, CellData cell) {
+        CellData.SliData data = cell.latency().get(sli);
+        LatencySummary s = data == null ? LatencySummary.EMPTY : data.total();
+        Double value = switch (metric) {
+            case P50 -> s.p50Ms();
+            case P95 -> s.p95Ms();
+            case P99 -> s.p99Ms();
+            default -> s.maxMs();
+        };
+        return from(value, "no " + sli + " latency recorded for the cell's pods in the window", cell.calls(),
+                latencyCsv(cell, sli));
+    }
+
+    /**
+     * The cell's p99 over the p99 of the plan's DEDICATED cell of the same workload: the control group's baseline.
+     * A dedicated cell itself answers 1 when it has data.
+     */
+    private static Figure interference(Sli sli, CellData cell, Map<String, CellData> all) {
+        CellData baseline = all.values().stream().filter(c -> c.cell().form() == Plan.Form.DEDICATED
+                && c.cell().workload().equals(cell.cell().workload())).findFirst().orElse(null);
+        if (baseline == null) {
+            return new Figure(null, "the plan has no DEDICATED cell of workload " + cell.cell().workload()
+                    + " to compare with", cell.calls(), latencyCsv(cell, sli));
+        }
+        Double shared = p99(cell, sli);
+        Double dedicated = p99(baseline, sli);
+        List<Run.Call> calls = new ArrayList<>(cell.calls());
+        if (baseline != cell) {
+            calls.addAll(baseline.calls());
+        }
+        String csv = latencyCsv(cell, sli) + (baseline == cell ? "" : latencyCsv(baseline, sli)
+                .substring(latencyCsv(baseline, sli).indexOf('\n') + 1));
+        if (shared == null || dedicated == null || dedicated == 0) {
+            return new Figure(null, "no " + sli + " p99 for " + (shared == null ? cell : baseline).cell().name(),
+                    calls, csv);
+        }
+        return new Figure(shared / dedicated, null, calls, csv);
+    }
+
+    private static Figure ownFactor(LedgerReads.Read<Double> read, CellData cell, Sli sli) {
+        List<Run.Call> calls = new ArrayList<>(cell.calls());
+        calls.add(0, read.call());
+        return new Figure(read.answer(), "no shared minutes of the service with dedicated ones to compare with",
+                calls, latencyCsv(cell, sli));
+    }
+
+    static Double p99(CellData cell, Sli sli) {
+        CellData.SliData d = cell.latency().get(sli);
+        return d == null ? null : d.total().p99Ms();
+    }
+
+    private static Figure fragmentation(FleetFigures fleet) {
+        JsonNode groups = fleet.fragmentation == null || fleet.fragmentation.answer() == null ? null
+                : fleet.fragmentation.answer().path("groups");
+        Double value = null;
+        StringBuilder csv = new StringBuilder("group,cards,free_mib,overall\n");
+        if (groups != null && groups.isArray()) {
+            for (JsonNode g : groups) {
+                JsonNode memory = g.path("memory");
+                csv.append(g.path("key").asText("")).append(',').append(memory.path("cards").asText(""))
+                        .append(',').append(memory.path("freeMiB").asText("")).append(',')
+                        .append(memory.path("overall").asText("")).append('\n');
+                if (value == null && memory.path("overall").isNumber()) {
+                    value = memory.path("overall").asDouble();
+                }
+            }
+        }
+        return from(value, "the ledger answered no fragmentation figure", calls(fleet.fragmentation), csv.toString());
+    }
+
+    private static Figure queueWait(Metric metric, CellData cell, FleetFigures fleet) {
+        String tenant = cell.cell().selector().tenant();
+        LedgerReads.Read<JsonNode> read = tenant != null ? fleet.waitByTenant : fleet.waitByClusterQueue;
+        String key = tenant != null ? tenant : cell.clusterQueues().isEmpty() ? null : cell.clusterQueues().get(0);
+        String field = metric == Metric.QUEUE_WAIT_P50 ? "p50Seconds" : "p95Seconds";
+        StringBuilder csv = new StringBuilder("key,count,p50_seconds,p95_seconds,p99_seconds,max_seconds\n");
+        for (JsonNode row : FleetFigures.rows(read)) {
+            csv.append(row.path("key").asText("")).append(',').append(row.path("count").asText("")).append(',')
+                    .append(row.path("p50Seconds").asText("")).append(',').append(row.path("p95Seconds").asText(""))
+                    .append(',').append(row.path("p99Seconds").asText("")).append(',')
+                    .append(row.path("maxSeconds").asText("")).append('\n');
+        }
+        List<Run.Call> calls = new ArrayList<>(cell.calls());
+        calls.addAll(calls(read));
+        Double value = key == null ? null : FleetFigures.number(FleetFigures.row(read, key), field);
+        return new Figure(value, key == null ? "the ledger knows no queue the cell's pods went through"
+                : "nothing admitted through " + key + " in the window", calls, csv.toString());
+    }
+
+    private static Figure usedAllocated(CellData cell, FleetFigures fleet) {
+        String tenant = cell.cell().selector().tenant();
+        LedgerReads.Read<JsonNode> read = tenant != null ? fleet.hoursByTenant : fleet.hoursByNamespace;
+        List<String> keys = tenant != null ? List.of(tenant)
+                : cell.pods().stream().map(p -> p.substring(0, p.indexOf('/'))).distinct().sorted().toList();
+        double used = 0;
+        double allocated = 0;
+        StringBuilder csv = new StringBuilder("key,allocated_gpu_hours,used_gpu_hours\n");
+        for (String key : keys) {
+            JsonNode row = FleetFigures.row(read, key);
+            Double a = FleetFigures.number(row, "allocatedGpuHours");
+            Double u = FleetFigures.number(row, "usedGpuHours");
+            csv.append(key).append(',').append(a == null ? "" : a).append(',').append(u == null ? "" : u).append('\n');
+            allocated += a == null ? 0 : a;
+            used += u == null ? 0 : u;
+        }
+        List<Run.Call> calls = new ArrayList<>(cell.calls());
+        calls.addAll(calls(read));
+        return new Figure(allocated > 0 ? used / allocated : null, "no allocated GPU-hours for " + keys, calls,
+                csv.toString());
+    }
+
+    static String latencyCsv(CellData cell, Sli sli) {
+        StringBuilder csv = new StringBuilder("cell,minute,requests,p50_ms,p95_ms,p99_ms,max_ms\n");
+        CellData.SliData d = cell.latency().get(sli);
+        if (d != null) {
+            for (CellData.MinutePoint p : d.curve()) {
+                LatencySummary s = p.latency();
+                csv.append(cell.cell().name()).append(',').append(p.minute()).append(',').append(s.count()).append(',')
+                        .append(ms(s.p50Ms())).append(',').append(ms(s.p95Ms())).append(',').append(ms(s.p99Ms()))
+                        .append(',').append(ms(s.maxMs())).append('\n');
+            }
+        }
+        return csv.toString();
+    }
+
+    static String requestCsv(CellData cell) {
+        StringBuilder csv = new StringBuilder("cell,minute,requests,failed\n");
+        cell.requestCurve().forEach(p -> csv.append(cell.cell().name()).append(',').append(p.minute()).append(',')
+                .append(p.requests()).append(',').append(p.failed()).append('\n'));
+        return csv.toString();
+    }
+
+    private static String ms(Double v) {
+        return v == null ? "" : String.format(Locale.ROOT, "%.3f", v);
+    }
+
+    private static List<Run.Call> calls(LedgerReads.Read<JsonNode> read) {
+        return read == null ? List.of() : List.of(read.call());
+    }
+
+    private static Figure from(Double value, String missing, List<Run.Call> calls, String csv) {
+        return new Figure(value, value == null ? missing : null, calls, csv);
+    }
+}

@@ -1,0 +1,70 @@
+package io.gpumeter.slo.rest;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.http.ContentType;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
+import static org.hamcrest.Matchers.containsString;
+
+/** Every bad plan is a 400 problem naming the field at fault, and nothing is stored for it. */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+@WithTestResource(FakeLedger.class)
+class AcceptancePlanValidationTest {
+
+    private static final String CELLS = "\"cells\": [{\"name\": \"dedicated\", \"workload\": \"vllm-chat\", \"form\":"
+            + " \"DEDICATED\", \"selector\": {\"service\": \"chat-dedicated\"}}, {\"name\": \"hami-2\", \"workload\":"
+            + " \"vllm-chat\", \"form\": \"HAMI\", \"selector\": {\"service\": \"chat-hami\"}}]";
+    private static final String WINDOW = "\"name\": \"p\", \"from\": \"2026-11-02T10:00:00Z\", \"to\":"
+            + " \"2026-11-02T12:00:00Z\"";
+
+    /** A plan with one part replaced: {@code $A} stands for the assertions, each row's last column is the field. */
+    @ParameterizedTest(name = "{1}")
+    @CsvSource(delimiter = '|', value = {
+            "[]|name|{\"from\": \"2026-11-02T10:00:00Z\", \"to\": \"2026-11-02T12:00:00Z\", CELLS, \"assertions\": $A}",
+            "[]|from|{\"name\": \"p\", \"from\": \"yesterday\", \"to\": \"2026-11-02T12:00:00Z\", CELLS, \"assertions\": $A}",
+            "[]|to|{\"name\": \"p\", \"from\": \"2026-11-02T10:00:00Z\", \"to\": \"2026-11-02T09:00:00Z\", CELLS, \"assertions\": $A}",
+            "[]|to|{\"name\": \"p\", \"from\": \"2026-11-02T10:00:00Z\", \"to\": \"2026-12-02T09:00:00Z\", CELLS, \"assertions\": $A}",
+            "[]|cells|{WINDOW, \"cells\": [], \"assertions\": $A}",
+            "[]|cells[0].form|{WINDOW, \"cells\": [{\"name\": \"a\", \"workload\": \"w\", \"form\": \"SHARED\", \"selector\": {\"service\": \"s\"}}], \"assertions\": $A}",
+            "[]|cells[0].selector|{WINDOW, \"cells\": [{\"name\": \"a\", \"workload\": \"w\", \"form\": \"MIG\", \"selector\": {}}], \"assertions\": $A}",
+            "[]|cells[0].workload|{WINDOW, \"cells\": [{\"name\": \"a\", \"form\": \"MIG\", \"selector\": {\"service\": \"s\"}}], \"assertions\": $A}",
+            "[]|cells[0].name|{WINDOW, \"cells\": [{\"name\": \"Cell A\", \"workload\": \"w\", \"form\": \"MIG\", \"selector\": {\"service\": \"s\"}}], \"assertions\": $A}",
+            "[]|cells[1].name|{WINDOW, \"cells\": [{\"name\": \"a\", \"workload\": \"w\", \"form\": \"MIG\", \"selector\": {\"service\": \"s\"}}, {\"name\": \"a\", \"workload\": \"w\", \"form\": \"MIG\", \"selector\": {\"service\": \"t\"}}], \"assertions\": $A}",
+            "[]|assertions|{WINDOW, CELLS, \"assertions\": []}",
+            "[{\"name\": \"x\", \"kind\": \"AVERAGE\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"dedicated\", \"maxMs\": 300}]|assertions[0].kind|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"P42\", \"sli\": \"TTFT\", \"cell\": \"dedicated\", \"maxMs\": 300}]|assertions[0].metric|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"P99\", \"cell\": \"dedicated\", \"maxMs\": 300}]|assertions[0].sli|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"nowhere\", \"maxMs\": 300}]|assertions[0].cell|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"dedicated\"}]|assertions[0].maxMs|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"dedicated\", \"maxMs\": -3}]|assertions[0].maxMs|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"dedicated\", \"max\": 3}]|assertions[0].max|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"FAILURE_RATE\", \"cell\": \"dedicated\", \"maxMs\": 3}]|assertions[0].maxMs|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"THRESHOLD\", \"metric\": \"FAILURE_RATE\", \"cell\": \"dedicated\", \"max\": \"low\"}]|assertions[0].max|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"RATIO\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"hami-2\", \"maxRatio\": 1.5}]|assertions[0].baselineCell|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"RATIO\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"hami-2\", \"baselineCell\": \"hami-2\", \"maxRatio\": 1.5}]|assertions[0].baselineCell|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"RATIO\", \"metric\": \"P99\", \"sli\": \"TTFT\", \"cell\": \"hami-2\", \"baselineCell\": \"dedicated\"}]|assertions[0].maxRatio|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"BLOCKED\", \"pod\": \"overquota-0\", \"within\": \"PT5M\"}]|assertions[0].namespace|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"BLOCKED\", \"namespace\": \"team-x\", \"within\": \"PT5M\"}]|assertions[0].pod|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"BLOCKED\", \"namespace\": \"team-x\", \"pod\": \"p\", \"within\": \"five minutes\"}]|assertions[0].within|{WINDOW, CELLS, \"assertions\": $A}",
+            "[{\"name\": \"x\", \"kind\": \"BLOCKED\", \"namespace\": \"team-x\", \"pod\": \"p\", \"within\": \"PT5M\"}, {\"name\": \"x\", \"kind\": \"BLOCKED\", \"namespace\": \"team-x\", \"pod\": \"q\", \"within\": \"PT5M\"}]|assertions[1].name|{WINDOW, CELLS, \"assertions\": $A}",
+            "[]|plan|[1, 2]",
+            "[]|plan|{\"name\": ",
+    })
+    void aBadPlanIsA400NamingTheField(String assertions, String field, String template) {
+        String body = template.replace("CELLS", CELLS).replace("WINDOW", WINDOW).replace("$A", assertions);
+        int before = given().get("/api/v1/acceptance/runs").then().statusCode(200).extract().jsonPath().getList("$").size();
+        given().contentType(ContentType.JSON).body(body).post("/api/v1/acceptance/runs")
+                .then().statusCode(400)
+                .contentType("application/problem+json")
+                .body("field", equalTo(field))
+                .body("detail", not(containsString("Exception")));
+        given().get("/api/v1/acceptance/runs").then().statusCode(200).body("size()", equalTo(before));
+    }
+}
