@@ -142,10 +142,17 @@ public final class ReplayBench {
         long t1 = System.nanoTime();
         fleet.emit("direct", 20_000, batch -> {
             try {
-                HttpResponse<String> answer = send(HttpRequest.newBuilder(intake).header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(batch))));
-                if (answer.statusCode() != 200) {
-                    throw new IllegalStateException("the ledger refused a batch: " + answer.statusCode() + " " + answer.body());
+                byte[] body = json.writeValueAsBytes(batch);
+                for (int attempt = 1; ; attempt++) { // a 503 is retried, as every client of the ledger does
+                    HttpResponse<String> answer = send(HttpRequest.newBuilder(intake).header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
+                    if (answer.statusCode() == 200) {
+                        break;
+                    }
+                    System.out.printf("  direct batch refused %d (attempt %d): %s%n", answer.statusCode(), attempt, answer.body());
+                    if (answer.statusCode() != 503 || attempt == 3) {
+                        throw new IllegalStateException("the ledger refused a batch: " + answer.statusCode() + " " + answer.body());
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
