@@ -161,6 +161,16 @@ public class FleetResource {
         for (JsonNode row : fleetOccupants.json()) {
             rowsByNode.computeIfAbsent(Format.text(row, "cluster") + "/" + Format.text(row, "node"), n -> new ArrayList<>()).add(row);
         }
+        // A node held before the inventory knew it (the collector started later, or the instant is older than the
+        // inventory's history) is still drawn, with the cards its occupants held.
+        for (List<JsonNode> rows : rowsByNode.values()) {
+            String cluster = Format.text(rows.get(0), "cluster");
+            String node = Format.text(rows.get(0), "node");
+            if (node != null && known.stream().noneMatch(k -> java.util.Objects.equals(k.cluster(), cluster) && node.equals(k.node()))) {
+                known.add(new Known(cluster, node, 0));
+            }
+        }
+        known.sort(Comparator.comparing((Known k) -> k.cluster() == null ? "" : k.cluster()).thenComparing(k -> k.node() == null ? "" : k.node()));
         List<Node> nodes = new ArrayList<>();
         for (Known k : known) {
             Map<String, List<Occupant>> byCard = new LinkedHashMap<>();
