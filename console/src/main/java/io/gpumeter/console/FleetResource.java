@@ -95,6 +95,7 @@ public class FleetResource {
         if (uuid == null || uuid.isBlank()) {
             page.message(Message.error("Which card?", "The address names no card.", "Open a card from the Fleet page."));
         } else if (at != null) {
+            var usage = upstream.getJson(Backend.LEDGER, CardUsage.path(uuid, at), viewer.token());
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/gpus/" + Format.segment(uuid) + "/occupants?at="
                     + Format.query(Format.rfc3339(at)), viewer.token()).join();
             page.call(answer.call());
@@ -108,6 +109,19 @@ public class FleetResource {
                             "Choose another instant above, or go back to the fleet."));
                 } else {
                     page.charts.add(Chart.of("card-chart", "Shares of the card by pod", pie(occupants), json));
+                }
+            }
+            Answer curves = usage.join();
+            page.call(curves.call());
+            if (!curves.ok()) {
+                page.message(curves.refusal());
+            } else {
+                Map<String, Object> option = CardUsage.chart(curves.json(), at);
+                if (option == null) {
+                    page.message(Message.info("No usage of this card reached the ledger in the two hours up to " + Format.rfc3339(at) + ".",
+                            "Push dcgm-exporter scrapes to the collector's /api/v1/ingest/dcgm (and the HAMi monitor's to /api/v1/ingest/hami-monitor); ./gpumeter up --demo sends simulated ones."));
+                } else {
+                    page.charts.add(Chart.of("usage-chart", "The card's activity over two hours", option, json));
                 }
             }
         }

@@ -48,6 +48,14 @@ final class Fixtures {
         StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", false, StandIn.Reply.json(FLEET));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
+        // two minutes of the card's own SM activity and one of a HAMi container's share of its cores
+        String usage = """
+                [{"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:58:00Z","mean":0.5,"max":0.6,"samples":4},
+                 {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:59:00Z","mean":0.25,"max":0.3,"samples":4},
+                 {"scope":"DEVICE","scopeKey":"","field":"FB_USED","minute":"2026-11-30T11:59:00Z","mean":40960,"max":40960,"samples":4},
+                 {"scope":"CONTAINER","scopeKey":"acme-ml/train-7/main","field":"VGPU_CORE_UTIL","minute":"2026-11-30T11:59:00Z","mean":0.45,"max":0.5,"samples":4}]""";
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", false, StandIn.Reply.json(usage));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", true, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""
                 [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
                   "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"},

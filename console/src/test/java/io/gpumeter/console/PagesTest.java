@@ -68,8 +68,14 @@ class PagesTest {
         assertTrue(html.contains("<td>acme-ml/train-7</td><td>acme</td><td>vision</td><td>vGPU 50 % cores, 40960 MiB</td><td class=\"num\">0.50</td>"), html);
         assertTrue(html.contains("<td>globex-lab/notebook-2</td><td>globex</td>"), html);
         assertTrue(html.contains("On gpu-a; showing 2026-11-30T12:00:00Z."), html);
-        assertEquals(List.of("/api/v1/gpus/GPU-aaaa-0001/occupants?at=2026-11-30T12%3A00%3A00Z"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(java.util.Set.of("/api/v1/gpus/GPU-aaaa-0001/occupants?at=2026-11-30T12%3A00%3A00Z",
+                        "/api/v1/gpus/GPU-aaaa-0001/usage?from=2026-11-30T10%3A00%3A00Z&to=2026-11-30T12%3A01%3A00Z"),
+                java.util.Set.copyOf(StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList()));
+        // the card's usage curves: its SM activity and the container's share of its cores, no memory
+        assertTrue(html.contains("\"name\":\"card SM_ACTIVE\"") && html.contains("[\"2026-11-30T11:58:00Z\",0.5]")
+                && html.contains("[\"2026-11-30T11:59:00Z\",0.25]"), html);
+        assertTrue(html.contains("\"name\":\"container acme-ml/train-7/main cores\"") && html.contains("[\"2026-11-30T11:59:00Z\",0.45]"), html);
+        assertFalse(html.contains("FB_USED"), html);
         assertForwarded(Fixtures.ADMIN);
     }
 
@@ -404,12 +410,25 @@ class PagesTest {
     }
 
     @Test
+    void nodesHeldBeforeTheInventoryKnewThemAreDrawnWithTheCardsHeld() {
+        // the inventory has no node yet at the instant (the collector started later); the occupants are known
+        StandIn.override(Backend.LEDGER, "/api/v1/capacity", StandIn.Reply.json("[]"));
+        String html = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
+        // gpu-a: its 2 held cards and no free one known; gpu-b: the card its MIG slices fill
+        assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 3 card(s), 3 held."), html);
+        assertTrue(html.contains("<tr data-node=\"gpu-a\"><td>gpu-a<span class=\"sub\">lab</span></td><td class=\"num\">2</td>"
+                + "<td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">1.75</td></tr>"), html);
+        assertFalse(html.contains("No GPU node was known"), html);
+    }
+
+    @Test
     void emptyAnswersSayWhatToDo() {
         StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.json("[]"));
         String html = page("/hours?month=2020-01", Fixtures.ADMIN);
         assertTrue(html.contains("No GPU-hours were allocated in 2020-01.") && html.contains("Pick another month"), html);
 
         StandIn.override(Backend.LEDGER, "/api/v1/capacity", StandIn.Reply.json("[]"));
+        StandIn.override(Backend.LEDGER, "/api/v1/fleet/occupants", StandIn.Reply.json("[]"));
         html = page("/fleet?at=2020-01-01T00:00:00Z", Fixtures.ADMIN);
         assertTrue(html.contains("No GPU node was known at 2020-01-01T00:00:00Z.") && html.contains("./gpumeter up --demo"), html);
     }
