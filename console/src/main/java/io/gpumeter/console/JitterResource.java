@@ -250,8 +250,8 @@ public class JitterResource {
                 "data", List.of(List.of(Map.of("xAxis", Format.text(e, "start")), Map.of("xAxis", Format.text(e, "end"))))));
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 160, "right", 110, "top", 36, "bottom", 30));
+        option.put("legend", Map.of("top", 0, "type", "scroll"));
+        option.put("grid", Map.of("left", 270, "right", 110, "top", 56, "bottom", 30));
         option.put("xAxis", timeAxis(from, to));
         option.put("yAxis", Map.of("type", "value", "name", "ms"));
         option.put("series", series);
@@ -283,9 +283,10 @@ public class JitterResource {
         }
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "item"));
-        option.put("grid", Map.of("left", 160, "right", 110, "top", 10, "bottom", 30));
+        option.put("grid", Map.of("left", 270, "right", 110, "top", 10, "bottom", 30));
         option.put("xAxis", timeAxis(from, to));
-        option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true));
+        option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true,
+                "axisLabel", Map.of("width", 260, "overflow", "truncate")));
         option.put("series", series);
         return option;
     }
@@ -322,8 +323,8 @@ public class JitterResource {
         }
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 160, "right", 110, "top", 36, "bottom", 30));
+        option.put("legend", Map.of("top", 0, "type", "scroll"));
+        option.put("grid", Map.of("left", 270, "right", 110, "top", 56, "bottom", 30));
         option.put("xAxis", timeAxis(from, to));
         option.put("yAxis", Map.of("type", "value", "name", "% active", "max", 100));
         option.put("series", series);
