@@ -195,7 +195,13 @@ final class Fixtures {
                    "ifLatency":2.7,"ifThroughput":0.833333},
                   {"bucket":"3+","podMinutes":0,"requests":0,"requestsPerPodMinute":null,"latencySamples":0,"p99Ms":null,
                    "ifLatency":null,"ifThroughput":null}],
-                 "byKind":[]}"""));
+                 "byKind":[
+                  {"bucket":"training","podMinutes":500,"requests":125000,"requestsPerPodMinute":250,"latencySamples":125000,"p99Ms":900,
+                   "ifLatency":2,"ifThroughput":0.833333},
+                  {"bucket":"inference","podMinutes":380,"requests":114000,"requestsPerPodMinute":300,"latencySamples":114000,"p99Ms":600,
+                   "ifLatency":1.333333,"ifThroughput":1},
+                  {"bucket":"unknown","podMinutes":0,"requests":0,"requestsPerPodMinute":null,"latencySamples":0,"p99Ms":null,
+                   "ifLatency":null,"ifThroughput":null}]}"""));
         for (String fleetWide : List.of("/api/v1/jitter-events", "/api/v1/jitter-events/42", "/api/v1/interference")) {
             StandIn.reply(Backend.SLO, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));

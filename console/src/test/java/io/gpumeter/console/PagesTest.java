@@ -362,6 +362,11 @@ class PagesTest {
                 + "<td>arrived 5 min before; SM_ACTIVE rose 0.75</td></tr>"), html);
         assertTrue(html.contains("<tr data-bucket=\"2\"><td>2</td><td class=\"num\">180</td><td class=\"num\">1215 ms</td>"
                 + "<td class=\"num\">2.70</td><td class=\"num\">0.83</td></tr>"), html);
+        // by neighbour kind: the slo-service's factors, rounded to the hundredth
+        assertTrue(html.contains("<tr data-kind=\"training\"><td>training</td><td class=\"num\">500</td><td class=\"num\">900 ms</td>"
+                + "<td class=\"num\">2.00</td><td class=\"num\">0.83</td></tr>"), html);
+        assertTrue(html.contains("<tr data-kind=\"inference\"><td>inference</td><td class=\"num\">380</td><td class=\"num\">600 ms</td>"
+                + "<td class=\"num\">1.33</td><td class=\"num\">1.00</td></tr>"), html);
         String arrivals = option(html, "jitter-arrivals");
         assertTrue(arrivals.contains("[[\"2026-11-30T10:15:00Z\",\"globex-lab/notebook-2\"],[\"2026-11-30T10:40:00Z\",\"globex-lab/notebook-2\"]]"), arrivals);
         String resources = option(html, "jitter-resources");
