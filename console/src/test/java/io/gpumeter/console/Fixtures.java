@@ -54,6 +54,11 @@ final class Fixtures {
                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:59:00Z","mean":0.25,"max":0.3,"samples":4},
                  {"scope":"DEVICE","scopeKey":"","field":"FB_USED","minute":"2026-11-30T11:59:00Z","mean":40960,"max":40960,"samples":4},
                  {"scope":"CONTAINER","scopeKey":"acme-ml/train-7/main","field":"VGPU_CORE_UTIL","minute":"2026-11-30T11:59:00Z","mean":0.45,"max":0.5,"samples":4}]""";
+        // the fleet's cards' SM activity over the five minutes before the instant: GPU-aaaa-0001 busy 0.5 then 0.3
+        StandIn.reply(Backend.LEDGER, "/api/v1/usage/series", false, StandIn.Reply.json("""
+                [{"gpuUuid":"GPU-aaaa-0001","points":[
+                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:57:00Z","mean":0.5,"max":0.6,"samples":4},
+                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:58:00Z","mean":0.3,"max":0.4,"samples":4}]}]"""));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", false, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", true, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""

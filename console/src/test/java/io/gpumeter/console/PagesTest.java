@@ -415,6 +415,22 @@ class PagesTest {
     }
 
     @Test
+    void theFleetColouredByUseShowsEachCardsMeanActivity() {
+        String html = page("/fleet?at=" + Fixtures.AT + "&colour=used", Fixtures.ADMIN);
+        // GPU-aaaa-0001, gpu-a's first card (row 0, slot 0): the mean of 0.5 and 0.3; the other held card has no usage
+        String option = option(html, "fleet-chart");
+        assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("SM active 40 %"), option);
+        assertTrue(option.contains("\"value\":[1,0,\"-\"]") && option.contains("no usage known"), option);
+        assertTrue(html.contains("<strong>used</strong>") && html.contains("href=\"/fleet?at=2026-11-30T12:00:00Z\" id=\"colour-held\""), html);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/usage/series")), StandIn.SEEN.toString());
+        // coloured by held, the default, no usage is read
+        StandIn.SEEN.clear();
+        html = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
+        assertTrue(html.contains("id=\"colour-used\""), html);
+        assertFalse(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().contains("usage")), StandIn.SEEN.toString());
+    }
+
+    @Test
     void nodesHeldBeforeTheInventoryKnewThemAreDrawnWithTheCardsHeld() {
         // the inventory has no node yet at the instant (the collector started later); the occupants are known
         StandIn.override(Backend.LEDGER, "/api/v1/capacity", StandIn.Reply.json("[]"));
