@@ -106,6 +106,20 @@ class PagesTest {
     }
 
     @Test
+    void theFocusExportComesFromBillingInFocusColumns() {
+        assertTrue(page("/hours?month=2026-11", Fixtures.ADMIN).contains("href=\"/hours/focus.csv?month=2026-11\""));
+        String focus = "BilledCost,BillingPeriodStart,SubAccountName\n361.50,2026-11-01T00:00:00Z,acme\n";
+        StandIn.override(Backend.BILLING, "/api/v1/reports/monthly", new StandIn.Reply(200, "text/csv", focus));
+        StandIn.SEEN.clear();
+        String body = given().cookie(Session.COOKIE, Fixtures.ACME).get("/hours/focus.csv?month=2026-11").then().statusCode(200)
+                .header("Content-Type", startsWith("text/csv")).header("Content-Disposition", containsString("gpumeter-focus-tenant-2026-11.csv"))
+                .extract().asString();
+        assertEquals(focus, body);
+        assertEquals("/api/v1/reports/monthly?month=2026-11&format=focus&groupBy=tenant", StandIn.SEEN.get(0).pathAndQuery());
+        assertForwarded(Fixtures.ACME);
+    }
+
+    @Test
     void aTenantSeesNoFleetAndNoOtherTenant() {
         String hours = page("/hours?month=" + Fixtures.MONTH, Fixtures.ACME);
         assertFalse(nav(hours).contains("/fleet"), "no fleet menu for a tenant");
