@@ -114,6 +114,14 @@ class ConsoleEndToEndTest {
         assertEquals(pods.stream().sorted().toList(), browser.texts(".node .occupants .pod").stream().sorted().toList());
         browser.noConsoleErrors("fleet");
         browser.shoot("fleet");
+
+        // the same instant coloured by use: the demo's cards were busy, so some card has its SM activity
+        browser.go("/fleet?at=" + Rfc3339.format(at) + "&colour=used");
+        browser.chartDrawn("fleet-chart");
+        assertEquals(List.of(), browser.texts(".message"), "the ledger had the cards' usage");
+        assertTrue(browser.driver.findElement(By.id("fleet-chart-option")).getAttribute("textContent").contains("SM active"));
+        browser.noConsoleErrors("fleet by use");
+        browser.shoot("fleet-used");
     }
 
     /** Q1 for one card: its occupants' pods and tenants in the ledger's order. */
