@@ -4,11 +4,9 @@ import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.gpumeter.launcher.demo.Demo;
 import io.gpumeter.launcher.demo.DemoExperiment;
 import io.gpumeter.launcher.demo.DemoSignals;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
-import io.gpumeter.launcher.simulator.FleetSimulator;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.gpumeter.launcher.simulator.SimGpu;
@@ -16,14 +14,11 @@ import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.restassured.path.json.JsonPath;
 import io.restassured.specification.RequestSpecification;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -36,10 +31,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * {@code up --demo} end to end, on its own suite with the collector watching the simulated API server: after the
+ * {@code up --demo} end to end, on the demo's own suite with the collector watching the simulated API server: after the
  * demo's start every question has a true answer, and the simulated API server behaves as one for clients that
  * discover first.
  */
+@ExtendWith(DemoSuite.Start.class)
+@Order(DemoSuite.ORDER)
 class DemoEndToEndTest {
 
     static Suite suite;
@@ -49,34 +46,13 @@ class DemoEndToEndTest {
     static String printed;
 
     @BeforeAll
-    static void startTheDemo() throws Exception {
-        Path root = SuiteExtension.repoRoot();
-        Path state = root.resolve("src/test/target/demo-e2e-" + ProcessHandle.current().pid());
-        FleetSimulator simulator = new FleetSimulator(FleetSimulator.DEFAULT_SEED);
-        plan = simulator.plan();
-        signals = new DemoSignals(plan);
-        api = SimulatedApiServer.start();
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
-        Demo demo = new Demo(simulator, print);
-        var builder = Suite.builder(root).freePorts().embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
-                .stateDirectory(state).logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3))
-                .env(Service.ALERT, "GPUMETER_ALERT_ALERTMANAGER_ENABLED", "false");
-        demo.configure(builder, api);
-        suite = builder.build().start();
-        demo.run(suite, api);
-        printed = out.toString(StandardCharsets.UTF_8);
-        System.out.println(printed);
-    }
-
-    @AfterAll
-    static void stop() {
-        if (suite != null) {
-            suite.stop();
-        }
-        if (api != null) {
-            api.close();
-        }
+    static void readTheDemo() {
+        DemoSuite demo = DemoSuite.started();
+        suite = demo.suite;
+        api = demo.api;
+        plan = demo.plan;
+        signals = demo.signals;
+        printed = demo.printed;
     }
 
     static RequestSpecification as() {

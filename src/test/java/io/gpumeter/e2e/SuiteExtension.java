@@ -22,6 +22,7 @@ final class SuiteExtension implements ExtensionContext.Store.CloseableResource {
 
     static synchronized Suite suite(ExtensionContext context) {
         if (instance == null) {
+            DemoSuite.stop();
             Path root = repoRoot();
             Path state = root.resolve("src/test/target/e2e-" + ProcessHandle.current().pid());
             Suite suite = Suite.builder(root)

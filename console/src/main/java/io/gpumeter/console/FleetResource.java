@@ -59,7 +59,7 @@ public class FleetResource {
     @GET
     @Blocking
     public TemplateInstance fleet(@CookieParam(Session.COOKIE) String cookie, @QueryParam("at") String atText,
-                                  @Context UriInfo uri) {
+                                  @QueryParam("colour") String colour, @Context UriInfo uri) {
         Viewer viewer = session.require(cookie, uri);
         Page page = new Page("Fleet", "fleet", viewer);
         Instant at = at(atText, page);
@@ -71,14 +71,61 @@ public class FleetResource {
             page.message(Message.info("No GPU node was known at " + Format.rfc3339(at) + ".",
                     "Choose a later instant, or feed the collector (./gpumeter up --demo runs a simulated fleet)."));
         }
+        boolean byUse = "used".equals(colour);
         if (!nodes.isEmpty()) {
-            page.charts.add(Chart.of("fleet-chart", "Cards per node, coloured by the share held", heatmap(nodes), json));
+            Map<String, Double> used = byUse ? used(viewer, at, nodes, page) : null;
+            page.charts.add(Chart.of("fleet-chart", byUse ? "Cards per node, coloured by their SM activity"
+                    : "Cards per node, coloured by the share held", FleetHeatmap.of(nodes, used), json));
         }
         Instant shown = at != null ? at : Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        return fleet.data("page", page).data("nodes", nodes).data("at", Format.rfc3339(shown)).data("atMinute", Format.minute(shown))
+        return fleet.data("page", page).data("nodes", nodes).data("byUse", byUse).data("at", Format.rfc3339(shown)).data("atMinute", Format.minute(shown))
                 .data("chartHeight", nodes.size() * 56 + 110)
                 .data("cards", nodes.stream().mapToInt(Node::cardCount).sum())
                 .data("occupied", nodes.stream().mapToInt(Node::occupied).sum());
+    }
+
+    /**
+     * Each named card's mean SM activity over the five minutes before the instant, from one usage read of the set
+     * (the ledger takes at most 500 cards a read); a card without any is absent.
+     */
+    private Map<String, Double> used(Viewer viewer, Instant at, List<Node> nodes, Page page) {
+        List<String> uuids = nodes.stream().flatMap(n -> n.cards().stream()).map(Card::uuid)
+                .filter(java.util.Objects::nonNull).distinct().limit(500).toList();
+        Map<String, Double> used = new HashMap<>();
+        if (uuids.isEmpty()) {
+            return used;
+        }
+        Map<String, Object> body = Map.of("from", Format.rfc3339(at.minusSeconds(300)), "to", Format.rfc3339(at),
+                "field", "SM_ACTIVE", "gpus", uuids);
+        Answer answer;
+        try {
+            answer = upstream.postJson(Backend.LEDGER, "/api/v1/usage/series", json.writeValueAsString(body), viewer.token()).join();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+        page.call(answer.call());
+        if (!answer.ok()) {
+            page.message(answer.refusal());
+            return used;
+        }
+        for (JsonNode card : answer.json()) {
+            double sum = 0;
+            int n = 0;
+            for (JsonNode p : card.path("points")) {
+                if ("DEVICE".equals(Format.text(p, "scope"))) {
+                    sum += p.path("mean").asDouble();
+                    n++;
+                }
+            }
+            if (n > 0) {
+                used.put(Format.text(card, "gpuUuid"), sum / n);
+            }
+        }
+        if (used.isEmpty()) {
+            page.message(Message.info("No card's activity reached the ledger in the five minutes before " + Format.rfc3339(at) + ".",
+                    "Push dcgm-exporter scrapes to the collector's /api/v1/ingest/dcgm; ./gpumeter up --demo sends simulated ones."));
+        }
+        return used;
     }
 
     /** Who held one card at the instant. */
@@ -95,6 +142,7 @@ public class FleetResource {
         if (uuid == null || uuid.isBlank()) {
             page.message(Message.error("Which card?", "The address names no card.", "Open a card from the Fleet page."));
         } else if (at != null) {
+            var usage = upstream.getJson(Backend.LEDGER, CardUsage.path(uuid, at), viewer.token());
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/gpus/" + Format.segment(uuid) + "/occupants?at="
                     + Format.query(Format.rfc3339(at)), viewer.token()).join();
             page.call(answer.call());
@@ -108,6 +156,19 @@ public class FleetResource {
                             "Choose another instant above, or go back to the fleet."));
                 } else {
                     page.charts.add(Chart.of("card-chart", "Shares of the card by pod", pie(occupants), json));
+                }
+            }
+            Answer curves = usage.join();
+            page.call(curves.call());
+            if (!curves.ok()) {
+                page.message(curves.refusal());
+            } else {
+                Map<String, Object> option = CardUsage.chart(curves.json(), at);
+                if (option == null) {
+                    page.message(Message.info("No usage of this card reached the ledger in the two hours up to " + Format.rfc3339(at) + ".",
+                            "Push dcgm-exporter scrapes to the collector's /api/v1/ingest/dcgm (and the HAMi monitor's to /api/v1/ingest/hami-monitor); ./gpumeter up --demo sends simulated ones."));
+                } else {
+                    page.charts.add(Chart.of("usage-chart", "The card's activity over two hours", option, json));
                 }
             }
         }
@@ -161,6 +222,16 @@ public class FleetResource {
         for (JsonNode row : fleetOccupants.json()) {
             rowsByNode.computeIfAbsent(Format.text(row, "cluster") + "/" + Format.text(row, "node"), n -> new ArrayList<>()).add(row);
         }
+        // A node held before the inventory knew it (the collector started later, or the instant is older than the
+        // inventory's history) is still drawn, with the cards its occupants held.
+        for (List<JsonNode> rows : rowsByNode.values()) {
+            String cluster = Format.text(rows.get(0), "cluster");
+            String node = Format.text(rows.get(0), "node");
+            if (node != null && known.stream().noneMatch(k -> java.util.Objects.equals(k.cluster(), cluster) && node.equals(k.node()))) {
+                known.add(new Known(cluster, node, 0));
+            }
+        }
+        known.sort(Comparator.comparing((Known k) -> k.cluster() == null ? "" : k.cluster()).thenComparing(k -> k.node() == null ? "" : k.node()));
         List<Node> nodes = new ArrayList<>();
         for (Known k : known) {
             Map<String, List<Occupant>> byCard = new LinkedHashMap<>();
@@ -194,43 +265,6 @@ public class FleetResource {
             nodes.add(new Node(k.cluster(), k.node(), count, cards, unnamed, unnamedCards, occupied, Format.number(held)));
         }
         return nodes;
-    }
-
-    /** Nodes down, card slots across, each cell the share of the card held (0 free, 1 full). */
-    private static Map<String, Object> heatmap(List<Node> nodes) {
-        int width = nodes.stream().mapToInt(Node::cardCount).max().orElse(0);
-        List<String> slots = new ArrayList<>();
-        for (int i = 1; i <= width; i++) {
-            slots.add("card " + i);
-        }
-        List<String> names = new ArrayList<>();
-        List<Object> data = new ArrayList<>();
-        for (int y = 0; y < nodes.size(); y++) {
-            Node n = nodes.get(y);
-            names.add(n.name());
-            for (int x = 0; x < n.cards().size(); x++) {
-                Card c = n.cards().get(x);
-                Map<String, Object> item = new LinkedHashMap<>();
-                item.put("value", List.of(x, y, c.held().min(BigDecimal.ONE).doubleValue()));
-                item.put("name", c.free() ? "free" : c.uuid() != null ? c.uuid() + " — " + c.occupants().size() + " pod(s)"
-                        : "card not named by the device plugin — " + c.occupants().size() + " unit(s) share " + n.unnamedCards() + " card(s)");
-                if (c.link() != null) {
-                    item.put("link", c.link());
-                }
-                data.add(item);
-            }
-        }
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("position", "top", "formatter", "{b}"));
-        option.put("grid", Map.of("left", 130, "right", 20, "top", 10, "bottom", 70));
-        option.put("xAxis", Map.of("type", "category", "data", slots, "splitArea", Map.of("show", true)));
-        option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true, "splitArea", Map.of("show", true)));
-        option.put("visualMap", Map.of("min", 0, "max", 1, "calculable", false, "orient", "horizontal", "left", "center",
-                "bottom", 5, "text", List.of("held", "free"), "inRange", Map.of("color", List.of("#eef2f7", "#2f6fb0"))));
-        option.put("series", List.of(Map.of("type", "heatmap", "data", data, "label", Map.of("show", false),
-                "itemStyle", Map.of("borderColor", "#ffffff", "borderWidth", 2),
-                "emphasis", Map.of("itemStyle", Map.of("borderColor", "#333333", "borderWidth", 1)))));
-        return option;
     }
 
     private static Map<String, Object> pie(List<Occupant> occupants) {

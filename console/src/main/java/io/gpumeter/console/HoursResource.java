@@ -147,6 +147,18 @@ public class HoursResource {
     @Path("/report.csv")
     @Blocking
     public Response csv(@CookieParam(Session.COOKIE) String cookie, @QueryParam("month") String monthText, @Context UriInfo uri) {
+        return download(cookie, monthText, uri, "csv", "gpumeter-tenant-");
+    }
+
+    /** The same month in FOCUS 1.1 columns (one row per tenant and GPU model), for FinOps tools that read FOCUS. */
+    @GET
+    @Path("/focus.csv")
+    @Blocking
+    public Response focus(@CookieParam(Session.COOKIE) String cookie, @QueryParam("month") String monthText, @Context UriInfo uri) {
+        return download(cookie, monthText, uri, "focus", "gpumeter-focus-tenant-");
+    }
+
+    private Response download(String cookie, String monthText, UriInfo uri, String format, String filePrefix) {
         Viewer viewer = session.require(cookie, uri);
         YearMonth month;
         try {
@@ -155,7 +167,7 @@ public class HoursResource {
             return Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN)
                     .entity("month must be YYYY-MM, such as 2026-11.").build();
         }
-        Answer answer = upstream.get(Backend.BILLING, "/api/v1/reports/monthly?month=" + month + "&format=csv&groupBy=tenant",
+        Answer answer = upstream.get(Backend.BILLING, "/api/v1/reports/monthly?month=" + month + "&format=" + format + "&groupBy=tenant",
                 viewer.token(), "text/csv").join();
         if (!answer.ok()) {
             Message m = answer.refusal();
@@ -163,7 +175,7 @@ public class HoursResource {
                     .entity(m.title() + (m.detail() != null ? "\n" + m.detail() : "") + (m.hint() != null ? "\n" + m.hint() : "") + "\n").build();
         }
         return Response.ok(answer.text(), "text/csv; charset=UTF-8")
-                .header("Content-Disposition", "attachment; filename=\"gpumeter-tenant-" + month + ".csv\"")
+                .header("Content-Disposition", "attachment; filename=\"" + filePrefix + month + ".csv\"")
                 .header("Cache-Control", "no-store").build();
     }
 

@@ -93,6 +93,7 @@ public class JitterResource {
         Long chosen = eventText == null || eventText.isBlank() ? null : (long) whole(eventText, "event", page);
         List<Row> rows = new ArrayList<>();
         List<Bucket> buckets = new ArrayList<>();
+        List<Bucket> kinds = new ArrayList<>();
         Event event = null;
         boolean more = false;
         String base = "/jitter?window=" + span.window() + "&to=" + Format.query(span.rfc3339To());
@@ -128,16 +129,16 @@ public class JitterResource {
                             "Pick a longer or earlier window above; slo-service records an event when a latency SLO's p99 stays over its limit for minutes on end."));
                 }
                 if (chosen != null) {
-                    event = event(chosen, span, viewer, page, buckets);
+                    event = event(chosen, span, viewer, page, buckets, kinds);
                 }
             }
         }
-        return jitter.data("page", page).data("rows", rows).data("event", event).data("buckets", buckets).data("span", span)
+        return jitter.data("page", page).data("rows", rows).data("event", event).data("buckets", buckets).data("kinds", kinds).data("span", span)
                 .data("windows", Span.windows()).data("previous", offset > 0 ? base + "&offset=" + Math.max(0, offset - PAGE) : null)
                 .data("next", more ? base + "&offset=" + (offset + PAGE) : null).data("first", offset + 1).data("last", offset + rows.size());
     }
 
-    private Event event(long id, Span span, Viewer viewer, Page page, List<Bucket> buckets) {
+    private Event event(long id, Span span, Viewer viewer, Page page, List<Bucket> buckets, List<Bucket> kinds) {
         Answer answer = upstream.getJson(Backend.SLO, "/api/v1/jitter-events/" + id, viewer.token()).join();
         page.call(answer.call());
         if (!answer.ok()) {
@@ -190,13 +191,12 @@ public class JitterResource {
                 List<Double> factors = new ArrayList<>();
                 for (JsonNode b : a.json().path("byNeighbours")) {
                     BigDecimal factor = Format.decimalOrNull(b, "ifLatency");
-                    BigDecimal p99 = Format.decimalOrNull(b, "p99Ms");
-                    buckets.add(new Bucket(Format.text(b, "bucket"), b.path("podMinutes").asLong(), ms(p99),
-                            factor == null ? "" : factor.setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString(),
-                            Format.decimalOrNull(b, "ifThroughput") == null ? ""
-                                    : Format.decimal(b, "ifThroughput").setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString()));
+                    buckets.add(bucket(b));
                     names.add(label(Format.text(b, "bucket")));
                     factors.add(factor == null ? null : factor.doubleValue());
+                }
+                for (JsonNode b : a.json().path("byKind")) {
+                    kinds.add(bucket(b));
                 }
                 if (!buckets.isEmpty()) {
                     page.charts.add(Chart.of("interference-chart", "Interference factor by neighbour count", interferenceChart(names, factors), json));
@@ -206,6 +206,15 @@ public class JitterResource {
         return new Event(e.path("id").asLong(), service, Format.text(e, "slo"), Format.text(e, "sli"), Format.text(e, "start"),
                 Format.text(e, "end"), e.path("badMinutes").asInt(), ms(Format.decimalOrNull(e, "peakP99Ms")),
                 ms(Format.decimalOrNull(e, "limitMs")), neighbours, suspects, gaps);
+    }
+
+    /** One bucket of the interference factor, by neighbour count or by neighbour kind. */
+    private static Bucket bucket(JsonNode b) {
+        BigDecimal factor = Format.decimalOrNull(b, "ifLatency");
+        BigDecimal throughput = Format.decimalOrNull(b, "ifThroughput");
+        return new Bucket(Format.text(b, "bucket"), b.path("podMinutes").asLong(), ms(Format.decimalOrNull(b, "p99Ms")),
+                factor == null ? "" : factor.setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString(),
+                throughput == null ? "" : throughput.setScale(2, java.math.RoundingMode.HALF_EVEN).toPlainString());
     }
 
     private static String label(String bucket) {
@@ -250,8 +259,8 @@ public class JitterResource {
                 "data", List.of(List.of(Map.of("xAxis", Format.text(e, "start")), Map.of("xAxis", Format.text(e, "end"))))));
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 160, "right", 110, "top", 36, "bottom", 30));
+        option.put("legend", Map.of("top", 0, "type", "scroll"));
+        option.put("grid", Map.of("left", 270, "right", 110, "top", 56, "bottom", 30));
         option.put("xAxis", timeAxis(from, to));
         option.put("yAxis", Map.of("type", "value", "name", "ms"));
         option.put("series", series);
@@ -283,9 +292,10 @@ public class JitterResource {
         }
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "item"));
-        option.put("grid", Map.of("left", 160, "right", 110, "top", 10, "bottom", 30));
+        option.put("grid", Map.of("left", 270, "right", 110, "top", 10, "bottom", 30));
         option.put("xAxis", timeAxis(from, to));
-        option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true));
+        option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true,
+                "axisLabel", Map.of("width", 260, "overflow", "truncate")));
         option.put("series", series);
         return option;
     }
@@ -322,8 +332,8 @@ public class JitterResource {
         }
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 160, "right", 110, "top", 36, "bottom", 30));
+        option.put("legend", Map.of("top", 0, "type", "scroll"));
+        option.put("grid", Map.of("left", 270, "right", 110, "top", 56, "bottom", 30));
         option.put("xAxis", timeAxis(from, to));
         option.put("yAxis", Map.of("type", "value", "name", "% active", "max", 100));
         option.put("series", series);

@@ -65,6 +65,24 @@ public class Upstream {
         return get(backend, pathAndQuery, token, "application/json");
     }
 
+    /** POST a JSON body to a read that takes its question in a body (a set of cards too long for a URL). */
+    public CompletableFuture<Answer> postJson(Backend backend, String path, String body, String token) {
+        ApiCall call = describe(backend, path);
+        HttpRequest request;
+        try {
+            request = HttpRequest.newBuilder(URI.create(call.url())).timeout(config.callTimeout())
+                    .header("Authorization", "Bearer " + token).header("Accept", "application/json")
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(new Answer(call, 0, null, null, Message.error(
+                    "The console is misconfigured", backend.title() + "'s address is not a URL: " + config.url(backend),
+                    "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url.")));
+        }
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
+                .thenApply(response -> read(call, response))
+                .exceptionally(failure -> unreachable(call, failure));
+    }
+
     private Answer read(ApiCall call, HttpResponse<String> response) {
         int status = response.statusCode();
         String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);

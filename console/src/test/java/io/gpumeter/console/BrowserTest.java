@@ -113,6 +113,7 @@ class BrowserTest {
         browser.findElement(By.linkText("GPU-aaaa-0001")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/fleet/card?uuid=GPU-aaaa-0001"));
         chartDrawn("card-chart");
+        chartDrawn("usage-chart");
         assertEquals(List.of("acme-ml/train-7", "acme", "vision", "vGPU 50 % cores, 40960 MiB", "0.50", "2026-11-30T09:00:00Z"),
                 cells("#occupants-table tbody tr:nth-child(1) td", false));
         assertEquals(List.of("globex-lab/notebook-2", "globex", "research", "vGPU 25 % cores, 20480 MiB", "0.25", "2026-11-30T10:30:00Z"),
@@ -291,6 +292,20 @@ class BrowserTest {
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/signin"));
         go("/hours");
         assertTrue(browser.getCurrentUrl().contains("/signin"), "signed out: " + browser.getCurrentUrl());
+    }
+
+    @Test
+    void aLinkCarryingATokenInItsFragmentSignsIn() throws IOException {
+        // as ./gpumeter token --console prints it; the fragment never reaches a server
+        go("/signin#token=" + Fixtures.ACME);
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith("/hours"));
+        assertTrue(browser.findElement(By.cssSelector("header .role")).getText().contains("tenant acme"));
+        // signed out, the same link opened on the sign-in page changes only the fragment: it still signs in
+        browser.findElement(By.cssSelector("header form button")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/signin"));
+        go("/signin#token=" + Fixtures.ACME);
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith("/hours"));
+        noConsoleErrors("token link");
     }
 
     @Test

@@ -48,6 +48,19 @@ final class Fixtures {
         StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", false, StandIn.Reply.json(FLEET));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
+        // two minutes of the card's own SM activity and one of a HAMi container's share of its cores
+        String usage = """
+                [{"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:58:00Z","mean":0.5,"max":0.6,"samples":4},
+                 {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:59:00Z","mean":0.25,"max":0.3,"samples":4},
+                 {"scope":"DEVICE","scopeKey":"","field":"FB_USED","minute":"2026-11-30T11:59:00Z","mean":40960,"max":40960,"samples":4},
+                 {"scope":"CONTAINER","scopeKey":"acme-ml/train-7/main","field":"VGPU_CORE_UTIL","minute":"2026-11-30T11:59:00Z","mean":0.45,"max":0.5,"samples":4}]""";
+        // the fleet's cards' SM activity over the five minutes before the instant: GPU-aaaa-0001 busy 0.5 then 0.3
+        StandIn.reply(Backend.LEDGER, "/api/v1/usage/series", false, StandIn.Reply.json("""
+                [{"gpuUuid":"GPU-aaaa-0001","points":[
+                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:57:00Z","mean":0.5,"max":0.6,"samples":4},
+                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:58:00Z","mean":0.3,"max":0.4,"samples":4}]}]"""));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", false, StandIn.Reply.json(usage));
+        StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", true, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""
                 [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
                   "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"},
@@ -187,7 +200,13 @@ final class Fixtures {
                    "ifLatency":2.7,"ifThroughput":0.833333},
                   {"bucket":"3+","podMinutes":0,"requests":0,"requestsPerPodMinute":null,"latencySamples":0,"p99Ms":null,
                    "ifLatency":null,"ifThroughput":null}],
-                 "byKind":[]}"""));
+                 "byKind":[
+                  {"bucket":"training","podMinutes":500,"requests":125000,"requestsPerPodMinute":250,"latencySamples":125000,"p99Ms":900,
+                   "ifLatency":2,"ifThroughput":0.833333},
+                  {"bucket":"inference","podMinutes":380,"requests":114000,"requestsPerPodMinute":300,"latencySamples":114000,"p99Ms":600,
+                   "ifLatency":1.333333,"ifThroughput":1},
+                  {"bucket":"unknown","podMinutes":0,"requests":0,"requestsPerPodMinute":null,"latencySamples":0,"p99Ms":null,
+                   "ifLatency":null,"ifThroughput":null}]}"""));
         for (String fleetWide : List.of("/api/v1/jitter-events", "/api/v1/jitter-events/42", "/api/v1/interference")) {
             StandIn.reply(Backend.SLO, fleetWide, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));

@@ -68,8 +68,14 @@ class PagesTest {
         assertTrue(html.contains("<td>acme-ml/train-7</td><td>acme</td><td>vision</td><td>vGPU 50 % cores, 40960 MiB</td><td class=\"num\">0.50</td>"), html);
         assertTrue(html.contains("<td>globex-lab/notebook-2</td><td>globex</td>"), html);
         assertTrue(html.contains("On gpu-a; showing 2026-11-30T12:00:00Z."), html);
-        assertEquals(List.of("/api/v1/gpus/GPU-aaaa-0001/occupants?at=2026-11-30T12%3A00%3A00Z"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(java.util.Set.of("/api/v1/gpus/GPU-aaaa-0001/occupants?at=2026-11-30T12%3A00%3A00Z",
+                        "/api/v1/gpus/GPU-aaaa-0001/usage?from=2026-11-30T10%3A00%3A00Z&to=2026-11-30T12%3A01%3A00Z"),
+                java.util.Set.copyOf(StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList()));
+        // the card's usage curves: its SM activity and the container's share of its cores, no memory
+        assertTrue(html.contains("\"name\":\"card SM_ACTIVE\"") && html.contains("[\"2026-11-30T11:58:00Z\",0.5]")
+                && html.contains("[\"2026-11-30T11:59:00Z\",0.25]"), html);
+        assertTrue(html.contains("\"name\":\"container acme-ml/train-7/main cores\"") && html.contains("[\"2026-11-30T11:59:00Z\",0.45]"), html);
+        assertFalse(html.contains("FB_USED"), html);
         assertForwarded(Fixtures.ADMIN);
     }
 
@@ -97,6 +103,20 @@ class PagesTest {
         assertEquals(Fixtures.CSV, csv);
         assertEquals("/api/v1/reports/monthly?month=2026-11&format=csv&groupBy=tenant", StandIn.SEEN.get(0).pathAndQuery());
         assertForwarded(Fixtures.ADMIN);
+    }
+
+    @Test
+    void theFocusExportComesFromBillingInFocusColumns() {
+        assertTrue(page("/hours?month=2026-11", Fixtures.ADMIN).contains("href=\"/hours/focus.csv?month=2026-11\""));
+        String focus = "BilledCost,BillingPeriodStart,SubAccountName\n361.50,2026-11-01T00:00:00Z,acme\n";
+        StandIn.override(Backend.BILLING, "/api/v1/reports/monthly", new StandIn.Reply(200, "text/csv", focus));
+        StandIn.SEEN.clear();
+        String body = given().cookie(Session.COOKIE, Fixtures.ACME).get("/hours/focus.csv?month=2026-11").then().statusCode(200)
+                .header("Content-Type", startsWith("text/csv")).header("Content-Disposition", containsString("gpumeter-focus-tenant-2026-11.csv"))
+                .extract().asString();
+        assertEquals(focus, body);
+        assertEquals("/api/v1/reports/monthly?month=2026-11&format=focus&groupBy=tenant", StandIn.SEEN.get(0).pathAndQuery());
+        assertForwarded(Fixtures.ACME);
     }
 
     @Test
@@ -356,6 +376,11 @@ class PagesTest {
                 + "<td>arrived 5 min before; SM_ACTIVE rose 0.75</td></tr>"), html);
         assertTrue(html.contains("<tr data-bucket=\"2\"><td>2</td><td class=\"num\">180</td><td class=\"num\">1215 ms</td>"
                 + "<td class=\"num\">2.70</td><td class=\"num\">0.83</td></tr>"), html);
+        // by neighbour kind: the slo-service's factors, rounded to the hundredth
+        assertTrue(html.contains("<tr data-kind=\"training\"><td>training</td><td class=\"num\">500</td><td class=\"num\">900 ms</td>"
+                + "<td class=\"num\">2.00</td><td class=\"num\">0.83</td></tr>"), html);
+        assertTrue(html.contains("<tr data-kind=\"inference\"><td>inference</td><td class=\"num\">380</td><td class=\"num\">600 ms</td>"
+                + "<td class=\"num\">1.33</td><td class=\"num\">1.00</td></tr>"), html);
         String arrivals = option(html, "jitter-arrivals");
         assertTrue(arrivals.contains("[[\"2026-11-30T10:15:00Z\",\"globex-lab/notebook-2\"],[\"2026-11-30T10:40:00Z\",\"globex-lab/notebook-2\"]]"), arrivals);
         String resources = option(html, "jitter-resources");
@@ -404,12 +429,41 @@ class PagesTest {
     }
 
     @Test
+    void theFleetColouredByUseShowsEachCardsMeanActivity() {
+        String html = page("/fleet?at=" + Fixtures.AT + "&colour=used", Fixtures.ADMIN);
+        // GPU-aaaa-0001, gpu-a's first card (row 0, slot 0): the mean of 0.5 and 0.3; the other held card has no usage
+        String option = option(html, "fleet-chart");
+        assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("SM active 40 %"), option);
+        assertTrue(option.contains("\"value\":[1,0,\"-\"]") && option.contains("no usage known"), option);
+        assertTrue(html.contains("<strong>used</strong>") && html.contains("href=\"/fleet?at=2026-11-30T12:00:00Z\" id=\"colour-held\""), html);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/usage/series")), StandIn.SEEN.toString());
+        // coloured by held, the default, no usage is read
+        StandIn.SEEN.clear();
+        html = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
+        assertTrue(html.contains("id=\"colour-used\""), html);
+        assertFalse(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().contains("usage")), StandIn.SEEN.toString());
+    }
+
+    @Test
+    void nodesHeldBeforeTheInventoryKnewThemAreDrawnWithTheCardsHeld() {
+        // the inventory has no node yet at the instant (the collector started later); the occupants are known
+        StandIn.override(Backend.LEDGER, "/api/v1/capacity", StandIn.Reply.json("[]"));
+        String html = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
+        // gpu-a: its 2 held cards and no free one known; gpu-b: the card its MIG slices fill
+        assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 3 card(s), 3 held."), html);
+        assertTrue(html.contains("<tr data-node=\"gpu-a\"><td>gpu-a<span class=\"sub\">lab</span></td><td class=\"num\">2</td>"
+                + "<td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">1.75</td></tr>"), html);
+        assertFalse(html.contains("No GPU node was known"), html);
+    }
+
+    @Test
     void emptyAnswersSayWhatToDo() {
         StandIn.override(Backend.LEDGER, "/api/v1/gpu-hours", StandIn.Reply.json("[]"));
         String html = page("/hours?month=2020-01", Fixtures.ADMIN);
         assertTrue(html.contains("No GPU-hours were allocated in 2020-01.") && html.contains("Pick another month"), html);
 
         StandIn.override(Backend.LEDGER, "/api/v1/capacity", StandIn.Reply.json("[]"));
+        StandIn.override(Backend.LEDGER, "/api/v1/fleet/occupants", StandIn.Reply.json("[]"));
         html = page("/fleet?at=2020-01-01T00:00:00Z", Fixtures.ADMIN);
         assertTrue(html.contains("No GPU node was known at 2020-01-01T00:00:00Z.") && html.contains("./gpumeter up --demo"), html);
     }

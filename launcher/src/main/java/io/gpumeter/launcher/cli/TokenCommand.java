@@ -1,5 +1,6 @@
 package io.gpumeter.launcher.cli;
 
+import io.gpumeter.launcher.suite.ConsoleLinks;
 import io.gpumeter.launcher.suite.LocalKeys;
 import io.gpumeter.launcher.suite.Service;
 import picocli.CommandLine.Command;
@@ -8,6 +9,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
@@ -44,6 +47,12 @@ public final class TokenCommand implements Callable<Integer> {
             description = "Who it names (default ${DEFAULT-VALUE}).")
     String subject;
 
+    @Option(names = "--console", arity = "0..1", paramLabel = "URL", fallbackValue = "",
+            description = "Print a link that signs this token into the console at URL (default the local one, "
+                    + "http://127.0.0.1:8086) instead of the token; the token rides in the link's #fragment, which "
+                    + "browsers never send to a server.")
+    String console;
+
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".gpumeter",
             description = "The state directory holding keys/ (default ${DEFAULT-VALUE}).")
     Path stateDir;
@@ -68,8 +77,24 @@ public final class TokenCommand implements Callable<Integer> {
         }
         List<String> audiences = audience(audience == null ? List.of() : list(audience), roles);
         Path state = stateDir.toAbsolutePath().normalize();
-        spec.commandLine().getOut().println(LocalKeys.in(state).token(subject, roles, audiences, ttl));
+        String token = LocalKeys.in(state).token(subject, roles, audiences, ttl);
+        spec.commandLine().getOut().println(console == null ? token : ConsoleLinks.withToken(consoleUrl(console), token));
         return 0;
+    }
+
+    private static URI consoleUrl(String given) {
+        if (given.isBlank()) {
+            return ConsoleLinks.LOCAL;
+        }
+        try {
+            URI url = new URI(given.strip());
+            if (!"http".equals(url.getScheme()) && !"https".equals(url.getScheme()) || url.getHost() == null) {
+                throw new URISyntaxException(given, "not an http(s) address");
+            }
+            return url;
+        } catch (URISyntaxException e) {
+            throw new UsageException("--console must be the console's http(s) address, e.g. http://127.0.0.1:8086, got '" + given + "'");
+        }
     }
 
     /** The services a service token is addressed to: required for one, meaningless for other tokens. */

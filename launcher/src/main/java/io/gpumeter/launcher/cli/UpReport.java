@@ -48,7 +48,7 @@ final class UpReport {
         out.println("  (export TOKEN=<that token>; more with ./gpumeter token --groups reader|operator|tenant:<name>)");
         suite.consoleSigninUrl().ifPresent(link -> {
             out.println("console: " + link);
-            out.println("  (signs the admin in once; then sign in with a token, e.g. ./gpumeter token --groups tenant:<name>)");
+            out.println("  (signs the admin in once; anyone else: ./gpumeter token --groups tenant:<name> --console prints a sign-in link)");
         });
         out.println("webhook token: " + suite.webhookToken());
         out.println("  (Alertmanager's bearer token for " + suite.url(Service.ALERT) + "/api/v1/alertmanager/webhook; kept in "

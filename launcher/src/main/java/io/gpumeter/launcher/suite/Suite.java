@@ -261,7 +261,7 @@ public final class Suite implements AutoCloseable {
     public Optional<URI> consoleSigninUrl() {
         String code = consoleSigninCode;
         return code == null || !config.services().contains(Service.CONSOLE) ? Optional.empty()
-                : Optional.of(URI.create(url(Service.CONSOLE) + "/signin?code=" + code));
+                : Optional.of(ConsoleLinks.oneTime(url(Service.CONSOLE), code));
     }
 
     /** The bearer token Alertmanager sends to alert-service's webhook; generated once, kept with the keys. */

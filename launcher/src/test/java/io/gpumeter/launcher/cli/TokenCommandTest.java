@@ -59,6 +59,25 @@ class TokenCommandTest {
         assertEquals(List.of(Run.words(groups)), token(line).getStringListClaimValue("groups"));
     }
 
+    @Test
+    void withConsoleItPrintsASignInLinkCarryingTheTokenInItsFragment() throws Exception {
+        Run local = run("--groups tenant:acme --console");
+        assertEquals(0, local.exitCode(), local.toString());
+        String link = local.out().strip();
+        assertTrue(link.startsWith("http://127.0.0.1:8086/signin#token="), link);
+        JwtClaims claims = new JwtConsumerBuilder().setSkipSignatureVerification().setSkipDefaultAudienceValidation().build()
+                .processToClaims(link.substring(link.indexOf("#token=") + 7));
+        assertEquals(List.of("tenant:acme"), claims.getStringListClaimValue("groups"));
+
+        Run elsewhere = run("--groups reader --console=https://gpumeter.example.org:9443/");
+        assertEquals(0, elsewhere.exitCode(), elsewhere.toString());
+        assertTrue(elsewhere.out().strip().startsWith("https://gpumeter.example.org:9443/signin#token=ey"), elsewhere.out());
+
+        Run wrong = run("--groups reader --console=ftp://host");
+        assertEquals(2, wrong.exitCode(), wrong.toString());
+        assertTrue(wrong.err().contains("--console must be the console's http(s) address"), wrong.err());
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
             "no groups                   | --ttl PT1H                                    | Missing required option: '--groups",

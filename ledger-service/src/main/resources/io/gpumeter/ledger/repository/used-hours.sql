@@ -64,40 +64,54 @@ own AS (
                      ELSE least(o.fraction, coalesce(o.act::numeric * o.fraction / nullif(l.held, 0), 0)) END AS share
     FROM own_raw o LEFT JOIN pod_load l ON l.cluster = o.cluster AND l.gpu_uuid = o.gpu_uuid
                                        AND l.pod_uid = o.pod_uid AND l.minute = o.minute),
-taken AS (
-    -- What the pods measured on a card took of it in a minute, whether or not they hold it there.
-    SELECT cluster, gpu_uuid, minute, sum(act) AS act, bool_or(via = 'PROCESS') AS by_process
-    FROM pod_series GROUP BY cluster, gpu_uuid, minute),
-shared AS (
-    -- Units without a series of their own, beside their card's activity.
-    SELECT seg.*, d.minute, d.act, d.metric, d.util
-    FROM seg JOIN activity d ON d.cluster = seg.cluster AND d.gpu_uuid = seg.gpu_uuid AND d.scope = 'DEVICE'
-         AND d.minute < seg.b AND d.minute + interval '1 minute' > seg.a
-    WHERE d.act IS NOT NULL
-      AND NOT EXISTS (SELECT 1 FROM own_raw o WHERE o.cluster = seg.cluster AND o.pod_uid = seg.pod_uid
-                      AND o.unit_index = seg.unit_index AND o.seg_start = seg.seg_start)),
-occupancy AS (
-    -- Every unit on the card that minute, measured or not, and the units left to share its activity.
-    SELECT cluster, gpu_uuid, minute, count(*) AS units, sum(fraction) AS total,
-           sum(fraction) FILTER (WHERE unmeasured) AS unmeasured
-    FROM (SELECT DISTINCT d.cluster, d.gpu_uuid, d.minute, seg.pod_uid, seg.unit_index, seg.fraction,
-                 NOT EXISTS (SELECT 1 FROM own_raw o WHERE o.cluster = seg.cluster AND o.pod_uid = seg.pod_uid
-                             AND o.unit_index = seg.unit_index AND o.seg_start = seg.seg_start) AS unmeasured
-          FROM seg JOIN activity d ON d.cluster = seg.cluster AND d.gpu_uuid = seg.gpu_uuid AND d.scope = 'DEVICE'
-               AND d.minute < seg.b AND d.minute + interval '1 minute' > seg.a) u
-    GROUP BY cluster, gpu_uuid, minute),
+unit AS MATERIALIZED (
+    -- Each unit once, marked when it has no series of its own: decided per unit here (materialized, so that the
+    -- planner does not move the search into the per-minute join below).
+    SELECT seg.*, NOT EXISTS (SELECT 1 FROM (SELECT DISTINCT cluster, pod_uid, unit_index, seg_start FROM own_raw) o
+                              WHERE o.cluster = seg.cluster AND o.pod_uid = seg.pod_uid
+                                AND o.unit_index = seg.unit_index AND o.seg_start = seg.seg_start) AS unmeasured
+    FROM seg),
+placed AS MATERIALIZED (
+    -- Every unit on its card each minute beside the card's activity, and, as rows of their own (unit_row false),
+    -- what the pods measured on the card that minute: the card-minute's sums below are then window sums over one
+    -- set. Joins of CTEs, whose sizes the planner cannot foresee, would be repeated row by row instead.
+    SELECT TRUE AS unit_row, n.cluster, n.gpu_uuid, d.minute, n.tenant, n.team, n.project, n.namespace, n.node,
+           n.gpu_model, n.owner_kind, n.owner_name, n.pod_uid, n.unit_index, n.fraction, n.a, n.b, n.unmeasured,
+           d.act, d.metric, d.util, NULL::double precision AS pod_act, NULL::text AS pod_via
+    FROM unit n JOIN activity d ON d.cluster = n.cluster AND d.gpu_uuid = n.gpu_uuid AND d.scope = 'DEVICE'
+         AND d.minute < n.b AND d.minute + interval '1 minute' > n.a
+    UNION ALL
+    SELECT FALSE, cluster, gpu_uuid, minute, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+           NULL, NULL, NULL, NULL, NULL, act, via
+    FROM pod_series),
+counted AS (
+    -- A unit with two segments in one minute counts once on its card.
+    SELECT p.*, p.unit_row AND row_number() OVER (PARTITION BY p.cluster, p.gpu_uuid, p.minute, p.pod_uid, p.unit_index,
+                                                               p.fraction, p.unmeasured) = 1 AS first_of_unit
+    FROM placed p),
+card_minute AS (
+    -- Per card and minute: the units on it, measured or not, the units left to share its activity, and what the
+    -- pods measured on it took of it (taken_act, null when none did).
+    SELECT c.*, count(*) FILTER (WHERE c.first_of_unit) OVER w AS units,
+           sum(c.fraction) FILTER (WHERE c.first_of_unit) OVER w AS total,
+           sum(c.fraction) FILTER (WHERE c.first_of_unit AND c.unmeasured) OVER w AS unmeasured_total,
+           sum(c.pod_act) OVER w AS taken_act,
+           bool_or(c.pod_via = 'PROCESS') OVER w AS by_process
+    FROM counted c
+    WINDOW w AS (PARTITION BY c.cluster, c.gpu_uuid, c.minute)),
 apportioned AS (
-    -- With pods measured on the card, the rest of its activity (the share of its busy time their SM time leaves,
-    -- on the card's own metric) is split among the unmeasured units; without, the whole activity is split among
-    -- all units by fraction.
-    SELECT m.*, c.units,
-           CASE WHEN t.act IS NULL THEN 'DEVICE_' || CASE WHEN c.units = 1 THEN 'EXCLUSIVE' ELSE 'BY_ALLOCATION' END
-                WHEN t.by_process THEN 'DEVICE_BY_PROCESS' ELSE 'DEVICE_BY_CONTAINER' END AS via,
-           CASE WHEN t.act IS NULL THEN m.act::numeric * m.fraction / nullif(c.total, 0)
-                WHEN m.util > 0 THEN (m.act * greatest(0, 1 - t.act / m.util))::numeric * m.fraction / nullif(c.unmeasured, 0)
-                ELSE greatest(0, m.act - t.act)::numeric * m.fraction / nullif(c.unmeasured, 0) END AS portion
-    FROM shared m JOIN occupancy c ON c.cluster = m.cluster AND c.gpu_uuid = m.gpu_uuid AND c.minute = m.minute
-         LEFT JOIN taken t ON t.cluster = m.cluster AND t.gpu_uuid = m.gpu_uuid AND t.minute = m.minute),
+    -- Units without a series of their own: with pods measured on the card, the rest of its activity (the share of
+    -- its busy time their SM time leaves, on the card's own metric) is split among the unmeasured units; without,
+    -- the whole activity is split among all units by fraction.
+    SELECT m.*,
+           CASE WHEN m.taken_act IS NULL THEN 'DEVICE_' || CASE WHEN m.units = 1 THEN 'EXCLUSIVE' ELSE 'BY_ALLOCATION' END
+                WHEN m.by_process THEN 'DEVICE_BY_PROCESS' ELSE 'DEVICE_BY_CONTAINER' END AS via,
+           CASE WHEN m.taken_act IS NULL THEN m.act::numeric * m.fraction / nullif(m.total, 0)
+                WHEN m.util > 0 THEN (m.act * greatest(0, 1 - m.taken_act / m.util))::numeric * m.fraction
+                                     / nullif(m.unmeasured_total, 0)
+                ELSE greatest(0, m.act - m.taken_act)::numeric * m.fraction / nullif(m.unmeasured_total, 0) END AS portion
+    FROM card_minute m
+    WHERE m.unit_row AND m.unmeasured AND m.act IS NOT NULL),
 measured AS (
     -- Each unit's share per minute, with the seconds of that minute inside its clipped segment.
     SELECT o.*, ledger.clipped_seconds(o.minute, o.minute + interval '1 minute', o.a, o.b) AS o_sec
