@@ -90,6 +90,35 @@ class ManifestsTest {
         }
     }
 
+    /**
+     * Every JVM service runs lean and gives memory back once a load is over (G1's periodic collections), with its heap
+     * at most half its container's limit and a request of 256 MiB, what a service keeps after a month's replay.
+     */
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
+    void everyServiceJvmIsLeanAndGivesMemoryBack(String dir) {
+        Manifests m = Manifests.of(dir);
+        int services = 0;
+        for (Manifests.Workload w : m.workloads()) {
+            for (Container c : w.pod().getContainers()) {
+                if (c.getImage() == null || !c.getImage().matches(".*/(collector|ledger|slo|alert|billing)-service([:@].*)?")) {
+                    continue;
+                }
+                services++;
+                String where = w.name() + " container " + c.getName();
+                Map<String, String> env = new java.util.HashMap<>();
+                Optional.ofNullable(c.getEnv()).orElse(List.of()).forEach(e -> env.put(e.getName(), e.getValue()));
+                assertTrue(env.getOrDefault("GC_CONTAINER_OPTIONS", "").contains("-XX:G1PeriodicGCInterval="), where);
+                assertTrue(Integer.parseInt(env.getOrDefault("JAVA_MAX_MEM_RATIO", "100")) <= 50, where);
+                assertEquals("2", env.get("MALLOC_ARENA_MAX"), where);
+                assertTrue(env.getOrDefault("JDK_JAVA_OPTIONS", "").contains("-XX:MaxMetaspaceSize="), where);
+                assertTrue(c.getResources().getRequests().get("memory").getNumericalAmount()
+                        .compareTo(new Quantity("256Mi").getNumericalAmount()) <= 0, where + ": memory request");
+            }
+        }
+        assertEquals(5, services, "k8s/" + dir + ": the five services");
+    }
+
     private static void assertHttpProbe(Container c, Probe probe, String path, String where) {
         HTTPGetAction get = probe.getHttpGet();
         assertNotNull(get, where + ": not an HTTP probe");
