@@ -37,6 +37,8 @@ class RbacTest {
             "collector-service", grants("cluster", Map.ofEntries(
                     Map.entry("/pods", READ), Map.entry("/nodes", READ), Map.entry("/namespaces", READ),
                     Map.entry("/events", READ),
+                    Map.entry("resource.k8s.io/resourceclaims", READ), Map.entry("resource.k8s.io/resourceslices", READ),
+                    Map.entry("resource.k8s.io/deviceclasses", READ),
                     Map.entry("kueue.x-k8s.io/workloads", READ), Map.entry("kueue.x-k8s.io/clusterqueues", READ),
                     Map.entry("kueue.x-k8s.io/localqueues", READ), Map.entry("kueue.x-k8s.io/resourceflavors", READ),
                     Map.entry("scheduling.volcano.sh/podgroups", READ), Map.entry("scheduling.volcano.sh/queues", READ),

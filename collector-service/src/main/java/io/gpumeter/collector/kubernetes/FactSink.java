@@ -4,13 +4,19 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.gpumeter.collector.governance.GovernanceTranslator;
 import io.gpumeter.collector.governance.PodStatusTranslator;
+import io.gpumeter.common.fact.DeviceClassFact;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.ResourceClaimFact;
+import io.gpumeter.common.fact.ResourceSliceFact;
 import io.gpumeter.common.fact.WatchEventType;
 
 import java.time.Instant;
@@ -28,6 +34,9 @@ public final class FactSink {
     private final List<NamespaceFact> namespaces = new ArrayList<>();
     private final List<NodeFact> nodes = new ArrayList<>();
     private final List<PodFact> pods = new ArrayList<>();
+    private final List<ResourceClaimFact> claims = new ArrayList<>();
+    private final List<ResourceSliceFact> slices = new ArrayList<>();
+    private final List<DeviceClassFact> deviceClasses = new ArrayList<>();
     private final List<Object> governance = new ArrayList<>();
     private final Map<String, Integer> skipped = new TreeMap<>();
 
@@ -44,6 +53,12 @@ public final class FactSink {
                 nodes.add(NodeTranslator.translate(node, type, observedAt));
             } else if (object instanceof Namespace namespace) {
                 namespaces.add(NamespaceTranslator.translate(namespace, type, observedAt));
+            } else if (object instanceof ResourceClaim claim) {
+                claims.add(ResourceClaimTranslator.translate(claim, type, observedAt));
+            } else if (object instanceof ResourceSlice slice) {
+                slices.add(ResourceSliceTranslator.translate(slice, type, observedAt));
+            } else if (object instanceof DeviceClass deviceClass) {
+                deviceClasses.add(DeviceClassTranslator.translate(deviceClass, type, observedAt));
             } else {
                 skip("kind " + (object == null ? "missing" : object.getKind()) + " not metered yet");
             }
@@ -57,7 +72,7 @@ public final class FactSink {
     }
 
     public int facts() {
-        return namespaces.size() + nodes.size() + pods.size();
+        return namespaces.size() + nodes.size() + pods.size() + claims.size() + slices.size() + deviceClasses.size();
     }
 
     public int skippedCount() {
@@ -68,11 +83,14 @@ public final class FactSink {
         return Map.copyOf(skipped);
     }
 
-    /** Every fact collected, namespaces and nodes before pods. */
+    /** Every fact collected, namespaces and nodes before pods, Dynamic Resource Allocation objects last. */
     public List<Object> all() {
         List<Object> all = new ArrayList<>(namespaces);
         all.addAll(nodes);
         all.addAll(pods);
+        all.addAll(deviceClasses);
+        all.addAll(slices);
+        all.addAll(claims);
         return all;
     }
 
@@ -86,6 +104,6 @@ public final class FactSink {
     }
 
     public FactBatch batch(String cluster) {
-        return new FactBatch(cluster, namespaces, nodes, pods);
+        return new FactBatch(cluster, namespaces, nodes, pods, claims, slices, deviceClasses);
     }
 }

@@ -6,15 +6,19 @@ import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 import io.gpumeter.common.fact.Owner;
+import io.gpumeter.common.fact.PodClaim;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.VgpuGrant;
 import io.gpumeter.common.fact.WatchEventType;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -35,7 +39,8 @@ public final class PodTranslator {
             throw new Skip("invalid " + HamiAnnotations.ALLOCATED + " annotation");
         }
         Map<String, Long> gpuResources = gpuResources(pod);
-        if (gpuResources.isEmpty() && vgpus.isEmpty()) {
+        List<PodClaim> claims = claims(pod);
+        if (gpuResources.isEmpty() && vgpus.isEmpty() && claims.isEmpty()) {
             throw new Skip("no GPU requested");
         }
         var spec = pod.getSpec();
@@ -61,7 +66,35 @@ public final class PodTranslator {
                 status == null ? null : status.getPhase(), spec == null ? null : spec.getSchedulerName(),
                 allTerminated, lastFinished,
                 Timestamps.parse(meta.getDeletionTimestamp(), "metadata.deletionTimestamp"),
-                owner(meta), meta.getLabels(), gpuResources, vgpus);
+                owner(meta), meta.getLabels(), gpuResources, vgpus, claims);
+    }
+
+    /**
+     * The pod's ResourceClaims: spec.resourceClaims, each resolved to the claim it names or, for a template, to the
+     * claim generated for this pod as status.resourceClaimStatuses reports it (null until then).
+     */
+    static List<PodClaim> claims(Pod pod) {
+        if (pod.getSpec() == null || pod.getSpec().getResourceClaims() == null) {
+            return List.of();
+        }
+        Map<String, String> generated = new TreeMap<>();
+        if (pod.getStatus() != null && pod.getStatus().getResourceClaimStatuses() != null) {
+            for (PodResourceClaimStatus s : pod.getStatus().getResourceClaimStatuses()) {
+                if (s.getName() != null && s.getResourceClaimName() != null) {
+                    generated.put(s.getName(), s.getResourceClaimName());
+                }
+            }
+        }
+        List<PodClaim> claims = new ArrayList<>();
+        for (PodResourceClaim c : pod.getSpec().getResourceClaims()) {
+            if (c.getName() == null || c.getName().isBlank()) {
+                throw new Skip("spec.resourceClaims[] without name");
+            }
+            String claimName = blankToNull(c.getResourceClaimName());
+            claims.add(new PodClaim(c.getName(), claimName != null ? claimName : generated.get(c.getName()),
+                    blankToNull(c.getResourceClaimTemplateName())));
+        }
+        return claims;
     }
 
     /** When the PodScheduled condition turned True. */

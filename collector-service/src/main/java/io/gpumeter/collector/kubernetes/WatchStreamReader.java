@@ -10,6 +10,9 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.gpumeter.collector.governance.GovernanceKinds;
 import io.gpumeter.common.fact.WatchEventType;
 
@@ -40,6 +43,11 @@ public final class WatchStreamReader {
 
     private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
             "Pod", Pod.class, "Node", Node.class, "Namespace", Namespace.class);
+
+    /** Dynamic Resource Allocation kinds, read in their GA shape only (earlier versions nest requests differently). */
+    static final String DRA_API = "resource.k8s.io/v1";
+    private static final Map<String, Class<? extends HasMetadata>> DRA_KINDS = Map.of(
+            "ResourceClaim", ResourceClaim.class, "ResourceSlice", ResourceSlice.class, "DeviceClass", DeviceClass.class);
 
     /** A line that is not a watch event. */
     public static final class MalformedLine extends RuntimeException {
@@ -121,6 +129,14 @@ public final class WatchStreamReader {
         } catch (Skip e) {
             sink.skip(e.reason());
             return;
+        }
+        if (model == null && DRA_KINDS.containsKey(kind)) {
+            String apiVersion = object.path("apiVersion").asText("");
+            if (!DRA_API.equals(apiVersion)) {
+                sink.skip(kind + " of " + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion) + " not metered; only " + DRA_API);
+                return;
+            }
+            model = DRA_KINDS.get(kind);
         }
         if (model == null) {
             model = KINDS.get(kind);

@@ -2,10 +2,13 @@ package io.gpumeter.collector.service;
 
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.common.fact.DeviceClassFact;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.ResourceClaimFact;
+import io.gpumeter.common.fact.ResourceSliceFact;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -13,7 +16,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Watched metering facts (namespaces, nodes, pods) on their way to the ledger. */
+/** Watched metering facts (namespaces, nodes, pods, DRA claims, slices and classes) on their way to the ledger. */
 @ApplicationScoped
 public class FactBuffer {
 
@@ -45,6 +48,9 @@ public class FactBuffer {
         List<NamespaceFact> namespaces = new ArrayList<>();
         List<NodeFact> nodes = new ArrayList<>();
         List<PodFact> pods = new ArrayList<>();
+        List<ResourceClaimFact> claims = new ArrayList<>();
+        List<ResourceSliceFact> slices = new ArrayList<>();
+        List<DeviceClassFact> classes = new ArrayList<>();
         for (Object fact : facts) {
             if (fact instanceof PodFact p) {
                 pods.add(p);
@@ -52,8 +58,14 @@ public class FactBuffer {
                 nodes.add(n);
             } else if (fact instanceof NamespaceFact ns) {
                 namespaces.add(ns);
+            } else if (fact instanceof ResourceClaimFact c) {
+                claims.add(c);
+            } else if (fact instanceof ResourceSliceFact s) {
+                slices.add(s);
+            } else if (fact instanceof DeviceClassFact d) {
+                classes.add(d);
             }
         }
-        return new FactBatch(config.cluster(), namespaces, nodes, pods);
+        return new FactBatch(config.cluster(), namespaces, nodes, pods, claims, slices, classes);
     }
 }

@@ -10,6 +10,7 @@ import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.governance.GovernanceBuffer;
 import io.gpumeter.collector.governance.GovernanceInformers;
 import io.gpumeter.collector.governance.PendingPositionPolls;
+import io.gpumeter.collector.kubernetes.DraInformers;
 import io.gpumeter.collector.kubernetes.FactSink;
 import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.WatchEventType;
@@ -24,7 +25,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The live path: informers on Namespaces, Nodes and Pods turn every change into a fact in the buffer. Without a
+ * The live path: informers on Namespaces, Nodes, Pods and DRA objects turn every change into a fact in the buffer. Without a
  * reachable API server the suite stays up and this reports itself degraded, trying again on an interval.
  */
 @ApplicationScoped
@@ -92,6 +93,7 @@ public class LiveWatch {
             namespaces.forEach(ns -> podInformers.add(client.pods().inNamespace(ns).runnableInformer(resync)));
         }
         informers.addAll(podInformers);
+        informers.addAll(DraInformers.create(client, resync, namespaces));
         informers.addAll(GovernanceInformers.create(client, resync, namespaces));
         informers.forEach(this::handle);
         // A failing first list ends the start so this class can report and retry; later watch errors retry inside.

@@ -13,16 +13,28 @@ import java.util.Map;
  * @param lastFinishedAt the latest containerStatuses[].state.terminated.finishedAt in this version
  * @param gpuResources   GPU-related resource limits (or requests) summed over the pod's containers
  * @param vgpus          the HAMi devices allocated to the pod, empty when HAMi did not place it
+ * @param claims         the ResourceClaims the pod uses (Dynamic Resource Allocation), empty when none
  */
 public record PodFact(String uid, String namespace, String name, String resourceVersion, WatchEventType type,
                       Instant observedAt, Instant createdAt, Instant scheduledAt, String nodeName, String phase,
                       String schedulerName, boolean allTerminated, Instant lastFinishedAt, Instant deletionTimestamp,
                       Owner owner, Map<String, String> labels, Map<String, Long> gpuResources,
-                      List<VgpuGrant> vgpus) {
+                      List<VgpuGrant> vgpus, List<PodClaim> claims) {
 
     public PodFact {
+        claims = claims == null ? List.of() : List.copyOf(claims);
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         gpuResources = gpuResources == null ? Map.of() : Map.copyOf(gpuResources);
         vgpus = vgpus == null ? List.of() : List.copyOf(vgpus);
+    }
+
+    /** A pod without ResourceClaims. */
+    public PodFact(String uid, String namespace, String name, String resourceVersion, WatchEventType type,
+                   Instant observedAt, Instant createdAt, Instant scheduledAt, String nodeName, String phase,
+                   String schedulerName, boolean allTerminated, Instant lastFinishedAt, Instant deletionTimestamp,
+                   Owner owner, Map<String, String> labels, Map<String, Long> gpuResources, List<VgpuGrant> vgpus) {
+        this(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName, phase,
+                schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources, vgpus,
+                List.of());
     }
 }

@@ -25,6 +25,16 @@ public final class AllocationDeriver {
 
     public List<AllocationSegment> derive(String cluster, PodHistory history, NodeInventory node,
                                           NamespaceTimeline namespace, List<GpuBinding> bindings) {
+        return derive(cluster, history, node, namespace, bindings, List.of());
+    }
+
+    /**
+     * @param claimed the units the pod holds through ResourceClaims, after the units its resources and annotations
+     *                plan to; a shared claim's unit is split where its number of holders changes
+     */
+    public List<AllocationSegment> derive(String cluster, PodHistory history, NodeInventory node,
+                                          NamespaceTimeline namespace, List<GpuBinding> bindings,
+                                          List<PodUnit> claimed) {
         Optional<Instant> start = history.start();
         Optional<PodFact> placement = history.placement();
         if (start.isEmpty() || placement.isEmpty()) {
@@ -32,7 +42,9 @@ public final class AllocationDeriver {
         }
         Instant since = start.get();
         Instant until = history.end().map(e -> e.isBefore(since) ? since : e).orElse(null);
-        List<AllocationUnit> units = CardNaming.name(planner.plan(placement.get(), node), bindings, since, until);
+        List<PodUnit> units = new ArrayList<>();
+        CardNaming.name(planner.plan(placement.get(), node), bindings, since, until).forEach(u -> units.add(PodUnit.alone(u)));
+        units.addAll(claimed);
         if (units.isEmpty()) {
             return List.of();
         }
@@ -40,14 +52,21 @@ public final class AllocationDeriver {
         List<Instant[]> pieces = pieces(since, until, namespace);
         List<AllocationSegment> segments = new ArrayList<>();
         for (int u = 0; u < units.size(); u++) {
+            PodUnit held = units.get(u);
             for (Instant[] piece : pieces) {
                 Instant at = piece[0];
-                segments.add(new AllocationSegment(cluster, latest.uid(), u, latest.namespace(), latest.name(),
-                        placement.get().nodeName(), units.get(u), since, until, piece[0], piece[1],
-                        latest.owner() == null ? null : latest.owner().kind(),
-                        latest.owner() == null ? null : latest.owner().name(),
-                        namespace.tenantAt(at), attribute(latest, teamKey, namespace.teamAt(at)),
-                        attribute(latest, projectKey, namespace.projectAt(at))));
+                for (Instant[] share : held.sharing().split(piece[0], piece[1])) {
+                    AllocationUnit unit = held.unit();
+                    AllocationUnit part = new AllocationUnit(unit.kind(), unit.gpuUuid(), unit.gpuModel(),
+                            unit.migProfile(), unit.cores(), unit.memoryMib(),
+                            held.sharing().share(unit.fraction(), share[0]), unit.source(), unit.migInstance());
+                    segments.add(new AllocationSegment(cluster, latest.uid(), u, latest.namespace(), latest.name(),
+                            placement.get().nodeName(), part, since, until, share[0], share[1],
+                            latest.owner() == null ? null : latest.owner().kind(),
+                            latest.owner() == null ? null : latest.owner().name(),
+                            namespace.tenantAt(at), attribute(latest, teamKey, namespace.teamAt(at)),
+                            attribute(latest, projectKey, namespace.projectAt(at))));
+                }
             }
         }
         return segments;

@@ -11,7 +11,7 @@ import java.util.Optional;
 /**
  * A pod's request, from its history: asked from its creation (else its first sighting) until it ended — the same
  * end as its allocation, or its deletion when it never ran — for the units its resources plan to (on its node
- * when it has one, else as if on a plain node).
+ * when it has one, else as if on a plain node) and its ResourceClaims ask for.
  */
 public final class RequestDeriver {
 
@@ -26,10 +26,16 @@ public final class RequestDeriver {
     }
 
     public Optional<PodRequest> derive(String cluster, PodHistory history, NodeInventory node, NamespaceTimeline namespace) {
+        return derive(cluster, history, node, namespace, BigDecimal.ZERO);
+    }
+
+    /** @param claimed what the pod's ResourceClaims ask for, in card-equivalents (its share of a shared claim) */
+    public Optional<PodRequest> derive(String cluster, PodHistory history, NodeInventory node, NamespaceTimeline namespace,
+                                       BigDecimal claimed) {
         PodFact latest = history.latest();
         PodFact shape = history.placement().orElse(latest);
         BigDecimal fraction = planner.plan(shape, node).stream().map(AllocationUnit::fraction)
-                .reduce(BigDecimal.ZERO, BigDecimal::add);
+                .reduce(claimed, BigDecimal::add);
         if (fraction.signum() == 0) {
             return Optional.empty();
         }

@@ -7,6 +7,7 @@ import io.gpumeter.common.fact.SkippedBook;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.AllocationDeriver;
 import io.gpumeter.ledger.domain.AllocationSegment;
+import io.gpumeter.ledger.domain.ClaimHoldings;
 import io.gpumeter.ledger.domain.GpuBinding;
 import io.gpumeter.ledger.domain.NamespaceTimeline;
 import io.gpumeter.ledger.domain.NodeInventory;
@@ -44,11 +45,13 @@ public class AllocationBooks {
     private final RequestDeriver requestDeriver;
     private final LedgerConfig config;
     private final SkippedBooks skipped;
+    private final ClaimInputs claimInputs;
 
     public AllocationBooks(FactRepository facts, UsageRepository usage, AllocationRepository allocations,
                            AllocationDeriver deriver, RequestRepository requests, RequestDeriver requestDeriver,
-                           LedgerConfig config, SkippedBooks skipped) {
+                           LedgerConfig config, SkippedBooks skipped, ClaimInputs claimInputs) {
         this.skipped = skipped;
+        this.claimInputs = claimInputs;
         this.facts = facts;
         this.usage = usage;
         this.allocations = allocations;
@@ -59,8 +62,9 @@ public class AllocationBooks {
     }
 
     /**
-     * Recomputes the segments and requests of these pods, inside the caller's transaction. A pod whose facts no rule
-     * can read keeps the books it had and is returned as skipped; the others are booked as usual.
+     * Recomputes the segments and requests of these pods, and of every pod sharing a ResourceClaim with them, inside
+     * the caller's transaction. A pod whose facts no rule can read keeps the books it had and is returned as skipped;
+     * the others are booked as usual.
      */
     public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
         return rederive(conn, cluster, podUids, List.of());
@@ -70,20 +74,28 @@ public class AllocationBooks {
      * As {@link #rederive(SqlConnection, String, Set)}, where {@code justStored} holds facts of these pods stored in
      * this transaction, which need not be read back.
      */
-    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids, List<PodFact> justStored) {
-        if (podUids.isEmpty()) {
+    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> touched, List<PodFact> justStored) {
+        if (touched.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         VersionsInHand<PodFact> inHand = VersionsInHand.of(justStored, PodFact::uid, PodFact::resourceVersion,
                 p -> p.type().name(), PodFact::observedAt);
-        // Each pod's books depend on its own facts, its namespace, node and bindings only: slices are independent.
-        return Chunks.inOrder(Chunks.of(podUids, Chunks.OBJECTS),
-                        slice -> rederiveSlice(conn, cluster, new TreeSet<>(slice), inHand))
-                .map(parts -> parts.stream().flatMap(List::stream).toList());
+        return claimInputs.load(conn, cluster, touched).chain(claims -> {
+            // A pod's books depend on its own facts, its namespace, node and bindings — and, for pods sharing a
+            // ResourceClaim, on each other's lives: those stay in one slice; the other slices are independent.
+            Set<String> sharing = claims.claimsByPod().keySet();
+            List<List<String>> slices = new ArrayList<>(Chunks.of(
+                    claims.pods().stream().filter(p -> !sharing.contains(p)).toList(), Chunks.OBJECTS));
+            if (!sharing.isEmpty()) {
+                slices.add(List.copyOf(sharing));
+            }
+            return Chunks.inOrder(slices, slice -> rederiveSlice(conn, cluster, new TreeSet<>(slice), inHand, claims))
+                    .map(parts -> parts.stream().flatMap(List::stream).toList());
+        });
     }
 
     private Uni<List<SkippedBook>> rederiveSlice(SqlConnection conn, String cluster, Set<String> podUids,
-                                                 VersionsInHand<PodFact> inHand) {
+                                                 VersionsInHand<PodFact> inHand, ClaimInputs.Claims claims) {
         return facts.podVersions(conn, cluster, podUids, inHand).chain(versions -> {
             Map<String, List<PodFact>> byPod = versions.stream().collect(Collectors.groupingBy(PodFact::uid));
             Set<String> namespaces = versions.stream().map(PodFact::namespace).collect(Collectors.toSet());
@@ -92,7 +104,7 @@ public class AllocationBooks {
                     .chain(nsFacts -> facts.latestNodes(conn, cluster, nodes)
                             .chain(nodeFacts -> usage.bindings(conn, cluster, namespaces)
                                     .chain(bindings -> {
-                                        Books books = derive(cluster, byPod, timelines(nsFacts), inventories(nodeFacts), bindings);
+                                        Books books = derive(cluster, byPod, timelines(nsFacts), inventories(nodeFacts), bindings, claims);
                                         Set<String> derived = new TreeSet<>(podUids);
                                         books.skipped().forEach(s -> derived.remove(s.uid()));
                                         return allocations.replace(conn, cluster, derived, books.segments())
@@ -110,22 +122,27 @@ public class AllocationBooks {
     }
 
     private Books derive(String cluster, Map<String, List<PodFact>> byPod, Map<String, NamespaceTimeline> timelines,
-                         Map<String, NodeInventory> nodes, Map<String, List<GpuBinding>> bindings) {
+                         Map<String, NodeInventory> nodes, Map<String, List<GpuBinding>> bindings,
+                         ClaimInputs.Claims claims) {
         Books books = new Books(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        Map<String, PodHistory> histories = new HashMap<>();
+        byPod.forEach((uid, versions) -> histories.put(uid, new PodHistory(versions)));
+        Map<String, ClaimHoldings.PodClaims> claimed = claims.holdings(histories);
         byPod.forEach((uid, versions) -> {
             PodFact any = versions.get(0);
             List<AllocationSegment> segments = new ArrayList<>();
             List<PodRequest> asked = new ArrayList<>();
             skipped.derive("allocation", any.namespace() + "/" + any.name() + " (uid " + uid + ")", () -> {
-                PodHistory history = new PodHistory(versions);
+                PodHistory history = histories.get(uid);
+                ClaimHoldings.PodClaims held = claimed.getOrDefault(uid, ClaimHoldings.PodClaims.NONE);
                 String node = history.placement().map(PodFact::nodeName).orElse(null);
                 NodeInventory found = node == null ? null : nodes.get(node);
                 NodeInventory inventory = found != null ? found : new NodeInventory(node, Map.of(), List.of());
                 PodFact latest = history.latest();
                 NamespaceTimeline namespace = timelines.getOrDefault(latest.namespace(), NamespaceTimeline.unknown(latest.namespace()));
                 segments.addAll(deriver.derive(cluster, history, inventory, namespace,
-                        bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of())));
-                requestDeriver.derive(cluster, history, inventory, namespace).ifPresent(asked::add);
+                        bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of()), held.held()));
+                requestDeriver.derive(cluster, history, inventory, namespace, held.requested()).ifPresent(asked::add);
             }).ifPresentOrElse(book -> books.skipped().add(new Skipped(uid, book)), () -> {
                 books.segments().addAll(segments);
                 books.requests().addAll(asked);

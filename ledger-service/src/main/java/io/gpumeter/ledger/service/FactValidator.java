@@ -1,10 +1,14 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.fact.ClaimResult;
 import io.gpumeter.common.fact.ClusterName;
+import io.gpumeter.common.fact.DeviceClassFact;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.ResourceClaimFact;
+import io.gpumeter.common.fact.ResourceSliceFact;
 import io.gpumeter.common.problem.ApiProblem;
 
 import java.util.List;
@@ -34,6 +38,40 @@ final class FactValidator {
             require(f.uid(), at + "uid");
             require(f.namespace(), at + "namespace");
             requireKey(at, f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            for (int c = 0; c < f.claims().size(); c++) {
+                require(f.claims().get(c).name(), at + "claims[" + c + "].name");
+            }
+        }
+        List<ResourceClaimFact> claims = batch.resourceClaims();
+        for (int i = 0; i < claims.size(); i++) {
+            ResourceClaimFact f = claims.get(i);
+            String at = "resourceClaims[" + i + "].";
+            require(f.uid(), at + "uid");
+            require(f.namespace(), at + "namespace");
+            requireKey(at, f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            for (int r = 0; r < f.results().size(); r++) {
+                ClaimResult result = f.results().get(r);
+                String rat = at + "results[" + r + "].";
+                require(result.driver(), rat + "driver");
+                require(result.pool(), rat + "pool");
+                require(result.device(), rat + "device");
+            }
+        }
+        List<ResourceSliceFact> slices = batch.resourceSlices();
+        for (int i = 0; i < slices.size(); i++) {
+            ResourceSliceFact f = slices.get(i);
+            String at = "resourceSlices[" + i + "].";
+            requireKey(at, f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            require(f.driver(), at + "driver");
+            require(f.pool(), at + "pool");
+            for (int d = 0; d < f.devices().size(); d++) {
+                require(f.devices().get(d).name(), at + "devices[" + d + "].name");
+            }
+        }
+        List<DeviceClassFact> classes = batch.deviceClasses();
+        for (int i = 0; i < classes.size(); i++) {
+            DeviceClassFact f = classes.get(i);
+            requireKey("deviceClasses[" + i + "].", f.name(), f.resourceVersion(), f.type(), f.observedAt());
         }
     }
 

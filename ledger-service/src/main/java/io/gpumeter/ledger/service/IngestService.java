@@ -3,6 +3,8 @@ package io.gpumeter.ledger.service;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
+import io.gpumeter.ledger.repository.ClaimLinkRepository;
+import io.gpumeter.ledger.repository.DraFactRepository;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
@@ -15,7 +17,8 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Stores a batch of facts and re-derives the books of every pod they touch (and the failure books of every node
+ * Stores a batch of facts (Dynamic Resource Allocation objects included) and re-derives the books of every pod they
+ * touch (and the failure books of every node
  * with a new version: cards vanished, MIG reconfigured), in one transaction: a batch is stored whole or not at all,
  * and a batch sent twice changes nothing.
  */
@@ -27,11 +30,15 @@ public class IngestService {
     private final InventoryRepository inventory;
     private final AllocationBooks books;
     private final IncidentBooks incidentBooks;
+    private final DraFactRepository dra;
+    private final ClaimLinkRepository links;
     private final FactValidator validator = new FactValidator();
 
     public IngestService(Pool pool, FactRepository facts, InventoryRepository inventory, AllocationBooks books,
-                         IncidentBooks incidentBooks) {
+                         IncidentBooks incidentBooks, DraFactRepository dra, ClaimLinkRepository links) {
         this.pool = pool;
+        this.dra = dra;
+        this.links = links;
         this.incidentBooks = incidentBooks;
         this.facts = facts;
         this.inventory = inventory;
@@ -57,18 +64,44 @@ public class IngestService {
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
                                 .chain(() -> facts.insertPods(conn, cluster, batch.pods()))
-                                .chain(pods -> facts.podsInNamespaces(conn, cluster, namespaces.keys())
+                                .chain(pods -> links.linkPods(conn, cluster, batch.pods())
+                                        .chain(() -> storeDra(conn, cluster, batch))
+                                        .chain(draStored -> facts.podsInNamespaces(conn, cluster, namespaces.keys())
                                         .chain(relabelled -> facts.podsAwaitingNode(conn, cluster, nodes.keys())
                                                 .chain(onNodes -> {
                                                     Set<String> affected = new TreeSet<>(pods.keys());
                                                     affected.addAll(relabelled);
                                                     affected.addAll(onNodes);
+                                                    affected.addAll(draStored.pods());
                                                     return books.rederive(conn, cluster, affected, batch.pods());
                                                 }))
                                         .map(skipped -> {
-                                            int accepted = namespaces.count() + nodes.count() + pods.count();
+                                            int accepted = namespaces.count() + nodes.count() + pods.count()
+                                                    + draStored.count();
                                             return new IngestResult(accepted, batch.size() - accepted, skipped);
-                                        }))));
+                                        })))));
+    }
+
+    /** How many DRA objects were new, and the pods whose books they may change. */
+    private record DraStored(int count, Set<String> pods) {
+    }
+
+    /**
+     * Stores claims, slices and device classes. A new claim version re-derives the pods bound to it; a new slice
+     * version the pods whose claims were allocated from its pool and are still held or not yet resolved.
+     */
+    private Uni<DraStored> storeDra(SqlConnection conn, String cluster, FactBatch batch) {
+        return dra.insertClaims(conn, cluster, batch.resourceClaims())
+                .call(() -> links.linkClaims(conn, cluster, batch.resourceClaims()))
+                .chain(claims -> dra.insertSlices(conn, cluster, batch.resourceSlices())
+                        .chain(slices -> dra.insertDeviceClasses(conn, cluster, batch.deviceClasses())
+                                .chain(classes -> links.podsOfClaims(conn, cluster, claims.keys())
+                                        .chain(ofClaims -> links.podsAwaitingPools(conn, cluster, slices.keys())
+                                                .map(ofPools -> {
+                                                    Set<String> pods = new TreeSet<>(ofClaims);
+                                                    pods.addAll(ofPools);
+                                                    return new DraStored(claims.count() + slices.count() + classes.count(), pods);
+                                                })))));
     }
 
     private Uni<Void> recordInventory(SqlConnection conn, String cluster, Set<String> changedNodes) {

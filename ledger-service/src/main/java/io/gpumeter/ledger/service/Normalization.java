@@ -2,6 +2,8 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.AllocationDeriver;
+import io.gpumeter.ledger.domain.ClaimHoldings;
+import io.gpumeter.ledger.domain.DraPlanner;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
 import io.gpumeter.ledger.domain.RequestDeriver;
 import io.gpumeter.ledger.domain.UnitPlanner;
@@ -10,7 +12,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;
 
-/** Builds the configured normalization policy and the deriver that applies it. */
+/** Builds the configured normalization policy and the derivers that apply it. */
 @ApplicationScoped
 public class Normalization {
 
@@ -34,5 +36,11 @@ public class Normalization {
     AllocationDeriver deriver(NormalizationPolicy policy, LedgerConfig config) {
         return new AllocationDeriver(new UnitPlanner(policy), config.attribution().teamLabel(),
                 config.attribution().projectLabel());
+    }
+
+    @Produces
+    @Singleton
+    ClaimHoldings claimHoldings(NormalizationPolicy policy) {
+        return new ClaimHoldings(new DraPlanner(policy));
     }
 }
