@@ -52,7 +52,7 @@ public final class ReplicasBench {
     public static void main(String[] args) throws Exception {
         Path root = Path.of("").toAbsolutePath();
         Path state = root.resolve("bench/target/replicas");
-        deleteTree(state);
+        Trees.delete(state);
         Instant end = Instant.parse("2026-11-20T12:00:00Z");
         Plan plan = new FleetSimulator(FleetSimulator.DEFAULT_SEED, end).plan();
         List<String> lines = plan.events().stream().map(NdjsonWriter::line).toList();
@@ -199,17 +199,6 @@ public final class ReplicasBench {
                 } else {
                     Files.copy(f, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.COPY_ATTRIBUTES);
                 }
-            }
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        if (!Files.exists(dir)) {
-            return;
-        }
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : files.sorted((x, y) -> y.compareTo(x)).toList()) {
-                Files.delete(f);
             }
         }
     }

@@ -21,8 +21,15 @@ public final class SuiteBuilder {
     /** Loopback only: a local run is reachable from this machine alone unless {@link #listen} says otherwise. */
     public static final String DEFAULT_LISTEN_ADDRESS = "127.0.0.1";
 
-    /** Small, quick-starting JVMs: five of them share two cores. */
-    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-Xmx256m");
+    /**
+     * Small, quick-starting JVMs that give memory back: six of them share two cores and a laptop's memory. C1 alone
+     * compiles (quick to start, little code cache); G1 returns the heap a load no longer needs once the service is
+     * idle (periodic collections), so a service settles near its working set after a bulk replay instead of keeping
+     * its peak; class metadata, compiled code and direct buffers are bounded (docs/scale.md, "Memory").
+     */
+    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseG1GC",
+            "-XX:G1PeriodicGCInterval=15000", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-Xms32m", "-Xmx256m",
+            "-XX:MaxMetaspaceSize=160m", "-XX:ReservedCodeCacheSize=48m", "-XX:MaxDirectMemorySize=64m");
 
     private final Path repoRoot;
     private final Set<Service> services = EnumSet.copyOf(Service.apis());
