@@ -154,5 +154,9 @@ public interface LedgerConfig {
         /** How often the retention job runs; "off" disables it. */
         @WithDefault("1h")
         String every();
+
+        /** How long after start-up the job first runs, so it never competes with a replica's warm-up. */
+        @WithDefault("5m")
+        String delay();
     }
 }

@@ -64,7 +64,10 @@ public class RetentionRepository {
             if (!locked) {
                 return Uni.createFrom().item(Optional.<Folded>empty());
             }
-            return conn.query("SELECT pg_advisory_xact_lock(hashtext('" + PARTITIONS_LOCK + "'))").execute()
+            // Dropping a partition locks usage_minute whole for an instant; rather than queue reads behind a long one,
+            // a fold that cannot have it soon gives up, undone, and the next run does it.
+            return conn.query("SET LOCAL lock_timeout = '10s'").execute()
+                    .chain(() -> conn.query("SELECT pg_advisory_xact_lock(hashtext('" + PARTITIONS_LOCK + "'))").execute())
                     .chain(() -> conn.query("SELECT to_regclass('" + minutes + "') IS NOT NULL AS present").execute())
                     .chain(rows -> {
                         if (!rows.iterator().next().getBoolean("present")) {
@@ -117,9 +120,10 @@ public class RetentionRepository {
     }
 
     private static Uni<Void> ensureHourPartition(SqlConnection conn, YearMonth month) {
-        return conn.query("CREATE TABLE IF NOT EXISTS ledger.usage_hour_p" + MONTH.format(month)
+        String name = "ledger.usage_hour_p" + MONTH.format(month);
+        return conn.query("DO $$BEGIN IF to_regclass('" + name + "') IS NULL THEN CREATE TABLE " + name
                 + " PARTITION OF ledger.usage_hour FOR VALUES FROM ('" + month.atDay(1) + "T00:00:00Z') TO ('"
-                + month.plusMonths(1).atDay(1) + "T00:00:00Z')").execute().replaceWithVoid();
+                + month.plusMonths(1).atDay(1) + "T00:00:00Z'); END IF; END$$").execute().replaceWithVoid();
     }
 
     private static Uni<Boolean> tryLock(SqlConnection conn) {

@@ -63,9 +63,11 @@ public class UsageRepository {
         }
         StringBuilder ddl = new StringBuilder("SELECT pg_advisory_xact_lock(hashtext('gpumeter.ledger.partitions'));");
         for (LocalDate day : days) {
-            ddl.append("CREATE TABLE IF NOT EXISTS ledger.usage_minute_p").append(DAY.format(day))
+            // Created only when missing: a late day's partition is looked for on every delivery, without a notice.
+            String name = "ledger.usage_minute_p" + DAY.format(day);
+            ddl.append("DO $$BEGIN IF to_regclass('").append(name).append("') IS NULL THEN CREATE TABLE ").append(name)
                     .append(" PARTITION OF ledger.usage_minute FOR VALUES FROM ('").append(day).append("T00:00:00Z') TO ('")
-                    .append(day.plusDays(1)).append("T00:00:00Z') WITH (fillfactor = 70);");
+                    .append(day.plusDays(1)).append("T00:00:00Z') WITH (fillfactor = 70); END IF; END$$;");
         }
         LocalDate retained = LocalDate.ofInstant(clock.instant().minus(minuteRetention), ZoneOffset.UTC);
         return conn.query(ddl.toString()).execute()

@@ -17,7 +17,7 @@ public class UsageRetentionJob {
         this.retention = retention;
     }
 
-    @Scheduled(every = "{gpumeter.ledger.retention.every}", delayed = "5m",
+    @Scheduled(every = "{gpumeter.ledger.retention.every}", delayed = "{gpumeter.ledger.retention.delay}",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     Uni<Void> run() {
         return retention.run().replaceWithVoid();
