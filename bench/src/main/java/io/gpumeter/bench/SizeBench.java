@@ -34,7 +34,7 @@ import java.util.TreeMap;
  * books per pod); a month of allocation facts sent to the ledger (per pod); dcgm-exporter scrapes every 10 s through
  * the collector (usage minutes per GPU-day), then the same usage after the ledger's retention has folded it into
  * hours (per GPU-day); vLLM request records through slo-service (per latency minute of one pod).
- * Usage: {@code bench/run sizes [gpus] [usage-gpus] [usage-hours]} (defaults 1000, 50, 4).
+ * Usage: {@code bench/run sizes [gpus] [usage-gpus] [usage-hours]} (defaults 1000, 50, 4; the usage is dated 40 days back, so the minute retention folds it).
  */
 public final class SizeBench {
 
@@ -50,18 +50,39 @@ public final class SizeBench {
         int usageHours = args.length > 2 ? Integer.parseInt(args[2]) : 4;
         Path root = Path.of("").toAbsolutePath();
         Path state = root.resolve("bench/target/size-run");
-        try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR, Service.SLO)).freePorts()
-                .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
-                .logDirectory(state.resolve("logs")).jvmOptions(List.of("-XX:+UseParallelGC", "-Xmx1g"))
-                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
-                .env(Service.LEDGER, "GPUMETER_LEDGER_RETENTION_EVERY", "5s")
-                .env(Service.LEDGER, "GPUMETER_LEDGER_RETENTION_DELAY", "1s")
-                .readyTimeout(Duration.ofMinutes(3)).build().start()) {
-            new SizeBench().run(suite, gpus, usageGpus, usageHours);
+        SizeBench bench = new SizeBench();
+        // First everything is loaded with the retention job off; then the ledger alone runs again on the same
+        // database with the job on, and folds the usage day into hours.
+        try (Suite suite = suite(root, state, true, Set.of(Service.LEDGER, Service.COLLECTOR, Service.SLO), "off")) {
+            bench.load(suite, gpus, usageGpus, usageHours);
+        }
+        try (Suite suite = suite(root, state, false, Set.of(Service.LEDGER), "5s")) {
+            bench.fold(suite);
         }
     }
 
-    private void run(Suite suite, int gpus, int usageGpus, int usageHours) throws Exception {
+    private static Suite suite(Path root, Path state, boolean fresh, Set<Service> services, String retentionEvery) {
+        return Suite.builder(root).services(services).freePorts()
+                .embeddedDatabase(state.resolve("pgdata")).freshDatabase(fresh).stateDirectory(state)
+                .logDirectory(state.resolve(fresh ? "logs" : "logs-fold")).jvmOptions(List.of("-XX:+UseParallelGC", "-Xmx1g"))
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
+                .env(Service.LEDGER, "GPUMETER_LEDGER_RETENTION_EVERY", retentionEvery)
+                .env(Service.LEDGER, "GPUMETER_LEDGER_RETENTION_DELAY", "1s")
+                .readyTimeout(Duration.ofMinutes(3)).build().start();
+    }
+
+    private Map<String, long[]> beforeUsage;
+    private double gpuDays;
+
+    /** The retention job folds the usage day into hours; prints the same usage's size per GPU-day then. */
+    private void fold(Suite suite) throws Exception {
+        db = suite.database().orElseThrow();
+        awaitSql("SELECT count(*) FROM pg_inherits WHERE inhparent = 'ledger.usage_minute'::regclass", 0, 300);
+        report("the same usage folded into hours by the retention job, per GPU-day (against the database before the usage)",
+                beforeUsage, gpuDays);
+    }
+
+    private void load(Suite suite, int gpus, int usageGpus, int usageHours) throws Exception {
         authorization = "Bearer " + suite.adminToken();
         db = suite.database().orElseThrow();
         System.out.printf("gpumeter size benchmark: bytes are pg_total_relation_size (heap, TOAST, indexes) after VACUUM"
@@ -97,9 +118,8 @@ public final class SizeBench {
         report("usage minutes, per GPU-day (" + usageGpus + " GPUs x " + usageHours + " h, 10 fields scraped every 10 s)",
                 before, gpuDays);
 
-        // 4. The same usage after the retention job folded its day into hours and dropped the minutes.
-        awaitSql("SELECT count(*) FROM pg_inherits WHERE inhparent = 'ledger.usage_minute'::regclass", 0, 120);
-        report("the same usage folded into hours, per GPU-day", before, gpuDays);
+        beforeUsage = before;
+        this.gpuDays = gpuDays;
 
         // 5. Latency: request records of one service's pods, several a minute each.
         before = sizes();
@@ -121,6 +141,9 @@ public final class SizeBench {
                 lines.setLength(0);
             }
         }
+        // Usage's step is measured again after the fold, against the sizes before it: latency is slo's schema only.
+        beforeUsage.putAll(sizes().entrySet().stream().filter(e -> e.getKey().startsWith("slo."))
+                .collect(java.util.stream.Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue)));
         report("latency, per pod-minute (" + pods + " pods x " + minutes + " min, 30 requests a minute, 3 SLIs)",
                 before, pods * (double) minutes);
     }
