@@ -15,14 +15,14 @@ import java.util.Optional;
 
 /**
  * The statements of usage retention: which minute and hour partitions exist, folding one day's minute partition
- * into hours and dropping it in one transaction, and dropping an hour partition. Each step takes a transaction-scoped
- * advisory lock without waiting, so of two replicas running the job at once one does a step and the other skips it,
- * then finds the partition gone: whatever the interleaving, each day is folded once.
+ * into hours and dropping it in one transaction, and dropping an hour partition. Each step first waits for a
+ * transaction-scoped advisory lock, then looks whether its partition is still there: of two replicas running the job
+ * at once, one does a step and the other, let in after it, finds the partition gone. Every day is folded, and once.
  */
 @ApplicationScoped
 public class RetentionRepository {
 
-    /** Taken by every retention step; a replica that finds it held skips the step. */
+    /** Taken by every retention step; a replica that finds it held waits for the other's step to end. */
     static final String LOCK = "gpumeter.ledger.retention";
     /** Taken by usage intake while it creates minute partitions (UsageRepository.ensurePartitions). */
     static final String PARTITIONS_LOCK = "gpumeter.ledger.partitions";
@@ -52,23 +52,20 @@ public class RetentionRepository {
     }
 
     /**
-     * Folds one day's minute rows into hour rows and drops the day's partition, in one transaction; empty when another
-     * replica holds the retention lock or the partition is already gone. The partitions lock keeps usage intake from
+     * Folds one day's minute rows into hour rows and drops the day's partition, in one transaction; empty when the
+     * partition is already gone (another replica folded it). The partitions lock keeps usage intake from
      * creating the partition again between the fold and the drop. An hour row already there (minutes of that day
      * that arrived after an earlier fold) is added to.
      */
     public Uni<Optional<Folded>> foldDay(LocalDate day) {
         String minutes = "ledger.usage_minute_p" + DAY.format(day);
         YearMonth month = YearMonth.from(day);
-        return pool.withTransaction(conn -> tryLock(conn).chain(locked -> {
-            if (!locked) {
-                return Uni.createFrom().item(Optional.<Folded>empty());
-            }
+        return pool.withTransaction(conn -> lock(conn).chain(() -> {
             // Dropping a partition locks usage_minute whole for an instant; rather than queue reads behind a long one,
             // a fold that cannot have it soon gives up, undone, and the next run does it.
             return conn.query("SET LOCAL lock_timeout = '10s'").execute()
                     .chain(() -> conn.query("SELECT pg_advisory_xact_lock(hashtext('" + PARTITIONS_LOCK + "'))").execute())
-                    .chain(() -> conn.query("SELECT to_regclass('" + minutes + "') IS NOT NULL AS present").execute())
+                    .chain(() -> conn.query(present(minutes)).execute())
                     .chain(rows -> {
                         if (!rows.iterator().next().getBoolean("present")) {
                             return Uni.createFrom().item(Optional.<Folded>empty());
@@ -82,15 +79,24 @@ public class RetentionRepository {
         }));
     }
 
-    /** Drops one month's hour partition; false when another replica holds the retention lock or it is gone. */
+    /** Drops one month's hour partition; false when it is already gone. */
     public Uni<Boolean> dropHourMonth(YearMonth month) {
         String hours = "ledger.usage_hour_p" + MONTH.format(month);
-        return pool.withTransaction(conn -> tryLock(conn).chain(locked -> !locked
-                ? Uni.createFrom().item(false)
-                : conn.query("SELECT to_regclass('" + hours + "') IS NOT NULL AS present").execute()
-                        .chain(rows -> rows.iterator().next().getBoolean("present")
-                                ? conn.query("DROP TABLE " + hours).execute().replaceWith(true)
-                                : Uni.createFrom().item(false))));
+        return pool.withTransaction(conn -> lock(conn)
+                .chain(() -> conn.query(present(hours)).execute())
+                .chain(rows -> rows.iterator().next().getBoolean("present")
+                        ? conn.query("DROP TABLE " + hours).execute().replaceWith(true)
+                        : Uni.createFrom().item(false)));
+    }
+
+    /**
+     * Whether a ledger table exists, read from pg_class with the statement's own snapshot: to_regclass answers from
+     * the session's catalog cache, which may not yet know of a drop another replica committed while this one waited
+     * for the lock.
+     */
+    private static String present(String qualified) {
+        return "SELECT EXISTS (SELECT 1 FROM pg_class WHERE relnamespace = 'ledger'::regnamespace AND relname = '"
+                + qualified.substring("ledger.".length()) + "') AS present";
     }
 
     private static String fold(String minutes) {
@@ -121,14 +127,20 @@ public class RetentionRepository {
 
     private static Uni<Void> ensureHourPartition(SqlConnection conn, YearMonth month) {
         String name = "ledger.usage_hour_p" + MONTH.format(month);
-        return conn.query("DO $$BEGIN IF to_regclass('" + name + "') IS NULL THEN CREATE TABLE " + name
+        return conn.query("DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_class WHERE relnamespace = 'ledger'::regnamespace"
+                + " AND relname = '" + name.substring("ledger.".length()) + "') THEN CREATE TABLE " + name
                 + " PARTITION OF ledger.usage_hour FOR VALUES FROM ('" + month.atDay(1) + "T00:00:00Z') TO ('"
                 + month.plusMonths(1).atDay(1) + "T00:00:00Z'); END IF; END$$").execute().replaceWithVoid();
     }
 
-    private static Uni<Boolean> tryLock(SqlConnection conn) {
-        return conn.query("SELECT pg_try_advisory_xact_lock(hashtext('" + LOCK + "')) AS locked").execute()
-                .map(rows -> rows.iterator().next().getBoolean("locked"));
+    /**
+     * Waits for the retention lock. A day's fold reads and writes a whole partition: it may run longer than the
+     * service's statement timeout, which bounds the API's queries, so this transaction has its own.
+     */
+    private static Uni<Void> lock(SqlConnection conn) {
+        return conn.query("SET LOCAL statement_timeout = '1h'").execute()
+                .chain(() -> conn.query("SELECT pg_advisory_xact_lock(hashtext('" + LOCK + "'))").execute())
+                .replaceWithVoid();
     }
 
     private Uni<List<String>> partitions(String parent, String pattern) {

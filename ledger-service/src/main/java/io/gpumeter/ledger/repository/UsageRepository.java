@@ -65,7 +65,10 @@ public class UsageRepository {
         for (LocalDate day : days) {
             // Created only when missing: a late day's partition is looked for on every delivery, without a notice.
             String name = "ledger.usage_minute_p" + DAY.format(day);
-            ddl.append("DO $$BEGIN IF to_regclass('").append(name).append("') IS NULL THEN CREATE TABLE ").append(name)
+            // pg_class read with the statement's snapshot, not to_regclass's cache: a partition another replica's
+            // retention dropped while this transaction waited for the lock is seen gone.
+            ddl.append("DO $$BEGIN IF NOT EXISTS (SELECT 1 FROM pg_class WHERE relnamespace = 'ledger'::regnamespace AND relname = '")
+                    .append(name.substring("ledger.".length())).append("') THEN CREATE TABLE ").append(name)
                     .append(" PARTITION OF ledger.usage_minute FOR VALUES FROM ('").append(day).append("T00:00:00Z') TO ('")
                     .append(day.plusDays(1)).append("T00:00:00Z') WITH (fillfactor = 70); END IF; END$$;");
         }
