@@ -103,7 +103,7 @@ public class IdleRepository {
     }
 
     /**
-     * Each card's allocated time per tenant, split by the activity of the minutes it falls in: SM_ACTIVE where
+     * Each card's allocated time per tenant, split by the activity of the minutes it falls in (of the hours, before the minute retention): SM_ACTIVE where
      * measured, else GR_ENGINE_ACTIVE, else GPU_UTIL, of the unit's MIG instance when an exporter named it, else
      * of the card. Where several units share a card, each second is apportioned by their allocated fractions, so
      * the parts of a card add up to its allocated time.
@@ -111,15 +111,15 @@ public class IdleRepository {
     public Uni<List<AllocatedPart>> allocated(Instant from, Instant cap, String cluster, double busyThreshold) {
         return pool.preparedQuery("WITH " + SEGMENTS + """
                         , act AS (
-                            SELECT x.cluster, x.gpu_uuid, x.minute,
+                            SELECT x.cluster, x.gpu_uuid, x.minute, x.span,
                                    CASE WHEN x.scope = 'MIG_INSTANCE' THEN x.scope_key ELSE '' END AS skey, x.act, x.metric
                             FROM (SELECT array_agg(DISTINCT cluster) AS clusters, array_agg(DISTINCT gpu_uuid) AS gpu_uuids
                                   FROM seg) c
                             CROSS JOIN LATERAL ledger.card_activity(c.clusters, c.gpu_uuids, $1, $2) x),
                         curve AS (
                             SELECT cluster, gpu_uuid, skey,
-                                   range_agg(tstzrange(minute, minute + interval '1 minute')) AS measured,
-                                   coalesce(range_agg(tstzrange(minute, minute + interval '1 minute')) FILTER (WHERE act >= $4),
+                                   range_agg(tstzrange(minute, minute + span)) AS measured,
+                                   coalesce(range_agg(tstzrange(minute, minute + span)) FILTER (WHERE act >= $4),
                                             '{}'::tstzmultirange) AS busy,
                                    string_agg(DISTINCT metric, ',' ORDER BY metric) AS metrics
                             FROM act GROUP BY cluster, gpu_uuid, skey),

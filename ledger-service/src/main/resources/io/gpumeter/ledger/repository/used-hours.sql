@@ -21,38 +21,38 @@ activity AS (
     -- GR_ENGINE_ACTIVE, else GPU_UTIL, with the card's GPU_UTIL beside it).
     SELECT a.* FROM card c CROSS JOIN LATERAL ledger.card_activity(c.clusters, c.gpu_uuids, $1, $2) a),
 pod_reading AS (
-    -- What pods measured on those cards per minute: HAMi containers' core utilization, and the SM time of the
-    -- processes the pusher named a pod for (a bare pid names no pod).
-    SELECT u.cluster, u.gpu_uuid, u.scope, u.scope_key, u.minute, u.sum / u.samples AS mean
+    -- What pods measured on those cards per minute (per hour before the minute retention): HAMi containers' core
+    -- utilization, and the SM time of the processes the pusher named a pod for (a bare pid names no pod).
+    SELECT u.cluster, u.gpu_uuid, u.scope, u.scope_key, u.at AS minute, u.span, u.level AS mean
     FROM card c
-    JOIN ledger.usage_minute u ON u.cluster = ANY (c.clusters) AND u.gpu_uuid = ANY (c.gpu_uuids)
-    WHERE u.minute >= date_trunc('minute', $1::timestamptz) AND u.minute < $2
+    JOIN ledger.usage_rollup u ON u.cluster = ANY (c.clusters) AND u.gpu_uuid = ANY (c.gpu_uuids)
+    WHERE u.at >= date_trunc('hour', $1::timestamptz) AND u.at + u.span > $1 AND u.at < $2
       AND ((u.scope = 'CONTAINER' AND u.field = 'VGPU_CORE_UTIL')
            OR (u.scope = 'PROCESS' AND u.field = 'GPU_UTIL' AND u.scope_key LIKE '%/%/%/%'))),
 pod_series AS (
     -- A pod's share of the whole card per minute: its HAMi containers' core utilization, else the summed SM time
     -- of its processes. DISTINCT ON keeps the first by the source's name, and 'HAMI_CONTAINER' sorts before
     -- 'PROCESS'.
-    SELECT DISTINCT ON (cluster, gpu_uuid, owner, minute) cluster, gpu_uuid, owner, minute, act, via, metric
-    FROM (SELECT cluster, gpu_uuid, minute, sum(mean) AS act,
+    SELECT DISTINCT ON (cluster, gpu_uuid, owner, minute) cluster, gpu_uuid, owner, minute, span, act, via, metric
+    FROM (SELECT cluster, gpu_uuid, minute, span, sum(mean) AS act,
                  split_part(scope_key, '/', 1) || '/' || split_part(scope_key, '/', 2) AS owner,
                  CASE WHEN scope = 'CONTAINER' THEN 'HAMI_CONTAINER' ELSE 'PROCESS' END AS via,
                  CASE WHEN scope = 'CONTAINER' THEN 'VGPU_CORE_UTIL' ELSE 'GPU_UTIL' END AS metric
           FROM pod_reading
-          GROUP BY cluster, gpu_uuid, minute, owner, scope) p
+          GROUP BY cluster, gpu_uuid, minute, span, owner, scope) p
     ORDER BY cluster, gpu_uuid, owner, minute, via),
 own_raw AS (
     -- Units with a series of their own: a MIG unit's instance, else the pod's series on the card.
-    SELECT seg.*, x.minute, x.act, x.metric, 'MIG_INSTANCE' AS via
+    SELECT seg.*, x.minute, x.span, x.act, x.metric, 'MIG_INSTANCE' AS via
     FROM seg JOIN activity x ON x.cluster = seg.cluster AND x.gpu_uuid = seg.gpu_uuid
          AND seg.unit_kind = 'MIG' AND x.scope = 'MIG_INSTANCE' AND x.scope_key = seg.mig_instance
-         AND x.minute < seg.b AND x.minute + interval '1 minute' > seg.a
+         AND x.minute < seg.b AND x.minute + x.span > seg.a
     WHERE x.act IS NOT NULL
     UNION ALL
-    SELECT seg.*, p.minute, p.act, p.metric, p.via
+    SELECT seg.*, p.minute, p.span, p.act, p.metric, p.via
     FROM seg JOIN pod_series p ON p.cluster = seg.cluster AND p.gpu_uuid = seg.gpu_uuid
          AND seg.unit_kind <> 'MIG' AND p.owner = seg.namespace || '/' || seg.pod
-         AND p.minute < seg.b AND p.minute + interval '1 minute' > seg.a),
+         AND p.minute < seg.b AND p.minute + p.span > seg.a),
 pod_load AS (
     -- A pod holding several units of one card spreads its whole-card series over them by fraction.
     SELECT cluster, gpu_uuid, pod_uid, minute, sum(fraction) AS held
@@ -72,16 +72,16 @@ unit AS MATERIALIZED (
                                 AND o.unit_index = seg.unit_index AND o.seg_start = seg.seg_start) AS unmeasured
     FROM seg),
 placed AS MATERIALIZED (
-    -- Every unit on its card each minute beside the card's activity, and, as rows of their own (unit_row false),
+    -- Every unit on its card each minute (or hour, before the minute retention) beside the card's activity, and, as rows of their own (unit_row false),
     -- what the pods measured on the card that minute: the card-minute's sums below are then window sums over one
     -- set. Joins of CTEs, whose sizes the planner cannot foresee, would be repeated row by row instead.
-    SELECT TRUE AS unit_row, n.cluster, n.gpu_uuid, d.minute, n.tenant, n.team, n.project, n.namespace, n.node,
+    SELECT TRUE AS unit_row, n.cluster, n.gpu_uuid, d.minute, d.span, n.tenant, n.team, n.project, n.namespace, n.node,
            n.gpu_model, n.owner_kind, n.owner_name, n.pod_uid, n.unit_index, n.fraction, n.a, n.b, n.unmeasured,
            d.act, d.metric, d.util, NULL::double precision AS pod_act, NULL::text AS pod_via
     FROM unit n JOIN activity d ON d.cluster = n.cluster AND d.gpu_uuid = n.gpu_uuid AND d.scope = 'DEVICE'
-         AND d.minute < n.b AND d.minute + interval '1 minute' > n.a
+         AND d.minute < n.b AND d.minute + d.span > n.a
     UNION ALL
-    SELECT FALSE, cluster, gpu_uuid, minute, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    SELECT FALSE, cluster, gpu_uuid, minute, span, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            NULL, NULL, NULL, NULL, NULL, act, via
     FROM pod_series),
 counted AS (
@@ -113,13 +113,13 @@ apportioned AS (
     FROM card_minute m
     WHERE m.unit_row AND m.unmeasured AND m.act IS NOT NULL),
 measured AS (
-    -- Each unit's share per minute, with the seconds of that minute inside its clipped segment.
-    SELECT o.*, ledger.clipped_seconds(o.minute, o.minute + interval '1 minute', o.a, o.b) AS o_sec
+    -- Each unit's share per minute (or hour), with the seconds of that span inside its clipped segment.
+    SELECT o.*, ledger.clipped_seconds(o.minute, o.minute + o.span, o.a, o.b) AS o_sec
     FROM (SELECT cluster, tenant, team, project, namespace, node, gpu_model, owner_kind, owner_name, fraction,
-                 a, b, minute, metric, via, share FROM own
+                 a, b, minute, span, metric, via, share FROM own
           UNION ALL
           SELECT cluster, tenant, team, project, namespace, node, gpu_model, owner_kind, owner_name, fraction,
-                 a, b, minute, metric, via, least(fraction, coalesce(portion, 0)) FROM apportioned) o)
+                 a, b, minute, span, metric, via, least(fraction, coalesce(portion, 0)) FROM apportioned) o)
 SELECT {dimensions},
        sum(m.o_sec * m.share) / 3600 AS used,
        sum(m.o_sec * m.fraction) / 3600 AS covered,
