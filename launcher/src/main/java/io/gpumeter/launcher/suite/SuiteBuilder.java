@@ -28,7 +28,7 @@ public final class SuiteBuilder {
      * its peak; class metadata, compiled code and direct buffers are bounded (docs/scale.md, "Memory").
      */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseG1GC",
-            "-XX:G1PeriodicGCInterval=15000", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-Xms32m", "-Xmx256m",
+            "-XX:G1PeriodicGCInterval=15000", "-XX:MinHeapFreeRatio=10", "-XX:MaxHeapFreeRatio=30", "-Xms32m", "-Xmx384m",
             "-XX:MaxMetaspaceSize=160m", "-XX:ReservedCodeCacheSize=48m", "-XX:MaxDirectMemorySize=64m");
 
     private final Path repoRoot;
