@@ -6,6 +6,7 @@ import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
+import io.gpumeter.launcher.suite.SuiteBuilder;
 import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
@@ -47,8 +48,12 @@ public final class MonthBench {
     public static void main(String[] args) throws Exception {
         List<String> positional = new ArrayList<>();
         long pods = 0;
+        List<String> jvm = List.of("-XX:+UseParallelGC", "-Xmx2g");
         for (String arg : args) {
-            if (arg.startsWith("--pods=")) {
+            if (arg.startsWith("--jvm=")) { // the services' JVM options; "default" for the launcher's own
+                String given = arg.substring("--jvm=".length()).trim();
+                jvm = given.equals("default") ? SuiteBuilder.DEFAULT_JVM_OPTIONS : List.of(given.split("\\s+"));
+            } else if (arg.startsWith("--pods=")) {
                 pods = Long.parseLong(arg.substring("--pods=".length()).replace("_", ""));
             } else {
                 positional.add(arg);
@@ -62,7 +67,7 @@ public final class MonthBench {
         List<String> planProblems;
         try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.BILLING)).freePorts()
                 .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
-                .logDirectory(state.resolve("logs")).jvmOptions(List.of("-XX:+UseParallelGC", "-Xmx2g"))
+                .logDirectory(state.resolve("logs")).jvmOptions(jvm)
                 .readyTimeout(Duration.ofMinutes(3)).build().start()) {
             planProblems = new MonthBench().run(suite, root, gpus, queries, targetPods);
         }
@@ -77,6 +82,7 @@ public final class MonthBench {
     /** Runs the benchmark; answers the problems the plan check found in the hot queries (empty when none). */
     private List<String> run(Suite suite, Path root, int gpus, int queries, long targetPods) throws Exception {
         authorization = "Bearer " + suite.adminToken();
+        System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
         System.out.printf("gpumeter month benchmark: %,d GPUs%s, month 2026-05, %d cores, java %s%n", gpus,
                 targetPods > 0 ? String.format(", about %,d pods", targetPods) : "",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
