@@ -154,8 +154,7 @@ public class AcceptanceService {
                     return new LedgerReads.Read<>(worst, new Run.Call(curl, 200, write(report)));
                 })
                 .onFailure().recoverWithItem(e -> new LedgerReads.Read<>(null, new Run.Call(curl, -1,
-                        "no answer: " + (e instanceof io.gpumeter.common.problem.ApiProblem p ? p.getMessage()
-                                : io.gpumeter.common.client.Answers.reason(e)))));
+                        "no answer: " + io.gpumeter.common.client.Answers.reason(e))));
     }
 
     public Uni<StoredRun> get(long id) {
