@@ -70,6 +70,8 @@ class FaultEndToEndTest {
     static final String MODEL = "NVIDIA-A100-SXM4-80GB";
     /** The collector's fact buffer is kept small, so that an outage fills it and shows that it is bounded. */
     static final int BUFFER_CAPACITY = 40;
+    /** Billing's ledger breakers wait this long once open: long enough to read them open on a slow machine. */
+    static final int BREAKER_DELAY_SECONDS = 30;
     static final ObjectMapper JSON = new ObjectMapper();
 
     static SimulatedApiServer api;
@@ -95,6 +97,8 @@ class FaultEndToEndTest {
                 .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_TRUST_CERTS", "true")
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DELIVERY_FLUSH_INTERVAL", "1s")
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DELIVERY_BUFFER_CAPACITY", Integer.toString(BUFFER_CAPACITY))
+                // an open breaker stays open while the test reads it, however slowly the machine answers
+                .env(Service.BILLING, "GPUMETER_BILLING_LEDGER_BREAKER_DELAY_SECONDS", Integer.toString(BREAKER_DELAY_SECONDS))
                 .readyTimeout(Duration.ofMinutes(3))
                 .build()
                 .start();
@@ -389,7 +393,7 @@ class FaultEndToEndTest {
             signal("CONT", ledgerPid);
         }
 
-        await(Duration.ofSeconds(60), "billing to see the ledger again",
+        await(Duration.ofSeconds(BREAKER_DELAY_SECONDS + 60), "billing to see the ledger again",
                 () -> "up".equals(ledgerHealth().path("state").asText()));
         HttpResponse<String> after = report("2026-01");
         assertEquals(200, after.statusCode(), after.body());

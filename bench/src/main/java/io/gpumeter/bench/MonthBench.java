@@ -29,7 +29,8 @@ import java.util.SplittableRandom;
  * Builds a month for a fleet of GPUs in a fresh ledger, then prints how long the monthly CSV takes, billing-service's
  * peak memory meanwhile, and Q1's latency percentiles. After the load it explains the used-hours and GPU-hours
  * queries of one tenant's month, prints their plans, and exits non-zero if a fact table is read by a sequential
- * scan there. Usage: {@code bench/run [gpus] [q1-queries] [--pods=N]}
+ * scan there. Usage: {@code bench/run [gpus] [q1-queries] [--pods=N] [--jvm=..] [--jfr]} ({@code --jfr} records the
+ * ledger while the Q1 queries run)
  * (defaults 10000, 2000, and the pods a month of 1-minute to 4-day holds makes: about 262,000 for 10,000 GPUs).
  */
 public final class MonthBench {
@@ -42,6 +43,12 @@ public final class MonthBench {
     private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
+    private final boolean jfr;
+
+    private MonthBench(boolean jfr) {
+        this.jfr = jfr;
+    }
+
     /** The monthly CSV should take at most this long at 10,000 GPUs and 1,000,000 pods. */
     private static final double TARGET_SECONDS = 5.0;
 
@@ -49,10 +56,13 @@ public final class MonthBench {
         List<String> positional = new ArrayList<>();
         long pods = 0;
         List<String> jvm = List.of("-XX:+UseParallelGC", "-Xmx2g");
+        boolean jfr = false;
         for (String arg : args) {
             if (arg.startsWith("--jvm=")) { // the services' JVM options; "default" for the launcher's own
                 String given = arg.substring("--jvm=".length()).trim();
                 jvm = given.equals("default") ? SuiteBuilder.DEFAULT_JVM_OPTIONS : List.of(given.split("\\s+"));
+            } else if (arg.equals("--jfr")) {
+                jfr = true;
             } else if (arg.startsWith("--pods=")) {
                 pods = Long.parseLong(arg.substring("--pods=".length()).replace("_", ""));
             } else {
@@ -69,7 +79,7 @@ public final class MonthBench {
                 .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
                 .logDirectory(state.resolve("logs")).jvmOptions(jvm)
                 .readyTimeout(Duration.ofMinutes(3)).build().start()) {
-            planProblems = new MonthBench().run(suite, root, gpus, queries, targetPods);
+            planProblems = new MonthBench(jfr).run(suite, root, gpus, queries, targetPods);
         }
         if (!planProblems.isEmpty()) {
             System.err.println("plan check FAILED: a fact table is read by a sequential scan for one tenant's month:");
@@ -114,30 +124,8 @@ public final class MonthBench {
                 median <= TARGET_SECONDS ? "met" : "NOT met", median);
         timeRepeated("GPU-hours by tenant,model (ledger)", hours, 5);
 
-        SplittableRandom random = new SplittableRandom(7);
-        List<String> uuids = fleet.hamiUuids();
-        Histogram latency = new Histogram(3_600_000_000L, 3);
-        int answered = 0;
-        for (int i = 0; i < queries + 100; i++) {
-            String uuid = uuids.get(random.nextInt(uuids.size()));
-            Instant at = MONTH_START.plusSeconds(random.nextLong(Duration.between(MONTH_START, MONTH_END).getSeconds()));
-            URI q1 = suite.url(Service.LEDGER).resolve("/api/v1/gpus/" + uuid + "/occupants?at=" + at);
-            long start = System.nanoTime();
-            HttpResponse<String> response = get(q1);
-            long micros = (System.nanoTime() - start) / 1_000;
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("Q1 answered " + response.statusCode() + ": " + response.body());
-            }
-            if (i >= 100) { // the first hundred warm the JIT and the connection pool
-                latency.recordValue(micros);
-                answered += response.body().equals("[]") ? 0 : 1;
-            }
-        }
-        System.out.printf("Q1 occupants of a GPU at an instant over HTTP: %d queries (%d with occupants), p50 %.2f ms, "
-                        + "p99 %.2f ms, p99.9 %.2f ms, max %.2f ms (target p99 <= 2 ms: %s)%n",
-                queries, answered, latency.getValueAtPercentile(50) / 1000.0, latency.getValueAtPercentile(99) / 1000.0,
-                latency.getValueAtPercentile(99.9) / 1000.0, latency.getMaxValue() / 1000.0,
-                latency.getValueAtPercentile(99) <= 2_000 ? "met" : "NOT met");
+        new Q1Latency(suite, authorization).run(fleet.hamiUuids(), MONTH_START, MONTH_END, queries,
+                jfr ? root.resolve("bench/target/run/jfr/ledger-q1.jfr") : null);
         System.out.printf("database size: %s%n", databaseSize(suite));
         return planProblems;
     }

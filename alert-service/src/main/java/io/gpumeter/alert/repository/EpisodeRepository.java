@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /** The episodes of alert-service's own alerts and each rule's newest status. */
 @ApplicationScoped
@@ -106,6 +107,12 @@ public class EpisodeRepository {
                 .execute(Tuple.from(Arrays.asList(rule.alertname(), rule.severity().label(), rule.condition(),
                         result.status().name(), result.note(), result.findings().size(), Sql.ts(now))))
                 .replaceWithVoid();
+    }
+
+    /** When the rules were last evaluated, by any replica; empty before the first evaluation. */
+    public Uni<Optional<Instant>> lastEvaluation() {
+        return pool.query("SELECT max(evaluated_at) AS last FROM alert.rule_status").execute()
+                .map(rows -> Optional.ofNullable(Sql.instant(rows.iterator().next(), "last")));
     }
 
     /** Each rule's state after the newest evaluation. */

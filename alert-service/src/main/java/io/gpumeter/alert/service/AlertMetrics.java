@@ -57,10 +57,13 @@ public class AlertMetrics {
                 .tag("outcome", ok ? "accepted" : "failed").register(registry).increment(alerts);
     }
 
-    /** A scheduled evaluation: run here, or skipped because another replica held the evaluation lock. */
-    public void evaluation(boolean ran) {
+    /**
+     * A scheduled evaluation: {@code ran} here, skipped because {@code another-replica} held the evaluation lock, or
+     * skipped because the period was {@code already-evaluated} (by another replica, or on request).
+     */
+    public void evaluation(String outcome) {
         Counter.builder("gpumeter.alert.evaluations").description("Scheduled rule evaluations, by whether this replica ran them")
-                .tag("outcome", ran ? "ran" : "another-replica").register(registry).increment();
+                .tag("outcome", outcome).register(registry).increment();
     }
 
     /** A resolve whose labels differ from those its alert fired with. */

@@ -16,9 +16,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One evaluation, on one replica at a time: snapshot → rules → firing/resolved transitions stored with each rule's
@@ -58,15 +60,46 @@ public class EvaluationService {
         this.sending = config.alertmanager().enabled();
     }
 
-    /** The rules' results, or empty when another replica is evaluating. */
+    /** An evaluation now (asked for by a person): the rules' results, or empty when another replica is evaluating. */
     public Uni<Optional<List<RuleResult>>> evaluate() {
+        return run(null);
+    }
+
+    /**
+     * The scheduled evaluation of one period: skipped when another replica is evaluating, and also when the newest
+     * stored evaluation (another replica's, or one asked for) is less than half a period old, so that any number of
+     * replicas evaluate the rules, and post to Alertmanager, as often as one would.
+     */
+    public Uni<Optional<List<RuleResult>>> evaluateOnSchedule(Duration period) {
+        return run(period.dividedBy(2));
+    }
+
+    private Uni<Optional<List<RuleResult>>> run(Duration freshFor) {
+        AtomicBoolean recent = new AtomicBoolean();
         return lock.tryRun(LOCK, () -> {
                     Instant now = clock.instant();
-                    return snapshots.take(now).map(rules::evaluate).call(results -> store(results, now));
+                    return due(freshFor, now).chain(due -> {
+                        if (!due) {
+                            recent.set(true);
+                            return Uni.createFrom().<List<RuleResult>>nullItem();
+                        }
+                        return snapshots.take(now).map(rules::evaluate).call(results -> store(results, now));
+                    });
                 })
-                .invoke(ran -> metrics.evaluation(ran.isPresent()))
+                .invoke(ran -> {
+                    if (freshFor != null) {
+                        metrics.evaluation(ran.isPresent() ? "ran" : recent.get() ? "already-evaluated" : "another-replica");
+                    }
+                })
                 .call(ran -> delivery.deliver())
                 .onFailure().invoke(e -> LOG.warn("rule evaluation failed", e));
+    }
+
+    private Uni<Boolean> due(Duration freshFor, Instant now) {
+        if (freshFor == null) {
+            return Uni.createFrom().item(true);
+        }
+        return episodes.lastEvaluation().map(last -> last.isEmpty() || !last.get().isAfter(now.minus(freshFor)));
     }
 
     private Uni<Void> store(List<RuleResult> results, Instant now) {

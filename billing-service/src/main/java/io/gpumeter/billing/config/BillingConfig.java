@@ -100,6 +100,13 @@ public interface BillingConfig {
         /** How often an open breaker is tried. */
         @WithDefault("5s")
         Duration probeInterval();
+
+        /**
+         * How long, in seconds, an open breaker answers at once before a call may try the ledger again; the breakers'
+         * own configuration reads it.
+         */
+        @WithDefault("10")
+        int breakerDelaySeconds();
     }
 
     /** Provider, account and service names of the FOCUS export. */

@@ -1,0 +1,148 @@
+package io.gpumeter.bench;
+
+import io.gpumeter.launcher.suite.Service;
+import io.gpumeter.launcher.suite.Suite;
+import org.HdrHistogram.Histogram;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.SplittableRandom;
+import java.util.function.Supplier;
+
+/**
+ * Q1's latency over HTTP (the occupants of a random card at a random instant of the month), beside two floors
+ * measured the same way in the same run: the ledger's liveness check (HTTP alone: no token, no database) and a
+ * signed-in read of a known card a year before the month (HTTP, the token and two indexed lookups, an empty
+ * answer). Where the
+ * time of an answer goes is then the differences. With {@code jfr} the ledger is recorded by Flight Recorder
+ * while the Q1 queries run.
+ */
+final class Q1Latency {
+
+    /** Queries before each measurement that warm the JIT and the connection; not recorded. */
+    private static final int WARM_UP = 200;
+
+    private final Suite suite;
+    private final String authorization;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    Q1Latency(Suite suite, String authorization) {
+        this.suite = suite;
+        this.authorization = authorization;
+    }
+
+    /** Runs the floors and then {@code queries} Q1 queries over {@code uuids}; prints each; answers Q1's p99 in ms. */
+    double run(List<String> uuids, Instant from, Instant to, int queries, Path jfr) {
+        URI ledger = suite.url(Service.LEDGER);
+        URI live = suite.managementUrl(Service.LEDGER).resolve("/q/health/live");
+        report("floor: liveness over HTTP (no token, no database)", measure(queries, () -> live, false).histogram());
+        URI nobody = ledger.resolve("/api/v1/gpus/" + uuids.get(0) + "/occupants?at=" + from.minus(Duration.ofDays(365)));
+        report("floor: a signed-in read that finds no occupant (token, two lookups)",
+                measure(queries, () -> nobody, true).histogram());
+
+        SplittableRandom random = new SplittableRandom(7);
+        long seconds = Duration.between(from, to).getSeconds();
+        Supplier<URI> q1 = () -> ledger.resolve("/api/v1/gpus/" + uuids.get(random.nextInt(uuids.size()))
+                + "/occupants?at=" + from.plusSeconds(random.nextLong(seconds)));
+        Recording recording = jfr == null ? null : Recording.start(suite.pid(Service.LEDGER).orElseThrow(), jfr);
+        Measured measured = measure(queries, q1, true);
+        if (recording != null) {
+            recording.stop();
+            System.out.println("ledger's Flight Recorder file for the Q1 queries: " + jfr);
+        }
+        Histogram latency = measured.histogram();
+        System.out.printf("Q1 occupants of a GPU at an instant over HTTP: %d queries (%d with occupants)%n",
+                queries, measured.withRows());
+        report("Q1", latency);
+        System.out.printf("Q1 target p99 <= 2 ms: %s%n", latency.getValueAtPercentile(99) <= 2_000 ? "met" : "NOT met");
+        return latency.getValueAtPercentile(99) / 1000.0;
+    }
+
+    private record Measured(Histogram histogram, int withRows) {
+    }
+
+    private Measured measure(int queries, Supplier<URI> next, boolean signedIn) {
+        Histogram latency = new Histogram(3_600_000_000L, 3);
+        int withRows = 0;
+        for (int i = 0; i < queries + WARM_UP; i++) {
+            URI uri = next.get();
+            long start = System.nanoTime();
+            HttpResponse<String> response = get(uri, signedIn);
+            long micros = (System.nanoTime() - start) / 1_000;
+            if (response.statusCode() != 200) {
+                throw new IllegalStateException(uri.getPath() + " answered " + response.statusCode() + ": " + response.body());
+            }
+            if (i >= WARM_UP) {
+                latency.recordValue(micros);
+                withRows += response.body().startsWith("[{") ? 1 : 0;
+            }
+        }
+        return new Measured(latency, withRows);
+    }
+
+    private static void report(String what, Histogram h) {
+        System.out.printf("  %-70s p50 %.2f ms, p99 %.2f ms, p99.9 %.2f ms, max %.2f ms%n", what,
+                h.getValueAtPercentile(50) / 1000.0, h.getValueAtPercentile(99) / 1000.0,
+                h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0);
+    }
+
+    private HttpResponse<String> get(URI uri, boolean signedIn) {
+        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET();
+        if (signedIn) {
+            request.header("Authorization", authorization);
+        }
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** A Flight Recorder recording started and stopped in a running process with jcmd. */
+    private record Recording(long pid, Path file) {
+
+        static Recording start(long pid, Path file) {
+            try {
+                Files.createDirectories(file.getParent());
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            jcmd(pid, "JFR.start", "name=q1", "settings=profile", "filename=" + file);
+            return new Recording(pid, file);
+        }
+
+        void stop() {
+            jcmd(pid, "JFR.stop", "name=q1");
+        }
+
+        private static void jcmd(long pid, String... command) {
+            Path jcmd = Path.of(System.getProperty("java.home"), "bin", "jcmd");
+            List<String> line = new java.util.ArrayList<>(List.of(jcmd.toString(), Long.toString(pid)));
+            line.addAll(List.of(command));
+            try {
+                Process p = new ProcessBuilder(line).redirectErrorStream(true).start();
+                String out = new String(p.getInputStream().readAllBytes());
+                if (p.waitFor() != 0) {
+                    throw new IllegalStateException("jcmd " + String.join(" ", command) + " failed: " + out);
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException(e);
+            }
+        }
+    }
+}
