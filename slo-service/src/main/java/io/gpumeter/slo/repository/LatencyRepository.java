@@ -146,7 +146,9 @@ public class LatencyRepository {
         return pool.preparedQuery("""
                         SELECT namespace, pod, to_timestamp(floor(extract(epoch FROM minute) / 3600) * 3600) AS hour,
                                min(minute) AS first_minute,
-                               count(DISTINCT minute) FILTER (WHERE minute >= $5 AND minute < $6) AS minutes
+                               count(DISTINCT minute) FILTER (WHERE minutes = 1 AND minute >= $5 AND minute < $6)
+                                 + coalesce(max(minutes) FILTER (WHERE minutes > 1 AND minute >= $5 AND minute < $6), 0)
+                                 AS minutes
                         FROM slo.request_minute
                         WHERE minute >= $1 AND minute < $2 AND ($3::text IS NULL OR service = $3)
                           AND ($4::text IS NULL OR namespace = $4)
