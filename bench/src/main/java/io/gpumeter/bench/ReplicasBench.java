@@ -25,9 +25,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.Stream;
@@ -37,51 +39,69 @@ import java.util.stream.Stream;
  * goes to both collectors at once, each request to each (as two collectors watching one API server both see every
  * event), in 40 requests; the collector of the first pair is stopped halfway and the second carries on alone. The
  * same history also goes through one collector alone under another cluster name. Printed: facts stored per cluster
- * (each once: the pair's count equals the single run's), the GPU-hours per namespace of both (identical), and the
- * alert evaluations each alert-service replica ran in the meantime with what they delivered (one evaluation at a
- * time: the lock holder's). Exits non-zero when the books or the fact counts differ.
+ * (each once: the pair's count equals the single run's), the GPU-hours per namespace of both (identical), and then,
+ * over six evaluation periods, the evaluations each alert-service replica ran and the alerts a real Alertmanager
+ * received ({@link AlertCount}). Exits non-zero when the books or the fact counts differ, or when the replicas
+ * evaluated or posted more often than one instance would.
  * Usage: {@code bench/run replicas}
  */
 public final class ReplicasBench {
 
     private static final int REQUESTS = 40;
+    private static final Duration EVALUATION_PERIOD = Duration.ofSeconds(5);
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper();
+    private final Instant end;
+
+    private ReplicasBench(Instant end) {
+        this.end = end;
+    }
 
     public static void main(String[] args) throws Exception {
         Path root = Path.of("").toAbsolutePath();
         Path state = root.resolve("bench/target/replicas");
         Trees.delete(state);
-        Instant end = Instant.parse("2026-11-20T12:00:00Z");
+        // the history ends now, so that its last week's OOM failures are recent enough to fire GpuWorkloadOom
+        Instant end = Instant.now().truncatedTo(ChronoUnit.HOURS);
         Plan plan = new FleetSimulator(FleetSimulator.DEFAULT_SEED, end).plan();
         List<String> lines = plan.events().stream().map(NdjsonWriter::line).toList();
         System.out.printf("gpumeter replicas benchmark: 2 replicas of 5 services on one PostgreSQL; %,d watch events of the simulated fleet%n",
                 lines.size());
-        try (Suite first = replica(root, state.resolve("a")).embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
-                .build().start()) {
+        Optional<AlertmanagerProcess> alertmanager = AlertmanagerProcess.start(state.resolve("alertmanager"));
+        System.out.println(alertmanager.map(am -> "a real Alertmanager at " + am.url() + " receives both replicas' alerts")
+                .orElse("no prometheus-alertmanager on the PATH: alerts are counted on the replicas' side only"));
+        try (Suite first = replica(root, state.resolve("a"), alertmanager).embeddedDatabase(state.resolve("pgdata"))
+                .freshDatabase(true).build().start()) {
             DatabaseConnection db = first.database().orElseThrow();
             Files.createDirectories(state.resolve("b"));
             copyTree(state.resolve("a/keys"), state.resolve("b/keys")); // one key pair: both replicas accept one token
-            try (Suite second = replica(root, state.resolve("b")).externalDatabase(db).build().start()) {
-                boolean agree = new ReplicasBench().run(first, second, db, lines);
+            try (Suite second = replica(root, state.resolve("b"), alertmanager).externalDatabase(db).build().start()) {
+                boolean agree = new ReplicasBench(end).run(first, second, db, lines)
+                        & new AlertCount(first, second, db, alertmanager).measure(EVALUATION_PERIOD, 6);
                 if (!agree) {
                     System.exit(1);
                 }
             }
+        } finally {
+            alertmanager.ifPresent(AlertmanagerProcess::close);
         }
     }
 
-    private static io.gpumeter.launcher.suite.SuiteBuilder replica(Path root, Path state) {
-        return Suite.builder(root).freePorts().stateDirectory(state).logDirectory(state.resolve("logs"))
+    private static io.gpumeter.launcher.suite.SuiteBuilder replica(Path root, Path state, Optional<AlertmanagerProcess> am) {
+        io.gpumeter.launcher.suite.SuiteBuilder b = Suite.builder(root).freePorts().stateDirectory(state)
+                .logDirectory(state.resolve("logs"))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
-                .env(Service.ALERT, "GPUMETER_ALERT_EVALUATION_EVERY", "5s")
+                .env(Service.ALERT, "GPUMETER_ALERT_EVALUATION_EVERY", EVALUATION_PERIOD.toSeconds() + "s")
+                // a week's OOM failures of the simulated history fire GpuWorkloadOom (the failure look-back is a week)
+                .env(Service.ALERT, "GPUMETER_ALERT_RULES_OOM_WINDOW", "P7D")
                 .readyTimeout(Duration.ofMinutes(4));
+        am.ifPresent(a -> b.env(Service.ALERT, "QUARKUS_REST_CLIENT_ALERTMANAGER_URL", a.url().toString()));
+        return b;
     }
 
     private boolean run(Suite first, Suite second, DatabaseConnection db, List<String> lines) throws Exception {
         String token = "Bearer " + first.adminToken();
-        Map<String, Double> before = evaluations(first, second);
         List<List<String>> requests = slices(lines, REQUESTS);
         long t0 = System.nanoTime();
         for (int i = 0; i < requests.size(); i++) {
@@ -111,9 +131,6 @@ public final class ReplicasBench {
         Map<String, String> singleHours = hours(second, "single", token);
         System.out.printf("GPU-hours per namespace, two collectors (read from replica 1): %s%n", pairHours);
         System.out.printf("GPU-hours per namespace, one collector  (read from replica 2): %s%n", singleHours);
-        Thread.sleep(15_000); // three more evaluation periods
-        Map<String, Double> after = evaluations(first, second);
-        after.forEach((k, v) -> System.out.printf("%s: %.0f during the run%n", k, v - before.getOrDefault(k, 0.0)));
         boolean agree = pairFacts.equals(singleFacts) && pairHours.equals(singleHours) && !pairHours.isEmpty();
         System.out.println(agree ? "replicas agree: each fact stored once, the same books as one instance"
                 : "replicas DISAGREE");
@@ -127,29 +144,14 @@ public final class ReplicasBench {
     }
 
     private Map<String, String> hours(Suite suite, String cluster, String token) throws IOException {
-        URI uri = suite.url(Service.LEDGER).resolve("/api/v1/gpu-hours?from=2026-11-01T00:00:00Z&to=2026-11-21T00:00:00Z"
+        // a window that ends where the history does: pods still running add nothing while the two are read
+        URI uri = suite.url(Service.LEDGER).resolve("/api/v1/gpu-hours?from=" + end.minus(Duration.ofDays(60))
+                + "&to=" + end
                 + "&cluster=" + cluster + "&groupBy=namespace&limit=1000");
         HttpResponse<String> answer = send(HttpRequest.newBuilder(uri).header("Authorization", token).GET());
         Map<String, String> out = new TreeMap<>();
         for (JsonNode row : json.readTree(answer.body())) {
             out.put(row.path("key").asText(), row.path("allocatedGpuHours").asText());
-        }
-        return out;
-    }
-
-    /** Each alert-service replica's evaluations and deliveries so far, from its /q/metrics. */
-    private Map<String, Double> evaluations(Suite first, Suite second) {
-        Map<String, Double> out = new TreeMap<>();
-        int replica = 1;
-        for (Suite suite : List.of(first, second)) {
-            HttpResponse<String> page = send(HttpRequest.newBuilder(suite.managementUrl(Service.ALERT).resolve("/q/metrics")).GET());
-            for (String line : page.body().split("\n")) {
-                if (line.startsWith("gpumeter_alert_evaluations_total") || line.startsWith("gpumeter_alert_delivery_alerts_total")) {
-                    String[] parts = line.split(" ");
-                    out.merge("alert replica " + replica + " " + parts[0], Double.parseDouble(parts[parts.length - 1]), Double::sum);
-                }
-            }
-            replica++;
         }
         return out;
     }
