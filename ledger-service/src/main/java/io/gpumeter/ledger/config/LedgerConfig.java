@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.config;
 
+import io.gpumeter.common.config.RetentionConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -35,7 +36,7 @@ public interface LedgerConfig {
     Failures failures();
 
     /** How long usage is kept per minute and per hour. */
-    Retention retention();
+    RetentionConfig retention();
 
     interface Attribution {
         /** Namespace label holding the tenant; the namespace name is the tenant when absent. */
@@ -137,26 +138,5 @@ public interface LedgerConfig {
          */
         @WithDefault("120s")
         Duration dcgmXidTolerance();
-    }
-
-    interface Retention {
-        /**
-         * How long usage is kept per minute: the daily minute partitions of days older than this are folded into
-         * hours and dropped. Minute-resolution reads (curves, diagnosis, violations) reach this far back.
-         */
-        @WithDefault("P35D")
-        Duration minutes();
-
-        /** How long the hourly rollups are kept: monthly hour partitions wholly older than this are dropped. */
-        @WithDefault("P400D")
-        Duration hours();
-
-        /** How often the retention job runs; "off" disables it. */
-        @WithDefault("1h")
-        String every();
-
-        /** How long after start-up the job first runs, so it never competes with a replica's warm-up. */
-        @WithDefault("5m")
-        String delay();
     }
 }

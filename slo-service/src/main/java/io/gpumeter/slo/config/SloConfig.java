@@ -1,5 +1,6 @@
 package io.gpumeter.slo.config;
 
+import io.gpumeter.common.config.RetentionConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
 
@@ -36,29 +37,7 @@ public interface SloConfig {
     Breakdown breakdown();
 
     /** How long latency minutes and the hours folded from them are kept. */
-    Retention retention();
-
-    /** The latency tables' retention (latency_minute, request_minute). */
-    interface Retention {
-        /**
-         * How long latency is kept per minute: older minutes are folded into one row per hour (histograms merged,
-         * requests added), so that older windows are answered from whole hours.
-         */
-        @WithDefault("P35D")
-        Duration minutes();
-
-        /** How long the hour rows are kept; older ones are deleted. */
-        @WithDefault("P400D")
-        Duration hours();
-
-        /** How often the retention job runs; "off" disables it. */
-        @WithDefault("1h")
-        String every();
-
-        /** How long after start-up the job first runs, so it never competes with a replica's warm-up. */
-        @WithDefault("5m")
-        String delay();
-    }
+    RetentionConfig retention();
 
     /** Reading pods' tenants from the ledger. */
     interface Tenants {

@@ -1,5 +1,6 @@
 package io.gpumeter.slo.service;
 
+import io.gpumeter.common.config.RetentionConfig;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.repository.LatencyRetentionRepository;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -27,7 +28,7 @@ public class LatencyRetention {
     }
 
     private final LatencyRetentionRepository repository;
-    private final SloConfig.Retention config;
+    private final RetentionConfig config;
     private final MeterRegistry registry;
     private final Clock clock;
 
