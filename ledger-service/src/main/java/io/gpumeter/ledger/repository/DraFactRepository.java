@@ -33,9 +33,9 @@ public class DraFactRepository {
     }
 
     /** Inserts the claim versions not seen before; returns the "namespace/name" of the claims that changed. */
-    public Uni<FactRepository.Inserted> insertClaims(SqlConnection conn, String cluster, List<ResourceClaimFact> claims) {
+    public Uni<Inserted> insertClaims(SqlConnection conn, String cluster, List<ResourceClaimFact> claims) {
         if (claims.isEmpty()) {
-            return Uni.createFrom().item(FactRepository.Inserted.NONE);
+            return Uni.createFrom().item(Inserted.NONE);
         }
         return conn.preparedQuery("""
                         INSERT INTO ledger.resource_claim_fact (cluster, uid, resource_version, event_type, namespace, name, observed_at, payload)
@@ -52,13 +52,13 @@ public class DraFactRepository {
                         claims.stream().map(ResourceClaimFact::name).toArray(String[]::new),
                         claims.stream().map(c -> FactRepository.toOffset(c.observedAt())).toArray(OffsetDateTime[]::new),
                         payloads(claims))))
-                .map(rows -> new FactRepository.Inserted(rows.rowCount(), strings(rows, "k")));
+                .map(rows -> new Inserted(rows.rowCount(), strings(rows, "k")));
     }
 
     /** Inserts the slice versions not seen before; returns the "driver/pool" of the pools that changed. */
-    public Uni<FactRepository.Inserted> insertSlices(SqlConnection conn, String cluster, List<ResourceSliceFact> slices) {
+    public Uni<Inserted> insertSlices(SqlConnection conn, String cluster, List<ResourceSliceFact> slices) {
         if (slices.isEmpty()) {
-            return Uni.createFrom().item(FactRepository.Inserted.NONE);
+            return Uni.createFrom().item(Inserted.NONE);
         }
         return conn.preparedQuery("""
                         INSERT INTO ledger.resource_slice_fact (cluster, name, resource_version, event_type, driver, pool, revision, observed_at, payload)
@@ -76,12 +76,12 @@ public class DraFactRepository {
                         slices.stream().map(ResourceSliceFact::pool).toArray(String[]::new),
                         slices.stream().map(s -> FactRepository.toOffset(s.observedAt())).toArray(OffsetDateTime[]::new),
                         payloads(slices))))
-                .map(rows -> new FactRepository.Inserted(rows.rowCount(), strings(rows, "k")));
+                .map(rows -> new Inserted(rows.rowCount(), strings(rows, "k")));
     }
 
-    public Uni<FactRepository.Inserted> insertDeviceClasses(SqlConnection conn, String cluster, List<DeviceClassFact> classes) {
+    public Uni<Inserted> insertDeviceClasses(SqlConnection conn, String cluster, List<DeviceClassFact> classes) {
         if (classes.isEmpty()) {
-            return Uni.createFrom().item(FactRepository.Inserted.NONE);
+            return Uni.createFrom().item(Inserted.NONE);
         }
         return conn.preparedQuery("""
                         INSERT INTO ledger.device_class_fact (cluster, name, resource_version, event_type, observed_at, payload)
@@ -95,7 +95,7 @@ public class DraFactRepository {
                         classes.stream().map(c -> c.type().name()).toArray(String[]::new),
                         classes.stream().map(c -> FactRepository.toOffset(c.observedAt())).toArray(OffsetDateTime[]::new),
                         payloads(classes))))
-                .map(rows -> new FactRepository.Inserted(rows.rowCount(), strings(rows, "name")));
+                .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
     }
 
     /** Every stored version of these claims ("namespace/name"). */

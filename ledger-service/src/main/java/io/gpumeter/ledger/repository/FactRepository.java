@@ -154,20 +154,6 @@ public class FactRepository {
                 .map(rows -> decode(rows, NodeFact.class));
     }
 
-    /** How many rows a statement stored for the first time, and the keys they belong to. */
-    public record Inserted(int count, Set<String> keys) {
-        static final Inserted NONE = new Inserted(0, Set.of());
-
-        static Inserted sum(List<Inserted> parts) {
-            if (parts.size() == 1) {
-                return parts.get(0);
-            }
-            Set<String> keys = new java.util.LinkedHashSet<>();
-            parts.forEach(p -> keys.addAll(p.keys()));
-            return new Inserted(parts.stream().mapToInt(Inserted::count).sum(), keys);
-        }
-    }
-
     private <T> List<T> decode(RowSet<Row> rows, Class<T> type) {
         List<T> out = new ArrayList<>(rows.size());
         for (Row row : rows) {

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.repository;
 
+import io.gpumeter.ledger.repository.Inserted;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
@@ -38,20 +39,6 @@ public class GovernanceFactRepository {
 
     public GovernanceFactRepository(ObjectMapper json) {
         this.json = json;
-    }
-
-    /** Keys of the rows a statement stored for the first time, one string per row. */
-    public record Inserted(int count, Set<String> keys) {
-        static final Inserted NONE = new Inserted(0, Set.of());
-
-        static Inserted sum(List<Inserted> parts) {
-            if (parts.size() == 1) {
-                return parts.get(0);
-            }
-            Set<String> keys = new java.util.LinkedHashSet<>();
-            parts.forEach(p -> keys.addAll(p.keys()));
-            return new Inserted(parts.stream().mapToInt(Inserted::count).sum(), keys);
-        }
     }
 
     public Uni<Inserted> insertWorkloads(SqlConnection conn, String cluster, List<WorkloadFact> facts) {

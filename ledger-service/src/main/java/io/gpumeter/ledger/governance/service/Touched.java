@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.PodStatusFact;
-import io.gpumeter.ledger.governance.repository.GovernanceFactRepository.Inserted;
+import io.gpumeter.ledger.repository.Inserted;
 import io.gpumeter.ledger.repository.VersionsInHand;
 
 import java.util.LinkedHashSet;
