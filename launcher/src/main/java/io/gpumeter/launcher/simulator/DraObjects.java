@@ -17,7 +17,11 @@ import java.util.List;
  * Dynamic Resource Allocation objects as NVIDIA's DRA driver (k8s-dra-driver-gpu), the scheduler and the kubelet
  * leave them: the driver's two DeviceClasses, the ResourceSlice of a node (a card as device {@code gpu-<minor>}, a
  * MIG device as {@code gpu-<minor>-mig-<GI profile id>-<placement start>-<size>}, each with the attributes and
- * capacities the driver sets), ResourceClaims before and after allocation, and pods naming their claims.
+ * capacities the driver sets), ResourceClaims before and after allocation, and pods naming their claims. The shapes
+ * follow NVIDIA/k8s-dra-driver-gpu (Apache-2.0): {@code cmd/gpu-kubelet-plugin/deviceinfo.go} at commit 03af8246
+ * (device names, attributes, capacities), {@code nvlib.go} (an A100 whose MIG mode is on advertises its MIG devices,
+ * not the card) and the Helm chart's DeviceClasses, as the samples under collector-service's
+ * {@code src/test/resources/dra/} do (their README names the sources).
  */
 final class DraObjects {
 
