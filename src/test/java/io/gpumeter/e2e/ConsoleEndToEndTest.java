@@ -112,6 +112,9 @@ class ConsoleEndToEndTest {
         List<String> pods = new ArrayList<>();
         occupants.getList("$", Map.class).forEach(o -> pods.add(o.get("namespace") + "/" + o.get("pod")));
         assertEquals(pods.stream().sorted().toList(), browser.texts(".node .occupants .pod").stream().sorted().toList());
+        // the DRA node pool's pods are drawn like any others
+        List<String> dra = DraDemoCheck.pods(DemoSuite.started().plan).all().stream().map(p -> p.namespace() + "/" + p.name()).toList();
+        assertTrue(pods.containsAll(dra), "the DRA pool's pods " + dra + " at " + at + ": " + pods);
         browser.noConsoleErrors("fleet");
         browser.shoot("fleet");
 

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.Quantity;
 import io.gpumeter.launcher.demo.DemoExperiment;
 import io.gpumeter.launcher.demo.DemoSignals;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
+import io.gpumeter.launcher.simulator.DraPool;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.gpumeter.launcher.simulator.SimGpu;
@@ -220,6 +221,68 @@ class DemoEndToEndTest {
                 SuiteExtension.repoRoot().resolve("src/test/target"));
         System.out.printf("the acceptance run's checks and its verdict page in Chromium took %d ms%n",
                 Duration.ofNanos(System.nanoTime() - t0).toMillis());
+    }
+
+    /** The DRA node pool, as {@link DraDemoCheck} works it out by hand from the simulator's plan. */
+    @Test
+    void theDraPoolsHoldingsAreInQ1AndGpuHoursAsTheSimulatorPutThem() throws Exception {
+        long t0 = System.nanoTime();
+        DraDemoCheck.Pods pods = DraDemoCheck.pods(plan);
+        Map<String, DraDemoCheck.Holding> expected = DraDemoCheck.expectedWhenAllHold(pods);
+        String at = Rfc3339.format(DraDemoCheck.allHold(plan));
+        // every claim resolved through the slice: no unit of unknown identity is left
+        JsonPath fleet = eventually(Duration.ofSeconds(90), () -> decimals(get(Service.LEDGER, "/api/v1/fleet/occupants",
+                Map.of("at", at, "node", DraPool.NODE))), j -> new java.util.HashSet<>(j.getList("pod")).equals(expected.keySet())
+                && j.getList("gpuUuid").stream().allMatch(java.util.Objects::nonNull));
+        List<Map<String, Object>> rows = fleet.getList("$");
+        assertEquals(expected.keySet(), rows.stream().map(r -> r.get("pod")).collect(java.util.stream.Collectors.toSet()),
+                fleet.prettify());
+        for (Map<String, Object> row : rows) {
+            DraDemoCheck.Holding holding = expected.get(String.valueOf(row.get("pod")));
+            @SuppressWarnings("unchecked")
+            Map<String, Object> unit = (Map<String, Object>) row.get("unit");
+            assertEquals(holding.gpuUuid(), row.get("gpuUuid"), fleet.prettify());
+            assertTrue(DraDemoCheck.close(holding.fraction(), row.get("fraction")), row + " holds " + holding.fraction());
+            assertEquals(holding.kind(), unit.get("kind"), row.toString());
+            assertEquals(holding.migProfile(), unit.get("migProfile"), row.toString());
+            assertTrue(String.valueOf(unit.get("source")).startsWith("dra-claim"), row.toString());
+        }
+
+        // the shared card from its own side: both replicas then, the first alone before the second came
+        String shared = pods.first().grants().get(0).gpuUuid();
+        JsonPath both = decimals(get(Service.LEDGER, "/api/v1/gpus/" + shared + "/occupants", Map.of("at", at)));
+        assertEquals(java.util.Set.of(pods.first().name(), pods.second().name()), new java.util.HashSet<>(both.getList("pod")),
+                both.prettify());
+        JsonPath alone = decimals(get(Service.LEDGER, "/api/v1/gpus/" + shared + "/occupants",
+                Map.of("at", Rfc3339.format(DraDemoCheck.firstAlone(plan)))));
+        assertEquals(List.of(pods.first().name()), alone.getList("pod"), alone.prettify());
+        assertTrue(DraDemoCheck.close(DraDemoCheck.WHOLE, alone.get("[0].fraction")), alone.prettify());
+
+        // allocated GPU-hours of the node and of the training Job over the pool's last six hours
+        Map<String, String> window = Map.of("from", Rfc3339.format(plan.end().minus(DraPool.TRAIN_BEFORE_END)),
+                "to", Rfc3339.format(plan.end()));
+        JsonPath byNode = get(Service.LEDGER, "/api/v1/gpu-hours", with(window, "groupBy", "node"));
+        assertEquals(DraDemoCheck.NODE_HOURS, hours(byNode, DraPool.NODE), 1e-6, byNode.prettify());
+        JsonPath byOwner = get(Service.LEDGER, "/api/v1/gpu-hours", with(window, "groupBy", "owner"));
+        assertEquals(DraDemoCheck.JOB_HOURS, hours(byOwner, "Job/dra-train"), 1e-6, byOwner.prettify());
+        System.out.printf("the DRA pool's checks took %d ms%n", Duration.ofNanos(System.nanoTime() - t0).toMillis());
+    }
+
+    private static JsonPath decimals(JsonPath json) {
+        return json.using(new io.restassured.path.json.config.JsonPathConfig(
+                io.restassured.path.json.config.JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+    }
+
+    private static Map<String, String> with(Map<String, String> params, String key, String value) {
+        Map<String, String> out = new java.util.HashMap<>(params);
+        out.put(key, value);
+        return out;
+    }
+
+    private static double hours(JsonPath json, String key) {
+        List<Object> values = json.getList("findAll { it.key == '" + key + "' }.allocatedGpuHours");
+        assertEquals(1, values.size(), key + " in " + json.prettify());
+        return Double.parseDouble(String.valueOf(values.get(0)));
     }
 
     @Test

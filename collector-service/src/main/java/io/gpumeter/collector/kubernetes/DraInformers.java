@@ -6,7 +6,6 @@ import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.jboss.logging.Logger;
 
@@ -16,7 +15,8 @@ import java.util.List;
 /**
  * The informers for Dynamic Resource Allocation (resource.k8s.io/v1): ResourceClaims (all namespaces, or the
  * given ones), ResourceSlices and DeviceClasses. A cluster that does not serve the GA API (before Kubernetes 1.34,
- * or with the API off) has none of them; that is logged once per start and the rest of the watch runs as usual.
+ * or with the API off) has none of them; that is logged once per start and the rest of the watch runs as usual. A
+ * discovery that fails rather than answers fails the watch's start, which is then tried again.
  */
 public final class DraInformers {
 
@@ -46,14 +46,13 @@ public final class DraInformers {
         return informers;
     }
 
+    /**
+     * Whether the API server serves resource.k8s.io/v1. A group it does not know is answered 404, which the client
+     * reads as no group; any other failure (a timeout, a 5xx) says nothing about the group and is thrown, so that the
+     * watch's start fails and is tried again rather than leaving DRA unwatched until the collector restarts.
+     */
     static boolean served(KubernetesClient client) {
-        APIGroup group;
-        try {
-            group = client.getApiGroup(GROUP);
-        } catch (KubernetesClientException e) {
-            LOG.debugf("discovery of %s failed: %s", GROUP, e.getMessage());
-            return false;
-        }
+        APIGroup group = client.getApiGroup(GROUP);
         return group != null && group.getVersions() != null
                 && group.getVersions().stream().anyMatch(v -> VERSION.equals(v.getVersion()));
     }

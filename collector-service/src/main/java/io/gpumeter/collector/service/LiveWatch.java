@@ -93,7 +93,13 @@ public class LiveWatch {
             namespaces.forEach(ns -> podInformers.add(client.pods().inNamespace(ns).runnableInformer(resync)));
         }
         informers.addAll(podInformers);
-        informers.addAll(DraInformers.create(client, resync, namespaces));
+        try {
+            informers.addAll(DraInformers.create(client, resync, namespaces));
+        } catch (RuntimeException e) {
+            // discovery failed rather than answered: try the whole start again, as for a failing first list
+            degraded(e);
+            return;
+        }
         informers.addAll(GovernanceInformers.create(client, resync, namespaces));
         informers.forEach(this::handle);
         // A failing first list ends the start so this class can report and retry; later watch errors retry inside.
@@ -107,12 +113,16 @@ public class LiveWatch {
                 LOG.info("watching Namespaces, Nodes and Pods");
                 CompletableFuture.runAsync(this::sendLivePods);
             } else {
-                state = State.DEGRADED;
-                problem = "the Kubernetes API is unreachable: " + rootMessage(failure);
-                LOG.warnf("live watch degraded, retrying in %s: %s", config.watch().retryInterval(), problem);
-                stopInformers();
+                degraded(failure);
             }
         });
+    }
+
+    private void degraded(Throwable failure) {
+        state = State.DEGRADED;
+        problem = "the Kubernetes API is unreachable: " + rootMessage(failure);
+        LOG.warnf("live watch degraded, retrying in %s: %s", config.watch().retryInterval(), problem);
+        stopInformers();
     }
 
     public synchronized void stop() {

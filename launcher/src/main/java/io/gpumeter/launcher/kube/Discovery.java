@@ -4,9 +4,11 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The discovery documents of the simulated API server: {@code /api}, {@code /api/v1} and {@code /apis}. It holds the
- * core kinds the simulated fleet is made of (namespaces, nodes, pods, events) and serves no API group, so a client
- * that asks for Kueue or Volcano learns that they are not installed here.
+ * The discovery documents of the simulated API server: {@code /api}, {@code /api/v1}, {@code /apis} and the one API
+ * group it serves. It holds the core kinds the simulated fleet is made of (namespaces, nodes, pods, events) and
+ * Dynamic Resource Allocation's {@code resource.k8s.io/v1} (ResourceClaims, ResourceSlices, DeviceClasses), which
+ * the DRA node pool is published through; any other group answers 404, so a client that asks for Kueue or Volcano
+ * learns that they are not installed here.
  */
 final class Discovery {
 
@@ -20,6 +22,15 @@ final class Discovery {
             new Resource("pods", "pod", "Pod", true, List.of("po")),
             new Resource("events", "event", "Event", true, List.of("ev")));
 
+    /** The Dynamic Resource Allocation group, GA since Kubernetes 1.34. */
+    static final String RESOURCE_GROUP = "resource.k8s.io";
+    static final String RESOURCE_VERSION = "v1";
+
+    static final List<Resource> RESOURCE = List.of(
+            new Resource("deviceclasses", "deviceclass", "DeviceClass", false, List.of()),
+            new Resource("resourceclaims", "resourceclaim", "ResourceClaim", true, List.of()),
+            new Resource("resourceslices", "resourceslice", "ResourceSlice", false, List.of()));
+
     private static final String VERBS = "[\"create\",\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\","
             + "\"update\",\"watch\"]";
 
@@ -30,14 +41,14 @@ final class Discovery {
     record Answer(int status, String body) {
     }
 
-    /** What {@code /apis/<group>} and {@code /apis/<group>/<version>} answer: no group is served. */
+    /** What {@code /apis/<group>} and {@code /apis/<group>/<version>} answer for a group that is not served. */
     private static final Answer NOT_FOUND = new Answer(404, "{\"kind\":\"Status\",\"apiVersion\":\"v1\","
             + "\"metadata\":{},\"status\":\"Failure\",\"reason\":\"NotFound\",\"code\":404,"
             + "\"message\":\"the server could not find the requested resource\"}");
 
     /**
-     * The answer at {@code path} (query ignored): a discovery document, or a 404 for a group or group version, which
-     * is never served; null when the path is no discovery path.
+     * The answer at {@code path} (query ignored): a discovery document, or a 404 for a group or group version that is
+     * not served; null when the path is no discovery path.
      */
     static Answer answer(String path) {
         if (path == null) {
@@ -51,8 +62,11 @@ final class Discovery {
         return switch (bare) {
             case "/api" -> ok("{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":"
                     + "[{\"clientCIDR\":\"0.0.0.0/0\",\"serverAddress\":\"127.0.0.1\"}]}");
-            case "/api/v1" -> ok(coreResources());
-            case "/apis" -> ok("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[]}");
+            case "/api/v1" -> ok(resources("v1", CORE));
+            case "/apis" -> ok("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[" + group(false) + "]}");
+            case "/apis/" + RESOURCE_GROUP -> ok(group(true));
+            case "/apis/" + RESOURCE_GROUP + "/" + RESOURCE_VERSION ->
+                    ok(resources(RESOURCE_GROUP + "/" + RESOURCE_VERSION, RESOURCE));
             default -> bare.matches("/apis/[^/]+(/[^/]+)?") ? NOT_FOUND : null;
         };
     }
@@ -61,13 +75,21 @@ final class Discovery {
         return new Answer(200, body);
     }
 
-    private static String coreResources() {
-        String resources = CORE.stream().map(r -> "{\"name\":\"" + r.plural() + "\",\"singularName\":\""
+    /** The resource.k8s.io group: as an entry of the group list, or as the document of its own path. */
+    private static String group(boolean document) {
+        String version = "{\"groupVersion\":\"" + RESOURCE_GROUP + "/" + RESOURCE_VERSION + "\",\"version\":\""
+                + RESOURCE_VERSION + "\"}";
+        return "{" + (document ? "\"kind\":\"APIGroup\",\"apiVersion\":\"v1\"," : "") + "\"name\":\"" + RESOURCE_GROUP
+                + "\",\"versions\":[" + version + "],\"preferredVersion\":" + version + "}";
+    }
+
+    private static String resources(String groupVersion, List<Resource> kinds) {
+        String resources = kinds.stream().map(r -> "{\"name\":\"" + r.plural() + "\",\"singularName\":\""
                         + r.singular() + "\",\"namespaced\":" + r.namespaced() + ",\"kind\":\"" + r.kind()
                         + "\",\"verbs\":" + VERBS + ",\"shortNames\":[" + r.shortNames().stream()
                         .map(n -> "\"" + n + "\"").collect(Collectors.joining(",")) + "]}")
                 .collect(Collectors.joining(","));
-        return "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"v1\",\"resources\":["
-                + resources + "]}";
+        return "{\"kind\":\"APIResourceList\",\"apiVersion\":\"v1\",\"groupVersion\":\"" + groupVersion
+                + "\",\"resources\":[" + resources + "]}";
     }
 }

@@ -3,7 +3,10 @@ package io.gpumeter.launcher.simulator;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The simulated hardware: two HAMi H100 nodes, one whole-card A100 node and one A100 node cut into MIG instances. */
+/**
+ * The simulated hardware the scheduler places pods on: two HAMi H100 nodes, one whole-card A100 node and one A100
+ * node cut into MIG instances. The fleet's fifth node, an A100 node under NVIDIA's DRA driver, is {@link DraPool}'s.
+ */
 final class Fleet {
 
     static final int GPUS_PER_NODE = 8;

@@ -75,14 +75,18 @@ public final class FleetSimulator {
         long spanSeconds = window.span().toSeconds();
         Instant relabelAt = window.start().plusSeconds((long) (spanSeconds * (0.45 + 0.25 * root.nextDouble())));
 
-        List<SimNode> nodes = Fleet.build(fleetIds);
+        List<SimNode> scheduled = Fleet.build(fleetIds);
+        SimNode draNode = DraPool.node(fleetIds);
+        List<SimNode> nodes = new ArrayList<>(scheduled);
+        nodes.add(draNode);
         List<SimNamespace> namespaces = Tenancy.build(tenancyIds, window.start(), relabelAt);
         List<PodStory> stories = new Workload(seed, workloadRandom, window, relabelAt).stories();
 
-        Scheduler scheduler = new Scheduler(nodes);
+        // the DRA pool's pods follow a fixed plan of their own (DraPool); the scheduler places the others
+        Scheduler scheduler = new Scheduler(scheduled);
         for (PodStory story : stories) {
             Instant desired = story.createdAt.plusSeconds(placementRandom.nextInt(1, 4));
-            scheduler.place(story, desired, window.end(), placementRandom.nextInt(nodes.size()));
+            scheduler.place(story, desired, window.end(), placementRandom.nextInt(scheduled.size()));
         }
 
         Timeline timeline = new Timeline(window.end());
@@ -102,6 +106,7 @@ public final class FleetSimulator {
             PodEvents.add(story, timeline);
             pods.add(Truths.of(story, window.end()));
         }
+        pods.addAll(DraPool.add(draNode, fleetIds, seed, window, timeline));
         return new Plan(seed, window, relabelAt, timeline.events(), nodes, namespaces, pods);
     }
 }

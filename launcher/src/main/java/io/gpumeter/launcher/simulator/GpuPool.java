@@ -7,5 +7,10 @@ public enum GpuPool {
     /** NVIDIA device plugin, whole cards only. */
     WHOLE_CARD,
     /** NVIDIA device plugin with the mixed MIG strategy: every card cut into fixed instances. */
-    MIG
+    MIG,
+    /**
+     * NVIDIA's DRA driver: cards and MIG devices published as ResourceSlices, held through ResourceClaims; no device
+     * plugin, so the node advertises no GPU resource.
+     */
+    DRA
 }

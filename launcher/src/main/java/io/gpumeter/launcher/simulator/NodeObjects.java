@@ -13,7 +13,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Node objects as GPU feature discovery, the NVIDIA device plugin and HAMi leave them. */
+/**
+ * Node objects as GPU feature discovery, the NVIDIA device plugin and HAMi leave them. A DRA node runs neither the
+ * device plugin nor feature discovery: its cards are known only from the ResourceSlices its driver publishes.
+ */
 final class NodeObjects {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -28,10 +31,12 @@ final class NodeObjects {
         labels.put("kubernetes.io/os", "linux");
         labels.put("node.kubernetes.io/instance-type", node.pool() == GpuPool.HAMI ? "p5.48xlarge" : "p4de.24xlarge");
         labels.put("nvidia.com/gpu.present", "true");
-        labels.put("nvidia.com/gpu.product", node.model());
-        labels.put("nvidia.com/gpu.memory", Long.toString(node.gpus().get(0).memoryMib()));
-        labels.put("nvidia.com/gpu.count", Integer.toString(node.gpus().size()));
-        labels.put("nvidia.com/gpu.family", node.pool() == GpuPool.HAMI ? "hopper" : "ampere");
+        if (node.pool() != GpuPool.DRA) {
+            labels.put("nvidia.com/gpu.product", node.model());
+            labels.put("nvidia.com/gpu.memory", Long.toString(node.gpus().get(0).memoryMib()));
+            labels.put("nvidia.com/gpu.count", Integer.toString(node.gpus().size()));
+            labels.put("nvidia.com/gpu.family", node.pool() == GpuPool.HAMI ? "hopper" : "ampere");
+        }
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put("node.alpha.kubernetes.io/ttl", "0");
         Map<String, Quantity> capacity = new LinkedHashMap<>();
@@ -68,6 +73,7 @@ final class NodeObjects {
                 }
                 capacity.put("nvidia.com/gpu", new Quantity("0"));
             }
+            case DRA -> { }
         }
         String at = Rfc3339.format(created);
         return new NodeBuilder()

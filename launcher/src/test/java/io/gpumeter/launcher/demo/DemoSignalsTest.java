@@ -46,8 +46,9 @@ class DemoSignalsTest {
             DemoSignals s = signals(seed);
             List<DemoSignals.Push> pushes = s.usagePushes();
             assertTrue(Duration.ofNanos(System.nanoTime() - t0).toSeconds() < 10);
-            // 150 minutes of 4 nodes' dcgm-exporter, and the HAMi monitor of the two HAMi nodes when they hold vGPUs
-            assertTrue(pushes.stream().filter(p -> p.path().startsWith("/api/v1/ingest/dcgm")).count() == 150 * 4);
+            // 150 minutes of 5 nodes' dcgm-exporter (the DRA node's too), and the HAMi monitor of the two HAMi nodes
+            // when they hold vGPUs
+            assertTrue(pushes.stream().filter(p -> p.path().startsWith("/api/v1/ingest/dcgm")).count() == 150 * 5);
             assertTrue(pushes.stream().anyMatch(p -> p.path().startsWith("/api/v1/ingest/hami-monitor")));
             for (DemoSignals.Push push : pushes) {
                 Set<String> series = new HashSet<>();

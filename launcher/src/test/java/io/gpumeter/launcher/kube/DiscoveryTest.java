@@ -1,10 +1,13 @@
 package io.gpumeter.launcher.kube;
 
+import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.APIGroupList;
 import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.APIResourceList;
+import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 
@@ -35,10 +38,23 @@ class DiscoveryTest {
     }
 
     @Test
-    void theFabric8ClientDiscoversTheCoreKindsAndNoGroups() {
+    void theFabric8ClientDiscoversTheCoreKindsAndTheDraGroupOnly() {
         try (SimulatedApiServer server = SimulatedApiServer.start()) {
             APIGroupList groups = server.client().getApiGroups();
-            assertTrue(groups.getGroups().isEmpty());
+            assertEquals(List.of("resource.k8s.io"), groups.getGroups().stream().map(APIGroup::getName).toList());
+            APIGroup dra = server.client().getApiGroup("resource.k8s.io");
+            assertEquals("resource.k8s.io/v1", dra.getPreferredVersion().getGroupVersion());
+            assertEquals(List.of("v1"), dra.getVersions().stream().map(GroupVersionForDiscovery::getVersion).toList());
+            APIResourceList draKinds = server.client().getApiResources("resource.k8s.io/v1");
+            assertEquals("resource.k8s.io/v1", draKinds.getGroupVersion());
+            assertEquals(Set.of("resourceclaims", "resourceslices", "deviceclasses"), draKinds.getResources().stream()
+                    .map(APIResource::getName).collect(Collectors.toSet()));
+            assertTrue(draKinds.getResources().stream().filter(r -> r.getName().equals("resourceclaims"))
+                    .allMatch(APIResource::getNamespaced));
+            assertTrue(draKinds.getResources().stream().filter(r -> !r.getName().equals("resourceclaims"))
+                    .noneMatch(APIResource::getNamespaced));
+            assertTrue(server.client().supports(ResourceSlice.class));
+            assertNull(server.client().getApiGroup("resource.k8s.io.example"), "only the one group is served");
             assertNull(server.client().getApiGroup("kueue.x-k8s.io"), "Kueue is not served here");
             APIResourceList core = server.client().getApiResources("v1");
             assertEquals("v1", core.getGroupVersion());

@@ -70,8 +70,10 @@ class FleetSimulatorTest {
             JsonNode event = JSON.readTree(line);
             assertTrue(Set.of("ADDED", "MODIFIED", "DELETED").contains(event.get("type").asText()), line);
             JsonNode object = event.get("object");
-            assertTrue(Set.of("Namespace", "Node", "Pod").contains(object.get("kind").asText()));
-            assertEquals("v1", object.get("apiVersion").asText());
+            String kind = object.get("kind").asText();
+            assertTrue(Set.of("Namespace", "Node", "Pod", "DeviceClass", "ResourceSlice", "ResourceClaim").contains(kind));
+            assertEquals(Set.of("Namespace", "Node", "Pod").contains(kind) ? "v1" : "resource.k8s.io/v1",
+                    object.get("apiVersion").asText());
             long version = Long.parseLong(object.get("metadata").get("resourceVersion").asText());
             assertTrue(version > previous, "resourceVersion must increase: " + version + " after " + previous);
             previous = version;
@@ -158,7 +160,8 @@ class FleetSimulatorTest {
         // and per physical unit, from the simulator's own grants: a whole card or MIG instance has one holder
         for (SimPod a : plan.pods()) {
             for (SimPod b : plan.pods()) {
-                if (a != b && a.pool() != GpuPool.HAMI && a.pool() == b.pool() && b.scheduledAt() != null
+                // HAMi shares cards by design, and the DRA pool shares one card through a claim reserved for two pods
+                if (a != b && a.pool() != GpuPool.HAMI && a.pool() != GpuPool.DRA && a.pool() == b.pool() && b.scheduledAt() != null
                         && a.holdsAt(b.scheduledAt())) {
                     for (Grant ga : a.grants()) {
                         for (Grant gb : b.grants()) {
@@ -288,7 +291,7 @@ class FleetSimulatorTest {
                 assertEquals(last.getStatus().getPhase(), stored.getStatus().getPhase(), pod.name());
                 assertEquals(last.getSpec().getNodeName(), stored.getSpec().getNodeName(), pod.name());
             }
-            assertEquals(4, client.nodes().list().getItems().size());
+            assertEquals(5, client.nodes().list().getItems().size());
             assertEquals("globex", client.namespaces().withName(Tenancy.RELABELLED).get().getMetadata().getLabels()
                     .get("gpumeter.io/tenant"));
         } finally {

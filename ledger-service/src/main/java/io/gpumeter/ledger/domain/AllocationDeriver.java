@@ -43,8 +43,9 @@ public final class AllocationDeriver {
         Instant since = start.get();
         Instant until = history.end().map(e -> e.isBefore(since) ? since : e).orElse(null);
         List<PodUnit> units = new ArrayList<>();
-        CardNaming.name(planner.plan(placement.get(), node), bindings, since, until).forEach(u -> units.add(PodUnit.alone(u)));
-        units.addAll(claimed);
+        List<AllocationUnit> planned = CardNaming.name(planner.plan(placement.get(), node), bindings, since, until);
+        planned.forEach(u -> units.add(PodUnit.alone(u)));
+        units.addAll(CardNaming.instances(claimed, planned, bindings, since, until));
         if (units.isEmpty()) {
             return List.of();
         }

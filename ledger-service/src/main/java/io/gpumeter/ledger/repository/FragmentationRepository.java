@@ -3,6 +3,8 @@ package io.gpumeter.ledger.repository;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.NodeFact;
+import io.gpumeter.common.fact.ResourceSliceFact;
+import io.gpumeter.ledger.domain.DraPlanner;
 import io.gpumeter.ledger.domain.HeldUnit;
 import io.gpumeter.ledger.domain.UnitKind;
 import io.smallrye.mutiny.Uni;
@@ -13,11 +15,16 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 import static io.gpumeter.ledger.repository.FactRepository.toOffset;
 
-/** What the fragmentation probe reads: the nodes as they were at an instant, and the units held then. */
+/**
+ * What the fragmentation probe reads: the nodes as they were at an instant, the ResourceSlices NVIDIA's DRA driver
+ * published for them, and the units held then.
+ */
 @ApplicationScoped
 public class FragmentationRepository {
 
@@ -50,6 +57,33 @@ public class FragmentationRepository {
                             out.add(new NodeAt(r.getString("cluster"), json.readValue(r.getString("p"), NodeFact.class)));
                         } catch (JsonProcessingException e) {
                             throw new IllegalStateException("stored NodeFact is unreadable", e);
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * The newest version by {@code at} of every ResourceSlice of NVIDIA's DRA driver, by cluster; slices whose newest
+     * version is a deletion are gone.
+     */
+    public Uni<Map<String, List<ResourceSliceFact>>> draSlices(Instant at, String cluster) {
+        return pool.preparedQuery("""
+                        SELECT cluster, payload::text AS p FROM (
+                            SELECT DISTINCT ON (cluster, name) cluster, event_type, payload FROM ledger.resource_slice_fact
+                            WHERE observed_at <= $1 AND ($2::text IS NULL OR cluster = $2) AND driver = $3
+                            ORDER BY cluster, name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED' DESC) s
+                        WHERE event_type <> 'DELETED'
+                        ORDER BY cluster""")
+                .execute(Tuple.of(toOffset(at), cluster, DraPlanner.NVIDIA_GPU_DRIVER))
+                .map(rows -> {
+                    Map<String, List<ResourceSliceFact>> out = new HashMap<>();
+                    for (Row r : rows) {
+                        try {
+                            out.computeIfAbsent(r.getString("cluster"), k -> new ArrayList<>())
+                                    .add(json.readValue(r.getString("p"), ResourceSliceFact.class));
+                        } catch (JsonProcessingException e) {
+                            throw new IllegalStateException("stored ResourceSliceFact is unreadable", e);
                         }
                     }
                     return out;

@@ -2,6 +2,8 @@ package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.RegisteredGpu;
+import io.gpumeter.common.fact.ResourceSliceFact;
+import io.gpumeter.ledger.domain.DraCards;
 import io.gpumeter.ledger.domain.NodeInventory;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -15,7 +17,10 @@ import java.util.List;
 
 import static io.gpumeter.ledger.repository.FactRepository.toOffset;
 
-/** The GPU inventory: every physical GPU UUID a node registration named, with its node, model and memory. */
+/**
+ * The GPU inventory: every physical GPU UUID a node registration or a ResourceSlice of NVIDIA's DRA driver named, with
+ * its node, model and memory.
+ */
 @ApplicationScoped
 public class InventoryRepository {
 
@@ -45,6 +50,34 @@ public class InventoryRepository {
                 seen.add(toOffset(node.observedAt()));
             }
         }
+        return upsert(conn, cluster, uuids, nodes, models, memories, seen);
+    }
+
+    /**
+     * Records the cards NVIDIA's DRA driver publishes in these ResourceSlice versions: a node that runs the DRA
+     * driver instead of the device plugin registers no GPUs, and its cards are known from its slices alone (their
+     * model from {@code productName}, their memory from the {@code memory} capacity, first seen when the slice was).
+     */
+    public Uni<Void> recordSlices(SqlConnection conn, String cluster, List<ResourceSliceFact> slices) {
+        List<String> uuids = new ArrayList<>();
+        List<String> nodes = new ArrayList<>();
+        List<String> models = new ArrayList<>();
+        List<Long> memories = new ArrayList<>();
+        List<OffsetDateTime> seen = new ArrayList<>();
+        for (ResourceSliceFact slice : slices) {
+            for (DraCards.Card card : DraCards.of(List.of(slice))) {
+                uuids.add(card.uuid());
+                nodes.add(card.node());
+                models.add(card.model());
+                memories.add(card.memoryMib());
+                seen.add(toOffset(slice.observedAt()));
+            }
+        }
+        return upsert(conn, cluster, uuids, nodes, models, memories, seen);
+    }
+
+    private Uni<Void> upsert(SqlConnection conn, String cluster, List<String> uuids, List<String> nodes,
+                             List<String> models, List<Long> memories, List<OffsetDateTime> seen) {
         if (uuids.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
@@ -53,8 +86,9 @@ public class InventoryRepository {
                         SELECT DISTINCT ON (u.uuid) $1, u.uuid, u.node, u.model, u.mem, u.seen, u.seen
                         FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::timestamptz[]) AS u(uuid, node, model, mem, seen)
                         ORDER BY u.uuid, u.seen DESC
-                        ON CONFLICT (cluster, uuid) DO UPDATE SET node = excluded.node, model = excluded.model,
-                            memory_mib = excluded.memory_mib,
+                        ON CONFLICT (cluster, uuid) DO UPDATE SET node = excluded.node,
+                            model = coalesce(excluded.model, gpu_device.model),
+                            memory_mib = coalesce(excluded.memory_mib, gpu_device.memory_mib),
                             first_seen = least(gpu_device.first_seen, excluded.first_seen),
                             last_seen = greatest(gpu_device.last_seen, excluded.last_seen)""")
                 .execute(Tuple.of(cluster, uuids.toArray(String[]::new), nodes.toArray(String[]::new),

@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.common.fact.RegisteredGpu;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.config.LedgerConfig;
@@ -9,15 +8,10 @@ import io.gpumeter.ledger.domain.Fragmentation;
 import io.gpumeter.ledger.domain.FragmentationProbe;
 import io.gpumeter.ledger.domain.FragmentationReport;
 import io.gpumeter.ledger.domain.FragmentationSeries;
-import io.gpumeter.ledger.domain.HeldUnit;
 import io.gpumeter.ledger.domain.MigProfile;
-import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
-import io.gpumeter.ledger.domain.ProbeCard;
 import io.gpumeter.ledger.domain.ShapeMix;
-import io.gpumeter.ledger.domain.UnitKind;
 import io.gpumeter.ledger.repository.FragmentationRepository;
-import io.gpumeter.ledger.repository.FragmentationRepository.NodeAt;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.quarkus.runtime.Startup;
@@ -29,10 +23,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.stream.Collectors;
 
 /** Checklist 6: the share of free GPU memory and MIG slices that typical requests cannot use, per node pool or fleet-wide. */
 @Startup // a shape mix or MIG profile that does not parse stops the start, not the first request
@@ -46,21 +37,17 @@ public class FragmentationService {
     static final String POOL = "pool";
     /** Per cluster, for the gauges only. */
     static final String CLUSTER = "cluster";
-    private static final String GPU_COUNT = "nvidia.com/gpu.count";
-    private static final int DEFAULT_CORES = 100;
 
     private final FragmentationRepository repository;
-    private final NormalizationPolicy policy;
     private final ShapeMix mix;
     private final List<MigProfile> migProfiles;
-    private final List<String> poolLabels;
+    private final ProbeCards cards;
 
     public FragmentationService(FragmentationRepository repository, NormalizationPolicy policy, LedgerConfig config) {
         this.repository = repository;
-        this.policy = policy;
         this.mix = ShapeMix.parse(config.fragmentation().shapeMix());
         this.migProfiles = config.fragmentation().migProfiles().stream().map(MigProfile::parse).toList();
-        this.poolLabels = List.copyOf(config.fragmentation().poolLabels());
+        this.cards = new ProbeCards(policy, config.fragmentation().poolLabels());
     }
 
     public Uni<FragmentationReport> at(Instant at, String shapes, String groupBy, String cluster) {
@@ -99,8 +86,9 @@ public class FragmentationService {
     /** Probes the cards at one instant; the current shape mix serves the fleet gauges too. */
     public Uni<List<Fragmentation>> probe(Instant at, ShapeMix shapes, String groupBy, String cluster) {
         FragmentationProbe probe = new FragmentationProbe(shapes, migProfiles);
-        return repository.nodes(at, cluster).chain(nodes -> repository.held(at, cluster).map(units -> {
-            List<CardState> states = probe.place(cards(nodes, units), units);
+        return repository.nodes(at, cluster).chain(nodes -> repository.draSlices(at, cluster).chain(slices ->
+                repository.held(at, cluster).map(units -> {
+            List<CardState> states = probe.place(cards.of(nodes, units, slices), units);
             Map<String, Map<String, String>> groups = new TreeMap<>();
             Map<String, List<CardState>> members = new LinkedHashMap<>();
             for (CardState s : states) {
@@ -116,78 +104,11 @@ public class FragmentationService {
                 members.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
             }
             return groups.entrySet().stream().map(e -> probe.measure(e.getKey(), e.getValue(), members.get(e.getKey()))).toList();
-        }));
+        })));
     }
 
     public ShapeMix configuredMix() {
         return mix;
-    }
-
-    /**
-     * The cards of each node: those HAMi registered (with its memory, cores and slots), else as many stand-ins as
-     * GPU feature discovery counts. A card is a MIG card when its node runs a MIG strategy or a MIG unit names it.
-     */
-    private List<ProbeCard> cards(List<NodeAt> nodes, List<HeldUnit> units) {
-        Set<String> migNamed = units.stream().filter(u -> u.kind() == UnitKind.MIG && u.gpuUuid() != null)
-                .map(u -> u.cluster() + "/" + u.gpuUuid()).collect(Collectors.toSet());
-        List<ProbeCard> cards = new ArrayList<>();
-        for (NodeAt at : nodes) {
-            NodeInventory node = new NodeInventory(at.node().name(), at.node().labels(), at.node().gpus());
-            String strategy = node.labels().getOrDefault(NodeInventory.MIG_STRATEGY, "");
-            boolean migNode = "single".equalsIgnoreCase(strategy) || "mixed".equalsIgnoreCase(strategy);
-            Optional<MigProfile> fixed = node.singleStrategyProfile();
-            String pool = pool(node);
-            List<RegisteredGpu> gpus = node.gpus().stream().filter(g -> g.uuid() != null && !g.uuid().isBlank()).toList();
-            if (gpus.isEmpty()) {
-                gpus = standIns(node);
-            }
-            for (RegisteredGpu g : gpus) {
-                String model = g.model() == null || g.model().isBlank() ? node.model() : g.model();
-                boolean mig = migNode || migNamed.contains(at.cluster() + "/" + g.uuid());
-                Long memory = g.memoryMib() > 0 ? Long.valueOf(g.memoryMib()) : node.cardMemoryMib(g.uuid());
-                if (memory == null) {
-                    memory = policy.defaultCardMemoryMib();
-                }
-                if (memory == null && !mig) {
-                    continue;
-                }
-                ProbeCard.MigLayout layout = mig ? new ProbeCard.MigLayout(slices(model), fixed.orElse(null)) : null;
-                cards.add(new ProbeCard(at.cluster(), node.name(), pool, g.uuid(), memory == null ? 0 : memory,
-                        g.cores() > 0 ? g.cores() : DEFAULT_CORES, Math.max(0, g.splitCount()), node.replicas(), layout));
-            }
-        }
-        return cards;
-    }
-
-    /** Cards a node counts (nvidia.com/gpu.count) but no registration names; a unit held there names none of them. */
-    private static List<RegisteredGpu> standIns(NodeInventory node) {
-        long count;
-        try {
-            count = Long.parseLong(node.labels().getOrDefault(GPU_COUNT, "0").trim());
-        } catch (NumberFormatException e) {
-            count = 0;
-        }
-        List<RegisteredGpu> out = new ArrayList<>();
-        Long memory = node.cardMemoryMib(null);
-        for (int i = 0; i < count; i++) {
-            out.add(new RegisteredGpu(node.name() + "#" + i, node.model(), memory == null ? 0 : memory, 0, 0, null, null));
-        }
-        return out;
-    }
-
-    private int slices(String model) {
-        return policy.migSlicesOf(model);
-    }
-
-    private String pool(NodeInventory node) {
-        for (String label : poolLabels) {
-            String value = node.labels().get(label);
-            if (value != null && !value.isBlank()) {
-                return value;
-            }
-        }
-        String model = node.model();
-        return model == null ? "unknown" : model;
     }
 
     private List<String> profileNames() {

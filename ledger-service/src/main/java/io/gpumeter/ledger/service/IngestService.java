@@ -87,13 +87,15 @@ public class IngestService {
     }
 
     /**
-     * Stores claims, slices and device classes. A new claim version re-derives the pods bound to it; a new slice
-     * version the pods whose claims were allocated from its pool and are still held or not yet resolved.
+     * Stores claims, slices and device classes, and records the cards the slices publish in the inventory. A new
+     * claim version re-derives the pods bound to it; a new slice version the pods whose claims were allocated from
+     * its pool and are still held or not yet resolved.
      */
     private Uni<DraStored> storeDra(SqlConnection conn, String cluster, FactBatch batch) {
         return dra.insertClaims(conn, cluster, batch.resourceClaims())
                 .call(() -> links.linkClaims(conn, cluster, batch.resourceClaims()))
                 .chain(claims -> dra.insertSlices(conn, cluster, batch.resourceSlices())
+                        .call(() -> inventory.recordSlices(conn, cluster, batch.resourceSlices()))
                         .chain(slices -> dra.insertDeviceClasses(conn, cluster, batch.deviceClasses())
                                 .chain(classes -> links.podsOfClaims(conn, cluster, claims.keys())
                                         .chain(ofClaims -> links.podsAwaitingPools(conn, cluster, slices.keys())

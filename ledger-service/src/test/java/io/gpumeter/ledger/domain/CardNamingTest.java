@@ -51,4 +51,31 @@ class CardNamingTest {
                 List.of(seen("GPU-OLD", "", null, -30, -20)), T0, T0.plusSeconds(3600));
         assertNull(named.get(0).gpuUuid());
     }
+
+    static PodUnit claimedMig(String card, String profile) {
+        return PodUnit.alone(new AllocationUnit(UnitKind.MIG, card, "NVIDIA A100-SXM4-80GB", profile, null, null,
+                new BigDecimal("0.428571428571"), "dra-claim"));
+    }
+
+    @Test
+    void aClaimedMigDeviceTakesTheInstanceItsPodWasSeenOnOnItsCardWithItsProfile() {
+        // the other card's instance and an instance of another profile name nothing; the second unit finds no
+        // sighting left and keeps no instance (its card's activity is apportioned to it)
+        List<PodUnit> units = CardNaming.instances(List.of(claimedMig("GPU-D", "3g.40gb"), claimedMig("GPU-D", "3g.40gb")),
+                List.of(), List.of(seen("GPU-E", "1", "3g.40gb", 0, 5), seen("GPU-D", "2", "2g.20gb", 0, 5),
+                        seen("GPU-D", "7", "3g.40gb", 1, 5)), T0, null);
+        assertEquals("7", units.get(0).unit().migInstance());
+        assertEquals("dra-claim+exporter-labels", units.get(0).unit().source());
+        assertNull(units.get(1).unit().migInstance());
+        assertEquals("dra-claim", units.get(1).unit().source());
+    }
+
+    @Test
+    void anInstanceAPlannedUnitTookIsNotTakenTwice() {
+        AllocationUnit planned = new AllocationUnit(UnitKind.MIG, "GPU-D", "A100", "3g.40gb", null, null,
+                new BigDecimal("0.428571428571"), "mig-resource+exporter-labels", "7");
+        List<PodUnit> units = CardNaming.instances(List.of(claimedMig("GPU-D", "3g.40gb")), List.of(planned),
+                List.of(seen("GPU-D", "7", "3g.40gb", 0, 5)), T0, null);
+        assertNull(units.get(0).unit().migInstance());
+    }
 }
