@@ -4,7 +4,6 @@ import io.fabric8.kubernetes.api.model.APIGroup;
 import io.fabric8.kubernetes.api.model.GroupVersionForDiscovery;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.client.KubernetesClient;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.informers.SharedIndexInformer;
 import org.jboss.logging.Logger;
 
@@ -54,15 +53,14 @@ public final class GovernanceInformers {
         return informers;
     }
 
-    /** The preferred version of the kind's group that the API server serves, null when it serves none. */
+    /**
+     * The preferred version of the kind's group that the API server serves, null when it serves none. A group the
+     * server does not know is answered 404, which the client reads as no group; any other failure (a timeout, a 5xx)
+     * says nothing about the group and is thrown, so that the watch's start fails and is tried again rather than
+     * leaving Kueue and Volcano unwatched until the collector restarts.
+     */
     static String servedVersion(KubernetesClient client, GovernanceKinds kind) {
-        APIGroup group;
-        try {
-            group = client.getApiGroup(kind.group);
-        } catch (KubernetesClientException e) {
-            LOG.debugf("discovery of %s failed: %s", kind.group, e.getMessage());
-            return null;
-        }
+        APIGroup group = client.getApiGroup(kind.group);
         if (group == null || group.getVersions() == null) {
             return null;
         }

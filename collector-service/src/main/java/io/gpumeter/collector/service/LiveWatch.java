@@ -95,12 +95,12 @@ public class LiveWatch {
         informers.addAll(podInformers);
         try {
             informers.addAll(DraInformers.create(client, resync, namespaces));
+            informers.addAll(GovernanceInformers.create(client, resync, namespaces));
         } catch (RuntimeException e) {
             // discovery failed rather than answered: try the whole start again, as for a failing first list
             degraded(e);
             return;
         }
-        informers.addAll(GovernanceInformers.create(client, resync, namespaces));
         informers.forEach(this::handle);
         // A failing first list ends the start so this class can report and retry; later watch errors retry inside.
         informers.forEach(i -> i.exceptionHandler((started, failure) -> started));
