@@ -42,9 +42,11 @@ public final class VerdictHtml {
     /** The matrix's column heads, short enough for one A4 width; each keeps the full name as its title. */
     private static final Map<String, String> SHORT = Map.ofEntries(Map.entry("TTFT_P50", "TTFT p50"),
             Map.entry("TTFT_P95", "TTFT p95"), Map.entry("TTFT_P99", "TTFT p99"), Map.entry("THROUGHPUT", "req/s"),
+            Map.entry("TOKENS_PER_S", "tok/s"),
             Map.entry("INTERFERENCE_FACTOR", "IF"), Map.entry("JITTER_MINUTE_RATE", "jitter"),
             Map.entry("QUEUE_WAIT_P50", "wait p50"), Map.entry("QUEUE_WAIT_P95", "wait p95"),
-            Map.entry("FAILURE_RATE", "failed"), Map.entry("USED_ALLOCATED", "used/alloc"));
+            Map.entry("FAILURE_RATE", "failed"), Map.entry("USED_ALLOCATED", "used/alloc"),
+            Map.entry("ALLOCATED_COST", "cost"), Map.entry("USED_COST", "used cost"), Map.entry("IDLE_COST", "idle cost"));
 
     private VerdictHtml() {
     }

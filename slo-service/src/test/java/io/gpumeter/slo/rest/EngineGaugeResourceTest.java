@@ -99,7 +99,13 @@ class EngineGaugeResourceTest {
         refused(line("refused-gen", "p-0", "2026-06-01T09:00:02Z", null, -0.1), "prefixCacheHitRate",
                 "line 2: prefixCacheHitRate must be a fraction from 0 to 1");
         refused(line("refused-gen", "p-0", "2026-06-01T09:00:02Z", null, null), "kvCacheUsage",
-                "line 2: kvCacheUsage, prefixCacheHitRate or both must be given");
+                "line 2: kvCacheUsage, prefixCacheHitRate, generationTokensTotal or several must be given");
+        refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
+                + "\"generationTokensTotal\":-5}", "generationTokensTotal",
+                "line 2: generationTokensTotal must be a counter's value, a whole number from 0");
+        refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
+                + "\"generationTokensTotal\":12.5}", "generationTokensTotal",
+                "line 2: generationTokensTotal must be a counter's value");
         refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
                 + "\"kvCacheUsage\":\"0.5\"}", "kvCacheUsage", "line 2: kvCacheUsage must be a fraction");
         refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
