@@ -113,12 +113,12 @@ public class EngineGaugeRepository {
                         .execute(args).replaceWith(true)));
     }
 
-    /** A service's pod-minutes starting in the window, by minute, namespace and pod. */
+    /** A service's pod-minutes with cache gauges starting in the window, by minute, namespace and pod. */
     public Uni<List<PodMinuteGauges>> podMinutes(String service, TimeWindow window) {
         return pool.preparedQuery("""
                         SELECT minute, namespace, pod, kv_samples, kv_sum, kv_max, prefix_samples, prefix_sum, prefix_max
                         FROM slo.engine_gauge_minute
-                        WHERE service = $1 AND minute >= $2 AND minute < $3
+                        WHERE service = $1 AND minute >= $2 AND minute < $3 AND kv_samples + prefix_samples > 0
                         ORDER BY minute, namespace, pod""")
                 .execute(Tuple.of(service, offset(window.start()), offset(window.end())))
                 .map(rows -> {

@@ -201,6 +201,7 @@ class AcceptanceRunResourceTest {
         // its own pod's hours at billing's price for ml: (0.333333 - 0.25) x 4.10 = 0.3416653
         assertEquals(0.3417, a.get("idle cost").getDouble("observed"));
         assertEquals("PASS", a.get("idle cost").getString("verdict"));
+        assertEquals("USD", a.get("idle cost").getString("unit"), "in billing's currency");
         assertTrue(a.get("idle cost").getList("evidence.requests.curl", String.class).stream()
                 .anyMatch(c -> c.contains("/api/v1/costs?from=2026-11-02T10%3A00%3A00Z&to=2026-11-02T10%3A20%3A00Z"
                         + "&groupBy=namespace")), "billing's read is kept as a curl line");

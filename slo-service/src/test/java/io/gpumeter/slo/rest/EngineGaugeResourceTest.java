@@ -131,4 +131,23 @@ class EngineGaugeResourceTest {
                 .queryParam("to", "2026-07-01T10:00:00Z")
                 .get("/api/v1/engine-gauges").then().statusCode(400).body("field", equalTo("to"));
     }
+
+    /** A line with only the generation-token counter is stored; the cache gauges' curve has no minute for it. */
+    @Test
+    void aCounterOnlyLineIsTakenAndLeavesTheCacheCurveAlone() {
+        String body = "{\"service\":\"tok-gen\",\"namespace\":\"ml\",\"pod\":\"t-0\",\"ts\":\"2026-06-02T10:00:30Z\","
+                + "\"generationTokensTotal\":1200}\n{\"service\":\"tok-gen\",\"namespace\":\"ml\",\"pod\":\"t-0\","
+                + "\"ts\":\"2026-06-02T10:00:50Z\",\"generationTokensTotal\":1500,\"kvCacheUsage\":0.5}";
+        given().contentType("application/x-ndjson").body(body.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(200).body("stored", equalTo(2));
+        JsonPath c = curve("tok-gen", "2026-06-02T10:00:00Z", "2026-06-02T10:02:00Z");
+        assertEquals(List.of("2026-06-02T10:00:00Z"), c.getList("minutes.minute"));
+        assertEquals(1, c.getInt("minutes[0].kvCacheUsage.samples"), "the counter is no KV-cache reading");
+        String only = "{\"service\":\"tok-gen\",\"namespace\":\"ml\",\"pod\":\"t-0\",\"ts\":\"2026-06-02T10:01:30Z\","
+                + "\"generationTokensTotal\":2700}";
+        given().contentType("application/x-ndjson").body(only.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(200);
+        assertEquals(List.of("2026-06-02T10:00:00Z"), curve("tok-gen", "2026-06-02T10:00:00Z", "2026-06-02T10:02:00Z")
+                .getList("minutes.minute"), "a minute of counter readings alone is not a cache minute");
+    }
 }
