@@ -103,6 +103,7 @@ class VerdictPageTest {
     @Test
     void theMatrixShowsEachCellsCostColumns() {
         List<Run.MatrixRow> matrix = List.of(
+                new Run.MatrixRow("shareability", "chat", "HAMI", "c", "TTFT_P99", new BigDecimal("135.039"), "ms"),
                 new Run.MatrixRow("deliverability", "chat", "HAMI", "c", "ALLOCATED_COST", new BigDecimal("1.23"), "USD"),
                 new Run.MatrixRow("deliverability", "chat", "HAMI", "c", "USED_COST", new BigDecimal("0.5"), "USD"),
                 new Run.MatrixRow("deliverability", "chat", "HAMI", "c", "IDLE_COST", new BigDecimal("0.73"), "USD"));
@@ -111,6 +112,7 @@ class VerdictPageTest {
                 List.of(), List.of(), List.of(), List.of());
         String html = VerdictHtml.render(1, Instant.parse("2026-11-02T12:00:00Z"), run);
         assertTrue(html.contains(">cost</th><th class=\"n\" title=\"used cost\">used cost</th>"), html);
-        assertTrue(html.contains("<td class=\"n\">1.23</td><td class=\"n\">0.5</td><td class=\"n\">0.73</td>"), html);
+        assertTrue(html.contains("<td class=\"n\">135.0</td><td class=\"n\">1.23</td><td class=\"n\">0.5</td>"
+                + "<td class=\"n\">0.73</td>"), "latencies to a tenth of a millisecond, then the costs: " + html);
     }
 }
