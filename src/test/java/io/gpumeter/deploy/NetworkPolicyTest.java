@@ -51,8 +51,11 @@ class NetworkPolicyTest {
         for (String caller : List.of("collector-service", "slo-service", "alert-service", "billing-service")) {
             calls.add(caller + " -> ledger-service:8082");
         }
-        calls.add("billing-service -> alert-service:8084");
+        calls.add("alert-service -> billing-service:8085");
         calls.add("alert-service -> slo-service:8083");
+        // an acceptance run's window cost and alert-service's runbook; billing-service calls neither
+        calls.add("slo-service -> billing-service:8085");
+        calls.add("slo-service -> alert-service:8084");
         calls.add("collector-service -> slo-service:8083");
         calls.add("gpumeter-push -> collector-service:8081");
         calls.add("alertmanager -> alert-service:8084");

@@ -1,6 +1,7 @@
 package io.gpumeter.e2e;
 
 import io.gpumeter.launcher.demo.DemoExperiment;
+import io.gpumeter.launcher.demo.DemoSignals;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.Assumptions;
@@ -105,10 +106,82 @@ final class AcceptanceDemoCheck {
         assertEquals("PASS", held.getString("verdict"));
         assertTrue(held.getList("evidence.quotes", String.class).stream()
                 .anyMatch(q -> q.contains("insufficient quota for nvidia.com/gpu")), held.prettify());
-        assertEquals(clauses + 3, run.getList("assertions").size());
+        // the counter grows by 12 requests x 180 tokens a minute: 36 tokens/s, exactly
+        JsonPath tokens = clause(run, "dedicated generates at least " + DemoExperiment.MIN_TOKENS_PER_S + " tokens/s");
+        double tokensPerS = DemoExperiment.REQUESTS_PER_MINUTE * DemoExperiment.TOKENS_PER_REQUEST / 60.0;
+        assertEquals(tokensPerS, tokens.getDouble("observed"), 1e-9);
+        assertEquals(tokensPerS >= DemoExperiment.MIN_TOKENS_PER_S ? "PASS" : "FAIL", tokens.getString("verdict"));
+        assertEquals(clauses + 5, run.getList("assertions").size());
         // time-slicing and HAMi with 4 neighbours are 1.6x under the model: the run cannot pass
         assertEquals("FAIL", run.getString("verdict"));
         assertTrue(run.getList("matrix.benchmarkClass").containsAll(List.of("peak", "shareability", "deliverability")));
+    }
+
+    /**
+     * Billing's rate card as the suite runs it (billing-service's application.properties; the demo stores none): the
+     * price of a normalized GPU-hour per model.
+     */
+    static final Map<String, Double> RATES = Map.of("NVIDIA-H100-80GB-HBM3", 4.00, "NVIDIA-A100-SXM4-80GB", 3.00);
+
+    /**
+     * Each cell's used/allocated and its allocated, used and idle cost, worked out from the demo's usage model alone:
+     * every minute of the window, each of the arm's units counts its normalized fraction allocated (a whole card 1, a
+     * MIG slice its slices over 7, a HAMi grant the larger of its cores and memory shares) and, used, its own share of
+     * the card (its activity times its cores, a MIG instance's activity times its fraction) capped at that fraction.
+     * Cost is those hours at the model's rate.
+     */
+    static void usedAllocatedAndCostHoldTheModel(JsonPath run, DemoExperiment experiment, DemoSignals signals,
+                                                 io.gpumeter.launcher.simulator.Plan plan) {
+        for (DemoExperiment.Arm arm : experiment.arms()) {
+            double allocated = 0;
+            double used = 0;
+            double allocatedCost = 0;
+            double usedCost = 0;
+            for (java.time.Instant m = experiment.from(); m.isBefore(experiment.to()); m = m.plusSeconds(60)) {
+                for (io.gpumeter.launcher.simulator.Grant g : arm.pod().grants()) {
+                    io.gpumeter.launcher.simulator.SimGpu gpu = plan.gpus().filter(c -> c.uuid().equals(g.gpuUuid()))
+                            .findFirst().orElseThrow();
+                    double f = fraction(arm.pod().pool(), g, gpu);
+                    double share = signals.card(gpu, m).holders().stream()
+                            .filter(h -> h.pod() == arm.pod() && h.grant().equals(g)).mapToDouble(DemoSignals.Holder::share)
+                            .findFirst().orElseThrow();
+                    double rate = RATES.get(gpu.model());
+                    allocated += f / 60;
+                    used += Math.min(f, share) / 60;
+                    allocatedCost += f / 60 * rate;
+                    usedCost += Math.min(f, share) / 60 * rate;
+                }
+            }
+            String cell = arm.cell();
+            double ratio = used / allocated;
+            assertEquals(ratio, matrix(run, cell, "USED_ALLOCATED"), 0.0005, cell + " used/allocated");
+            assertEquals(allocatedCost, matrix(run, cell, "ALLOCATED_COST"), 0.0005 + allocatedCost * 1e-4, cell + " cost");
+            assertEquals(usedCost, matrix(run, cell, "USED_COST"), 0.0005 + usedCost * 1e-3, cell + " used cost");
+            assertEquals(allocatedCost - usedCost, matrix(run, cell, "IDLE_COST"), 0.001 + usedCost * 1e-3,
+                    cell + " idle cost");
+        }
+        // the demo's own clause on the dedicated arm's cost
+        JsonPath idle = clause(run, "dedicated idle cost under " + DemoExperiment.MAX_IDLE_COST);
+        assertEquals(matrix(run, "dedicated", "IDLE_COST"), idle.getDouble("observed"), 0.0001);
+        assertEquals(idle.getDouble("observed") <= DemoExperiment.MAX_IDLE_COST ? "PASS" : "FAIL", idle.getString("verdict"));
+    }
+
+    /** Normalized GPUs of one grant (README, "Normalized GPU-hours"). */
+    static double fraction(io.gpumeter.launcher.simulator.GpuPool pool, io.gpumeter.launcher.simulator.Grant g,
+                           io.gpumeter.launcher.simulator.SimGpu gpu) {
+        if (g.migProfile() != null) {
+            return g.migProfile().slices() / 7.0;
+        }
+        if (pool == io.gpumeter.launcher.simulator.GpuPool.HAMI) {
+            return Math.min(1, Math.max(g.cores() / 100.0, (double) g.memoryMib() / gpu.memoryMib()));
+        }
+        return 1;
+    }
+
+    private static double matrix(JsonPath run, String cell, String metric) {
+        Object v = run.get("matrix.find { it.cell == '" + cell + "' && it.metric == '" + metric + "' }.value");
+        assertTrue(v != null, cell + " has a " + metric + " figure in the matrix");
+        return ((Number) v).doubleValue();
     }
 
     private static JsonPath clause(JsonPath run, String name) {

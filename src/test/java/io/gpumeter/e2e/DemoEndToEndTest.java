@@ -214,6 +214,7 @@ class DemoEndToEndTest {
         DemoExperiment experiment = new DemoExperiment(plan, signals);
         JsonPath stored = as().get(url(Service.SLO, run)).then().statusCode(200).extract().jsonPath();
         AcceptanceDemoCheck.verdictsHoldTheModelsTruth(stored, experiment);
+        AcceptanceDemoCheck.usedAllocatedAndCostHoldTheModel(stored, experiment, signals, plan);
         AcceptanceDemoCheck.keep(SuiteExtension.repoRoot().resolve("src/test/target"), stored.prettify(),
                 as().get(url(Service.SLO, run + "/pack")).then().statusCode(200).extract().asByteArray());
         String html = as().get(url(Service.SLO, run + "/verdict")).then().statusCode(200).extract().asString();

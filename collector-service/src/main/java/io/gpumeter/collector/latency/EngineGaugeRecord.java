@@ -9,8 +9,10 @@ import com.fasterxml.jackson.annotation.JsonInclude;
  * @param ts                 RFC 3339
  * @param kvCacheUsage       the share of the KV cache in use, 0 to 1
  * @param prefixCacheHitRate the share of queried prompt tokens found in the prefix cache, 0 to 1
+ * @param generationTokensTotal the tokens the model's engines in the pod generated since they started (their
+ *                              {@code vllm:generation_tokens_total} summed), as a counter: slo-service reads its rate
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 public record EngineGaugeRecord(String service, String namespace, String pod, String ts, Double kvCacheUsage,
-                                Double prefixCacheHitRate) {
+                                Double prefixCacheHitRate, Double generationTokensTotal) {
 }

@@ -11,7 +11,8 @@ import java.util.TreeMap;
  * in a pod are one server: its KV-cache usage is their mean (engines of one model have caches of one size), its
  * prefix-cache hit rate the hits over the queries all of them counted since the previous scrape. A counter below its
  * earlier value means the engine restarted and began counting again: then everything it counts now is new. Where no
- * engine prints the counters, the older hit-rate gauge is read as it stands.
+ * engine prints the counters, the older hit-rate gauge is read as it stands. The generation-token counters are passed
+ * on as they stand, summed over the model's engines; slo-service reads their rate over any window.
  */
 public final class EngineGaugeRecords {
 
@@ -32,9 +33,10 @@ public final class EngineGaugeRecords {
         byModel.forEach((model, engines) -> {
             Double kv = mean(engines.stream().map(e -> after.readings().get(e).kvCacheUsage()).toList());
             Double hitRate = hitRate(before, after, engines);
-            if (kv != null || hitRate != null) {
+            Double tokens = sum(engines.stream().map(e -> after.readings().get(e).generationTokens()).toList());
+            if (kv != null || hitRate != null || tokens != null) {
                 String name = service != null ? service : model.isEmpty() ? pod : model;
-                records.add(new EngineGaugeRecord(name, namespace, pod, at.toString(), kv, hitRate));
+                records.add(new EngineGaugeRecord(name, namespace, pod, at.toString(), kv, hitRate, tokens));
             }
         });
         return records;
@@ -63,6 +65,12 @@ public final class EngineGaugeRecords {
         }
         // no queries, no rate; more hits than queries means the two counters were read apart: no rate either
         return queries > 0 && hits <= queries ? hits / queries : null;
+    }
+
+    /** The model's engines' counters added up: the pod's counter for that model (a whole number, as counted). */
+    private static Double sum(List<Double> values) {
+        List<Double> present = values.stream().filter(v -> v != null).toList();
+        return present.isEmpty() ? null : (double) Math.round(present.stream().mapToDouble(Double::doubleValue).sum());
     }
 
     private static Double mean(List<Double> values) {

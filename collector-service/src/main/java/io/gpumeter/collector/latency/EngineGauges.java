@@ -10,7 +10,8 @@ import java.util.TreeMap;
 
 /**
  * vLLM's cache gauges in one {@code /metrics} exposition, per model and engine: the KV-cache usage (a fraction),
- * the older prefix-cache hit-rate gauge, and the newer prefix-cache query and hit counters.
+ * the older prefix-cache hit-rate gauge, the newer prefix-cache query and hit counters, and the generation-token
+ * counter.
  *
  * @param problems series that could not be read, and why
  */
@@ -25,6 +26,8 @@ public record EngineGauges(Map<Engine, Reading> readings, List<String> problems)
     /** The counters' names in the first V1 releases. */
     static final String QUERIES_OLD = "vllm:gpu_prefix_cache_queries_total";
     static final String HITS_OLD = "vllm:gpu_prefix_cache_hits_total";
+    /** Tokens the engine generated since it started (a counter). */
+    static final String GENERATION_TOKENS = "vllm:generation_tokens_total";
 
     /**
      * One engine of a model.
@@ -36,7 +39,8 @@ public record EngineGauges(Map<Engine, Reading> readings, List<String> problems)
     }
 
     /** What one engine printed; null where it printed nothing readable. */
-    public record Reading(Double kvCacheUsage, Double hitRateGauge, Double queries, Double hits) {
+    public record Reading(Double kvCacheUsage, Double hitRateGauge, Double queries, Double hits,
+                          Double generationTokens) {
     }
 
     public EngineGauges {
@@ -52,7 +56,7 @@ public record EngineGauges(Map<Engine, Reading> readings, List<String> problems)
             String name = sample.name();
             if (!name.equals(KV_USAGE) && !name.equals(KV_USAGE_OLD) && !name.equals(HIT_RATE_GAUGE)
                     && !name.equals(QUERIES) && !name.equals(HITS) && !name.equals(QUERIES_OLD)
-                    && !name.equals(HITS_OLD)) {
+                    && !name.equals(HITS_OLD) && !name.equals(GENERATION_TOKENS)) {
                 continue;
             }
             Map<String, String> labels = new TreeMap<>(sample.labels());
@@ -71,7 +75,8 @@ public record EngineGauges(Map<Engine, Reading> readings, List<String> problems)
             String[] pair = v.containsKey(QUERIES) && v.containsKey(HITS) ? new String[]{QUERIES, HITS}
                     : v.containsKey(QUERIES_OLD) && v.containsKey(HITS_OLD) ? new String[]{QUERIES_OLD, HITS_OLD} : null;
             readings.put(engine, new Reading(v.containsKey(KV_USAGE) ? v.get(KV_USAGE) : v.get(KV_USAGE_OLD),
-                    v.get(HIT_RATE_GAUGE), pair == null ? null : v.get(pair[0]), pair == null ? null : v.get(pair[1])));
+                    v.get(HIT_RATE_GAUGE), pair == null ? null : v.get(pair[0]), pair == null ? null : v.get(pair[1]),
+                    v.get(GENERATION_TOKENS)));
         });
         return new EngineGauges(readings, problems.stream().sorted().toList());
     }

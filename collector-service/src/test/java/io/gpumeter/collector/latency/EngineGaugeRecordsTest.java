@@ -17,7 +17,7 @@ class EngineGaugeRecordsTest {
     }
 
     private static EngineGaugeRecord line(String service, Double kv, Double hitRate) {
-        return new EngineGaugeRecord(service, "ml", "chat-0", T.toString(), kv, hitRate);
+        return new EngineGaugeRecord(service, "ml", "chat-0", T.toString(), kv, hitRate, null);
     }
 
     @Test
@@ -99,5 +99,18 @@ class EngineGaugeRecordsTest {
                 """);
         assertEquals(List.of(line("a", 0.25, null), line("b", 0.5, null)),
                 EngineGaugeRecords.between(null, two, T, "ml", "chat-0", null));
+    }
+
+    /** Each engine's generation-token counter, added up per model and passed on as a counter: 1200 + 3400 = 4600. */
+    @Test
+    void generationTokensArePassedOnAsTheModelsCounter() {
+        EngineGauges scrape = read("""
+                vllm:generation_tokens_total{engine="0",model_name="m"} 1200
+                vllm:generation_tokens_total{engine="1",model_name="m"} 3400
+                vllm:generation_tokens_total{engine="0",model_name="other"} 7
+                """);
+        assertEquals(List.of(new EngineGaugeRecord("m", "ml", "chat-0", T.toString(), null, null, 4600.0),
+                        new EngineGaugeRecord("other", "ml", "chat-0", T.toString(), null, null, 7.0)),
+                EngineGaugeRecords.between(null, scrape, T, "ml", "chat-0", null), "a counter needs no baseline");
     }
 }

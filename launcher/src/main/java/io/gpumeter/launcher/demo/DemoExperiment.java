@@ -50,6 +50,12 @@ public final class DemoExperiment {
     public static final double MIG_FACTOR = 1.05;
     public static final double MAX_RATIO = 1.5;
     public static final int MIG_TTFT_P99_MS = 300;
+    /** Tokens each request generates: every arm's counter grows by 12 x 180 a minute, 36 tokens/s. */
+    public static final int TOKENS_PER_REQUEST = 180;
+    /** The least the dedicated arm must generate, tokens/s. */
+    public static final int MIN_TOKENS_PER_S = 30;
+    /** The most the dedicated arm's idle GPU time may cost over the span (billing's currency). */
+    public static final double MAX_IDLE_COST = 1.0;
     public static final String HELD_NAMESPACE = "acme-training";
     public static final String HELD_WORKLOAD = "job-train-xl";
 
@@ -134,8 +140,29 @@ public final class DemoExperiment {
     }
 
     /**
+     * Every arm's vLLM generation-token counter ({@code vllm:generation_tokens_total}) read at the middle of each
+     * minute of the span: the minute's {@value #REQUESTS_PER_MINUTE} requests of {@value #TOKENS_PER_REQUEST} tokens
+     * each on top of the minutes before.
+     */
+    public DemoSignals.Push engineGaugePush() {
+        StringBuilder body = new StringBuilder();
+        for (Arm arm : arms) {
+            long total = 0;
+            for (Instant m = from(); m.isBefore(to()); m = m.plus(Duration.ofMinutes(1))) {
+                total += (long) REQUESTS_PER_MINUTE * TOKENS_PER_REQUEST;
+                body.append("{\"service\":\"").append(arm.service()).append("\",\"namespace\":\"")
+                        .append(arm.pod().namespace()).append("\",\"pod\":\"").append(arm.pod().name())
+                        .append("\",\"ts\":\"").append(Rfc3339.format(m.plusSeconds(30)))
+                        .append("\",\"generationTokensTotal\":").append(total).append("}\n");
+            }
+        }
+        return new DemoSignals.Push("slo", "/api/v1/ingest/engine-gauges", "application/x-ndjson", body.toString());
+    }
+
+    /**
      * The plan: every shared arm within {@value #MAX_RATIO}x of dedicated at p99 TTFT, the MIG arm's TTFT p99 under
-     * {@value #MIG_TTFT_P99_MS} ms, its ITL p99 too (never recorded: no data), and the over-quota workload blocked.
+     * {@value #MIG_TTFT_P99_MS} ms, its ITL p99 too (never recorded: no data), the dedicated arm's tokens/s at least
+     * {@value #MIN_TOKENS_PER_S} and its idle cost under {@value #MAX_IDLE_COST}, and the over-quota workload blocked.
      */
     public String planJson() {
         StringBuilder cells = new StringBuilder();
@@ -157,6 +184,14 @@ public final class DemoExperiment {
                             .append(sli).append("\",\"cell\":\"mig\",\"maxMs\":").append(MIG_TTFT_P99_MS).append('}');
                 }
             }
+        }
+        if (has("dedicated")) {
+            clauses.append(clauses.isEmpty() ? "" : ",").append("{\"name\":\"dedicated generates at least ")
+                    .append(MIN_TOKENS_PER_S).append(" tokens/s\",\"kind\":\"THRESHOLD\",\"metric\":\"TOKENS_PER_S\","
+                            + "\"cell\":\"dedicated\",\"min\":").append(MIN_TOKENS_PER_S).append('}');
+            clauses.append(clauses.isEmpty() ? "" : ",").append("{\"name\":\"dedicated idle cost under ")
+                    .append(MAX_IDLE_COST).append("\",\"kind\":\"THRESHOLD\",\"metric\":\"IDLE_COST\",\"cell\":\"dedicated\","
+                            + "\"max\":").append(MAX_IDLE_COST).append('}');
         }
         clauses.append(clauses.isEmpty() ? "" : ",").append("{\"name\":\"over-quota training job held back by Kueue\","
                 + "\"kind\":\"BLOCKED\",\"namespace\":\"").append(HELD_NAMESPACE).append("\",\"pod\":\"")

@@ -97,6 +97,7 @@ public final class DemoFeed {
      */
     public String experiment(DemoExperiment experiment, Duration ledgerWait) throws InterruptedException {
         send(experiment.latencyPush(), 200);
+        send(experiment.engineGaugePush(), 200);
         String at = experiment.from().plus(DemoExperiment.BLOCKED_WITHIN).toString();
         long deadline = System.nanoTime() + ledgerWait.toNanos();
         while (System.nanoTime() < deadline) {

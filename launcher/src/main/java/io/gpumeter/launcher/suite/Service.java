@@ -63,7 +63,9 @@ public enum Service {
     public List<Service> calls() {
         return switch (this) {
             case COLLECTOR -> List.of(LEDGER, SLO);
-            case SLO, BILLING -> List.of(LEDGER);
+            // slo-service: a window's cost and the runbook, for acceptance runs
+            case SLO -> List.of(LEDGER, BILLING, ALERT);
+            case BILLING -> List.of(LEDGER);
             case ALERT -> List.of(LEDGER, SLO, BILLING);
             case LEDGER, CONSOLE -> List.of();
         };

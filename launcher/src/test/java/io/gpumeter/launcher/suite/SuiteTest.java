@@ -151,6 +151,9 @@ class SuiteTest {
         assertEquals(Duration.ofDays(30).toSeconds(), alert.getExpirationTime().getValue() - alert.getIssuedAt().getValue());
         assertEquals(List.of("ledger", "slo"), consumer.processToClaims(suite.serviceToken(Service.COLLECTOR).orElseThrow()).getAudience());
         assertEquals(List.of("ledger"), consumer.processToClaims(suite.serviceToken(Service.BILLING).orElseThrow()).getAudience());
+        // slo-service reads billing's window cost and alert-service's runbook for acceptance runs
+        assertEquals(List.of("ledger", "billing", "alert"),
+                consumer.processToClaims(suite.serviceToken(Service.SLO).orElseThrow()).getAudience());
         assertTrue(suite.serviceToken(Service.LEDGER).isEmpty());
     }
 

@@ -7,7 +7,9 @@ import java.util.stream.Collectors;
 /** A dimension GPU-hours can be grouped by; the column is fixed here, never taken from user input. */
 public enum GroupDimension {
     TENANT("tenant"), TEAM("team"), PROJECT("project"), NAMESPACE("namespace"), CLUSTER("cluster"),
-    NODE("node"), MODEL("gpu_model"), OWNER("owner_kind", "owner_name");
+    NODE("node"), MODEL("gpu_model"), OWNER("owner_kind", "owner_name"),
+    /** One pod's own hours ("namespace/pod"): an acceptance cell is a set of pods, not a namespace or an owner. */
+    POD("namespace", "pod");
 
     private final String[] columns;
 

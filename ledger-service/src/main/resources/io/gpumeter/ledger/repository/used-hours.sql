@@ -75,13 +75,13 @@ placed AS MATERIALIZED (
     -- Every unit on its card each minute (or hour, before the minute retention) beside the card's activity, and, as rows of their own (unit_row false),
     -- what the pods measured on the card that minute: the card-minute's sums below are then window sums over one
     -- set. Joins of CTEs, whose sizes the planner cannot foresee, would be repeated row by row instead.
-    SELECT TRUE AS unit_row, n.cluster, n.gpu_uuid, d.minute, d.span, n.tenant, n.team, n.project, n.namespace, n.node,
+    SELECT TRUE AS unit_row, n.cluster, n.gpu_uuid, d.minute, d.span, n.tenant, n.team, n.project, n.namespace, n.pod, n.node,
            n.gpu_model, n.owner_kind, n.owner_name, n.pod_uid, n.unit_index, n.fraction, n.a, n.b, n.unmeasured,
            d.act, d.metric, d.util, NULL::double precision AS pod_act, NULL::text AS pod_via
     FROM unit n JOIN activity d ON d.cluster = n.cluster AND d.gpu_uuid = n.gpu_uuid AND d.scope = 'DEVICE'
          AND d.minute < n.b AND d.minute + d.span > n.a
     UNION ALL
-    SELECT FALSE, cluster, gpu_uuid, minute, span, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
+    SELECT FALSE, cluster, gpu_uuid, minute, span, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            NULL, NULL, NULL, NULL, NULL, act, via
     FROM pod_series),
 counted AS (
@@ -115,10 +115,10 @@ apportioned AS (
 measured AS (
     -- Each unit's share per minute (or hour), with the seconds of that span inside its clipped segment.
     SELECT o.*, ledger.clipped_seconds(o.minute, o.minute + o.span, o.a, o.b) AS o_sec
-    FROM (SELECT cluster, tenant, team, project, namespace, node, gpu_model, owner_kind, owner_name, fraction,
+    FROM (SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
                  a, b, minute, span, metric, via, share FROM own
           UNION ALL
-          SELECT cluster, tenant, team, project, namespace, node, gpu_model, owner_kind, owner_name, fraction,
+          SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
                  a, b, minute, span, metric, via, least(fraction, coalesce(portion, 0)) FROM apportioned) o)
 SELECT {dimensions},
        sum(m.o_sec * m.share) / 3600 AS used,

@@ -97,4 +97,18 @@ class UsedHoursOwnSeriesResourceTest {
         assertHours("0.0083333333333", json.get("find { it.key == 'vc' }.usedGpuHours"));
         assertEquals("VGPU_CORE_UTIL", json.getString("find { it.key == 'vc' }.activityMetric"));
     }
+
+    /** Grouped by pod, each pod is its own line ("namespace/pod"), its own hours as grouped by tenant above. */
+    @Test
+    void eachPodsOwnHoursGroupedByPod() {
+        JsonPath json = given().queryParam("from", "2026-08-05T00:00:00Z").queryParam("to", "2026-08-06T00:00:00Z")
+                .queryParam("groupBy", "pod").get("/api/v1/gpu-hours").then().statusCode(200).extract().jsonPath()
+                .using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+        assertEquals(java.util.List.of("mg/mg-1", "vc/vc-1"), json.getList("key"));
+        assertEquals("mg/mg-1", json.getString("find { it.key == 'mg/mg-1' }.group.pod"));
+        // 1/7 card for 60 s, and one whole card's HAMi grant (50 % cores, 1 GiB of 80) for 60 s
+        assertHours("0.0023809523810", json.get("find { it.key == 'mg/mg-1' }.allocatedGpuHours"));
+        assertHours("0.0016666666667", json.get("find { it.key == 'mg/mg-1' }.usedGpuHours"));
+        assertHours("0.0083333333333", json.get("find { it.key == 'vc/vc-1' }.usedGpuHours"));
+    }
 }

@@ -37,13 +37,16 @@ public class AcceptanceService {
     private final CellReader cells;
     private final InterferenceService interference;
     private final LedgerReads ledger;
+    private final BillingReads others;
     private final RunRepository runs;
     private final ObjectMapper json;
     private final SloConfig config;
     private final Clock clock;
 
     public AcceptanceService(CellReader cells, InterferenceService interference, LedgerReads ledger,
-                             RunRepository runs, ObjectMapper json, SloConfig config, Clock clock) {
+                             BillingReads others, RunRepository runs, ObjectMapper json, SloConfig config,
+                             Clock clock) {
+        this.others = others;
         this.cells = cells;
         this.interference = interference;
         this.ledger = ledger;
@@ -94,7 +97,8 @@ public class AcceptanceService {
             return new Run(plan.name(), plan.from(), plan.to(), Run.overall(outcomes),
                     count(outcomes, Run.PASS), count(outcomes, Run.FAIL), count(outcomes, Run.NO_DATA), views,
                     List.copyOf(outcomes), matrix, commitments, Advice.risks(outcomes, matrix),
-                    Advice.actions(outcomes, matrix));
+                    Advice.actions(outcomes, matrix, commitments, fleet.runbook),
+                    fleet.runbook == null ? List.of() : List.of(fleet.runbook.call()));
         });
     }
 
@@ -112,13 +116,14 @@ public class AcceptanceService {
         if (byTenant) {
             chain = chain.chain(() -> ledger.queueWait(plan.from(), plan.to(), "tenant")
                     .invoke(r -> fleet.waitByTenant = r)).replaceWithVoid();
-            chain = chain.chain(() -> ledger.gpuHours(plan.from(), plan.to(), "tenant")
-                    .invoke(r -> fleet.hoursByTenant = r)).replaceWithVoid();
         }
-        if (read.values().stream().anyMatch(d -> d.cell().selector().tenant() == null && !d.pods().isEmpty())) {
-            chain = chain.chain(() -> ledger.gpuHours(plan.from(), plan.to(), "namespace")
-                    .invoke(r -> fleet.hoursByNamespace = r)).replaceWithVoid();
+        if (read.values().stream().anyMatch(d -> !d.pods().isEmpty())) {
+            chain = chain.chain(() -> ledger.gpuHours(plan.from(), plan.to(), "pod,model")
+                    .invoke(r -> fleet.hoursByPod = r)).replaceWithVoid();
+            chain = chain.chain(() -> others.costs(plan.from(), plan.to(), "namespace")
+                    .invoke(r -> fleet.costsByNamespace = r)).replaceWithVoid();
         }
+        chain = chain.chain(() -> others.runbook().invoke(r -> fleet.runbook = r)).replaceWithVoid();
         if (fragmentation) {
             chain = chain.chain(() -> ledger.fragmentation(plan.to()).invoke(r -> fleet.fragmentation = r))
                     .replaceWithVoid();

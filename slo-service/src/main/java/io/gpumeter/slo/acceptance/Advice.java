@@ -1,12 +1,17 @@
 package io.gpumeter.slo.acceptance;
 
+import com.fasterxml.jackson.databind.JsonNode;
+
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-/** The verdict's risks and the recommended actions, each drawn from the runbook's remedy for the figure at fault. */
+/**
+ * The verdict's risks and the recommended actions: alert-service's runbook steps for the figure at fault, the capacity
+ * model's commitment for the cell at fault, and a fixed remedy where no runbook entry watches the figure.
+ */
 public final class Advice {
 
     private static final Map<String, String> REMEDY = Map.ofEntries(
@@ -20,6 +25,8 @@ public final class Advice {
             Map.entry("INTERFERENCE_FACTOR", "Lower the number of shared pods per card, or give the workload strong"
                     + " isolation (MIG) as the capacity model's commitment for this form suggests"),
             Map.entry("THROUGHPUT", "Size the commitment to the deliverable throughput per GPU in commitments.csv"),
+            Map.entry("TOKENS_PER_S", "Size the commitment to the deliverable throughput per GPU in commitments.csv;"
+                    + " check the engine's KV-cache usage (GET /api/v1/engine-gauges) for preemptions"),
             Map.entry("FAILURE_RATE", "Read the failures and incidents of the window (GET /api/v1/failures) and the"
                     + " runbook's entry for their cause"),
             Map.entry("FRAGMENTATION", "Bin-pack shared workloads onto fewer cards, or repartition MIG to the shapes"
@@ -58,12 +65,41 @@ public final class Advice {
         return List.copyOf(risks);
     }
 
-    public static List<String> actions(List<Run.Outcome> outcomes, List<Run.MatrixRow> matrix) {
+    /**
+     * The runbook entries (alert-service's alerts) whose manual steps answer a failing figure; a figure without one
+     * falls back to the fixed remedy above.
+     */
+    static final Map<String, List<String>> RUNBOOK = Map.ofEntries(
+            Map.entry("P50", List.of("InferenceLatencyP99High")),
+            Map.entry("P95", List.of("InferenceLatencyP99High", "SloErrorBudgetFastBurn")),
+            Map.entry("P99", List.of("InferenceLatencyP99High", "SloErrorBudgetFastBurn")),
+            Map.entry("MAX", List.of("InferenceLatencyP99High")),
+            Map.entry("INTERFERENCE_FACTOR", List.of("InferenceLatencyP99High", "GpuDramBandwidthSaturated")),
+            Map.entry("FAILURE_RATE", List.of("GpuWorkloadOom", "GpuDriverXid")),
+            Map.entry("USED_ALLOCATED", List.of("GpuAllocationIdle")),
+            Map.entry("IDLE_COST", List.of("GpuAllocationIdle")),
+            Map.entry("USED_COST", List.of("GpuAllocationIdle")),
+            Map.entry("ALLOCATED_COST", List.of("BudgetForecastOverrun", "CostAnomaly")),
+            Map.entry("BLOCKED", List.of("GpuQuotaHardViolation")));
+
+    /**
+     * What to do: for each failing figure, the runbook's steps for the alerts that watch it (or the fixed remedy where
+     * none does), then the capacity model's commitment for each failing cell. Without alert-service's runbook the
+     * runbook's steps are left out and a note says why; the run is computed all the same.
+     */
+    public static List<String> actions(List<Run.Outcome> outcomes, List<Run.MatrixRow> matrix,
+                                       List<Run.Commitment> commitments, LedgerReads.Read<JsonNode> runbook) {
+        Map<String, JsonNode> entries = entries(runbook);
         Set<String> actions = new LinkedHashSet<>();
+        Set<String> failingCells = new LinkedHashSet<>();
+        List<String> keys = new ArrayList<>();
         for (Run.Outcome o : outcomes) {
             String key = o.metric() == null ? o.kind() : o.metric();
             if (Run.FAIL.equals(o.verdict())) {
-                actions.add(REMEDY.getOrDefault(key, "Review " + o.name()));
+                keys.add(key);
+                if (o.cell() != null) {
+                    failingCells.add(o.cell());
+                }
             } else if (Run.NO_DATA.equals(o.verdict())) {
                 actions.add("Rerun with data for " + o.name() + (o.cell() == null ? "" : " (cell " + o.cell() + ")")
                         + ": its cell's pods must report latency and be known to the ledger");
@@ -71,8 +107,53 @@ public final class Advice {
         }
         if (matrix.stream().anyMatch(r -> "INTERFERENCE_FACTOR".equals(r.metric()) && r.value() != null
                 && r.value().doubleValue() > INTERFERENCE_RISK)) {
-            actions.add(REMEDY.get("INTERFERENCE_FACTOR"));
+            keys.add("INTERFERENCE_FACTOR");
+        }
+        for (String key : keys) {
+            List<String> alerts = RUNBOOK.getOrDefault(key, List.of());
+            if (alerts.isEmpty()) {
+                actions.add(REMEDY.getOrDefault(key, "Review the failing " + key + " clause"));
+            } else if (entries != null) {
+                alerts.stream().map(entries::get).filter(java.util.Objects::nonNull).map(Advice::fromRunbook)
+                        .forEach(actions::add);
+            }
+        }
+        for (Run.Commitment c : commitments) {
+            if (failingCells.contains(c.cell()) && c.committedPerGpu() != null) {
+                actions.add("Capacity model: commit at most " + c.committedPerGpu().toPlainString()
+                        + " requests/s per GPU for " + c.workload() + " under " + c.form() + " (measured "
+                        + c.throughputPerGpu().toPlainString() + ", less jitter, failure and peak margins)"
+                        + (c.degradesFirst() == null ? "" : "; " + c.degradesFirst() + " gives first"));
+            }
+        }
+        if (entries == null && !keys.isEmpty()) {
+            actions.add("Runbook actions are not listed: alert-service's runbook could not be read ("
+                    + (runbook == null ? "not asked" : runbook.call().response()) + "); see GET /api/v1/runbook"
+                    + " of alert-service once it answers");
         }
         return List.copyOf(actions);
+    }
+
+    /** "Alert (runbook; who): step; step — automatic: action (mode)" from one runbook entry. */
+    static String fromRunbook(JsonNode entry) {
+        List<String> manual = new ArrayList<>();
+        entry.path("manual").forEach(m -> manual.add(m.asText()));
+        List<String> automatic = new ArrayList<>();
+        entry.path("actions").forEach(a -> automatic.add(a.path("action").asText() + " ("
+                + a.path("mode").asText("dry-run") + ")"));
+        String who = entry.path("who").asText("");
+        return entry.path("alertname").asText() + " (runbook" + (who.isEmpty() ? "" : "; " + who) + "): "
+                + (manual.isEmpty() ? entry.path("meaning").asText("") : String.join("; ", manual))
+                + (automatic.isEmpty() ? "" : " — automatic: " + String.join(", ", automatic));
+    }
+
+    /** The runbook's entries by alert name, or null when alert-service gave no runbook. */
+    static Map<String, JsonNode> entries(LedgerReads.Read<JsonNode> runbook) {
+        if (runbook == null || runbook.answer() == null || !runbook.answer().isArray()) {
+            return null;
+        }
+        Map<String, JsonNode> out = new java.util.HashMap<>();
+        runbook.answer().forEach(e -> out.put(e.path("alertname").asText(""), e));
+        return out;
     }
 }

@@ -2,6 +2,7 @@ package io.gpumeter.slo.acceptance;
 
 import io.gpumeter.slo.domain.LatencySummary;
 import io.gpumeter.slo.domain.Sli;
+import io.gpumeter.slo.domain.TokenRate;
 
 import java.time.Instant;
 import java.util.List;
@@ -12,10 +13,12 @@ import java.util.Map;
  * failures, and what the ledger holds of the pods (units held, queues) with the reads that said so.
  *
  * @param gpus the GPUs the cell held: whole cards count 1, a shared or partitioned unit its fraction
+ * @param tokenReadings each pod's generation-token counter readings in the window ("namespace/pod")
  */
 public record CellData(Plan.Cell cell, List<String> pods, Map<Sli, SliData> latency, long requests, long failed,
                        long activeMinutes, List<RequestPoint> requestCurve, double gpus, List<Run.PodFact> facts,
-                       List<String> clusterQueues, List<Run.Call> calls) {
+                       List<String> clusterQueues, List<Run.Call> calls,
+                       Map<String, List<TokenRate.Reading>> tokenReadings) {
 
     /** An SLI's percentiles over the window and its curve. */
     public record SliData(LatencySummary total, List<MinutePoint> curve) {
@@ -30,6 +33,21 @@ public record CellData(Plan.Cell cell, List<String> pods, Map<Sli, SliData> late
     /** Requests per second over the minutes that had requests; null without any. */
     public Double throughput() {
         return activeMinutes == 0 ? null : requests / (activeMinutes * 60.0);
+    }
+
+    /**
+     * Generated tokens per second: each pod's rate from its counter readings, summed over the cell's pods (they serve
+     * side by side); null when no pod's tokens were counted.
+     */
+    public Double tokensPerSecond() {
+        Double total = null;
+        for (List<TokenRate.Reading> readings : tokenReadings.values()) {
+            Double rate = TokenRate.perSecond(readings);
+            if (rate != null) {
+                total = (total == null ? 0 : total) + rate;
+            }
+        }
+        return total;
     }
 
     /** Failed requests over all requests; null without any request. */

@@ -9,6 +9,7 @@ import io.gpumeter.slo.domain.PodMinute;
 import io.gpumeter.slo.domain.Sli;
 import io.gpumeter.slo.domain.SloDefinition;
 import io.gpumeter.slo.domain.SloSelector;
+import io.gpumeter.slo.repository.EngineGaugeRepository;
 import io.gpumeter.slo.repository.LatencyRepository;
 import io.gpumeter.slo.service.SloEvents;
 import io.smallrye.mutiny.Uni;
@@ -37,8 +38,10 @@ public class CellReader {
     private final LatencyRepository latency;
     private final SloEvents events;
     private final LedgerReads ledger;
+    private final EngineGaugeRepository gauges;
 
-    public CellReader(LatencyRepository latency, SloEvents events, LedgerReads ledger) {
+    public CellReader(LatencyRepository latency, SloEvents events, LedgerReads ledger, EngineGaugeRepository gauges) {
+        this.gauges = gauges;
         this.latency = latency;
         this.events = events;
         this.ledger = ledger;
@@ -65,14 +68,15 @@ public class CellReader {
             long total = curve.stream().mapToLong(CellData.RequestPoint::requests).sum();
             long failed = curve.stream().mapToLong(CellData.RequestPoint::failed).sum();
             List<Run.Call> calls = new ArrayList<>();
-            return ledger.holdings(pods, window).chain(held -> ledger.podQueues(pods).map(queues -> {
+            return gauges.tokenReadings(pods, window).chain(tokens -> ledger.holdings(pods, window)
+                    .chain(held -> ledger.podQueues(pods).map(queues -> {
                 calls.add(held.call());
                 calls.add(queues.call());
                 List<Run.PodFact> facts = facts(cell.name(), held.answer());
                 return new CellData(cell, List.copyOf(pods), Map.copyOf(bySli), total, failed, curve.size(),
                         List.copyOf(curve), gpus(held.answer()), facts, clusterQueues(queues.answer()),
-                        List.copyOf(calls));
-            }));
+                        List.copyOf(calls), tokens);
+            })));
         });
     }
 

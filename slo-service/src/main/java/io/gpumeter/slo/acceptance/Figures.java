@@ -27,6 +27,9 @@ public final class Figures {
         return switch (metric) {
             case P50, P95, P99, MAX -> latency(metric, sli, cell);
             case THROUGHPUT -> from(cell.throughput(), "no requests", cell.calls(), requestCsv(cell));
+            case TOKENS_PER_S -> from(cell.tokensPerSecond(), "no generation tokens counted for the cell's pods (vLLM's"
+                    + " vllm:generation_tokens_total, sent as generationTokensTotal to POST /api/v1/ingest/engine-gauges)",
+                    cell.calls(), tokenCsv(cell));
             case FAILURE_RATE -> from(cell.failureRate(), "no requests", cell.calls(), requestCsv(cell));
             case INTERFERENCE_FACTOR -> fleet.interference.containsKey(cell.cell().name())
                     ? ownFactor(fleet.interference.get(cell.cell().name()), cell, sli == null ? Sli.TTFT : sli)
@@ -34,6 +37,7 @@ public final class Figures {
             case FRAGMENTATION -> fragmentation(fleet);
             case QUEUE_WAIT_P50, QUEUE_WAIT_P95 -> queueWait(metric, cell, fleet);
             case USED_ALLOCATED -> usedAllocated(cell, fleet);
+            case ALLOCATED_COST, USED_COST, IDLE_COST -> CostFigures.of(metric, cell, fleet);
         };
     }
 
@@ -126,26 +130,30 @@ public final class Figures {
                 : "nothing admitted through " + key + " in the window", calls, csv.toString());
     }
 
+    /**
+     * The cell's own pods' used GPU-hours over their allocated GPU-hours in the window, as the ledger answers them per
+     * pod: never a namespace's or a tenant's, which hold other pods too.
+     */
     private static Figure usedAllocated(CellData cell, FleetFigures fleet) {
-        String tenant = cell.cell().selector().tenant();
-        LedgerReads.Read<JsonNode> read = tenant != null ? fleet.hoursByTenant : fleet.hoursByNamespace;
-        List<String> keys = tenant != null ? List.of(tenant)
-                : cell.pods().stream().map(p -> p.substring(0, p.indexOf('/'))).distinct().sorted().toList();
         double used = 0;
         double allocated = 0;
-        StringBuilder csv = new StringBuilder("key,allocated_gpu_hours,used_gpu_hours\n");
-        for (String key : keys) {
-            JsonNode row = FleetFigures.row(read, key);
-            Double a = FleetFigures.number(row, "allocatedGpuHours");
-            Double u = FleetFigures.number(row, "usedGpuHours");
-            csv.append(key).append(',').append(a == null ? "" : a).append(',').append(u == null ? "" : u).append('\n');
-            allocated += a == null ? 0 : a;
-            used += u == null ? 0 : u;
+        StringBuilder csv = new StringBuilder("pod,gpu_model,allocated_gpu_hours,used_gpu_hours\n");
+        for (String pod : cell.pods()) {
+            for (JsonNode row : FleetFigures.podRows(fleet.hoursByPod, pod)) {
+                Double a = FleetFigures.number(row, "allocatedGpuHours");
+                Double u = FleetFigures.number(row, "usedGpuHours");
+                csv.append(pod).append(',').append(row.path("group").path("model").asText("")).append(',')
+                        .append(a == null ? "" : a).append(',').append(u == null ? "" : u).append('\n');
+                allocated += a == null ? 0 : a;
+                used += u == null ? 0 : u;
+            }
         }
         List<Run.Call> calls = new ArrayList<>(cell.calls());
-        calls.addAll(calls(read));
-        return new Figure(allocated > 0 ? used / allocated : null, "no allocated GPU-hours for " + keys, calls,
-                csv.toString());
+        calls.addAll(calls(fleet.hoursByPod));
+        String missing = fleet.hoursByPod == null || fleet.hoursByPod.answer() == null
+                ? "the ledger gave no GPU-hours" : cell.pods().isEmpty() ? "the cell has no pods in the window"
+                : "no allocated GPU-hours for the cell's pods " + cell.pods();
+        return new Figure(allocated > 0 ? used / allocated : null, missing, calls, csv.toString());
     }
 
     static String latencyCsv(CellData cell, Sli sli) {
@@ -162,6 +170,15 @@ public final class Figures {
         return csv.toString();
     }
 
+    static String tokenCsv(CellData cell) {
+        StringBuilder csv = new StringBuilder("cell,pod,at,generation_tokens_total\n");
+        cell.tokenReadings().forEach((pod, readings) -> readings.stream()
+                .sorted(java.util.Comparator.comparing(io.gpumeter.slo.domain.TokenRate.Reading::at))
+                .forEach(r -> csv.append(cell.cell().name()).append(',').append(pod).append(',').append(r.at())
+                        .append(',').append(String.format(Locale.ROOT, "%.0f", r.value())).append('\n')));
+        return csv.toString();
+    }
+
     static String requestCsv(CellData cell) {
         StringBuilder csv = new StringBuilder("cell,minute,requests,failed\n");
         cell.requestCurve().forEach(p -> csv.append(cell.cell().name()).append(',').append(p.minute()).append(',')
@@ -173,11 +190,11 @@ public final class Figures {
         return v == null ? "" : String.format(Locale.ROOT, "%.3f", v);
     }
 
-    private static List<Run.Call> calls(LedgerReads.Read<JsonNode> read) {
+    static List<Run.Call> calls(LedgerReads.Read<JsonNode> read) {
         return read == null ? List.of() : List.of(read.call());
     }
 
-    private static Figure from(Double value, String missing, List<Run.Call> calls, String csv) {
+    static Figure from(Double value, String missing, List<Run.Call> calls, String csv) {
         return new Figure(value, value == null ? missing : null, calls, csv);
     }
 }

@@ -6,16 +6,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The fleet-wide ledger answers a run reads once for all its cells: queue waits by ClusterQueue and by tenant,
- * GPU-hours by namespace and by tenant, fragmentation at the window's end, and what was pending when each blocked
+ * The fleet-wide answers a run reads once for all its cells: queue waits by ClusterQueue and by tenant,
+ * GPU-hours by pod, billing's cost by namespace, alert-service's runbook, fragmentation at the window's end, and what was pending when each blocked
  * clause is checked. Each is null when it was not needed or the ledger gave no answer.
  */
 public final class FleetFigures {
 
     LedgerReads.Read<JsonNode> waitByClusterQueue;
     LedgerReads.Read<JsonNode> waitByTenant;
-    LedgerReads.Read<JsonNode> hoursByNamespace;
-    LedgerReads.Read<JsonNode> hoursByTenant;
+    /** Each pod's own allocated and used GPU-hours per GPU model (groups "pod" = "namespace/pod", and "model"). */
+    LedgerReads.Read<JsonNode> hoursByPod;
+    /** billing-service's cost of the window per namespace, with its price per GPU-hour ({@code rate}). */
+    LedgerReads.Read<JsonNode> costsByNamespace;
+    /** alert-service's runbook entries, which the recommended actions are drawn from. */
+    LedgerReads.Read<JsonNode> runbook;
     LedgerReads.Read<JsonNode> fragmentation;
     final java.util.Map<java.time.Instant, LedgerReads.Read<JsonNode>> pending = new java.util.TreeMap<>();
     /**
@@ -35,6 +39,17 @@ public final class FleetFigures {
             }
         }
         return null;
+    }
+
+    /** The rows of a list grouped by pod (and more) whose pod is {@code pod} ("namespace/pod"). */
+    static List<JsonNode> podRows(LedgerReads.Read<JsonNode> read, String pod) {
+        List<JsonNode> out = new ArrayList<>();
+        for (JsonNode row : rows(read)) {
+            if (pod.equals(row.path("group").path("pod").asText(null))) {
+                out.add(row);
+            }
+        }
+        return out;
     }
 
     /** A number field of a row, or null when the row or the field is missing. */

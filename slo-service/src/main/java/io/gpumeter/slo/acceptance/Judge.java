@@ -63,6 +63,9 @@ public final class Judge {
         BigDecimal limit = floor ? clause.min() : clause.max();
         String comparison = floor ? ">=" : "<=";
         String unit = clause.kind() == Kind.RATIO ? "x" : clause.metric().unit();
+        if ("cost".equals(unit) && CostFigures.currency(fleet) != null) {
+            unit = CostFigures.currency(fleet); // billing's currency, e.g. USD
+        }
         String what = clause.metric() + (clause.sli() == null ? "" : " " + clause.sli()) + " of " + clause.cell()
                 + (clause.kind() == Kind.RATIO ? " over " + clause.baselineCell() : "");
         Run.Evidence evidence = new Run.Evidence(List.copyOf(calls), List.copyOf(pods), List.of(), csv);

@@ -75,18 +75,29 @@ public class LedgerReads {
     }
 
     private <T> Uni<Read<T>> record(String curl, Uni<T> call, Function<T, Object> shown) {
-        return call.map(answer -> new Read<>(answer, new Run.Call(curl, 200, write(shown.apply(answer)))))
+        return recorded(json, curl, call, shown);
+    }
+
+    /** A read of any service kept as evidence: its answer as shown, or "no answer: ..." in the shared words. */
+    static <T> Uni<Read<T>> recorded(ObjectMapper json, String curl, Uni<T> call, Function<T, Object> shown) {
+        return call.map(answer -> new Read<>(answer, new Run.Call(curl, 200, write(json, shown.apply(answer)))))
                 .onFailure().recoverWithItem(e -> new Read<>(null, new Run.Call(curl, -1,
                         "no answer: " + Answers.reason(e))));
     }
 
     private String get(String path, String... params) {
+        return curlGet(ledgerUrl, path, params);
+    }
+
+    /** The curl line that repeats a GET of {@code base + path} with the query's name/value pairs. */
+    static String curlGet(String base, String path, String... params) {
         List<String> query = new ArrayList<>();
         for (int i = 0; i < params.length; i += 2) {
             query.add(params[i] + "=" + URLEncoder.encode(params[i + 1], StandardCharsets.UTF_8));
         }
-        return "curl -sS -H \"Authorization: Bearer $GPUMETER_TOKEN\" '" + ledgerUrl + path + "?"
-                + String.join("&", query) + "'";
+        String root = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
+        return "curl -sS -H \"Authorization: Bearer $GPUMETER_TOKEN\" '" + root + path
+                + (query.isEmpty() ? "" : "?" + String.join("&", query)) + "'";
     }
 
     private String post(String path, Object body) {
@@ -95,6 +106,10 @@ public class LedgerReads {
     }
 
     private String write(Object value) {
+        return write(json, value);
+    }
+
+    private static String write(ObjectMapper json, Object value) {
         try {
             return json.writeValueAsString(value);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {

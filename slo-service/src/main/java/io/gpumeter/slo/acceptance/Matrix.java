@@ -12,7 +12,8 @@ import java.util.Map;
 /**
  * The test matrix, workload × form × metric, with the three benchmark classes never in one table: peak (the
  * dedicated cells' health baseline), shareability (p95/p99, interference factor and jitter-minute rate of shared
- * cells) and deliverability (queue wait, failure rate, used/allocated of every cell).
+ * cells) and deliverability (queue wait, failure rate, used/allocated, and allocated, used and idle cost of every
+ * cell).
  */
 public final class Matrix {
 
@@ -34,6 +35,7 @@ public final class Matrix {
                 add(peak, PEAK, d, "TTFT_P50", Figures.of(Metric.P50, Sli.TTFT, d, cells, fleet).value(), "ms");
                 add(peak, PEAK, d, "TTFT_P99", Figures.of(Metric.P99, Sli.TTFT, d, cells, fleet).value(), "ms");
                 add(peak, PEAK, d, "THROUGHPUT", d.throughput(), "requests/s");
+                add(peak, PEAK, d, "TOKENS_PER_S", d.tokensPerSecond(), "tokens/s");
             } else {
                 add(share, SHAREABILITY, d, "TTFT_P95", Figures.of(Metric.P95, Sli.TTFT, d, cells, fleet).value(), "ms");
                 add(share, SHAREABILITY, d, "TTFT_P99", Figures.of(Metric.P99, Sli.TTFT, d, cells, fleet).value(), "ms");
@@ -47,6 +49,10 @@ public final class Matrix {
             add(deliver, DELIVERABILITY, d, "QUEUE_WAIT_P95", Figures.of(Metric.QUEUE_WAIT_P95, null, d, cells, fleet).value(), "s");
             add(deliver, DELIVERABILITY, d, "FAILURE_RATE", d.failureRate(), "ratio");
             add(deliver, DELIVERABILITY, d, "USED_ALLOCATED", Figures.of(Metric.USED_ALLOCATED, null, d, cells, fleet).value(), "ratio");
+            String currency = CostFigures.currency(fleet) == null ? "cost" : CostFigures.currency(fleet);
+            for (Metric cost : List.of(Metric.ALLOCATED_COST, Metric.USED_COST, Metric.IDLE_COST)) {
+                add(deliver, DELIVERABILITY, d, cost.name(), Figures.of(cost, null, d, cells, fleet).value(), currency);
+            }
         }
         List<Run.MatrixRow> out = new ArrayList<>(peak);
         out.addAll(share);

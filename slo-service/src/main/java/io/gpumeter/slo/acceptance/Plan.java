@@ -25,8 +25,8 @@ public record Plan(String name, Instant from, Instant to, List<Cell> cells, List
 
     /** What a clause measures; {@link #latency} ones read an SLI's histograms, the rest are unitless or rates. */
     public enum Metric {
-        P50(50), P95(95), P99(99), MAX(100), THROUGHPUT, INTERFERENCE_FACTOR, FRAGMENTATION, FAILURE_RATE,
-        QUEUE_WAIT_P50, QUEUE_WAIT_P95, USED_ALLOCATED;
+        P50(50), P95(95), P99(99), MAX(100), THROUGHPUT, TOKENS_PER_S, INTERFERENCE_FACTOR, FRAGMENTATION, FAILURE_RATE,
+        QUEUE_WAIT_P50, QUEUE_WAIT_P95, USED_ALLOCATED, ALLOCATED_COST, USED_COST, IDLE_COST;
 
         private final double percentile;
 
@@ -51,15 +51,17 @@ public record Plan(String name, Instant from, Instant to, List<Cell> cells, List
             return switch (this) {
                 case P50, P95, P99, MAX -> "ms";
                 case THROUGHPUT -> "requests/s";
+                case TOKENS_PER_S -> "tokens/s";
                 case QUEUE_WAIT_P50, QUEUE_WAIT_P95 -> "s";
                 case INTERFERENCE_FACTOR -> "x";
+                case ALLOCATED_COST, USED_COST, IDLE_COST -> "cost";
                 default -> "ratio";
             };
         }
 
-        /** Throughput and used/allocated are better high: their limits are floors, not ceilings. */
+        /** Throughputs and used/allocated are better high: their limits are floors, not ceilings. */
         public boolean higherIsBetter() {
-            return this == THROUGHPUT || this == USED_ALLOCATED;
+            return this == THROUGHPUT || this == TOKENS_PER_S || this == USED_ALLOCATED;
         }
     }
 

@@ -9,13 +9,14 @@ import java.util.List;
 /**
  * A computed acceptance run, stored once as JSON and answered as stored: the overall verdict, each clause's
  * verdict with its figure and evidence, the matrix of figures by benchmark class, and the commitments drawn from
- * the curves.
+ * the curves; the recommended actions with the reads they were drawn from (alert-service's runbook).
  */
 @RegisterForReflection(targets = {Run.class, Run.CellView.class, Run.Outcome.class, Run.Evidence.class, Run.Call.class,
         Run.PodFact.class, Run.MatrixRow.class, Run.Commitment.class})
 public record Run(String name, Instant from, Instant to, String verdict, int passed, int failed, int noData,
                   List<CellView> cells, List<Outcome> assertions, List<MatrixRow> matrix,
-                  List<Commitment> commitments, List<String> risks, List<String> actions) {
+                  List<Commitment> commitments, List<String> risks, List<String> actions,
+                  List<Call> actionSources) {
 
     public static final String PASS = "PASS";
     public static final String FAIL = "FAIL";

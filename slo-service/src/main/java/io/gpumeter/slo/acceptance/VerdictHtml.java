@@ -37,14 +37,18 @@ public final class VerdictHtml {
             .n{text-align:right;font-variant-numeric:tabular-nums}
             ul{margin:0;padding-left:4mm}li{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
             .meta{color:#57606a}
+            table.m td,table.m th{padding:.5mm .6mm;font-size:7pt}
+            table.m th{white-space:normal;line-height:1.1;vertical-align:bottom}
             """;
 
     /** The matrix's column heads, short enough for one A4 width; each keeps the full name as its title. */
     private static final Map<String, String> SHORT = Map.ofEntries(Map.entry("TTFT_P50", "TTFT p50"),
             Map.entry("TTFT_P95", "TTFT p95"), Map.entry("TTFT_P99", "TTFT p99"), Map.entry("THROUGHPUT", "req/s"),
+            Map.entry("TOKENS_PER_S", "tok/s"),
             Map.entry("INTERFERENCE_FACTOR", "IF"), Map.entry("JITTER_MINUTE_RATE", "jitter"),
             Map.entry("QUEUE_WAIT_P50", "wait p50"), Map.entry("QUEUE_WAIT_P95", "wait p95"),
-            Map.entry("FAILURE_RATE", "failed"), Map.entry("USED_ALLOCATED", "used/alloc"));
+            Map.entry("FAILURE_RATE", "failed"), Map.entry("USED_ALLOCATED", "used / alloc"),
+            Map.entry("ALLOCATED_COST", "cost"), Map.entry("USED_COST", "used cost"), Map.entry("IDLE_COST", "idle cost"));
 
     private VerdictHtml() {
     }
@@ -108,7 +112,9 @@ public final class VerdictHtml {
             metrics.add(r.benchmarkClass() + ":" + r.metric());
             byCell.computeIfAbsent(r.cell(), c -> new LinkedHashMap<>()).put(r.benchmarkClass() + ":" + r.metric(), r);
         }
-        h.append("<h2>Matrix (workload × form × metric)</h2><table><tr><th rowspan=\"2\" style=\"width:16%\">cell</th>");
+        // fifteen figures a cell: a smaller type, heads that wrap, latencies to a tenth of a millisecond
+        h.append("<h2>Matrix (workload × form × metric)</h2><table class=\"m\"><tr><th rowspan=\"2\""
+                + " style=\"width:13%\">cell</th>");
         Map<String, Integer> spans = new LinkedHashMap<>();
         metrics.forEach(m -> spans.merge(m.split(":")[0], 1, Integer::sum));
         spans.forEach((kind, n) -> h.append("<th colspan=\"").append(n).append("\" class=\"class\">").append(kind)
@@ -126,7 +132,8 @@ public final class VerdictHtml {
             Map<String, Run.MatrixRow> rows = byCell.getOrDefault(c.name(), Map.of());
             for (String m : metrics) {
                 Run.MatrixRow r = rows.get(m);
-                h.append("<td class=\"n\">").append(r == null ? "" : num(r.value())).append("</td>");
+                h.append("<td class=\"n\">").append(r == null ? "" : "ms".equals(r.unit()) ? ms(r.value())
+                        : num(r.value())).append("</td>");
             }
             h.append("</tr>");
         }
@@ -159,6 +166,11 @@ public final class VerdictHtml {
             h.append("<li class=\"meta\">and ").append(items.size() - MAX_LINES).append(" more in the pack</li>");
         }
         h.append("</ul>");
+    }
+
+    /** A latency in the matrix: to a tenth of a millisecond. */
+    static String ms(BigDecimal v) {
+        return v == null ? "–" : v.setScale(Math.min(v.scale(), 1), java.math.RoundingMode.HALF_EVEN).toPlainString();
     }
 
     static String num(BigDecimal v) {

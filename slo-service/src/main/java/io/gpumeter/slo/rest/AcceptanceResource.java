@@ -10,6 +10,7 @@ import io.gpumeter.common.problem.Window;
 import io.gpumeter.slo.acceptance.AcceptanceService;
 import io.gpumeter.slo.acceptance.Pack;
 import io.gpumeter.slo.acceptance.Plan;
+import io.gpumeter.slo.acceptance.PlanYaml;
 import io.gpumeter.slo.acceptance.VerdictHtml;
 import io.gpumeter.slo.acceptance.VerdictMarkdown;
 import io.gpumeter.slo.repository.StoredRun;
@@ -17,11 +18,13 @@ import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriBuilder;
@@ -47,17 +50,15 @@ public class AcceptanceResource {
         this.json = json;
     }
 
+    /** The YAML media types a plan may be sent as; every other body is read as JSON. */
+    static final String YAML = "application/yaml";
+
     @POST
-    @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Evaluate an acceptance plan (window, cells, assertions) and store the run: 201 with the run")
-    public Uni<Response> create(String body) {
-        JsonNode plan;
-        try {
-            plan = json.readTree(body == null ? "" : body);
-        } catch (JsonProcessingException e) {
-            throw ApiProblem.badRequest("plan", "the body is not JSON (line " + e.getLocation().getLineNr()
-                    + ", column " + e.getLocation().getColumnNr() + ")");
-        }
+    @Consumes({MediaType.APPLICATION_JSON, YAML, "application/x-yaml", "text/yaml"})
+    @Operation(summary = "Evaluate an acceptance plan (window, cells, assertions), as JSON or YAML, and store the run:"
+            + " 201 with the run")
+    public Uni<Response> create(String body, @HeaderParam(HttpHeaders.CONTENT_TYPE) String contentType) {
+        JsonNode plan = yaml(contentType) ? PlanYaml.read(body) : json(body);
         Plan parsed = acceptance.validate(plan);
         return acceptance.evaluateAndStore(parsed, plan).map(row -> Response
                 .created(UriBuilder.fromPath("/api/v1/acceptance/runs/{id}").build(row.id))
@@ -105,6 +106,20 @@ public class AcceptanceResource {
         return found(id).map(row -> Response.ok(Pack.zip(row, acceptance.run(row), acceptance.view(row), json),
                         "application/zip")
                 .header("Content-Disposition", "attachment; filename=\"acceptance-run-" + row.id + ".zip\"").build());
+    }
+
+    private JsonNode json(String body) {
+        try {
+            return json.readTree(body == null ? "" : body);
+        } catch (JsonProcessingException e) {
+            throw ApiProblem.badRequest("plan", "the body is not JSON (line " + e.getLocation().getLineNr()
+                    + ", column " + e.getLocation().getColumnNr() + ")");
+        }
+    }
+
+    private static boolean yaml(String contentType) {
+        String type = contentType == null ? "" : contentType.toLowerCase(java.util.Locale.ROOT);
+        return type.startsWith(YAML) || type.startsWith("application/x-yaml") || type.startsWith("text/yaml");
     }
 
     private Uni<StoredRun> found(String id) {

@@ -16,7 +16,7 @@ import java.util.Set;
 public final class EngineGaugeLines {
 
     static final Set<String> FIELDS = Set.of("service", "namespace", "pod", "ts", "kvCacheUsage",
-            "prefixCacheHitRate");
+            "prefixCacheHitRate", "generationTokensTotal");
 
     private final ObjectReader reader;
     private final int maxLines;
@@ -38,11 +38,25 @@ public final class EngineGaugeLines {
         EngineGaugeLine parsed = new EngineGaugeLine(LatencyLines.name(line, node, "service"),
                 LatencyLines.name(line, node, "namespace"), LatencyLines.name(line, node, "pod"),
                 LatencyLines.ts(line, node.get("ts")), fraction(line, node, "kvCacheUsage"),
-                fraction(line, node, "prefixCacheHitRate"));
-        if (parsed.kvCacheUsage() == null && parsed.prefixCacheHitRate() == null) {
-            throw LatencyLines.bad(line, "kvCacheUsage", "kvCacheUsage, prefixCacheHitRate or both must be given");
+                fraction(line, node, "prefixCacheHitRate"), counter(line, node, "generationTokensTotal"));
+        if (parsed.kvCacheUsage() == null && parsed.prefixCacheHitRate() == null && parsed.generationTokensTotal() == null) {
+            throw LatencyLines.bad(line, "kvCacheUsage", "kvCacheUsage, prefixCacheHitRate, generationTokensTotal or"
+                    + " several must be given");
         }
         return parsed;
+    }
+
+    /** A cumulative counter's value: a whole number of tokens, never negative. */
+    private static Double counter(int line, JsonNode node, String field) {
+        JsonNode v = node.get(field);
+        if (v == null || v.isNull()) {
+            return null;
+        }
+        if (!v.isNumber() || !Double.isFinite(v.doubleValue()) || v.doubleValue() < 0
+                || v.doubleValue() != Math.rint(v.doubleValue())) {
+            throw LatencyLines.bad(line, field, field + " must be a counter's value, a whole number from 0, got " + v);
+        }
+        return v.doubleValue();
     }
 
     private static Double fraction(int line, JsonNode node, String field) {

@@ -59,6 +59,14 @@ class AcceptanceRunResourceTest {
 
     private static boolean stored;
 
+    static final String RUNBOOK = """
+            [{"alertname": "InferenceLatencyP99High", "severity": "warning", "meaning": "slow",
+              "actions": [{"action": "trace-snapshot", "mode": "dry-run", "undoOnResolve": false}],
+              "manual": ["Rank neighbours that arrived just before", "Rule out CPU and network"],
+              "who": "the inference service's SRE"},
+             {"alertname": "GpuAllocationIdle", "severity": "warning", "meaning": "idle", "actions": [],
+              "manual": ["Ask the owner to release the GPU"], "who": "tenant's team lead"}]""";
+
     @BeforeEach
     void storeTheExperimentOnce() {
         if (stored) {
@@ -75,8 +83,20 @@ class AcceptanceRunResourceTest {
         FakeLedger.DECISIONS.add(new FakeLedger.Decision("ml", "chat-ded-0", "cq-chat", "chat", null));
         FakeLedger.GETS.put("/api/v1/queue-wait?groupBy=clusterQueue", """
                 [{"key": "cq-chat", "count": 3, "p50Seconds": 4, "p95Seconds": 12, "p99Seconds": 12, "maxSeconds": 12}]""");
-        FakeLedger.GETS.put("/api/v1/gpu-hours?groupBy=namespace", """
-                [{"key": "ml", "group": {"namespace": "ml"}, "allocatedGpuHours": 2, "usedGpuHours": 1.5}]""");
+        FakeLedger.GETS.put("/api/v1/gpu-hours?groupBy=pod,model", """
+                [{"key": "ml/chat-ded-0/H100", "group": {"pod": "ml/chat-ded-0", "model": "H100"},
+                  "allocatedGpuHours": 0.333333, "usedGpuHours": 0.25},
+                 {"key": "ml/chat-h2-0/H100", "group": {"pod": "ml/chat-h2-0", "model": "H100"},
+                  "allocatedGpuHours": 0.166667, "usedGpuHours": 0.05},
+                 {"key": "other/busy-0/H100", "group": {"pod": "other/busy-0", "model": "H100"},
+                  "allocatedGpuHours": 1, "usedGpuHours": 1}]""");
+        FakeLedger.GETS.put("/api/v1/costs?groupBy=namespace", """
+                {"from": "2026-11-02T10:00:00Z", "to": "2026-11-02T10:20:00Z", "groupBy": "namespace", "currency": "USD",
+                 "lines": [{"group": "ml", "gpuModel": "A100", "currency": "USD", "rate": 3, "allocatedGpuHours": 1,
+                            "usedGpuHours": 1, "allocatedCost": 3, "usedCost": 3, "idleCost": 0},
+                           {"group": "ml", "gpuModel": "H100", "currency": "USD", "rate": 4.1, "allocatedGpuHours": 0.5,
+                            "usedGpuHours": 0.3, "allocatedCost": 2.05, "usedCost": 1.23, "idleCost": 0.82}]}""");
+        FakeLedger.GETS.put("/api/v1/runbook", RUNBOOK);
         FakeLedger.GETS.put("/api/v1/queue-wait/pending", """
                 [{"cluster": "c1", "source": "KUEUE", "namespace": "team-x", "name": "overquota-0",
                   "clusterQueue": "cq-x", "localQueue": "x", "state": "PENDING", "waitingSince": "2026-11-02T10:01:00Z",
@@ -138,12 +158,13 @@ class AcceptanceRunResourceTest {
                  {"name": "no failures", "kind": "THRESHOLD", "metric": "FAILURE_RATE", "cell": "dedicated", "max": 0.01},
                  {"name": "queue wait p95", "kind": "THRESHOLD", "metric": "QUEUE_WAIT_P95", "cell": "dedicated", "max": 30},
                  {"name": "used over allocated", "kind": "THRESHOLD", "metric": "USED_ALLOCATED", "cell": "dedicated", "min": 0.5},
+                 {"name": "idle cost", "kind": "THRESHOLD", "metric": "IDLE_COST", "cell": "dedicated", "max": 0.5},
                  {"name": "over-quota request blocked", "kind": "BLOCKED", "namespace": "team-x", "pod": "overquota-0",
                   "within": "PT5M"},
                  {"name": "admitted pod is not blocked", "kind": "BLOCKED", "namespace": "ml", "pod": "chat-ded-0",
                   "within": "PT5M"}]""")).jsonPath();
         assertEquals("FAIL", run.getString("verdict"), "one ratio fails, so the run fails");
-        assertEquals(7, run.getInt("passed"));
+        assertEquals(8, run.getInt("passed"));
         assertEquals(2, run.getInt("failed"));
         assertEquals(1, run.getInt("noData"));
         Map<String, JsonPath> a = byName(run);
@@ -176,7 +197,14 @@ class AcceptanceRunResourceTest {
         assertEquals(0.0, a.get("no failures").getDouble("observed"));
         assertEquals("PASS", a.get("no failures").getString("verdict"));
         assertEquals(12.0, a.get("queue wait p95").getDouble("observed"));
-        assertEquals(0.75, a.get("used over allocated").getDouble("observed"), "1.5 of 2 GPU-hours");
+        assertEquals(0.75, a.get("used over allocated").getDouble("observed"), "0.25 of 0.333333 GPU-hours, 4 places");
+        // its own pod's hours at billing's price for ml: (0.333333 - 0.25) x 4.10 = 0.3416653
+        assertEquals(0.3417, a.get("idle cost").getDouble("observed"));
+        assertEquals("PASS", a.get("idle cost").getString("verdict"));
+        assertEquals("USD", a.get("idle cost").getString("unit"), "in billing's currency");
+        assertTrue(a.get("idle cost").getList("evidence.requests.curl", String.class).stream()
+                .anyMatch(c -> c.contains("/api/v1/costs?from=2026-11-02T10%3A00%3A00Z&to=2026-11-02T10%3A20%3A00Z"
+                        + "&groupBy=namespace")), "billing's read is kept as a curl line");
 
         JsonPath blocked = a.get("over-quota request blocked");
         assertEquals("PASS", blocked.getString("verdict"));
@@ -186,13 +214,27 @@ class AcceptanceRunResourceTest {
         assertEquals("FAIL", a.get("admitted pod is not blocked").getString("verdict"));
 
         // the matrix keeps the classes apart; commitments divide by the GPUs held (a half card for hami-2)
-        assertEquals(List.of("peak", "peak", "peak"), run.getList("matrix.findAll { it.cell == 'dedicated' && it.benchmarkClass == 'peak' }.benchmarkClass"));
+        // TTFT p50 and p99, requests/s and tokens/s
+        assertEquals(List.of("peak", "peak", "peak", "peak"), run.getList("matrix.findAll { it.cell == 'dedicated' && it.benchmarkClass == 'peak' }.benchmarkClass"));
         near(1.4, run.getDouble("matrix.find { it.cell == 'hami-2' && it.metric == 'INTERFERENCE_FACTOR' }.value"), "IF");
         near(10 / 60.0 / 0.5, run.getDouble("commitments.find { it.cell == 'hami-2' }.throughputPerGpu"), "per GPU");
         near(10 / 60.0 * 0.8, run.getDouble("commitments.find { it.cell == 'dedicated' }.committedPerGpu"),
                 "less the 20% peak margin; no jitter minutes, no failures");
         assertEquals(18.0, run.getDouble("commitments.find { it.cell == 'dedicated' }.queueWaitCeilingSeconds"));
         assertTrue(run.getList("risks", String.class).stream().anyMatch(r -> r.contains("hami-4 p99 within 1.5x")));
+        // each cell's own pods: hami-2's 0.05 of 0.166667 GPU-hours, never its namespace's other pods
+        assertEquals(0.3, run.getDouble("matrix.find { it.cell == 'hami-2' && it.metric == 'USED_ALLOCATED' }.value"));
+        // 0.333333 x 4.10 = 1.3666653, 0.25 x 4.10 = 1.025, in billing's currency
+        assertEquals(1.3667, run.getDouble("matrix.find { it.cell == 'dedicated' && it.metric == 'ALLOCATED_COST' }.value"));
+        assertEquals(1.025, run.getDouble("matrix.find { it.cell == 'dedicated' && it.metric == 'USED_COST' }.value"));
+        assertEquals("USD", run.getString("matrix.find { it.cell == 'dedicated' && it.metric == 'IDLE_COST' }.unit"));
+        assertEquals("deliverability", run.getString("matrix.find { it.metric == 'IDLE_COST' }.benchmarkClass"));
+        assertNull(run.get("matrix.find { it.cell == 'mig' && it.metric == 'ALLOCATED_COST' }.value"), "no pods, no cost");
+        // the ratio that fails is answered from the runbook, and the read is kept
+        assertTrue(run.getList("actions", String.class).contains("InferenceLatencyP99High (runbook; the inference"
+                + " service's SRE): Rank neighbours that arrived just before; Rule out CPU and network — automatic:"
+                + " trace-snapshot (dry-run)"), run.getList("actions").toString());
+        assertTrue(run.getString("actionSources[0].curl").endsWith("/api/v1/runbook?format=json'"));
     }
 
     /**
@@ -224,6 +266,58 @@ class AcceptanceRunResourceTest {
         assertEquals("FAIL", run.getString("assertions[0].verdict"));
         assertTrue(run.getList("assertions[0].evidence.requests.curl", String.class).stream()
                 .anyMatch(c -> c.contains("/api/v1/interference?service=solo&sli=TTFT")), run.prettify());
+    }
+
+    /**
+     * chat-ded-0's vLLM counts its generated tokens: read at 30 s past each of the 20 minutes, 1000 + 1200 a minute,
+     * restarted at minute 10 (1200 again, what it counted since): 19 increases of 1200 over 19 minutes = 20 tokens/s.
+     * chat-h2-0 counts none: NO_DATA, never PASS.
+     */
+    @Test
+    void tokensPerSecondWhereTheyAreCountedAndNoDataWhereNot() {
+        List<String> lines = new ArrayList<>();
+        for (int m = 0; m < 20; m++) {
+            long value = m < 10 ? 1000 + 1200L * m : 1200L * (m - 9);
+            lines.add("{\"service\":\"chat-dedicated\",\"namespace\":\"ml\",\"pod\":\"chat-ded-0\",\"ts\":\""
+                    + T0.plusSeconds(60L * m + 30) + "\",\"generationTokensTotal\":" + value + "}");
+        }
+        given().contentType("application/x-ndjson").body(String.join("\n", lines).getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(200);
+        JsonPath run = submit(plan("tokens", """
+                [{"name": "dedicated tokens/s", "kind": "THRESHOLD", "metric": "TOKENS_PER_S", "cell": "dedicated",
+                  "min": 15},
+                 {"name": "hami-2 tokens/s", "kind": "THRESHOLD", "metric": "TOKENS_PER_S", "cell": "hami-2", "min": 15},
+                 {"name": "hami-2 tokens over dedicated", "kind": "RATIO", "metric": "TOKENS_PER_S", "cell": "hami-2",
+                  "baselineCell": "dedicated", "minRatio": 0.8}]""")).jsonPath();
+        Map<String, JsonPath> a = byName(run);
+        assertEquals(20.0, a.get("dedicated tokens/s").getDouble("observed"));
+        assertEquals("PASS", a.get("dedicated tokens/s").getString("verdict"));
+        assertEquals("tokens/s", a.get("dedicated tokens/s").getString("unit"));
+        assertTrue(a.get("dedicated tokens/s").getString("evidence.curveCsv")
+                .startsWith("cell,pod,at,generation_tokens_total\ndedicated,ml/chat-ded-0,2026-11-02T10:00:30Z,1000\n"));
+        assertEquals("NO_DATA", a.get("hami-2 tokens/s").getString("verdict"));
+        assertNull(a.get("hami-2 tokens/s").get("observed"));
+        assertEquals("NO_DATA", a.get("hami-2 tokens over dedicated").getString("verdict"));
+        assertEquals(20.0, run.getDouble("matrix.find { it.cell == 'dedicated' && it.metric == 'TOKENS_PER_S' }.value"));
+    }
+
+    /** alert-service down: the run is computed and stored all the same, without runbook steps, saying why. */
+    @Test
+    void withoutAlertServiceTheRunListsNoRunbookActionAndSaysWhy() {
+        String runbook = FakeLedger.GETS.remove("/api/v1/runbook");
+        try {
+            JsonPath run = submit(plan("alert down", """
+                    [{"name": "hami-4 within 1.5x", "kind": "RATIO", "metric": "P99", "sli": "TTFT", "cell": "hami-4",
+                      "baselineCell": "dedicated", "maxRatio": 1.5}]""")).jsonPath();
+            assertEquals("FAIL", run.getString("verdict"));
+            List<String> actions = run.getList("actions", String.class);
+            assertTrue(actions.stream().noneMatch(a -> a.contains("(runbook")), actions.toString());
+            assertTrue(actions.stream().anyMatch(a -> a.startsWith("Runbook actions are not listed: alert-service's"
+                    + " runbook could not be read (no answer")), actions.toString());
+            assertEquals(-1, run.getInt("actionSources[0].status"));
+        } finally {
+            FakeLedger.GETS.put("/api/v1/runbook", runbook);
+        }
     }
 
     @Test

@@ -99,7 +99,13 @@ class EngineGaugeResourceTest {
         refused(line("refused-gen", "p-0", "2026-06-01T09:00:02Z", null, -0.1), "prefixCacheHitRate",
                 "line 2: prefixCacheHitRate must be a fraction from 0 to 1");
         refused(line("refused-gen", "p-0", "2026-06-01T09:00:02Z", null, null), "kvCacheUsage",
-                "line 2: kvCacheUsage, prefixCacheHitRate or both must be given");
+                "line 2: kvCacheUsage, prefixCacheHitRate, generationTokensTotal or several must be given");
+        refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
+                + "\"generationTokensTotal\":-5}", "generationTokensTotal",
+                "line 2: generationTokensTotal must be a counter's value, a whole number from 0");
+        refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
+                + "\"generationTokensTotal\":12.5}", "generationTokensTotal",
+                "line 2: generationTokensTotal must be a counter's value");
         refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
                 + "\"kvCacheUsage\":\"0.5\"}", "kvCacheUsage", "line 2: kvCacheUsage must be a fraction");
         refused("{\"service\":\"refused-gen\",\"namespace\":\"ml\",\"pod\":\"p-0\",\"ts\":\"2026-06-01T09:00:02Z\","
@@ -124,5 +130,24 @@ class EngineGaugeResourceTest {
         given().queryParam("service", "gen").queryParam("from", "2026-06-01T10:00:00Z")
                 .queryParam("to", "2026-07-01T10:00:00Z")
                 .get("/api/v1/engine-gauges").then().statusCode(400).body("field", equalTo("to"));
+    }
+
+    /** A line with only the generation-token counter is stored; the cache gauges' curve has no minute for it. */
+    @Test
+    void aCounterOnlyLineIsTakenAndLeavesTheCacheCurveAlone() {
+        String body = "{\"service\":\"tok-gen\",\"namespace\":\"ml\",\"pod\":\"t-0\",\"ts\":\"2026-06-02T10:00:30Z\","
+                + "\"generationTokensTotal\":1200}\n{\"service\":\"tok-gen\",\"namespace\":\"ml\",\"pod\":\"t-0\","
+                + "\"ts\":\"2026-06-02T10:00:50Z\",\"generationTokensTotal\":1500,\"kvCacheUsage\":0.5}";
+        given().contentType("application/x-ndjson").body(body.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(200).body("stored", equalTo(2));
+        JsonPath c = curve("tok-gen", "2026-06-02T10:00:00Z", "2026-06-02T10:02:00Z");
+        assertEquals(List.of("2026-06-02T10:00:00Z"), c.getList("minutes.minute"));
+        assertEquals(1, c.getInt("minutes[0].kvCacheUsage.samples"), "the counter is no KV-cache reading");
+        String only = "{\"service\":\"tok-gen\",\"namespace\":\"ml\",\"pod\":\"t-0\",\"ts\":\"2026-06-02T10:01:30Z\","
+                + "\"generationTokensTotal\":2700}";
+        given().contentType("application/x-ndjson").body(only.getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(200);
+        assertEquals(List.of("2026-06-02T10:00:00Z"), curve("tok-gen", "2026-06-02T10:00:00Z", "2026-06-02T10:02:00Z")
+                .getList("minutes.minute"), "a minute of counter readings alone is not a cache minute");
     }
 }

@@ -125,7 +125,10 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         }));
         server.createContext("/api/v1/", this::handle);
         server.start();
-        return Map.of("quarkus.rest-client.ledger.url", "http://127.0.0.1:" + server.getAddress().getPort());
+        // billing's costs and alert-service's runbook are canned GETs of the same server
+        String url = "http://127.0.0.1:" + server.getAddress().getPort();
+        return Map.of("quarkus.rest-client.ledger.url", url, "quarkus.rest-client.billing.url", url,
+                "quarkus.rest-client.alert.url", url);
     }
 
     @Override
