@@ -150,12 +150,16 @@ public class LatencyRetentionRepository {
                 .map(rows -> rows.iterator().next().getLong("replaced"));
     }
 
-    /** Deletes every row, minute or hour, of the latency tables older than {@code before}; answers how many. */
+    /**
+     * Deletes every row, minute or hour, of the latency tables older than {@code before}, and the engine gauges'
+     * minutes too (they are not folded: a token counter's restart inside an hour would be lost); answers how many.
+     */
     public Uni<Long> dropBefore(Instant before) {
         return pool.preparedQuery("""
                         WITH l AS (DELETE FROM slo.latency_minute WHERE minute < $1 RETURNING 1),
-                             r AS (DELETE FROM slo.request_minute WHERE minute < $1 RETURNING 1)
-                        SELECT (SELECT count(*) FROM l) + (SELECT count(*) FROM r) AS dropped""")
+                             r AS (DELETE FROM slo.request_minute WHERE minute < $1 RETURNING 1),
+                             g AS (DELETE FROM slo.engine_gauge_minute WHERE minute < $1 RETURNING 1)
+                        SELECT (SELECT count(*) FROM l) + (SELECT count(*) FROM r) + (SELECT count(*) FROM g) AS dropped""")
                 .execute(Tuple.of(offset(before)))
                 .map(rows -> rows.iterator().next().getLong("dropped"));
     }

@@ -72,6 +72,11 @@ class LatencyRetentionTest {
                 line("a", h.plusSeconds(61), 30, true), line("b", h.plusSeconds(121), 40, true),
                 line("a", h.plusSeconds(59 * 60 + 30), 50, true), line("a", h.plusSeconds(3600 + 5), 60, true),
                 line("a", recent.plusSeconds(5), 70, true), line("a", ancient, 90, true));
+        // the engines' gauges are not folded: the old one stays, the ancient one goes with the hours
+        given().contentType("application/x-ndjson").body(("{\"service\":\"chat\",\"namespace\":\"ml\",\"pod\":\"a\",\"ts\":\""
+                        + h.plusSeconds(10) + "\",\"kvCacheUsage\":0.5}\n{\"service\":\"chat\",\"namespace\":\"ml\",\"pod\":\"a\","
+                        + "\"ts\":\"" + ancient + "\",\"kvCacheUsage\":0.5}\n").getBytes(StandardCharsets.UTF_8))
+                .post("/api/v1/ingest/engine-gauges").then().statusCode(200);
 
         // before: six requests in the two old hours, 10..60 ms: p50 = the 3rd = 30, max 60, at five distinct minutes
         JsonPath before = e2e(h, h.plus(Duration.ofHours(2)));
@@ -85,7 +90,9 @@ class LatencyRetentionTest {
         assertEquals(3, first.hoursFolded());
         // minute rows replaced: hour h has 4 histogram rows and 4 request rows, h+1 one of each, the ancient hour one of each
         assertEquals(12, first.minuteRowsFolded());
-        assertEquals(2, first.rowsDropped(), "the ancient hour's histogram row and request row");
+        assertEquals(3, first.rowsDropped(), "the ancient hour's histogram row and request row, and its gauge minute");
+        assertEquals(List.of("a " + h.plusSeconds(10).truncatedTo(ChronoUnit.MINUTES)), gaugeMinutes(),
+                "the 40-day-old gauge minute stays as it was");
 
         JsonPath after = e2e(h, h.plus(Duration.ofHours(2)));
         assertEquals(6, after.getInt("count"));
@@ -117,6 +124,15 @@ class LatencyRetentionTest {
         assertEquals(7, late.getInt("count"));
         assertEquals(80.0, late.getDouble("maxMs"), 0.08);
         assertTrue(late.getList("minutes.minute").contains(h.plusSeconds(5 * 60).toString()));
+    }
+
+    private List<String> gaugeMinutes() {
+        List<String> out = new ArrayList<>();
+        for (Row r : pool.query("SELECT pod, minute FROM slo.engine_gauge_minute ORDER BY minute").execute()
+                .await().atMost(Duration.ofSeconds(10))) {
+            out.add(r.getString("pod") + " " + r.getOffsetDateTime("minute").toInstant());
+        }
+        return out;
     }
 
     private List<String> rows(String sql, Instant arg) {
