@@ -218,6 +218,30 @@ final class Fixtures {
         }
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/series", false, StandIn.Reply.json(series(SERIES_ACME + "," + SERIES_GLOBEX)));
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/series", true, StandIn.Reply.json(series(SERIES_ACME)));
+    }
+
+    /* November's cost per day: acme 4.5 h (3 used) costing 18.45 on the 29th and 2 h (1 used) costing 8.20 on the 30th;
+     * globex 30 h, none used, costing 60.00 on the 29th. */
+    static final String SERIES_ACME = """
+            {"bucket":"2026-11-29","group":"acme","tenant":"acme","allocatedGpuHours":4.5,"usedGpuHours":3,"idleGpuHours":1.5,
+             "allocatedCost":18.45,"usedCost":12.30,"idleCost":6.15,"rateCardVersion":"v1"},
+            {"bucket":"2026-11-30","group":"acme","tenant":"acme","allocatedGpuHours":2,"usedGpuHours":1,"idleGpuHours":1,
+             "allocatedCost":8.20,"usedCost":4.10,"idleCost":4.10,"rateCardVersion":"v1"}
+            """;
+    static final String SERIES_GLOBEX = """
+            {"bucket":"2026-11-29","group":"globex","tenant":"globex","allocatedGpuHours":30,"usedGpuHours":0,"idleGpuHours":30,
+             "allocatedCost":60.00,"usedCost":0.00,"idleCost":60.00,"rateCardVersion":"v1"}""";
+
+    private static String series(String lines) {
+        StringBuilder buckets = new StringBuilder();
+        for (int d = 1; d <= 30; d++) {
+            buckets.append(d > 1 ? "," : "").append(String.format("{\"label\":\"2026-11-%02d\",\"start\":\"2026-11-%02dT00:00:00Z\","
+                    + "\"end\":\"%s\"}", d, d, d < 30 ? String.format("2026-11-%02dT00:00:00Z", d + 1) : "2026-12-01T00:00:00Z"));
+        }
+        return "{\"month\":\"2026-11\",\"bucket\":\"day\",\"groupBy\":\"tenant\",\"timeZone\":\"UTC\",\"currency\":\"USD\","
+                + "\"buckets\":[" + buckets + "],\"lines\":[" + lines + "]}";
     }
 
     private static final String ACME_FORECAST = """
