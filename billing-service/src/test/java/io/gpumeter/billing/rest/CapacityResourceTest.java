@@ -137,8 +137,8 @@ class CapacityResourceTest {
 
     @Test
     void aFailingLedgerIsA503() {
-        // The week's one read begins on 1 January 2030, where the fake ledger answers 500.
-        given().queryParam("horizon", "7d").queryParam("history", "7d").queryParam("at", "2030-01-08T00:00:00Z")
+        // The week's one read begins on 1 January 2031, where the fake ledger answers 500.
+        given().queryParam("horizon", "7d").queryParam("history", "7d").queryParam("at", "2031-01-08T00:00:00Z")
                 .get(CAPACITY).then().statusCode(503)
                 .contentType("application/problem+json");
     }

@@ -30,6 +30,8 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     static final String BERLIN_MARCH_TO = "2026-03-31T22:00:00Z";
     /** Months whose gpu-hours request fails in a chosen way. */
     static final String ANSWERS_500 = "2030-01-01T00:00:00Z";
+    /** The same for the capacity plan's history, counted apart from the reports' calls. */
+    static final String PLAN_ANSWERS_500 = "2031-01-01T00:00:00Z";
     static final String DROPS_CONNECTION = "2030-02-01T00:00:00Z";
     static final String ANSWERS_404 = "2030-03-01T00:00:00Z";
     static final String ANSWERS_LATE = "2030-04-01T00:00:00Z";
@@ -343,7 +345,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
         lastTenant = q.getOrDefault("tenant", "(all)");
         String from = q.get("from");
         gpuHoursCalls.computeIfAbsent(String.valueOf(from), f -> new AtomicInteger()).incrementAndGet();
-        if (ANSWERS_500.equals(from)) {
+        if (ANSWERS_500.equals(from) || PLAN_ANSWERS_500.equals(from)) {
             send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
         } else if (DROPS_CONNECTION.equals(from)) {
             exchange.close(); // no status line at all: the connection just ends
