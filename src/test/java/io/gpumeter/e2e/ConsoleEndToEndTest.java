@@ -72,7 +72,7 @@ class ConsoleEndToEndTest {
     }
 
     @Test
-    void theAdminsPagesShowWhatTheApisAnswer() throws IOException {
+    void theAdminsPagesShowWhatTheApisAnswer() throws IOException, InterruptedException {
         // the one-time link the launcher prints signs the admin in, once
         browser.open(suite.consoleSigninUrl().orElseThrow().toString());
         assertFalse(browser.driver.getCurrentUrl().contains("/signin"), browser.driver.getCurrentUrl());
@@ -99,6 +99,7 @@ class ConsoleEndToEndTest {
             browser.noConsoleErrors(page[0]);
             browser.shoot(page[0]);
         }
+        dryRunActions();
     }
 
     /** Q1: the cards held at the instant and who held them are the fleet's occupants the ledger answers. */
@@ -170,6 +171,57 @@ class ConsoleEndToEndTest {
         assertTrue(number(cells.get(2)) > 0, "the demo's usage made used hours: " + cells);
         browser.noConsoleErrors("hours");
         browser.shoot(tenantOnly ? "tenant-hours" : "hours");
+        if (!tenantOnly) {
+            daysOf(month);
+        }
+    }
+
+    /**
+     * The day view: each of the tenant's days shows billing's cost series for that day (hours still running grow, so
+     * between its answers just before and after), and its days' allocated hours add up to the month's in the ledger.
+     */
+    private void daysOf(YearMonth month) throws IOException {
+        Map<String, String> query = Map.of("month", month.toString(), "bucket", "day", "groupBy", "tenant");
+        JsonPath before = api(Service.BILLING, "/api/v1/reports/series", query);
+        browser.go("/hours?month=" + month + "&view=day");
+        browser.chartDrawn("cost-chart");
+        JsonPath after = api(Service.BILLING, "/api/v1/reports/series", query);
+        List<String> days = browser.attributes("#series-table tbody tr[data-group='" + TENANT + "']", "data-bucket");
+        assertFalse(days.isEmpty(), "the demo's days of " + TENANT);
+        assertEquals(before.getList("lines.findAll { it.group == '" + TENANT + "' }.bucket"), days, "one row per day with hours");
+        List<String> fields = List.of("allocatedGpuHours", "usedGpuHours", "idleGpuHours", "allocatedCost", "usedCost", "idleCost");
+        double allocated = 0;
+        for (String day : days) {
+            List<String> cells = browser.texts("#series-table tbody tr[data-bucket='" + day + "'][data-group='" + TENANT + "'] td");
+            String line = "lines.find { it.bucket == '" + day + "' && it.group == '" + TENANT + "' }.";
+            for (int i = 0; i < fields.size(); i++) {
+                double shown = number(cells.get(i + 2));
+                double low = before.getDouble(line + fields.get(i));
+                double high = after.getDouble(line + fields.get(i));
+                assertTrue(shown >= Math.min(low, high) - 0.005 && shown <= Math.max(low, high) + 0.005,
+                        day + " " + fields.get(i) + " shown " + shown + ", billing answered " + low + " before and " + high + " after");
+            }
+            allocated += after.getDouble(line + "allocatedGpuHours");
+        }
+        double month0 = api(Service.LEDGER, "/api/v1/gpu-hours", Map.of("from", month.atDay(1) + "T00:00:00Z",
+                "to", month.plusMonths(1).atDay(1) + "T00:00:00Z", "groupBy", "tenant", "tenant", TENANT))
+                .getDouble("find { it.key == '" + TENANT + "' }.allocatedGpuHours");
+        // each day printed to the millionth, and the month still growing by the seconds between the two reads
+        assertEquals(month0, allocated, 0.001 * days.size() + 0.05, "the days add up to the month");
+        browser.noConsoleErrors("hours per day");
+        browser.shoot("hours-days");
+    }
+
+    /** The demo sends the alerts its rules fire back as Alertmanager would: the runbook's dry-run actions are audited. */
+    private void dryRunActions() throws IOException, InterruptedException {
+        Instant deadline = Instant.now().plusSeconds(60);
+        while (api(Service.ALERT, "/api/v1/actions", Map.of()).getList("$").isEmpty() && Instant.now().isBefore(deadline)) {
+            Thread.sleep(2000);
+        }
+        browser.go("/alerts?state=all");
+        List<String> modes = browser.texts("#actions-table tbody tr td");
+        assertTrue(modes.stream().anyMatch(c -> c.contains("dry-run") || c.contains("DRY_RUN")), modes.toString());
+        browser.shoot("alerts-actions");
     }
 
     /** Q6: the training queue's p95 wait is the ledger's, to the precision shown. */

@@ -257,7 +257,10 @@ class TenantEscapeMatrixTest {
         VALUES.put("node", List.of(NODE));
         VALUES.put("service", List.of("initech-chat"));
         VALUES.put("groupBy", List.of("tenant", "team", "project", "namespace", "cluster", "model", "node", "owner",
-                "tenant,namespace", "gpu", "pool", "fleet", "cause", "rootCause"));
+                "tenant,namespace", "gpu", "pool", "fleet", "cause", "rootCause", "tenant,day", "team,week"));
+        VALUES.put("bucket", List.of("day", "week"));
+        VALUES.put("timeZone", List.of("Europe/Berlin"));
+        VALUES.put("budgetPoints", List.of("7"));
         VALUES.put("format", List.of("json", "csv", "focus", "markdown"));
         VALUES.put("share", List.of("proportional"));
         VALUES.put("open", List.of("true"));

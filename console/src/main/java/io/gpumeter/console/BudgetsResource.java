@@ -77,6 +77,9 @@ public class BudgetsResource {
                     : upstream.getJson(Backend.BILLING, "/api/v1/budget-forecasts?month=" + month, viewer.token());
             CompletableFuture<Answer> anomalyCall = tenant ? null
                     : upstream.getJson(Backend.BILLING, "/api/v1/cost-anomalies", viewer.token());
+            // The month's cost per day, for the spend drawn against each budget through the month.
+            CompletableFuture<Answer> seriesCall = upstream.getJson(Backend.BILLING, "/api/v1/reports/series?month=" + month
+                    + "&bucket=day&groupBy=tenant", viewer.token());
             Answer f = forecastCall.join();
             page.call(f.call());
             if (!f.ok()) {
@@ -96,6 +99,7 @@ public class BudgetsResource {
                 List<String> names = new ArrayList<>();
                 List<Double> spent = new ArrayList<>();
                 List<Double> rest = new ArrayList<>();
+                List<BudgetBurn.Budget> burn = new ArrayList<>();
                 for (JsonNode l : lines) {
                     String name = Format.text(l, "tenant");
                     currency = Optional.ofNullable(Format.text(l, "currency")).orElse(currency);
@@ -108,6 +112,7 @@ public class BudgetsResource {
                             Format.number(fc), Format.number(Format.decimalOrNull(l, "remaining")),
                             over ? Format.number(Format.decimalOrNull(l, "overrunAmount")) : "", over, l.path("closed").asBoolean()));
                     names.add(name);
+                    burn.add(new BudgetBurn.Budget(name, b, s, fc));
                     double per = b.signum() > 0 ? 100 / b.doubleValue() : 0;
                     spent.add(round(s.doubleValue() * per));
                     rest.add(round(Math.max(0, fc.subtract(s).doubleValue()) * per));
@@ -117,6 +122,14 @@ public class BudgetsResource {
                             "An operator sets one with PUT /api/v1/budgets/{tenant}; billing then forecasts the month against it."));
                 } else {
                     page.charts.add(Chart.of("budget-chart", "Spent and forecast against the budget", forecastChart(names, spent, rest), json));
+                    Answer series = seriesCall.join();
+                    page.call(series.call());
+                    if (!series.ok()) {
+                        page.message(series.refusal());
+                    } else {
+                        BudgetBurn.option(series.json(), burn, Format.instant(asOf).orElse(null)).ifPresent(option ->
+                                page.charts.add(Chart.of("burn-chart", "The month's spend and forecast against the budget, day by day", option, json)));
+                    }
                 }
             }
             if (anomalyCall != null) {

@@ -2,9 +2,9 @@ package io.gpumeter.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.console.HoursRows.Row;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
-import io.quarkus.qute.TemplateData;
 import io.quarkus.qute.TemplateInstance;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.ws.rs.CookieParam;
@@ -21,16 +21,15 @@ import java.math.BigDecimal;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Q2 and Q9, a month's hours and cost per tenant: allocated, used and idle normalized GPU-hours from the ledger,
- * beside their cost from billing's monthly report. A tenant's token gets its own tenant's rows from both.
+ * Q2 and Q9, a month's hours and cost per tenant, team or project: allocated, used and idle normalized GPU-hours
+ * from the ledger beside their cost from billing's monthly report, and the same per day or ISO week from billing's
+ * cost series (each bucket's hours priced by billing). A tenant's token gets its own tenant's rows from all three.
  */
 @Path("/hours")
 public class HoursResource {
@@ -47,52 +46,37 @@ public class HoursResource {
         this.hours = hours;
     }
 
-    /** One tenant's month. */
-    @TemplateData
-    public record Row(String tenant, BigDecimal allocated, BigDecimal used, BigDecimal idle, String coverage,
-                      String confidence, BigDecimal allocatedCost, BigDecimal usedCost, BigDecimal idleCost, boolean priced) {
-        public String allocatedText() {
-            return Format.number(allocated);
-        }
-
-        public String usedText() {
-            return Format.number(used);
-        }
-
-        public String idleText() {
-            return Format.number(idle);
-        }
-
-        public String allocatedCostText() {
-            return priced ? Format.number(allocatedCost) : "";
-        }
-
-        public String usedCostText() {
-            return priced ? Format.number(usedCost) : "";
-        }
-
-        public String idleCostText() {
-            return priced ? Format.number(idleCost) : "";
-        }
-    }
+    /** The views of the month: its days, its ISO weeks, or the month whole per group. */
+    static final List<String> VIEWS = List.of("day", "week", "month");
+    /** What the hours can be grouped by, as the ledger and billing both name it. */
+    static final List<String> GROUPS = List.of("tenant", "team", "project");
 
     @GET
     @Blocking
     @Produces(MediaType.TEXT_HTML)
     public TemplateInstance hours(@CookieParam(Session.COOKIE) String cookie, @QueryParam("month") String monthText,
+                                  @QueryParam("view") String viewText, @QueryParam("groupBy") String groupText,
                                   @Context UriInfo uri) {
         Viewer viewer = session.require(cookie, uri);
         Page page = new Page("Hours and cost", "hours", viewer);
         YearMonth month = month(monthText, page);
+        String view = choice("view", viewText, VIEWS, page);
+        String dim = choice("groupBy", groupText, GROUPS, page);
         List<Row> rows = List.of();
+        List<CostSeries.Line> lines = List.of();
         String currency = "";
-        if (month != null) {
+        String zone = "";
+        if (month != null && view != null && dim != null) {
             String from = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
             String to = month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
+            // The month's figures and, for the days or weeks, billing's series: asked at once, read as they come.
             CompletableFuture<Answer> gpuHours = upstream.getJson(Backend.LEDGER, "/api/v1/gpu-hours?from=" + Format.query(from)
-                    + "&to=" + Format.query(to) + "&groupBy=tenant", viewer.token());
+                    + "&to=" + Format.query(to) + "&groupBy=" + dim, viewer.token());
             CompletableFuture<Answer> report = upstream.getJson(Backend.BILLING, "/api/v1/reports/monthly?month=" + month
-                    + "&format=json&groupBy=tenant", viewer.token());
+                    + "&format=json&groupBy=" + dim, viewer.token());
+            CompletableFuture<Answer> seriesCall = view.equals("month") ? null
+                    : upstream.getJson(Backend.BILLING, "/api/v1/reports/series?month=" + month + "&bucket=" + view
+                    + "&groupBy=" + dim, viewer.token());
             Answer h = gpuHours.join();
             Answer r = report.join();
             page.call(h.call());
@@ -100,8 +84,8 @@ public class HoursResource {
             Map<String, BigDecimal[]> cost = new TreeMap<>();
             if (r.ok()) {
                 for (JsonNode line : r.json()) {
-                    String tenant = Format.text(line, "tenant");
-                    BigDecimal[] c = cost.computeIfAbsent(tenant == null ? "" : tenant, t -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
+                    String group = Format.text(line, dim);
+                    BigDecimal[] c = cost.computeIfAbsent(group == null ? "" : group, t -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
                     c[0] = c[0].add(Format.decimal(line, "allocated_cost"));
                     c[1] = c[1].add(Format.decimal(line, "used_cost_showback"));
                     c[2] = c[2].add(Format.decimal(line, "idle_cost_showback"));
@@ -113,7 +97,7 @@ public class HoursResource {
             if (!h.ok()) {
                 page.message(h.refusal());
             } else {
-                rows = rows(h.json(), r.ok() ? cost : null);
+                rows = HoursRows.rows(h.json(), r.ok() ? cost : null, dim);
             }
             if (!r.ok()) {
                 page.message(r.refusal());
@@ -122,10 +106,25 @@ public class HoursResource {
                 page.message(Message.info("No GPU-hours were allocated in " + month + (viewer.tenant() != null ? " to " + viewer.tenant() : "") + ".",
                         "Pick another month above; the ledger counts hours once the collector has seen pods holding GPUs."));
             }
-            if (!rows.isEmpty()) {
-                page.charts.add(Chart.of("hours-chart", "GPU-hours per tenant: used and idle make up allocated", hoursChart(rows), json));
+            if (seriesCall != null) {
+                Answer a = seriesCall.join();
+                page.call(a.call());
+                if (!a.ok()) {
+                    page.message(a.refusal());
+                } else if (!rows.isEmpty()) {
+                    CostSeries series = new CostSeries(a.json());
+                    List<String> order = series.order(rows.stream().map(Row::tenant).toList());
+                    lines = series.lines;
+                    zone = series.timeZone;
+                    currency = currency.isEmpty() ? series.currency : currency;
+                    page.charts.add(Chart.of("hours-chart", "GPU-hours per " + view + ": used and idle per " + dim + " make up allocated",
+                            series.hoursChart(order), json));
+                    page.charts.add(Chart.of("cost-chart", "Cost per " + view + " and " + dim, series.costChart(order), json));
+                }
+            } else if (!rows.isEmpty()) {
+                page.charts.add(Chart.of("hours-chart", "GPU-hours per " + dim + ": used and idle make up allocated", HoursRows.hoursChart(rows), json));
                 if (r.ok()) {
-                    page.charts.add(Chart.of("cost-chart", "Cost per tenant", costChart(rows, currency), json));
+                    page.charts.add(Chart.of("cost-chart", "Cost per " + dim, HoursRows.costChart(rows, currency), json));
                 }
             }
         }
@@ -135,11 +134,28 @@ public class HoursResource {
         BigDecimal idle = rows.stream().map(Row::idle).reduce(BigDecimal.ZERO, BigDecimal::add);
         BigDecimal allocatedCost = rows.stream().map(Row::allocatedCost).reduce(BigDecimal.ZERO, BigDecimal::add);
         boolean priced = rows.stream().anyMatch(Row::priced);
-        return hours.data("page", page).data("rows", rows).data("month", shown.toString()).data("currency", currency)
+        return hours.data("page", page).data("rows", rows).data("lines", lines).data("month", shown.toString())
+                .data("currency", currency).data("zone", zone)
+                .data("view", view == null ? "day" : view).data("groupBy", dim == null ? "tenant" : dim)
+                .data("groupTitle", dim == null ? "Tenant" : Character.toUpperCase(dim.charAt(0)) + dim.substring(1))
+                .data("views", VIEWS).data("groups", GROUPS)
                 .data("previous", shown.minusMonths(1).toString()).data("next", shown.plusMonths(1).toString())
                 .data("total", new Row("all", allocated, used, idle, "", "", allocatedCost,
                         rows.stream().map(Row::usedCost).reduce(BigDecimal.ZERO, BigDecimal::add),
                         rows.stream().map(Row::idleCost).reduce(BigDecimal.ZERO, BigDecimal::add), priced));
+    }
+
+    /** One of {@code allowed} ({@code allowed}'s first when absent), else null with a message naming the field. */
+    static String choice(String field, String text, List<String> allowed, Page page) {
+        if (text == null || text.isBlank()) {
+            return allowed.get(0);
+        }
+        if (allowed.contains(text.strip())) {
+            return text.strip();
+        }
+        page.message(Message.error("That " + field + " is not one the page knows", field + " must be one of "
+                + String.join(", ", allowed) + ", got '" + text + "'.", "Pick one with the links above."));
+        return null;
     }
 
     /** Billing's monthly CSV, fetched with the user's token: the browser cannot present the token to billing itself. */
@@ -190,54 +206,5 @@ public class HoursResource {
                     "Pick a month in the form above."));
             return null;
         }
-    }
-
-    private static List<Row> rows(JsonNode hours, Map<String, BigDecimal[]> cost) {
-        List<Row> rows = new ArrayList<>();
-        for (JsonNode h : hours) {
-            String tenant = Format.text(h.path("group"), "tenant");
-            if (tenant == null) {
-                tenant = Format.text(h, "key");
-            }
-            BigDecimal[] c = cost == null ? null : cost.get(tenant);
-            rows.add(new Row(tenant, Format.decimal(h, "allocatedGpuHours"), Format.decimal(h, "usedGpuHours"),
-                    Format.decimal(h, "idleGpuHours"), Format.percent(Format.decimal(h, "usageCoverage")),
-                    Format.text(h, "usageConfidence"),
-                    c == null ? BigDecimal.ZERO : c[0], c == null ? BigDecimal.ZERO : c[1], c == null ? BigDecimal.ZERO : c[2],
-                    cost != null));
-        }
-        rows.sort((a, b) -> b.allocated().compareTo(a.allocated()));
-        return rows;
-    }
-
-    private static Map<String, Object> hoursChart(List<Row> rows) {
-        List<String> tenants = rows.stream().map(Row::tenant).toList();
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 60, "right", 20, "top", 36, "bottom", 40));
-        option.put("xAxis", Map.of("type", "category", "data", tenants, "axisLabel", Map.of("interval", 0)));
-        option.put("yAxis", Map.of("type", "value", "name", "GPU-hours"));
-        option.put("series", List.of(
-                Map.of("name", "used", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", "#2f6fb0",
-                        "data", rows.stream().map(r -> r.used().doubleValue()).toList()),
-                Map.of("name", "idle", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", "#f0a13a",
-                        "data", rows.stream().map(r -> r.idle().doubleValue()).toList())));
-        return option;
-    }
-
-    private static Map<String, Object> costChart(List<Row> rows, String currency) {
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 60, "right", 20, "top", 36, "bottom", 40));
-        option.put("xAxis", Map.of("type", "category", "data", rows.stream().map(Row::tenant).toList(), "axisLabel", Map.of("interval", 0)));
-        option.put("yAxis", Map.of("type", "value", "name", currency));
-        option.put("series", List.of(
-                Map.of("name", "used cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", "#3c8d5a",
-                        "data", rows.stream().map(r -> r.usedCost().doubleValue()).toList()),
-                Map.of("name", "idle cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", "#c9d6cf",
-                        "data", rows.stream().map(r -> r.idleCost().doubleValue()).toList())));
-        return option;
     }
 }

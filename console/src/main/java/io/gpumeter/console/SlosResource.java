@@ -17,14 +17,12 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
 import java.math.BigDecimal;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 
 /**
  * Q5, the SLOs: each one's attainment and error budget as of the window's end (slo-service's states, one call), the
@@ -38,7 +36,7 @@ public class SlosResource {
 
     /** Instants of the burn-down, the window's end included. */
     static final int BURN_POINTS = 7;
-    /** SLOs drawn in the burn-down, at most: each costs {@link #BURN_POINTS} evaluations of its whole window. */
+    /** SLOs drawn in the burn-down, at most, so that its lines stay legible. */
     static final int BURN_SLOS = 10;
 
     private final Session session;
@@ -68,7 +66,9 @@ public class SlosResource {
         Span span = Span.parse(toText, windowText, page);
         List<Row> rows = new ArrayList<>();
         if (span.readable()) {
-            Answer answer = upstream.getJson(Backend.SLO, "/api/v1/slo-states?" + span.query(), viewer.token()).join();
+            // Every SLO's state and, for the fleet's burn-down, its budget left across the window: one read.
+            Answer answer = upstream.getJson(Backend.SLO, "/api/v1/slo-states?" + span.query()
+                    + (viewer.fleet() ? "&budgetPoints=" + BURN_POINTS : ""), viewer.token()).join();
             page.call(answer.call());
             if (!answer.ok()) {
                 page.message(answer.refusal());
@@ -117,7 +117,7 @@ public class SlosResource {
                 } else {
                     page.charts.add(Chart.of("attainment-chart", "Attainment against the target", attainmentChart(names, attained, targets), json));
                     if (viewer.fleet()) {
-                        burnDown(page, viewer, span, names.subList(0, Math.min(BURN_SLOS, names.size())));
+                        burnDown(page, states.subList(0, Math.min(BURN_SLOS, states.size())));
                         if (names.size() > BURN_SLOS) {
                             page.message(Message.info("The burn-down draws the first " + BURN_SLOS + " of " + names.size() + " SLOs.",
                                     "The table has them all; each SLO's status over time is GET /api/v1/slos/{name}/status?at=."));
@@ -129,44 +129,20 @@ public class SlosResource {
         return slos.data("page", page).data("rows", rows).data("attainmentHeight", Math.max(page.chart("burn-chart") != null ? 280 : 160, rows.size() * 40 + 80)).data("span", span).data("windows", Span.windows());
     }
 
-    /** The budget left as of instants across the window, one status read per SLO and instant, all at once. */
-    private void burnDown(Page page, Viewer viewer, Span span, List<String> names) {
-        List<Instant> at = new ArrayList<>();
-        Duration step = span.length().dividedBy(BURN_POINTS - 1);
-        for (int i = 0; i < BURN_POINTS; i++) {
-            at.add(span.from().plus(step.multipliedBy(i)));
-        }
-        Map<String, List<CompletableFuture<Answer>>> calls = new LinkedHashMap<>();
-        for (String name : names) {
-            List<CompletableFuture<Answer>> perSlo = new ArrayList<>();
-            for (Instant t : at) {
-                perSlo.add(upstream.getJson(Backend.SLO, "/api/v1/slos/" + Format.segment(name) + "/status?at="
-                        + Format.query(Format.rfc3339(t)), viewer.token()));
-            }
-            calls.put(name, perSlo);
-        }
+    /** The budget left as of instants across the window, as slo-states answered it beside each SLO's status. */
+    private void burnDown(Page page, List<JsonNode> states) {
         List<Map<String, Object>> series = new ArrayList<>();
-        Message refused = null;
-        for (var e : calls.entrySet()) {
+        for (JsonNode s : states) {
             List<List<Object>> points = new ArrayList<>();
-            for (int i = 0; i < at.size(); i++) {
-                Answer a = e.getValue().get(i).join();
-                if (i == 0) {
-                    page.call(a.call());
-                }
-                if (!a.ok()) {
-                    refused = refused == null ? a.refusal() : refused;
-                    continue;
-                }
-                BigDecimal left = Format.decimalOrNull(a.json().path("errorBudget"), "remaining");
-                if (left != null) {
-                    points.add(List.of(Format.rfc3339(at.get(i)), left.movePointRight(2).doubleValue()));
+            for (JsonNode p : s.path("budgetLeft")) {
+                BigDecimal left = Format.decimalOrNull(p, "remaining");
+                Optional<Instant> at = Optional.ofNullable(Format.text(p, "at")).flatMap(Format::instant);
+                if (left != null && at.isPresent()) {
+                    points.add(List.of(Format.rfc3339(at.get()), left.movePointRight(2).doubleValue()));
                 }
             }
-            series.add(Map.of("name", e.getKey(), "type", "line", "showSymbol", true, "data", points));
-        }
-        if (refused != null) {
-            page.message(refused);
+            series.add(Map.of("name", Optional.ofNullable(Format.text(s.path("slo"), "name")).orElse(""), "type", "line",
+                    "showSymbol", true, "data", points));
         }
         Map<String, Object> option = new LinkedHashMap<>();
         option.put("tooltip", Map.of("trigger", "axis"));

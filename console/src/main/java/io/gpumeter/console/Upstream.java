@@ -56,8 +56,9 @@ public class Upstream {
                     "The console is misconfigured", backend.title() + "'s address is not a URL: " + config.url(backend),
                     "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url.")));
         }
+        boolean wantsJson = accept.startsWith("application/json");
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
-                .thenApply(response -> read(call, response))
+                .thenApply(response -> read(call, response, wantsJson))
                 .exceptionally(failure -> unreachable(call, failure));
     }
 
@@ -79,11 +80,12 @@ public class Upstream {
                     "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url.")));
         }
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
-                .thenApply(response -> read(call, response))
+                .thenApply(response -> read(call, response, true))
                 .exceptionally(failure -> unreachable(call, failure));
     }
 
-    private Answer read(ApiCall call, HttpResponse<String> response) {
+    /** @param wantsJson a 2xx answer that is not JSON is then a refusal too: a page would have no figures to read */
+    private Answer read(ApiCall call, HttpResponse<String> response, boolean wantsJson) {
         int status = response.statusCode();
         String type = response.headers().firstValue("Content-Type").orElse("").toLowerCase(Locale.ROOT);
         String body = response.body();
@@ -95,6 +97,13 @@ public class Upstream {
                     return new Answer(call, status, null, body, Message.error(call.service() + " answered something the console cannot read",
                             "The answer to " + call.pathAndQuery() + " was not valid JSON.", "Check that the console and the services are the same version."));
                 }
+            }
+            if (wantsJson) {
+                return new Answer(call, status, null, body, Message.error(call.service() + " answered something the console cannot read",
+                        "The answer to " + call.pathAndQuery() + " was " + (type.isBlank() ? "of no stated type" : type.split(";")[0].strip())
+                                + ", not JSON.",
+                        "Check that the console's address of " + call.service() + " (gpumeter.console."
+                                + call.backend().name().toLowerCase(Locale.ROOT) + "-url) points at it, not at a proxy's page."));
             }
             return new Answer(call, status, null, body, null);
         }

@@ -130,8 +130,16 @@ class BrowserTest {
                 cells("#hours-table tbody tr[data-tenant='acme'] td", false));
         assertEquals(List.of("globex", "30.00", "0.00", "30.00", "0.0 %", "NONE", "60.00", "0.00", "60.00"),
                 cells("#hours-table tbody tr[data-tenant='globex'] td", false));
+        assertEquals(List.of("2026-11-29", "acme", "4.50", "3.00", "1.50", "18.45", "12.30", "6.15"),
+                cells("#series-table tbody tr[data-bucket='2026-11-29'][data-group='acme'] td", false));
+        assertTrue(browser.findElements(By.cssSelector("#hours-chart svg path")).size() >= 3, "the day chart draws its bars");
         noConsoleErrors("hours");
         shoot("hours");
+        browser.findElement(By.id("view-month")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("view=month"));
+        chartDrawn("hours-chart");
+        assertTrue(browser.findElements(By.id("series-table")).isEmpty(), "the month view has no table per day");
+        noConsoleErrors("hours per month");
 
         browser.findElement(By.linkText("Idle")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/idle"));
@@ -197,6 +205,7 @@ class BrowserTest {
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/budgets"));
         go("/budgets?month=2026-11");
         chartDrawn("budget-chart");
+        chartDrawn("burn-chart");
         chartDrawn("anomaly-chart");
         assertEquals(List.of("globex", "50.00", "60.00", "98.3 %", "61.02", "-10.00", "11.02"),
                 cells("#budgets-table tbody tr[data-tenant='globex'] td", false));

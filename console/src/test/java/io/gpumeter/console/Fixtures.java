@@ -146,15 +146,19 @@ final class Fixtures {
                   {"tenant":"globex","cost":12.00,"trailingMean":11.50,"trailingStdDev":1.20,"threshold":15.10,"anomalous":false}]}"""));
         StandIn.reply(Backend.BILLING, "/api/v1/cost-anomalies", true, StandIn.Reply.problem(403, "Forbidden",
                 "a tenant token may not read fleet-wide figures"));
-        StandIn.reply(Backend.SLO, "/api/v1/slo-states", false, StandIn.Reply.json("[" + CHAT_STATE + "," + ACME_SLO_STATE + "]"));
+        // chat-ttft's budget burns down across the morning: 60 % left at 06:00, overspent by 12:00; acme's stays at 80 %
+        String[] left = {"0.6", "0.55", "0.45", "0.3", "0.1", "-0.2", "-0.5"};
+        List<String> chat = new java.util.ArrayList<>();
+        List<String> acme = new java.util.ArrayList<>();
+        for (int h = 0; h < left.length; h++) {
+            String at = "\"at\":\"2026-11-30T" + String.format("%02d", 6 + h) + ":00:00Z\"";
+            chat.add("{" + at + ",\"remaining\":" + left[h] + "}");
+            acme.add("{" + at + ",\"remaining\":0.8}");
+        }
+        StandIn.reply(Backend.SLO, "/api/v1/slo-states", false, StandIn.Reply.json("[" + withBudgetLeft(CHAT_STATE, chat) + ","
+                + withBudgetLeft(ACME_SLO_STATE, acme) + "]"));
         StandIn.reply(Backend.SLO, "/api/v1/slo-states", true, StandIn.Reply.json("[" + ACME_SLO_STATE + "]"));
         StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status", false, StandIn.Reply.json(CHAT_STATUS));
-        // chat-ttft's budget burns down across the morning: 60 % left at 06:00, overspent by 12:00
-        String[] left = {"0.6", "0.55", "0.45", "0.3", "0.1", "-0.2", "-0.5"};
-        for (int h = 0; h < left.length; h++) {
-            StandIn.reply(Backend.SLO, "/api/v1/slos/chat-ttft/status?at=2026-11-30T" + String.format("%02d", 6 + h) + "%3A00%3A00Z", false,
-                    StandIn.Reply.json(CHAT_STATUS.replace("\"remaining\":-0.5", "\"remaining\":" + left[h])));
-        }
         StandIn.reply(Backend.SLO, "/api/v1/slos/acme-availability/status", false, StandIn.Reply.json(ACME_SLO_STATUS));
         StandIn.reply(Backend.LEDGER, "/api/v1/queue-wait/pending", false, StandIn.Reply.json("""
                 [{"cluster":"lab","source":"kueue","namespace":"acme-ml","name":"job-train-9-3f2a1","clusterQueue":"team-a-cq",
@@ -218,6 +222,36 @@ final class Fixtures {
         }
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", false, StandIn.Reply.json("[" + ACME_LINE + "," + GLOBEX_LINE + "]"));
         StandIn.reply(Backend.BILLING, "/api/v1/reports/monthly", true, StandIn.Reply.json("[" + ACME_LINE + "]"));
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/series", false, StandIn.Reply.json(series(SERIES_ACME + "," + SERIES_GLOBEX)));
+        StandIn.reply(Backend.BILLING, "/api/v1/reports/series", true, StandIn.Reply.json(series(SERIES_ACME)));
+    }
+
+    /* November's cost per day: acme 4.5 h (3 used) costing 18.45 on the 29th and 2 h (1 used) costing 8.20 on the 30th;
+     * globex 30 h, none used, costing 60.00 on the 29th. */
+    static final String SERIES_ACME = """
+            {"bucket":"2026-11-29","group":"acme","tenant":"acme","allocatedGpuHours":4.5,"usedGpuHours":3,"idleGpuHours":1.5,
+             "allocatedCost":18.45,"usedCost":12.30,"idleCost":6.15,"rateCardVersion":"v1"},
+            {"bucket":"2026-11-30","group":"acme","tenant":"acme","allocatedGpuHours":2,"usedGpuHours":1,"idleGpuHours":1,
+             "allocatedCost":8.20,"usedCost":4.10,"idleCost":4.10,"rateCardVersion":"v1"}
+            """;
+    static final String SERIES_GLOBEX = """
+            {"bucket":"2026-11-29","group":"globex","tenant":"globex","allocatedGpuHours":30,"usedGpuHours":0,"idleGpuHours":30,
+             "allocatedCost":60.00,"usedCost":0.00,"idleCost":60.00,"rateCardVersion":"v1"}""";
+
+    /** A state as slo-states answers it with budgetPoints: its budget left at each instant. */
+    private static String withBudgetLeft(String state, List<String> points) {
+        String trimmed = state.strip();
+        return trimmed.substring(0, trimmed.length() - 1) + ",\"budgetLeft\":[" + String.join(",", points) + "]}";
+    }
+
+    private static String series(String lines) {
+        StringBuilder buckets = new StringBuilder();
+        for (int d = 1; d <= 30; d++) {
+            buckets.append(d > 1 ? "," : "").append(String.format("{\"label\":\"2026-11-%02d\",\"start\":\"2026-11-%02dT00:00:00Z\","
+                    + "\"end\":\"%s\"}", d, d, d < 30 ? String.format("2026-11-%02dT00:00:00Z", d + 1) : "2026-12-01T00:00:00Z"));
+        }
+        return "{\"month\":\"2026-11\",\"bucket\":\"day\",\"groupBy\":\"tenant\",\"timeZone\":\"UTC\",\"currency\":\"USD\","
+                + "\"buckets\":[" + buckets + "],\"lines\":[" + lines + "]}";
     }
 
     private static final String ACME_FORECAST = """

@@ -91,7 +91,44 @@ class PagesTest {
         assertTrue(html.contains("href=\"/hours/report.csv?month=2026-11\""), "the CSV behind the cost");
         assertTrue(html.contains("/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&amp;to=2026-12-01T00%3A00%3A00Z&amp;groupBy=tenant"), html);
         assertTrue(html.contains("id=\"hours-chart-option\"") && html.contains("id=\"cost-chart-option\""));
+        // by default the month's days, from billing's cost series
+        assertTrue(html.contains("<tr data-bucket=\"2026-11-29\" data-group=\"acme\"><td>2026-11-29</td><td>acme</td><td class=\"num\">4.50</td>"
+                + "<td class=\"num\">3.00</td><td class=\"num\">1.50</td><td class=\"num\">18.45</td><td class=\"num\">12.30</td>"
+                + "<td class=\"num\">6.15</td></tr>"), html);
+        assertTrue(html.contains("<strong id=\"view-day\">day</strong>") && html.contains("href=\"/hours?month=2026-11&amp;view=week&amp;groupBy=tenant\""), html);
+        String hoursChart = option(html, "hours-chart");
+        // acme's used hours on the 29th and 30th (the last two of 30 days), then its idle hours in the same stack
+        assertTrue(hoursChart.contains("\"name\":\"acme\",\"type\":\"bar\",\"stack\":\"allocated\"") && hoursChart.contains("0.0,3.0,1.0]")
+                && hoursChart.contains("0.0,1.5,1.0]") && hoursChart.contains("0.0,30.0,0.0]"), hoursChart);
+        assertTrue(option(html, "cost-chart").contains("0.0,18.45,8.2]"), html);
+        assertEquals(List.of("/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=tenant",
+                        "/api/v1/reports/monthly?month=2026-11&format=json&groupBy=tenant", "/api/v1/reports/series?month=2026-11&bucket=day&groupBy=tenant"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
+    }
+
+    @Test
+    void hoursPerWeekPerMonthAndPerTeamAskTheServicesSo() {
+        page("/hours?month=2026-11&view=week&groupBy=team", Fixtures.ADMIN);
+        assertEquals(List.of("/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=team",
+                        "/api/v1/reports/monthly?month=2026-11&format=json&groupBy=team", "/api/v1/reports/series?month=2026-11&bucket=week&groupBy=team"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+        StandIn.SEEN.clear();
+        String month = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().noneMatch(s -> s.pathAndQuery().contains("/series")), StandIn.SEEN.toString());
+        assertTrue(month.contains("id=\"hours-chart-option\"") && !month.contains("id=\"series-table\""), month);
+        assertTrue(page("/hours?month=2026-11&view=hour", Fixtures.ADMIN).contains("view must be one of day, week, month, got &#39;hour&#39;."));
+    }
+
+    @Test
+    void anAnswerThatIsNotJsonIsShownAsAProblemNotAFailure() {
+        StandIn.override(Backend.BILLING, "/api/v1/reports/monthly", new StandIn.Reply(200, "text/html", "<html>a proxy's sign-in page</html>"));
+        String html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
+        assertTrue(html.contains("billing-service answered something the console cannot read")
+                && html.contains("was text/html, not JSON.") && html.contains("gpumeter.console.billing-url"), html);
+        assertFalse(html.contains("proxy&#39;s sign-in page") || html.contains("proxy's sign-in page"), html);
+        // the ledger's hours are still shown, without cost
+        assertTrue(html.contains("<tr data-tenant=\"acme\"><td>acme</td><td class=\"num\">120.50</td>"), html);
     }
 
     @Test
@@ -305,8 +342,14 @@ class PagesTest {
                 + "<td class=\"num\">5.00</td><td class=\"num\">55.00</td><td>yes</td></tr>"), html);
         assertTrue(html.contains("Cost anomalies, 2026-11-29"), html);
         assertTrue(html.contains("id=\"budget-chart-option\"") && html.contains("id=\"anomaly-chart-option\""));
-        assertEquals(List.of("/api/v1/budget-forecasts?month=2026-11", "/api/v1/cost-anomalies"),
+        assertEquals(List.of("/api/v1/budget-forecasts?month=2026-11", "/api/v1/cost-anomalies",
+                        "/api/v1/reports/series?month=2026-11&bucket=day&groupBy=tenant"),
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+        // the month against the budget: acme's spend by the 28th is nil, on the 30th (the forecast's day) its 900.00 of
+        // 1,000.00 = 90 %; globex's 60.00 of 50.00 = 120 %, from its 60.00 on the 29th
+        String burn = option(html, "burn-chart");
+        assertTrue(burn.contains("\"name\":\"acme\",\"type\":\"line\"") && burn.contains("0.0,0.0,1.8,90.0]"), burn);
+        assertTrue(burn.contains("0.0,120.0,120.0]") && burn.contains("\"name\":\"globex forecast\""), burn);
         assertForwarded(Fixtures.ADMIN);
 
         StandIn.reset();
@@ -314,7 +357,8 @@ class PagesTest {
         assertTrue(nav(tenant).contains("href=\"/budgets\""), "a tenant has its budget in the menu");
         assertTrue(tenant.contains("<td>acme</td><td class=\"num\">1,000.00</td>"), tenant);
         assertFalse(tenant.contains("globex") || tenant.contains("Cost anomalies") || tenant.contains("anomaly watch"), tenant);
-        assertEquals(List.of("/api/v1/budgets/acme/forecast?month=2026-11"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/budgets/acme/forecast?month=2026-11", "/api/v1/reports/series?month=2026-11&bucket=day&groupBy=tenant"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ACME);
 
         StandIn.reset();
@@ -342,17 +386,17 @@ class PagesTest {
         String burn = option(html, "burn-chart");
         assertTrue(burn.contains("[[\"2026-11-30T06:00:00Z\",60.0],[\"2026-11-30T07:00:00Z\",55.0]"), burn);
         assertTrue(burn.contains("[\"2026-11-30T11:00:00Z\",-20.0],[\"2026-11-30T12:00:00Z\",-50.0]]") && burn.contains("[\"2026-11-30T12:00:00Z\",80.0]"), burn);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
-                "/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z")), StandIn.SEEN.toString());
-        assertEquals(1 + 2 * SlosResource.BURN_POINTS, StandIn.SEEN.size(), "one states read, a status read per SLO and instant");
+        assertEquals(List.of("/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&budgetPoints=7"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList(), "one read: the states with their budget left across the window");
         assertForwarded(Fixtures.ADMIN);
 
         StandIn.reset();
         String tenant = page("/slos?to=2026-11-30T12:00:00Z&window=6h", Fixtures.ACME);
         assertTrue(nav(tenant).contains("href=\"/slos\""));
         assertTrue(tenant.contains("<td>acme-availability</td>") && !tenant.contains("chat-ttft"), tenant);
-        assertFalse(tenant.contains("burn-chart-option"), "no burn-down for a tenant: the status reads are fleet reads");
-        assertEquals(1, StandIn.SEEN.size());
+        assertFalse(tenant.contains("burn-chart-option"), "no burn-down for a tenant");
+        assertEquals(List.of("/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
         assertForwarded(Fixtures.ACME);
 
         StandIn.reset();

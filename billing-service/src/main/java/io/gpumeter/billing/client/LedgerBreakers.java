@@ -56,8 +56,8 @@ public class LedgerBreakers {
         Instant to = clock.instant().truncatedTo(ChronoUnit.MINUTES);
         Instant from = to.minus(TRIAL_WINDOW);
         Map<String, CircuitBreakerState> states = states();
-        trial(states.get("gpuHours"), () -> ledger.gpuHours(from, to, "tenant", null));
-        trial(states.get("capacity"), () -> ledger.capacityByModel(from, to));
+        trial(states.get("gpuHours"), () -> ledger.gpuHours(from, to, "tenant", null, null));
+        trial(states.get("capacity"), () -> ledger.capacity(from, to, "model", null));
         trial(states.get("normalization"), ledger::normalization);
     }
 

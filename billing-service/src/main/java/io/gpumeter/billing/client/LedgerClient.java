@@ -1,5 +1,6 @@
 package io.gpumeter.billing.client;
 
+import io.gpumeter.billing.domain.TimeBucket;
 import io.gpumeter.common.client.Answers;
 import io.smallrye.faulttolerance.api.CircuitBreakerName;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -9,6 +10,7 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.List;
 import java.util.Optional;
 
@@ -34,18 +36,23 @@ public class LedgerClient {
 
     /**
      * Allocated and used normalized GPU-hours in [from, to) grouped by the comma-separated ledger dimensions
-     * {@code groupBy} (e.g. "tenant,model"), of one tenant's rows only when {@code tenant} is given (the ledger
-     * selects them), else of all; empty when the ledger answers 404.
+     * {@code groupBy} (e.g. "tenant,model", or "model,day" split at the local midnights of {@code zone}; null zone:
+     * the ledger's default, UTC), of one tenant's rows only when {@code tenant} is given (the ledger selects them),
+     * else of all; empty when the ledger answers 404.
      */
     @CircuitBreakerName(GPU_HOURS)
-    public List<GpuHours> gpuHours(Instant from, Instant to, String groupBy, String tenant) {
-        return Answers.orIfNotFound(() -> ledger.gpuHours(from.toString(), to.toString(), groupBy, tenant), List.of());
+    public List<GpuHours> gpuHours(Instant from, Instant to, String groupBy, String tenant, ZoneId zone) {
+        return Answers.orIfNotFound(() -> ledger.gpuHours(from.toString(), to.toString(), groupBy, tenant,
+                zone == null ? null : TimeBucket.zoneName(zone)), List.of());
     }
 
-    /** Card-hours the inventory could supply in [from, to), per GPU model; any failure, a 404 included, throws. */
+    /**
+     * Card-hours the inventory could supply in [from, to), grouped by {@code groupBy} ("model", or "model,day" split
+     * at the local midnights of {@code zone}); any failure, a 404 included, throws.
+     */
     @CircuitBreakerName(CAPACITY)
-    public List<CardHours> capacityByModel(Instant from, Instant to) {
-        List<CardHours> hours = ledger.capacity(from.toString(), to.toString(), "model");
+    public List<CardHours> capacity(Instant from, Instant to, String groupBy, ZoneId zone) {
+        List<CardHours> hours = ledger.capacity(from.toString(), to.toString(), groupBy, zone == null ? null : TimeBucket.zoneName(zone));
         return hours == null ? List.of() : hours;
     }
 

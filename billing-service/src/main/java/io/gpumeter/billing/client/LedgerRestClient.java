@@ -23,7 +23,8 @@ interface LedgerRestClient {
     @GET
     @Path("/gpu-hours")
     List<GpuHours> gpuHours(@QueryParam("from") String from, @QueryParam("to") String to,
-                            @QueryParam("groupBy") String groupBy, @QueryParam("tenant") String tenant);
+                            @QueryParam("groupBy") String groupBy, @QueryParam("tenant") String tenant,
+                            @QueryParam("timeZone") String timeZone);
 
     @GET
     @Path("/normalization")
@@ -32,7 +33,7 @@ interface LedgerRestClient {
     @GET
     @Path("/capacity")
     List<CardHours> capacity(@QueryParam("from") String from, @QueryParam("to") String to,
-                             @QueryParam("groupBy") String groupBy);
+                             @QueryParam("groupBy") String groupBy, @QueryParam("timeZone") String timeZone);
 
     @GET
     @Path("/queue-wait")

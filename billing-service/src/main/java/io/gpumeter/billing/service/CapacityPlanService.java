@@ -36,7 +36,7 @@ public class CapacityPlanService {
 
     /** Fewer days leave the trend and the week of queue figures without ground. */
     public static final int MIN_HISTORY_DAYS = 7;
-    /** Two ledger reads a day: half a year is plenty for a trend. */
+    /** Half a year of days is plenty for a trend. */
     public static final int MAX_HISTORY_DAYS = 182;
 
     private final LedgerReadings readings;
@@ -83,15 +83,11 @@ public class CapacityPlanService {
         return LedgerReadings.fromLedger("the capacity plan", () -> {
             Map<String, TreeSet<String>> spellings = new TreeMap<>();
             Map<String, Map<LocalDate, double[]>> byModel = new HashMap<>();
-            for (LocalDate day = first; day.isBefore(today); day = day.plusDays(1)) {
-                Instant from = start(day);
-                Instant to = start(day.plusDays(1));
-                LocalDate d = day;
-                readings.allocatedByModel(from, to).forEach((model, hours) ->
-                        figures(byModel, spellings, model, d)[0] += hours.doubleValue());
-                readings.capacityByModel(from, to).forEach((model, hours) ->
-                        figures(byModel, spellings, model, d)[1] += hours.doubleValue());
-            }
+            // One read each for the whole history, split by the ledger at the local midnights of the billing zone.
+            readings.allocatedByModelAndDay(start(first), start(today), zone).forEach((model, days) ->
+                    days.forEach((d, hours) -> figures(byModel, spellings, model, d)[0] += hours.doubleValue()));
+            readings.capacityByModelAndDay(start(first), start(today), zone).forEach((model, days) ->
+                    days.forEach((d, hours) -> figures(byModel, spellings, model, d)[1] += hours.doubleValue()));
             Map<LocalDate, Map<String, BigDecimal>> p95 = new TreeMap<>();
             for (LocalDate day = firstRecent; day.isBefore(today); day = day.plusDays(1)) {
                 p95.put(day, readings.queueWaitP95(start(day), start(day.plusDays(1))));

@@ -14,6 +14,7 @@ import io.gpumeter.billing.domain.ModelName;
 import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCardTimeline;
 import io.gpumeter.billing.domain.ReportScope;
+import io.gpumeter.billing.domain.TimeBucket;
 import io.gpumeter.billing.domain.UsageLine;
 import io.gpumeter.common.problem.ApiProblem;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -21,6 +22,8 @@ import org.jboss.logging.Logger;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -56,7 +59,7 @@ class LedgerReadings {
     List<UsageLine> usage(RateCardTimeline.Stretch stretch, GroupBy groupBy, ReportScope scope) {
         // the ledger selects the tenant's rows in its first step; the scope still checks every row it answers
         List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy),
-                scope.isAll() ? null : scope.tenant());
+                scope.isAll() ? null : scope.tenant(), null);
         List<UsageLine> lines = new ArrayList<>(aggregates.size());
         for (GpuHours a : aggregates) {
             requireAllocated(a);
@@ -69,9 +72,32 @@ class LedgerReadings {
         return lines;
     }
 
+    /**
+     * The group's hours per model in each {@code bucket} of one stretch, by the bucket's label, only the scope's
+     * tenants: one ledger read, split by the ledger at the local midnights of {@code zone}.
+     */
+    Map<String, List<UsageLine>> usageByBucket(RateCardTimeline.Stretch stretch, GroupBy groupBy, ReportScope scope,
+                                               TimeBucket bucket, ZoneId zone) {
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(),
+                scope.ledgerGroupBy(groupBy) + "," + bucket.label(), scope.isAll() ? null : scope.tenant(), zone);
+        Map<String, List<UsageLine>> lines = new TreeMap<>();
+        for (GpuHours a : aggregates) {
+            requireAllocated(a);
+            String label = a.dimension(bucket.label());
+            if (label == null) {
+                throw new IllegalStateException("ledger-service returned an aggregate without its " + bucket.label());
+            }
+            if (scope.admits(a.dimension("tenant"))) {
+                lines.computeIfAbsent(label, l -> new ArrayList<>()).add(new UsageLine(a.dimension(groupBy.dimension()),
+                        a.dimension("model"), a.allocatedGpuHours(), a.usedGpuHours()));
+            }
+        }
+        return lines;
+    }
+
     /** The finest lines (tenant, team, project, namespace, model) of one stretch. */
     List<FineLine> fineLines(int index, RateCardTimeline.Stretch stretch) {
-        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY, null);
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY, null, null);
         List<FineLine> lines = new ArrayList<>(aggregates.size());
         for (GpuHours a : aggregates) {
             requireAllocated(a);
@@ -86,7 +112,7 @@ class LedgerReadings {
     List<CapacityLine> capacity(List<RateCardTimeline.Stretch> stretches) {
         List<CapacityLine> lines = new ArrayList<>();
         for (int i = 0; i < stretches.size(); i++) {
-            for (CardHours c : ledger.capacityByModel(stretches.get(i).start(), stretches.get(i).end())) {
+            for (CardHours c : ledger.capacity(stretches.get(i).start(), stretches.get(i).end(), "model", null)) {
                 if (c == null || c.cardHours() == null) {
                     throw new IllegalStateException("ledger-service returned capacity without cardHours");
                 }
@@ -96,24 +122,26 @@ class LedgerReadings {
         return lines;
     }
 
-    /** Allocated GPU-hours in [from, to) by the model as the ledger spells it ({@code unknown} when it has none). */
-    Map<String, BigDecimal> allocatedByModel(Instant from, Instant to) {
-        Map<String, BigDecimal> hours = new TreeMap<>();
-        for (GpuHours a : ledger.gpuHours(from, to, "model", null)) {
+    /** Allocated GPU-hours per local day of {@code zone} in [from, to) by model as the ledger spells it, one read. */
+    Map<String, Map<LocalDate, BigDecimal>> allocatedByModelAndDay(Instant from, Instant to, ZoneId zone) {
+        Map<String, Map<LocalDate, BigDecimal>> hours = new TreeMap<>();
+        for (GpuHours a : ledger.gpuHours(from, to, "model,day", null, zone)) {
             requireAllocated(a);
-            hours.merge(ModelName.display(a.dimension("model")), a.allocatedGpuHours(), BigDecimal::add);
+            hours.computeIfAbsent(ModelName.display(a.dimension("model")), m -> new TreeMap<>())
+                    .merge(LocalDate.parse(a.dimension("day")), a.allocatedGpuHours(), BigDecimal::add);
         }
         return hours;
     }
 
-    /** Card-hours the inventory could supply in [from, to) by the model as the ledger spells it. */
-    Map<String, BigDecimal> capacityByModel(Instant from, Instant to) {
-        Map<String, BigDecimal> hours = new TreeMap<>();
-        for (CardHours c : ledger.capacityByModel(from, to)) {
+    /** Card-hours per local day of {@code zone} in [from, to) by model as the ledger spells it, one read. */
+    Map<String, Map<LocalDate, BigDecimal>> capacityByModelAndDay(Instant from, Instant to, ZoneId zone) {
+        Map<String, Map<LocalDate, BigDecimal>> hours = new TreeMap<>();
+        for (CardHours c : ledger.capacity(from, to, "model,day", zone)) {
             if (c == null || c.cardHours() == null) {
                 throw new IllegalStateException("ledger-service returned capacity without cardHours");
             }
-            hours.merge(ModelName.display(c.dimension("model")), c.cardHours(), BigDecimal::add);
+            hours.computeIfAbsent(ModelName.display(c.dimension("model")), m -> new TreeMap<>())
+                    .merge(LocalDate.parse(c.dimension("day")), c.cardHours(), BigDecimal::add);
         }
         return hours;
     }

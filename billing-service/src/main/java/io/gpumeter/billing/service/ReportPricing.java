@@ -13,11 +13,14 @@ import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCardTimeline;
 import io.gpumeter.billing.domain.ReportRow;
 import io.gpumeter.billing.domain.ReportScope;
+import io.gpumeter.billing.domain.TimeBucket;
+import io.gpumeter.billing.domain.UsageLine;
 import jakarta.inject.Singleton;
 
 import java.time.YearMonth;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -63,6 +66,39 @@ class ReportPricing {
                 });
         CostCalculator.Terms terms = new CostCalculator.Terms(period, groupBy, rateCards.currency(), normalization);
         return new Built(terms, stretches, CostCalculator.price(terms, pieces, byModel).rows());
+    }
+
+    /**
+     * A period's rows in each of its {@code buckets} (labelled as the ledger labels {@code unit}), priced as
+     * {@link #live} prices a period: one ledger read per stretch between price changes, split by the ledger at the
+     * zone's local midnights; a bucket's hours are priced with the card of the stretch they fell in.
+     */
+    Map<BillingPeriod, List<ReportRow>> liveByBucket(BillingPeriod period, TimeBucket unit, List<BillingPeriod> buckets,
+                                                      GroupBy groupBy, ReportScope scope) {
+        List<RateCardTimeline.Stretch> stretches = rateCards.timeline().split(period.startInstant(), period.endInstant());
+        List<Map<String, List<UsageLine>>> byStretch = new ArrayList<>(stretches.size());
+        Normalization normalization = LedgerReadings.fromLedger("the " + period.label() + " cost per " + unit.label(),
+                () -> {
+                    for (RateCardTimeline.Stretch stretch : stretches) {
+                        byStretch.add(readings.usageByBucket(stretch, groupBy, scope, unit, zone));
+                    }
+                    return readings.normalization();
+                });
+        Map<BillingPeriod, List<ReportRow>> out = new LinkedHashMap<>();
+        for (BillingPeriod bucket : buckets) {
+            List<CostCalculator.Piece> pieces = new ArrayList<>(stretches.size());
+            for (int i = 0; i < stretches.size(); i++) {
+                pieces.add(new CostCalculator.Piece(stretches.get(i).card(),
+                        byStretch.get(i).getOrDefault(bucket.label(), List.of())));
+            }
+            CostCalculator.Terms terms = new CostCalculator.Terms(bucket, groupBy, rateCards.currency(), normalization);
+            out.put(bucket, CostCalculator.price(terms, pieces, false).rows());
+        }
+        return out;
+    }
+
+    String currency() {
+        return rateCards.currency();
     }
 
     Built liveMonth(YearMonth month, GroupBy groupBy, ReportScope scope, boolean byModel) {

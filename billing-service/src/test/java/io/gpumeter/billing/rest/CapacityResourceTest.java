@@ -3,6 +3,7 @@ package io.gpumeter.billing.rest;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -12,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
@@ -93,6 +95,17 @@ class CapacityResourceTest {
     }
 
     @Test
+    void theHistoryIsReadOnceForAllItsDaysNotDayByDay() {
+        given().queryParam("horizon", "7d").queryParam("history", "7d").queryParam("at", FakeLedgerResource.PLAN_AT)
+                .get(CAPACITY).then().statusCode(200);
+        String ledger = ConfigProvider.getConfig().getValue("quarkus.rest-client.ledger.url", String.class);
+        for (String day : List.of("2026-08-02T00:00:00Z", "2026-08-05T00:00:00Z", "2026-08-07T00:00:00Z")) {
+            assertEquals("0", given().queryParam("from", day).get(ledger + "/calls").then().statusCode(200).extract().asString(),
+                    "no gpu-hours read of the single day from " + day);
+        }
+    }
+
+    @Test
     void aLongerHorizonLooksFurtherUpTheLine() {
         // Day 36 of the line: 240 + 12·36 = 672 GPU-hours = 37.33 cards; 18 usable: short by 19.33.
         given().queryParam("horizon", "30d").queryParam("history", "7d").queryParam("at", FakeLedgerResource.PLAN_AT)
@@ -124,7 +137,8 @@ class CapacityResourceTest {
 
     @Test
     void aFailingLedgerIsA503() {
-        given().queryParam("horizon", "7d").queryParam("history", "7d").queryParam("at", "2030-01-02T00:00:00Z")
+        // The week's one read begins on 1 January 2031, where the fake ledger answers 500.
+        given().queryParam("horizon", "7d").queryParam("history", "7d").queryParam("at", "2031-01-08T00:00:00Z")
                 .get(CAPACITY).then().statusCode(503)
                 .contentType("application/problem+json");
     }

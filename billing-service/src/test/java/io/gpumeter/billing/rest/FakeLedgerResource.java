@@ -30,6 +30,8 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     static final String BERLIN_MARCH_TO = "2026-03-31T22:00:00Z";
     /** Months whose gpu-hours request fails in a chosen way. */
     static final String ANSWERS_500 = "2030-01-01T00:00:00Z";
+    /** The same for the capacity plan's history, counted apart from the reports' calls. */
+    static final String PLAN_ANSWERS_500 = "2031-01-01T00:00:00Z";
     static final String DROPS_CONNECTION = "2030-02-01T00:00:00Z";
     static final String ANSWERS_404 = "2030-03-01T00:00:00Z";
     static final String ANSWERS_LATE = "2030-04-01T00:00:00Z";
@@ -181,6 +183,48 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     static final Map<String, String> PLAN_QUEUE_WAIT = new HashMap<>();
     private static final int[] H100_P95 = {600, 2400, 1800, 3600, -1, 1900, 7200};
 
+    /** The same week as one bucketed read each: gpu-hours and capacity by model and UTC day, 1 to 8 August. */
+    static String planAllocatedByDay;
+    static String planCapacityByDay;
+
+    static {
+        StringBuilder allocated = new StringBuilder();
+        StringBuilder cards = new StringBuilder();
+        for (int d = 1; d <= 7; d++) {
+            String day = String.format("2026-08-%02d", d);
+            allocated.append(allocated.isEmpty() ? "" : ",")
+                    .append("{\"key\":\"" + H100 + "/" + day + "\",\"group\":{\"model\":\"" + H100 + "\",\"day\":\"" + day + "\"},"
+                            + "\"allocatedGpuHours\":" + (240 + 12 * (d - 1)) + ",\"usedGpuHours\":100},"
+                            + "{\"key\":\"" + L40S + "/" + day + "\",\"group\":{\"model\":\"" + L40S + "\",\"day\":\"" + day + "\"},"
+                            + "\"allocatedGpuHours\":48}");
+            cards.append(cards.isEmpty() ? "" : ",")
+                    .append("{\"key\":\"" + H100 + "/" + day + "\",\"group\":{\"model\":\"" + H100 + "\",\"day\":\"" + day + "\"},\"cardHours\":480},"
+                            + "{\"key\":\"NVIDIA-L40S/" + day + "\",\"group\":{\"model\":\"NVIDIA-L40S\",\"day\":\"" + day + "\"},\"cardHours\":240}");
+        }
+        planAllocatedByDay = "[" + allocated + "]";
+        planCapacityByDay = "[" + cards + "]";
+    }
+
+    /*
+     * March 2026 by tenant, model and UTC day, for the cost series: acme 10 H100 hours (4 used) and 2.5 L40S hours
+     * (none used) and beta 1 H100 hour (all used) on the 1st; acme 0.125 H100 hours (all used) on the 2nd; acme 3 H100
+     * hours (1 used) on the 9th. By ISO week the same hours fall in 2026-W09 (the 1st, a Sunday), W10 and W11.
+     */
+    static final String SERIES_BY_DAY = "[" + bucketed("acme", H100, "day", "2026-03-01", "10", "4") + ","
+            + bucketed("acme", L40S, "day", "2026-03-01", "2.5", "0") + "," + bucketed("beta", H100, "day", "2026-03-01", "1", "1") + ","
+            + bucketed("acme", H100, "day", "2026-03-02", "0.125", "0.125") + ","
+            + bucketed("acme", H100, "day", "2026-03-09", "3", "1") + "]";
+    static final String SERIES_BY_WEEK = "[" + bucketed("acme", H100, "week", "2026-W09", "10", "4") + ","
+            + bucketed("acme", L40S, "week", "2026-W09", "2.5", "0") + "," + bucketed("beta", H100, "week", "2026-W09", "1", "1") + ","
+            + bucketed("acme", H100, "week", "2026-W10", "0.125", "0.125") + ","
+            + bucketed("acme", H100, "week", "2026-W11", "3", "1") + "]";
+
+    private static String bucketed(String tenant, String model, String unit, String label, String allocated, String used) {
+        return "{\"key\":\"" + tenant + "/" + model + "/" + label + "\",\"group\":{\"tenant\":\"" + tenant
+                + "\",\"model\":\"" + model + "\",\"" + unit + "\":\"" + label + "\"},\"allocatedGpuHours\":" + allocated
+                + ",\"usedGpuHours\":" + used + "}";
+    }
+
     static {
         for (int d = 1; d <= 7; d++) {
             String from = String.format("2026-08-%02dT00:00:00Z", d);
@@ -255,7 +299,10 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
                 "{\"policy\":\"" + POLICY + "\",\"version\":\"norm-2026.1\",\"since\":\"2026-01-01T00:00:00Z\"}"));
         server.createContext("/api/v1/capacity", exchange -> {
             Map<String, String> q = query(exchange);
-            if (!"model".equals(q.get("groupBy"))) {
+            if ("model,day".equals(q.get("groupBy")) && "UTC".equals(q.get("timeZone"))) {
+                send(exchange, 200, "2026-08-01T00:00:00Z/2026-08-08T00:00:00Z".equals(q.get("from") + "/" + q.get("to"))
+                        ? planCapacityByDay : "[]");
+            } else if (!"model".equals(q.get("groupBy"))) {
                 send(exchange, 400, "{\"title\":\"Bad Request\"}");
             } else {
                 send(exchange, 200, CAPACITY.getOrDefault(q.get("from") + "/" + q.get("to"), "[]"));
@@ -298,7 +345,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
         lastTenant = q.getOrDefault("tenant", "(all)");
         String from = q.get("from");
         gpuHoursCalls.computeIfAbsent(String.valueOf(from), f -> new AtomicInteger()).incrementAndGet();
-        if (ANSWERS_500.equals(from)) {
+        if (ANSWERS_500.equals(from) || PLAN_ANSWERS_500.equals(from)) {
             send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
         } else if (DROPS_CONNECTION.equals(from)) {
             exchange.close(); // no status line at all: the connection just ends
@@ -309,6 +356,13 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             send(exchange, 404, "{\"title\":\"Not Found\"}");
         } else if ("tenant,model".equals(q.get("groupBy")) && ANOMALY_DAYS.containsKey(from)) {
             send(exchange, 200, ANOMALY_DAYS.get(from));
+        } else if ("model,day".equals(q.get("groupBy")) && "UTC".equals(q.get("timeZone"))) {
+            send(exchange, 200, "2026-08-01T00:00:00Z".equals(from) && "2026-08-08T00:00:00Z".equals(q.get("to"))
+                    ? planAllocatedByDay : "[]");
+        } else if (MARCH_FROM.equals(from) && MARCH_TO.equals(q.get("to")) && "UTC".equals(q.get("timeZone"))
+                && q.get("groupBy").startsWith("tenant,model,")) {
+            send(exchange, 200, q.get("groupBy").endsWith(",day") ? SERIES_BY_DAY
+                    : q.get("groupBy").endsWith(",week") ? SERIES_BY_WEEK : "[]");
         } else if ("model".equals(q.get("groupBy")) && PLAN_ALLOCATED.containsKey(from)) {
             send(exchange, 200, PLAN_ALLOCATED.get(from));
         } else if (MARCH_FROM.equals(from) && MARCH_TO.equals(q.get("to"))

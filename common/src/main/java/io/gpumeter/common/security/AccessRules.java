@@ -41,7 +41,7 @@ public final class AccessRules {
                     List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series", "/api/v1/pod-queues"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE),
                     null, false),
             new AccessRule("Monthly and weekly reports", "billing", READ,
-                    List.of("/api/v1/reports/monthly", "/api/v1/reports/weekly"),
+                    List.of("/api/v1/reports/monthly", "/api/v1/reports/weekly", "/api/v1/reports/series"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
             new AccessRule("A tenant's budget and forecast", "billing", READ,
                     List.of("/api/v1/budgets/*", "/api/v1/budgets/*/forecast"),

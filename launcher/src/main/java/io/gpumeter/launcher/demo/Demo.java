@@ -82,6 +82,10 @@ public final class Demo {
             feed.replay(signals.neighbourNdjson(), CLUSTER);
         }
         feed.send(signals, CLUSTER);
+        if (System.getenv().getOrDefault("QUARKUS_REST_CLIENT_ALERTMANAGER_URL", "").isBlank()) {
+            // no Alertmanager to send the fired alerts back: the demo plays its part, so the runbook acts (dry-run)
+            new DemoAlertmanager(suite).start();
+        }
         OccupancySample.busiest(plan).ifPresent(sample -> showOccupants(suite, sample));
         feed.detectJitter(signals);
         Map<String, BigDecimal> budgets = feed.budgets(plan.namespaces().stream()
@@ -125,7 +129,8 @@ public final class Demo {
                     .map(e -> e.getKey() + " " + e.getValue().toPlainString()).collect(Collectors.joining(", ")),
                     DemoSignals.overrunTenant());
         }
-        out.printf("  alerts (evaluated every minute):   %s/api/v1/alerts, dry-run actions: %s/api/v1/actions%n",
+        out.printf("  alerts (evaluated every minute):   %s/api/v1/alerts, dry-run actions (the demo sends the fired alerts "
+                        + "back to the webhook as Alertmanager would): %s/api/v1/actions%n",
                 base(suite, Service.ALERT), base(suite, Service.ALERT));
     }
 

@@ -4,6 +4,7 @@ import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.AllocationSegment;
 import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
+import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.domain.Occupant;
 import io.gpumeter.ledger.domain.PodHoldings;
 import io.gpumeter.ledger.domain.UnitKind;
@@ -214,15 +215,19 @@ public class AllocationRepository {
      * counted up to the earlier of {@code to} and now; summed in SQL with exact numerics.
      */
     public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
-                                              String tenant) {
-        String select = dimensions.stream().map(d -> "coalesce(" + d.column("s") + ", 'unknown') AS d" + d.ordinal())
+                                              String tenant, List<TimeBucket> buckets) {
+        String select = dimensions.stream()
+                .map(d -> "coalesce(" + (d.bucket() ? "k.bucket" : d.column("s")) + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
-        String sql = ALLOCATED_HOURS.fill(Map.of("dimensions", select, "groups", group,
-                "tenant_filter", SqlFile.tenantFilter(tenant)));
+        Map<String, String> placeholders = Map.of("dimensions", select, "groups", group,
+                "tenant_filter", SqlFile.tenantFilter(tenant));
+        String sql = ALLOCATED_HOURS.fill(SqlFile.with(placeholders, buckets == null ? SqlFile.ALLOCATED_UNBUCKETED : Map.of(
+                "bucket_join", "JOIN " + SqlFile.BUCKETS + " ON k.b_start < coalesce(s.seg_end, $3) AND k.b_end > s.seg_start",
+                "w_start", "k.b_start", "w_end", "k.b_end")));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
-                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant))
+                .execute(SqlFile.withBuckets(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant), buckets))
                 .map(rows -> {
                     List<GpuHours> out = new ArrayList<>();
                     for (Row row : rows) {

@@ -2,6 +2,7 @@ package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.GroupDimension;
+import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.domain.UsageSource;
 import io.gpumeter.ledger.domain.UsedHours;
 import io.smallrye.mutiny.Uni;
@@ -41,15 +42,20 @@ public class UsedHoursRepository {
     }
 
     public Uni<Map<String, UsedHours>> usedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
-                                                 String tenant) {
+                                                 String tenant, List<TimeBucket> buckets) {
         String select = dimensions.stream().map(d -> "coalesce(" + d.column("m") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
-        String sql = SQL.fill(Map.of("dimensions", select, "groups", group,
-                "tenant_filter", SqlFile.tenantFilter(tenant)));
+        Map<String, String> placeholders = Map.of("dimensions", select, "groups", group,
+                "tenant_filter", SqlFile.tenantFilter(tenant));
+        String sql = SQL.fill(SqlFile.with(placeholders, buckets == null ? SqlFile.USED_UNBUCKETED : Map.of(
+                "bucket", "k.bucket",
+                "bucket_join", "JOIN " + SqlFile.BUCKETS
+                        + " ON k.b_start < o.minute + o.span AND k.b_end > o.minute AND k.b_start < o.b AND k.b_end > o.a",
+                "seg_start", "greatest(o.a, k.b_start)", "seg_end", "least(o.b, k.b_end)")));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
-                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant))
+                .execute(SqlFile.withBuckets(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant), buckets))
                 .map(rows -> {
                     Map<String, UsedHours> out = new HashMap<>();
                     for (Row row : rows) {

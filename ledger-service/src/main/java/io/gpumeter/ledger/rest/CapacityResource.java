@@ -2,6 +2,7 @@ package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.service.CapacityService;
+import io.gpumeter.ledger.service.GpuHoursService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -9,6 +10,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
 import java.util.List;
 
@@ -27,7 +29,11 @@ public class CapacityResource {
     @Operation(summary = "Card-hours the inventory could supply over [from, to), counted up to now")
     public Uni<List<CapacityService.CardHours>> capacity(@QueryParam("from") String from, @QueryParam("to") String to,
                                                          @QueryParam("groupBy") String groupBy,
-                                                         @QueryParam("cluster") String cluster) {
-        return capacity.capacity(Params.instant("from", from), Params.instant("to", to), groupBy, cluster);
+                                                         @QueryParam("cluster") String cluster,
+                                                         @Parameter(description = "time zone of the day, week and month seams "
+                                                                 + "(IANA name), UTC by default", example = "Europe/Berlin")
+                                                         @QueryParam("timeZone") String timeZone) {
+        return capacity.capacity(Params.instant("from", from), Params.instant("to", to), groupBy, cluster,
+                GpuHoursService.zone(timeZone));
     }
 }

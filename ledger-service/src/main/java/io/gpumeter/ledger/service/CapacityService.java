@@ -2,7 +2,10 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.ledger.domain.GroupDimension;
 import io.gpumeter.ledger.domain.NodeInventory;
+import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.repository.CapacityRepository;
 import io.gpumeter.ledger.repository.CapacityRepository.Card;
 import io.gpumeter.ledger.repository.CapacityRepository.NodeVersion;
@@ -14,6 +17,7 @@ import java.math.RoundingMode;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -42,9 +46,13 @@ public class CapacityService {
     public record CardHours(String key, Map<String, String> group, BigDecimal cardHours) {
     }
 
-    /** A dimension capacity can be grouped by. */
+    /** A dimension capacity can be grouped by; DAY, WEEK and MONTH are time buckets ({@link TimeBucket}). */
     enum Dimension {
-        CLUSTER, NODE, MODEL;
+        CLUSTER, NODE, MODEL, DAY, WEEK, MONTH;
+
+        boolean bucket() {
+            return this == DAY || this == WEEK || this == MONTH;
+        }
 
         String label() {
             return name().toLowerCase(Locale.ROOT);
@@ -71,6 +79,11 @@ public class CapacityService {
      * grouped by the comma-separated dimensions of {@code groupBy} (cluster, node, model; default model).
      */
     public Uni<List<CardHours>> capacity(Instant from, Instant to, String groupBy, String cluster) {
+        return capacity(from, to, groupBy, cluster, java.time.ZoneOffset.UTC);
+    }
+
+    /** As above; a time bucket among the dimensions splits the card-hours at the local midnights of {@code zone}. */
+    public Uni<List<CardHours>> capacity(Instant from, Instant to, String groupBy, String cluster, ZoneId zone) {
         Params.window(from, to);
         if (Duration.between(from, to).compareTo(MAX_WINDOW) > 0) {
             throw ApiProblem.badRequest("to", "to may be at most " + MAX_WINDOW.toDays() + " days after from");
@@ -82,9 +95,12 @@ public class CapacityService {
         if (!end.isAfter(from)) {
             return Uni.createFrom().item(List.of());
         }
+        List<TimeBucket> buckets = dims.stream().filter(Dimension::bucket).findFirst()
+                .map(d -> TimeBucket.over(new TimeWindow(from, end), GroupDimension.valueOf(d.name()), zone))
+                .orElse(List.of(new TimeBucket(null, from, end)));
         return repository.nodeVersions(end, clusterFilter)
                 .chain(versions -> repository.cards(end, clusterFilter)
-                        .map(cards -> sum(from, end, dims, stretches(versions), cards)));
+                        .map(cards -> sum(from, end, dims, stretches(versions), cards, buckets)));
     }
 
     static List<Dimension> dimensions(String groupBy) {
@@ -97,11 +113,15 @@ public class CapacityService {
                 }
             }
             if (d == null) {
-                throw ApiProblem.badRequest("groupBy", "groupBy must be model, node or cluster (comma-separated for "
-                        + "several), got '" + part.strip() + "'");
+                throw ApiProblem.badRequest("groupBy", "groupBy must be model, node or cluster, and at most one of day, "
+                        + "week or month (comma-separated for several), got '" + part.strip() + "'");
             }
             if (dims.contains(d)) {
                 throw ApiProblem.badRequest("groupBy", "groupBy names '" + d.label() + "' twice");
+            }
+            if (d.bucket() && dims.stream().anyMatch(Dimension::bucket)) {
+                throw ApiProblem.badRequest("groupBy", "groupBy takes one time bucket (day, week or month), got '"
+                        + groupBy.strip() + "'");
             }
             dims.add(d);
         }
@@ -128,7 +148,7 @@ public class CapacityService {
     }
 
     private static List<CardHours> sum(Instant from, Instant end, List<Dimension> dims,
-                                       Map<NodeKey, List<Stretch>> lives, List<Card> cards) {
+                                       Map<NodeKey, List<Stretch>> lives, List<Card> cards, List<TimeBucket> buckets) {
         Map<String, Map<String, String>> groups = new TreeMap<>();
         Map<String, BigDecimal> seconds = new HashMap<>();
         Set<NodeKey> registering = new HashSet<>();
@@ -138,8 +158,10 @@ public class CapacityService {
             // A card of a node never observed (not expected) counts from its first sighting on.
             List<Stretch> life = lives.getOrDefault(node, List.of(new Stretch(card.firstSeen(), null, null, null)));
             for (Stretch s : life) {
-                add(groups, seconds, dims, card.cluster(), card.node(), card.model(),
-                        overlap(latest(s.start(), card.firstSeen(), from), s.end(), end), 1);
+                for (TimeBucket b : buckets) {
+                    add(groups, seconds, dims, card.cluster(), card.node(), card.model(), b.label(),
+                            overlap(latest(s.start(), card.firstSeen(), b.start()), s.end(), b.end()), 1);
+                }
             }
         }
         lives.forEach((node, life) -> {
@@ -148,8 +170,10 @@ public class CapacityService {
             }
             for (Stretch s : life) {
                 if (s.labelledCards() != null && s.labelledCards() > 0) {
-                    add(groups, seconds, dims, node.cluster(), node.node(), s.model(),
-                            overlap(latest(s.start(), from, from), s.end(), end), s.labelledCards());
+                    for (TimeBucket b : buckets) {
+                        add(groups, seconds, dims, node.cluster(), node.node(), s.model(), b.label(),
+                                overlap(latest(s.start(), b.start(), b.start()), s.end(), b.end()), s.labelledCards());
+                    }
                 }
             }
         });
@@ -163,7 +187,7 @@ public class CapacityService {
     }
 
     private static void add(Map<String, Map<String, String>> groups, Map<String, BigDecimal> seconds,
-                            List<Dimension> dims, String cluster, String node, String model, Duration overlap,
+                            List<Dimension> dims, String cluster, String node, String model, String bucket, Duration overlap,
                             int cards) {
         if (overlap.isZero() || overlap.isNegative()) {
             return;
@@ -175,6 +199,7 @@ public class CapacityService {
                 case CLUSTER -> cluster;
                 case NODE -> node;
                 case MODEL -> model;
+                case DAY, WEEK, MONTH -> bucket;
             };
             group.put(d.label(), value);
             parts.add(value == null ? "" : value);

@@ -5,14 +5,18 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
+import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.UsedHoursRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Clock;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -35,14 +39,37 @@ public class GpuHoursService {
 
     /** {@code tenant}, when given, keeps that tenant's rows only (the used share is still apportioned card-wide). */
     public Uni<List<GpuHours>> allocated(Instant from, Instant to, String groupBy, String tenant) {
+        return allocated(from, to, groupBy, tenant, ZoneOffset.UTC);
+    }
+
+    /**
+     * As {@link #allocated(Instant, Instant, String, String)}; a time bucket among the dimensions (day, week, month)
+     * splits every segment and every measured minute at the bucket seams, the local midnights of {@code zone}.
+     */
+    public Uni<List<GpuHours>> allocated(Instant from, Instant to, String groupBy, String tenant, ZoneId zone) {
         TimeWindow window = Params.window(from, to, MAX_WINDOW);
         List<GroupDimension> dims = dimensions(groupBy);
+        List<TimeBucket> buckets = dims.stream().filter(GroupDimension::bucket).findFirst()
+                .map(unit -> TimeBucket.over(window, unit, zone)).orElse(null);
         Instant now = clock.instant();
-        return allocations.allocatedHours(window, dims, now, tenant)
-                .chain(allocated -> used.usedHours(window, dims, now, tenant)
+        return allocations.allocatedHours(window, dims, now, tenant, buckets)
+                .chain(allocated -> used.usedHours(window, dims, now, tenant, buckets)
                         .map(usedByKey -> allocated.stream()
                                 .map(a -> GpuHours.of(a.key(), a.group(), a.allocatedGpuHours(), usedByKey.get(a.key())))
                                 .toList()));
+    }
+
+    /** The IANA time zone of the bucket seams, UTC when absent. */
+    public static ZoneId zone(String timeZone) {
+        if (timeZone == null || timeZone.isBlank()) {
+            return ZoneOffset.UTC;
+        }
+        try {
+            return ZoneId.of(timeZone.strip());
+        } catch (DateTimeException e) {
+            throw ApiProblem.badRequest("timeZone", "timeZone must be a time zone such as UTC or Europe/Berlin, got '"
+                    + timeZone.strip() + "'");
+        }
     }
 
     static List<GroupDimension> dimensions(String groupBy) {
@@ -56,6 +83,10 @@ public class GpuHoursService {
             }
             if (dims.contains(d)) {
                 throw ApiProblem.badRequest("groupBy", "groupBy names '" + d.label() + "' twice");
+            }
+            if (d.bucket() && dims.stream().anyMatch(GroupDimension::bucket)) {
+                throw ApiProblem.badRequest("groupBy", "groupBy takes one time bucket (day, week or month), got '"
+                        + groupBy.strip() + "'");
             }
             dims.add(d);
         }

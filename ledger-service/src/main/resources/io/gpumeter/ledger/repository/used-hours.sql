@@ -113,13 +113,16 @@ apportioned AS (
     FROM card_minute m
     WHERE m.unit_row AND m.unmeasured AND m.act IS NOT NULL),
 measured AS (
-    -- Each unit's share per minute (or hour), with the seconds of that span inside its clipped segment.
-    SELECT o.*, ledger.clipped_seconds(o.minute, o.minute + o.span, o.a, o.b) AS o_sec
+    -- Each unit's share per minute (or hour), with the seconds of that span inside its clipped segment. Per time
+    -- bucket, {bucket_join} joins the buckets k ($5 to $7) that both the span and the segment overlap, {bucket} is
+    -- the bucket's label and {seg_start}, {seg_end} the segment clipped to it: an hour across a seam is split.
+    SELECT o.*, {bucket} AS bucket, ledger.clipped_seconds(o.minute, o.minute + o.span, {seg_start}, {seg_end}) AS o_sec
     FROM (SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
                  a, b, minute, span, metric, via, share FROM own
           UNION ALL
           SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
-                 a, b, minute, span, metric, via, least(fraction, coalesce(portion, 0)) FROM apportioned) o)
+                 a, b, minute, span, metric, via, least(fraction, coalesce(portion, 0)) FROM apportioned) o
+    {bucket_join})
 SELECT {dimensions},
        sum(m.o_sec * m.share) / 3600 AS used,
        sum(m.o_sec * m.fraction) / 3600 AS covered,

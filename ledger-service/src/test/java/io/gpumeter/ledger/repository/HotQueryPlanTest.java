@@ -63,8 +63,8 @@ class HotQueryPlanTest {
 
     @Test
     void usedHoursOfOneTenantReadTheTenantsSegmentsByIndex() throws Exception {
-        String sql = SqlFile.load("used-hours.sql").fill(Map.of("dimensions", "coalesce(m.tenant, 'unknown') AS d0",
-                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)));
+        String sql = SqlFile.load("used-hours.sql").fill(SqlFile.with(Map.of("dimensions", "coalesce(m.tenant, 'unknown') AS d0",
+                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)), SqlFile.USED_UNBUCKETED));
         JsonNode plan = plan(sql);
         assertFirstStepIndexed(plan);
         assertNoSequentialScan(plan);
@@ -72,8 +72,8 @@ class HotQueryPlanTest {
 
     @Test
     void allocatedHoursOfOneTenantReadTheTenantsSegmentsByIndex() throws Exception {
-        String sql = SqlFile.load("allocated-hours.sql").fill(Map.of("dimensions", "coalesce(s.tenant, 'unknown') AS d0",
-                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)));
+        String sql = SqlFile.load("allocated-hours.sql").fill(SqlFile.with(Map.of("dimensions", "coalesce(s.tenant, 'unknown') AS d0",
+                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)), SqlFile.ALLOCATED_UNBUCKETED));
         JsonNode plan = plan(sql);
         assertFirstStepIndexed(plan);
         assertNoSequentialScan(plan);

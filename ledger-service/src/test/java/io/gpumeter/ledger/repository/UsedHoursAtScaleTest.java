@@ -62,8 +62,8 @@ class UsedHoursAtScaleTest {
                 """).execute().chain(() -> pool.query("ANALYZE ledger.allocation_segment").execute())
                 .chain(() -> pool.query("ANALYZE ledger.usage_minute").execute()).await().atMost(WAIT);
 
-        String sql = SqlFile.load("used-hours.sql").fill(Map.of("dimensions", "coalesce(m.tenant, 'unknown') AS d0",
-                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(null)));
+        String sql = SqlFile.load("used-hours.sql").fill(SqlFile.with(Map.of("dimensions", "coalesce(m.tenant, 'unknown') AS d0",
+                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(null)), SqlFile.USED_UNBUCKETED));
         long t0 = System.nanoTime();
         Row row = pool.preparedQuery(sql).execute(Tuple.of(FROM, TO, TO, null)).await().atMost(WAIT).iterator().next();
         Duration took = Duration.ofNanos(System.nanoTime() - t0);

@@ -103,6 +103,37 @@ class CapacityResourceTest {
     }
 
     @Test
+    void dayBucketsSplitCardHoursAtTheZonesMidnights() {
+        /*
+         * UTC days of [1 March, 5 March): lab-1 4 cards x 12 h on the 1st = 48, 4 x 24 = 96 on the 2nd, 2 x 24 = 48 on
+         * the 3rd and the 4th; reg-1 cap-1 and cap-2 on the 1st = 48, then cap-3 too: 72 on the 2nd and the 3rd,
+         * nothing once deleted on the 4th.
+         */
+        assertEquals(Map.of("lab-1/2024-03-01", new BigDecimal("48"), "lab-1/2024-03-02", new BigDecimal("96"),
+                        "lab-1/2024-03-03", new BigDecimal("48"), "lab-1/2024-03-04", new BigDecimal("48"),
+                        "reg-1/2024-03-01", new BigDecimal("48"), "reg-1/2024-03-02", new BigDecimal("72"),
+                        "reg-1/2024-03-03", new BigDecimal("72")),
+                capacity("2024-03-01T00:00:00Z", "2024-03-05T00:00:00Z", "node,day"));
+        /*
+         * Berlin (UTC+1 in March) days of lab-1: the 1st ends 23:00Z, so 4 x 11 h = 44; the 2nd 96; the 3rd
+         * [2 March 23:00Z, 3 March 23:00Z) = 4 x 1 + 2 x 23 = 50; the 4th 48; the 5th until the window's end at
+         * 00:00Z, 2 x 1 = 2. Together 240, as unbucketed.
+         */
+        JsonPath json = given().queryParam("from", "2024-03-01T00:00:00Z").queryParam("to", "2024-03-05T00:00:00Z")
+                .queryParam("groupBy", "node,day").queryParam("cluster", "cap-lab").queryParam("timeZone", "Europe/Berlin")
+                .get("/api/v1/capacity").then().statusCode(200).extract().jsonPath();
+        Map<String, BigDecimal> lab = new LinkedHashMap<>();
+        List<String> keys = json.getList("key");
+        for (int i = 0; i < keys.size(); i++) {
+            if (keys.get(i).startsWith("lab-1/")) {
+                lab.put(json.getString("[" + i + "].group.day"), new BigDecimal(json.getString("[" + i + "].cardHours")));
+            }
+        }
+        assertEquals(Map.of("2024-03-01", new BigDecimal("44"), "2024-03-02", new BigDecimal("96"),
+                "2024-03-03", new BigDecimal("50"), "2024-03-04", new BigDecimal("48"), "2024-03-05", new BigDecimal("2")), lab);
+    }
+
+    @Test
     void theWindowClipsEveryCard() {
         /*
          * [2 March 06:00, 3 March 06:00): reg-1 has 3 cards all 24 h = 72; lab-1 4 cards x 18 h = 72 plus

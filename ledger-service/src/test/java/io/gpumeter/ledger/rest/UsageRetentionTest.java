@@ -229,6 +229,17 @@ class UsageRetentionTest {
         double hourTenLevel = usedHoursOfR(R_START, R_START.plusSeconds(3600)) * 3600 / 3600;
         JsonPath half = hours("2026-01-10T10:30:00Z", "2026-01-10T11:00:00Z");
         assertEquals(hourTenLevel * 0.5, rt(half, "usedGpuHours"), 1e-9);
+        // Per day of Pacific/Chatham (UTC+13:45 in January) an hour is cut at the seam: its midnight at 10:15Z leaves
+        // a quarter of the hour 10:00-11:00 on the 10th (local) and the rest, with the hour 11:00-12:00, on the 11th.
+        JsonPath chatham = given().queryParam("from", "2026-01-10T00:00:00Z").queryParam("to", "2026-01-11T00:00:00Z")
+                .queryParam("groupBy", "tenant,day").queryParam("timeZone", "Pacific/Chatham").get("/api/v1/gpu-hours")
+                .then().statusCode(200).extract().jsonPath().using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+        double hourEleven = usedHoursOfR(R_START.plusSeconds(3600), R_START.plusSeconds(7200));
+        assertEquals(0.25, new BigDecimal(chatham.getString("find { it.key == 'rt/2026-01-10' }.allocatedGpuHours")).doubleValue(), 1e-9);
+        assertEquals(1.75, new BigDecimal(chatham.getString("find { it.key == 'rt/2026-01-11' }.allocatedGpuHours")).doubleValue(), 1e-9);
+        assertEquals(hourTenLevel * 0.25, new BigDecimal(chatham.getString("find { it.key == 'rt/2026-01-10' }.usedGpuHours")).doubleValue(), 1e-9);
+        assertEquals(hourTenLevel * 0.75 + hourEleven,
+                new BigDecimal(chatham.getString("find { it.key == 'rt/2026-01-11' }.usedGpuHours")).doubleValue(), 1e-9);
         // The curve has one point an hour: the mean, max and count of that hour's samples.
         Map<String, double[]> expected = expectedHours(SENT, Instant.parse("2026-01-25T00:00:00Z"));
         JsonPath curve = given().queryParam("from", "2026-01-10T00:00:00Z").queryParam("to", "2026-01-11T00:00:00Z")

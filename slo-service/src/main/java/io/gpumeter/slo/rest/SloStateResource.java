@@ -15,8 +15,13 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.IntStream;
 
 /**
  * Every SLO's state in one read: its definition, its status as of the window's end and its service's latency curve
@@ -41,8 +46,12 @@ public class SloStateResource {
             + " and, for a latency SLO naming a service and without tenant=, the service's per-minute latency in"
             + " [from, to)")
     public Uni<List<SloStateView>> states(@QueryParam("from") String from, @QueryParam("to") String to,
-                                          @QueryParam("tenant") List<String> tenant) {
+                                          @QueryParam("tenant") List<String> tenant,
+                                          @Parameter(description = "the error budget left at this many instants evenly "
+                                                  + "across [from, to], both included (2 to " + MAX_POINTS + "); none when absent")
+                                          @QueryParam("budgetPoints") String budgetPoints) {
         TimeWindow window = Params.window(from, to);
+        List<Instant> points = points(window, budgetPoints);
         if (window.duration().compareTo(config.latency().maxQueryWindow()) > 0) {
             throw ApiProblem.badRequest("to", "a window spans at most " + config.latency().maxQueryWindow()
                     + "; narrow from/to");
@@ -57,17 +66,47 @@ public class SloStateResource {
         return (named.isEmpty() ? slos.list() : slos.listOfTenant(named.get(0)))
                 // one SLO after the other: the evaluations share the service's database session
                 .chain(all -> Multi.createFrom().iterable(all)
-                        .onItem().transformToUniAndConcatenate(stored -> state(stored, window, curves))
+                        .onItem().transformToUniAndConcatenate(stored -> state(stored, window, curves, points))
                         .collect().asList());
     }
 
-    private Uni<SloStateView> state(SloService.Stored stored, TimeWindow window, boolean curves) {
+    /** The most instants a burn-down is asked at: one read of events serves them all, but each is evaluated. */
+    static final int MAX_POINTS = 50;
+
+    private static List<Instant> points(TimeWindow window, String text) {
+        if (text == null || text.isBlank()) {
+            return List.of();
+        }
+        int n;
+        try {
+            n = Integer.parseInt(text.strip());
+        } catch (NumberFormatException e) {
+            n = -1;
+        }
+        if (n < 2 || n > MAX_POINTS) {
+            throw ApiProblem.badRequest("budgetPoints", "budgetPoints must be a whole number from 2 to " + MAX_POINTS
+                    + ", got '" + text + "'");
+        }
+        Duration step = window.duration().dividedBy(n - 1);
+        List<Instant> out = new ArrayList<>(n);
+        for (int i = 0; i < n - 1; i++) {
+            out.add(window.start().plus(step.multipliedBy(i)));
+        }
+        out.add(window.end());
+        return out;
+    }
+
+    private Uni<SloStateView> state(SloService.Stored stored, TimeWindow window, boolean curves, List<Instant> points) {
         SloDefinition d = stored.definition();
         Uni<LatencyService.LatencyReport> curve = curves && d.service() != null && d.sli().isLatency()
                 ? Uni.createFrom().deferred(() -> latency.report(d.service(), d.sli(), window))
                 : Uni.createFrom().nullItem();
-        return slos.evaluate(d, window.end())
-                .chain(evaluated -> curve.map(report -> new SloStateView(SloView.of(stored), SloStatusView.of(evaluated),
-                        report)));
+        List<Instant> ats = new ArrayList<>(points);
+        ats.add(window.end()); // the status as of to, from the same read
+        return slos.evaluateAt(d, ats)
+                .chain(evaluated -> curve.map(report -> new SloStateView(SloView.of(stored),
+                        SloStatusView.of(evaluated.get(evaluated.size() - 1)), report, points.isEmpty() ? null
+                        : IntStream.range(0, points.size()).mapToObj(i -> new SloStateView.BudgetLeft(points.get(i),
+                                evaluated.get(i).status().budgetRemaining())).toList())));
     }
 }

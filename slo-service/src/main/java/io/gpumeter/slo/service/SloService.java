@@ -154,12 +154,25 @@ public class SloService {
 
     /** Like {@link #status}, for an SLO already read. */
     public Uni<Evaluated> evaluate(SloDefinition d, Instant at) {
-        Instant end = at.truncatedTo(ChronoUnit.MINUTES);
+        return evaluateAt(d, List.of(at)).map(all -> all.get(0));
+    }
+
+    /**
+     * Like {@link #evaluate} at each of {@code ats}, in their order, from one read of the events of the span they
+     * need together: a burn-down's instants share most of their windows.
+     */
+    public Uni<List<Evaluated>> evaluateAt(SloDefinition d, List<Instant> ats) {
+        List<Instant> ends = ats.stream().map(t -> t.truncatedTo(ChronoUnit.MINUTES)).toList();
+        Instant first = ends.stream().min(Instant::compareTo).orElseThrow();
+        Instant last = ends.stream().max(Instant::compareTo).orElseThrow();
         Duration span = BurnAlert.WORKBOOK.stream().map(BurnAlert::longWindow)
                 .reduce(d.window(), (a, b) -> a.compareTo(b) >= 0 ? a : b);
-        return events.podMinutes(d, new TimeWindow(end.minus(span), end)).map(selected -> new Evaluated(d, end,
-                BurnRates.evaluate(d.target(), d.window(), BurnAlert.WORKBOOK,
-                        SloMinutes.perMinute(d, selected.pods()), end), selected.coverage()));
+        return events.podMinutes(d, new TimeWindow(first.minus(span), last)).map(selected -> {
+            // each evaluation counts only the minutes inside its own windows
+            var minutes = SloMinutes.perMinute(d, selected.pods());
+            return ends.stream().map(end -> new Evaluated(d, end, BurnRates.evaluate(d.target(), d.window(),
+                    BurnAlert.WORKBOOK, minutes, end), selected.coverage())).toList();
+        });
     }
 
     /** Every SLO as a Prometheus rule file. */

@@ -145,6 +145,27 @@ class SloStatusResourceTest {
     }
 
     @Test
+    void theBurnDownIsEachInstantsStatusFromOneRead() {
+        // 09:00:30, 09:30:30 and 10:00:30: the budget left as the per-instant status answers it at each
+        JsonPath states = given().queryParam("from", "2026-06-01T09:00:30Z").queryParam("to", AT).queryParam("budgetPoints", "3")
+                .get("/api/v1/slo-states").then().statusCode(200).extract().jsonPath();
+        String minutes = "find { it.slo.name == 'status-minutes' }.budgetLeft";
+        assertEquals(List.of("2026-06-01T09:00:30Z", "2026-06-01T09:30:30Z", AT), states.getList(minutes + ".at"));
+        for (int i = 0; i < 3; i++) {
+            String at = states.getString(minutes + "[" + i + "].at");
+            String expected = given().queryParam("at", at).get(SloResourceTest.SLOS + "/status-minutes/status").then().statusCode(200)
+                    .extract().jsonPath().getString("errorBudget.remaining");
+            assertEquals(new java.math.BigDecimal(expected), new java.math.BigDecimal(states.getString(minutes + "[" + i + "].remaining")), at);
+        }
+        // at the end: 1 - 2 / 1.5, as the status of the window's end says
+        assertEquals(0, new java.math.BigDecimal("-0.333333").compareTo(new java.math.BigDecimal(states.getString(minutes + "[2].remaining"))));
+        assertNull(given().queryParam("from", "2026-06-01T09:00:30Z").queryParam("to", AT).get("/api/v1/slo-states").then()
+                .statusCode(200).extract().jsonPath().get("[0].budgetLeft"));
+        given().queryParam("from", "2026-06-01T09:00:30Z").queryParam("to", AT).queryParam("budgetPoints", "1")
+                .get("/api/v1/slo-states").then().statusCode(400).body("field", equalTo("budgetPoints"));
+    }
+
+    @Test
     void badStateParametersAreA400NamingTheField() {
         given().queryParam("to", AT).get("/api/v1/slo-states").then().statusCode(400)
                 .contentType("application/problem+json").body("field", equalTo("from"));
