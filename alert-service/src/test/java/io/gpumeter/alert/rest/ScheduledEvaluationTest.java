@@ -56,13 +56,15 @@ class ScheduledEvaluationTest {
         assertEquals(enqueued, enqueuedVersions(), "nothing is posted twice for one period");
         assertEquals(skipped + 1, outcome("already-evaluated"));
 
-        Thread.sleep(1_200);
-        Duration twoSeconds = Duration.ofSeconds(2);
-        assertTrue(evaluation.evaluateOnSchedule(twoSeconds).await().atMost(Duration.ofSeconds(30)).isPresent(),
+        // a period of 6 s: after 3.2 s the newest evaluation is more than half a period old; the one run then is
+        // less than 3 s old at the next schedule unless that evaluation alone took 3 s
+        Thread.sleep(3_200);
+        Duration period = Duration.ofSeconds(6);
+        assertTrue(evaluation.evaluateOnSchedule(period).await().atMost(Duration.ofSeconds(30)).isPresent(),
                 "the newest evaluation is more than half a period old: the next period's first schedule runs");
         long next = enqueuedVersions();
         assertTrue(next > enqueued, "and enqueues the firing alerts again");
-        assertFalse(evaluation.evaluateOnSchedule(twoSeconds).await().atMost(Duration.ofSeconds(30)).isPresent(),
+        assertFalse(evaluation.evaluateOnSchedule(period).await().atMost(Duration.ofSeconds(30)).isPresent(),
                 "the other replica's schedule in that period skips");
         assertEquals(next, enqueuedVersions());
         assertTrue(evaluation.evaluateOnSchedule(Duration.ZERO).await().atMost(Duration.ofSeconds(30)).isPresent(),
