@@ -78,18 +78,32 @@ final class CostFigures {
         return answer == null || !answer.path("currency").isTextual() ? null : answer.path("currency").asText();
     }
 
-    /** billing's line of a namespace on a GPU model: it prints the model as the ledger spells it. */
+    /**
+     * billing's line of a namespace on a GPU model. billing prices spellings of one model as one (a DRA slice's
+     * "NVIDIA A100-SXM4-80GB" and the device plugin's "NVIDIA-A100-SXM4-80GB") and prints one of them, so models are
+     * compared as billing compares them ({@link #modelKey}).
+     */
     private static JsonNode line(LedgerReads.Read<JsonNode> read, String group, String model) {
         if (read == null || read.answer() == null) {
             return null;
         }
+        String key = modelKey(model);
         for (JsonNode line : read.answer().path("lines")) {
-            if (group.equals(line.path("group").asText(null)) && model.strip().equals(line.path("gpuModel").asText(""))) {
+            if (group.equals(line.path("group").asText(null)) && key.equals(modelKey(line.path("gpuModel").asText("")))) {
                 return line;
             }
         }
         return null;
     }
+
+    /** A model name as billing's rate card matches it: lower case, each run of '-', '_' or spaces one '-', trimmed. */
+    static String modelKey(String model) {
+        String key = SEPARATORS.matcher(model.strip().toLowerCase(Locale.ROOT)).replaceAll("-");
+        return EDGES.matcher(key).replaceAll("");
+    }
+
+    private static final java.util.regex.Pattern SEPARATORS = java.util.regex.Pattern.compile("[-_\\s]+");
+    private static final java.util.regex.Pattern EDGES = java.util.regex.Pattern.compile("^-+|-+$");
 
     private static String money(double v) {
         return String.format(Locale.ROOT, "%.4f", v);
