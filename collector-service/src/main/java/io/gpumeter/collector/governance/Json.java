@@ -4,13 +4,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.gpumeter.collector.kubernetes.Skip;
+import io.gpumeter.collector.kubernetes.Timestamps;
 import io.gpumeter.common.fact.ObjectCondition;
 import io.gpumeter.common.fact.Owner;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -55,14 +54,7 @@ final class Json {
 
     /** An RFC 3339 time; absent is null, garbage skips the object naming the field. */
     static Instant parseTime(String value, String field) {
-        if (value == null || value.isBlank()) {
-            return null;
-        }
-        try {
-            return OffsetDateTime.parse(value.trim()).toInstant();
-        } catch (DateTimeParseException e) {
-            throw new Skip("bad timestamp in " + field);
-        }
+        return Timestamps.parse(value, field);
     }
 
     /** A Kubernetes quantity as an exact decimal (cores, bytes, devices). */

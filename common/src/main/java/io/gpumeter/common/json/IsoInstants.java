@@ -1,0 +1,123 @@
+package io.gpumeter.common.json;
+
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+
+/**
+ * The UTC form of an instant that Kubernetes, the facts and every answer use ({@code 2026-05-01T08:00:00.250Z}),
+ * written and read without {@link java.time.format.DateTimeFormatter}, whose general machinery was a fifth of a bulk
+ * replay's time in the ledger and the collector. {@link #format} writes exactly what {@link Instant#toString()} writes;
+ * {@link #parseUtc} reads only {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z} with fields in range and answers {@code null}
+ * for any other text, which the caller then reads with the general parser: what is accepted, and how, is unchanged.
+ */
+public final class IsoInstants {
+
+    /** 0000-01-01T00:00:00Z and 9999-12-31T23:59:59Z: the four-digit years {@link #format} writes itself. */
+    private static final long FIRST = -62_167_219_200L;
+    private static final long LAST = 253_402_300_799L;
+
+    private IsoInstants() {
+    }
+
+    /** As {@link Instant#toString()}: the fraction in groups of three digits, none when it is zero. */
+    public static String format(Instant instant) {
+        long seconds = instant.getEpochSecond();
+        if (seconds < FIRST || seconds > LAST) {
+            return instant.toString();
+        }
+        LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+        int nano = instant.getNano();
+        char[] out = new char[30];
+        int n = 0;
+        n = digits(out, n, t.getYear(), 4);
+        out[n++] = '-';
+        n = digits(out, n, t.getMonthValue(), 2);
+        out[n++] = '-';
+        n = digits(out, n, t.getDayOfMonth(), 2);
+        out[n++] = 'T';
+        n = digits(out, n, t.getHour(), 2);
+        out[n++] = ':';
+        n = digits(out, n, t.getMinute(), 2);
+        out[n++] = ':';
+        n = digits(out, n, t.getSecond(), 2);
+        if (nano != 0) {
+            out[n++] = '.';
+            if (nano % 1_000_000 == 0) {
+                n = digits(out, n, nano / 1_000_000, 3);
+            } else if (nano % 1_000 == 0) {
+                n = digits(out, n, nano / 1_000, 6);
+            } else {
+                n = digits(out, n, nano, 9);
+            }
+        }
+        out[n++] = 'Z';
+        return new String(out, 0, n);
+    }
+
+    /**
+     * Reads {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z}, every field in range (a leap second, hour 24, a lower-case
+     * {@code t} or {@code z}, an offset or a sign are left to the general parser); {@code null} for anything else.
+     */
+    public static Instant parseUtc(CharSequence text) {
+        int length = text.length();
+        if (length < 20 || length > 30 || text.charAt(length - 1) != 'Z'
+                || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
+                || text.charAt(13) != ':' || text.charAt(16) != ':') {
+            return null;
+        }
+        int year = number(text, 0, 4);
+        int month = number(text, 5, 2);
+        int day = number(text, 8, 2);
+        int hour = number(text, 11, 2);
+        int minute = number(text, 14, 2);
+        int second = number(text, 17, 2);
+        if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0 || minute > 59
+                || second < 0 || second > 59) {
+            return null;
+        }
+        int nano = 0;
+        int end = length - 1;
+        if (end > 19) {
+            int fraction = end - 20;
+            if (text.charAt(19) != '.' || fraction < 1 || fraction > 9) {
+                return null;
+            }
+            nano = number(text, 20, fraction);
+            if (nano < 0) {
+                return null;
+            }
+            for (int i = fraction; i < 9; i++) {
+                nano *= 10;
+            }
+        }
+        LocalDate date = LocalDate.of(year, month, 1);
+        if (day > date.lengthOfMonth()) {
+            return null;
+        }
+        long seconds = (date.toEpochDay() + day - 1) * 86_400L + hour * 3_600L + minute * 60L + second;
+        return Instant.ofEpochSecond(seconds, nano);
+    }
+
+    /** The decimal of {@code count} ASCII digits from {@code start}; -1 if any is not a digit. */
+    private static int number(CharSequence text, int start, int count) {
+        int value = 0;
+        for (int i = start; i < start + count; i++) {
+            char c = text.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            value = value * 10 + (c - '0');
+        }
+        return value;
+    }
+
+    private static int digits(char[] out, int at, int value, int width) {
+        for (int i = at + width - 1; i >= at; i--) {
+            out[i] = (char) ('0' + value % 10);
+            value /= 10;
+        }
+        return at + width;
+    }
+}
