@@ -124,8 +124,9 @@ public final class MonthBench {
                 median <= TARGET_SECONDS ? "met" : "NOT met", median);
         timeRepeated("GPU-hours by tenant,model (ledger)", hours, 5);
 
-        new Q1Latency(suite, authorization).run(fleet.hamiUuids(), MONTH_START, MONTH_END, queries,
-                jfr ? root.resolve("bench/target/run/jfr/ledger-q1.jfr") : null);
+        try (Q1Latency q1 = new Q1Latency(suite, authorization)) {
+            q1.run(fleet.hamiUuids(), MONTH_START, MONTH_END, queries, jfr ? root.resolve("bench/target/run/jfr/ledger-q1.jfr") : null);
+        }
         System.out.printf("database size: %s%n", databaseSize(suite));
         return planProblems;
     }

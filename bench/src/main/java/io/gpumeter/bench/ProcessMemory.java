@@ -17,6 +17,12 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class ProcessMemory implements AutoCloseable {
 
+    /**
+     * How often the heap is read. Every read renders the service's whole metrics page, which at 10 reads a second
+     * cost a replaying collector a tenth of its CPU: the measure must not be a load of its own.
+     */
+    private static final Duration POLL = Duration.ofSeconds(1);
+
     private final long pid;
     private final URI metrics;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
@@ -54,8 +60,8 @@ final class ProcessMemory implements AutoCloseable {
         String hwm = status("VmHWM").map(v -> v + (hwmReset ? " peak RSS during the runs" : " peak RSS since start"))
                 .orElse("peak RSS unknown (no /proc)");
         long heap = maxHeap.get();
-        return String.format("pid %d: %s, %s now; max JVM heap used %s (polled every 100 ms)", pid, hwm,
-                status("VmRSS").orElse("?"), heap < 0 ? "unknown" : String.format("%,d MiB", heap >> 20));
+        return String.format("pid %d: %s, %s now; max JVM heap used %s (polled every %d ms)", pid, hwm,
+                status("VmRSS").orElse("?"), heap < 0 ? "unknown" : String.format("%,d MiB", heap >> 20), POLL.toMillis());
     }
 
     private void poll() {
@@ -65,7 +71,7 @@ final class ProcessMemory implements AutoCloseable {
                         HttpResponse.BodyHandlers.ofString());
                 long heap = heapUsed(r.body());
                 maxHeap.accumulateAndGet(heap, Math::max);
-                Thread.sleep(100);
+                Thread.sleep(POLL.toMillis());
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 return;

@@ -4,13 +4,19 @@ import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import org.HdrHistogram.Histogram;
+import org.apache.hc.client5.http.config.ConnectionConfig;
+import org.apache.hc.client5.http.impl.classic.CloseableHttpClient;
+import org.apache.hc.client5.http.impl.classic.HttpClients;
+import org.apache.hc.client5.http.impl.io.PoolingHttpClientConnectionManagerBuilder;
+import org.apache.hc.core5.http.ClassicHttpRequest;
+import org.apache.hc.core5.http.io.entity.EntityUtils;
+import org.apache.hc.core5.http.io.support.ClassicRequestBuilder;
+import org.apache.hc.core5.io.CloseMode;
+import org.apache.hc.core5.util.Timeout;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -32,14 +38,24 @@ import java.util.function.Supplier;
  * time of an answer goes is then the differences. With {@code jfr} the ledger is recorded by Flight Recorder
  * while the Q1 queries run.
  */
-final class Q1Latency {
+final class Q1Latency implements AutoCloseable {
 
     /** Queries before each measurement that warm the JIT and the connection; not recorded. */
     private static final int WARM_UP = 1_000;
 
     private final Suite suite;
     private final String authorization;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    /**
+     * One kept-alive connection, read and written by the measuring thread itself: a client that hands each request to
+     * a selector thread and each answer back adds two thread switches to every measure, which on two cores shared with
+     * the ledger and PostgreSQL showed as milliseconds of tail.
+     */
+    private final CloseableHttpClient http = HttpClients.custom().disableAutomaticRetries().disableCookieManagement()
+            .setConnectionManager(PoolingHttpClientConnectionManagerBuilder.create().setMaxConnTotal(1)
+                    .setDefaultConnectionConfig(ConnectionConfig.custom().setConnectTimeout(Timeout.ofSeconds(5))
+                            .setSocketTimeout(Timeout.ofSeconds(30)).build())
+                    .build())
+            .build();
 
     Q1Latency(Suite suite, String authorization) {
         this.suite = suite;
@@ -115,14 +131,14 @@ final class Q1Latency {
         for (int i = 0; i < queries + WARM_UP; i++) {
             URI uri = next.get();
             long start = System.nanoTime();
-            HttpResponse<String> response = get(uri, signedIn);
+            Answer answer = get(uri, signedIn);
             long micros = (System.nanoTime() - start) / 1_000;
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException(uri.getPath() + " answered " + response.statusCode() + ": " + response.body());
+            if (answer.status() != 200) {
+                throw new IllegalStateException(uri.getPath() + " answered " + answer.status() + ": " + answer.body());
             }
             if (i >= WARM_UP) {
                 latency.recordValue(micros);
-                withRows += response.body().startsWith("[{") ? 1 : 0;
+                withRows += answer.body().startsWith("[{") ? 1 : 0;
             }
         }
         return new Measured(latency, withRows);
@@ -134,19 +150,25 @@ final class Q1Latency {
                 h.getValueAtPercentile(99.9) / 1000.0, h.getMaxValue() / 1000.0);
     }
 
-    private HttpResponse<String> get(URI uri, boolean signedIn) {
-        HttpRequest.Builder request = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(30)).GET();
+    private record Answer(int status, String body) {
+    }
+
+    private Answer get(URI uri, boolean signedIn) {
+        ClassicRequestBuilder request = ClassicRequestBuilder.get(uri);
         if (signedIn) {
-            request.header("Authorization", authorization);
+            request.addHeader("Authorization", authorization);
         }
+        ClassicHttpRequest built = request.build();
         try {
-            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+            return http.execute(built, response -> new Answer(response.getCode(), EntityUtils.toString(response.getEntity())));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
         }
+    }
+
+    @Override
+    public void close() {
+        http.close(CloseMode.GRACEFUL);
     }
 
     /** A Flight Recorder recording started and stopped in a running process with jcmd. */

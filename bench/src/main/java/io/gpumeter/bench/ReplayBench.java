@@ -35,6 +35,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * A bulk replay of a month's watch events through the collector, as after an outage or at a first install on a large
@@ -66,6 +69,7 @@ public final class ReplayBench {
         List<String> positional = new ArrayList<>();
         long pods = 100_000;
         int lines = 40_000;
+        int inFlight = 1;
         boolean profile = false;
         List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
         for (String arg : args) {
@@ -75,6 +79,8 @@ public final class ReplayBench {
                 jvm = new ArrayList<>(List.of(arg.substring("--jvm=".length()).trim().split("\\s+")));
             } else if (arg.equals("--jfr")) {
                 profile = true;
+            } else if (arg.startsWith("--in-flight=")) {
+                inFlight = Integer.parseInt(arg.substring("--in-flight=".length()));
             } else if (arg.startsWith("--lines=")) {
                 lines = Integer.parseInt(arg.substring("--lines=".length()).replace("_", ""));
             } else {
@@ -84,8 +90,8 @@ public final class ReplayBench {
         int gpus = positional.isEmpty() ? 2_000 : Integer.parseInt(positional.get(0));
         Path root = Path.of("").toAbsolutePath();
         Path state = root.resolve("bench/target/replay");
-        System.out.printf("gpumeter replay benchmark: %,d GPUs, about %,d pods, month 2026-05, requests of %,d lines, %d cores, java %s%n",
-                gpus, pods, lines, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
+        System.out.printf("gpumeter replay benchmark: %,d GPUs, about %,d pods, month 2026-05, requests of %,d lines, %d in flight, %d cores, java %s%n",
+                gpus, pods, lines, inFlight, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         List<Path> requests = writeRequests(state.resolve("requests"), gpus, pods, lines);
         if (profile) { // one recording per service process, named after its process id, for `jfr print`
             jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
@@ -96,11 +102,11 @@ public final class ReplayBench {
                 .logDirectory(state.resolve("logs"))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
                 .readyTimeout(Duration.ofMinutes(3)).build().start()) {
-            new ReplayBench(suite).run(requests, gpus, pods);
+            new ReplayBench(suite).run(requests, gpus, pods, inFlight);
         }
     }
 
-    private void run(List<Path> requests, int gpus, long pods) throws Exception {
+    private void run(List<Path> requests, int gpus, long pods, int inFlight) throws Exception {
         System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
         Map<Service, ProcessMemory> memory = new TreeMap<>();
         for (Service s : List.of(Service.COLLECTOR, Service.LEDGER)) {
@@ -111,26 +117,35 @@ public final class ReplayBench {
         Map<String, Long> outcome = new TreeMap<>();
         URI replay = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/kubernetes?cluster=replay");
         long t0 = System.nanoTime();
+        // A replay client keeps up to inFlight requests open: the collector reads the next while the ledger stores one.
+        ExecutorService senders = Executors.newFixedThreadPool(inFlight);
+        List<Future<Sent>> sent = new ArrayList<>();
         for (Path request : requests) {
-            long start = System.nanoTime();
-            HttpResponse<String> answer = send(HttpRequest.newBuilder(replay).header("Content-Type", "application/x-ndjson")
-                    .POST(HttpRequest.BodyPublishers.ofFile(request)));
-            double seconds = (System.nanoTime() - start) / 1e9;
-            if (answer.statusCode() != 200) {
+            sent.add(senders.submit(() -> {
+                long start = System.nanoTime();
+                HttpResponse<String> answer = send(HttpRequest.newBuilder(replay).header("Content-Type", "application/x-ndjson")
+                        .POST(HttpRequest.BodyPublishers.ofFile(request)));
+                return new Sent(request, answer, (System.nanoTime() - start) / 1e9);
+            }));
+        }
+        for (Future<Sent> future : sent) {
+            Sent s = future.get();
+            if (s.answer().statusCode() != 200) {
                 refused++;
-                System.out.printf("  %s: refused %d in %.1f s: %s%n", request.getFileName(), answer.statusCode(), seconds,
-                        answer.body());
+                System.out.printf("  %s: refused %d in %.1f s: %s%n", s.request().getFileName(), s.answer().statusCode(),
+                        s.seconds(), s.answer().body());
                 continue;
             }
-            JsonNode result = json.readTree(answer.body());
+            JsonNode result = json.readTree(s.answer().body());
             long lines = result.path("events").asLong();
             events += lines;
             for (String field : List.of("accepted", "duplicates", "skipped")) {
                 outcome.merge(field, result.path(field).asLong(), Long::sum);
             }
-            System.out.printf("  %s: %,d events in %.2f s (%,.0f events/s)%n", request.getFileName(), lines, seconds,
-                    lines / seconds);
+            System.out.printf("  %s: %,d events in %.2f s (%,.0f events/s)%n", s.request().getFileName(), lines, s.seconds(),
+                    lines / s.seconds());
         }
+        senders.shutdown();
         double replaySeconds = (System.nanoTime() - t0) / 1e9;
         System.out.printf("replay through the collector: %,d events in %.1f s: %,.0f events/s; %d of %d requests refused; %s%n",
                 events, replaySeconds, events / replaySeconds, refused, requests.size(), outcome);
@@ -168,6 +183,9 @@ public final class ReplayBench {
             System.out.printf("%s memory: %s%n", s.module(), m.summary());
             m.close();
         });
+    }
+
+    private record Sent(Path request, HttpResponse<String> answer, double seconds) {
     }
 
     /** COPYs the replay's stored fact rows into empty twins of their tables: the cost of writing the rows alone. */
