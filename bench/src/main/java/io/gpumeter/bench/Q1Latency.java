@@ -40,8 +40,15 @@ import java.util.function.Supplier;
  */
 final class Q1Latency implements AutoCloseable {
 
-    /** Queries before each measurement that warm the JIT and the connection; not recorded. */
-    private static final int WARM_UP = 1_000;
+    /**
+     * Warm-up before each measurement, not recorded: rounds of queries until a round leaves the ledger's JIT quiet
+     * (at most one new compilation), at least {@link #WARM_UP_MIN} and at most {@link #WARM_UP_MAX} queries. C2
+     * compiles a hot method after some ten thousand calls, taking 100–400 ms of one of the two cores each time: with
+     * a fixed thousand queries of warm-up, those compilations were inside the measure and made its tail.
+     */
+    private static final int WARM_UP_ROUND = 1_000;
+    private static final int WARM_UP_MIN = 5_000;
+    private static final int WARM_UP_MAX = 40_000;
 
     private final Suite suite;
     private final String authorization;
@@ -126,9 +133,10 @@ final class Q1Latency implements AutoCloseable {
     }
 
     private Measured measure(int queries, Supplier<URI> next, boolean signedIn) {
+        warmUp(next, signedIn);
         Histogram latency = new Histogram(3_600_000_000L, 3);
         int withRows = 0;
-        for (int i = 0; i < queries + WARM_UP; i++) {
+        for (int i = 0; i < queries; i++) {
             URI uri = next.get();
             long start = System.nanoTime();
             Answer answer = get(uri, signedIn);
@@ -136,12 +144,48 @@ final class Q1Latency implements AutoCloseable {
             if (answer.status() != 200) {
                 throw new IllegalStateException(uri.getPath() + " answered " + answer.status() + ": " + answer.body());
             }
-            if (i >= WARM_UP) {
-                latency.recordValue(micros);
-                withRows += answer.body().startsWith("[{") ? 1 : 0;
-            }
+            latency.recordValue(micros);
+            withRows += answer.body().startsWith("[{") ? 1 : 0;
         }
         return new Measured(latency, withRows);
+    }
+
+    private void warmUp(Supplier<URI> next, boolean signedIn) {
+        long pid = suite.pid(Service.LEDGER).orElseThrow();
+        long compiled = compilations(pid);
+        int sent = 0;
+        long added = Long.MAX_VALUE;
+        while (sent < WARM_UP_MAX && (sent < WARM_UP_MIN || added > 1)) {
+            for (int i = 0; i < WARM_UP_ROUND; i++) {
+                Answer answer = get(next.get(), signedIn);
+                if (answer.status() != 200) {
+                    throw new IllegalStateException("warm-up answered " + answer.status() + ": " + answer.body());
+                }
+            }
+            sent += WARM_UP_ROUND;
+            long now = compilations(pid);
+            added = now - compiled;
+            compiled = now;
+        }
+        System.out.printf("  (warm-up: %,d queries, %s)%n", sent, added <= 1 ? "the ledger's JIT quiet" : "the JIT still compiling");
+    }
+
+    /** How many methods the JIT of process {@code pid} has compiled so far ({@code jstat -compiler}). */
+    private static long compilations(long pid) {
+        Path jstat = Path.of(System.getProperty("java.home"), "bin", "jstat");
+        try {
+            Process p = new ProcessBuilder(jstat.toString(), "-compiler", Long.toString(pid)).redirectErrorStream(true).start();
+            String[] lines = new String(p.getInputStream().readAllBytes()).strip().split("\n");
+            if (p.waitFor() != 0 || lines.length < 2) {
+                throw new IllegalStateException("jstat -compiler " + pid + " failed: " + String.join(" ", lines));
+            }
+            return Long.parseLong(lines[1].trim().split("\s+")[0]);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
     }
 
     private static void report(String what, Histogram h) {

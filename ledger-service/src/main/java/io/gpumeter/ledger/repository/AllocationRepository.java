@@ -83,35 +83,35 @@ public class AllocationRepository {
 
     /** The units of a card at an instant; {@code tenant}, when given, keeps that tenant's only. */
     public Uni<List<Occupant>> occupantsOfGpu(String uuid, Instant at, String tenant) {
-        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+        return pool.preparedQuery(PointLookup.sql("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE gpu_uuid = $1 AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
                           AND ($3::text IS NULL OR tenant = $3)
-                        ORDER BY since, namespace, pod, unit_index""")
+                        ORDER BY since, namespace, pod, unit_index"""))
                 .execute(Tuple.of(uuid, toOffset(at), tenant))
                 .map(rows -> occupants(rows));
     }
 
     /** Every unit on a node at an instant, those whose card is not known yet included; cluster null means any. */
     public Uni<List<Occupant>> occupantsOfNode(String cluster, String node, Instant at, String tenant) {
-        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+        return pool.preparedQuery(PointLookup.sql("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE node = $1 AND ($3::text IS NULL OR cluster = $3)
                           AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
                           AND ($4::text IS NULL OR tenant = $4)
-                        ORDER BY gpu_uuid NULLS LAST, since, namespace, pod, unit_index""")
+                        ORDER BY gpu_uuid NULLS LAST, since, namespace, pod, unit_index"""))
                 .execute(Tuple.of(node, toOffset(at), cluster, tenant))
                 .map(rows -> occupants(rows));
     }
 
     /** The units one pod (by namespace and name) held at an instant; cluster null means any. */
     public Uni<List<Occupant>> occupantsOfPod(String cluster, String namespace, String pod, Instant at, String tenant) {
-        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
+        return pool.preparedQuery(PointLookup.sql("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE namespace = $1 AND pod = $2 AND ($4::text IS NULL OR cluster = $4)
                           AND seg_start <= $3 AND (seg_end IS NULL OR seg_end > $3)
                           AND ($5::text IS NULL OR tenant = $5)
-                        ORDER BY cluster, gpu_uuid NULLS LAST, unit_index""")
+                        ORDER BY cluster, gpu_uuid NULLS LAST, unit_index"""))
                 .execute(Tuple.of(namespace, pod, toOffset(at), cluster, tenant))
                 .map(rows -> occupants(rows));
     }
@@ -197,16 +197,16 @@ public class AllocationRepository {
     }
 
     public Uni<Boolean> everAllocated(String uuid) {
-        return pool.preparedQuery("SELECT 1 FROM ledger.allocation_segment WHERE gpu_uuid = $1 LIMIT 1")
+        return pool.preparedQuery(PointLookup.sql("SELECT 1 FROM ledger.allocation_segment WHERE gpu_uuid = $1 LIMIT 1"))
                 .execute(Tuple.of(uuid)).map(rows -> rows.size() > 0);
     }
 
     public Uni<Boolean> nodeKnown(String cluster, String node) {
-        return pool.preparedQuery("""
+        return pool.preparedQuery(PointLookup.sql("""
                         SELECT 1 FROM ledger.node_fact WHERE name = $1 AND ($2::text IS NULL OR cluster = $2)
                         UNION ALL
                         SELECT 1 FROM ledger.allocation_segment WHERE node = $1 AND ($2::text IS NULL OR cluster = $2)
-                        LIMIT 1""")
+                        LIMIT 1"""))
                 .execute(Tuple.of(node, cluster)).map(rows -> rows.size() > 0);
     }
 
