@@ -94,6 +94,7 @@ public final class ReplayBench {
                 gpus, pods, lines, inFlight, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         List<Path> requests = writeRequests(state.resolve("requests"), gpus, pods, lines);
         if (profile) { // one recording per service process, named after its process id, for `jfr print`
+            Files.createDirectories(state.resolve("jfr")); // without it, every process writes one file named jfr
             jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
         }
         try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts()
