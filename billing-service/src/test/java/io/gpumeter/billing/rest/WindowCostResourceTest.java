@@ -56,6 +56,37 @@ class WindowCostResourceTest {
                 .body("lines[2].idleCost", equalTo(0f));
     }
 
+    /*
+     * The same week for one tenant, as a tenant token's request is confined to (the access filter sets tenant= to the
+     * token's own): acme's lines only, worked out by hand from the fake ledger's week by tenant and team.
+     * speech on H100: 1.25 h -> 5.12; vision on H100: 10.5 h x 4.10 = 43.05, 4.2 used -> 17.22, 6.3 idle -> 25.83;
+     * vision on L40S: 2 h -> 2.20. beta's 7 h of vision on H100 are not there.
+     */
+    @Test
+    void aTenantsWindowHasItsOwnLinesOnly() {
+        given().queryParam("from", FakeLedgerResource.WEEK_FROM).queryParam("to", FakeLedgerResource.WEEK_TO)
+                .queryParam("groupBy", "team").queryParam("tenant", "acme")
+                .when().get(COSTS)
+                .then().statusCode(200)
+                .body(not(containsString("beta")))
+                .body("lines.size()", equalTo(3))
+                .body("lines.group", org.hamcrest.Matchers.contains("speech", "vision", "vision"))
+                .body("lines[0].allocatedCost", equalTo(5.12f))
+                .body("lines[1].allocatedGpuHours", equalTo(10.5f))
+                .body("lines[1].allocatedCost", equalTo(43.05f))
+                .body("lines[1].usedCost", equalTo(17.22f))
+                .body("lines[1].idleCost", equalTo(25.83f))
+                .body("lines[2].allocatedCost", equalTo(2.2f));
+        given().queryParam("from", FakeLedgerResource.WEEK_FROM).queryParam("to", FakeLedgerResource.WEEK_TO)
+                .queryParam("groupBy", "team").queryParam("tenant", "beta")
+                .when().get(COSTS)
+                .then().statusCode(200)
+                .body("lines.size()", equalTo(1))
+                .body("lines[0].allocatedGpuHours", equalTo(7f))
+                .body("lines[0].allocatedCost", equalTo(28.7f))
+                .body("lines[0].idleCost", equalTo(0f));
+    }
+
     @Test
     void aWindowWithNothingHeldHasNoLines() {
         // the fake ledger holds nothing on 1 May 2026
