@@ -1,5 +1,7 @@
 package io.gpumeter.billing.domain;
 
+import io.gpumeter.common.problem.InvalidInput;
+
 import java.util.regex.Pattern;
 
 /**
@@ -16,14 +18,14 @@ public record ReportScope(String tenant) {
     /**
      * The scope named by an optional {@code tenant} parameter; absent means all tenants.
      *
-     * @throws IllegalArgumentException for an empty, over-long or control-character tenant
+     * @throws InvalidInput naming {@code tenant}, for an empty, over-long or control-character tenant
      */
     public static ReportScope parse(String tenant) {
         if (tenant == null) {
             return ALL;
         }
         if (tenant.isBlank() || tenant.length() > MAX_TENANT_LENGTH || tenant.chars().anyMatch(Character::isISOControl)) {
-            throw new IllegalArgumentException("tenant must be a tenant name of 1 to " + MAX_TENANT_LENGTH
+            throw new InvalidInput("tenant", "tenant must be a tenant name of 1 to " + MAX_TENANT_LENGTH
                     + " printable characters, got '" + tenant + "'");
         }
         return new ReportScope(tenant);

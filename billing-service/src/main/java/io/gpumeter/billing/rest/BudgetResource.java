@@ -109,10 +109,6 @@ public class BudgetResource {
     }
 
     private static String tenant(String tenant) {
-        try {
-            return ReportScope.parse(tenant).tenant();
-        } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("tenant", e.getMessage());
-        }
+        return ReportScope.parse(tenant).tenant();
     }
 }

@@ -41,7 +41,7 @@ public class CostSeriesResource {
         YearMonth yearMonth = parse("month", () -> BillingPeriod.parseMonth(month));
         TimeBucket unit = TimeBucket.parse(bucket);
         GroupBy dimension = GroupBy.parse(groupBy);
-        ReportScope scope = parse("tenant", () -> ReportScope.parse(tenant));
+        ReportScope scope = ReportScope.parse(tenant);
         return series.series(yearMonth, unit, dimension, scope);
     }
 

@@ -100,7 +100,7 @@ public class ReportResource {
         static Options parse(String format, String groupBy, String tenant, String share) {
             return new Options(ReportResource.parse("format", format, ReportFormat::parse),
                     ReportResource.parse("groupBy", groupBy, GroupBy::parse),
-                    ReportResource.parse("tenant", tenant, ReportScope::parse),
+                    ReportScope.parse(tenant),
                     ReportResource.parse("share", share, Share::parse));
         }
     }

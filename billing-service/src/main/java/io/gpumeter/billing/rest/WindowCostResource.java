@@ -51,12 +51,6 @@ public class WindowCostResource {
             throw ApiProblem.badRequest("to", "a window spans at most 400 days; narrow from/to");
         }
         GroupBy dimension = GroupBy.parse(groupBy);
-        ReportScope scope;
-        try {
-            scope = ReportScope.parse(tenant);
-        } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest("tenant", e.getMessage());
-        }
-        return costs.of(start, end, dimension, scope);
+        return costs.of(start, end, dimension, ReportScope.parse(tenant));
     }
 }
