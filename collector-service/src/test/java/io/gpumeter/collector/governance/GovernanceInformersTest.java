@@ -3,9 +3,8 @@ package io.gpumeter.collector.governance;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.server.mock.EnableKubernetesMockClient;
 import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -19,23 +18,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
  * is watched at the preferred version both sides know, and a discovery that fails rather than answers (a 503) is
  * thrown, so that the watch's start is tried again instead of leaving Kueue unwatched until a restart.
  */
+@EnableKubernetesMockClient
 class GovernanceInformersTest {
 
-    private KubernetesMockServer server;
-    private KubernetesClient client;
-
-    @BeforeEach
-    void start() {
-        server = new KubernetesMockServer(false);
-        server.init();
-        client = server.createClient();
-    }
-
-    @AfterEach
-    void stop() {
-        client.close();
-        server.destroy();
-    }
+    KubernetesMockServer server;
+    KubernetesClient client;
 
     @Test
     void groupsTheServerDoesNotKnowAreNotWatched() {
