@@ -60,12 +60,8 @@ public final class PlanYaml {
                         + " and assertions");
             }
             return tree;
-        } catch (StreamReadException e) {
-            throw refusal(e);
-        } catch (StreamConstraintsException e) {
-            throw new InvalidInput("plan", "the YAML plan is nested deeper than " + MAX_NESTING + " levels");
         } catch (IOException e) {
-            throw new InvalidInput("plan", "the body is not a YAML plan that can be read");
+            throw unreadable(e);
         }
     }
 
@@ -83,13 +79,20 @@ public final class PlanYaml {
                             + "): a plan is plain data, write each value out");
                 }
             }
-        } catch (StreamReadException e) {
-            throw refusal(e);
-        } catch (StreamConstraintsException e) {
-            throw new InvalidInput("plan", "the YAML plan is nested deeper than " + MAX_NESTING + " levels");
         } catch (IOException e) {
-            throw new InvalidInput("plan", "the body is not a YAML plan that can be read");
+            throw unreadable(e);
         }
+    }
+
+    /** Why a body could not be read, in the plan's words: a read error, nesting past the limit, or anything else. */
+    private static InvalidInput unreadable(IOException e) {
+        if (e instanceof StreamReadException read) {
+            return refusal(read);
+        }
+        if (e instanceof StreamConstraintsException) {
+            return new InvalidInput("plan", "the YAML plan is nested deeper than " + MAX_NESTING + " levels");
+        }
+        return new InvalidInput("plan", "the body is not a YAML plan that can be read");
     }
 
     /** A syntax error, a key given twice, or a limit passed: said in plain words with the line, never the parser's. */
