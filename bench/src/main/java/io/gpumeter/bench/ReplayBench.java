@@ -103,16 +103,20 @@ public final class ReplayBench {
                 .logDirectory(state.resolve("logs"))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
                 .readyTimeout(Duration.ofMinutes(3)).build().start()) {
-            new ReplayBench(suite).run(requests, gpus, pods, inFlight);
+            new ReplayBench(suite).run(requests, gpus, pods, inFlight, state.resolve("pgdata"));
         }
     }
 
-    private void run(List<Path> requests, int gpus, long pods, int inFlight) throws Exception {
+    private void run(List<Path> requests, int gpus, long pods, int inFlight, Path pgdata) throws Exception {
         System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
         Map<Service, ProcessMemory> memory = new TreeMap<>();
         for (Service s : List.of(Service.COLLECTOR, Service.LEDGER)) {
             ProcessMemory.watch(s.module(), suite.managementUrl(s)).ifPresent(m -> memory.put(s, m));
         }
+        Map<String, ProcessCpu> cpu = new java.util.LinkedHashMap<>();
+        memory.forEach((s, m) -> cpu.put(s.module(), ProcessCpu.of(m.pid())));
+        ProcessCpu.postgres(pgdata).ifPresent(p -> cpu.put("postgres", p));
+        Map<String, Double> before = cpuNow(cpu);
         long events = 0;
         int refused = 0;
         Map<String, Long> outcome = new TreeMap<>();
@@ -150,11 +154,13 @@ public final class ReplayBench {
         double replaySeconds = (System.nanoTime() - t0) / 1e9;
         System.out.printf("replay through the collector: %,d events in %.1f s: %,.0f events/s; %d of %d requests refused; %s%n",
                 events, replaySeconds, events / replaySeconds, refused, requests.size(), outcome);
+        printCpu("replay", cpu, before, events, "events");
 
         double scale = FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END);
         FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
         long[] facts = {0};
         URI intake = suite.url(Service.LEDGER).resolve("/api/v1/facts");
+        before = cpuNow(cpu);
         long t1 = System.nanoTime();
         fleet.emit("direct", 20_000, batch -> {
             try {
@@ -178,12 +184,31 @@ public final class ReplayBench {
         double directSeconds = (System.nanoTime() - t1) / 1e9;
         System.out.printf("direct fact intake (ledger): %,d facts of %,d pods in %.1f s: %,.0f facts/s%n", facts[0],
                 fleet.pods(), directSeconds, facts[0] / directSeconds);
+        printCpu("direct intake", cpu, before, facts[0], "facts");
         copyFloor(suite.database().orElseThrow());
         Thread.sleep(30_000); // what the services keep once the load is over
         memory.forEach((s, m) -> {
             System.out.printf("%s memory: %s%n", s.module(), m.summary());
             m.close();
         });
+    }
+
+    private static Map<String, Double> cpuNow(Map<String, ProcessCpu> cpu) {
+        Map<String, Double> now = new java.util.LinkedHashMap<>();
+        cpu.forEach((name, c) -> now.put(name, c.seconds()));
+        return now;
+    }
+
+    /** Each process's CPU seconds over a phase, and per 1,000 units: where the time of an event goes. */
+    private static void printCpu(String phase, Map<String, ProcessCpu> cpu, Map<String, Double> before, long units, String unit) {
+        StringBuilder line = new StringBuilder("  CPU of the " + phase + ", seconds (ms per 1,000 " + unit + "):");
+        double total = 0;
+        for (Map.Entry<String, Double> now : cpuNow(cpu).entrySet()) {
+            double used = now.getValue() - before.get(now.getKey());
+            total += used;
+            line.append(String.format(" %s %.1f (%.0f);", now.getKey(), used, used * 1e6 / units));
+        }
+        System.out.println(line.append(String.format(" all %.1f (%.0f)", total, total * 1e6 / units)));
     }
 
     private record Sent(Path request, HttpResponse<String> answer, double seconds) {

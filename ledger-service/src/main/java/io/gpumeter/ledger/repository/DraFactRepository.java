@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.repository;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.DeviceClassFact;
 import io.gpumeter.common.fact.ResourceClaimFact;
@@ -13,7 +12,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,8 +37,8 @@ public class DraFactRepository {
         }
         return conn.preparedQuery("""
                         INSERT INTO ledger.resource_claim_fact (cluster, uid, resource_version, event_type, namespace, name, observed_at, payload)
-                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, u.payload::jsonb
-                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                              AS u(uid, rv, et, ns, name, obs, payload)
                         ON CONFLICT DO NOTHING
                         RETURNING namespace || '/' || name AS k""")
@@ -51,7 +49,7 @@ public class DraFactRepository {
                         claims.stream().map(ResourceClaimFact::namespace).toArray(String[]::new),
                         claims.stream().map(ResourceClaimFact::name).toArray(String[]::new),
                         claims.stream().map(c -> FactRepository.toOffset(c.observedAt())).toArray(OffsetDateTime[]::new),
-                        payloads(claims))))
+                        StoredPayloads.encode(json, claims))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "k")));
     }
 
@@ -63,8 +61,8 @@ public class DraFactRepository {
         return conn.preparedQuery("""
                         INSERT INTO ledger.resource_slice_fact (cluster, name, resource_version, event_type, driver, pool, revision, observed_at, payload)
                         SELECT $1, u.name, u.rv, u.et, u.driver, u.pool, CASE WHEN u.rv ~ '^[0-9]{1,18}$' THEN u.rv::bigint END,
-                               u.obs, u.payload::jsonb
-                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                               u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                              AS u(name, rv, et, driver, pool, obs, payload)
                         ON CONFLICT DO NOTHING
                         RETURNING driver || '/' || pool AS k""")
@@ -75,7 +73,7 @@ public class DraFactRepository {
                         slices.stream().map(ResourceSliceFact::driver).toArray(String[]::new),
                         slices.stream().map(ResourceSliceFact::pool).toArray(String[]::new),
                         slices.stream().map(s -> FactRepository.toOffset(s.observedAt())).toArray(OffsetDateTime[]::new),
-                        payloads(slices))))
+                        StoredPayloads.encode(json, slices))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "k")));
     }
 
@@ -85,8 +83,8 @@ public class DraFactRepository {
         }
         return conn.preparedQuery("""
                         INSERT INTO ledger.device_class_fact (cluster, name, resource_version, event_type, observed_at, payload)
-                        SELECT $1, u.name, u.rv, u.et, u.obs, u.payload::jsonb
-                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS u(name, rv, et, obs, payload)
+                        SELECT $1, u.name, u.rv, u.et, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::bytea[]) AS u(name, rv, et, obs, payload)
                         ON CONFLICT DO NOTHING
                         RETURNING name""")
                 .execute(Tuple.from(List.of(cluster,
@@ -94,7 +92,7 @@ public class DraFactRepository {
                         classes.stream().map(DeviceClassFact::resourceVersion).toArray(String[]::new),
                         classes.stream().map(c -> c.type().name()).toArray(String[]::new),
                         classes.stream().map(c -> FactRepository.toOffset(c.observedAt())).toArray(OffsetDateTime[]::new),
-                        payloads(classes))))
+                        StoredPayloads.encode(json, classes))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
     }
 
@@ -104,10 +102,10 @@ public class DraFactRepository {
             return Uni.createFrom().item(List.of());
         }
         return conn.preparedQuery("""
-                        SELECT payload::text AS p FROM ledger.resource_claim_fact
+                        SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.resource_claim_fact
                         WHERE cluster = $1 AND namespace || '/' || name = ANY($2)""")
                 .execute(Tuple.of(cluster, claimKeys.toArray(String[]::new)))
-                .map(rows -> decode(rows, ResourceClaimFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, ResourceClaimFact.class));
     }
 
     /**
@@ -119,33 +117,11 @@ public class DraFactRepository {
             return Uni.createFrom().item(List.of());
         }
         return conn.preparedQuery("""
-                        SELECT DISTINCT ON (name) payload::text AS p FROM ledger.resource_slice_fact
+                        SELECT DISTINCT ON (name) convert_to(payload::text, 'UTF8') AS p FROM ledger.resource_slice_fact
                         WHERE cluster = $1 AND driver || '/' || pool = ANY($2)
                         ORDER BY name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED'""")
                 .execute(Tuple.of(cluster, pools.toArray(String[]::new)))
-                .map(rows -> decode(rows, ResourceSliceFact.class));
-    }
-
-    private <T> List<T> decode(RowSet<Row> rows, Class<T> type) {
-        List<T> out = new ArrayList<>(rows.size());
-        for (Row row : rows) {
-            try {
-                out.add(json.readValue(row.getString("p"), type));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("stored " + type.getSimpleName() + " is unreadable", e);
-            }
-        }
-        return out;
-    }
-
-    private String[] payloads(List<?> facts) {
-        return facts.stream().map(f -> {
-            try {
-                return json.writeValueAsString(f);
-            } catch (JsonProcessingException e) {
-                throw new IllegalArgumentException("fact cannot be serialised", e);
-            }
-        }).toArray(String[]::new);
+                .map(rows -> StoredPayloads.decode(json, rows, ResourceSliceFact.class));
     }
 
     private static Set<String> strings(RowSet<Row> rows, String column) {

@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.repository;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
@@ -15,11 +14,9 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
@@ -38,21 +35,21 @@ public class FactRepository {
         if (pods.isEmpty()) {
             return Uni.createFrom().item(Inserted.NONE);
         }
-        return Chunks.inOrder(Chunks.of(pods, Chunks.ROWS), slice -> insertPodSlice(conn, cluster, slice)).map(Inserted::sum);
+        return Chunks.overlapped(Chunks.of(pods, Chunks.ROWS), slice -> insertPodSlice(conn, cluster, slice)).map(Inserted::sum);
     }
 
     private Uni<Inserted> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
         return conn.preparedQuery("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
-                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, u.payload::jsonb
-                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                              AS u(uid, rv, et, ns, node, obs, payload)
                         ON CONFLICT DO NOTHING
                         RETURNING uid""")
                 .execute(Tuple.from(List.of(cluster,
                         column(pods, PodFact::uid), column(pods, PodFact::resourceVersion),
                         column(pods, p -> p.type().name()), column(pods, PodFact::namespace),
-                        column(pods, PodFact::nodeName), times(pods, PodFact::observedAt), payloads(pods))))
+                        column(pods, PodFact::nodeName), times(pods, PodFact::observedAt), StoredPayloads.encode(json, pods))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "uid")));
     }
 
@@ -63,14 +60,14 @@ public class FactRepository {
         }
         return conn.preparedQuery("""
                         INSERT INTO ledger.namespace_fact (cluster, name, resource_version, event_type, observed_at, payload)
-                        SELECT $1, u.name, u.rv, u.et, u.obs, u.payload::jsonb
-                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS u(name, rv, et, obs, payload)
+                        SELECT $1, u.name, u.rv, u.et, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::bytea[]) AS u(name, rv, et, obs, payload)
                         ON CONFLICT DO NOTHING
                         RETURNING name""")
                 .execute(Tuple.from(List.of(cluster,
                         column(namespaces, NamespaceFact::name), column(namespaces, NamespaceFact::resourceVersion),
                         column(namespaces, n -> n.type().name()), times(namespaces, NamespaceFact::observedAt),
-                        payloads(namespaces))))
+                        StoredPayloads.encode(json, namespaces))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
     }
 
@@ -81,13 +78,13 @@ public class FactRepository {
         }
         return conn.preparedQuery("""
                         INSERT INTO ledger.node_fact (cluster, name, resource_version, event_type, revision, observed_at, payload)
-                        SELECT $1, u.name, u.rv, u.et, CASE WHEN u.rv ~ '^[0-9]{1,18}$' THEN u.rv::bigint END, u.obs, u.payload::jsonb
-                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[]) AS u(name, rv, et, obs, payload)
+                        SELECT $1, u.name, u.rv, u.et, CASE WHEN u.rv ~ '^[0-9]{1,18}$' THEN u.rv::bigint END, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::bytea[]) AS u(name, rv, et, obs, payload)
                         ON CONFLICT DO NOTHING
                         RETURNING name""")
                 .execute(Tuple.from(List.of(cluster,
                         column(nodes, NodeFact::name), column(nodes, NodeFact::resourceVersion),
-                        column(nodes, n -> n.type().name()), times(nodes, NodeFact::observedAt), payloads(nodes))))
+                        column(nodes, n -> n.type().name()), times(nodes, NodeFact::observedAt), StoredPayloads.encode(json, nodes))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
     }
 
@@ -126,9 +123,9 @@ public class FactRepository {
     }
 
     public Uni<List<PodFact>> podVersions(SqlConnection conn, String cluster, Collection<String> uids) {
-        return conn.preparedQuery("SELECT payload::text AS p FROM ledger.pod_fact WHERE cluster = $1 AND uid = ANY($2)")
+        return conn.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.pod_fact WHERE cluster = $1 AND uid = ANY($2)")
                 .execute(Tuple.of(cluster, uids.toArray(String[]::new)))
-                .map(rows -> decode(rows, PodFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, PodFact.class));
     }
 
     /** Every stored version of these pods, those the caller has just stored taken from its hand. */
@@ -138,48 +135,26 @@ public class FactRepository {
     }
 
     public Uni<List<NamespaceFact>> namespaceVersions(SqlConnection conn, String cluster, Collection<String> names) {
-        return conn.preparedQuery("SELECT payload::text AS p FROM ledger.namespace_fact WHERE cluster = $1 AND name = ANY($2)")
+        return conn.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.namespace_fact WHERE cluster = $1 AND name = ANY($2)")
                 .execute(Tuple.of(cluster, names.toArray(String[]::new)))
-                .map(rows -> decode(rows, NamespaceFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, NamespaceFact.class));
     }
 
     /** The newest version of each node (by revision, then observation), deleted nodes included. */
     public Uni<List<NodeFact>> latestNodes(SqlConnection conn, String cluster, Collection<String> names) {
         return conn.preparedQuery("""
-                        SELECT DISTINCT ON (name) payload::text AS p FROM ledger.node_fact
+                        SELECT DISTINCT ON (name) convert_to(payload::text, 'UTF8') AS p FROM ledger.node_fact
                         WHERE cluster = $1 AND name = ANY($2)
                         ORDER BY name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED'""")
                 .execute(Tuple.of(cluster, names.toArray(String[]::new)))
-                .map(rows -> decode(rows, NodeFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, NodeFact.class));
     }
 
     /** Every stored version of these nodes. */
     public Uni<List<NodeFact>> nodeVersions(SqlConnection conn, String cluster, Collection<String> names) {
-        return conn.preparedQuery("SELECT payload::text AS p FROM ledger.node_fact WHERE cluster = $1 AND name = ANY($2)")
+        return conn.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.node_fact WHERE cluster = $1 AND name = ANY($2)")
                 .execute(Tuple.of(cluster, names.toArray(String[]::new)))
-                .map(rows -> decode(rows, NodeFact.class));
-    }
-
-    private <T> List<T> decode(RowSet<Row> rows, Class<T> type) {
-        List<T> out = new ArrayList<>(rows.size());
-        for (Row row : rows) {
-            try {
-                out.add(json.readValue(row.getString("p"), type));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("stored " + type.getSimpleName() + " is unreadable", e);
-            }
-        }
-        return out;
-    }
-
-    private String[] payloads(List<?> facts) {
-        return facts.stream().map(f -> {
-            try {
-                return json.writeValueAsString(f);
-            } catch (JsonProcessingException e) {
-                throw new IllegalArgumentException("fact cannot be serialised", e);
-            }
-        }).toArray(String[]::new);
+                .map(rows -> StoredPayloads.decode(json, rows, NodeFact.class));
     }
 
     private static <T> String[] column(List<T> facts, Function<T, String> field) {

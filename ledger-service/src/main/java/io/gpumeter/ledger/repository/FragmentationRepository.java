@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.repository;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.ResourceSliceFact;
@@ -43,7 +42,7 @@ public class FragmentationRepository {
     /** The newest version of every node observed by {@code at}; nodes whose newest version is a deletion are gone. */
     public Uni<List<NodeAt>> nodes(Instant at, String cluster) {
         return pool.preparedQuery("""
-                        SELECT cluster, event_type, payload::text AS p FROM (
+                        SELECT cluster, event_type, convert_to(payload::text, 'UTF8') AS p FROM (
                             SELECT DISTINCT ON (cluster, name) cluster, event_type, payload FROM ledger.node_fact
                             WHERE observed_at <= $1 AND ($2::text IS NULL OR cluster = $2)
                             ORDER BY cluster, name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED' DESC) n
@@ -53,11 +52,7 @@ public class FragmentationRepository {
                 .map(rows -> {
                     List<NodeAt> out = new ArrayList<>();
                     for (Row r : rows) {
-                        try {
-                            out.add(new NodeAt(r.getString("cluster"), json.readValue(r.getString("p"), NodeFact.class)));
-                        } catch (JsonProcessingException e) {
-                            throw new IllegalStateException("stored NodeFact is unreadable", e);
-                        }
+                        out.add(new NodeAt(r.getString("cluster"), StoredPayloads.decode(json, r, NodeFact.class)));
                     }
                     return out;
                 });
@@ -69,7 +64,7 @@ public class FragmentationRepository {
      */
     public Uni<Map<String, List<ResourceSliceFact>>> draSlices(Instant at, String cluster) {
         return pool.preparedQuery("""
-                        SELECT cluster, payload::text AS p FROM (
+                        SELECT cluster, convert_to(payload::text, 'UTF8') AS p FROM (
                             SELECT DISTINCT ON (cluster, name) cluster, event_type, payload FROM ledger.resource_slice_fact
                             WHERE observed_at <= $1 AND ($2::text IS NULL OR cluster = $2) AND driver = $3
                             ORDER BY cluster, name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED' DESC) s
@@ -79,12 +74,8 @@ public class FragmentationRepository {
                 .map(rows -> {
                     Map<String, List<ResourceSliceFact>> out = new HashMap<>();
                     for (Row r : rows) {
-                        try {
-                            out.computeIfAbsent(r.getString("cluster"), k -> new ArrayList<>())
-                                    .add(json.readValue(r.getString("p"), ResourceSliceFact.class));
-                        } catch (JsonProcessingException e) {
-                            throw new IllegalStateException("stored ResourceSliceFact is unreadable", e);
-                        }
+                        out.computeIfAbsent(r.getString("cluster"), k -> new ArrayList<>())
+                                .add(StoredPayloads.decode(json, r, ResourceSliceFact.class));
                     }
                     return out;
                 });

@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.repository;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -8,7 +7,7 @@ import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import java.time.Instant;
-import java.time.ZoneOffset;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -21,7 +20,8 @@ import java.util.function.Function;
  * The versions of objects a batch has just stored, kept at hand so that re-deriving those objects reads back only
  * the versions stored before: a replay re-derives its pods mostly from facts it has just written, and decoding them
  * from the database again cost more than deriving them. A stored row is taken from hand when its key (uid, resource
- * version, event type) and observation time match; every other row is read as stored.
+ * version, event type) and observation time (to the microsecond its column keeps) match; every other row is read as
+ * stored.
  */
 public final class VersionsInHand<T> {
 
@@ -56,8 +56,8 @@ public final class VersionsInHand<T> {
         }
         String[] asked = uids.toArray(String[]::new);
         if (byKey.isEmpty()) {
-            return db.preparedQuery("SELECT payload::text AS p FROM ledger." + table + " WHERE cluster = $1 AND uid = ANY($2)")
-                    .execute(Tuple.of(cluster, asked)).map(rows -> decode(rows, type, json, new ArrayList<>()));
+            return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table + " WHERE cluster = $1 AND uid = ANY($2)")
+                    .execute(Tuple.of(cluster, asked)).map(rows -> StoredPayloads.decode(json, rows, type));
         }
         return db.preparedQuery("SELECT uid, resource_version, event_type, observed_at FROM ledger." + table
                         + " WHERE cluster = $1 AND uid = ANY($2)")
@@ -73,7 +73,7 @@ public final class VersionsInHand<T> {
                         String eventType = row.getString("event_type");
                         T known = byKey.get(key(uid, revision, eventType));
                         Instant at = known == null ? null : observedAt.apply(known);
-                        if (at != null && at.atOffset(ZoneOffset.UTC).isEqual(row.getOffsetDateTime("observed_at"))) {
+                        if (at != null && storedAs(at).equals(row.getOffsetDateTime("observed_at").toInstant())) {
                             found.add(known);
                         } else {
                             missingUid.add(uid);
@@ -84,27 +84,25 @@ public final class VersionsInHand<T> {
                     if (missingUid.isEmpty()) {
                         return Uni.createFrom().item(found);
                     }
-                    return db.preparedQuery("SELECT payload::text AS p FROM ledger." + table + " WHERE cluster = $1"
+                    return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table + " WHERE cluster = $1"
                                     + " AND (uid, resource_version, event_type) IN"
                                     + " (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))")
                             .execute(Tuple.of(cluster, missingUid.toArray(String[]::new),
                                     missingRevision.toArray(String[]::new), missingType.toArray(String[]::new)))
-                            .map(rows -> decode(rows, type, json, found));
+                            .map(rows -> StoredPayloads.decode(json, rows, type, found));
                 });
+    }
+
+    /**
+     * An instant as its timestamptz column holds it: to the microsecond. A collector's clock reads nanoseconds, so
+     * comparing the instant in hand with the stored one as they are would never match, and every version just stored
+     * would be read back and decoded again.
+     */
+    static Instant storedAs(Instant at) {
+        return at.truncatedTo(ChronoUnit.MICROS);
     }
 
     private static String key(String uid, String resourceVersion, String eventType) {
         return uid + '\0' + resourceVersion + '\0' + eventType;
-    }
-
-    private static <T> List<T> decode(Iterable<Row> rows, Class<T> type, ObjectMapper json, List<T> into) {
-        for (Row row : rows) {
-            try {
-                into.add(json.readValue(row.getString("p"), type));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("stored " + type.getSimpleName() + " is unreadable", e);
-            }
-        }
-        return into;
     }
 }

@@ -89,7 +89,7 @@ public class AllocationBooks {
             if (!sharing.isEmpty()) {
                 slices.add(List.copyOf(sharing));
             }
-            return Chunks.inOrder(slices, slice -> rederiveSlice(conn, cluster, new TreeSet<>(slice), inHand, claims))
+            return Chunks.overlapped(slices, slice -> rederiveSlice(conn, cluster, new TreeSet<>(slice), inHand, claims))
                     .map(parts -> parts.stream().flatMap(List::stream).toList());
         });
     }

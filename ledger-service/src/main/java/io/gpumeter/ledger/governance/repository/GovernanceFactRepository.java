@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.repository;
 
+import io.gpumeter.ledger.repository.StoredPayloads;
 import io.gpumeter.ledger.repository.Inserted;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
@@ -24,7 +25,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import static io.gpumeter.ledger.governance.repository.Sql.payloads;
 import static io.gpumeter.ledger.governance.repository.Sql.strings;
 import static io.gpumeter.ledger.governance.repository.Sql.times;
 
@@ -44,49 +44,49 @@ public class GovernanceFactRepository {
     public Uni<Inserted> insertWorkloads(SqlConnection conn, String cluster, List<WorkloadFact> facts) {
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_workload_fact (cluster, uid, resource_version, event_type, namespace, name, observed_at, payload)
-                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, u.payload::jsonb
-                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                      AS u(uid, rv, et, ns, name, obs, payload)
                 ON CONFLICT DO NOTHING RETURNING uid AS k""", List.of(cluster,
                 strings(facts, WorkloadFact::uid), strings(facts, WorkloadFact::resourceVersion),
                 strings(facts, f -> f.type().name()), strings(facts, WorkloadFact::namespace),
-                strings(facts, WorkloadFact::name), times(facts, WorkloadFact::observedAt), payloads(json, facts)));
+                strings(facts, WorkloadFact::name), times(facts, WorkloadFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
     public Uni<Inserted> insertQueueObjects(SqlConnection conn, String cluster, List<QueueObjectFact> facts) {
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_queue_object_fact (cluster, kind, namespace, name, resource_version, event_type, revision, observed_at, payload)
-                SELECT $1, u.kind, u.ns, u.name, u.rv, u.et, CASE WHEN u.rv ~ '^[0-9]{1,18}$' THEN u.rv::bigint END, u.obs, u.payload::jsonb
-                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                SELECT $1, u.kind, u.ns, u.name, u.rv, u.et, CASE WHEN u.rv ~ '^[0-9]{1,18}$' THEN u.rv::bigint END, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                      AS u(kind, ns, name, rv, et, obs, payload)
                 ON CONFLICT DO NOTHING RETURNING kind || '/' || namespace || '/' || name AS k""", List.of(cluster,
                 strings(facts, f -> f.kind().name()), strings(facts, f -> f.namespace() == null ? "" : f.namespace()),
                 strings(facts, QueueObjectFact::name), strings(facts, QueueObjectFact::resourceVersion),
-                strings(facts, f -> f.type().name()), times(facts, QueueObjectFact::observedAt), payloads(json, facts)));
+                strings(facts, f -> f.type().name()), times(facts, QueueObjectFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
     public Uni<Inserted> insertPodGroups(SqlConnection conn, String cluster, List<PodGroupFact> facts) {
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_pod_group_fact (cluster, uid, resource_version, event_type, namespace, name, observed_at, payload)
-                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, u.payload::jsonb
-                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                      AS u(uid, rv, et, ns, name, obs, payload)
                 ON CONFLICT DO NOTHING RETURNING uid AS k""", List.of(cluster,
                 strings(facts, PodGroupFact::uid), strings(facts, PodGroupFact::resourceVersion),
                 strings(facts, f -> f.type().name()), strings(facts, PodGroupFact::namespace),
-                strings(facts, PodGroupFact::name), times(facts, PodGroupFact::observedAt), payloads(json, facts)));
+                strings(facts, PodGroupFact::name), times(facts, PodGroupFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
     public Uni<Inserted> insertVolcanoJobs(SqlConnection conn, String cluster, List<VolcanoJobFact> facts) {
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_volcano_job_fact (cluster, uid, resource_version, event_type, namespace, name, observed_at, payload)
-                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, u.payload::jsonb
-                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::text[])
+                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                      AS u(uid, rv, et, ns, name, obs, payload)
                 ON CONFLICT DO NOTHING RETURNING uid AS k""", List.of(cluster,
                 strings(facts, VolcanoJobFact::uid), strings(facts, VolcanoJobFact::resourceVersion),
                 strings(facts, f -> f.type().name()), strings(facts, VolcanoJobFact::namespace),
-                strings(facts, VolcanoJobFact::name), times(facts, VolcanoJobFact::observedAt), payloads(json, facts)));
+                strings(facts, VolcanoJobFact::name), times(facts, VolcanoJobFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
     /** Keys returned: {@code kind|namespace/name|uid} of the object each new event is about. */
@@ -94,9 +94,9 @@ public class GovernanceFactRepository {
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_event_fact (cluster, uid, resource_version, involved_kind, involved_namespace, involved_name,
                     involved_uid, reason, first_at, observed_at, payload)
-                SELECT $1, u.uid, u.rv, u.kind, u.ns, u.name, u.iuid, u.reason, u.first_at, u.obs, u.payload::jsonb
+                SELECT $1, u.uid, u.rv, u.kind, u.ns, u.name, u.iuid, u.reason, u.first_at, u.obs, convert_from(u.payload, 'UTF8')::jsonb
                 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::timestamptz[], $10::timestamptz[], $11::text[])
+                            $9::timestamptz[], $10::timestamptz[], $11::bytea[])
                      AS u(uid, rv, kind, ns, name, iuid, reason, first_at, obs, payload)
                 ON CONFLICT DO NOTHING
                 RETURNING involved_kind || '|' || coalesce(involved_namespace, '') || '/' || involved_name || '|' || coalesce(involved_uid, '') AS k""",
@@ -104,41 +104,41 @@ public class GovernanceFactRepository {
                         strings(facts, EventFact::involvedKind), strings(facts, EventFact::involvedNamespace),
                         strings(facts, EventFact::involvedName), strings(facts, EventFact::involvedUid),
                         strings(facts, EventFact::reason), times(facts, EventFact::firstAt),
-                        times(facts, EventFact::observedAt), payloads(json, facts)));
+                        times(facts, EventFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
     public Uni<Inserted> insertPodStatuses(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
         if (facts.size() > Chunks.ROWS) {
-            return Chunks.inOrder(Chunks.of(facts, Chunks.ROWS), slice -> insertPodStatuses(conn, cluster, slice))
+            return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), slice -> insertPodStatuses(conn, cluster, slice))
                     .map(Inserted::sum);
         }
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
                     owner_name, observed_at, payload)
-                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.obs, u.payload::jsonb
+                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.obs, convert_from(u.payload, 'UTF8')::jsonb
                 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::timestamptz[], $10::text[])
+                            $9::timestamptz[], $10::bytea[])
                      AS u(uid, rv, et, ns, name, ok, oname, obs, payload)
                 ON CONFLICT DO NOTHING RETURNING uid AS k""", List.of(cluster,
                 strings(facts, PodStatusFact::uid), strings(facts, PodStatusFact::resourceVersion),
                 strings(facts, f -> f.type().name()), strings(facts, PodStatusFact::namespace),
                 strings(facts, PodStatusFact::name), strings(facts, f -> f.owner() == null ? null : f.owner().kind()),
                 strings(facts, f -> f.owner() == null ? null : f.owner().name()), times(facts, PodStatusFact::observedAt),
-                payloads(json, facts)));
+                StoredPayloads.encode(json, facts)));
     }
 
     /** Keys returned: {@code node|pci}. */
     public Uni<Inserted> insertXids(SqlConnection conn, String cluster, List<XidFact> facts) {
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_xid_fact (cluster, node, pci_bus_id, at, code, message, gpu_uuid, payload)
-                SELECT $1, u.node, u.pci, u.at, u.code, u.msg, u.uuid, u.payload::jsonb
-                FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::text[], $8::text[])
+                SELECT $1, u.node, u.pci, u.at, u.code, u.msg, u.uuid, convert_from(u.payload, 'UTF8')::jsonb
+                FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::int[], $6::text[], $7::text[], $8::bytea[])
                      AS u(node, pci, at, code, msg, uuid, payload)
                 ON CONFLICT DO NOTHING RETURNING node || '|' || pci_bus_id AS k""", List.of(cluster,
                 strings(facts, XidFact::node), strings(facts, XidFact::pciBusId), times(facts, XidFact::at),
                 facts.stream().map(XidFact::code).toArray(Integer[]::new),
                 strings(facts, f -> f.message() == null ? "" : f.message()), strings(facts, XidFact::gpuUuid),
-                payloads(json, facts)));
+                StoredPayloads.encode(json, facts)));
     }
 
     /** Keys returned: {@code node|pci}. */
@@ -156,13 +156,13 @@ public class GovernanceFactRepository {
     public Uni<Inserted> insertLogSignals(SqlConnection conn, String cluster, List<LogSignalFact> facts) {
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_log_signal_fact (cluster, namespace, pod, container, at, signal, payload)
-                SELECT $1, u.ns, u.pod, u.c, u.at, u.signal, u.payload::jsonb
-                FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[])
+                SELECT $1, u.ns, u.pod, u.c, u.at, u.signal, convert_from(u.payload, 'UTF8')::jsonb
+                FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::bytea[])
                      AS u(ns, pod, c, at, signal, payload)
                 ON CONFLICT DO NOTHING RETURNING namespace || '/' || pod AS k""", List.of(cluster,
                 strings(facts, LogSignalFact::namespace), strings(facts, LogSignalFact::pod),
                 strings(facts, f -> f.container() == null ? "" : f.container()), times(facts, LogSignalFact::at),
-                strings(facts, LogSignalFact::signal), payloads(json, facts)));
+                strings(facts, LogSignalFact::signal), StoredPayloads.encode(json, facts)));
     }
 
     /** Keys returned: {@code namespace/workload}. */

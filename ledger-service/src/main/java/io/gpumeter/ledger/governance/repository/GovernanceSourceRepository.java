@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.repository;
 
+import io.gpumeter.ledger.repository.StoredPayloads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
@@ -27,7 +28,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
-import static io.gpumeter.ledger.governance.repository.Sql.decode;
 import static io.gpumeter.ledger.governance.repository.Sql.instant;
 
 /** Reads back the stored governance facts of given objects, for derivation and for the audit trail. */
@@ -41,13 +41,13 @@ public class GovernanceSourceRepository {
     }
 
     public Uni<List<WorkloadFact>> workloads(SqlClient db, String cluster, Collection<String> uids) {
-        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_workload_fact WHERE cluster = $1 AND uid = ANY($2)")
-                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> decode(json, rows, WorkloadFact.class));
+        return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_workload_fact WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> StoredPayloads.decode(json, rows, WorkloadFact.class));
     }
 
     public Uni<List<PodGroupFact>> podGroups(SqlClient db, String cluster, Collection<String> uids) {
-        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_pod_group_fact WHERE cluster = $1 AND uid = ANY($2)")
-                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> decode(json, rows, PodGroupFact.class));
+        return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_pod_group_fact WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> StoredPayloads.decode(json, rows, PodGroupFact.class));
     }
 
     /** Every stored version of these pods, those the caller has just stored taken from its hand. */
@@ -57,8 +57,8 @@ public class GovernanceSourceRepository {
     }
 
     public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids) {
-        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_pod_status_fact WHERE cluster = $1 AND uid = ANY($2)")
-                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> decode(json, rows, PodStatusFact.class));
+        return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_pod_status_fact WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> StoredPayloads.decode(json, rows, PodStatusFact.class));
     }
 
     /**
@@ -68,13 +68,13 @@ public class GovernanceSourceRepository {
     public Uni<List<EventFact>> eventsAbout(SqlClient db, String cluster, String kind, Collection<String> uids,
                                             Collection<String> namespacedNames) {
         return db.preparedQuery("""
-                        SELECT DISTINCT ON (uid) payload::text AS p FROM ledger.gov_event_fact_fields
+                        SELECT DISTINCT ON (uid) convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_event_fact_fields
                         WHERE cluster = $1 AND involved_kind = $2
                           AND (involved_uid = ANY($3)
                                OR (involved_uid IS NULL AND coalesce(involved_namespace, '') || '/' || involved_name = ANY($4)))
                         ORDER BY uid, count DESC, observed_at DESC""")
                 .execute(Tuple.of(cluster, kind, uids.toArray(String[]::new), namespacedNames.toArray(String[]::new)))
-                .map(rows -> decode(json, rows, EventFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, EventFact.class));
     }
 
     /** Uids of the objects of a fact table with these namespace/name pairs. */
@@ -138,16 +138,16 @@ public class GovernanceSourceRepository {
     }
 
     public Uni<List<LogSignalFact>> logSignals(SqlClient db, String cluster, Collection<String> namespacedPods) {
-        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_log_signal_fact WHERE cluster = $1 AND namespace || '/' || pod = ANY($2)")
+        return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_log_signal_fact WHERE cluster = $1 AND namespace || '/' || pod = ANY($2)")
                 .execute(Tuple.of(cluster, namespacedPods.toArray(String[]::new)))
-                .map(rows -> decode(json, rows, LogSignalFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, LogSignalFact.class));
     }
 
     /** Xids of these cards, keyed node|pci. */
     public Uni<List<XidFact>> xids(SqlClient db, String cluster, Collection<String> cards) {
-        return db.preparedQuery("SELECT payload::text AS p FROM ledger.gov_xid_fact WHERE cluster = $1 AND node || '|' || pci_bus_id = ANY($2)")
+        return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_xid_fact WHERE cluster = $1 AND node || '|' || pci_bus_id = ANY($2)")
                 .execute(Tuple.of(cluster, cards.toArray(String[]::new)))
-                .map(rows -> decode(json, rows, XidFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, XidFact.class));
     }
 
     public Uni<List<GpuAddressFact>> announcements(SqlClient db, String cluster, Collection<String> cards) {
@@ -184,13 +184,13 @@ public class GovernanceSourceRepository {
     /** The newest version of every ClusterQueue (or other queue object kind) that is not deleted. */
     public Uni<List<Stored<QueueObjectFact>>> latestQueueObjects(SqlClient db, QueueObjectKind kind, String cluster) {
         return db.preparedQuery("""
-                        SELECT cluster, p FROM (SELECT DISTINCT ON (cluster, namespace, name) cluster, payload::text AS p, event_type
+                        SELECT cluster, p FROM (SELECT DISTINCT ON (cluster, namespace, name) cluster, convert_to(payload::text, 'UTF8') AS p, event_type
                                        FROM ledger.gov_queue_object_fact WHERE kind = $1 AND ($2::text IS NULL OR cluster = $2)
                                        ORDER BY cluster, namespace, name, revision DESC NULLS LAST, observed_at DESC) latest
                         WHERE event_type <> 'DELETED'""")
                 .execute(Tuple.of(kind.name(), cluster))
                 .map(rows -> {
-                    List<QueueObjectFact> facts = decode(json, rows, QueueObjectFact.class);
+                    List<QueueObjectFact> facts = StoredPayloads.decode(json, rows, QueueObjectFact.class);
                     List<Stored<QueueObjectFact>> out = new ArrayList<>();
                     int i = 0;
                     for (Row r : rows) {

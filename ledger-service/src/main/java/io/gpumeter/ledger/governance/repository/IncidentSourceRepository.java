@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.repository;
 
+import io.gpumeter.ledger.repository.StoredPayloads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
@@ -22,7 +23,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import static io.gpumeter.ledger.governance.repository.Sql.decode;
 import static io.gpumeter.ledger.governance.repository.Sql.instant;
 import static io.gpumeter.ledger.governance.repository.Sql.strings;
 import static io.gpumeter.ledger.governance.repository.Sql.times;
@@ -193,11 +193,11 @@ public class IncidentSourceRepository {
     /** The newest version of every kernel OOM event about these nodes. */
     public Uni<List<EventFact>> nodeOomEvents(SqlClient db, String cluster, Collection<String> nodes) {
         return db.preparedQuery("""
-                        SELECT DISTINCT ON (uid) payload::text AS p FROM ledger.gov_event_fact_fields
+                        SELECT DISTINCT ON (uid) convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_event_fact_fields
                         WHERE cluster = $1 AND involved_kind = 'Node' AND involved_name = ANY($2) AND reason = ANY($3)
                         ORDER BY uid, count DESC, observed_at DESC""")
                 .execute(Tuple.of(cluster, nodes.toArray(String[]::new), NodeOomIncidents.REASONS.toArray(String[]::new)))
-                .map(rows -> decode(json, rows, EventFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, EventFact.class));
     }
 
     /** The nodes among these that have kernel OOM events. */
@@ -216,9 +216,9 @@ public class IncidentSourceRepository {
     /** The versions of pods on these nodes that report an OOM-killed container. */
     public Uni<List<PodStatusFact>> oomKilledPodsOn(SqlClient db, String cluster, Collection<String> nodes) {
         return db.preparedQuery("""
-                        SELECT payload::text AS p FROM ledger.gov_pod_status_fact_fields
+                        SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_pod_status_fact_fields
                         WHERE cluster = $1 AND node_name = ANY($2) AND payload::text LIKE '%"OOMKilled"%'""")
                 .execute(Tuple.of(cluster, nodes.toArray(String[]::new)))
-                .map(rows -> decode(json, rows, PodStatusFact.class));
+                .map(rows -> StoredPayloads.decode(json, rows, PodStatusFact.class));
     }
 }

@@ -1,18 +1,12 @@
 package io.gpumeter.ledger.governance.repository;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vertx.mutiny.sqlclient.Row;
-import io.vertx.mutiny.sqlclient.RowSet;
-
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;
 
-/** Column arrays for unnest() inserts and JSON payloads in and out. */
+/** Column arrays for unnest() inserts, and instants in and out. */
 final class Sql {
 
     private Sql() {
@@ -32,27 +26,5 @@ final class Sql {
 
     static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();
-    }
-
-    static String[] payloads(ObjectMapper json, List<?> facts) {
-        return facts.stream().map(f -> {
-            try {
-                return json.writeValueAsString(f);
-            } catch (JsonProcessingException e) {
-                throw new IllegalArgumentException("fact cannot be serialised", e);
-            }
-        }).toArray(String[]::new);
-    }
-
-    static <T> List<T> decode(ObjectMapper json, RowSet<Row> rows, Class<T> type) {
-        List<T> out = new ArrayList<>(rows.size());
-        for (Row row : rows) {
-            try {
-                out.add(json.readValue(row.getString("p"), type));
-            } catch (JsonProcessingException e) {
-                throw new IllegalStateException("stored " + type.getSimpleName() + " is unreadable", e);
-            }
-        }
-        return out;
     }
 }

@@ -64,7 +64,7 @@ public class GovernanceDeriver {
                 .chain(() -> source.withSiblings(conn, cluster, t.pods))
                 .chain(podSlices -> workloads(conn, cluster, t.workloads)
                         .chain(() -> podGroups(conn, cluster, t.podGroups))
-                        .chain(() -> Chunks.inOrder(podSlices, slice -> pods(conn, cluster, new LinkedHashSet<>(slice), t.podsInHand)))
+                        .chain(() -> Chunks.overlapped(podSlices, slice -> pods(conn, cluster, new LinkedHashSet<>(slice), t.podsInHand)))
                         .map(GovernanceDeriver::union)
                         .chain(podNodes -> incidentBooks.nodesWithOomEvents(conn, cluster, podNodes))
                         .chain(linkable -> {

@@ -1,0 +1,73 @@
+package io.gpumeter.bench;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import java.util.stream.Stream;
+
+/**
+ * CPU time a process tree has used, from Linux's /proc: user and system time of the process, of its live children,
+ * and of the children it has already reaped. A service is one process; the database is its postmaster and one
+ * backend per connection, so its figure is the whole tree's.
+ */
+final class ProcessCpu {
+
+    /** Clock ticks per second of /proc/[pid]/stat: USER_HZ, 100 on every Linux architecture this runs on. */
+    private static final double TICKS = 100.0;
+
+    private final long pid;
+    private final boolean withChildren;
+
+    private ProcessCpu(long pid, boolean withChildren) {
+        this.pid = pid;
+        this.withChildren = withChildren;
+    }
+
+    static ProcessCpu of(long pid) {
+        return new ProcessCpu(pid, false);
+    }
+
+    /** The PostgreSQL server running on {@code dataDirectory}, from the first line of its postmaster.pid. */
+    static Optional<ProcessCpu> postgres(Path dataDirectory) {
+        try {
+            String first = Files.readAllLines(dataDirectory.resolve("postmaster.pid")).get(0).strip();
+            return Optional.of(new ProcessCpu(Long.parseLong(first), true));
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+
+    /** Seconds of CPU used so far; NaN where /proc cannot tell. */
+    double seconds() {
+        Optional<long[]> own = stat(pid);
+        if (own.isEmpty()) {
+            return Double.NaN;
+        }
+        long ticks = own.get()[0] + own.get()[1];
+        if (withChildren) {
+            ticks += own.get()[2] + own.get()[3];
+            try (Stream<Path> procs = Files.list(Path.of("/proc"))) {
+                ticks += procs.map(p -> p.getFileName().toString()).filter(n -> n.chars().allMatch(Character::isDigit))
+                        .map(n -> stat(Long.parseLong(n))).flatMap(Optional::stream)
+                        .filter(s -> s[4] == pid).mapToLong(s -> s[0] + s[1]).sum();
+            } catch (IOException e) {
+                return Double.NaN;
+            }
+        }
+        return ticks / TICKS;
+    }
+
+    /** utime, stime, cutime, cstime and the parent's pid of one process. */
+    private static Optional<long[]> stat(long pid) {
+        try {
+            String stat = Files.readString(Path.of("/proc/" + pid + "/stat"));
+            // The command name, field 2, is in parentheses and may hold spaces: count the fields after its end.
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Optional.of(new long[] {Long.parseLong(f[11]), Long.parseLong(f[12]), Long.parseLong(f[13]),
+                    Long.parseLong(f[14]), Long.parseLong(f[1])});
+        } catch (IOException | RuntimeException e) {
+            return Optional.empty();
+        }
+    }
+}

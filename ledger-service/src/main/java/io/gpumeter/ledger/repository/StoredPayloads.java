@@ -1,0 +1,60 @@
+package io.gpumeter.ledger.repository;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.mutiny.sqlclient.Row;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The JSON payloads of stored facts, in and out of the database as UTF-8 bytes. A payload is written as
+ * {@code convert_from($n, 'UTF8')::jsonb} from a {@code bytea[]} parameter, and read as a column {@code p} of
+ * {@code convert_to(payload::text, 'UTF8')}: the service never turns a payload into a Java string, which under a
+ * bulk replay cost as much as the JSON itself (building, compacting and re-encoding the characters of every
+ * payload, both ways).
+ */
+public final class StoredPayloads {
+
+    /** The column every payload read names. */
+    public static final String COLUMN = "p";
+
+    private StoredPayloads() {
+    }
+
+    /** Each fact as the UTF-8 bytes of its JSON, for a {@code bytea[]} parameter. */
+    public static Buffer[] encode(ObjectMapper json, List<?> facts) {
+        Buffer[] out = new Buffer[facts.size()];
+        for (int i = 0; i < out.length; i++) {
+            try {
+                out[i] = Buffer.buffer(json.writeValueAsBytes(facts.get(i)));
+            } catch (IOException e) {
+                throw new IllegalArgumentException("fact cannot be serialised", e);
+            }
+        }
+        return out;
+    }
+
+    /** The payload of one row. */
+    public static <T> T decode(ObjectMapper json, Row row, Class<T> type) {
+        try {
+            return json.readValue(row.getBuffer(COLUMN).getBytes(), type);
+        } catch (IOException e) {
+            throw new IllegalStateException("stored " + type.getSimpleName() + " is unreadable", e);
+        }
+    }
+
+    /** The payloads of these rows, appended to {@code into}. */
+    public static <T> List<T> decode(ObjectMapper json, Iterable<Row> rows, Class<T> type, List<T> into) {
+        for (Row row : rows) {
+            into.add(StoredPayloads.decode(json, row, type));
+        }
+        return into;
+    }
+
+    /** The payloads of these rows. */
+    public static <T> List<T> decode(ObjectMapper json, Iterable<Row> rows, Class<T> type) {
+        return StoredPayloads.decode(json, rows, type, new ArrayList<>());
+    }
+}
