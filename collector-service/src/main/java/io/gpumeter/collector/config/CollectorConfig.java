@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalInt;
 
 /** What the collector watches and how it delivers facts to the ledger. */
 @ConfigMapping(prefix = "gpumeter.collector")
@@ -212,5 +213,11 @@ public interface CollectorConfig {
         /** Most NDJSON lines one replay request may carry. */
         @WithDefault("200000")
         int maxLines();
+
+        /**
+         * Threads that parse a replay request's lines at once; by default one per core. The facts are gathered in
+         * line order whatever the number.
+         */
+        OptionalInt parsers();
     }
 }

@@ -67,6 +67,18 @@ public final class FactSink {
         }
     }
 
+    /** Appends what {@code later} collected from the events after this sink's, as if one sink had read them all. */
+    public void addAll(FactSink later) {
+        namespaces.addAll(later.namespaces);
+        nodes.addAll(later.nodes);
+        pods.addAll(later.pods);
+        claims.addAll(later.claims);
+        slices.addAll(later.slices);
+        deviceClasses.addAll(later.deviceClasses);
+        governance.addAll(later.governance);
+        later.skipped.forEach((reason, count) -> skipped.merge(reason, count, Integer::sum));
+    }
+
     public void skip(String reason) {
         skipped.merge(reason, 1, Integer::sum);
     }

@@ -22,7 +22,12 @@ import java.io.InputStream;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.Deque;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
 
 /**
  * Reads a stream of Kubernetes watch events, one JSON object per line, as {@code kubectl get --raw
@@ -70,28 +75,114 @@ public final class WatchStreamReader {
         }
     }
 
-    private final int maxLines;
+    /** Lines parsed together by one task: large enough that handing a block over costs nothing next to its parsing. */
+    static final int BLOCK = 500;
 
+    private final int maxLines;
+    private final Executor parsers;
+    private final int parallelism;
+
+    /** Reads on the calling thread alone. */
     public WatchStreamReader(int maxLines) {
-        this.maxLines = maxLines;
+        this(maxLines, Runnable::run, 1);
     }
 
-    /** Reads every line into the sink; returns the number of non-empty lines. */
+    /**
+     * Parses blocks of lines on {@code parsers}, up to {@code parallelism} at once, while this thread reads the next:
+     * a replay's lines are independent until their facts are gathered, which happens in line order. At most
+     * {@code parallelism + 1} blocks are held at a time.
+     */
+    public WatchStreamReader(int maxLines, Executor parsers, int parallelism) {
+        if (parallelism < 1) {
+            throw new IllegalArgumentException("parallelism must be at least 1");
+        }
+        this.maxLines = maxLines;
+        this.parsers = parsers;
+        this.parallelism = parallelism;
+    }
+
+    /**
+     * Reads every line into the sink, in line order; returns the number of non-empty lines. The first malformed line
+     * in the stream fails it, as when read one line after the other; too many lines fail it only when no line before
+     * the limit was malformed.
+     */
     public int read(InputStream body, Instant observedAt, FactSink sink) throws IOException {
         BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8), 1 << 16);
+        Deque<CompletableFuture<FactSink>> parsing = new ArrayDeque<>();
         int events = 0;
         long lineNumber = 0;
-        for (String line = reader.readLine(); line != null; line = reader.readLine()) {
-            lineNumber++;
-            if (line.isBlank()) {
-                continue;
+        Block block = new Block();
+        try {
+            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+                lineNumber++;
+                if (line.isBlank()) {
+                    continue;
+                }
+                if (++events > maxLines) {
+                    while (!parsing.isEmpty()) {
+                        gather(parsing.removeFirst(), sink);
+                    }
+                    throw new TooManyLines(maxLines);
+                }
+                if (block.add(lineNumber, line)) {
+                    hand(block, observedAt, parsing, sink);
+                    block = new Block();
+                }
             }
-            if (++events > maxLines) {
-                throw new TooManyLines(maxLines);
+            if (block.size > 0) {
+                hand(block, observedAt, parsing, sink);
             }
-            readEvent(line, lineNumber, observedAt, sink);
+            while (!parsing.isEmpty()) {
+                gather(parsing.removeFirst(), sink);
+            }
+            return events;
+        } finally {
+            parsing.forEach(f -> f.cancel(false));
         }
-        return events;
+    }
+
+    private void hand(Block block, Instant observedAt, Deque<CompletableFuture<FactSink>> parsing, FactSink sink) {
+        if (parsing.size() > parallelism) {
+            gather(parsing.removeFirst(), sink);
+        }
+        parsing.addLast(CompletableFuture.supplyAsync(() -> block.parse(observedAt), parsers));
+    }
+
+    /** Waits for the oldest block and adds its facts; its first malformed line fails the stream. */
+    private static void gather(CompletableFuture<FactSink> parsed, FactSink sink) {
+        try {
+            sink.addAll(parsed.join());
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException cause) {
+                throw cause;
+            }
+            if (e.getCause() instanceof Error cause) {
+                throw cause;
+            }
+            throw e;
+        }
+    }
+
+    /** Consecutive non-empty lines with their line numbers. */
+    private static final class Block {
+        private final String[] lines = new String[BLOCK];
+        private final long[] numbers = new long[BLOCK];
+        private int size;
+
+        /** Adds a line; answers whether the block is now full. */
+        boolean add(long number, String line) {
+            lines[size] = line;
+            numbers[size++] = number;
+            return size == BLOCK;
+        }
+
+        FactSink parse(Instant observedAt) {
+            FactSink sink = new FactSink();
+            for (int i = 0; i < size; i++) {
+                readEvent(lines[i], numbers[i], observedAt, sink);
+            }
+            return sink;
+        }
     }
 
     private static void readEvent(String line, long lineNumber, Instant observedAt, FactSink sink) {

@@ -13,6 +13,7 @@ import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.problem.ApiProblem;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.faulttolerance.exceptions.FaultToleranceException;
 
@@ -20,6 +21,9 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Replays a recorded stream of watch events: the whole request is read and checked before anything is sent,
@@ -34,8 +38,18 @@ public class ReplayService {
     private final MeterRegistry metrics;
     private final ObjectMapper json;
     private final Clock clock;
+    private final int parallelism;
+    /** Parses the blocks of a request's lines on every core while the request's own thread reads the next block. */
+    private final ExecutorService parsers;
 
     public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, ObjectMapper json, Clock clock) {
+        this.parallelism = Math.max(1, config.replay().parsers().orElse(Runtime.getRuntime().availableProcessors()));
+        AtomicInteger threads = new AtomicInteger();
+        this.parsers = Executors.newFixedThreadPool(parallelism, task -> {
+            Thread t = new Thread(task, "replay-parser-" + threads.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
         this.clock = clock;
         this.json = json;
         this.ledger = ledger;
@@ -48,7 +62,7 @@ public class ReplayService {
         FactSink sink = new FactSink();
         int events;
         try {
-            events = new WatchStreamReader(config.replay().maxLines()).read(body, clock.instant(), sink);
+            events = new WatchStreamReader(config.replay().maxLines(), parsers, parallelism).read(body, clock.instant(), sink);
         } catch (WatchStreamReader.MalformedLine e) {
             throw ApiProblem.badRequest("line " + e.line(), e.getMessage());
         } catch (WatchStreamReader.TooManyLines e) {
@@ -65,6 +79,11 @@ public class ReplayService {
         metrics.counter("gpumeter.collector.replay.events", "outcome", "skipped").increment(sink.skippedCount());
         return new ReplayResult(target, events, stored.accepted(), stored.duplicates(), sink.skippedCount(),
                 sink.skippedByReason(), governed, stored.skipped());
+    }
+
+    @PreDestroy
+    void stop() {
+        parsers.shutdownNow();
     }
 
     /** Metering and governance facts go in one bundle, which the ledger stores whole or not at all. */
