@@ -42,10 +42,11 @@ public class LedgerClient {
 
     /**
      * A bundle already written as JSON: a replay's bundle runs to tens of megabytes, written once here rather than
-     * on every attempt, and as bytes, never as one string on the HTTP client's event loop.
+     * on every attempt, and as bytes in pieces ({@link JsonBody#pieces()}), never as one string on the HTTP client's
+     * event loop nor as one buffer on the socket.
      */
     public BundleResult deliver(JsonBody bundle) {
-        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.bytes()));
+        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.bytes().length, bundle.pieces()));
     }
 
     public UsageReceipt deliver(UsageBatch batch) {

@@ -29,6 +29,9 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
     /** Requests to the bundle intake, refused ones included: a retry shows as a second call. */
     static final AtomicInteger BUNDLE_CALLS = new AtomicInteger();
+    /** Each bundle's declared Content-Length (null when sent without one) and the bytes that arrived. */
+    static final List<String> BUNDLE_LENGTHS = new CopyOnWriteArrayList<>();
+    static final List<Integer> BUNDLE_SIZES = new CopyOnWriteArrayList<>();
     /** The status to answer with; 200 accepts every fact. */
     static final AtomicInteger STATUS = new AtomicInteger(200);
 
@@ -71,7 +74,10 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         server.createContext("/api/v1/facts/bundles", exchange -> {
             AUTHORIZATIONS.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             BUNDLE_CALLS.incrementAndGet();
-            JsonNode bundle = JSON.readTree(exchange.getRequestBody());
+            BUNDLE_LENGTHS.add(exchange.getRequestHeaders().getFirst("Content-Length"));
+            byte[] body = exchange.getRequestBody().readAllBytes();
+            BUNDLE_SIZES.add(body.length);
+            JsonNode bundle = JSON.readTree(body);
             int status = STATUS.get();
             byte[] reply;
             if (status == 200) {

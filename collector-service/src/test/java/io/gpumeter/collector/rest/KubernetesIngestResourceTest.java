@@ -155,5 +155,9 @@ class KubernetesIngestResourceTest {
         assertTrue(response.body().contains("\"events\":50000"), response.body());
         assertTrue(response.body().contains("\"accepted\":50000"), response.body());
         assertEquals(50_000, FakeLedger.pods().size());
+        int last = FakeLedger.BUNDLE_SIZES.size() - 1;
+        assertTrue(FakeLedger.BUNDLE_SIZES.get(last) > 20 * 1000 * 1000, "the bundle arrived whole");
+        assertEquals(String.valueOf(FakeLedger.BUNDLE_SIZES.get(last)), FakeLedger.BUNDLE_LENGTHS.get(last),
+                "sent in pieces, with its length declared, so the ledger can refuse a bundle too large before reading it");
     }
 }
