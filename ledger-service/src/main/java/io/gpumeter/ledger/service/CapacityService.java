@@ -4,6 +4,7 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.GroupDimension;
+import io.gpumeter.ledger.domain.GpuModels;
 import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.repository.CapacityRepository;
@@ -19,6 +20,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -181,9 +183,18 @@ public class CapacityService {
         groups.forEach((key, group) -> {
             BigDecimal hours = seconds.get(key).divide(SECONDS_PER_HOUR, HOURS_SCALE, RoundingMode.HALF_EVEN)
                     .stripTrailingZeros();
-            out.add(new CardHours(key, group, hours.scale() < 0 ? hours.setScale(0) : hours));
+            String shown = String.join("/", group.values().stream().map(v -> v == null ? "" : v).toList());
+            out.add(new CardHours(shown, group, hours.scale() < 0 ? hours.setScale(0) : hours));
         });
+        out.sort(Comparator.comparing(CardHours::key));
         return out;
+    }
+
+    /** Of two spellings of one group's model, the one that sorts first, so that the answer does not depend on order. */
+    private static Map<String, String> firstSpelling(Map<String, String> kept, Map<String, String> offered) {
+        String a = kept.get(Dimension.MODEL.label());
+        String b = offered.get(Dimension.MODEL.label());
+        return a != null && b != null && b.compareTo(a) < 0 ? offered : kept;
     }
 
     private static void add(Map<String, Map<String, String>> groups, Map<String, BigDecimal> seconds,
@@ -202,10 +213,12 @@ public class CapacityService {
                 case DAY, WEEK, MONTH -> bucket;
             };
             group.put(d.label(), value);
-            parts.add(value == null ? "" : value);
+            // A card registered as "NVIDIA A100-SXM4-80GB" and a node labelled "NVIDIA-A100-SXM4-80GB" are one model.
+            String part = d == Dimension.MODEL ? GpuModels.canonical(value) : value;
+            parts.add(part == null ? "" : part);
         }
         String key = String.join("/", parts);
-        groups.putIfAbsent(key, group);
+        groups.merge(key, group, CapacityService::firstSpelling);
         BigDecimal exact = BigDecimal.valueOf(overlap.getSeconds()).add(BigDecimal.valueOf(overlap.getNano(), 9))
                 .multiply(BigDecimal.valueOf(cards));
         seconds.merge(key, exact, BigDecimal::add);

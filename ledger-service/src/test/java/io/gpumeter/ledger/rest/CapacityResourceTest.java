@@ -154,6 +154,30 @@ class CapacityResourceTest {
     }
 
     @Test
+    void oneModelSpelledTwoWaysIsOneGroupUnderTheSpellingThatSortsFirst() {
+        // dcgm-exporter and nvidia-smi say "NVIDIA A100-SXM4-80GB"; GPU feature discovery labels "NVIDIA-A100-SXM4-80GB".
+        String registered = "{\"uuid\":\"GPU-spell-1\",\"model\":\"NVIDIA A100-SXM4-80GB\",\"memoryMib\":81920,"
+                + "\"cores\":100,\"splitCount\":1}";
+        String body = "{\"cluster\":\"cap-spell\",\"nodes\":["
+                + node("smi-1", "1", "ADDED", "2024-05-01T00:00:00Z", "{}", registered) + ","
+                + node("gfd-1", "1", "ADDED", "2024-05-01T00:00:00Z",
+                        "{\"nvidia.com/gpu.product\":\"" + A100 + "\",\"nvidia.com/gpu.count\":\"2\"}", "") + "]}";
+        given().contentType(ContentType.JSON).body(body).post("/api/v1/facts").then().statusCode(200);
+        // One card and two labelled cards, 24 h each.
+        given().queryParam("from", "2024-05-01T00:00:00Z").queryParam("to", "2024-05-02T00:00:00Z")
+                .queryParam("groupBy", "cluster,model").queryParam("cluster", "cap-spell")
+                .get("/api/v1/capacity").then().statusCode(200)
+                .body("size()", equalTo(1))
+                .body("[0].key", equalTo("cap-spell/NVIDIA A100-SXM4-80GB"))
+                .body("[0].group.model", equalTo("NVIDIA A100-SXM4-80GB"))
+                .body("[0].cardHours", equalTo(72));
+        given().queryParam("from", "2024-05-01T00:00:00Z").queryParam("to", "2024-05-02T00:00:00Z")
+                .queryParam("groupBy", "node").queryParam("cluster", "cap-spell")
+                .get("/api/v1/capacity").then().statusCode(200)
+                .body("key", equalTo(List.of("gfd-1", "smi-1")));
+    }
+
+    @Test
     void beforeAnyNodeThereIsNoCapacity() {
         assertEquals(Map.of(), capacity("2024-01-01T00:00:00Z", "2024-02-01T00:00:00Z", "model"));
     }
