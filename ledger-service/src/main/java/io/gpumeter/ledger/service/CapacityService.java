@@ -4,7 +4,6 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.GpuModels;
 import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.repository.CapacityRepository;
@@ -14,21 +13,17 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * Card-hours the GPU inventory could supply over a window (docs/adr/0005-fleet-capacity.md): every registered GPU
@@ -41,8 +36,6 @@ public class CapacityService {
     /** Bounds one query's work, as for GPU-hours. */
     static final Duration MAX_WINDOW = Duration.ofDays(400);
     static final String GPU_COUNT = "nvidia.com/gpu.count";
-    private static final BigDecimal SECONDS_PER_HOUR = BigDecimal.valueOf(3600);
-    private static final int HOURS_SCALE = 12;
 
     /** Capacity of one group: card-hours, and which dimensions (cluster, node, model) it is grouped by. */
     public record CardHours(String key, Map<String, String> group, BigDecimal cardHours) {
@@ -151,8 +144,7 @@ public class CapacityService {
 
     private static List<CardHours> sum(Instant from, Instant end, List<Dimension> dims,
                                        Map<NodeKey, List<Stretch>> lives, List<Card> cards, List<TimeBucket> buckets) {
-        Map<String, Map<String, String>> groups = new TreeMap<>();
-        Map<String, BigDecimal> seconds = new HashMap<>();
+        CardHourTally tally = new CardHourTally(dims);
         Set<NodeKey> registering = new HashSet<>();
         for (Card card : cards) {
             NodeKey node = new NodeKey(card.cluster(), card.node());
@@ -161,7 +153,7 @@ public class CapacityService {
             List<Stretch> life = lives.getOrDefault(node, List.of(new Stretch(card.firstSeen(), null, null, null)));
             for (Stretch s : life) {
                 for (TimeBucket b : buckets) {
-                    add(groups, seconds, dims, card.cluster(), card.node(), card.model(), b.label(),
+                    tally.add(card.cluster(), card.node(), card.model(), b.label(),
                             overlap(latest(s.start(), card.firstSeen(), b.start()), s.end(), b.end()), 1);
                 }
             }
@@ -173,55 +165,13 @@ public class CapacityService {
             for (Stretch s : life) {
                 if (s.labelledCards() != null && s.labelledCards() > 0) {
                     for (TimeBucket b : buckets) {
-                        add(groups, seconds, dims, node.cluster(), node.node(), s.model(), b.label(),
+                        tally.add(node.cluster(), node.node(), s.model(), b.label(),
                                 overlap(latest(s.start(), b.start(), b.start()), s.end(), b.end()), s.labelledCards());
                     }
                 }
             }
         });
-        List<CardHours> out = new ArrayList<>(groups.size());
-        groups.forEach((key, group) -> {
-            BigDecimal hours = seconds.get(key).divide(SECONDS_PER_HOUR, HOURS_SCALE, RoundingMode.HALF_EVEN)
-                    .stripTrailingZeros();
-            String shown = String.join("/", group.values().stream().map(v -> v == null ? "" : v).toList());
-            out.add(new CardHours(shown, group, hours.scale() < 0 ? hours.setScale(0) : hours));
-        });
-        out.sort(Comparator.comparing(CardHours::key));
-        return out;
-    }
-
-    /** Of two spellings of one group's model, the one that sorts first, so that the answer does not depend on order. */
-    private static Map<String, String> firstSpelling(Map<String, String> kept, Map<String, String> offered) {
-        String a = kept.get(Dimension.MODEL.label());
-        String b = offered.get(Dimension.MODEL.label());
-        return a != null && b != null && b.compareTo(a) < 0 ? offered : kept;
-    }
-
-    private static void add(Map<String, Map<String, String>> groups, Map<String, BigDecimal> seconds,
-                            List<Dimension> dims, String cluster, String node, String model, String bucket, Duration overlap,
-                            int cards) {
-        if (overlap.isZero() || overlap.isNegative()) {
-            return;
-        }
-        Map<String, String> group = new LinkedHashMap<>();
-        List<String> parts = new ArrayList<>(dims.size());
-        for (Dimension d : dims) {
-            String value = switch (d) {
-                case CLUSTER -> cluster;
-                case NODE -> node;
-                case MODEL -> model;
-                case DAY, WEEK, MONTH -> bucket;
-            };
-            group.put(d.label(), value);
-            // A card registered as "NVIDIA A100-SXM4-80GB" and a node labelled "NVIDIA-A100-SXM4-80GB" are one model.
-            String part = d == Dimension.MODEL ? GpuModels.canonical(value) : value;
-            parts.add(part == null ? "" : part);
-        }
-        String key = String.join("/", parts);
-        groups.merge(key, group, CapacityService::firstSpelling);
-        BigDecimal exact = BigDecimal.valueOf(overlap.getSeconds()).add(BigDecimal.valueOf(overlap.getNano(), 9))
-                .multiply(BigDecimal.valueOf(cards));
-        seconds.merge(key, exact, BigDecimal::add);
+        return tally.cardHours();
     }
 
     /** [start, min(end, windowEnd)); zero or negative when empty. */
