@@ -3,6 +3,8 @@ package io.gpumeter.bench;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Stream;
 
@@ -68,6 +70,35 @@ final class ProcessCpu {
                     Long.parseLong(f[14]), Long.parseLong(f[1])});
         } catch (IOException | RuntimeException e) {
             return Optional.empty();
+        }
+    }
+
+    /** Named processes read together: what each spent over a phase, and per 1,000 units of the phase's work. */
+    static final class Group {
+        private final Map<String, ProcessCpu> processes = new LinkedHashMap<>();
+
+        Group add(String name, ProcessCpu process) {
+            processes.put(name, process);
+            return this;
+        }
+
+        /** Each process's CPU seconds so far, to hand back to {@link #since}. */
+        Map<String, Double> now() {
+            Map<String, Double> now = new LinkedHashMap<>();
+            processes.forEach((name, c) -> now.put(name, c.seconds()));
+            return now;
+        }
+
+        /** The report line: each process's seconds since {@code before} and milliseconds per 1,000 units, and the sum. */
+        String since(Map<String, Double> before, String phase, long units, String unit) {
+            StringBuilder line = new StringBuilder("  CPU of the " + phase + ", seconds (ms per 1,000 " + unit + "):");
+            double total = 0;
+            for (Map.Entry<String, Double> now : now().entrySet()) {
+                double used = now.getValue() - before.get(now.getKey());
+                total += used;
+                line.append(String.format(" %s %.1f (%.0f);", now.getKey(), used, used * 1e6 / units));
+            }
+            return line.append(String.format(" all %.1f (%.0f)", total, total * 1e6 / units)).toString();
         }
     }
 }

@@ -11,17 +11,14 @@ import io.gpumeter.launcher.suite.SuiteBuilder;
 import org.postgresql.PGConnection;
 import org.postgresql.copy.CopyManager;
 
-import java.io.BufferedOutputStream;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -92,7 +89,7 @@ public final class ReplayBench {
         Path state = root.resolve("bench/target/replay");
         System.out.printf("gpumeter replay benchmark: %,d GPUs, about %,d pods, month 2026-05, requests of %,d lines, %d in flight, %d cores, java %s%n",
                 gpus, pods, lines, inFlight, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
-        List<Path> requests = writeRequests(state.resolve("requests"), gpus, pods, lines);
+        List<Path> requests = WatchLines.writeRequests(state.resolve("requests"), month(gpus, pods), lines);
         if (profile) { // one recording per service process, named after its process id, for `jfr print`
             Files.createDirectories(state.resolve("jfr")); // without it, every process writes one file named jfr
             jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
@@ -113,10 +110,10 @@ public final class ReplayBench {
         for (Service s : List.of(Service.COLLECTOR, Service.LEDGER)) {
             ProcessMemory.watch(s.module(), suite.managementUrl(s)).ifPresent(m -> memory.put(s, m));
         }
-        Map<String, ProcessCpu> cpu = new java.util.LinkedHashMap<>();
-        memory.forEach((s, m) -> cpu.put(s.module(), ProcessCpu.of(m.pid())));
-        ProcessCpu.postgres(pgdata).ifPresent(p -> cpu.put("postgres", p));
-        Map<String, Double> before = cpuNow(cpu);
+        ProcessCpu.Group cpu = new ProcessCpu.Group();
+        memory.forEach((s, m) -> cpu.add(s.module(), ProcessCpu.of(m.pid())));
+        ProcessCpu.postgres(pgdata).ifPresent(p -> cpu.add("postgres", p));
+        Map<String, Double> before = cpu.now();
         long events = 0;
         int refused = 0;
         Map<String, Long> outcome = new TreeMap<>();
@@ -154,13 +151,12 @@ public final class ReplayBench {
         double replaySeconds = (System.nanoTime() - t0) / 1e9;
         System.out.printf("replay through the collector: %,d events in %.1f s: %,.0f events/s; %d of %d requests refused; %s%n",
                 events, replaySeconds, events / replaySeconds, refused, requests.size(), outcome);
-        printCpu("replay", cpu, before, events, "events");
+        System.out.println(cpu.since(before, "replay", events, "events"));
 
-        double scale = FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END);
-        FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
+        FleetMonth fleet = month(gpus, pods);
         long[] facts = {0};
         URI intake = suite.url(Service.LEDGER).resolve("/api/v1/facts");
-        before = cpuNow(cpu);
+        before = cpu.now();
         long t1 = System.nanoTime();
         fleet.emit("direct", 20_000, batch -> {
             try {
@@ -184,7 +180,7 @@ public final class ReplayBench {
         double directSeconds = (System.nanoTime() - t1) / 1e9;
         System.out.printf("direct fact intake (ledger): %,d facts of %,d pods in %.1f s: %,.0f facts/s%n", facts[0],
                 fleet.pods(), directSeconds, facts[0] / directSeconds);
-        printCpu("direct intake", cpu, before, facts[0], "facts");
+        System.out.println(cpu.since(before, "direct intake", facts[0], "facts"));
         copyFloor(suite.database().orElseThrow());
         Thread.sleep(30_000); // what the services keep once the load is over
         memory.forEach((s, m) -> {
@@ -193,22 +189,9 @@ public final class ReplayBench {
         });
     }
 
-    private static Map<String, Double> cpuNow(Map<String, ProcessCpu> cpu) {
-        Map<String, Double> now = new java.util.LinkedHashMap<>();
-        cpu.forEach((name, c) -> now.put(name, c.seconds()));
-        return now;
-    }
-
-    /** Each process's CPU seconds over a phase, and per 1,000 units: where the time of an event goes. */
-    private static void printCpu(String phase, Map<String, ProcessCpu> cpu, Map<String, Double> before, long units, String unit) {
-        StringBuilder line = new StringBuilder("  CPU of the " + phase + ", seconds (ms per 1,000 " + unit + "):");
-        double total = 0;
-        for (Map.Entry<String, Double> now : cpuNow(cpu).entrySet()) {
-            double used = now.getValue() - before.get(now.getKey());
-            total += used;
-            line.append(String.format(" %s %.1f (%.0f);", now.getKey(), used, used * 1e6 / units));
-        }
-        System.out.println(line.append(String.format(" all %.1f (%.0f)", total, total * 1e6 / units)));
+    /** The simulated month both paths carry: the same fleet, seed and pod count. */
+    private static FleetMonth month(int gpus, long pods) {
+        return new FleetMonth(gpus, MONTH_START, MONTH_END, 42, FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END));
     }
 
     private record Sent(Path request, HttpResponse<String> answer, double seconds) {
@@ -236,48 +219,6 @@ public final class ReplayBench {
             System.out.printf("raw COPY of the replay's fact rows (keys and indexes included): %,d rows, %,d MiB in %.1f s: %,.0f rows/s%n",
                     rows, bytes >> 20, seconds, rows / seconds);
         }
-    }
-
-    /** Renders the month as request files of {@code lines} events each; answers them in order. */
-    private static List<Path> writeRequests(Path dir, int gpus, long pods, int lines) throws IOException {
-        if (Files.isDirectory(dir)) {
-            try (var old = Files.list(dir)) {
-                for (Path p : old.toList()) {
-                    Files.delete(p);
-                }
-            }
-        }
-        Files.createDirectories(dir);
-        double scale = FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END);
-        FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
-        WatchLines watch = new WatchLines();
-        List<Path> files = new ArrayList<>();
-        long[] written = {0, 0};
-        OutputStream[] out = {null};
-        fleet.emit("replay", 20_000, batch -> watch.render(batch, line -> {
-            try {
-                if (out[0] == null || written[0] % lines == 0) {
-                    if (out[0] != null) {
-                        out[0].close();
-                    }
-                    Path file = dir.resolve(String.format("request-%03d.ndjson", files.size() + 1));
-                    files.add(file);
-                    out[0] = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20);
-                }
-                byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
-                out[0].write(bytes);
-                written[0]++;
-                written[1] += bytes.length;
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        }));
-        if (out[0] != null) {
-            out[0].close();
-        }
-        System.out.printf("watch stream: %,d events of %,d pods, %,d MiB of NDJSON in %d requests%n", written[0],
-                fleet.pods(), written[1] >> 20, files.size());
-        return files;
     }
 
     private HttpResponse<String> send(HttpRequest.Builder request) throws IOException {

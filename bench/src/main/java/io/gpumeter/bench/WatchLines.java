@@ -10,7 +10,16 @@ import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.RegisteredGpu;
 import io.gpumeter.common.fact.VgpuGrant;
 
+import java.io.BufferedOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
 
@@ -166,5 +175,45 @@ final class WatchLines {
         ObjectNode node = meta.putObject("labels");
         labels.forEach(node::put);
         return node;
+    }
+
+    /** Renders a fleet's month as NDJSON request files of {@code lines} events each, in a fresh directory; answers them in order. */
+    static List<Path> writeRequests(Path dir, FleetMonth fleet, int lines) throws IOException {
+        if (Files.isDirectory(dir)) {
+            try (var old = Files.list(dir)) {
+                for (Path p : old.toList()) {
+                    Files.delete(p);
+                }
+            }
+        }
+        Files.createDirectories(dir);
+        WatchLines watch = new WatchLines();
+        List<Path> files = new ArrayList<>();
+        long[] written = {0, 0};
+        OutputStream[] out = {null};
+        fleet.emit("replay", 20_000, batch -> watch.render(batch, line -> {
+            try {
+                if (out[0] == null || written[0] % lines == 0) {
+                    if (out[0] != null) {
+                        out[0].close();
+                    }
+                    Path file = dir.resolve(String.format("request-%03d.ndjson", files.size() + 1));
+                    files.add(file);
+                    out[0] = new BufferedOutputStream(Files.newOutputStream(file), 1 << 20);
+                }
+                byte[] bytes = (line + "\n").getBytes(StandardCharsets.UTF_8);
+                out[0].write(bytes);
+                written[0]++;
+                written[1] += bytes.length;
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        }));
+        if (out[0] != null) {
+            out[0].close();
+        }
+        System.out.printf("watch stream: %,d events of %,d pods, %,d MiB of NDJSON in %d requests%n", written[0],
+                fleet.pods(), written[1] >> 20, files.size());
+        return files;
     }
 }
