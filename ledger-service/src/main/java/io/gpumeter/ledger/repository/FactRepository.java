@@ -41,7 +41,7 @@ public class FactRepository {
     private Uni<Inserted> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
         return conn.preparedQuery("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
-                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
                         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
                              AS u(uid, rv, et, ns, node, obs, payload)
                         ON CONFLICT DO NOTHING
@@ -128,10 +128,16 @@ public class FactRepository {
                 .map(rows -> StoredPayloads.decode(json, rows, PodFact.class));
     }
 
-    /** Every stored version of these pods, those the caller has just stored taken from its hand. */
+    /** Takes a batch's pod versions into hand before they are inserted (see {@link VersionsInHand}). */
+    public Uni<VersionsInHand<PodFact>> podsInHand(SqlConnection conn, String cluster, List<PodFact> batch) {
+        return VersionsInHand.before(conn, "pod_fact", cluster, batch, PodFact::uid, PodFact::resourceVersion,
+                p -> p.type().name(), PodFact::observedAt);
+    }
+
+    /** Every stored version of these pods, those of the caller's batch taken from its hand. */
     public Uni<List<PodFact>> podVersions(SqlConnection conn, String cluster, Collection<String> uids,
                                           VersionsInHand<PodFact> inHand) {
-        return inHand.read(conn, "pod_fact", cluster, uids, PodFact.class, json);
+        return inHand.read(conn, cluster, uids, PodFact.class, json);
     }
 
     public Uni<List<NamespaceFact>> namespaceVersions(SqlConnection conn, String cluster, Collection<String> names) {

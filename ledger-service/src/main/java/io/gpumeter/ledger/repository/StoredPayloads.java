@@ -10,7 +10,8 @@ import java.util.List;
 
 /**
  * The JSON payloads of stored facts, in and out of the database as UTF-8 bytes. A payload is written as
- * {@code convert_from($n, 'UTF8')::jsonb} from a {@code bytea[]} parameter, and read as a column {@code p} of
+ * {@code convert_from($n, 'UTF8')::jsonb} ({@code ::json} for the pod versions, see V28) from a {@code bytea[]}
+ * parameter, and read as a column {@code p} of
  * {@code convert_to(payload::text, 'UTF8')}: the service never turns a payload into a Java string, which under a
  * bulk replay cost as much as the JSON itself (building, compacting and re-encoding the characters of every
  * payload, both ways).

@@ -11,86 +11,119 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The versions of objects a batch has just stored, kept at hand so that re-deriving those objects reads back only
- * the versions stored before: a replay re-derives its pods mostly from facts it has just written, and decoding them
- * from the database again cost more than deriving them. A stored row is taken from hand when its key (uid, resource
- * version, event type) and observation time (to the microsecond its column keeps) match; every other row is read as
- * stored.
+ * The versions of objects a batch is about to store, kept at hand so that re-deriving those objects reads back only
+ * what was stored before the batch: a replay re-derives its pods mostly from facts it has just written, and reading
+ * or decoding them from the database again cost more than deriving them.
+ * <p>
+ * The keys (uid, resource version, event type) and observation times of the versions already stored for the batch's
+ * objects are read before the batch is inserted, in its transaction and under its cluster lock: on a first replay
+ * that finds almost nothing, where reading them after the insert visited every row just written. A version in hand
+ * whose key was not stored before is the one the batch stored. One whose key was stored before is taken from hand
+ * only when its observation time matches (to the microsecond the column keeps); otherwise the stored row is read,
+ * since the batch's copy was not inserted.
  */
 public final class VersionsInHand<T> {
 
     /** The version tables keyed by (cluster, uid, resource_version, event_type) with an observed_at column. */
     private static final Set<String> TABLES = Set.of("pod_fact", "gov_pod_status_fact");
 
-    private final Map<String, T> byKey = new HashMap<>();
+    private record Stored(String resourceVersion, String eventType, Instant observedAt) {
+    }
+
+    private final String table;
+    /** The batch's versions by uid, then key; the first of a key repeated in the batch is the one inserted. */
+    private final Map<String, Map<String, T>> inHand = new HashMap<>();
+    /** What was stored before the batch, by uid, for the batch's uids. */
+    private final Map<String, List<Stored>> storedBefore = new HashMap<>();
     private final Function<T, Instant> observedAt;
 
-    private VersionsInHand(Function<T, Instant> observedAt) {
+    private VersionsInHand(String table, Function<T, Instant> observedAt) {
+        this.table = requireVersionTable(table);
         this.observedAt = observedAt;
     }
 
-    public static <T> VersionsInHand<T> none() {
-        return new VersionsInHand<>(t -> null);
+    /** Nothing in hand: every version is read as stored. */
+    public static <T> VersionsInHand<T> none(String table) {
+        return new VersionsInHand<>(table, t -> null);
     }
 
-    public static <T> VersionsInHand<T> of(List<T> facts, Function<T, String> uid, Function<T, String> resourceVersion,
-                                           Function<T, String> eventType, Function<T, Instant> observedAt) {
-        VersionsInHand<T> hand = new VersionsInHand<>(observedAt);
-        for (T fact : facts) {
-            hand.byKey.putIfAbsent(key(uid.apply(fact), resourceVersion.apply(fact), eventType.apply(fact)), fact);
+    /**
+     * Takes a batch into hand and reads the keys of what {@code table} held for its objects before it; call it before
+     * inserting the batch, inside the same transaction.
+     */
+    public static <T> Uni<VersionsInHand<T>> before(SqlClient db, String table, String cluster, List<T> batch,
+                                                    Function<T, String> uid, Function<T, String> resourceVersion,
+                                                    Function<T, String> eventType, Function<T, Instant> observedAt) {
+        VersionsInHand<T> hand = new VersionsInHand<>(table, observedAt);
+        for (T fact : batch) {
+            hand.inHand.computeIfAbsent(uid.apply(fact), u -> new LinkedHashMap<>())
+                    .putIfAbsent(key(resourceVersion.apply(fact), eventType.apply(fact)), fact);
         }
-        return hand;
-    }
-
-    /** Every stored version of these objects of {@code table}, from hand where it can. */
-    public Uni<List<T>> read(SqlClient db, String table, String cluster, Collection<String> uids, Class<T> type,
-                             ObjectMapper json) {
-        if (!TABLES.contains(table)) {
-            throw new IllegalArgumentException("not a version table: " + table);
-        }
-        String[] asked = uids.toArray(String[]::new);
-        if (byKey.isEmpty()) {
-            return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table + " WHERE cluster = $1 AND uid = ANY($2)")
-                    .execute(Tuple.of(cluster, asked)).map(rows -> StoredPayloads.decode(json, rows, type));
+        if (hand.inHand.isEmpty()) {
+            return Uni.createFrom().item(hand);
         }
         return db.preparedQuery("SELECT uid, resource_version, event_type, observed_at FROM ledger." + table
                         + " WHERE cluster = $1 AND uid = ANY($2)")
-                .execute(Tuple.of(cluster, asked))
-                .chain(keys -> {
-                    List<T> found = new ArrayList<>(keys.size());
-                    List<String> missingUid = new ArrayList<>();
-                    List<String> missingRevision = new ArrayList<>();
-                    List<String> missingType = new ArrayList<>();
-                    for (Row row : keys) {
-                        String uid = row.getString("uid");
-                        String revision = row.getString("resource_version");
-                        String eventType = row.getString("event_type");
-                        T known = byKey.get(key(uid, revision, eventType));
-                        Instant at = known == null ? null : observedAt.apply(known);
-                        if (at != null && storedAs(at).equals(row.getOffsetDateTime("observed_at").toInstant())) {
-                            found.add(known);
-                        } else {
-                            missingUid.add(uid);
-                            missingRevision.add(revision);
-                            missingType.add(eventType);
-                        }
+                .execute(Tuple.of(cluster, hand.inHand.keySet().toArray(String[]::new)))
+                .map(rows -> {
+                    for (Row row : rows) {
+                        hand.storedBefore.computeIfAbsent(row.getString("uid"), u -> new ArrayList<>())
+                                .add(new Stored(row.getString("resource_version"), row.getString("event_type"),
+                                        row.getOffsetDateTime("observed_at").toInstant()));
                     }
-                    if (missingUid.isEmpty()) {
-                        return Uni.createFrom().item(found);
-                    }
-                    return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table + " WHERE cluster = $1"
-                                    + " AND (uid, resource_version, event_type) IN"
-                                    + " (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))")
-                            .execute(Tuple.of(cluster, missingUid.toArray(String[]::new),
-                                    missingRevision.toArray(String[]::new), missingType.toArray(String[]::new)))
-                            .map(rows -> StoredPayloads.decode(json, rows, type, found));
+                    return hand;
                 });
+    }
+
+    /** Every stored version of these objects, from hand where it can. */
+    public Uni<List<T>> read(SqlClient db, String cluster, Collection<String> uids, Class<T> type, ObjectMapper json) {
+        List<T> found = new ArrayList<>();
+        List<String> unheld = new ArrayList<>();
+        List<String> missingUid = new ArrayList<>();
+        List<String> missingRevision = new ArrayList<>();
+        List<String> missingType = new ArrayList<>();
+        for (String uid : uids) {
+            Map<String, T> held = inHand.get(uid);
+            if (held == null) {
+                unheld.add(uid);
+                continue;
+            }
+            Map<String, T> insertedNow = new LinkedHashMap<>(held);
+            for (Stored stored : storedBefore.getOrDefault(uid, List.of())) {
+                String key = key(stored.resourceVersion(), stored.eventType());
+                T copy = insertedNow.remove(key);
+                Instant at = copy == null ? null : observedAt.apply(copy);
+                if (at != null && storedAs(at).equals(stored.observedAt())) {
+                    found.add(copy);
+                } else {
+                    missingUid.add(uid);
+                    missingRevision.add(stored.resourceVersion());
+                    missingType.add(stored.eventType());
+                }
+            }
+            found.addAll(insertedNow.values());
+        }
+        Uni<List<T>> withUnheld = unheld.isEmpty() ? Uni.createFrom().item(found)
+                : db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table
+                                + " WHERE cluster = $1 AND uid = ANY($2)")
+                        .execute(Tuple.of(cluster, unheld.toArray(String[]::new)))
+                        .map(rows -> StoredPayloads.decode(json, rows, type, found));
+        if (missingUid.isEmpty()) {
+            return withUnheld;
+        }
+        return withUnheld.chain(() -> db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table
+                                + " WHERE cluster = $1 AND (uid, resource_version, event_type) IN"
+                                + " (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))")
+                        .execute(Tuple.of(cluster, missingUid.toArray(String[]::new),
+                                missingRevision.toArray(String[]::new), missingType.toArray(String[]::new)))
+                        .map(rows -> StoredPayloads.decode(json, rows, type, found)));
     }
 
     /**
@@ -102,7 +135,14 @@ public final class VersionsInHand<T> {
         return at.truncatedTo(ChronoUnit.MICROS);
     }
 
-    private static String key(String uid, String resourceVersion, String eventType) {
-        return uid + '\0' + resourceVersion + '\0' + eventType;
+    private static String requireVersionTable(String table) {
+        if (!TABLES.contains(table)) {
+            throw new IllegalArgumentException("not a version table: " + table);
+        }
+        return table;
+    }
+
+    private static String key(String resourceVersion, String eventType) {
+        return resourceVersion + '\0' + eventType;
     }
 }

@@ -67,19 +67,18 @@ public class AllocationBooks {
      * the others are booked as usual.
      */
     public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
-        return rederive(conn, cluster, podUids, List.of());
+        return rederive(conn, cluster, podUids, VersionsInHand.none("pod_fact"));
     }
 
     /**
-     * As {@link #rederive(SqlConnection, String, Set)}, where {@code justStored} holds facts of these pods stored in
-     * this transaction, which need not be read back.
+     * As {@link #rederive(SqlConnection, String, Set)}, where {@code inHand} holds the batch this transaction has
+     * stored, which need not be read back.
      */
-    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> touched, List<PodFact> justStored) {
+    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> touched,
+                                           VersionsInHand<PodFact> inHand) {
         if (touched.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        VersionsInHand<PodFact> inHand = VersionsInHand.of(justStored, PodFact::uid, PodFact::resourceVersion,
-                p -> p.type().name(), PodFact::observedAt);
         return claimInputs.load(conn, cluster, touched).chain(claims -> {
             // A pod's books depend on its own facts, its namespace, node and bindings — and, for pods sharing a
             // ResourceClaim, on each other's lives: those stay in one slice; the other slices are independent.

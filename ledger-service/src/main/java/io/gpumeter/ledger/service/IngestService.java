@@ -63,7 +63,8 @@ public class IngestService {
                 .chain(namespaces -> facts.insertNodes(conn, cluster, batch.nodes())
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
-                                .chain(() -> facts.insertPods(conn, cluster, batch.pods()))
+                                .chain(() -> facts.podsInHand(conn, cluster, batch.pods()))
+                                .chain(inHand -> facts.insertPods(conn, cluster, batch.pods())
                                 .chain(pods -> links.linkPods(conn, cluster, batch.pods())
                                         .chain(() -> storeDra(conn, cluster, batch))
                                         .chain(draStored -> facts.podsInNamespaces(conn, cluster, namespaces.keys())
@@ -73,13 +74,13 @@ public class IngestService {
                                                     affected.addAll(relabelled);
                                                     affected.addAll(onNodes);
                                                     affected.addAll(draStored.pods());
-                                                    return books.rederive(conn, cluster, affected, batch.pods());
+                                                    return books.rederive(conn, cluster, affected, inHand);
                                                 }))
                                         .map(skipped -> {
                                             int accepted = namespaces.count() + nodes.count() + pods.count()
                                                     + draStored.count();
                                             return new IngestResult(accepted, batch.size() - accepted, skipped);
-                                        })))));
+                                        }))))));
     }
 
     /** How many DRA objects were new, and the pods whose books they may change. */

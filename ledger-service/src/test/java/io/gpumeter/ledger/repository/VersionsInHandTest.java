@@ -18,10 +18,12 @@ import java.util.Map;
 import java.util.UUID;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 /**
- * Versions a batch has just stored come from hand, also when the collector's clock read nanoseconds the column does
- * not keep; a version whose observation differs from the one in hand is read as stored.
+ * A batch's versions come from hand, also when the collector's clock read nanoseconds the column does not keep; what
+ * was stored before the batch is read as stored unless the batch carries the same version, and a pod the batch does
+ * not carry is read whole.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
@@ -29,6 +31,7 @@ class VersionsInHandTest {
 
     private static final Instant ADDED_AT = Instant.parse("2026-05-04T10:15:30.123456789Z");
     private static final Instant RUNNING_AT = Instant.parse("2026-05-04T10:16:00.000000500Z");
+    private static final Instant DONE_AT = Instant.parse("2026-05-04T11:00:00.000000700Z");
 
     @Inject
     Pool pool;
@@ -42,26 +45,55 @@ class VersionsInHandTest {
                 Map.of("nvidia.com/gpu", 1L), List.of());
     }
 
+    /** Each version's phase, in resource-version order: "in hand" marks a copy the batch carried, not a stored row. */
+    private List<String> phases(List<PodFact> read) {
+        return read.stream().sorted(Comparator.comparing(PodFact::resourceVersion)).map(PodFact::phase).toList();
+    }
+
     @Test
-    void aVersionJustStoredIsTakenFromHandToTheMicrosecondAndAnyOtherIsReadAsStored() {
+    void aBatchIsTakenFromHandAndWhatWasStoredBeforeItIsReadUnlessTheBatchCarriesTheSameVersion() {
+        String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
+        String uid = UUID.randomUUID().toString();
+        String other = UUID.randomUUID().toString();
+        List<PodFact> earlier = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "Pending"),
+                version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT, "Running"),
+                version(other, "5", WatchEventType.ADDED, ADDED_AT, "Pending"));
+        // The batch repeats version 1 as observed (to the nanosecond), version 2 a microsecond later (so its copy is
+        // not the stored row), and brings version 3.
+        List<PodFact> batch = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "in hand"),
+                version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT.plusNanos(1_000), "in hand"),
+                version(uid, "3", WatchEventType.MODIFIED, DONE_AT, "in hand"));
+
+        List<PodFact> read = pool.withTransaction(conn -> facts.insertPods(conn, cluster, earlier)
+                        .chain(() -> facts.podsInHand(conn, cluster, batch))
+                        .chain(hand -> facts.insertPods(conn, cluster, batch)
+                                .chain(() -> facts.podVersions(conn, cluster, List.of(uid, other), hand))))
+                .await().atMost(Duration.ofSeconds(30));
+
+        assertEquals(List.of("in hand", "Running", "in hand", "Pending"), phases(read));
+        PodFact first = read.stream().filter(p -> p.resourceVersion().equals("1")).findFirst().orElseThrow();
+        PodFact second = read.stream().filter(p -> p.resourceVersion().equals("2")).findFirst().orElseThrow();
+        assertEquals(ADDED_AT, first.observedAt());
+        assertEquals(RUNNING_AT, second.observedAt(), "the payload keeps the nanoseconds the column does not");
+    }
+
+    @Test
+    void withNothingInHandEveryVersionIsReadAsStored() {
         String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
         String uid = UUID.randomUUID().toString();
         List<PodFact> stored = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "Pending"),
                 version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT, "Running"));
-        // What the hand holds differs from the rows in its phase only, so the answer shows where each version came from.
-        List<PodFact> inHand = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "in hand"),
-                version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT.plusNanos(1_000), "in hand"));
-        VersionsInHand<PodFact> hand = VersionsInHand.of(inHand, PodFact::uid, PodFact::resourceVersion,
-                p -> p.type().name(), PodFact::observedAt);
 
         List<PodFact> read = pool.withTransaction(conn -> facts.insertPods(conn, cluster, stored)
-                        .chain(() -> facts.podVersions(conn, cluster, List.of(uid), hand)))
-                .await().atMost(Duration.ofSeconds(30))
-                .stream().sorted(Comparator.comparing(PodFact::resourceVersion)).toList();
+                        .chain(() -> facts.podVersions(conn, cluster, List.of(uid), VersionsInHand.none("pod_fact"))))
+                .await().atMost(Duration.ofSeconds(30));
 
-        assertEquals(List.of("in hand", "Running"), read.stream().map(PodFact::phase).toList());
-        assertEquals(ADDED_AT, read.get(0).observedAt());
-        assertEquals(RUNNING_AT, read.get(1).observedAt(), "the payload keeps the nanoseconds the column does not");
+        assertEquals(List.of("Pending", "Running"), phases(read));
+    }
+
+    @Test
+    void onlyVersionTablesAreRead() {
+        assertThrows(IllegalArgumentException.class, () -> VersionsInHand.none("allocation_segment"));
     }
 
     @Test

@@ -114,17 +114,17 @@ public class GovernanceFactRepository {
         }
         return insert(conn, facts, """
                 INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
-                    owner_name, observed_at, payload)
-                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.obs, convert_from(u.payload, 'UTF8')::jsonb
+                    owner_name, node_name, observed_at, payload)
+                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
                 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::timestamptz[], $10::bytea[])
-                     AS u(uid, rv, et, ns, name, ok, oname, obs, payload)
+                            $9::text[], $10::timestamptz[], $11::bytea[])
+                     AS u(uid, rv, et, ns, name, ok, oname, node, obs, payload)
                 ON CONFLICT DO NOTHING RETURNING uid AS k""", List.of(cluster,
                 strings(facts, PodStatusFact::uid), strings(facts, PodStatusFact::resourceVersion),
                 strings(facts, f -> f.type().name()), strings(facts, PodStatusFact::namespace),
                 strings(facts, PodStatusFact::name), strings(facts, f -> f.owner() == null ? null : f.owner().kind()),
-                strings(facts, f -> f.owner() == null ? null : f.owner().name()), times(facts, PodStatusFact::observedAt),
-                StoredPayloads.encode(json, facts)));
+                strings(facts, f -> f.owner() == null ? null : f.owner().name()), strings(facts, PodStatusFact::nodeName),
+                times(facts, PodStatusFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
     /** Keys returned: {@code node|pci}. */

@@ -50,10 +50,21 @@ public class GovernanceSourceRepository {
                 .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> StoredPayloads.decode(json, rows, PodGroupFact.class));
     }
 
-    /** Every stored version of these pods, those the caller has just stored taken from its hand. */
+    /** Takes a batch's pod versions into hand before they are inserted (see {@link VersionsInHand}). */
+    public static Uni<VersionsInHand<PodStatusFact>> podsInHand(SqlClient db, String cluster, List<PodStatusFact> batch) {
+        return VersionsInHand.before(db, "gov_pod_status_fact", cluster, batch, PodStatusFact::uid,
+                PodStatusFact::resourceVersion, p -> p.type().name(), PodStatusFact::observedAt);
+    }
+
+    /** Nothing in hand: every version of a pod is read as stored. */
+    public static VersionsInHand<PodStatusFact> noPodsInHand() {
+        return VersionsInHand.none("gov_pod_status_fact");
+    }
+
+    /** Every stored version of these pods, those of the caller's batch taken from its hand. */
     public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids,
                                          VersionsInHand<PodStatusFact> inHand) {
-        return inHand.read(db, "gov_pod_status_fact", cluster, uids, PodStatusFact.class, json);
+        return inHand.read(db, cluster, uids, PodStatusFact.class, json);
     }
 
     public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids) {

@@ -5,8 +5,7 @@ import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
-import io.gpumeter.common.fact.PodStatusFact;
-import io.gpumeter.ledger.repository.VersionsInHand;
+import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -55,11 +54,11 @@ public class GovernanceIngestService {
                     t.count(i);
                     t.podGroups.addAll(i.keys());
                 })
+                .chain(() -> GovernanceSourceRepository.podsInHand(conn, cluster, batch.podStatuses()))
+                .invoke(inHand -> t.podsInHand = inHand)
                 .chain(() -> facts.insertPodStatuses(conn, cluster, batch.podStatuses())).invoke(i -> {
                     t.count(i);
                     t.pods.addAll(i.keys());
-                    t.podsInHand = VersionsInHand.of(batch.podStatuses(), PodStatusFact::uid,
-                            PodStatusFact::resourceVersion, p -> p.type().name(), PodStatusFact::observedAt);
                 })
                 .chain(() -> facts.insertEvents(conn, cluster, batch.events())).invoke(t::events)
                 .chain(() -> facts.insertLogSignals(conn, cluster, batch.logSignals())).invoke(i -> {

@@ -1,6 +1,7 @@
 package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.repository.Inserted;
 import io.gpumeter.ledger.repository.VersionsInHand;
 
@@ -24,7 +25,7 @@ final class Touched {
     /** Nodes a kernel OOM event was reported about. */
     final Set<String> oomNodes = new LinkedHashSet<>();
     /** The pod versions the batch carried, which deriving its pods need not read back. */
-    VersionsInHand<PodStatusFact> podsInHand = VersionsInHand.none();
+    VersionsInHand<PodStatusFact> podsInHand = GovernanceSourceRepository.noPodsInHand();
 
     void count(Inserted inserted) {
         accepted += inserted.count();
