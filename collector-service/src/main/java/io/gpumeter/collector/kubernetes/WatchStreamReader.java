@@ -1,30 +1,12 @@
 package io.gpumeter.collector.kubernetes;
 
-import io.gpumeter.common.problem.JsonFault;
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import io.gpumeter.collector.governance.GovernanceKinds;
-import io.gpumeter.common.fact.WatchEventType;
-
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayDeque;
+import java.util.Arrays;
 import java.util.Deque;
-import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -35,24 +17,6 @@ import java.util.concurrent.Executor;
  * an event whose object cannot be metered is skipped with a counted reason.
  */
 public final class WatchStreamReader {
-
-    /** Reads one line; two values on a line are not a watch event. */
-    private static final ObjectMapper LINES = JsonMapper.builder()
-            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
-            .build();
-
-    /** Binds objects to the Kubernetes model; its nested deserializers break under FAIL_ON_TRAILING_TOKENS. */
-    private static final ObjectMapper MODEL = JsonMapper.builder()
-            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-            .build();
-
-    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-            "Pod", Pod.class, "Node", Node.class, "Namespace", Namespace.class);
-
-    /** Dynamic Resource Allocation kinds, read in their GA shape only (earlier versions nest requests differently). */
-    static final String DRA_API = "resource.k8s.io/v1";
-    private static final Map<String, Class<? extends HasMetadata>> DRA_KINDS = Map.of(
-            "ResourceClaim", ResourceClaim.class, "ResourceSlice", ResourceSlice.class, "DeviceClass", DeviceClass.class);
 
     /** A line that is not a watch event. */
     public static final class MalformedLine extends RuntimeException {
@@ -107,15 +71,15 @@ public final class WatchStreamReader {
      * the limit was malformed.
      */
     public int read(InputStream body, Instant observedAt, FactSink sink) throws IOException {
-        BufferedReader reader = new BufferedReader(new InputStreamReader(body, StandardCharsets.UTF_8), 1 << 16);
+        ByteLines lines = new ByteLines(body);
         Deque<CompletableFuture<FactSink>> parsing = new ArrayDeque<>();
         int events = 0;
         long lineNumber = 0;
         Block block = new Block();
         try {
-            for (String line = reader.readLine(); line != null; line = reader.readLine()) {
+            while (lines.next()) {
                 lineNumber++;
-                if (line.isBlank()) {
+                if (isBlank(lines.buffer(), lines.start(), lines.length())) {
                     continue;
                 }
                 if (++events > maxLines) {
@@ -124,7 +88,7 @@ public final class WatchStreamReader {
                     }
                     throw new TooManyLines(maxLines);
                 }
-                if (block.add(lineNumber, line)) {
+                if (block.add(lineNumber, lines.buffer(), lines.start(), lines.length())) {
                     hand(block, observedAt, parsing, sink);
                     block = new Block();
                 }
@@ -163,86 +127,48 @@ public final class WatchStreamReader {
         }
     }
 
-    /** Consecutive non-empty lines with their line numbers. */
+    /** Whether a line holds only whitespace, as {@link String#isBlank()} has it. */
+    static boolean isBlank(byte[] data, int offset, int length) {
+        for (int i = offset; i < offset + length; i++) {
+            byte b = data[i];
+            if (b < 0) { // not ASCII: let the characters decide
+                return new String(data, offset, length, StandardCharsets.UTF_8).isBlank();
+            }
+            if (!Character.isWhitespace(b)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** Consecutive non-empty lines with their line numbers, their bytes copied end to end. */
     private static final class Block {
-        private final String[] lines = new String[BLOCK];
+        private byte[] data = new byte[1 << 18];
+        private int used;
+        private final int[] starts = new int[BLOCK];
+        private final int[] lengths = new int[BLOCK];
         private final long[] numbers = new long[BLOCK];
         private int size;
 
         /** Adds a line; answers whether the block is now full. */
-        boolean add(long number, String line) {
-            lines[size] = line;
+        boolean add(long number, byte[] line, int start, int length) {
+            if (used + length > data.length) {
+                data = Arrays.copyOf(data, Math.max(data.length * 2, used + length));
+            }
+            System.arraycopy(line, start, data, used, length);
+            starts[size] = used;
+            lengths[size] = length;
             numbers[size++] = number;
+            used += length;
             return size == BLOCK;
         }
 
         FactSink parse(Instant observedAt) {
             FactSink sink = new FactSink();
             for (int i = 0; i < size; i++) {
-                readEvent(lines[i], numbers[i], observedAt, sink);
+                WatchEvents.read(data, starts[i], lengths[i], numbers[i], observedAt, sink);
             }
             return sink;
         }
-    }
-
-    private static void readEvent(String line, long lineNumber, Instant observedAt, FactSink sink) {
-        JsonNode event;
-        try {
-            event = LINES.readTree(line);
-        } catch (JsonProcessingException e) {
-            throw new MalformedLine(lineNumber, "not valid JSON (" + JsonFault.of(e).detail() + ")");
-        }
-        if (event == null || !event.isObject()) {
-            throw new MalformedLine(lineNumber, "a watch event must be a JSON object {\"type\":…,\"object\":{…}}");
-        }
-        JsonNode type = event.get("type");
-        if (type == null || !type.isTextual()) {
-            throw new MalformedLine(lineNumber, "\"type\" is missing or not a string");
-        }
-        if ("BOOKMARK".equals(type.asText()) || "ERROR".equals(type.asText())) {
-            sink.skip(type.asText() + " event");
-            return;
-        }
-        WatchEventType eventType;
-        try {
-            eventType = WatchEventType.parse(type.asText());
-        } catch (IllegalArgumentException e) {
-            throw new MalformedLine(lineNumber, e.getMessage());
-        }
-        JsonNode object = event.get("object");
-        if (object == null || !object.isObject()) {
-            throw new MalformedLine(lineNumber, "\"object\" is missing or not a JSON object");
-        }
-        String kind = object.path("kind").asText("");
-        Class<? extends HasMetadata> model;
-        try {
-            model = GovernanceKinds.model(object.path("apiVersion").asText(""), kind);
-        } catch (Skip e) {
-            sink.skip(e.reason());
-            return;
-        }
-        if (model == null && DRA_KINDS.containsKey(kind)) {
-            String apiVersion = object.path("apiVersion").asText("");
-            if (!DRA_API.equals(apiVersion)) {
-                sink.skip(kind + " of " + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion) + " not metered; only " + DRA_API);
-                return;
-            }
-            model = DRA_KINDS.get(kind);
-        }
-        if (model == null) {
-            model = KINDS.get(kind);
-        }
-        if (model == null) {
-            sink.skip(kind.isEmpty() ? "object without kind" : "kind " + kind + " not metered yet");
-            return;
-        }
-        HasMetadata resource;
-        try {
-            resource = MODEL.treeToValue(object, model);
-        } catch (JsonProcessingException | IllegalArgumentException e) {
-            sink.skip("unreadable " + kind);
-            return;
-        }
-        sink.accept(eventType, resource, observedAt);
     }
 }

@@ -1,0 +1,225 @@
+package io.gpumeter.collector.kubernetes;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
+import io.gpumeter.collector.governance.GovernanceKinds;
+import io.gpumeter.common.fact.WatchEventType;
+import io.gpumeter.common.problem.JsonFault;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Map;
+
+/**
+ * Reads one line of a watch stream: a watch event whose object becomes a fact, an event skipped with a counted
+ * reason, or a {@link WatchStreamReader.MalformedLine}.
+ * <p>
+ * A line is read twice at most. The first reading walks its tokens, notes the event's type and where its object
+ * starts and ends, and binds that stretch of bytes straight to the Kubernetes model. Any line it cannot take as
+ * plainly well formed (a syntax error, a field named twice, a type, kind or apiVersion that is not a string, a byte
+ * order mark, bytes that are not UTF-8) is read again as text into a JSON tree, which decides and words every refusal:
+ * a line's outcome is the tree's, the first reading only avoids building the tree.
+ */
+final class WatchEvents {
+
+    /** Reads one line; two values on a line are not a watch event. */
+    private static final ObjectMapper LINES = JsonMapper.builder()
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
+            .build();
+
+    /** Binds objects to the Kubernetes model; its nested deserializers break under FAIL_ON_TRAILING_TOKENS. */
+    private static final ObjectMapper MODEL = JsonMapper.builder()
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+
+    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
+            "Pod", Pod.class, "Node", Node.class, "Namespace", Namespace.class);
+
+    /** Dynamic Resource Allocation kinds, read in their GA shape only (earlier versions nest requests differently). */
+    static final String DRA_API = "resource.k8s.io/v1";
+    private static final Map<String, Class<? extends HasMetadata>> DRA_KINDS = Map.of(
+            "ResourceClaim", ResourceClaim.class, "ResourceSlice", ResourceSlice.class, "DeviceClass", DeviceClass.class);
+
+    private WatchEvents() {
+    }
+
+    /** Reads the line in {@code data[offset, offset + length)} into the sink. */
+    static void read(byte[] data, int offset, int length, long lineNumber, Instant observedAt, FactSink sink) {
+        if (!readPlain(data, offset, length, observedAt, sink)) {
+            read(new String(data, offset, length, StandardCharsets.UTF_8), lineNumber, observedAt, sink);
+        }
+    }
+
+    /** The first reading; false, having added nothing to the sink, when the line must be read as a tree. */
+    static boolean readPlain(byte[] data, int offset, int length, Instant observedAt, FactSink sink) {
+        if (length >= 3 && data[offset] == (byte) 0xEF && data[offset + 1] == (byte) 0xBB && data[offset + 2] == (byte) 0xBF) {
+            return false;
+        }
+        String type = null;
+        String kind = null;
+        String apiVersion = null;
+        int objectStart = -1;
+        int objectEnd = -1;
+        try (JsonParser p = LINES.getFactory().createParser(data, offset, length)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String field = p.currentName();
+                JsonToken value = p.nextToken();
+                if ("type".equals(field)) {
+                    if (type != null || value != JsonToken.VALUE_STRING) {
+                        return false;
+                    }
+                    type = p.getText();
+                } else if ("object".equals(field)) {
+                    if (objectStart >= 0 || value != JsonToken.START_OBJECT) {
+                        return false;
+                    }
+                    objectStart = offset + (int) p.currentTokenLocation().getByteOffset();
+                    while (p.nextToken() == JsonToken.FIELD_NAME) {
+                        String name = p.currentName();
+                        JsonToken v = p.nextToken();
+                        if ("kind".equals(name) || "apiVersion".equals(name)) {
+                            if (v != JsonToken.VALUE_STRING || ("kind".equals(name) ? kind : apiVersion) != null) {
+                                return false;
+                            }
+                            if ("kind".equals(name)) {
+                                kind = p.getText();
+                            } else {
+                                apiVersion = p.getText();
+                            }
+                        } else {
+                            p.skipChildren();
+                        }
+                    }
+                    objectEnd = offset + (int) p.currentLocation().getByteOffset();
+                } else {
+                    p.skipChildren();
+                }
+            }
+            if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+                return false;
+            }
+        } catch (IOException e) {
+            return false;
+        }
+        // Where the parser counts from is its own affair: the stretch must be exactly the object's braces.
+        if (type == null || objectStart < offset || objectEnd > offset + length || objectEnd <= objectStart
+                || data[objectStart] != '{' || data[objectEnd - 1] != '}') {
+            return false;
+        }
+        WatchEventType eventType = switch (type) {
+            case "ADDED" -> WatchEventType.ADDED;
+            case "MODIFIED" -> WatchEventType.MODIFIED;
+            case "DELETED" -> WatchEventType.DELETED;
+            default -> null;
+        };
+        if (eventType == null) {
+            return false;
+        }
+        Class<? extends HasMetadata> model = model(apiVersion == null ? "" : apiVersion, kind == null ? "" : kind, null);
+        if (model == null) {
+            return false;
+        }
+        HasMetadata resource;
+        try {
+            resource = MODEL.readValue(data, objectStart, objectEnd - objectStart, model);
+        } catch (IOException | IllegalArgumentException e) {
+            return false;
+        }
+        sink.accept(eventType, resource, observedAt);
+        return true;
+    }
+
+    /** The tree reading: decides every line the first reading could not take. */
+    static void read(String line, long lineNumber, Instant observedAt, FactSink sink) {
+        JsonNode event;
+        try {
+            event = LINES.readTree(line);
+        } catch (JsonProcessingException e) {
+            throw new WatchStreamReader.MalformedLine(lineNumber, "not valid JSON (" + JsonFault.of(e).detail() + ")");
+        }
+        if (event == null || !event.isObject()) {
+            throw new WatchStreamReader.MalformedLine(lineNumber, "a watch event must be a JSON object {\"type\":…,\"object\":{…}}");
+        }
+        JsonNode type = event.get("type");
+        if (type == null || !type.isTextual()) {
+            throw new WatchStreamReader.MalformedLine(lineNumber, "\"type\" is missing or not a string");
+        }
+        if ("BOOKMARK".equals(type.asText()) || "ERROR".equals(type.asText())) {
+            sink.skip(type.asText() + " event");
+            return;
+        }
+        WatchEventType eventType;
+        try {
+            eventType = WatchEventType.parse(type.asText());
+        } catch (IllegalArgumentException e) {
+            throw new WatchStreamReader.MalformedLine(lineNumber, e.getMessage());
+        }
+        JsonNode object = event.get("object");
+        if (object == null || !object.isObject()) {
+            throw new WatchStreamReader.MalformedLine(lineNumber, "\"object\" is missing or not a JSON object");
+        }
+        String kind = object.path("kind").asText("");
+        Class<? extends HasMetadata> model = model(object.path("apiVersion").asText(""), kind, sink);
+        if (model == null) {
+            return;
+        }
+        HasMetadata resource;
+        try {
+            resource = MODEL.treeToValue(object, model);
+        } catch (JsonProcessingException | IllegalArgumentException e) {
+            sink.skip("unreadable " + kind);
+            return;
+        }
+        sink.accept(eventType, resource, observedAt);
+    }
+
+    /**
+     * The model class of a kind, or null when it is not metered; then the reason is counted in {@code skips}, unless
+     * that is null (the first reading leaves skipped events to the tree).
+     */
+    private static Class<? extends HasMetadata> model(String apiVersion, String kind, FactSink skips) {
+        Class<? extends HasMetadata> model;
+        try {
+            model = GovernanceKinds.model(apiVersion, kind);
+        } catch (Skip e) {
+            return skipped(skips, e.reason());
+        }
+        if (model == null && DRA_KINDS.containsKey(kind)) {
+            if (!DRA_API.equals(apiVersion)) {
+                return skipped(skips, kind + " of " + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion)
+                        + " not metered; only " + DRA_API);
+            }
+            model = DRA_KINDS.get(kind);
+        }
+        if (model == null) {
+            model = KINDS.get(kind);
+        }
+        if (model == null) {
+            return skipped(skips, kind.isEmpty() ? "object without kind" : "kind " + kind + " not metered yet");
+        }
+        return model;
+    }
+
+    private static Class<? extends HasMetadata> skipped(FactSink skips, String reason) {
+        if (skips != null) {
+            skips.skip(reason);
+        }
+        return null;
+    }
+}
