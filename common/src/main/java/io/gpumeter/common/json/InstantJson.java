@@ -53,7 +53,13 @@ public class InstantJson implements ObjectMapperCustomizer {
             if (provider.isEnabled(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS)) {
                 InstantSerializer.INSTANCE.serialize(value, gen, provider);
             } else {
-                gen.writeString(IsoInstants.format(value));
+                char[] text = new char[IsoInstants.MAX_LENGTH];
+                int length = IsoInstants.format(value, text);
+                if (length < 0) {
+                    gen.writeString(value.toString());
+                } else {
+                    gen.writeString(text, 0, length);
+                }
             }
         }
     }

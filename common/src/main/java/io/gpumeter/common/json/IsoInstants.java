@@ -23,13 +23,25 @@ public final class IsoInstants {
 
     /** As {@link Instant#toString()}: the fraction in groups of three digits, none when it is zero. */
     public static String format(Instant instant) {
+        char[] out = new char[MAX_LENGTH];
+        int n = format(instant, out);
+        return n < 0 ? instant.toString() : new String(out, 0, n);
+    }
+
+    /** The longest text {@link #format(Instant, char[])} writes. */
+    public static final int MAX_LENGTH = 30;
+
+    /**
+     * Writes what {@link #format(Instant)} answers into {@code out} (at least {@link #MAX_LENGTH} long) and returns
+     * its length, or -1 for a year outside 0000–9999; a writer of JSON takes the characters without a String.
+     */
+    public static int format(Instant instant, char[] out) {
         long seconds = instant.getEpochSecond();
         if (seconds < FIRST || seconds > LAST) {
-            return instant.toString();
+            return -1;
         }
         LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
         int nano = instant.getNano();
-        char[] out = new char[30];
         int n = 0;
         n = digits(out, n, t.getYear(), 4);
         out[n++] = '-';
@@ -53,7 +65,7 @@ public final class IsoInstants {
             }
         }
         out[n++] = 'Z';
-        return new String(out, 0, n);
+        return n;
     }
 
     /**

@@ -121,6 +121,11 @@ class IsoInstantsTest {
             assertEquals(standard, FAST.writeValueAsString(value));
             assertEquals(value, FAST.readValue(standard, Stamped.class));
         }
+        for (String edge : new String[]{"0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z", "+10000-01-01T00:00:00Z",
+                "-0001-12-31T23:59:59.5Z"}) {
+            Stamped value = new Stamped(Instant.parse(edge));
+            assertEquals(STANDARD.writeValueAsString(value), FAST.writeValueAsString(value), edge);
+        }
         assertEquals("{\"at\":null}", FAST.writeValueAsString(new Stamped(null)));
         assertEquals(new Stamped(null), FAST.readValue("{\"at\":null}", Stamped.class));
     }

@@ -1,5 +1,8 @@
 package io.gpumeter.ledger.repository;
 
+import static io.gpumeter.ledger.repository.Columns.strings;
+import static io.gpumeter.ledger.repository.Columns.times;
+
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.AllocationSegment;
 import io.gpumeter.ledger.domain.GpuHours;
@@ -63,16 +66,16 @@ public class AllocationRepository {
                             AS u""")
                 .execute(Tuple.from(List.of(cluster,
                         strings(segments, AllocationSegment::podUid),
-                        segments.stream().map(AllocationSegment::unitIndex).toArray(Integer[]::new),
+                        Columns.values(segments, AllocationSegment::unitIndex, Integer[]::new),
                         times(segments, AllocationSegment::segStart), times(segments, AllocationSegment::segEnd),
                         times(segments, AllocationSegment::since), times(segments, AllocationSegment::until),
                         strings(segments, AllocationSegment::namespace), strings(segments, AllocationSegment::pod),
                         strings(segments, AllocationSegment::node), strings(segments, s -> s.unit().gpuUuid()),
                         strings(segments, s -> s.unit().gpuModel()), strings(segments, s -> s.unit().kind().name()),
                         strings(segments, s -> s.unit().migProfile()),
-                        segments.stream().map(s -> s.unit().cores()).toArray(Integer[]::new),
-                        segments.stream().map(s -> s.unit().memoryMib()).toArray(Long[]::new),
-                        segments.stream().map(s -> s.unit().fraction()).toArray(BigDecimal[]::new),
+                        Columns.values(segments, s -> s.unit().cores(), Integer[]::new),
+                        Columns.values(segments, s -> s.unit().memoryMib(), Long[]::new),
+                        Columns.values(segments, s -> s.unit().fraction(), BigDecimal[]::new),
                         strings(segments, s -> s.unit().source()),
                         strings(segments, AllocationSegment::ownerKind), strings(segments, AllocationSegment::ownerName),
                         strings(segments, AllocationSegment::tenant), strings(segments, AllocationSegment::team),
@@ -265,11 +268,4 @@ public class AllocationRepository {
         return t == null ? null : t.toInstant();
     }
 
-    private static <T> String[] strings(List<T> items, Function<T, String> field) {
-        return items.stream().map(field).toArray(String[]::new);
-    }
-
-    private static <T> OffsetDateTime[] times(List<T> items, Function<T, Instant> field) {
-        return items.stream().map(i -> toOffset(field.apply(i))).toArray(OffsetDateTime[]::new);
-    }
 }

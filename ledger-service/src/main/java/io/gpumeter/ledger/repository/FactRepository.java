@@ -164,15 +164,15 @@ public class FactRepository {
     }
 
     private static <T> String[] column(List<T> facts, Function<T, String> field) {
-        return facts.stream().map(field).toArray(String[]::new);
+        return Columns.strings(facts, field);
     }
 
     private static <T> OffsetDateTime[] times(List<T> facts, Function<T, Instant> field) {
-        return facts.stream().map(f -> toOffset(field.apply(f))).toArray(OffsetDateTime[]::new);
+        return Columns.times(facts, field);
     }
 
     static OffsetDateTime toOffset(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+        return Columns.offset(instant);
     }
 
     private static Set<String> strings(RowSet<Row> rows, String column) {

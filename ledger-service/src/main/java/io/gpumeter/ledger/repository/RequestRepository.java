@@ -1,5 +1,8 @@
 package io.gpumeter.ledger.repository;
 
+import static io.gpumeter.ledger.repository.Columns.strings;
+import static io.gpumeter.ledger.repository.Columns.times;
+
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.GroupDimension;
 import io.gpumeter.ledger.domain.PodRequest;
@@ -76,11 +79,4 @@ public class RequestRepository {
                 });
     }
 
-    private static <T> String[] strings(List<T> items, Function<T, String> field) {
-        return items.stream().map(field).toArray(String[]::new);
-    }
-
-    private static <T> OffsetDateTime[] times(List<T> items, Function<T, Instant> field) {
-        return items.stream().map(i -> toOffset(field.apply(i))).toArray(OffsetDateTime[]::new);
-    }
 }

@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.repository;
 
+import static io.gpumeter.ledger.repository.Columns.strings;
+
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.fact.UsageScope;
 import io.gpumeter.ledger.config.LedgerConfig;
@@ -278,7 +280,4 @@ public class UsageRepository {
         return r.getInteger("span_seconds");
     }
 
-    private static <T> String[] strings(List<T> items, Function<T, String> field) {
-        return items.stream().map(field).toArray(String[]::new);
-    }
 }

@@ -24,68 +24,68 @@ final class FactValidator {
         List<NamespaceFact> namespaces = batch.namespaces();
         for (int i = 0; i < namespaces.size(); i++) {
             NamespaceFact f = namespaces.get(i);
-            requireKey("namespaces[" + i + "].", f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            requireKey("namespaces", i, f.name(), f.resourceVersion(), f.type(), f.observedAt());
         }
         List<NodeFact> nodes = batch.nodes();
         for (int i = 0; i < nodes.size(); i++) {
             NodeFact f = nodes.get(i);
-            requireKey("nodes[" + i + "].", f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            requireKey("nodes", i, f.name(), f.resourceVersion(), f.type(), f.observedAt());
         }
         List<PodFact> pods = batch.pods();
         for (int i = 0; i < pods.size(); i++) {
             PodFact f = pods.get(i);
-            String at = "pods[" + i + "].";
-            require(f.uid(), at + "uid");
-            require(f.namespace(), at + "namespace");
-            requireKey(at, f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            require(f.uid(), "pods", i, "uid");
+            require(f.namespace(), "pods", i, "namespace");
+            requireKey("pods", i, f.name(), f.resourceVersion(), f.type(), f.observedAt());
             for (int c = 0; c < f.claims().size(); c++) {
-                require(f.claims().get(c).name(), at + "claims[" + c + "].name");
+                require(f.claims().get(c).name(), "pods[" + i + "].claims", c, "name");
             }
         }
         List<ResourceClaimFact> claims = batch.resourceClaims();
         for (int i = 0; i < claims.size(); i++) {
             ResourceClaimFact f = claims.get(i);
-            String at = "resourceClaims[" + i + "].";
-            require(f.uid(), at + "uid");
-            require(f.namespace(), at + "namespace");
-            requireKey(at, f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            require(f.uid(), "resourceClaims", i, "uid");
+            require(f.namespace(), "resourceClaims", i, "namespace");
+            requireKey("resourceClaims", i, f.name(), f.resourceVersion(), f.type(), f.observedAt());
             for (int r = 0; r < f.results().size(); r++) {
                 ClaimResult result = f.results().get(r);
-                String rat = at + "results[" + r + "].";
-                require(result.driver(), rat + "driver");
-                require(result.pool(), rat + "pool");
-                require(result.device(), rat + "device");
+                String results = "resourceClaims[" + i + "].results";
+                require(result.driver(), results, r, "driver");
+                require(result.pool(), results, r, "pool");
+                require(result.device(), results, r, "device");
             }
         }
         List<ResourceSliceFact> slices = batch.resourceSlices();
         for (int i = 0; i < slices.size(); i++) {
             ResourceSliceFact f = slices.get(i);
-            String at = "resourceSlices[" + i + "].";
-            requireKey(at, f.name(), f.resourceVersion(), f.type(), f.observedAt());
-            require(f.driver(), at + "driver");
-            require(f.pool(), at + "pool");
+            requireKey("resourceSlices", i, f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            require(f.driver(), "resourceSlices", i, "driver");
+            require(f.pool(), "resourceSlices", i, "pool");
             for (int d = 0; d < f.devices().size(); d++) {
-                require(f.devices().get(d).name(), at + "devices[" + d + "].name");
+                require(f.devices().get(d).name(), "resourceSlices[" + i + "].devices", d, "name");
             }
         }
         List<DeviceClassFact> classes = batch.deviceClasses();
         for (int i = 0; i < classes.size(); i++) {
             DeviceClassFact f = classes.get(i);
-            requireKey("deviceClasses[" + i + "].", f.name(), f.resourceVersion(), f.type(), f.observedAt());
+            requireKey("deviceClasses", i, f.name(), f.resourceVersion(), f.type(), f.observedAt());
         }
     }
 
     /** The natural key every fact has: which object, which version, what happened, when seen. */
-    private static void requireKey(String at, String name, String resourceVersion, Object type, Object observedAt) {
-        require(name, at + "name");
-        require(resourceVersion, at + "resourceVersion");
-        require(type, at + "type");
-        require(observedAt, at + "observedAt");
+    private static void requireKey(String list, int index, String name, String resourceVersion, Object type,
+                                   Object observedAt) {
+        require(name, list, index, "name");
+        require(resourceVersion, list, index, "resourceVersion");
+        require(type, list, index, "type");
+        require(observedAt, list, index, "observedAt");
     }
 
-    private static void require(Object value, String field) {
+    /** Requires {@code list[index].field}; its path is spelled out only when it is missing. */
+    private static void require(Object value, String list, int index, String field) {
         if (value == null || (value instanceof String s && s.isBlank())) {
-            throw ApiProblem.badRequest(field, field + " is required");
+            String path = list + "[" + index + "]." + field;
+            throw ApiProblem.badRequest(path, path + " is required");
         }
     }
 }

@@ -2,7 +2,7 @@ package io.gpumeter.ledger.governance.repository;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
+import io.gpumeter.ledger.repository.Columns;
 import java.util.List;
 import java.util.function.Function;
 
@@ -13,15 +13,15 @@ final class Sql {
     }
 
     static <T> String[] strings(List<T> items, Function<T, String> field) {
-        return items.stream().map(field).toArray(String[]::new);
+        return Columns.strings(items, field);
     }
 
     static <T> OffsetDateTime[] times(List<T> items, Function<T, Instant> field) {
-        return items.stream().map(i -> offset(field.apply(i))).toArray(OffsetDateTime[]::new);
+        return Columns.times(items, field);
     }
 
     static OffsetDateTime offset(Instant instant) {
-        return instant == null ? null : instant.atOffset(ZoneOffset.UTC);
+        return Columns.offset(instant);
     }
 
     static Instant instant(OffsetDateTime t) {

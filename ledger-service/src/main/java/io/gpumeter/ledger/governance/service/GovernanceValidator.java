@@ -5,9 +5,7 @@ import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.PendingPositionFact;
 import io.gpumeter.common.problem.ApiProblem;
 
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Function;
 
 /** Refuses a governance batch whose facts lack their natural key, naming the first offending field. */
@@ -52,27 +50,25 @@ final class GovernanceValidator {
         }
     }
 
-    private static <T> void check(List<T> facts, String list, Function<T, Map<String, Object>> required) {
+    private static <T> void check(List<T> facts, String list, Function<T, Object[]> required) {
         for (int i = 0; i < facts.size(); i++) {
             T fact = facts.get(i);
             if (fact == null) {
                 throw ApiProblem.badRequest(list + "[" + i + "]", list + "[" + i + "] is null");
             }
-            for (Map.Entry<String, Object> field : required.apply(fact).entrySet()) {
-                Object value = field.getValue();
+            Object[] namesAndValues = required.apply(fact);
+            for (int f = 0; f < namesAndValues.length; f += 2) {
+                Object value = namesAndValues[f + 1];
                 if (value == null || value instanceof String s && s.isBlank()) {
-                    String name = list + "[" + i + "]." + field.getKey();
+                    String name = list + "[" + i + "]." + namesAndValues[f];
                     throw ApiProblem.badRequest(name, name + " is required");
                 }
             }
         }
     }
 
-    private static Map<String, Object> fields(Object... namesAndValues) {
-        Map<String, Object> out = new LinkedHashMap<>();
-        for (int i = 0; i < namesAndValues.length; i += 2) {
-            out.put((String) namesAndValues[i], namesAndValues[i + 1]);
-        }
-        return out;
+    /** The required fields of a fact as name, value, name, value…, checked in that order. */
+    private static Object[] fields(Object... namesAndValues) {
+        return namesAndValues;
     }
 }
