@@ -102,7 +102,6 @@ public class GovernanceSourceRepository {
                 .map(rows -> strings(rows, "uid"));
     }
 
-    /** These pods and every pod with the same owner: a failure of one may be recovered by another. */
     /**
      * These pods and every other pod of their owners, in slices of about {@link Chunks#OBJECTS} that keep an owner's
      * pods together (a replacement is looked for among its siblings) and derive one after the other.
