@@ -46,7 +46,7 @@ public class LedgerClient {
      * event loop nor as one buffer on the socket.
      */
     public BundleResult deliver(JsonBody bundle) {
-        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.bytes().length, bundle.pieces()));
+        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.length(), bundle.pieces()));
     }
 
     public UsageReceipt deliver(UsageBatch batch) {
