@@ -1,5 +1,10 @@
 package io.gpumeter.collector.kubernetes;
 
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.gpumeter.common.fact.WatchEventType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -111,5 +116,64 @@ class WatchEventsTest {
         WatchEvents.read(new String(good, StandardCharsets.UTF_8), 3, AT, viaTree);
         assertEquals(outcome(viaTree), outcome(viaBytes));
         assertEquals(1, viaBytes.skippedCount(), "a pod without a GPU, with its name decoded");
+    }
+
+    /** A pod as an API server's watch prints it: managed fields, volumes, probes, environment and all. */
+    private static final String FULL_POD_OBJECT = """
+            {"kind":"Pod","apiVersion":"v1","metadata":{"name":"trainer-0","namespace":"team-a","uid":"u-full",
+            "resourceVersion":"41092552","creationTimestamp":"2026-05-04T10:43:36Z",
+            "labels":{"job-name":"trainer","pod-template-hash":"x1"},
+            "annotations":{"hami.io/vgpu-devices-allocated":"GPU-29d5fa0d-935b-2966-aff8-483a174d61d1,NVIDIA,1024,20:;",
+            "hami.io/bind-phase":"success"},
+            "ownerReferences":[{"apiVersion":"batch/v1","kind":"Job","name":"trainer","uid":"j1","controller":true}],
+            "managedFields":[{"manager":"kube-scheduler","operation":"Update","apiVersion":"v1","time":"2026-05-04T10:43:36Z",
+            "fieldsType":"FieldsV1","fieldsV1":{"f:status":{"f:conditions":{".":{},"k:{\\"type\\":\\"PodScheduled\\"}":{}}}}}]},
+            "spec":{"volumes":[{"name":"data","persistentVolumeClaim":{"claimName":"data"}},
+            {"name":"token","projected":{"sources":[{"serviceAccountToken":{"expirationSeconds":3607,"path":"token"}}]}}],
+            "initContainers":[{"name":"fetch","image":"busybox","command":["sh","-c","true"],
+            "resources":{"limits":{"nvidia.com/gpu":"1"}}}],
+            "containers":[{"name":"main","image":"pytorch/pytorch","command":["bash"],"args":["-c","train"],
+            "env":[{"name":"RANK","value":"0"},{"name":"POD","valueFrom":{"fieldRef":{"fieldPath":"metadata.name"}}}],
+            "ports":[{"containerPort":23456,"protocol":"TCP"}],
+            "resources":{"limits":{"nvidia.com/gpu":"2","nvidia.com/gpumem":"1024"},"requests":{"cpu":"4"}},
+            "volumeMounts":[{"name":"data","mountPath":"/data"}],
+            "livenessProbe":{"exec":{"command":["true"]},"periodSeconds":10},
+            "securityContext":{"privileged":false}}],
+            "nodeName":"worker-a800-1","schedulerName":"hami-scheduler",
+            "tolerations":[{"key":"nvidia.com/gpu","operator":"Exists","effect":"NoSchedule"}],
+            "affinity":{"nodeAffinity":{"requiredDuringSchedulingIgnoredDuringExecution":{"nodeSelectorTerms":
+            [{"matchExpressions":[{"key":"gpu","operator":"In","values":["a800"]}]}]}}}},
+            "status":{"phase":"Failed","reason":"Evicted","message":"out of memory","hostIP":"10.0.0.1","podIP":"10.233.97.184",
+            "conditions":[{"type":"PodScheduled","status":"True","lastTransitionTime":"2026-05-04T10:43:40Z"},
+            {"type":"Ready","status":"False","lastTransitionTime":"2026-05-04T11:00:00Z"}],
+            "initContainerStatuses":[{"name":"fetch","restartCount":0,"image":"busybox","imageID":"docker://sha256:1",
+            "state":{"terminated":{"exitCode":0,"reason":"Completed","startedAt":"2026-05-04T10:43:41Z","finishedAt":"2026-05-04T10:43:42Z"}}}],
+            "containerStatuses":[{"name":"main","restartCount":2,"image":"pytorch/pytorch","imageID":"docker://sha256:2",
+            "containerID":"containerd://c1","ready":false,
+            "lastState":{"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-05-04T10:50:00Z","finishedAt":"2026-05-04T10:55:00Z"}},
+            "state":{"terminated":{"exitCode":137,"reason":"OOMKilled","startedAt":"2026-05-04T10:56:00Z","finishedAt":"2026-05-04T11:00:00Z"}}}]}}"""
+            .replace("\n", "");
+
+    @Test
+    void aFullPodGivesTheFactsOfItsWholeModel() throws Exception {
+        String line = "{\"type\":\"MODIFIED\",\"object\":" + FULL_POD_OBJECT + "}";
+        Pod whole = new ObjectMapper().disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+                .readValue(FULL_POD_OBJECT, Pod.class);
+        FactSink expected = new FactSink();
+        expected.accept(WatchEventType.MODIFIED, whole, AT);
+
+        assertTrue(WatchEvents.readPlain(embedded(line), OFFSET, length(line), AT, new FactSink()));
+        assertEquals(outcome(expected), viaBytes(line));
+        assertEquals(outcome(expected), viaTree(line));
+        assertEquals(1, expected.facts(), outcome(expected));
+        assertTrue(outcome(expected).contains("OOMKilled"), "the governance view keeps the container states");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"\"volumes\":\"oops\"", "\"tolerations\":{\"a\":1}"})
+    void aFieldNoTranslatorReadsCannotMakeAPodUnreadable(String odd) {
+        String line = "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT.replace("\"spec\":{", "\"spec\":{" + odd + ",") + "}";
+        assertEquals(viaTree(line), viaBytes(line));
+        assertTrue(viaBytes(line).startsWith("[PodFact["), viaBytes(line));
     }
 }
