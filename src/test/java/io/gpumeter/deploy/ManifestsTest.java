@@ -109,6 +109,8 @@ class ManifestsTest {
                 Map<String, String> env = new java.util.HashMap<>();
                 Optional.ofNullable(c.getEnv()).orElse(List.of()).forEach(e -> env.put(e.getName(), e.getValue()));
                 assertTrue(env.getOrDefault("GC_CONTAINER_OPTIONS", "").contains("-XX:G1PeriodicGCInterval="), where);
+                assertTrue(env.get("GC_CONTAINER_OPTIONS").contains("-XX:-G1PeriodicGCInvokesConcurrent"), where
+                        + ": an idle service compacts, so what a load promoted is given back");
                 assertTrue(Integer.parseInt(env.getOrDefault("JAVA_MAX_MEM_RATIO", "100")) <= 60, where);
                 assertEquals("2", env.get("MALLOC_ARENA_MAX"), where);
                 assertTrue(env.getOrDefault("JDK_JAVA_OPTIONS", "").contains("-XX:MaxMetaspaceSize="), where);
