@@ -50,9 +50,21 @@ class ScrapeLimitTest {
                 throw new UncheckedIOException(e);
             }
             server.createContext("/metrics", Endless::stream);
+            // Declared too large, then sent for as long as the reader stays: refused before a byte is read. Closing
+            // right after the headers raced the client, which could see the connection end before it saw the length.
             server.createContext("/api/v1/query_range", exchange -> {
-                exchange.sendResponseHeaders(200, ENDLESS); // declared: refused before a byte is read
-                exchange.close();
+                exchange.sendResponseHeaders(200, ENDLESS);
+                try (OutputStream out = exchange.getResponseBody()) {
+                    byte[] chunk = new byte[64 * 1024];
+                    Arrays.fill(chunk, (byte) ' ');
+                    for (long sent = 0; sent < ENDLESS; sent += chunk.length) {
+                        out.write(chunk);
+                    }
+                } catch (IOException e) {
+                    // the collector hung up: what we wanted
+                } finally {
+                    exchange.close();
+                }
             });
             server.start();
             String base = "http://localhost:" + server.getAddress().getPort();
