@@ -1,6 +1,5 @@
 package io.gpumeter.collector.kubernetes;
 
-import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
@@ -8,21 +7,16 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.gpumeter.collector.governance.GovernanceKinds;
 import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.problem.JsonFault;
-import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -51,41 +45,8 @@ final class WatchEvents {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .build();
 
-    /**
-     * Binds pods without what no translator of a pod reads: managed fields, volumes, scheduling constraints, and each
-     * container's command, environment, probes and mounts. In an API server's watch output these are most of a pod's
-     * bytes; skipped, they cost a pass of the tokenizer instead of a model built and thrown away. What is left out
-     * cannot make a pod unreadable either.
-     */
-    private static final ObjectMapper POD_MODEL = MODEL.copy()
-            .addMixIn(ObjectMeta.class, LeanObjectMeta.class)
-            .addMixIn(PodSpec.class, LeanPodSpec.class)
-            .addMixIn(Container.class, LeanContainer.class)
-            .addMixIn(ContainerStatus.class, LeanContainerStatus.class);
-
-    @JsonIgnoreProperties({"managedFields"})
-    @RegisterForReflection
-    private interface LeanObjectMeta {
-    }
-
-    @JsonIgnoreProperties({"volumes", "affinity", "tolerations", "topologySpreadConstraints", "securityContext",
-            "dnsConfig", "hostAliases", "imagePullSecrets", "readinessGates", "ephemeralContainers", "overhead"})
-    @RegisterForReflection
-    private interface LeanPodSpec {
-    }
-
-    @JsonIgnoreProperties({"command", "args", "env", "envFrom", "image", "imagePullPolicy", "ports", "volumeMounts",
-            "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "securityContext",
-            "resizePolicy", "workingDir", "terminationMessagePath", "terminationMessagePolicy"})
-    @RegisterForReflection
-    private interface LeanContainer {
-    }
-
-    @JsonIgnoreProperties({"image", "imageID", "containerID", "volumeMounts", "allocatedResources",
-            "allocatedResourcesStatus", "resources", "user"})
-    @RegisterForReflection
-    private interface LeanContainerStatus {
-    }
+    /** Binds pods without what no translator reads (see {@link LeanPods}). */
+    private static final ObjectMapper POD_MODEL = LeanPods.mapper(MODEL);
 
     private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
             "Pod", Pod.class, "Node", Node.class, "Namespace", Namespace.class);
