@@ -16,6 +16,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.gpumeter.collector.governance.GovernanceKinds;
 import io.gpumeter.common.fact.WatchEventType;
+import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.common.problem.JsonFault;
 
 import java.io.IOException;
@@ -125,13 +126,10 @@ final class WatchEvents {
                 || data[objectStart] != '{' || data[objectEnd - 1] != '}') {
             return false;
         }
-        WatchEventType eventType = switch (type) {
-            case "ADDED" -> WatchEventType.ADDED;
-            case "MODIFIED" -> WatchEventType.MODIFIED;
-            case "DELETED" -> WatchEventType.DELETED;
-            default -> null;
-        };
-        if (eventType == null) {
+        WatchEventType eventType;
+        try {
+            eventType = WatchEventType.parse(type);
+        } catch (InvalidInput e) {
             return false;
         }
         Class<? extends HasMetadata> model = model(apiVersion == null ? "" : apiVersion, kind == null ? "" : kind, null);
@@ -170,7 +168,7 @@ final class WatchEvents {
         WatchEventType eventType;
         try {
             eventType = WatchEventType.parse(type.asText());
-        } catch (IllegalArgumentException e) {
+        } catch (InvalidInput e) { // its text is ours: the values a watch event's type may take
             throw new WatchStreamReader.MalformedLine(lineNumber, e.getMessage());
         }
         JsonNode object = event.get("object");

@@ -13,12 +13,10 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.ZoneOffset;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
-import java.util.function.Function;
 
 /** Stores observed Kubernetes object versions under their natural keys and reads them back for derivation. */
 @ApplicationScoped
@@ -47,9 +45,9 @@ public class FactRepository {
                         ON CONFLICT DO NOTHING
                         RETURNING uid""")
                 .execute(Tuple.from(List.of(cluster,
-                        column(pods, PodFact::uid), column(pods, PodFact::resourceVersion),
-                        column(pods, p -> p.type().name()), column(pods, PodFact::namespace),
-                        column(pods, PodFact::nodeName), times(pods, PodFact::observedAt), StoredPayloads.encode(json, pods))))
+                        Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
+                        Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),
+                        Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt), StoredPayloads.encode(json, pods))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "uid")));
     }
 
@@ -65,8 +63,8 @@ public class FactRepository {
                         ON CONFLICT DO NOTHING
                         RETURNING name""")
                 .execute(Tuple.from(List.of(cluster,
-                        column(namespaces, NamespaceFact::name), column(namespaces, NamespaceFact::resourceVersion),
-                        column(namespaces, n -> n.type().name()), times(namespaces, NamespaceFact::observedAt),
+                        Columns.strings(namespaces, NamespaceFact::name), Columns.strings(namespaces, NamespaceFact::resourceVersion),
+                        Columns.strings(namespaces, n -> n.type().name()), Columns.times(namespaces, NamespaceFact::observedAt),
                         StoredPayloads.encode(json, namespaces))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
     }
@@ -83,8 +81,8 @@ public class FactRepository {
                         ON CONFLICT DO NOTHING
                         RETURNING name""")
                 .execute(Tuple.from(List.of(cluster,
-                        column(nodes, NodeFact::name), column(nodes, NodeFact::resourceVersion),
-                        column(nodes, n -> n.type().name()), times(nodes, NodeFact::observedAt), StoredPayloads.encode(json, nodes))))
+                        Columns.strings(nodes, NodeFact::name), Columns.strings(nodes, NodeFact::resourceVersion),
+                        Columns.strings(nodes, n -> n.type().name()), Columns.times(nodes, NodeFact::observedAt), StoredPayloads.encode(json, nodes))))
                 .map(rows -> new Inserted(rows.rowCount(), strings(rows, "name")));
     }
 
@@ -134,6 +132,11 @@ public class FactRepository {
                 p -> p.type().name(), PodFact::observedAt);
     }
 
+    /** Nothing in hand: every version of a pod is read as stored. */
+    public static VersionsInHand<PodFact> noPodsInHand() {
+        return VersionsInHand.none("pod_fact");
+    }
+
     /** Every stored version of these pods, those of the caller's batch taken from its hand. */
     public Uni<List<PodFact>> podVersions(SqlConnection conn, String cluster, Collection<String> uids,
                                           VersionsInHand<PodFact> inHand) {
@@ -161,14 +164,6 @@ public class FactRepository {
         return conn.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.node_fact WHERE cluster = $1 AND name = ANY($2)")
                 .execute(Tuple.of(cluster, names.toArray(String[]::new)))
                 .map(rows -> StoredPayloads.decode(json, rows, NodeFact.class));
-    }
-
-    private static <T> String[] column(List<T> facts, Function<T, String> field) {
-        return Columns.strings(facts, field);
-    }
-
-    private static <T> OffsetDateTime[] times(List<T> facts, Function<T, Instant> field) {
-        return Columns.times(facts, field);
     }
 
     static OffsetDateTime toOffset(Instant instant) {

@@ -30,7 +30,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Function;
 
 import static io.gpumeter.ledger.repository.FactRepository.toOffset;
 

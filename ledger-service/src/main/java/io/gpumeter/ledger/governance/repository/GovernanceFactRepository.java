@@ -25,8 +25,8 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
 
-import static io.gpumeter.ledger.governance.repository.Sql.strings;
-import static io.gpumeter.ledger.governance.repository.Sql.times;
+import static io.gpumeter.ledger.repository.Columns.strings;
+import static io.gpumeter.ledger.repository.Columns.times;
 
 /**
  * Stores governance facts under their natural keys ({@code INSERT … SELECT FROM unnest … ON CONFLICT DO NOTHING

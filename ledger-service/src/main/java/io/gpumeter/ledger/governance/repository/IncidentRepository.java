@@ -25,9 +25,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 import static io.gpumeter.ledger.governance.repository.Sql.instant;
-import static io.gpumeter.ledger.governance.repository.Sql.offset;
-import static io.gpumeter.ledger.governance.repository.Sql.strings;
-import static io.gpumeter.ledger.governance.repository.Sql.times;
+import static io.gpumeter.ledger.repository.Columns.offset;
+import static io.gpumeter.ledger.repository.Columns.strings;
+import static io.gpumeter.ledger.repository.Columns.times;
 
 /** The failure book: incidents written by derivation; the denominators (GPU-hours, pod starts) from the allocations. */
 @ApplicationScoped

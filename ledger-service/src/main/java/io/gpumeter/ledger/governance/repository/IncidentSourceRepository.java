@@ -24,8 +24,8 @@ import java.util.List;
 import java.util.Set;
 
 import static io.gpumeter.ledger.governance.repository.Sql.instant;
-import static io.gpumeter.ledger.governance.repository.Sql.strings;
-import static io.gpumeter.ledger.governance.repository.Sql.times;
+import static io.gpumeter.ledger.repository.Columns.strings;
+import static io.gpumeter.ledger.repository.Columns.times;
 
 /**
  * The failure sources beside the governance objects: dcgm-exporter's Xid gauge and memory-health readings, kernel Xids and driver

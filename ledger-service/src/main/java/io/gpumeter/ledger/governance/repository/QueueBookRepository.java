@@ -18,9 +18,9 @@ import java.util.List;
 import java.util.Map;
 
 import static io.gpumeter.ledger.governance.repository.Sql.instant;
-import static io.gpumeter.ledger.governance.repository.Sql.offset;
-import static io.gpumeter.ledger.governance.repository.Sql.strings;
-import static io.gpumeter.ledger.governance.repository.Sql.times;
+import static io.gpumeter.ledger.repository.Columns.offset;
+import static io.gpumeter.ledger.repository.Columns.strings;
+import static io.gpumeter.ledger.repository.Columns.times;
 
 /** The queue books: wait episodes and current queue states, written by derivation and read by the queue reports. */
 @ApplicationScoped
