@@ -29,7 +29,8 @@ import java.util.Map;
  * reason, or a {@link WatchStreamReader.MalformedLine}.
  * <p>
  * A line is read twice at most. The first reading walks its tokens, notes the event's type and where its object
- * starts and ends, and binds that stretch of bytes straight to the Kubernetes model. Any line it cannot take as
+ * starts and ends, and binds that stretch of bytes straight to the Kubernetes model (a plainly written pod field by
+ * field, {@link PlainPods}; anything else through the model's own binding). Any line it cannot take as
  * plainly well formed (a syntax error, a field named twice, a type, kind or apiVersion that is not a string, a byte
  * order mark, bytes that are not UTF-8) is read again as text into a JSON tree, which decides and words every refusal:
  * a line's outcome is the tree's, the first reading only avoids building the tree.
@@ -136,9 +137,12 @@ final class WatchEvents {
         if (model == null) {
             return false;
         }
-        HasMetadata resource;
+        HasMetadata resource = model == Pod.class
+                ? PlainPods.read(LINES.getFactory(), data, objectStart, objectEnd - objectStart) : null;
         try {
-            resource = mapper(model).readValue(data, objectStart, objectEnd - objectStart, model);
+            if (resource == null) {
+                resource = mapper(model).readValue(data, objectStart, objectEnd - objectStart, model);
+            }
         } catch (IOException | IllegalArgumentException e) {
             return false;
         }

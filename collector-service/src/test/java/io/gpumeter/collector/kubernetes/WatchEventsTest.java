@@ -119,7 +119,7 @@ class WatchEventsTest {
     }
 
     /** A pod as an API server's watch prints it: managed fields, volumes, probes, environment and all. */
-    private static final String FULL_POD_OBJECT = """
+    static final String FULL_POD_OBJECT = """
             {"kind":"Pod","apiVersion":"v1","metadata":{"name":"trainer-0","namespace":"team-a","uid":"u-full",
             "resourceVersion":"41092552","creationTimestamp":"2026-05-04T10:43:36Z",
             "labels":{"job-name":"trainer","pod-template-hash":"x1"},

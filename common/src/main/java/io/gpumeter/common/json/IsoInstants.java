@@ -2,8 +2,6 @@ package io.gpumeter.common.json;
 
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.LocalDateTime;
-import java.time.ZoneOffset;
 
 /**
  * The UTC form of an instant that Kubernetes, the facts and every answer use ({@code 2026-05-01T08:00:00.250Z}),
@@ -40,20 +38,32 @@ public final class IsoInstants {
         if (seconds < FIRST || seconds > LAST) {
             return -1;
         }
-        LocalDateTime t = LocalDateTime.ofEpochSecond(seconds, 0, ZoneOffset.UTC);
+        long days = Math.floorDiv(seconds, 86_400L);
+        int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+        // The proleptic Gregorian date of a day count (Hinnant's civil_from_days), in eras of 400 years from
+        // 0000-03-01 so that a leap day ends its year: plain arithmetic where LocalDateTime checks every field's range.
+        long shifted = days + 719_468L;
+        long era = Math.floorDiv(shifted, 146_097L);
+        int dayOfEra = (int) (shifted - era * 146_097L);
+        int yearOfEra = (dayOfEra - dayOfEra / 1_460 + dayOfEra / 36_524 - dayOfEra / 146_096) / 365;
+        int dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100);
+        int monthFromMarch = (5 * dayOfYear + 2) / 153;
+        int day = dayOfYear - (153 * monthFromMarch + 2) / 5 + 1;
+        int month = monthFromMarch < 10 ? monthFromMarch + 3 : monthFromMarch - 9;
+        int year = (int) (yearOfEra + era * 400) + (month <= 2 ? 1 : 0);
         int nano = instant.getNano();
         int n = 0;
-        n = digits(out, n, t.getYear(), 4);
+        n = digits(out, n, year, 4);
         out[n++] = '-';
-        n = digits(out, n, t.getMonthValue(), 2);
+        n = digits(out, n, month, 2);
         out[n++] = '-';
-        n = digits(out, n, t.getDayOfMonth(), 2);
+        n = digits(out, n, day, 2);
         out[n++] = 'T';
-        n = digits(out, n, t.getHour(), 2);
+        n = digits(out, n, secondOfDay / 3_600, 2);
         out[n++] = ':';
-        n = digits(out, n, t.getMinute(), 2);
+        n = digits(out, n, secondOfDay / 60 % 60, 2);
         out[n++] = ':';
-        n = digits(out, n, t.getSecond(), 2);
+        n = digits(out, n, secondOfDay % 60, 2);
         if (nano != 0) {
             out[n++] = '.';
             if (nano % 1_000_000 == 0) {

@@ -10,6 +10,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.format.DateTimeParseException;
 import java.util.SplittableRandom;
 
@@ -98,6 +99,16 @@ class IsoInstantsTest {
             if (!text.startsWith("+") && !text.startsWith("-")) {
                 assertEquals(instant, IsoInstants.parseUtc(text), text);
             }
+        }
+    }
+
+    @Test
+    void writesEveryDayOfTheFourDigitYearsAsInstantToStringDoes() {
+        long first = LocalDate.of(0, 1, 1).toEpochDay();
+        long last = LocalDate.of(9999, 12, 31).toEpochDay();
+        for (long day = first; day <= last; day++) {
+            Instant instant = Instant.ofEpochSecond(day * 86_400L + Math.floorMod(day * 7_919L, 86_400L));
+            assertEquals(instant.toString(), IsoInstants.format(instant));
         }
     }
 

@@ -1,0 +1,342 @@
+package io.gpumeter.collector.kubernetes;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerState;
+import io.fabric8.kubernetes.api.model.ContainerStateRunning;
+import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
+import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.OwnerReference;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.PodStatus;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ResourceRequirements;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Binds a plainly written pod from its tokens, setting only the fields the translators of a pod read
+ * ({@link PodTranslator}, the governance view's PodStatusTranslator) and skipping every other one unread.
+ * <p>
+ * It takes a field only in the JSON type the model declares: a string for a string, an int for an Integer, true or
+ * false for a Boolean, an object or an array for the classes and lists the model is made of. Anything else in a field
+ * it reads (null, a number where a string is meant, a quantity that does not parse…) declines the whole pod, which
+ * the Kubernetes model's own binding then decides, coercions and refusals included. So what it binds is what that
+ * binding would have set in the same fields, and it never refuses anything itself. A translator that starts reading
+ * another field of a pod must have it read here too: {@code PlainPodsTest} holds the two bindings' facts equal.
+ */
+final class PlainPods {
+
+    /** Declines a pod; thrown often enough on odd input that it carries no stack trace. */
+    private static final class Declined extends RuntimeException {
+        private Declined() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static final Declined DECLINED = new Declined();
+
+    private PlainPods() {
+    }
+
+    /** The pod in {@code data[offset, offset + length)}, one JSON object; null when the model's binding must decide. */
+    static Pod read(JsonFactory json, byte[] data, int offset, int length) {
+        try (JsonParser p = json.createParser(data, offset, length)) {
+            Pod pod = pod(p, p.nextToken());
+            return p.nextToken() == null ? pod : null;
+        } catch (Declined | IOException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static Pod pod(JsonParser p, JsonToken start) throws IOException {
+        Pod pod = new Pod();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "kind" -> pod.setKind(string(p, value));
+                case "apiVersion" -> pod.setApiVersion(string(p, value));
+                case "metadata" -> pod.setMetadata(metadata(p, value));
+                case "spec" -> pod.setSpec(spec(p, value));
+                case "status" -> pod.setStatus(status(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return pod;
+    }
+
+    private static ObjectMeta metadata(JsonParser p, JsonToken start) throws IOException {
+        ObjectMeta meta = new ObjectMeta();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "name" -> meta.setName(string(p, value));
+                case "namespace" -> meta.setNamespace(string(p, value));
+                case "uid" -> meta.setUid(string(p, value));
+                case "resourceVersion" -> meta.setResourceVersion(string(p, value));
+                case "creationTimestamp" -> meta.setCreationTimestamp(string(p, value));
+                case "deletionTimestamp" -> meta.setDeletionTimestamp(string(p, value));
+                case "labels" -> meta.setLabels(strings(p, value));
+                case "annotations" -> meta.setAnnotations(strings(p, value));
+                case "ownerReferences" -> meta.setOwnerReferences(list(p, value, PlainPods::ownerReference));
+                default -> p.skipChildren();
+            }
+        }
+        return meta;
+    }
+
+    private static OwnerReference ownerReference(JsonParser p, JsonToken start) throws IOException {
+        OwnerReference ref = new OwnerReference();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "apiVersion" -> ref.setApiVersion(string(p, value));
+                case "kind" -> ref.setKind(string(p, value));
+                case "name" -> ref.setName(string(p, value));
+                case "uid" -> ref.setUid(string(p, value));
+                case "controller" -> ref.setController(bool(value));
+                default -> p.skipChildren();
+            }
+        }
+        return ref;
+    }
+
+    private static PodSpec spec(JsonParser p, JsonToken start) throws IOException {
+        PodSpec spec = new PodSpec();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "nodeName" -> spec.setNodeName(string(p, value));
+                case "schedulerName" -> spec.setSchedulerName(string(p, value));
+                case "containers" -> spec.setContainers(list(p, value, PlainPods::container));
+                case "initContainers" -> spec.setInitContainers(list(p, value, PlainPods::container));
+                case "resourceClaims" -> spec.setResourceClaims(list(p, value, PlainPods::resourceClaim));
+                default -> p.skipChildren();
+            }
+        }
+        return spec;
+    }
+
+    private static Container container(JsonParser p, JsonToken start) throws IOException {
+        Container container = new Container();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "name" -> container.setName(string(p, value));
+                case "resources" -> container.setResources(resources(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return container;
+    }
+
+    private static ResourceRequirements resources(JsonParser p, JsonToken start) throws IOException {
+        ResourceRequirements resources = new ResourceRequirements();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "limits" -> resources.setLimits(quantities(p, value));
+                case "requests" -> resources.setRequests(quantities(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return resources;
+    }
+
+    private static PodResourceClaim resourceClaim(JsonParser p, JsonToken start) throws IOException {
+        PodResourceClaim claim = new PodResourceClaim();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "name" -> claim.setName(string(p, value));
+                case "resourceClaimName" -> claim.setResourceClaimName(string(p, value));
+                case "resourceClaimTemplateName" -> claim.setResourceClaimTemplateName(string(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return claim;
+    }
+
+    private static PodStatus status(JsonParser p, JsonToken start) throws IOException {
+        PodStatus status = new PodStatus();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "phase" -> status.setPhase(string(p, value));
+                case "reason" -> status.setReason(string(p, value));
+                case "message" -> status.setMessage(string(p, value));
+                case "conditions" -> status.setConditions(list(p, value, PlainPods::condition));
+                case "containerStatuses" -> status.setContainerStatuses(list(p, value, PlainPods::containerStatus));
+                case "initContainerStatuses" ->
+                        status.setInitContainerStatuses(list(p, value, PlainPods::containerStatus));
+                case "resourceClaimStatuses" ->
+                        status.setResourceClaimStatuses(list(p, value, PlainPods::resourceClaimStatus));
+                default -> p.skipChildren();
+            }
+        }
+        return status;
+    }
+
+    private static PodCondition condition(JsonParser p, JsonToken start) throws IOException {
+        PodCondition condition = new PodCondition();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "type" -> condition.setType(string(p, value));
+                case "status" -> condition.setStatus(string(p, value));
+                case "lastTransitionTime" -> condition.setLastTransitionTime(string(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return condition;
+    }
+
+    private static ContainerStatus containerStatus(JsonParser p, JsonToken start) throws IOException {
+        ContainerStatus status = new ContainerStatus();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "name" -> status.setName(string(p, value));
+                case "restartCount" -> status.setRestartCount(integer(p, value));
+                case "state" -> status.setState(state(p, value));
+                case "lastState" -> status.setLastState(state(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return status;
+    }
+
+    private static ContainerState state(JsonParser p, JsonToken start) throws IOException {
+        ContainerState state = new ContainerState();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "terminated" -> state.setTerminated(terminated(p, value));
+                case "running" -> state.setRunning(running(p, value));
+                case "waiting" -> state.setWaiting(waiting(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return state;
+    }
+
+    private static ContainerStateTerminated terminated(JsonParser p, JsonToken start) throws IOException {
+        ContainerStateTerminated terminated = new ContainerStateTerminated();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "reason" -> terminated.setReason(string(p, value));
+                case "message" -> terminated.setMessage(string(p, value));
+                case "exitCode" -> terminated.setExitCode(integer(p, value));
+                case "startedAt" -> terminated.setStartedAt(string(p, value));
+                case "finishedAt" -> terminated.setFinishedAt(string(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return terminated;
+    }
+
+    private static ContainerStateRunning running(JsonParser p, JsonToken start) throws IOException {
+        ContainerStateRunning running = new ContainerStateRunning();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            if ("startedAt".equals(p.currentName())) {
+                running.setStartedAt(string(p, value));
+            } else {
+                p.skipChildren();
+            }
+        }
+        return running;
+    }
+
+    private static ContainerStateWaiting waiting(JsonParser p, JsonToken start) throws IOException {
+        ContainerStateWaiting waiting = new ContainerStateWaiting();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "reason" -> waiting.setReason(string(p, value));
+                case "message" -> waiting.setMessage(string(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return waiting;
+    }
+
+    private static PodResourceClaimStatus resourceClaimStatus(JsonParser p, JsonToken start) throws IOException {
+        PodResourceClaimStatus status = new PodResourceClaimStatus();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "name" -> status.setName(string(p, value));
+                case "resourceClaimName" -> status.setResourceClaimName(string(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return status;
+    }
+
+    // The tokens of one object: object(…) enters it and gives its first field's value, next(…) each further one; both
+    // leave the parser on the value's first token with its field's name current, and give null at the closing brace.
+
+    private static JsonToken object(JsonParser p, JsonToken start) throws IOException {
+        if (start != JsonToken.START_OBJECT) {
+            throw DECLINED;
+        }
+        return next(p);
+    }
+
+    private static JsonToken next(JsonParser p) throws IOException {
+        return p.nextToken() == JsonToken.FIELD_NAME ? p.nextToken() : null;
+    }
+
+    private static String string(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_STRING) {
+            throw DECLINED;
+        }
+        return p.getText();
+    }
+
+    private static Integer integer(JsonParser p, JsonToken value) throws IOException {
+        if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
+            throw DECLINED;
+        }
+        return p.getIntValue();
+    }
+
+    private static Boolean bool(JsonToken value) {
+        return switch (value) {
+            case VALUE_TRUE -> Boolean.TRUE;
+            case VALUE_FALSE -> Boolean.FALSE;
+            default -> throw DECLINED;
+        };
+    }
+
+    private static Map<String, String> strings(JsonParser p, JsonToken start) throws IOException {
+        Map<String, String> map = new LinkedHashMap<>();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            map.put(p.currentName(), string(p, value));
+        }
+        return map;
+    }
+
+    /** A map of quantities, each written as a string, as {@code Quantity}'s own deserializer reads a string. */
+    private static Map<String, Quantity> quantities(JsonParser p, JsonToken start) throws IOException {
+        Map<String, Quantity> map = new LinkedHashMap<>();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            map.put(p.currentName(), new Quantity(string(p, value)));
+        }
+        return map;
+    }
+
+    private interface Element<T> {
+        T read(JsonParser p, JsonToken start) throws IOException;
+    }
+
+    private static <T> List<T> list(JsonParser p, JsonToken start, Element<T> element) throws IOException {
+        if (start != JsonToken.START_ARRAY) {
+            throw DECLINED;
+        }
+        List<T> list = new ArrayList<>();
+        for (JsonToken token = p.nextToken(); token != JsonToken.END_ARRAY; token = p.nextToken()) {
+            list.add(element.read(p, token));
+        }
+        return list;
+    }
+}
