@@ -1,9 +1,14 @@
 package io.gpumeter.ledger.repository;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SequenceWriter;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Row;
 
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,17 +29,41 @@ public final class StoredPayloads {
     private StoredPayloads() {
     }
 
-    /** Each fact as the UTF-8 bytes of its JSON, for a {@code bytea[]} parameter. */
+    /**
+     * Each fact as the UTF-8 bytes of its JSON, for a {@code bytea[]} parameter: the bytes
+     * {@code json.writeValueAsBytes(fact)} gives, written one after another by one generator into one array that each
+     * buffer is a slice of. A generator, a serializer provider and a copied array per fact were a third of the cost.
+     */
     public static Buffer[] encode(ObjectMapper json, List<?> facts) {
         Buffer[] out = new Buffer[facts.size()];
-        for (int i = 0; i < out.length; i++) {
-            try {
-                out[i] = Buffer.buffer(json.writeValueAsBytes(facts.get(i)));
-            } catch (IOException e) {
-                throw new IllegalArgumentException("fact cannot be serialised", e);
+        Bytes bytes = new Bytes(Math.max(256, facts.size() * 512));
+        int[] ends = new int[out.length];
+        try (JsonGenerator generator = json.createGenerator(bytes).setRootValueSeparator(null); // no space between facts
+             SequenceWriter writer = json.writer().writeValues(generator)) {
+            for (int i = 0; i < out.length; i++) {
+                writer.write(facts.get(i));
+                generator.flush();
+                ends[i] = bytes.size();
             }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("fact cannot be serialised", e);
+        }
+        ByteBuf all = Unpooled.wrappedBuffer(bytes.array(), 0, bytes.size());
+        for (int i = 0, start = 0; i < out.length; start = ends[i++]) {
+            out[i] = Buffer.buffer(all.slice(start, ends[i] - start));
         }
         return out;
+    }
+
+    /** A byte array stream whose array is read in place. */
+    private static final class Bytes extends ByteArrayOutputStream {
+        Bytes(int size) {
+            super(size);
+        }
+
+        byte[] array() {
+            return buf;
+        }
     }
 
     /** The payload of one row. */
