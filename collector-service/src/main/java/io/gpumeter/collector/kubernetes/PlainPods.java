@@ -61,12 +61,40 @@ final class PlainPods {
         }
     }
 
-    private static Pod pod(JsonParser p, JsonToken start) throws IOException {
+    /**
+     * The rest of a pod object whose first two fields, {@code "kind":"Pod"} and {@code apiVersion}, the parser has
+     * just read (an API server writes them first); null when the model's binding must decide. The parser is left on
+     * the object's closing brace.
+     */
+    static Pod rest(JsonParser p, String apiVersion) {
         Pod pod = new Pod();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+        pod.setKind("Pod");
+        pod.setApiVersion(apiVersion);
+        try {
+            return fields(p, next(p), pod, true);
+        } catch (Declined | IOException | IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static Pod pod(JsonParser p, JsonToken start) throws IOException {
+        return fields(p, object(p, start), new Pod(), false);
+    }
+
+    /** A pod's fields from {@code first}; kind or apiVersion named twice is left to the line's own reading. */
+    private static Pod fields(JsonParser p, JsonToken first, Pod pod, boolean kindRead) throws IOException {
+        boolean kindSeen = kindRead;
+        boolean apiVersionSeen = kindRead;
+        for (JsonToken value = first; value != null; value = next(p)) {
             switch (p.currentName()) {
-                case "kind" -> pod.setKind(string(p, value));
-                case "apiVersion" -> pod.setApiVersion(string(p, value));
+                case "kind" -> {
+                    kindSeen = once(kindSeen);
+                    pod.setKind(string(p, value));
+                }
+                case "apiVersion" -> {
+                    apiVersionSeen = once(apiVersionSeen);
+                    pod.setApiVersion(string(p, value));
+                }
                 case "metadata" -> pod.setMetadata(metadata(p, value));
                 case "spec" -> pod.setSpec(spec(p, value));
                 case "status" -> pod.setStatus(status(p, value));
@@ -280,6 +308,13 @@ final class PlainPods {
             throw DECLINED;
         }
         return next(p);
+    }
+
+    private static boolean once(boolean seen) {
+        if (seen) {
+            throw DECLINED;
+        }
+        return true;
     }
 
     private static JsonToken next(JsonParser p) throws IOException {

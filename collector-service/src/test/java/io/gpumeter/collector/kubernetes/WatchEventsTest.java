@@ -6,10 +6,12 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.gpumeter.common.fact.WatchEventType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -167,6 +169,55 @@ class WatchEventsTest {
         assertEquals(outcome(expected), viaTree(line));
         assertEquals(1, expected.facts(), outcome(expected));
         assertTrue(outcome(expected).contains("OOMKilled"), "the governance view keeps the container states");
+    }
+
+    private static final String POD_REST = GPU_POD_OBJECT.substring("{\"kind\":\"Pod\",\"apiVersion\":\"v1\",".length());
+
+    static List<String> podLinesInTheApiServersOrder() {
+        return List.of(
+                POD,
+                "{\"type\":\"MODIFIED\",\"object\":" + GPU_POD_OBJECT + "}",
+                "{\"type\":\"DELETED\",\"object\":" + FULL_POD_OBJECT + "}",
+                " {\"type\":\"ADDED\" , \"object\" : " + GPU_POD_OBJECT + " }\t",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v2\"," + POD_REST + "}");
+    }
+
+    @ParameterizedTest
+    @MethodSource("podLinesInTheApiServersOrder")
+    void aPodInTheApiServersOrderIsReadInOnePass(String line) {
+        FactSink sink = new FactSink();
+        assertTrue(WatchEvents.readPod(embedded(line), OFFSET, length(line), AT, sink), line);
+        assertEquals(viaTree(line), outcome(sink));
+        assertTrue(outcome(sink).startsWith("[PodFact["), outcome(sink));
+    }
+
+    static List<String> otherLines() {
+        return List.of(
+                "{\"object\":" + GPU_POD_OBJECT + ",\"type\":\"ADDED\"}",
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT + ",\"extra\":1}",
+                "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT + ",\"type\":\"DELETED\"}",
+                "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT + ",\"object\":{}}",
+                "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT + "} {}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"kind\":\"Node\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"apiVersion\":\"v2\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"kueue.x-k8s.io/v1beta1\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":7," + POD_REST + "}",
+                "{\"type\":\"BOOKMARK\",\"object\":" + GPU_POD_OBJECT + "}",
+                "{\"type\":\"added\",\"object\":" + GPU_POD_OBJECT + "}",
+                "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT.replace("\"resourceVersion\":\"7\"", "\"resourceVersion\":7") + "}",
+                "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT.replace("}}", "}") + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"n\",\"resourceVersion\":\"1\"}}}");
+    }
+
+    @ParameterizedTest
+    @MethodSource("otherLines")
+    void everyOtherLineIsWalkedWithTheSameOutcome(String line) {
+        FactSink sink = new FactSink();
+        assertFalse(WatchEvents.readPod(embedded(line), OFFSET, length(line), AT, sink), line);
+        assertEquals("[] | [] | {}", outcome(sink), "nothing added before handing the line over");
+        assertEquals(viaTree(line), viaBytes(line));
     }
 
     @ParameterizedTest
