@@ -62,8 +62,8 @@ final class PlainPods {
     }
 
     /**
-     * The rest of a pod object whose first two fields, {@code "kind":"Pod"} and {@code apiVersion}, the parser has
-     * just read (an API server writes them first); null when the model's binding must decide. The parser is left on
+     * The rest of a pod object whose first two fields, {@code "kind":"Pod"} and {@code apiVersion} in either order,
+     * the parser has just read (an API server writes them first); null when the model's binding must decide. The parser is left on
      * the object's closing brace.
      */
     static Pod rest(JsonParser p, String apiVersion) {

@@ -34,7 +34,7 @@ import java.util.Map;
  * plainly well formed (a syntax error, a field named twice, a type, kind or apiVersion that is not a string, a byte
  * order mark, bytes that are not UTF-8) is read again as text into a JSON tree, which decides and words every refusal:
  * a line's outcome is the tree's, the first reading only avoids building the tree. A pod's event written in the API
- * server's order (type, then the object, its kind and apiVersion first) is read in one pass instead of a walk and a
+ * server's order (type, then the object, its kind and apiVersion first, either way round) is read in one pass instead of a walk and a
  * binding; any other line, and any such line that pass declines, is walked.
  */
 final class WatchEvents {
@@ -80,8 +80,8 @@ final class WatchEvents {
 
     /**
      * A pod's event as an API server writes it, {@code {"type":…,"object":{"kind":"Pod","apiVersion":…,…}}} in that
-     * order, read in one pass of its tokens; false, having added nothing, for any other line (the walk reads it) and
-     * for a pod {@link PlainPods} declines.
+     * order (kind and apiVersion either way round), read in one pass of its tokens; false, having added nothing, for
+     * any other line (the walk reads it) and for a pod {@link PlainPods} declines.
      */
     static boolean readPod(byte[] data, int offset, int length, Instant observedAt, FactSink sink) {
         Pod pod;
@@ -92,14 +92,25 @@ final class WatchEvents {
                 return false;
             }
             String type = p.getText();
-            if (!"object".equals(p.nextFieldName()) || p.nextToken() != JsonToken.START_OBJECT
-                    || !"kind".equals(p.nextFieldName()) || p.nextToken() != JsonToken.VALUE_STRING
-                    || !"Pod".equals(p.getText()) || !"apiVersion".equals(p.nextFieldName())
-                    || p.nextToken() != JsonToken.VALUE_STRING) {
+            if (!"object".equals(p.nextFieldName()) || p.nextToken() != JsonToken.START_OBJECT) {
                 return false;
             }
-            String apiVersion = p.getText();
-            if (model(apiVersion, "Pod", null) != Pod.class) {
+            String kind = null;
+            String apiVersion = null;
+            for (int i = 0; i < 2; i++) { // kind and apiVersion, in either order
+                String name = p.nextFieldName();
+                if (p.nextToken() != JsonToken.VALUE_STRING) {
+                    return false;
+                }
+                if ("kind".equals(name) && kind == null) {
+                    kind = p.getText();
+                } else if ("apiVersion".equals(name) && apiVersion == null) {
+                    apiVersion = p.getText();
+                } else {
+                    return false;
+                }
+            }
+            if (!"Pod".equals(kind) || model(apiVersion, kind, null) != Pod.class) {
                 return false;
             }
             pod = PlainPods.rest(p, apiVersion);

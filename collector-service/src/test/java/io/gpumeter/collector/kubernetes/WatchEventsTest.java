@@ -179,7 +179,8 @@ class WatchEventsTest {
                 "{\"type\":\"MODIFIED\",\"object\":" + GPU_POD_OBJECT + "}",
                 "{\"type\":\"DELETED\",\"object\":" + FULL_POD_OBJECT + "}",
                 " {\"type\":\"ADDED\" , \"object\" : " + GPU_POD_OBJECT + " }\t",
-                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v2\"," + POD_REST + "}");
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v2\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"," + POD_REST + "}");
     }
 
     @ParameterizedTest
@@ -194,8 +195,11 @@ class WatchEventsTest {
     static List<String> otherLines() {
         return List.of(
                 "{\"object\":" + GPU_POD_OBJECT + ",\"type\":\"ADDED\"}",
-                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\"," + POD_REST + "}",
                 "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"kind\":\"Pod\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"apiVersion\":\"v1\",\"kind\":\"Pod\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"apiVersion\":\"v1\"," + POD_REST + "}",
+                "{\"type\":\"ADDED\",\"object\":{\"apiVersion\":\"v1\",\"metadata\":{},\"kind\":\"Pod\"," + POD_REST + "}",
                 "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT + ",\"extra\":1}",
                 "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT + ",\"type\":\"DELETED\"}",
                 "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT + ",\"object\":{}}",
