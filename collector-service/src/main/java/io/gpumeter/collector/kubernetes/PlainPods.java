@@ -4,27 +4,25 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.ContainerState;
-import io.fabric8.kubernetes.api.model.ContainerStateRunning;
-import io.fabric8.kubernetes.api.model.ContainerStateTerminated;
-import io.fabric8.kubernetes.api.model.ContainerStateWaiting;
-import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
-import io.fabric8.kubernetes.api.model.PodResourceClaimStatus;
 import io.fabric8.kubernetes.api.model.PodSpec;
-import io.fabric8.kubernetes.api.model.PodStatus;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
 
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+
+import static io.gpumeter.collector.kubernetes.PlainTokens.bool;
+import static io.gpumeter.collector.kubernetes.PlainTokens.list;
+import static io.gpumeter.collector.kubernetes.PlainTokens.next;
+import static io.gpumeter.collector.kubernetes.PlainTokens.object;
+import static io.gpumeter.collector.kubernetes.PlainTokens.once;
+import static io.gpumeter.collector.kubernetes.PlainTokens.string;
+import static io.gpumeter.collector.kubernetes.PlainTokens.strings;
 
 /**
  * Binds a plainly written pod from its tokens, setting only the fields the translators of a pod read
@@ -35,18 +33,10 @@ import java.util.Map;
  * it reads (null, a number where a string is meant, a quantity that does not parse…) declines the whole pod, which
  * the Kubernetes model's own binding then decides, coercions and refusals included. So what it binds is what that
  * binding would have set in the same fields, and it never refuses anything itself. A translator that starts reading
- * another field of a pod must have it read here too: {@code PlainPodsTest} holds the two bindings' facts equal.
+ * another field of a pod must have it read here too ({@link PlainPodStatuses} reads its status): {@code PlainPodsTest}
+ * holds the two bindings' facts equal.
  */
 final class PlainPods {
-
-    /** Declines a pod; thrown often enough on odd input that it carries no stack trace. */
-    private static final class Declined extends RuntimeException {
-        private Declined() {
-            super(null, null, false, false);
-        }
-    }
-
-    private static final Declined DECLINED = new Declined();
 
     private PlainPods() {
     }
@@ -56,15 +46,15 @@ final class PlainPods {
         try (JsonParser p = json.createParser(data, offset, length)) {
             Pod pod = pod(p, p.nextToken());
             return p.nextToken() == null ? pod : null;
-        } catch (Declined | IOException | IllegalArgumentException e) {
+        } catch (PlainTokens.Declined | IOException | IllegalArgumentException e) {
             return null;
         }
     }
 
     /**
      * The rest of a pod object whose first two fields, {@code "kind":"Pod"} and {@code apiVersion} in either order,
-     * the parser has just read (an API server writes them first); null when the model's binding must decide. The parser is left on
-     * the object's closing brace.
+     * the parser has just read (an API server writes them first); null when the model's binding must decide. The
+     * parser is left on the object's closing brace.
      */
     static Pod rest(JsonParser p, String apiVersion) {
         Pod pod = new Pod();
@@ -72,7 +62,7 @@ final class PlainPods {
         pod.setApiVersion(apiVersion);
         try {
             return fields(p, next(p), pod, true);
-        } catch (Declined | IOException | IllegalArgumentException e) {
+        } catch (PlainTokens.Declined | IOException | IllegalArgumentException e) {
             return null;
         }
     }
@@ -97,7 +87,7 @@ final class PlainPods {
                 }
                 case "metadata" -> pod.setMetadata(metadata(p, value));
                 case "spec" -> pod.setSpec(spec(p, value));
-                case "status" -> pod.setStatus(status(p, value));
+                case "status" -> pod.setStatus(PlainPodStatuses.status(p, value));
                 default -> p.skipChildren();
             }
         }
@@ -190,167 +180,6 @@ final class PlainPods {
         return claim;
     }
 
-    private static PodStatus status(JsonParser p, JsonToken start) throws IOException {
-        PodStatus status = new PodStatus();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            switch (p.currentName()) {
-                case "phase" -> status.setPhase(string(p, value));
-                case "reason" -> status.setReason(string(p, value));
-                case "message" -> status.setMessage(string(p, value));
-                case "conditions" -> status.setConditions(list(p, value, PlainPods::condition));
-                case "containerStatuses" -> status.setContainerStatuses(list(p, value, PlainPods::containerStatus));
-                case "initContainerStatuses" ->
-                        status.setInitContainerStatuses(list(p, value, PlainPods::containerStatus));
-                case "resourceClaimStatuses" ->
-                        status.setResourceClaimStatuses(list(p, value, PlainPods::resourceClaimStatus));
-                default -> p.skipChildren();
-            }
-        }
-        return status;
-    }
-
-    private static PodCondition condition(JsonParser p, JsonToken start) throws IOException {
-        PodCondition condition = new PodCondition();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            switch (p.currentName()) {
-                case "type" -> condition.setType(string(p, value));
-                case "status" -> condition.setStatus(string(p, value));
-                case "lastTransitionTime" -> condition.setLastTransitionTime(string(p, value));
-                default -> p.skipChildren();
-            }
-        }
-        return condition;
-    }
-
-    private static ContainerStatus containerStatus(JsonParser p, JsonToken start) throws IOException {
-        ContainerStatus status = new ContainerStatus();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            switch (p.currentName()) {
-                case "name" -> status.setName(string(p, value));
-                case "restartCount" -> status.setRestartCount(integer(p, value));
-                case "state" -> status.setState(state(p, value));
-                case "lastState" -> status.setLastState(state(p, value));
-                default -> p.skipChildren();
-            }
-        }
-        return status;
-    }
-
-    private static ContainerState state(JsonParser p, JsonToken start) throws IOException {
-        ContainerState state = new ContainerState();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            switch (p.currentName()) {
-                case "terminated" -> state.setTerminated(terminated(p, value));
-                case "running" -> state.setRunning(running(p, value));
-                case "waiting" -> state.setWaiting(waiting(p, value));
-                default -> p.skipChildren();
-            }
-        }
-        return state;
-    }
-
-    private static ContainerStateTerminated terminated(JsonParser p, JsonToken start) throws IOException {
-        ContainerStateTerminated terminated = new ContainerStateTerminated();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            switch (p.currentName()) {
-                case "reason" -> terminated.setReason(string(p, value));
-                case "message" -> terminated.setMessage(string(p, value));
-                case "exitCode" -> terminated.setExitCode(integer(p, value));
-                case "startedAt" -> terminated.setStartedAt(string(p, value));
-                case "finishedAt" -> terminated.setFinishedAt(string(p, value));
-                default -> p.skipChildren();
-            }
-        }
-        return terminated;
-    }
-
-    private static ContainerStateRunning running(JsonParser p, JsonToken start) throws IOException {
-        ContainerStateRunning running = new ContainerStateRunning();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            if ("startedAt".equals(p.currentName())) {
-                running.setStartedAt(string(p, value));
-            } else {
-                p.skipChildren();
-            }
-        }
-        return running;
-    }
-
-    private static ContainerStateWaiting waiting(JsonParser p, JsonToken start) throws IOException {
-        ContainerStateWaiting waiting = new ContainerStateWaiting();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            switch (p.currentName()) {
-                case "reason" -> waiting.setReason(string(p, value));
-                case "message" -> waiting.setMessage(string(p, value));
-                default -> p.skipChildren();
-            }
-        }
-        return waiting;
-    }
-
-    private static PodResourceClaimStatus resourceClaimStatus(JsonParser p, JsonToken start) throws IOException {
-        PodResourceClaimStatus status = new PodResourceClaimStatus();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            switch (p.currentName()) {
-                case "name" -> status.setName(string(p, value));
-                case "resourceClaimName" -> status.setResourceClaimName(string(p, value));
-                default -> p.skipChildren();
-            }
-        }
-        return status;
-    }
-
-    // The tokens of one object: object(…) enters it and gives its first field's value, next(…) each further one; both
-    // leave the parser on the value's first token with its field's name current, and give null at the closing brace.
-
-    private static JsonToken object(JsonParser p, JsonToken start) throws IOException {
-        if (start != JsonToken.START_OBJECT) {
-            throw DECLINED;
-        }
-        return next(p);
-    }
-
-    private static boolean once(boolean seen) {
-        if (seen) {
-            throw DECLINED;
-        }
-        return true;
-    }
-
-    private static JsonToken next(JsonParser p) throws IOException {
-        return p.nextToken() == JsonToken.FIELD_NAME ? p.nextToken() : null;
-    }
-
-    private static String string(JsonParser p, JsonToken value) throws IOException {
-        if (value != JsonToken.VALUE_STRING) {
-            throw DECLINED;
-        }
-        return p.getText();
-    }
-
-    private static Integer integer(JsonParser p, JsonToken value) throws IOException {
-        if (value != JsonToken.VALUE_NUMBER_INT || p.getNumberType() != JsonParser.NumberType.INT) {
-            throw DECLINED;
-        }
-        return p.getIntValue();
-    }
-
-    private static Boolean bool(JsonToken value) {
-        return switch (value) {
-            case VALUE_TRUE -> Boolean.TRUE;
-            case VALUE_FALSE -> Boolean.FALSE;
-            default -> throw DECLINED;
-        };
-    }
-
-    private static Map<String, String> strings(JsonParser p, JsonToken start) throws IOException {
-        Map<String, String> map = new LinkedHashMap<>();
-        for (JsonToken value = object(p, start); value != null; value = next(p)) {
-            map.put(p.currentName(), string(p, value));
-        }
-        return map;
-    }
-
     /** A map of quantities, each written as a string, as {@code Quantity}'s own deserializer reads a string. */
     private static Map<String, Quantity> quantities(JsonParser p, JsonToken start) throws IOException {
         Map<String, Quantity> map = new LinkedHashMap<>();
@@ -358,20 +187,5 @@ final class PlainPods {
             map.put(p.currentName(), new Quantity(string(p, value)));
         }
         return map;
-    }
-
-    private interface Element<T> {
-        T read(JsonParser p, JsonToken start) throws IOException;
-    }
-
-    private static <T> List<T> list(JsonParser p, JsonToken start, Element<T> element) throws IOException {
-        if (start != JsonToken.START_ARRAY) {
-            throw DECLINED;
-        }
-        List<T> list = new ArrayList<>();
-        for (JsonToken token = p.nextToken(); token != JsonToken.END_ARRAY; token = p.nextToken()) {
-            list.add(element.read(p, token));
-        }
-        return list;
     }
 }

@@ -8,13 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
-import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
-import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
-import io.gpumeter.collector.governance.GovernanceKinds;
 import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.common.problem.JsonFault;
@@ -22,7 +16,6 @@ import io.gpumeter.common.problem.JsonFault;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.Map;
 
 /**
  * Reads one line of a watch stream: a watch event whose object becomes a fact, an event skipped with a counted
@@ -51,14 +44,6 @@ final class WatchEvents {
 
     /** Binds pods without what no translator reads (see {@link LeanPods}). */
     private static final ObjectMapper POD_MODEL = LeanPods.mapper(MODEL);
-
-    private static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
-            "Pod", Pod.class, "Node", Node.class, "Namespace", Namespace.class);
-
-    /** Dynamic Resource Allocation kinds, read in their GA shape only (earlier versions nest requests differently). */
-    static final String DRA_API = "resource.k8s.io/v1";
-    private static final Map<String, Class<? extends HasMetadata>> DRA_KINDS = Map.of(
-            "ResourceClaim", ResourceClaim.class, "ResourceSlice", ResourceSlice.class, "DeviceClass", DeviceClass.class);
 
     private WatchEvents() {
     }
@@ -110,7 +95,7 @@ final class WatchEvents {
                     return false;
                 }
             }
-            if (!"Pod".equals(kind) || model(apiVersion, kind, null) != Pod.class) {
+            if (!"Pod".equals(kind) || KindModels.of(apiVersion, kind, null) != Pod.class) {
                 return false;
             }
             pod = PlainPods.rest(p, apiVersion);
@@ -187,7 +172,7 @@ final class WatchEvents {
         } catch (InvalidInput e) {
             return false;
         }
-        Class<? extends HasMetadata> model = model(apiVersion == null ? "" : apiVersion, kind == null ? "" : kind, null);
+        Class<? extends HasMetadata> model = KindModels.of(apiVersion == null ? "" : apiVersion, kind == null ? "" : kind, null);
         if (model == null) {
             return false;
         }
@@ -234,7 +219,7 @@ final class WatchEvents {
             throw new WatchStreamReader.MalformedLine(lineNumber, "\"object\" is missing or not a JSON object");
         }
         String kind = object.path("kind").asText("");
-        Class<? extends HasMetadata> model = model(object.path("apiVersion").asText(""), kind, sink);
+        Class<? extends HasMetadata> model = KindModels.of(object.path("apiVersion").asText(""), kind, sink);
         if (model == null) {
             return;
         }
@@ -250,39 +235,5 @@ final class WatchEvents {
 
     private static ObjectMapper mapper(Class<? extends HasMetadata> model) {
         return model == Pod.class ? POD_MODEL : MODEL;
-    }
-
-    /**
-     * The model class of a kind, or null when it is not metered; then the reason is counted in {@code skips}, unless
-     * that is null (the first reading leaves skipped events to the tree).
-     */
-    private static Class<? extends HasMetadata> model(String apiVersion, String kind, FactSink skips) {
-        Class<? extends HasMetadata> model;
-        try {
-            model = GovernanceKinds.model(apiVersion, kind);
-        } catch (Skip e) {
-            return skipped(skips, e.reason());
-        }
-        if (model == null && DRA_KINDS.containsKey(kind)) {
-            if (!DRA_API.equals(apiVersion)) {
-                return skipped(skips, kind + " of " + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion)
-                        + " not metered; only " + DRA_API);
-            }
-            model = DRA_KINDS.get(kind);
-        }
-        if (model == null) {
-            model = KINDS.get(kind);
-        }
-        if (model == null) {
-            return skipped(skips, kind.isEmpty() ? "object without kind" : "kind " + kind + " not metered yet");
-        }
-        return model;
-    }
-
-    private static Class<? extends HasMetadata> skipped(FactSink skips, String reason) {
-        if (skips != null) {
-            skips.skip(reason);
-        }
-        return null;
     }
 }
