@@ -111,6 +111,10 @@ class ManifestsTest {
                 assertTrue(env.getOrDefault("GC_CONTAINER_OPTIONS", "").contains("-XX:G1PeriodicGCInterval="), where);
                 assertTrue(env.get("GC_CONTAINER_OPTIONS").contains("-XX:-G1PeriodicGCInvokesConcurrent"), where
                         + ": an idle service compacts, so what a load promoted is given back");
+                for (String option : List.of("-XX:+UnlockExperimentalVMOptions -XX:G1NewSizePercent=60",
+                        "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=70")) {
+                    assertTrue(env.get("GC_CONTAINER_OPTIONS").contains(option), where + ": a bulk load's collections, " + option);
+                }
                 assertTrue(Integer.parseInt(env.getOrDefault("JAVA_MAX_MEM_RATIO", "100")) <= 60, where);
                 assertEquals("2", env.get("MALLOC_ARENA_MAX"), where);
                 assertTrue(env.getOrDefault("JDK_JAVA_OPTIONS", "").contains("-XX:MaxMetaspaceSize="), where);

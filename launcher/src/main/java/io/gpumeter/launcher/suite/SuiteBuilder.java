@@ -28,11 +28,19 @@ public final class SuiteBuilder {
      * the next young collections, which an idle service does not make), so a service settles near its working set
      * after a bulk replay instead of keeping its peak; class metadata, compiled code and direct buffers are bounded
      * (docs/scale.md, "Memory").
+     * <p>
+     * Under a bulk load the collector was a third of the CPU the services spent (docs/scale.md, "Bulk replay"): a
+     * request's facts stay live while it is handled, so every young collection copied them, and each multi-megabyte
+     * body or bundle piece (humongous in G1) started another concurrent cycle. A young generation of 60–80 % of the
+     * heap collects less often, a fixed occupancy threshold of 70 % starts a cycle only when the old generation fills,
+     * and one parallel collector thread does not contend with the other processes on a small machine.
      */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseG1GC",
             "-XX:G1PeriodicGCInterval=15000", "-XX:-G1PeriodicGCInvokesConcurrent", "-XX:MinHeapFreeRatio=10",
-            "-XX:MaxHeapFreeRatio=30", "-Xms32m", "-Xmx384m", "-XX:MaxMetaspaceSize=160m", "-XX:ReservedCodeCacheSize=48m",
-            "-XX:MaxDirectMemorySize=64m");
+            "-XX:MaxHeapFreeRatio=30", "-XX:+UnlockExperimentalVMOptions", "-XX:G1NewSizePercent=60",
+            "-XX:G1MaxNewSizePercent=80", "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=70",
+            "-XX:ParallelGCThreads=1", "-Xms32m", "-Xmx384m", "-XX:MaxMetaspaceSize=160m",
+            "-XX:ReservedCodeCacheSize=48m", "-XX:MaxDirectMemorySize=64m");
 
     private final Path repoRoot;
     private final Set<Service> services = EnumSet.copyOf(Service.apis());
