@@ -28,8 +28,12 @@ public class FactRepository {
         this.json = json;
     }
 
-    /** Inserts the pod versions not seen before; returns the uids of the pods that got a new version. */
-    public Uni<Inserted> insertPods(SqlConnection conn, String cluster, List<PodFact> pods) {
+    /**
+     * Inserts the batch's pod versions the table did not hold before it (read into its hand under the cluster lock);
+     * returns the uids of the pods that got a new version.
+     */
+    public Uni<Inserted> insertPods(SqlConnection conn, String cluster, VersionsInHand<PodFact> batch) {
+        List<PodFact> pods = batch.unstored();
         if (pods.isEmpty()) {
             return Uni.createFrom().item(Inserted.NONE);
         }
@@ -41,14 +45,12 @@ public class FactRepository {
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
                         SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
                         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
-                             AS u(uid, rv, et, ns, node, obs, payload)
-                        ON CONFLICT DO NOTHING
-                        RETURNING uid""")
+                             AS u(uid, rv, et, ns, node, obs, payload)""")
                 .execute(Tuple.from(List.of(cluster,
                         Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
                         Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),
                         Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt), StoredPayloads.encode(json, pods))))
-                .map(rows -> new Inserted(rows.rowCount(), strings(rows, "uid")));
+                .map(rows -> Inserted.of(pods, PodFact::uid));
     }
 
     /** Inserts the namespace versions not seen before; returns the names of the namespaces that changed. */

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 
 /**
  * The versions of objects a batch is about to store, kept at hand so that re-deriving those objects reads back only
@@ -28,6 +29,9 @@ import java.util.function.Function;
  * whose key was not stored before is the one the batch stored. One whose key was stored before is taken from hand
  * only when its observation time matches (to the microsecond the column keeps); otherwise the stored row is read,
  * since the batch's copy was not inserted.
+ * <p>
+ * The same reading tells which of the batch's versions are new ({@link #unstored}): under the cluster lock nothing
+ * else writes the table for the cluster, so those are inserted without asking the database about conflicts.
  */
 public final class VersionsInHand<T> {
 
@@ -37,11 +41,16 @@ public final class VersionsInHand<T> {
     private record Stored(String resourceVersion, String eventType, Instant observedAt) {
     }
 
+    private record Held<T>(String uid, String key, T fact) {
+    }
+
     private final String table;
     /** The batch's versions by uid, then key; the first of a key repeated in the batch is the one inserted. */
     private final Map<String, Map<String, T>> inHand = new HashMap<>();
     /** What was stored before the batch, by uid, for the batch's uids. */
     private final Map<String, List<Stored>> storedBefore = new HashMap<>();
+    /** The first version of each key, in batch order. */
+    private final List<Held<T>> firsts = new ArrayList<>();
     private final Function<T, Instant> observedAt;
 
     private VersionsInHand(String table, Function<T, Instant> observedAt) {
@@ -63,8 +72,11 @@ public final class VersionsInHand<T> {
                                                     Function<T, String> eventType, Function<T, Instant> observedAt) {
         VersionsInHand<T> hand = new VersionsInHand<>(table, observedAt);
         for (T fact : batch) {
-            hand.inHand.computeIfAbsent(uid.apply(fact), u -> new LinkedHashMap<>())
-                    .putIfAbsent(key(resourceVersion.apply(fact), eventType.apply(fact)), fact);
+            String id = uid.apply(fact);
+            String key = key(resourceVersion.apply(fact), eventType.apply(fact));
+            if (hand.inHand.computeIfAbsent(id, u -> new LinkedHashMap<>()).putIfAbsent(key, fact) == null) {
+                hand.firsts.add(new Held<>(id, key, fact));
+            }
         }
         if (hand.inHand.isEmpty()) {
             return Uni.createFrom().item(hand);
@@ -80,6 +92,23 @@ public final class VersionsInHand<T> {
                     }
                     return hand;
                 });
+    }
+
+    /**
+     * The versions the batch stores: the first of each key (uid, resource version, event type) that the table did not
+     * hold before the batch, in batch order. A batch sent again has none.
+     */
+    public List<T> unstored() {
+        Map<String, Set<String>> storedKeys = new HashMap<>();
+        storedBefore.forEach((uid, versions) -> storedKeys.put(uid,
+                versions.stream().map(v -> key(v.resourceVersion(), v.eventType())).collect(Collectors.toSet())));
+        List<T> out = new ArrayList<>();
+        for (Held<T> held : firsts) {
+            if (!storedKeys.getOrDefault(held.uid(), Set.of()).contains(held.key())) {
+                out.add(held.fact());
+            }
+        }
+        return out;
     }
 
     /** Every stored version of these objects, from hand where it can. */

@@ -64,7 +64,7 @@ public class IngestService {
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
                                 .chain(() -> facts.podsInHand(conn, cluster, batch.pods()))
-                                .chain(inHand -> facts.insertPods(conn, cluster, batch.pods())
+                                .chain(inHand -> facts.insertPods(conn, cluster, inHand)
                                 .chain(pods -> links.linkPods(conn, cluster, batch.pods())
                                         .chain(() -> storeDra(conn, cluster, batch))
                                         .chain(draStored -> facts.podsInNamespaces(conn, cluster, namespaces.keys())

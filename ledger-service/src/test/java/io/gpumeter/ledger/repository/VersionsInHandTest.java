@@ -6,19 +6,25 @@ import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
+import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
+import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A batch's versions come from hand, also when the collector's clock read nanoseconds the column does not keep; what
@@ -64,12 +70,14 @@ class VersionsInHandTest {
                 version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT.plusNanos(1_000), "in hand"),
                 version(uid, "3", WatchEventType.MODIFIED, DONE_AT, "in hand"));
 
-        List<PodFact> read = pool.withTransaction(conn -> facts.insertPods(conn, cluster, earlier)
+        List<Inserted> inserted = new ArrayList<>();
+        List<PodFact> read = pool.withTransaction(conn -> store(conn, cluster, earlier)
                         .chain(() -> facts.podsInHand(conn, cluster, batch))
-                        .chain(hand -> facts.insertPods(conn, cluster, batch)
+                        .chain(hand -> facts.insertPods(conn, cluster, hand).invoke(inserted::add)
                                 .chain(() -> facts.podVersions(conn, cluster, List.of(uid, other), hand))))
                 .await().atMost(Duration.ofSeconds(30));
 
+        assertEquals(new Inserted(1, Set.of(uid)), inserted.get(0), "versions 1 and 2 were stored before the batch");
         assertEquals(List.of("in hand", "Running", "in hand", "Pending"), phases(read));
         PodFact first = read.stream().filter(p -> p.resourceVersion().equals("1")).findFirst().orElseThrow();
         PodFact second = read.stream().filter(p -> p.resourceVersion().equals("2")).findFirst().orElseThrow();
@@ -84,11 +92,58 @@ class VersionsInHandTest {
         List<PodFact> stored = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "Pending"),
                 version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT, "Running"));
 
-        List<PodFact> read = pool.withTransaction(conn -> facts.insertPods(conn, cluster, stored)
+        List<PodFact> read = pool.withTransaction(conn -> store(conn, cluster, stored)
                         .chain(() -> facts.podVersions(conn, cluster, List.of(uid), VersionsInHand.none("pod_fact"))))
                 .await().atMost(Duration.ofSeconds(30));
 
         assertEquals(List.of("Pending", "Running"), phases(read));
+    }
+
+    @Test
+    void aBatchStoresTheFirstOfEachNewKeyOnceAndNothingWhenSentAgain() {
+        String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
+        String a = UUID.randomUUID().toString();
+        String b = UUID.randomUUID().toString();
+        List<PodFact> batch = List.of(version(b, "7", WatchEventType.ADDED, ADDED_AT, "Pending"),
+                version(a, "1", WatchEventType.ADDED, ADDED_AT, "Pending"),
+                version(a, "1", WatchEventType.ADDED, RUNNING_AT, "repeated"),
+                version(a, "1", WatchEventType.DELETED, DONE_AT, "Succeeded"),
+                version(b, "7", WatchEventType.ADDED, DONE_AT, "repeated"));
+
+        Inserted first = pool.withTransaction(conn -> store(conn, cluster, batch)).await().atMost(Duration.ofSeconds(30));
+        Inserted again = pool.withTransaction(conn -> store(conn, cluster, batch)).await().atMost(Duration.ofSeconds(30));
+        List<PodFact> read = pool.withTransaction(conn -> facts.podVersions(conn, cluster, List.of(a, b),
+                VersionsInHand.none("pod_fact"))).await().atMost(Duration.ofSeconds(30));
+
+        assertEquals(3, first.count());
+        assertEquals(List.of(b, a), List.copyOf(first.keys()), "keys in batch order");
+        assertEquals(Inserted.NONE, again);
+        assertEquals(Set.of(a + " 1 ADDED Pending", a + " 1 DELETED Succeeded", b + " 7 ADDED Pending"),
+                read.stream().map(p -> p.uid() + " " + p.resourceVersion() + " " + p.type() + " " + p.phase())
+                        .collect(Collectors.toSet()));
+        assertEquals(3, read.size(), "a key repeated in the batch is stored once, as its first copy");
+    }
+
+    @Test
+    void aVersionStoredBehindTheHandsBackIsStillRefusedByTheKey() {
+        // Under the cluster lock no other writer can store it; without the lock the primary key is the safety net.
+        String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
+        String uid = UUID.randomUUID().toString();
+        List<PodFact> batch = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "Pending"));
+
+        Throwable refused = assertThrows(Throwable.class, () -> pool.withTransaction(conn -> facts.podsInHand(conn, cluster, batch)
+                        .call(() -> pool.withTransaction(other -> store(other, cluster, batch)))
+                        .chain(hand -> facts.insertPods(conn, cluster, hand)))
+                .await().atMost(Duration.ofSeconds(30)));
+
+        assertTrue(refused.getMessage().contains("pod_fact_pkey"), refused.getMessage());
+        List<PodFact> read = pool.withTransaction(conn -> facts.podVersions(conn, cluster, List.of(uid),
+                VersionsInHand.none("pod_fact"))).await().atMost(Duration.ofSeconds(30));
+        assertEquals(1, read.size(), "the other transaction's row, once");
+    }
+
+    private Uni<Inserted> store(SqlConnection conn, String cluster, List<PodFact> versions) {
+        return facts.podsInHand(conn, cluster, versions).chain(hand -> facts.insertPods(conn, cluster, hand));
     }
 
     @Test

@@ -14,6 +14,7 @@ import io.gpumeter.common.fact.VolcanoJobFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.repository.Chunks;
+import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -107,24 +108,30 @@ public class GovernanceFactRepository {
                         times(facts, EventFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
-    public Uni<Inserted> insertPodStatuses(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
-        if (facts.size() > Chunks.ROWS) {
-            return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), slice -> insertPodStatuses(conn, cluster, slice))
-                    .map(Inserted::sum);
+    /** Inserts the batch's pod status versions the table did not hold before it (read into its hand under the lock). */
+    public Uni<Inserted> insertPodStatuses(SqlConnection conn, String cluster, VersionsInHand<PodStatusFact> batch) {
+        List<PodStatusFact> facts = batch.unstored();
+        if (facts.isEmpty()) {
+            return Uni.createFrom().item(Inserted.NONE);
         }
-        return insert(conn, facts, """
+        return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), slice -> insertPodStatusSlice(conn, cluster, slice))
+                .map(Inserted::sum);
+    }
+
+    private Uni<Inserted> insertPodStatusSlice(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
+        return conn.preparedQuery("""
                 INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
                     owner_name, node_name, observed_at, payload)
                 SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
                 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                             $9::text[], $10::timestamptz[], $11::bytea[])
-                     AS u(uid, rv, et, ns, name, ok, oname, node, obs, payload)
-                ON CONFLICT DO NOTHING RETURNING uid AS k""", List.of(cluster,
+                     AS u(uid, rv, et, ns, name, ok, oname, node, obs, payload)""").execute(Tuple.from(List.of(cluster,
                 strings(facts, PodStatusFact::uid), strings(facts, PodStatusFact::resourceVersion),
                 strings(facts, f -> f.type().name()), strings(facts, PodStatusFact::namespace),
                 strings(facts, PodStatusFact::name), strings(facts, f -> f.owner() == null ? null : f.owner().kind()),
                 strings(facts, f -> f.owner() == null ? null : f.owner().name()), strings(facts, PodStatusFact::nodeName),
-                times(facts, PodStatusFact::observedAt), StoredPayloads.encode(json, facts)));
+                times(facts, PodStatusFact::observedAt), StoredPayloads.encode(json, facts))))
+                .map(rows -> Inserted.of(facts, PodStatusFact::uid));
     }
 
     /** Keys returned: {@code node|pci}. */

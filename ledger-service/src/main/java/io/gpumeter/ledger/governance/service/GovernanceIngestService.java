@@ -56,7 +56,7 @@ public class GovernanceIngestService {
                 })
                 .chain(() -> GovernanceSourceRepository.podsInHand(conn, cluster, batch.podStatuses()))
                 .invoke(inHand -> t.podsInHand = inHand)
-                .chain(() -> facts.insertPodStatuses(conn, cluster, batch.podStatuses())).invoke(i -> {
+                .chain(() -> facts.insertPodStatuses(conn, cluster, t.podsInHand)).invoke(i -> {
                     t.count(i);
                     t.pods.addAll(i.keys());
                 })
