@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.config;
 
+import io.gpumeter.ledger.repository.BulkWrite;
 import io.gpumeter.ledger.repository.PointLookup;
 import io.quarkus.reactive.pg.client.PgPoolCreator;
 import io.vertx.pgclient.PgConnectOptions;
@@ -9,12 +10,12 @@ import jakarta.inject.Singleton;
 
 /**
  * The ledger's connection pool as configured, with one change: each connection keeps its {@link PointLookup point
- * lookups} prepared, and no other statement.
+ * lookups} and {@link BulkWrite bulk writes} prepared, and no other statement.
  */
 @Singleton
 public class LedgerPoolCreator implements PgPoolCreator {
 
-    /** Distinct point lookups a connection keeps; there are a handful. */
+    /** Distinct statements a connection keeps: a handful of point lookups and of bulk writes. */
     static final int PREPARED_PER_CONNECTION = 32;
 
     @Override
@@ -23,7 +24,7 @@ public class LedgerPoolCreator implements PgPoolCreator {
         for (PgConnectOptions options : input.pgConnectOptionsList()) {
             options.setCachePreparedStatements(true)
                     .setPreparedStatementCacheMaxSize(PREPARED_PER_CONNECTION)
-                    .setPreparedStatementCacheSqlFilter(PointLookup::isMarked);
+                    .setPreparedStatementCacheSqlFilter(sql -> PointLookup.isMarked(sql) || BulkWrite.isMarked(sql));
         }
         return PgPool.pool(input.vertx(), input.pgConnectOptionsList(), input.poolOptions());
     }

@@ -54,7 +54,7 @@ public class AllocationRepository {
         if (segments.isEmpty()) {
             return deleted.replaceWithVoid();
         }
-        return deleted.chain(() -> conn.preparedQuery("""
+        return deleted.chain(() -> conn.preparedQuery(BulkWrite.sql("""
                         INSERT INTO ledger.allocation_segment (cluster, pod_uid, unit_index, seg_start, seg_end, since, until,
                             namespace, pod, node, gpu_uuid, gpu_model, unit_kind, mig_profile, cores, memory_mib, fraction,
                             source, owner_kind, owner_name, tenant, team, project, mig_instance)
@@ -62,7 +62,7 @@ public class AllocationRepository {
                             $7::timestamptz[], $8::text[], $9::text[], $10::text[], $11::text[], $12::text[], $13::text[], $14::text[],
                             $15::int[], $16::bigint[], $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
                             $23::text[], $24::text[])
-                            AS u""")
+                            AS u"""))
                 .execute(Tuple.from(List.of(cluster,
                         strings(segments, AllocationSegment::podUid),
                         Columns.values(segments, AllocationSegment::unitIndex, Integer[]::new),

@@ -41,11 +41,11 @@ public class FactRepository {
     }
 
     private Uni<Inserted> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
-        return conn.preparedQuery("""
+        return conn.preparedQuery(BulkWrite.sql("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
                         SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
                         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
-                             AS u(uid, rv, et, ns, node, obs, payload)""")
+                             AS u(uid, rv, et, ns, node, obs, payload)"""))
                 .execute(Tuple.from(List.of(cluster,
                         Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
                         Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),

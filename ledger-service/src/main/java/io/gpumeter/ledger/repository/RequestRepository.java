@@ -41,11 +41,11 @@ public class RequestRepository {
         if (requests.isEmpty()) {
             return deleted.replaceWithVoid();
         }
-        return deleted.chain(() -> conn.preparedQuery("""
+        return deleted.chain(() -> conn.preparedQuery(BulkWrite.sql("""
                         INSERT INTO ledger.pod_request (cluster, pod_uid, namespace, pod, requested_at, until, requested_fraction,
                             tenant, team, project)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[],
-                            $7::numeric[], $8::text[], $9::text[], $10::text[]) AS u""")
+                            $7::numeric[], $8::text[], $9::text[], $10::text[]) AS u"""))
                 .execute(Tuple.from(List.of(cluster, strings(requests, PodRequest::podUid),
                         strings(requests, PodRequest::namespace), strings(requests, PodRequest::pod),
                         times(requests, PodRequest::requestedAt), times(requests, PodRequest::until),

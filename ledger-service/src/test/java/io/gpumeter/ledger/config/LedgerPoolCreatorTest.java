@@ -1,6 +1,7 @@
 package io.gpumeter.ledger.config;
 
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.ledger.repository.BulkWrite;
 import io.gpumeter.ledger.repository.PointLookup;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -16,7 +17,7 @@ import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** A connection of the service's own pool keeps its point lookups prepared, and nothing else. */
+/** A connection of the service's own pool keeps its point lookups and bulk writes prepared, and nothing else. */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
 class LedgerPoolCreatorTest {
@@ -25,14 +26,18 @@ class LedgerPoolCreatorTest {
     Pool pool;
 
     @Test
-    void aConnectionKeepsItsPointLookupsPreparedAndPlansEveryOtherStatementEachTime() {
+    void aConnectionKeepsItsPointLookupsAndBulkWritesPreparedAndPlansEveryOtherStatementEachTime() {
         String lookup = PointLookup.sql("SELECT 1 FROM ledger.gpu_device WHERE uuid = $1 LIMIT 1");
+        String write = BulkWrite.sql("DELETE FROM ledger.gpu_device WHERE cluster = $1 AND uuid = ANY($2)");
         String other = "SELECT 1 FROM ledger.gpu_device WHERE node = $1 LIMIT 1";
         List<String> prepared = pool.withConnection(conn -> conn.preparedQuery(lookup).execute(Tuple.of("GPU-a"))
                         .chain(() -> conn.preparedQuery(lookup).execute(Tuple.of("GPU-b")))
+                        .chain(() -> conn.preparedQuery(write).execute(Tuple.of("c", new String[] {"GPU-a"})))
+                        .chain(() -> conn.preparedQuery(write).execute(Tuple.of("c", new String[] {"GPU-b"})))
                         .chain(() -> conn.preparedQuery(other).execute(Tuple.of("node-a")))
                         .chain(() -> conn.preparedQuery(other).execute(Tuple.of("node-b")))
-                        .chain(() -> conn.query("SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%gpu_device%'")
+                        .chain(() -> conn.query("SELECT statement FROM pg_prepared_statements WHERE statement LIKE '%gpu_device%'"
+                                        + " ORDER BY statement DESC")
                                 .execute()))
                 .map(rows -> {
                     List<String> out = new ArrayList<>();
@@ -42,6 +47,6 @@ class LedgerPoolCreatorTest {
                     return out;
                 })
                 .await().atMost(Duration.ofSeconds(30));
-        assertEquals(List.of(lookup), prepared);
+        assertEquals(List.of(lookup, write), prepared);
     }
 }

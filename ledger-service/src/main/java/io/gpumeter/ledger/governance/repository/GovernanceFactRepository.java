@@ -13,6 +13,7 @@ import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.VolcanoJobFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.ledger.repository.BulkWrite;
 import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
@@ -119,13 +120,13 @@ public class GovernanceFactRepository {
     }
 
     private Uni<Inserted> insertPodStatusSlice(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
-        return conn.preparedQuery("""
+        return conn.preparedQuery(BulkWrite.sql("""
                 INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
                     owner_name, node_name, observed_at, payload)
                 SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
                 FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                             $9::text[], $10::timestamptz[], $11::bytea[])
-                     AS u(uid, rv, et, ns, name, ok, oname, node, obs, payload)""").execute(Tuple.from(List.of(cluster,
+                     AS u(uid, rv, et, ns, name, ok, oname, node, obs, payload)""")).execute(Tuple.from(List.of(cluster,
                 strings(facts, PodStatusFact::uid), strings(facts, PodStatusFact::resourceVersion),
                 strings(facts, f -> f.type().name()), strings(facts, PodStatusFact::namespace),
                 strings(facts, PodStatusFact::name), strings(facts, f -> f.owner() == null ? null : f.owner().kind()),

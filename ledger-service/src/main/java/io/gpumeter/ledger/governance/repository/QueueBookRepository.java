@@ -3,6 +3,7 @@ package io.gpumeter.ledger.governance.repository;
 import io.gpumeter.ledger.governance.domain.QueueSource;
 import io.gpumeter.ledger.governance.domain.QueueState;
 import io.gpumeter.ledger.governance.domain.WaitEpisode;
+import io.gpumeter.ledger.repository.BulkWrite;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -62,12 +63,12 @@ public class QueueBookRepository {
         if (episodes.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return conn.preparedQuery("""
+        return conn.preparedQuery(BulkWrite.sql("""
                         INSERT INTO ledger.gov_queue_wait (cluster, source, object_uid, reserved_at, namespace, name, cluster_queue,
                             local_queue, volcano_queue, scheduler, wait_from, admitted_at, wait_ms, requeued)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
                             $8::text[], $9::text[], $10::text[], $11::timestamptz[], $12::timestamptz[], $13::bigint[], $14::boolean[]) AS u
-                        ON CONFLICT DO NOTHING""")
+                        ON CONFLICT DO NOTHING"""))
                 .execute(Tuple.from(List.of(cluster,
                         strings(episodes, e -> e.keys().source().name()), strings(episodes, e -> e.keys().uid()),
                         times(episodes, WaitEpisode::reservedAt), strings(episodes, e -> e.keys().namespace()),
@@ -84,12 +85,12 @@ public class QueueBookRepository {
         if (states.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return conn.preparedQuery("""
+        return conn.preparedQuery(BulkWrite.sql("""
                         INSERT INTO ledger.gov_queue_item (cluster, source, object_uid, namespace, name, cluster_queue, local_queue,
                             volcano_queue, scheduler, created_at, state, waiting_since, reason_class, reason, message, rejections, admissions)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                             $9::text[], $10::timestamptz[], $11::text[], $12::timestamptz[], $13::text[], $14::text[], $15::text[],
-                            $16::int[], $17::int[]) AS u""")
+                            $16::int[], $17::int[]) AS u"""))
                 .execute(Tuple.from(List.of(cluster,
                         strings(states, s -> s.keys().source().name()), strings(states, s -> s.keys().uid()),
                         strings(states, s -> s.keys().namespace()), strings(states, s -> s.keys().name()),
