@@ -1,7 +1,6 @@
 package io.gpumeter.ledger.config;
 
-import io.gpumeter.ledger.repository.BulkWrite;
-import io.gpumeter.ledger.repository.PointLookup;
+import io.gpumeter.ledger.repository.KeptPrepared;
 import io.quarkus.reactive.pg.client.PgPoolCreator;
 import io.vertx.pgclient.PgConnectOptions;
 import io.vertx.pgclient.PgPool;
@@ -9,8 +8,8 @@ import io.vertx.sqlclient.Pool;
 import jakarta.inject.Singleton;
 
 /**
- * The ledger's connection pool as configured, with one change: each connection keeps its {@link PointLookup point
- * lookups} and {@link BulkWrite bulk writes} prepared, and no other statement.
+ * The ledger's connection pool as configured, with one change: each connection keeps the statements marked
+ * {@link KeptPrepared} prepared (point lookups and bulk writes), and no other statement.
  */
 @Singleton
 public class LedgerPoolCreator implements PgPoolCreator {
@@ -24,7 +23,7 @@ public class LedgerPoolCreator implements PgPoolCreator {
         for (PgConnectOptions options : input.pgConnectOptionsList()) {
             options.setCachePreparedStatements(true)
                     .setPreparedStatementCacheMaxSize(PREPARED_PER_CONNECTION)
-                    .setPreparedStatementCacheSqlFilter(sql -> PointLookup.isMarked(sql) || BulkWrite.isMarked(sql));
+                    .setPreparedStatementCacheSqlFilter(KeptPrepared::isMarked);
         }
         return PgPool.pool(input.vertx(), input.pgConnectOptionsList(), input.poolOptions());
     }

@@ -54,7 +54,7 @@ public class AllocationRepository {
         if (segments.isEmpty()) {
             return deleted.replaceWithVoid();
         }
-        return deleted.chain(() -> conn.preparedQuery(BulkWrite.sql("""
+        return deleted.chain(() -> conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.allocation_segment (cluster, pod_uid, unit_index, seg_start, seg_end, since, until,
                             namespace, pod, node, gpu_uuid, gpu_model, unit_kind, mig_profile, cores, memory_mib, fraction,
                             source, owner_kind, owner_name, tenant, team, project, mig_instance)
@@ -85,7 +85,7 @@ public class AllocationRepository {
 
     /** The units of a card at an instant; {@code tenant}, when given, keeps that tenant's only. */
     public Uni<List<Occupant>> occupantsOfGpu(String uuid, Instant at, String tenant) {
-        return pool.preparedQuery(PointLookup.sql("SELECT " + OCCUPANT_COLUMNS + """
+        return pool.preparedQuery(KeptPrepared.POINT_LOOKUP.sql("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE gpu_uuid = $1 AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
                           AND ($3::text IS NULL OR tenant = $3)
@@ -96,7 +96,7 @@ public class AllocationRepository {
 
     /** Every unit on a node at an instant, those whose card is not known yet included; cluster null means any. */
     public Uni<List<Occupant>> occupantsOfNode(String cluster, String node, Instant at, String tenant) {
-        return pool.preparedQuery(PointLookup.sql("SELECT " + OCCUPANT_COLUMNS + """
+        return pool.preparedQuery(KeptPrepared.POINT_LOOKUP.sql("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE node = $1 AND ($3::text IS NULL OR cluster = $3)
                           AND seg_start <= $2 AND (seg_end IS NULL OR seg_end > $2)
@@ -108,7 +108,7 @@ public class AllocationRepository {
 
     /** The units one pod (by namespace and name) held at an instant; cluster null means any. */
     public Uni<List<Occupant>> occupantsOfPod(String cluster, String namespace, String pod, Instant at, String tenant) {
-        return pool.preparedQuery(PointLookup.sql("SELECT " + OCCUPANT_COLUMNS + """
+        return pool.preparedQuery(KeptPrepared.POINT_LOOKUP.sql("SELECT " + OCCUPANT_COLUMNS + """
                          FROM ledger.allocation_segment
                         WHERE namespace = $1 AND pod = $2 AND ($4::text IS NULL OR cluster = $4)
                           AND seg_start <= $3 AND (seg_end IS NULL OR seg_end > $3)
@@ -199,12 +199,12 @@ public class AllocationRepository {
     }
 
     public Uni<Boolean> everAllocated(String uuid) {
-        return pool.preparedQuery(PointLookup.sql("SELECT 1 FROM ledger.allocation_segment WHERE gpu_uuid = $1 LIMIT 1"))
+        return pool.preparedQuery(KeptPrepared.POINT_LOOKUP.sql("SELECT 1 FROM ledger.allocation_segment WHERE gpu_uuid = $1 LIMIT 1"))
                 .execute(Tuple.of(uuid)).map(rows -> rows.size() > 0);
     }
 
     public Uni<Boolean> nodeKnown(String cluster, String node) {
-        return pool.preparedQuery(PointLookup.sql("""
+        return pool.preparedQuery(KeptPrepared.POINT_LOOKUP.sql("""
                         SELECT 1 FROM ledger.node_fact WHERE name = $1 AND ($2::text IS NULL OR cluster = $2)
                         UNION ALL
                         SELECT 1 FROM ledger.allocation_segment WHERE node = $1 AND ($2::text IS NULL OR cluster = $2)

@@ -41,7 +41,7 @@ public class FactRepository {
     }
 
     private Uni<Inserted> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
-        return conn.preparedQuery(BulkWrite.sql("""
+        return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
                         SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
                         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])

@@ -97,7 +97,7 @@ public class InventoryRepository {
     }
 
     public Uni<Boolean> known(String uuid) {
-        return pool.preparedQuery(PointLookup.sql("SELECT 1 FROM ledger.gpu_device WHERE uuid = $1 LIMIT 1"))
+        return pool.preparedQuery(KeptPrepared.POINT_LOOKUP.sql("SELECT 1 FROM ledger.gpu_device WHERE uuid = $1 LIMIT 1"))
                 .execute(Tuple.of(uuid)).map(rows -> rows.size() > 0);
     }
 }

@@ -41,7 +41,7 @@ public class RequestRepository {
         if (requests.isEmpty()) {
             return deleted.replaceWithVoid();
         }
-        return deleted.chain(() -> conn.preparedQuery(BulkWrite.sql("""
+        return deleted.chain(() -> conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.pod_request (cluster, pod_uid, namespace, pod, requested_at, until, requested_fraction,
                             tenant, team, project)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[],

@@ -1,8 +1,7 @@
 package io.gpumeter.ledger.config;
 
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
-import io.gpumeter.ledger.repository.BulkWrite;
-import io.gpumeter.ledger.repository.PointLookup;
+import io.gpumeter.ledger.repository.KeptPrepared;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -27,8 +26,8 @@ class LedgerPoolCreatorTest {
 
     @Test
     void aConnectionKeepsItsPointLookupsAndBulkWritesPreparedAndPlansEveryOtherStatementEachTime() {
-        String lookup = PointLookup.sql("SELECT 1 FROM ledger.gpu_device WHERE uuid = $1 LIMIT 1");
-        String write = BulkWrite.sql("DELETE FROM ledger.gpu_device WHERE cluster = $1 AND uuid = ANY($2)");
+        String lookup = KeptPrepared.POINT_LOOKUP.sql("SELECT 1 FROM ledger.gpu_device WHERE uuid = $1 LIMIT 1");
+        String write = KeptPrepared.BULK_WRITE.sql("DELETE FROM ledger.gpu_device WHERE cluster = $1 AND uuid = ANY($2)");
         String other = "SELECT 1 FROM ledger.gpu_device WHERE node = $1 LIMIT 1";
         List<String> prepared = pool.withConnection(conn -> conn.preparedQuery(lookup).execute(Tuple.of("GPU-a"))
                         .chain(() -> conn.preparedQuery(lookup).execute(Tuple.of("GPU-b")))

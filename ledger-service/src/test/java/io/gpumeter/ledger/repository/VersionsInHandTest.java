@@ -51,6 +51,11 @@ class VersionsInHandTest {
                 Map.of("nvidia.com/gpu", 1L), List.of());
     }
 
+    /** A cluster of its own, so that no other test's versions are read. */
+    private static String newCluster() {
+        return "hand-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
     /** Each version's phase, in resource-version order: "in hand" marks a copy the batch carried, not a stored row. */
     private List<String> phases(List<PodFact> read) {
         return read.stream().sorted(Comparator.comparing(PodFact::resourceVersion)).map(PodFact::phase).toList();
@@ -58,7 +63,7 @@ class VersionsInHandTest {
 
     @Test
     void aBatchIsTakenFromHandAndWhatWasStoredBeforeItIsReadUnlessTheBatchCarriesTheSameVersion() {
-        String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
+        String cluster = newCluster();
         String uid = UUID.randomUUID().toString();
         String other = UUID.randomUUID().toString();
         List<PodFact> earlier = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "Pending"),
@@ -87,7 +92,7 @@ class VersionsInHandTest {
 
     @Test
     void withNothingInHandEveryVersionIsReadAsStored() {
-        String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
+        String cluster = newCluster();
         String uid = UUID.randomUUID().toString();
         List<PodFact> stored = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "Pending"),
                 version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT, "Running"));
@@ -101,7 +106,7 @@ class VersionsInHandTest {
 
     @Test
     void aBatchStoresTheFirstOfEachNewKeyOnceAndNothingWhenSentAgain() {
-        String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
+        String cluster = newCluster();
         String a = UUID.randomUUID().toString();
         String b = UUID.randomUUID().toString();
         List<PodFact> batch = List.of(version(b, "7", WatchEventType.ADDED, ADDED_AT, "Pending"),
@@ -127,7 +132,7 @@ class VersionsInHandTest {
     @Test
     void aVersionStoredBehindTheHandsBackIsStillRefusedByTheKey() {
         // Under the cluster lock no other writer can store it; without the lock the primary key is the safety net.
-        String cluster = "hand-" + UUID.randomUUID().toString().substring(0, 8);
+        String cluster = newCluster();
         String uid = UUID.randomUUID().toString();
         List<PodFact> batch = List.of(version(uid, "1", WatchEventType.ADDED, ADDED_AT, "Pending"));
 

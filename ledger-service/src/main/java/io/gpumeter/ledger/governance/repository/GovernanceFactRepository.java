@@ -13,7 +13,7 @@ import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.VolcanoJobFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
-import io.gpumeter.ledger.repository.BulkWrite;
+import io.gpumeter.ledger.repository.KeptPrepared;
 import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
@@ -120,7 +120,7 @@ public class GovernanceFactRepository {
     }
 
     private Uni<Inserted> insertPodStatusSlice(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
-        return conn.preparedQuery(BulkWrite.sql("""
+        return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                 INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
                     owner_name, node_name, observed_at, payload)
                 SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.node, u.obs, convert_from(u.payload, 'UTF8')::json

@@ -3,7 +3,7 @@ package io.gpumeter.ledger.governance.repository;
 import io.gpumeter.ledger.governance.domain.QueueSource;
 import io.gpumeter.ledger.governance.domain.QueueState;
 import io.gpumeter.ledger.governance.domain.WaitEpisode;
-import io.gpumeter.ledger.repository.BulkWrite;
+import io.gpumeter.ledger.repository.KeptPrepared;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -63,7 +63,7 @@ public class QueueBookRepository {
         if (episodes.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return conn.preparedQuery(BulkWrite.sql("""
+        return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.gov_queue_wait (cluster, source, object_uid, reserved_at, namespace, name, cluster_queue,
                             local_queue, volcano_queue, scheduler, wait_from, admitted_at, wait_ms, requeued)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::timestamptz[], $5::text[], $6::text[], $7::text[],
@@ -85,7 +85,7 @@ public class QueueBookRepository {
         if (states.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return conn.preparedQuery(BulkWrite.sql("""
+        return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.gov_queue_item (cluster, source, object_uid, namespace, name, cluster_queue, local_queue,
                             volcano_queue, scheduler, created_at, state, waiting_since, reason_class, reason, message, rejections, admissions)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
