@@ -56,13 +56,14 @@ public class ClaimLinkRepository {
 
     /** The pods bound to these claims ("namespace/name"). */
     public Uni<Set<String>> podsOfClaims(SqlConnection conn, String cluster, Collection<String> claimKeys) {
-        if (claimKeys.isEmpty()) {
+        KeyPairs claims = KeyPairs.split(claimKeys);
+        if (claims.isEmpty()) {
             return Uni.createFrom().item(Set.of());
         }
         return conn.preparedQuery("""
                         SELECT DISTINCT pod_uid FROM ledger.pod_claim_link
-                        WHERE cluster = $1 AND namespace || '/' || claim_name = ANY($2)""")
-                .execute(Tuple.of(cluster, claimKeys.toArray(String[]::new)))
+                        WHERE cluster = $1 AND (namespace, claim_name) IN (SELECT * FROM unnest($2::text[], $3::text[]))""")
+                .execute(Tuple.of(cluster, claims.first(), claims.second()))
                 .map(rows -> strings(rows, "pod_uid"));
     }
 

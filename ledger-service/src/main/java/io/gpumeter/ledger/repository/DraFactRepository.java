@@ -98,13 +98,14 @@ public class DraFactRepository {
 
     /** Every stored version of these claims ("namespace/name"). */
     public Uni<List<ResourceClaimFact>> claimVersions(SqlConnection conn, String cluster, Collection<String> claimKeys) {
-        if (claimKeys.isEmpty()) {
+        KeyPairs claims = KeyPairs.split(claimKeys);
+        if (claims.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         return conn.preparedQuery("""
                         SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.resource_claim_fact
-                        WHERE cluster = $1 AND namespace || '/' || name = ANY($2)""")
-                .execute(Tuple.of(cluster, claimKeys.toArray(String[]::new)))
+                        WHERE cluster = $1 AND (namespace, name) IN (SELECT * FROM unnest($2::text[], $3::text[]))""")
+                .execute(Tuple.of(cluster, claims.first(), claims.second()))
                 .map(rows -> StoredPayloads.decode(json, rows, ResourceClaimFact.class));
     }
 
@@ -113,14 +114,15 @@ public class DraFactRepository {
      * gone still describes the allocations it served.
      */
     public Uni<List<ResourceSliceFact>> latestSlices(SqlConnection conn, String cluster, Collection<String> pools) {
-        if (pools.isEmpty()) {
+        KeyPairs driverPools = KeyPairs.split(pools);
+        if (driverPools.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
         return conn.preparedQuery("""
                         SELECT DISTINCT ON (name) convert_to(payload::text, 'UTF8') AS p FROM ledger.resource_slice_fact
-                        WHERE cluster = $1 AND driver || '/' || pool = ANY($2)
+                        WHERE cluster = $1 AND (driver, pool) IN (SELECT * FROM unnest($2::text[], $3::text[]))
                         ORDER BY name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED'""")
-                .execute(Tuple.of(cluster, pools.toArray(String[]::new)))
+                .execute(Tuple.of(cluster, driverPools.first(), driverPools.second()))
                 .map(rows -> StoredPayloads.decode(json, rows, ResourceSliceFact.class));
     }
 

@@ -12,6 +12,7 @@ import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.repository.Chunks;
+import io.gpumeter.ledger.repository.KeyPairs;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -90,16 +91,21 @@ public class GovernanceSourceRepository {
 
     /** Uids of the objects of a fact table with these namespace/name pairs. */
     public Uni<Set<String>> uidsByName(SqlClient db, String cluster, String table, Collection<String> namespacedNames) {
-        if (namespacedNames.isEmpty()) {
-            return Uni.createFrom().item(Set.of());
-        }
         if (!table.matches("gov_(workload|pod_group|pod_status)_fact")) {
             throw new IllegalArgumentException("not a governance object table: " + table);
         }
-        return db.preparedQuery("SELECT DISTINCT uid FROM ledger." + table
-                        + " WHERE cluster = $1 AND namespace || '/' || name = ANY($2)")
-                .execute(Tuple.of(cluster, namespacedNames.toArray(String[]::new)))
+        KeyPairs names = KeyPairs.split(namespacedNames);
+        if (names.isEmpty()) {
+            return Uni.createFrom().item(Set.of());
+        }
+        return db.preparedQuery(uidsByNameSql(table)).execute(Tuple.of(cluster, names.first(), names.second()))
                 .map(rows -> strings(rows, "uid"));
+    }
+
+    /** The uids of a table's objects by namespace ($2) and name ($3), pair by pair, through its name index. */
+    static String uidsByNameSql(String table) {
+        return "SELECT DISTINCT uid FROM ledger." + table
+                + " WHERE cluster = $1 AND (namespace, name) IN (SELECT * FROM unnest($2::text[], $3::text[]))";
     }
 
     /**
