@@ -74,19 +74,31 @@ public class GovernanceSourceRepository {
     }
 
     /**
-     * The newest version of every event about objects of one kind, matched by uid or, for events that carry no
-     * uid, by namespace/name.
+     * The newest version of every event about objects of one namespaced kind, matched by uid or, for events that
+     * carry no uid, by namespace/name.
      */
     public Uni<List<EventFact>> eventsAbout(SqlClient db, String cluster, String kind, Collection<String> uids,
                                             Collection<String> namespacedNames) {
-        return db.preparedQuery("""
-                        SELECT DISTINCT ON (uid) convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_event_fact_fields
-                        WHERE cluster = $1 AND involved_kind = $2
-                          AND (involved_uid = ANY($3)
-                               OR (involved_uid IS NULL AND coalesce(involved_namespace, '') || '/' || involved_name = ANY($4)))
-                        ORDER BY uid, count DESC, observed_at DESC""")
-                .execute(Tuple.of(cluster, kind, uids.toArray(String[]::new), namespacedNames.toArray(String[]::new)))
+        KeyPairs names = KeyPairs.split(namespacedNames);
+        return db.preparedQuery(eventsAboutSql())
+                .execute(Tuple.of(cluster, kind, uids.toArray(String[]::new), names.first(), names.second()))
                 .map(rows -> StoredPayloads.decode(json, rows, EventFact.class));
+    }
+
+    /**
+     * Events by uid, and those without one by namespace and name, pair by pair: each half through its own index. As
+     * one condition, (uid or concatenated name), it read every event of the kind in the cluster.
+     */
+    static String eventsAboutSql() {
+        return """
+                SELECT DISTINCT ON (uid) convert_to(payload::text, 'UTF8') AS p FROM (
+                    SELECT * FROM ledger.gov_event_fact_fields
+                    WHERE cluster = $1 AND involved_kind = $2 AND involved_uid = ANY($3)
+                    UNION ALL
+                    SELECT * FROM ledger.gov_event_fact_fields
+                    WHERE cluster = $1 AND involved_kind = $2 AND involved_uid IS NULL
+                      AND (involved_namespace, involved_name) IN (SELECT * FROM unnest($4::text[], $5::text[]))) e
+                ORDER BY uid, count DESC, observed_at DESC""";
     }
 
     /** Uids of the objects of a fact table with these namespace/name pairs. */
