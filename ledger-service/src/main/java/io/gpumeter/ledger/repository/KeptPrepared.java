@@ -26,6 +26,9 @@ public enum KeptPrepared {
      */
     BULK_WRITE("/* bulk write */ ");
 
+    /** Asked of every statement the ledger runs; {@code values()} would copy the array each time. */
+    private static final KeptPrepared[] KINDS = values();
+
     private final String mark;
 
     KeptPrepared(String mark) {
@@ -39,7 +42,7 @@ public enum KeptPrepared {
 
     /** Whether a statement is marked as any kind, to be kept prepared on its connection. */
     public static boolean isMarked(String sql) {
-        for (KeptPrepared kind : values()) {
+        for (KeptPrepared kind : KINDS) {
             if (sql.startsWith(kind.mark)) {
                 return true;
             }
