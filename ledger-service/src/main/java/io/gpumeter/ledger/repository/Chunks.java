@@ -50,7 +50,7 @@ public final class Chunks {
      */
     public static <T, R> Uni<List<R>> overlapped(List<List<T>> slices, Function<List<T>, Uni<R>> each) {
         if (slices.size() == 1) {
-            return each.apply(slices.get(0)).map(List::of);
+            return each.apply(slices.get(0)).map(Collections::singletonList);
         }
         List<R> results = new ArrayList<>(Collections.nCopies(slices.size(), null));
         return Multi.createFrom().range(0, slices.size()).onItem()

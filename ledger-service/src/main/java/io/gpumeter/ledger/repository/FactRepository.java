@@ -33,14 +33,10 @@ public class FactRepository {
      * returns the uids of the pods that got a new version.
      */
     public Uni<Inserted> insertPods(SqlConnection conn, String cluster, VersionsInHand<PodFact> batch) {
-        List<PodFact> pods = batch.unstored();
-        if (pods.isEmpty()) {
-            return Uni.createFrom().item(Inserted.NONE);
-        }
-        return Chunks.overlapped(Chunks.of(pods, Chunks.ROWS), slice -> insertPodSlice(conn, cluster, slice)).map(Inserted::sum);
+        return batch.insertUnstored(slice -> insertPodSlice(conn, cluster, slice));
     }
 
-    private Uni<Inserted> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
+    private Uni<Void> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
         return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
                         SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
@@ -50,7 +46,7 @@ public class FactRepository {
                         Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
                         Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),
                         Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt), StoredPayloads.encode(json, pods))))
-                .map(rows -> Inserted.of(pods, PodFact::uid));
+                .replaceWithVoid();
     }
 
     /** Inserts the namespace versions not seen before; returns the names of the namespaces that changed. */

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,7 +31,7 @@ import java.util.stream.Collectors;
  * only when its observation time matches (to the microsecond the column keeps); otherwise the stored row is read,
  * since the batch's copy was not inserted.
  * <p>
- * The same reading tells which of the batch's versions are new ({@link #unstored}): under the cluster lock nothing
+ * The same reading tells which of the batch's versions are new ({@link #insertUnstored}): under the cluster lock nothing
  * else writes the table for the cluster, so those are inserted without asking the database about conflicts.
  */
 public final class VersionsInHand<T> {
@@ -95,17 +96,29 @@ public final class VersionsInHand<T> {
     }
 
     /**
-     * The versions the batch stores: the first of each key (uid, resource version, event type) that the table did not
-     * hold before the batch, in batch order. A batch sent again has none.
+     * Inserts the versions the batch stores: the first of each key (uid, resource version, event type) that the table
+     * did not hold before the batch, in batch order, {@link Chunks#ROWS} to a statement with the slices overlapped on
+     * the caller's connection. Answers how many were stored and for which uids; a batch sent again stores none.
      */
-    public List<T> unstored() {
+    public Uni<Inserted> insertUnstored(Function<List<T>, Uni<Void>> insert) {
+        List<Held<T>> unstored = unstored();
+        if (unstored.isEmpty()) {
+            return Uni.createFrom().item(Inserted.NONE);
+        }
+        Set<String> uids = new LinkedHashSet<>();
+        unstored.forEach(held -> uids.add(held.uid()));
+        List<T> facts = unstored.stream().map(Held::fact).toList();
+        return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), insert).map(ignored -> new Inserted(facts.size(), uids));
+    }
+
+    private List<Held<T>> unstored() {
         Map<String, Set<String>> storedKeys = new HashMap<>();
         storedBefore.forEach((uid, versions) -> storedKeys.put(uid,
                 versions.stream().map(v -> key(v.resourceVersion(), v.eventType())).collect(Collectors.toSet())));
-        List<T> out = new ArrayList<>();
+        List<Held<T>> out = new ArrayList<>();
         for (Held<T> held : firsts) {
             if (!storedKeys.getOrDefault(held.uid(), Set.of()).contains(held.key())) {
-                out.add(held.fact());
+                out.add(held);
             }
         }
         return out;

@@ -14,7 +14,6 @@ import io.gpumeter.common.fact.VolcanoJobFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.repository.KeptPrepared;
-import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -111,15 +110,10 @@ public class GovernanceFactRepository {
 
     /** Inserts the batch's pod status versions the table did not hold before it (read into its hand under the lock). */
     public Uni<Inserted> insertPodStatuses(SqlConnection conn, String cluster, VersionsInHand<PodStatusFact> batch) {
-        List<PodStatusFact> facts = batch.unstored();
-        if (facts.isEmpty()) {
-            return Uni.createFrom().item(Inserted.NONE);
-        }
-        return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), slice -> insertPodStatusSlice(conn, cluster, slice))
-                .map(Inserted::sum);
+        return batch.insertUnstored(slice -> insertPodStatusSlice(conn, cluster, slice));
     }
 
-    private Uni<Inserted> insertPodStatusSlice(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
+    private Uni<Void> insertPodStatusSlice(SqlConnection conn, String cluster, List<PodStatusFact> facts) {
         return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
                 INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
                     owner_name, node_name, observed_at, payload)
@@ -132,7 +126,7 @@ public class GovernanceFactRepository {
                 strings(facts, PodStatusFact::name), strings(facts, f -> f.owner() == null ? null : f.owner().kind()),
                 strings(facts, f -> f.owner() == null ? null : f.owner().name()), strings(facts, PodStatusFact::nodeName),
                 times(facts, PodStatusFact::observedAt), StoredPayloads.encode(json, facts))))
-                .map(rows -> Inserted.of(facts, PodStatusFact::uid));
+                .replaceWithVoid();
     }
 
     /** Keys returned: {@code node|pci}. */
