@@ -159,7 +159,7 @@ public final class ReplicasBench {
     private static Map<String, Long> factRows(DatabaseConnection db, String cluster) throws SQLException {
         Map<String, Long> out = new TreeMap<>();
         try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password())) {
-            for (String table : List.of("namespace_fact", "node_fact", "pod_fact", "gov_pod_status_fact", "allocation_segment")) {
+            for (String table : List.of("namespace_fact", "node_fact", "pod_fact", "pod_status_version", "allocation_segment")) {
                 try (PreparedStatement st = c.prepareStatement("SELECT count(*) FROM ledger." + table + " WHERE cluster = ?")) {
                     st.setString(1, cluster);
                     try (ResultSet rs = st.executeQuery()) {

@@ -4,6 +4,8 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.ledger.governance.domain.CarriedStatus;
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.RowSet;
@@ -13,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -23,29 +26,40 @@ import java.util.Set;
 public class FactRepository {
 
     private final ObjectMapper json;
+    private final VersionsInHand.Relation<PodFact> versions;
 
     public FactRepository(ObjectMapper json) {
         this.json = json;
+        this.versions = VersionsInHand.Relation.payloads("pod_fact", PodFact.class, json);
     }
 
     /**
      * Inserts the batch's pod versions the table did not hold before it (read into its hand under the cluster lock);
      * returns the uids of the pods that got a new version.
      */
-    public Uni<Inserted> insertPods(SqlConnection conn, String cluster, VersionsInHand<PodFact> batch) {
-        return batch.insertUnstored(slice -> insertPodSlice(conn, cluster, slice));
+    public Uni<Inserted> insertPods(SqlConnection conn, String cluster, VersionsInHand<PodFact> batch,
+                                    CarriedStatuses carried) {
+        return batch.insertUnstored(slice -> insertPodSlice(conn, cluster, slice, carried));
     }
 
-    private Uni<Void> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods) {
+    /** A pod version carrying its governance view keeps the view's status fields beside its payload (ADR 0016). */
+    private Uni<Void> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods, CarriedStatuses carried) {
         return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
-                        INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
-                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
-                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[])
-                             AS u(uid, rv, et, ns, node, obs, payload)"""))
+                        INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at,
+                                                     payload, name, owner_kind, owner_name, status)
+                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json,
+                               u.name, u.ok, u.oname, convert_from(u.status, 'UTF8')::json
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[],
+                                    $9::text[], $10::text[], $11::text[], $12::bytea[])
+                             AS u(uid, rv, et, ns, node, obs, payload, name, ok, oname, status)"""))
                 .execute(Tuple.from(List.of(cluster,
                         Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
                         Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),
-                        Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt), StoredPayloads.encode(json, pods))))
+                        Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt),
+                        StoredPayloads.encode(json, pods), Columns.strings(pods, PodFact::name),
+                        Columns.strings(pods, p -> p.owner() == null ? null : p.owner().kind()),
+                        Columns.strings(pods, p -> p.owner() == null ? null : p.owner().name()),
+                        StoredPayloads.encodeOrNull(json, Arrays.asList(Columns.values(pods, carried::of, CarriedStatus[]::new))))))
                 .replaceWithVoid();
     }
 
@@ -126,19 +140,19 @@ public class FactRepository {
 
     /** Takes a batch's pod versions into hand before they are inserted (see {@link VersionsInHand}). */
     public Uni<VersionsInHand<PodFact>> podsInHand(SqlConnection conn, String cluster, List<PodFact> batch) {
-        return VersionsInHand.before(conn, "pod_fact", cluster, batch, PodFact::uid, PodFact::resourceVersion,
+        return VersionsInHand.before(conn, versions, cluster, batch, PodFact::uid, PodFact::resourceVersion,
                 p -> p.type().name(), PodFact::observedAt);
     }
 
     /** Nothing in hand: every version of a pod is read as stored. */
-    public static VersionsInHand<PodFact> noPodsInHand() {
-        return VersionsInHand.none("pod_fact");
+    public VersionsInHand<PodFact> noPodsInHand() {
+        return VersionsInHand.none(versions);
     }
 
     /** Every stored version of these pods, those of the caller's batch taken from its hand. */
     public Uni<List<PodFact>> podVersions(SqlConnection conn, String cluster, Collection<String> uids,
                                           VersionsInHand<PodFact> inHand) {
-        return inHand.read(conn, cluster, uids, PodFact.class, json);
+        return inHand.read(conn, cluster, uids);
     }
 
     public Uni<List<NamespaceFact>> namespaceVersions(SqlConnection conn, String cluster, Collection<String> names) {

@@ -55,6 +55,24 @@ public final class StoredPayloads {
         return out;
     }
 
+    /** As {@link #encode}, where a null value stays SQL NULL instead of becoming the JSON {@code null}. */
+    public static Buffer[] encodeOrNull(ObjectMapper json, List<?> values) {
+        List<Object> present = new ArrayList<>(values.size());
+        for (Object value : values) {
+            if (value != null) {
+                present.add(value);
+            }
+        }
+        Buffer[] encoded = encode(json, present);
+        Buffer[] out = new Buffer[values.size()];
+        for (int i = 0, j = 0; i < out.length; i++) {
+            if (values.get(i) != null) {
+                out[i] = encoded[j++];
+            }
+        }
+        return out;
+    }
+
     /** A byte array stream whose array is read in place. */
     private static final class Bytes extends ByteArrayOutputStream {
         Bytes(int size) {

@@ -17,6 +17,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.function.Function;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 
 /**
@@ -36,8 +37,25 @@ import java.util.stream.Collectors;
  */
 public final class VersionsInHand<T> {
 
-    /** The version tables keyed by (cluster, uid, resource_version, event_type) with an observed_at column. */
-    private static final Set<String> TABLES = Set.of("pod_fact", "gov_pod_status_fact");
+    /** The version relations keyed by (cluster, uid, resource_version, event_type) with an observed_at column. */
+    private static final Set<String> RELATIONS = Set.of("pod_fact", "pod_status_version");
+
+    /**
+     * Where versions of one kind are kept: a table or view of {@link #RELATIONS}, the columns a stored version is read
+     * from, and how a row of them becomes a version.
+     */
+    public record Relation<T>(String name, String columns, Function<Row, T> decode) {
+
+        public Relation {
+            requireVersionRelation(name);
+        }
+
+        /** Versions kept whole as the {@code payload} of {@code name}. */
+        public static <T> Relation<T> payloads(String name, Class<T> type, ObjectMapper json) {
+            return new Relation<>(name, "convert_to(payload::text, 'UTF8') AS " + StoredPayloads.COLUMN,
+                    row -> StoredPayloads.decode(json, row, type));
+        }
+    }
 
     private record Stored(String resourceVersion, String eventType, Instant observedAt) {
     }
@@ -45,7 +63,7 @@ public final class VersionsInHand<T> {
     private record Held<T>(String uid, String key, T fact) {
     }
 
-    private final String table;
+    private final Relation<T> relation;
     /** The batch's versions by uid, then key; the first of a key repeated in the batch is the one inserted. */
     private final Map<String, Map<String, T>> inHand = new HashMap<>();
     /** What was stored before the batch, by uid, for the batch's uids. */
@@ -54,24 +72,24 @@ public final class VersionsInHand<T> {
     private final List<Held<T>> firsts = new ArrayList<>();
     private final Function<T, Instant> observedAt;
 
-    private VersionsInHand(String table, Function<T, Instant> observedAt) {
-        this.table = requireVersionTable(table);
+    private VersionsInHand(Relation<T> relation, Function<T, Instant> observedAt) {
+        this.relation = relation;
         this.observedAt = observedAt;
     }
 
     /** Nothing in hand: every version is read as stored. */
-    public static <T> VersionsInHand<T> none(String table) {
-        return new VersionsInHand<>(table, t -> null);
+    public static <T> VersionsInHand<T> none(Relation<T> relation) {
+        return new VersionsInHand<>(relation, t -> null);
     }
 
     /**
-     * Takes a batch into hand and reads the keys of what {@code table} held for its objects before it; call it before
-     * inserting the batch, inside the same transaction.
+     * Takes a batch into hand and reads the keys of what {@code relation} held for its objects before it; call it
+     * before inserting the batch, inside the same transaction.
      */
-    public static <T> Uni<VersionsInHand<T>> before(SqlClient db, String table, String cluster, List<T> batch,
+    public static <T> Uni<VersionsInHand<T>> before(SqlClient db, Relation<T> relation, String cluster, List<T> batch,
                                                     Function<T, String> uid, Function<T, String> resourceVersion,
                                                     Function<T, String> eventType, Function<T, Instant> observedAt) {
-        VersionsInHand<T> hand = new VersionsInHand<>(table, observedAt);
+        VersionsInHand<T> hand = new VersionsInHand<>(relation, observedAt);
         for (T fact : batch) {
             String id = uid.apply(fact);
             String key = key(resourceVersion.apply(fact), eventType.apply(fact));
@@ -82,7 +100,7 @@ public final class VersionsInHand<T> {
         if (hand.inHand.isEmpty()) {
             return Uni.createFrom().item(hand);
         }
-        return db.preparedQuery("SELECT uid, resource_version, event_type, observed_at FROM ledger." + table
+        return db.preparedQuery("SELECT uid, resource_version, event_type, observed_at FROM ledger." + relation.name()
                         + " WHERE cluster = $1 AND uid = ANY($2)")
                 .execute(Tuple.of(cluster, hand.inHand.keySet().toArray(String[]::new)))
                 .map(rows -> {
@@ -101,14 +119,27 @@ public final class VersionsInHand<T> {
      * the caller's connection. Answers how many were stored and for which uids; a batch sent again stores none.
      */
     public Uni<Inserted> insertUnstored(Function<List<T>, Uni<Void>> insert) {
+        return insertUnstored(fact -> false, insert);
+    }
+
+    /**
+     * As {@link #insertUnstored(Function)}, where the versions {@code storedElsewhere} answers for were stored by the
+     * caller in another row (a pod version carrying its governance view): they count as stored, and are not inserted.
+     */
+    public Uni<Inserted> insertUnstored(Predicate<T> storedElsewhere, Function<List<T>, Uni<Void>> insert) {
         List<Held<T>> unstored = unstored();
         if (unstored.isEmpty()) {
             return Uni.createFrom().item(Inserted.NONE);
         }
         Set<String> uids = new LinkedHashSet<>();
         unstored.forEach(held -> uids.add(held.uid()));
-        List<T> facts = unstored.stream().map(Held::fact).toList();
-        return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), insert).map(ignored -> new Inserted(facts.size(), uids));
+        List<T> facts = unstored.stream().map(Held::fact).filter(storedElsewhere.negate()).toList();
+        return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), insert).map(ignored -> new Inserted(unstored.size(), uids));
+    }
+
+    /** The versions {@link #insertUnstored} stores: the first of each key the relation did not hold, in batch order. */
+    public List<T> unstoredFacts() {
+        return unstored().stream().map(Held::fact).toList();
     }
 
     private List<Held<T>> unstored() {
@@ -125,7 +156,7 @@ public final class VersionsInHand<T> {
     }
 
     /** Every stored version of these objects, from hand where it can. */
-    public Uni<List<T>> read(SqlClient db, String cluster, Collection<String> uids, Class<T> type, ObjectMapper json) {
+    public Uni<List<T>> read(SqlClient db, String cluster, Collection<String> uids) {
         List<T> found = new ArrayList<>();
         List<String> unheld = new ArrayList<>();
         List<String> missingUid = new ArrayList<>();
@@ -153,19 +184,26 @@ public final class VersionsInHand<T> {
             found.addAll(insertedNow.values());
         }
         Uni<List<T>> withUnheld = unheld.isEmpty() ? Uni.createFrom().item(found)
-                : db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table
+                : db.preparedQuery("SELECT " + relation.columns() + " FROM ledger." + relation.name()
                                 + " WHERE cluster = $1 AND uid = ANY($2)")
                         .execute(Tuple.of(cluster, unheld.toArray(String[]::new)))
-                        .map(rows -> StoredPayloads.decode(json, rows, type, found));
+                        .map(rows -> decode(rows, found));
         if (missingUid.isEmpty()) {
             return withUnheld;
         }
-        return withUnheld.chain(() -> db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table
+        return withUnheld.chain(() -> db.preparedQuery("SELECT " + relation.columns() + " FROM ledger." + relation.name()
                                 + " WHERE cluster = $1 AND (uid, resource_version, event_type) IN"
                                 + " (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))")
                         .execute(Tuple.of(cluster, missingUid.toArray(String[]::new),
                                 missingRevision.toArray(String[]::new), missingType.toArray(String[]::new)))
-                        .map(rows -> StoredPayloads.decode(json, rows, type, found)));
+                        .map(rows -> decode(rows, found)));
+    }
+
+    private List<T> decode(Iterable<Row> rows, List<T> into) {
+        for (Row row : rows) {
+            into.add(relation.decode().apply(row));
+        }
+        return into;
     }
 
     /**
@@ -177,11 +215,10 @@ public final class VersionsInHand<T> {
         return at.truncatedTo(ChronoUnit.MICROS);
     }
 
-    private static String requireVersionTable(String table) {
-        if (!TABLES.contains(table)) {
-            throw new IllegalArgumentException("not a version table: " + table);
+    private static void requireVersionRelation(String name) {
+        if (!RELATIONS.contains(name)) {
+            throw new IllegalArgumentException("not a version relation: " + name);
         }
-        return table;
     }
 
     private static String key(String resourceVersion, String eventType) {

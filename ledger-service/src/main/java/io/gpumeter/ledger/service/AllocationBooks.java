@@ -67,7 +67,7 @@ public class AllocationBooks {
      * the others are booked as usual.
      */
     public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
-        return rederive(conn, cluster, podUids, FactRepository.noPodsInHand());
+        return rederive(conn, cluster, podUids, facts.noPodsInHand());
     }
 
     /**

@@ -6,7 +6,9 @@ import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.GovernanceIngestService;
+import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,6 +21,8 @@ import java.util.Objects;
  */
 @ApplicationScoped
 public class BundleIngestService {
+
+    private static final IngestResult NOTHING = new IngestResult(0, 0);
 
     private final Pool pool;
     private final IngestService metering;
@@ -45,10 +49,20 @@ public class BundleIngestService {
         if (facts != null && governed != null && !Objects.equals(facts.cluster(), governed.cluster())) {
             throw ApiProblem.badRequest("governance.cluster", "both halves of a bundle must name the same cluster");
         }
-        return pool.withTransaction(conn -> (facts == null ? Uni.createFrom().item(new IngestResult(0, 0))
-                : metering.store(conn, facts))
-                .chain(stored -> (governed == null ? Uni.createFrom().item(new IngestResult(0, 0))
-                        : governance.store(conn, governed))
-                        .map(governedResult -> new BundleResult(stored, governedResult))));
+        if (facts == null || governed == null) {
+            return pool.withTransaction(conn -> (facts == null ? Uni.createFrom().item(NOTHING) : metering.store(conn, facts))
+                    .chain(stored -> (governed == null ? Uni.createFrom().item(NOTHING) : governance.store(conn, governed))
+                            .map(governedResult -> new BundleResult(stored, governedResult))));
+        }
+        // Both halves: the governance views of pods are taken into hand before the pod versions are stored, so that
+        // the new versions carry the new views they agree with (ADR 0016) in one row per pod event.
+        return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, facts.cluster())
+                .chain(() -> governance.lockAndHold(conn, governed))
+                .chain(podsInHand -> {
+                    CarriedStatuses carried = CarriedStatuses.offered(podsInHand.unstoredFacts());
+                    return metering.store(conn, facts, carried)
+                            .chain(stored -> governance.store(conn, governed, podsInHand, carried)
+                                    .map(governedResult -> new BundleResult(stored, governedResult)));
+                }));
     }
 }

@@ -2,6 +2,7 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.repository.ClaimLinkRepository;
 import io.gpumeter.ledger.repository.DraFactRepository;
@@ -57,6 +58,14 @@ public class IngestService {
 
     /** Stores a validated batch and re-derives what it touches, inside the caller's transaction. */
     public Uni<IngestResult> store(SqlConnection conn, FactBatch batch) {
+        return store(conn, batch, CarriedStatuses.none());
+    }
+
+    /**
+     * As {@link #store(SqlConnection, FactBatch)}, the new pod versions carrying the governance views of
+     * {@code carried} they can (ADR 0016).
+     */
+    public Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried) {
         String cluster = batch.cluster();
         return ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> facts.insertNamespaces(conn, cluster, batch.namespaces()))
@@ -64,7 +73,8 @@ public class IngestService {
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
                                 .chain(() -> facts.podsInHand(conn, cluster, batch.pods()))
-                                .chain(inHand -> facts.insertPods(conn, cluster, inHand)
+                                .invoke(inHand -> carried.pairWith(inHand.unstoredFacts()))
+                                .chain(inHand -> facts.insertPods(conn, cluster, inHand, carried)
                                 .chain(pods -> links.linkPods(conn, cluster, batch.pods())
                                         .chain(() -> storeDra(conn, cluster, batch))
                                         .chain(draStored -> facts.podsInNamespaces(conn, cluster, namespaces.keys())

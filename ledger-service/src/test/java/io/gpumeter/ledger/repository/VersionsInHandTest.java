@@ -4,6 +4,7 @@ import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.mutiny.Uni;
@@ -78,7 +79,7 @@ class VersionsInHandTest {
         List<Inserted> inserted = new ArrayList<>();
         List<PodFact> read = pool.withTransaction(conn -> store(conn, cluster, earlier)
                         .chain(() -> facts.podsInHand(conn, cluster, batch))
-                        .chain(hand -> facts.insertPods(conn, cluster, hand).invoke(inserted::add)
+                        .chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none()).invoke(inserted::add)
                                 .chain(() -> facts.podVersions(conn, cluster, List.of(uid, other), hand))))
                 .await().atMost(Duration.ofSeconds(30));
 
@@ -98,7 +99,7 @@ class VersionsInHandTest {
                 version(uid, "2", WatchEventType.MODIFIED, RUNNING_AT, "Running"));
 
         List<PodFact> read = pool.withTransaction(conn -> store(conn, cluster, stored)
-                        .chain(() -> facts.podVersions(conn, cluster, List.of(uid), VersionsInHand.none("pod_fact"))))
+                        .chain(() -> facts.podVersions(conn, cluster, List.of(uid), facts.noPodsInHand())))
                 .await().atMost(Duration.ofSeconds(30));
 
         assertEquals(List.of("Pending", "Running"), phases(read));
@@ -118,7 +119,7 @@ class VersionsInHandTest {
         Inserted first = pool.withTransaction(conn -> store(conn, cluster, batch)).await().atMost(Duration.ofSeconds(30));
         Inserted again = pool.withTransaction(conn -> store(conn, cluster, batch)).await().atMost(Duration.ofSeconds(30));
         List<PodFact> read = pool.withTransaction(conn -> facts.podVersions(conn, cluster, List.of(a, b),
-                VersionsInHand.none("pod_fact"))).await().atMost(Duration.ofSeconds(30));
+                facts.noPodsInHand())).await().atMost(Duration.ofSeconds(30));
 
         assertEquals(3, first.count());
         assertEquals(List.of(b, a), List.copyOf(first.keys()), "keys in batch order");
@@ -138,22 +139,22 @@ class VersionsInHandTest {
 
         Throwable refused = assertThrows(Throwable.class, () -> pool.withTransaction(conn -> facts.podsInHand(conn, cluster, batch)
                         .call(() -> pool.withTransaction(other -> store(other, cluster, batch)))
-                        .chain(hand -> facts.insertPods(conn, cluster, hand)))
+                        .chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none())))
                 .await().atMost(Duration.ofSeconds(30)));
 
         assertTrue(refused.getMessage().contains("pod_fact_pkey"), refused.getMessage());
         List<PodFact> read = pool.withTransaction(conn -> facts.podVersions(conn, cluster, List.of(uid),
-                VersionsInHand.none("pod_fact"))).await().atMost(Duration.ofSeconds(30));
+                facts.noPodsInHand())).await().atMost(Duration.ofSeconds(30));
         assertEquals(1, read.size(), "the other transaction's row, once");
     }
 
     private Uni<Inserted> store(SqlConnection conn, String cluster, List<PodFact> versions) {
-        return facts.podsInHand(conn, cluster, versions).chain(hand -> facts.insertPods(conn, cluster, hand));
+        return facts.podsInHand(conn, cluster, versions).chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none()));
     }
 
     @Test
     void onlyVersionTablesAreRead() {
-        assertThrows(IllegalArgumentException.class, () -> VersionsInHand.none("allocation_segment"));
+        assertThrows(IllegalArgumentException.class, () -> new VersionsInHand.Relation<PodFact>("allocation_segment", "payload", row -> null));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.repository;
 
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.repository.StoredPayloads;
 import io.gpumeter.ledger.repository.Inserted;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -108,9 +109,13 @@ public class GovernanceFactRepository {
                         times(facts, EventFact::observedAt), StoredPayloads.encode(json, facts)));
     }
 
-    /** Inserts the batch's pod status versions the table did not hold before it (read into its hand under the lock). */
-    public Uni<Inserted> insertPodStatuses(SqlConnection conn, String cluster, VersionsInHand<PodStatusFact> batch) {
-        return batch.insertUnstored(slice -> insertPodStatusSlice(conn, cluster, slice));
+    /**
+     * Stores the batch's governance views of pods that were not stored before it (read into its hand under the lock):
+     * those its pod versions carry are already in their rows (ADR 0016) and count as stored; the others are inserted.
+     */
+    public Uni<Inserted> insertPodStatuses(SqlConnection conn, String cluster, VersionsInHand<PodStatusFact> batch,
+                                           CarriedStatuses carried) {
+        return batch.insertUnstored(carried::carries, slice -> insertPodStatusSlice(conn, cluster, slice));
     }
 
     private Uni<Void> insertPodStatusSlice(SqlConnection conn, String cluster, List<PodStatusFact> facts) {

@@ -36,9 +36,11 @@ import static io.gpumeter.ledger.governance.repository.Sql.instant;
 public class GovernanceSourceRepository {
 
     private final ObjectMapper json;
+    private final VersionsInHand.Relation<PodStatusFact> podVersions;
 
     public GovernanceSourceRepository(ObjectMapper json) {
         this.json = json;
+        this.podVersions = PodStatusVersions.relation(json);
     }
 
     public Uni<List<WorkloadFact>> workloads(SqlClient db, String cluster, Collection<String> uids) {
@@ -51,26 +53,28 @@ public class GovernanceSourceRepository {
                 .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> StoredPayloads.decode(json, rows, PodGroupFact.class));
     }
 
-    /** Takes a batch's pod versions into hand before they are inserted (see {@link VersionsInHand}). */
-    public static Uni<VersionsInHand<PodStatusFact>> podsInHand(SqlClient db, String cluster, List<PodStatusFact> batch) {
-        return VersionsInHand.before(db, "gov_pod_status_fact", cluster, batch, PodStatusFact::uid,
+    /**
+     * Takes a batch's governance views of pods into hand before they are stored (see {@link VersionsInHand}), with the
+     * keys of the views stored before, carried or not.
+     */
+    public Uni<VersionsInHand<PodStatusFact>> podsInHand(SqlClient db, String cluster, List<PodStatusFact> batch) {
+        return VersionsInHand.before(db, podVersions, cluster, batch, PodStatusFact::uid,
                 PodStatusFact::resourceVersion, p -> p.type().name(), PodStatusFact::observedAt);
     }
 
     /** Nothing in hand: every version of a pod is read as stored. */
-    public static VersionsInHand<PodStatusFact> noPodsInHand() {
-        return VersionsInHand.none("gov_pod_status_fact");
+    public VersionsInHand<PodStatusFact> noPodsInHand() {
+        return VersionsInHand.none(podVersions);
     }
 
     /** Every stored version of these pods, those of the caller's batch taken from its hand. */
     public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids,
                                          VersionsInHand<PodStatusFact> inHand) {
-        return inHand.read(db, cluster, uids, PodStatusFact.class, json);
+        return inHand.read(db, cluster, uids);
     }
 
     public Uni<List<PodStatusFact>> pods(SqlClient db, String cluster, Collection<String> uids) {
-        return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_pod_status_fact WHERE cluster = $1 AND uid = ANY($2)")
-                .execute(Tuple.of(cluster, uids.toArray(String[]::new))).map(rows -> StoredPayloads.decode(json, rows, PodStatusFact.class));
+        return noPodsInHand().read(db, cluster, uids);
     }
 
     /**
@@ -103,7 +107,7 @@ public class GovernanceSourceRepository {
 
     /** Uids of the objects of a fact table with these namespace/name pairs. */
     public Uni<Set<String>> uidsByName(SqlClient db, String cluster, String table, Collection<String> namespacedNames) {
-        if (!table.matches("gov_(workload|pod_group|pod_status)_fact")) {
+        if (!table.matches("gov_(workload|pod_group)_fact|pod_status_version")) {
             throw new IllegalArgumentException("not a governance object table: " + table);
         }
         KeyPairs names = KeyPairs.split(namespacedNames);
@@ -130,8 +134,8 @@ public class GovernanceSourceRepository {
         }
         return db.preparedQuery("""
                         SELECT DISTINCT s.uid, s.namespace || '/' || s.owner_kind || '/' || s.owner_name AS owner
-                        FROM ledger.gov_pod_status_fact s
-                        JOIN (SELECT DISTINCT namespace, owner_kind, owner_name FROM ledger.gov_pod_status_fact
+                        FROM ledger.pod_status_version s
+                        JOIN (SELECT DISTINCT namespace, owner_kind, owner_name FROM ledger.pod_status_version
                               WHERE cluster = $1 AND uid = ANY($2) AND owner_name IS NOT NULL) o
                           ON s.namespace = o.namespace AND s.owner_kind = o.owner_kind AND s.owner_name = o.owner_name
                         WHERE s.cluster = $1""")
@@ -195,7 +199,7 @@ public class GovernanceSourceRepository {
 
     /** Where objects of a fact table with this namespace and name live: cluster and uid, newest first. */
     public Uni<List<String[]>> locate(SqlClient db, String table, String cluster, String namespace, String name) {
-        if (!table.matches("gov_(workload|pod_group|pod_status)_fact")) {
+        if (!table.matches("gov_(workload|pod_group)_fact|pod_status_version")) {
             throw new IllegalArgumentException("not a governance object table: " + table);
         }
         return db.preparedQuery("SELECT cluster, uid, max(observed_at) AS seen FROM ledger." + table

@@ -215,10 +215,11 @@ public class IncidentSourceRepository {
 
     /** The versions of pods on these nodes that report an OOM-killed container. */
     public Uni<List<PodStatusFact>> oomKilledPodsOn(SqlClient db, String cluster, Collection<String> nodes) {
-        return db.preparedQuery("""
-                        SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_pod_status_fact_fields
-                        WHERE cluster = $1 AND node_name = ANY($2) AND payload::text LIKE '%"OOMKilled"%'""")
+        // a container's state reason is among the status fields of a carried view, in the payload of one on its own
+        return db.preparedQuery("SELECT " + PodStatusVersions.COLUMNS + " FROM ledger." + PodStatusVersions.RELATION
+                        + " WHERE cluster = $1 AND node_name = ANY($2)"
+                        + " AND coalesce(status, governed)::text LIKE '%\"OOMKilled\"%'")
                 .execute(Tuple.of(cluster, nodes.toArray(String[]::new)))
-                .map(rows -> StoredPayloads.decode(json, rows, PodStatusFact.class));
+                .map(rows -> PodStatusVersions.decode(json, rows));
     }
 }

@@ -60,7 +60,7 @@ public class GovernanceDeriver {
     Uni<Void> derive(SqlConnection conn, String cluster, Touched t) {
         return source.uidsByName(conn, cluster, "gov_workload_fact", t.workloadNames).invoke(t.workloads::addAll)
                 .chain(() -> source.uidsByName(conn, cluster, "gov_pod_group_fact", t.podGroupNames)).invoke(t.podGroups::addAll)
-                .chain(() -> source.uidsByName(conn, cluster, "gov_pod_status_fact", t.podNames)).invoke(t.pods::addAll)
+                .chain(() -> source.uidsByName(conn, cluster, "pod_status_version", t.podNames)).invoke(t.pods::addAll)
                 .chain(() -> source.withSiblings(conn, cluster, t.pods))
                 .chain(podSlices -> workloads(conn, cluster, t.workloads)
                         .chain(() -> podGroups(conn, cluster, t.podGroups))

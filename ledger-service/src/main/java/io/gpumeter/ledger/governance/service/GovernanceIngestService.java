@@ -2,9 +2,12 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.gpumeter.ledger.repository.VersionsInHand;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -21,10 +24,13 @@ public class GovernanceIngestService {
     private final Pool pool;
     private final GovernanceFactRepository facts;
     private final GovernanceDeriver deriver;
+    private final GovernanceSourceRepository source;
     private final GovernanceValidator validator = new GovernanceValidator();
 
-    public GovernanceIngestService(Pool pool, GovernanceFactRepository facts, GovernanceDeriver deriver) {
+    public GovernanceIngestService(Pool pool, GovernanceFactRepository facts, GovernanceDeriver deriver,
+                                   GovernanceSourceRepository source) {
         this.pool = pool;
+        this.source = source;
         this.facts = facts;
         this.deriver = deriver;
     }
@@ -41,9 +47,27 @@ public class GovernanceIngestService {
 
     /** Stores a validated batch and re-derives what it touches, inside the caller's transaction. */
     public Uni<IngestResult> store(SqlConnection conn, GovernanceBatch batch) {
+        return lockAndHold(conn, batch).chain(inHand -> store(conn, batch, inHand, CarriedStatuses.none()));
+    }
+
+    /**
+     * The first step of storing a batch: takes the cluster's governance lock, then the batch's governance views of
+     * pods into hand with the keys of those stored before (see {@link VersionsInHand}).
+     */
+    public Uni<VersionsInHand<PodStatusFact>> lockAndHold(SqlConnection conn, GovernanceBatch batch) {
+        return ClusterLock.take(conn, ClusterLock.GOVERNANCE, batch.cluster())
+                .chain(() -> source.podsInHand(conn, batch.cluster(), batch.podStatuses()));
+    }
+
+    /**
+     * Stores a validated batch after {@link #lockAndHold}, its views of pods in {@code podsInHand}; those the pod
+     * versions of its bundle carry ({@code carried}) were stored with them and count as stored here.
+     */
+    public Uni<IngestResult> store(SqlConnection conn, GovernanceBatch batch, VersionsInHand<PodStatusFact> podsInHand,
+                                   CarriedStatuses carried) {
         String cluster = batch.cluster();
-        Touched t = new Touched();
-        return ClusterLock.take(conn, ClusterLock.GOVERNANCE, cluster)
+        Touched t = new Touched(podsInHand);
+        return Uni.createFrom().voidItem()
                 .chain(() -> facts.insertQueueObjects(conn, cluster, batch.queueObjects())).invoke(t::count)
                 .chain(() -> facts.insertVolcanoJobs(conn, cluster, batch.volcanoJobs())).invoke(t::count)
                 .chain(() -> facts.insertWorkloads(conn, cluster, batch.workloads())).invoke(i -> {
@@ -54,9 +78,7 @@ public class GovernanceIngestService {
                     t.count(i);
                     t.podGroups.addAll(i.keys());
                 })
-                .chain(() -> GovernanceSourceRepository.podsInHand(conn, cluster, batch.podStatuses()))
-                .invoke(inHand -> t.podsInHand = inHand)
-                .chain(() -> facts.insertPodStatuses(conn, cluster, t.podsInHand)).invoke(i -> {
+                .chain(() -> facts.insertPodStatuses(conn, cluster, t.podsInHand, carried)).invoke(i -> {
                     t.count(i);
                     t.pods.addAll(i.keys());
                 })

@@ -72,7 +72,7 @@ public class SchedulingAuditService {
     }
 
     public Uni<Decision> ofPod(String cluster, String namespace, String name) {
-        return locate("gov_pod_status_fact", "pod", cluster, namespace, name).chain(at -> source.pods(pool, at[0], Set.of(at[1]))
+        return locate("pod_status_version", "pod", cluster, namespace, name).chain(at -> source.pods(pool, at[0], Set.of(at[1]))
                 .chain(versions -> source.eventsAbout(pool, at[0], "Pod", Set.of(at[1]), Set.of(namespace + "/" + name))
                         .chain(events -> {
                             PodTrail trail = new PodTrail(versions, events);

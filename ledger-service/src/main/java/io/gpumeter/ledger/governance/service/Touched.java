@@ -1,7 +1,6 @@
 package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.PodStatusFact;
-import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.repository.Inserted;
 import io.gpumeter.ledger.repository.VersionsInHand;
 
@@ -25,7 +24,11 @@ final class Touched {
     /** Nodes a kernel OOM event was reported about. */
     final Set<String> oomNodes = new LinkedHashSet<>();
     /** The pod versions the batch carried, which deriving its pods need not read back. */
-    VersionsInHand<PodStatusFact> podsInHand = GovernanceSourceRepository.noPodsInHand();
+    final VersionsInHand<PodStatusFact> podsInHand;
+
+    Touched(VersionsInHand<PodStatusFact> podsInHand) {
+        this.podsInHand = podsInHand;
+    }
 
     void count(Inserted inserted) {
         accepted += inserted.count();

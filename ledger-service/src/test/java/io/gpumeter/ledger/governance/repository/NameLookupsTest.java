@@ -4,6 +4,7 @@ import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WatchEventType;
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -60,9 +61,9 @@ class NameLookupsTest {
         String c = UUID.randomUUID().toString();
         List<PodStatusFact> pods = List.of(pod(a, "team-a", "train-0", "1"), pod(a, "team-a", "train-0", "2"),
                 pod(b, "team-b", "train-0", "3"), pod(c, "team-a", "b/train-0", "4"));
-        Set<String> found = pool.withTransaction(conn -> GovernanceSourceRepository.podsInHand(conn, cluster, pods)
-                        .chain(hand -> facts.insertPodStatuses(conn, cluster, hand))
-                        .chain(() -> source.uidsByName(conn, cluster, "gov_pod_status_fact",
+        Set<String> found = pool.withTransaction(conn -> source.podsInHand(conn, cluster, pods)
+                        .chain(hand -> facts.insertPodStatuses(conn, cluster, hand, CarriedStatuses.none()))
+                        .chain(() -> source.uidsByName(conn, cluster, "pod_status_version",
                                 List.of("team-a/train-0", "team-a/nobody", "team-a", "team-c/train-0"))))
                 .await().atMost(Duration.ofSeconds(30));
 
@@ -70,19 +71,27 @@ class NameLookupsTest {
     }
 
     @Test
-    void theNamesAreLookedUpThroughTheNameIndex() {
-        // A cluster of 20,000 pod versions, analysed, so that the plan is the one a real cluster gets.
+    void theNamesAreLookedUpThroughTheNameIndexOfEachHalf() {
+        // A cluster of 20,000 governance views on their own and 20,000 carried by their pod versions, analysed, so that
+        // the plan is the one a real cluster gets.
         String cluster = "plan-" + UUID.randomUUID().toString().substring(0, 8);
         List<String> plan = explain(cluster, """
-                INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace,
-                    name, owner_kind, owner_name, node_name, observed_at, payload)
-                SELECT $1, 'uid-' || i, '1', 'ADDED', 'ns-' || (i % 40), 'pod-' || i, 'Job', 'job-' || i,
-                    'node-' || (i % 100), now(), '{}'::json
-                FROM generate_series(1, 20000) i""", "gov_pod_status_fact",
-                GovernanceSourceRepository.uidsByNameSql("gov_pod_status_fact"),
-                Tuple.of(cluster, new String[] {"ns-7", "ns-9"}, new String[] {"pod-7", "pod-9"}));
+                WITH own AS (
+                    INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace,
+                        name, owner_kind, owner_name, node_name, observed_at, payload)
+                    SELECT $1, 'uid-' || i, '1', 'ADDED', 'ns-' || (i % 40), 'pod-' || i, 'Job', 'job-' || i,
+                        'node-' || (i % 100), now(), '{}'::json
+                    FROM generate_series(1, 20000) i)
+                INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name,
+                    observed_at, payload, name, owner_kind, owner_name, status)
+                SELECT $1, 'carried-' || i, '1', 'ADDED', 'ns-' || (i % 40), 'node-' || (i % 100), now(), '{}'::json,
+                    'pod-c' || i, 'Job', 'job-' || i, '{}'::json
+                FROM generate_series(1, 20000) i""", "ledger.gov_pod_status_fact, ledger.pod_fact",
+                GovernanceSourceRepository.uidsByNameSql(PodStatusVersions.RELATION),
+                Tuple.of(cluster, new String[] {"ns-7", "ns-9"}, new String[] {"pod-7", "pod-c9"}));
 
-        assertTrue(plan.stream().anyMatch(l -> l.contains("Index Cond") && l.contains("namespace") && l.contains("name =")),
+        assertFalse(plan.stream().anyMatch(l -> l.contains("Seq Scan")), String.join("\n", plan));
+        assertEquals(2, plan.stream().filter(l -> l.contains("Index Cond") && l.contains("namespace") && l.contains("name =")).count(),
                 String.join("\n", plan));
     }
 
@@ -120,7 +129,7 @@ class NameLookupsTest {
                     involved_name, involved_uid, reason, first_at, observed_at, payload)
                 SELECT $1, 'e-' || i, '1', 'Pod', 'ns-' || (i % 40), 'pod-' || (i % 5000),
                     CASE WHEN i % 2 = 0 THEN 'uid-' || (i % 5000) END, 'Scheduled', now(), now(), '{"count": 1}'::jsonb
-                FROM generate_series(1, 20000) i""", "gov_event_fact", GovernanceSourceRepository.eventsAboutSql(),
+                FROM generate_series(1, 20000) i""", "ledger.gov_event_fact", GovernanceSourceRepository.eventsAboutSql(),
                 Tuple.of(cluster, "Pod", new String[] {"uid-7"}, new String[] {"ns-7"}, new String[] {"pod-7"}));
 
         assertFalse(plan.stream().anyMatch(l -> l.contains("Seq Scan")), String.join("\n", plan));
@@ -129,10 +138,10 @@ class NameLookupsTest {
                 && l.contains("involved_name =")), String.join("\n", plan));
     }
 
-    /** Fills a table with a cluster's rows, analyses it, and explains a statement over them. */
-    private List<String> explain(String cluster, String fill, String table, String statement, Tuple parameters) {
+    /** Fills tables with a cluster's rows, analyses them, and explains a statement over them. */
+    private List<String> explain(String cluster, String fill, String tables, String statement, Tuple parameters) {
         return pool.withConnection(conn -> conn.preparedQuery(fill).execute(Tuple.of(cluster))
-                        .chain(() -> conn.query("ANALYZE ledger." + table).execute())
+                        .chain(() -> conn.query("ANALYZE " + tables).execute())
                         .chain(() -> conn.preparedQuery("EXPLAIN " + statement).execute(parameters)))
                 .map(rows -> {
                     List<String> lines = new ArrayList<>();
