@@ -155,6 +155,15 @@ public final class VersionsInHand<T> {
         return out;
     }
 
+    /**
+     * The versions in hand of an object every stored version of which is in hand: one the table held nothing of
+     * before the batch. Empty for any other object, whose stored versions only the table can tell.
+     */
+    public Collection<T> wholeInHand(String uid) {
+        Map<String, T> held = inHand.get(uid);
+        return held == null || storedBefore.containsKey(uid) ? List.of() : held.values();
+    }
+
     /** Every stored version of these objects, from hand where it can. */
     public Uni<List<T>> read(SqlClient db, String cluster, Collection<String> uids) {
         List<T> found = new ArrayList<>();

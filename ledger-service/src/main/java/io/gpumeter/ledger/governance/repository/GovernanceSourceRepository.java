@@ -11,7 +11,6 @@ import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
-import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.KeyPairs;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
@@ -22,11 +21,8 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 import static io.gpumeter.ledger.governance.repository.Sql.instant;
@@ -122,51 +118,6 @@ public class GovernanceSourceRepository {
     static String uidsByNameSql(String table) {
         return "SELECT DISTINCT uid FROM ledger." + table
                 + " WHERE cluster = $1 AND (namespace, name) IN (SELECT * FROM unnest($2::text[], $3::text[]))";
-    }
-
-    /**
-     * These pods and every other pod of their owners, in slices of about {@link Chunks#OBJECTS} that keep an owner's
-     * pods together (a replacement is looked for among its siblings) and derive one after the other.
-     */
-    public Uni<List<List<String>>> withSiblings(SqlClient db, String cluster, Collection<String> uids) {
-        if (uids.isEmpty()) {
-            return Uni.createFrom().item(List.of());
-        }
-        return db.preparedQuery("""
-                        SELECT DISTINCT s.uid, s.namespace || '/' || s.owner_kind || '/' || s.owner_name AS owner
-                        FROM ledger.pod_status_version s
-                        JOIN (SELECT DISTINCT namespace, owner_kind, owner_name FROM ledger.pod_status_version
-                              WHERE cluster = $1 AND uid = ANY($2) AND owner_name IS NOT NULL) o
-                          ON s.namespace = o.namespace AND s.owner_kind = o.owner_kind AND s.owner_name = o.owner_name
-                        WHERE s.cluster = $1""")
-                .execute(Tuple.of(cluster, uids.toArray(String[]::new)))
-                .map(rows -> {
-                    Map<String, List<String>> groups = new LinkedHashMap<>();
-                    Set<String> placed = new HashSet<>();
-                    for (Row row : rows) {
-                        if (placed.add(row.getString("uid"))) {
-                            groups.computeIfAbsent(row.getString("owner"), k -> new ArrayList<>()).add(row.getString("uid"));
-                        }
-                    }
-                    for (String uid : uids) {
-                        if (placed.add(uid)) {
-                            groups.put("\0" + uid, List.of(uid));
-                        }
-                    }
-                    List<List<String>> slices = new ArrayList<>();
-                    List<String> slice = new ArrayList<>();
-                    for (List<String> group : groups.values()) {
-                        if (!slice.isEmpty() && slice.size() + group.size() > Chunks.OBJECTS) {
-                            slices.add(slice);
-                            slice = new ArrayList<>();
-                        }
-                        slice.addAll(group);
-                    }
-                    if (!slice.isEmpty()) {
-                        slices.add(slice);
-                    }
-                    return slices;
-                });
     }
 
     public Uni<List<LogSignalFact>> logSignals(SqlClient db, String cluster, Collection<String> namespacedPods) {
