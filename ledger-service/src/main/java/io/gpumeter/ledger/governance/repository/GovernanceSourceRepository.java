@@ -31,6 +31,10 @@ import static io.gpumeter.ledger.governance.repository.Sql.instant;
 @ApplicationScoped
 public class GovernanceSourceRepository {
 
+    /** The relations of governance objects with a namespace and a name, the only ones read by name. */
+    private static final Set<String> OBJECT_RELATIONS =
+            Set.of("gov_workload_fact", "gov_pod_group_fact", PodStatusVersions.RELATION);
+
     private final ObjectMapper json;
     private final VersionsInHand.Relation<PodStatusFact> podVersions;
 
@@ -103,9 +107,7 @@ public class GovernanceSourceRepository {
 
     /** Uids of the objects of a fact table with these namespace/name pairs. */
     public Uni<Set<String>> uidsByName(SqlClient db, String cluster, String table, Collection<String> namespacedNames) {
-        if (!table.matches("gov_(workload|pod_group)_fact|pod_status_version")) {
-            throw new IllegalArgumentException("not a governance object table: " + table);
-        }
+        requireObjectRelation(table);
         KeyPairs names = KeyPairs.split(namespacedNames);
         if (names.isEmpty()) {
             return Uni.createFrom().item(Set.of());
@@ -150,9 +152,7 @@ public class GovernanceSourceRepository {
 
     /** Where objects of a fact table with this namespace and name live: cluster and uid, newest first. */
     public Uni<List<String[]>> locate(SqlClient db, String table, String cluster, String namespace, String name) {
-        if (!table.matches("gov_(workload|pod_group)_fact|pod_status_version")) {
-            throw new IllegalArgumentException("not a governance object table: " + table);
-        }
+        requireObjectRelation(table);
         return db.preparedQuery("SELECT cluster, uid, max(observed_at) AS seen FROM ledger." + table
                         + " WHERE namespace = $1 AND name = $2 AND ($3::text IS NULL OR cluster = $3)"
                         + " GROUP BY cluster, uid ORDER BY seen DESC")
@@ -191,5 +191,11 @@ public class GovernanceSourceRepository {
         Set<String> out = new LinkedHashSet<>();
         rows.forEach(r -> out.add(r.getString(column)));
         return out;
+    }
+
+    private static void requireObjectRelation(String table) {
+        if (!OBJECT_RELATIONS.contains(table)) {
+            throw new IllegalArgumentException("not a governance object table: " + table);
+        }
     }
 }

@@ -34,11 +34,11 @@ public final class PodSiblings {
             return Uni.createFrom().item(List.of());
         }
         Set<OwnerKey> owners = new LinkedHashSet<>();
-        List<String> unheld = new ArrayList<>();
+        List<String> ownersToRead = new ArrayList<>();
         for (String uid : uids) {
             Collection<PodStatusFact> held = inHand.wholeInHand(uid);
             if (held.isEmpty()) {
-                unheld.add(uid);
+                ownersToRead.add(uid);
             }
             for (PodStatusFact version : held) {
                 if (version.owner() != null && version.owner().kind() != null && version.owner().name() != null) {
@@ -49,7 +49,7 @@ public final class PodSiblings {
         return db.preparedQuery(withSiblingsSql())
                 .execute(Tuple.of(cluster, owners.stream().map(OwnerKey::namespace).toArray(String[]::new),
                         owners.stream().map(OwnerKey::kind).toArray(String[]::new),
-                        owners.stream().map(OwnerKey::name).toArray(String[]::new), unheld.toArray(String[]::new)))
+                        owners.stream().map(OwnerKey::name).toArray(String[]::new), ownersToRead.toArray(String[]::new)))
                 .map(rows -> {
                     Map<String, List<String>> groups = new LinkedHashMap<>();
                     Set<String> placed = new HashSet<>();

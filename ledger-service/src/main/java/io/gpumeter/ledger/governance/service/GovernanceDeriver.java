@@ -17,6 +17,7 @@ import io.gpumeter.ledger.governance.domain.QueueState;
 import io.gpumeter.ledger.governance.domain.WaitEpisode;
 import io.gpumeter.ledger.governance.domain.WorkloadTrail;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
+import io.gpumeter.ledger.governance.repository.PodStatusVersions;
 import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.gpumeter.ledger.governance.repository.PodSiblings;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository;
@@ -61,7 +62,7 @@ public class GovernanceDeriver {
     Uni<Void> derive(SqlConnection conn, String cluster, Touched t) {
         return source.uidsByName(conn, cluster, "gov_workload_fact", t.workloadNames).invoke(t.workloads::addAll)
                 .chain(() -> source.uidsByName(conn, cluster, "gov_pod_group_fact", t.podGroupNames)).invoke(t.podGroups::addAll)
-                .chain(() -> source.uidsByName(conn, cluster, "pod_status_version", t.podNames)).invoke(t.pods::addAll)
+                .chain(() -> source.uidsByName(conn, cluster, PodStatusVersions.RELATION, t.podNames)).invoke(t.pods::addAll)
                 .chain(() -> PodSiblings.withSiblings(conn, cluster, t.pods, t.podsInHand))
                 .chain(podSlices -> workloads(conn, cluster, t.workloads)
                         .chain(() -> podGroups(conn, cluster, t.podGroups))

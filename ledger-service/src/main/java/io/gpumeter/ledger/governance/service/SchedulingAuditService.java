@@ -12,6 +12,7 @@ import io.gpumeter.ledger.governance.domain.TrailEntry;
 import io.gpumeter.ledger.governance.domain.WaitEpisode;
 import io.gpumeter.ledger.governance.domain.WorkloadTrail;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
+import io.gpumeter.ledger.governance.repository.PodStatusVersions;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
 import io.smallrye.mutiny.Multi;
@@ -72,7 +73,7 @@ public class SchedulingAuditService {
     }
 
     public Uni<Decision> ofPod(String cluster, String namespace, String name) {
-        return locate("pod_status_version", "pod", cluster, namespace, name).chain(at -> source.pods(pool, at[0], Set.of(at[1]))
+        return locate(PodStatusVersions.RELATION, "pod", cluster, namespace, name).chain(at -> source.pods(pool, at[0], Set.of(at[1]))
                 .chain(versions -> source.eventsAbout(pool, at[0], "Pod", Set.of(at[1]), Set.of(namespace + "/" + name))
                         .chain(events -> {
                             PodTrail trail = new PodTrail(versions, events);
