@@ -1,5 +1,6 @@
 package io.gpumeter.collector.kubernetes;
 
+import io.gpumeter.common.fact.PodFact;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,6 +74,45 @@ class ParallelWatchStreamReaderTest {
         assertEquals(alone.skippedByReason(), together.skippedByReason());
         assertEquals(Map.of("kind ConfigMap not metered yet", 36), together.skippedByReason());
         assertEquals(WatchStreamReader.BLOCK * 7 + 13 - 36 - 39, together.facts());
+    }
+
+    /** Lines of about 3 KB (and one longer than a block's bytes): blocks end by bytes, long before 500 lines. */
+    private static List<String> longLines(int count) {
+        List<String> lines = lines(count);
+        for (int i = 0; i < lines.size(); i++) {
+            int padding = i == 250 ? WatchStreamReader.BLOCK_BYTES + 1_000 : 3_000 + i % 7;
+            lines.set(i, lines.get(i).replace("\"resourceVersion\":\"7\"",
+                    "\"resourceVersion\":\"7\",\"labels\":{\"pad\":\"" + "x".repeat(padding) + "\"}"));
+        }
+        return lines;
+    }
+
+    @Test
+    void blocksEndedByTheirBytesGiveEveryFactInLineOrder() throws IOException {
+        List<String> lines = longLines(WatchStreamReader.BLOCK + 300);
+        FactSink together = new FactSink();
+        assertEquals(WatchStreamReader.BLOCK + 300 - 8, read(parallel(100_000), lines, together));
+        assertEquals(WatchStreamReader.BLOCK + 300 - 8 - 8, together.facts());
+        List<PodFact> pods = together.batch("c").pods();
+        List<String> uids = pods.stream().map(PodFact::uid).toList();
+        List<String> expected = new ArrayList<>();
+        for (int i = 1; i <= WatchStreamReader.BLOCK + 300; i++) {
+            if (i % 97 != 0 && i % 89 != 0) {
+                expected.add("u" + i);
+            }
+        }
+        assertEquals(expected, uids);
+        assertEquals(3_006, pods.get(uids.indexOf("u7")).labels().get("pad").length());
+        assertEquals(WatchStreamReader.BLOCK_BYTES + 1_000, pods.get(uids.indexOf("u251")).labels().get("pad").length());
+    }
+
+    @Test
+    void aMalformedLineAfterBlocksEndedByTheirBytesIsNamedByItsNumber() {
+        List<String> lines = longLines(WatchStreamReader.BLOCK + 300);
+        lines.set(WatchStreamReader.BLOCK + 120, "{\"type\":\"ADDED\"");
+        WatchStreamReader.MalformedLine e = assertThrows(WatchStreamReader.MalformedLine.class,
+                () -> read(parallel(100_000), lines, new FactSink()));
+        assertEquals(WatchStreamReader.BLOCK + 121, e.line());
     }
 
     @Test

@@ -3,13 +3,12 @@ package io.gpumeter.ledger.repository;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SequenceWriter;
-import io.netty.buffer.ByteBuf;
 import io.netty.buffer.Unpooled;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.mutiny.sqlclient.Row;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -31,26 +30,23 @@ public final class StoredPayloads {
 
     /**
      * Each fact as the UTF-8 bytes of its JSON, for a {@code bytea[]} parameter: the bytes
-     * {@code json.writeValueAsBytes(fact)} gives, written one after another by one generator into one array that each
-     * buffer is a slice of. A generator, a serializer provider and a copied array per fact were a third of the cost.
+     * {@code json.writeValueAsBytes(fact)} gives, written one after another by one generator into arrays of 128 KB
+     * that each buffer is a slice of. A generator, a serializer provider and a copied array per fact were a third of
+     * the cost; one array for a whole slice of a replay grew to megabytes, copied at each doubling and allocated by
+     * G1 straight into the old generation (an object of half a region or more is humongous).
      */
     public static Buffer[] encode(ObjectMapper json, List<?> facts) {
         Buffer[] out = new Buffer[facts.size()];
-        Bytes bytes = new Bytes(Math.max(256, facts.size() * 512));
-        int[] ends = new int[out.length];
+        Chunks bytes = new Chunks();
         try (JsonGenerator generator = json.createGenerator(bytes).setRootValueSeparator(null); // no space between facts
              SequenceWriter writer = json.writer().writeValues(generator)) {
             for (int i = 0; i < out.length; i++) {
                 writer.write(facts.get(i));
                 generator.flush();
-                ends[i] = bytes.size();
+                out[i] = bytes.take();
             }
         } catch (IOException e) {
             throw new IllegalArgumentException("fact cannot be serialised", e);
-        }
-        ByteBuf all = Unpooled.wrappedBuffer(bytes.array(), 0, bytes.size());
-        for (int i = 0, start = 0; i < out.length; start = ends[i++]) {
-            out[i] = Buffer.buffer(all.slice(start, ends[i] - start));
         }
         return out;
     }
@@ -73,14 +69,40 @@ public final class StoredPayloads {
         return out;
     }
 
-    /** A byte array stream whose array is read in place. */
-    private static final class Bytes extends ByteArrayOutputStream {
-        Bytes(int size) {
-            super(size);
+    /**
+     * Bytes written into arrays of {@link #CHUNK}, handed out as slices: a write that does not fit starts the next
+     * array with the bytes not yet taken, so every slice lies in one array.
+     */
+    static final class Chunks extends OutputStream {
+        static final int CHUNK = 1 << 17;
+        private byte[] chunk = new byte[CHUNK];
+        private int taken;
+        private int written;
+
+        @Override
+        public void write(int b) {
+            write(new byte[] {(byte) b}, 0, 1);
         }
 
-        byte[] array() {
-            return buf;
+        @Override
+        public void write(byte[] b, int off, int len) {
+            if (written + len > chunk.length) {
+                int pending = written - taken;
+                byte[] next = new byte[Math.max(CHUNK, pending + len)];
+                System.arraycopy(chunk, taken, next, 0, pending);
+                chunk = next;
+                taken = 0;
+                written = pending;
+            }
+            System.arraycopy(b, off, chunk, written, len);
+            written += len;
+        }
+
+        /** The bytes written since the last take. */
+        Buffer take() {
+            Buffer slice = Buffer.buffer(Unpooled.wrappedBuffer(chunk, taken, written - taken));
+            taken = written;
+            return slice;
         }
     }
 

@@ -95,6 +95,20 @@ class StoredPayloadsTest {
     }
 
     @Test
+    void aFactLongerThanAChunkIsWholeAndSoAreTheFactsAroundIt() throws Exception {
+        ObjectMapper json = mapper();
+        SplittableRandom random = new SplittableRandom(31);
+        List<Object> facts = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            facts.add(i % 100 == 50 ? new Owner("Job", "j".repeat(StoredPayloads.Chunks.CHUNK * (1 + i / 100))) : fact(random));
+        }
+        Buffer[] payloads = StoredPayloads.encode(json, facts);
+        for (int i = 0; i < facts.size(); i++) {
+            assertArrayEquals(json.writeValueAsBytes(facts.get(i)), payloads[i].getBytes(), "fact " + i);
+        }
+    }
+
+    @Test
     void aFactTheMapperCannotWriteIsRefused() {
         assertThrows(IllegalArgumentException.class, () -> StoredPayloads.encode(mapper(), List.of(new Object())));
     }
