@@ -79,10 +79,11 @@ public final class WatchStreamReader {
      */
     public int read(InputStream body, Instant observedAt, FactSink sink) throws IOException {
         ByteLines lines = new ByteLines(body);
-        Deque<CompletableFuture<FactSink>> parsing = new ArrayDeque<>();
+        Deque<Block> parsing = new ArrayDeque<>();
+        Deque<byte[]> spare = new ArrayDeque<>(); // the arrays of blocks gathered, for the blocks read next
         int events = 0;
         long lineNumber = 0;
-        Block block = new Block();
+        Block block = new Block(spare);
         try {
             while (lines.next()) {
                 lineNumber++;
@@ -91,42 +92,49 @@ public final class WatchStreamReader {
                 }
                 if (++events > maxLines) {
                     while (!parsing.isEmpty()) {
-                        gather(parsing.removeFirst(), sink);
+                        gather(parsing.removeFirst(), sink, spare);
                     }
                     throw new TooManyLines(maxLines);
                 }
                 if (block.size > 0 && !block.fits(lines.length())) {
-                    hand(block, observedAt, parsing, sink);
-                    block = new Block();
+                    hand(block, observedAt, parsing, sink, spare);
+                    block = new Block(spare);
                 }
                 if (block.add(lineNumber, lines.buffer(), lines.start(), lines.length())) {
-                    hand(block, observedAt, parsing, sink);
-                    block = new Block();
+                    hand(block, observedAt, parsing, sink, spare);
+                    block = new Block(spare);
                 }
             }
             if (block.size > 0) {
-                hand(block, observedAt, parsing, sink);
+                hand(block, observedAt, parsing, sink, spare);
             }
             while (!parsing.isEmpty()) {
-                gather(parsing.removeFirst(), sink);
+                gather(parsing.removeFirst(), sink, spare);
             }
             return events;
         } finally {
-            parsing.forEach(f -> f.cancel(false));
+            parsing.forEach(b -> b.parsed.cancel(false));
         }
     }
 
-    private void hand(Block block, Instant observedAt, Deque<CompletableFuture<FactSink>> parsing, FactSink sink) {
+    private void hand(Block block, Instant observedAt, Deque<Block> parsing, FactSink sink, Deque<byte[]> spare) {
         if (parsing.size() > parallelism) {
-            gather(parsing.removeFirst(), sink);
+            gather(parsing.removeFirst(), sink, spare);
         }
-        parsing.addLast(CompletableFuture.supplyAsync(() -> block.parse(observedAt), parsers));
+        block.parsed = CompletableFuture.supplyAsync(() -> block.parse(observedAt), parsers);
+        parsing.addLast(block);
     }
 
-    /** Waits for the oldest block and adds its facts; its first malformed line fails the stream. */
-    private static void gather(CompletableFuture<FactSink> parsed, FactSink sink) {
+    /**
+     * Waits for the oldest block and adds its facts; its first malformed line fails the stream. The block's array is
+     * then spare: its facts hold strings of their own, nothing of the bytes they were read from.
+     */
+    private static void gather(Block block, FactSink sink, Deque<byte[]> spare) {
         try {
-            sink.addAll(parsed.join());
+            sink.addAll(block.parsed.join());
+            if (block.data.length == BLOCK_BYTES) {
+                spare.push(block.data);
+            }
         } catch (CompletionException e) {
             if (e.getCause() instanceof RuntimeException cause) {
                 throw cause;
@@ -154,12 +162,17 @@ public final class WatchStreamReader {
 
     /** Consecutive non-empty lines with their line numbers, their bytes copied end to end. */
     private static final class Block {
-        private byte[] data = new byte[BLOCK_BYTES];
+        private byte[] data;
         private int used;
         private final int[] starts = new int[BLOCK];
         private final int[] lengths = new int[BLOCK];
         private final long[] numbers = new long[BLOCK];
         private int size;
+        private CompletableFuture<FactSink> parsed;
+
+        Block(Deque<byte[]> spare) {
+            data = spare.isEmpty() ? new byte[BLOCK_BYTES] : spare.pop();
+        }
 
         boolean fits(int length) {
             return used + length <= data.length;
