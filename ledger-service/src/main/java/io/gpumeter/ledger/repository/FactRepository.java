@@ -39,28 +39,28 @@ public class FactRepository {
      */
     public Uni<Inserted> insertPods(SqlConnection conn, String cluster, VersionsInHand<PodFact> batch,
                                     CarriedStatuses carried) {
-        return batch.insertUnstored(slice -> insertPodSlice(conn, cluster, slice, carried));
-    }
-
-    /** A pod version carrying its governance view keeps the view's status fields beside its payload (ADR 0016). */
-    private Uni<Void> insertPodSlice(SqlConnection conn, String cluster, List<PodFact> pods, CarriedStatuses carried) {
-        return conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
+        return batch.insertUnstored(slice -> podSlice(cluster, slice, carried), parameters -> conn.preparedQuery(
+                KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at,
                                                      payload, name, owner_kind, owner_name, status)
                         SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json,
                                u.name, u.ok, u.oname, convert_from(u.status, 'UTF8')::json
                         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[],
                                     $9::text[], $10::text[], $11::text[], $12::bytea[])
-                             AS u(uid, rv, et, ns, node, obs, payload, name, ok, oname, status)"""))
-                .execute(Tuple.from(List.of(cluster,
-                        Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
-                        Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),
-                        Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt),
-                        StoredPayloads.encode(json, pods), Columns.strings(pods, PodFact::name),
-                        Columns.strings(pods, p -> p.owner() == null ? null : p.owner().kind()),
-                        Columns.strings(pods, p -> p.owner() == null ? null : p.owner().name()),
-                        StoredPayloads.encodeOrNull(json, Arrays.asList(Columns.values(pods, carried::of, CarriedStatus[]::new))))))
-                .replaceWithVoid();
+                             AS u(uid, rv, et, ns, node, obs, payload, name, ok, oname, status)""")).execute(parameters)
+                .replaceWithVoid());
+    }
+
+    /** A pod version carrying its governance view keeps the view's status fields beside its payload (ADR 0016). */
+    private Tuple podSlice(String cluster, List<PodFact> pods, CarriedStatuses carried) {
+        return Tuple.from(List.of(cluster,
+                Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
+                Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),
+                Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt),
+                StoredPayloads.encode(json, pods), Columns.strings(pods, PodFact::name),
+                Columns.strings(pods, p -> p.owner() == null ? null : p.owner().kind()),
+                Columns.strings(pods, p -> p.owner() == null ? null : p.owner().name()),
+                StoredPayloads.encodeOrNull(json, Arrays.asList(Columns.values(pods, carried::of, CarriedStatus[]::new)))));
     }
 
     /** Inserts the namespace versions not seen before; returns the names of the namespaces that changed. */

@@ -2,6 +2,7 @@ package io.gpumeter.ledger.repository;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
@@ -116,17 +117,21 @@ public final class VersionsInHand<T> {
     /**
      * Inserts the versions the batch stores: the first of each key (uid, resource version, event type) that the table
      * did not hold before the batch, in batch order, {@link Chunks#ROWS} to a statement with the slices overlapped on
-     * the caller's connection. Answers how many were stored and for which uids; a batch sent again stores none.
+     * the caller's connection, each slice's {@code parameters} built ahead of its turn on worker threads
+     * ({@link Chunks#overlapped(List, Function, Function, java.util.concurrent.Executor)}) and then run by
+     * {@code insert}. Answers how many were stored and for which uids; a batch sent again stores none.
      */
-    public Uni<Inserted> insertUnstored(Function<List<T>, Uni<Void>> insert) {
-        return insertUnstored(fact -> false, insert);
+    public Uni<Inserted> insertUnstored(Function<List<T>, Tuple> parameters, Function<Tuple, Uni<Void>> insert) {
+        return insertUnstored(fact -> false, parameters, insert);
     }
 
     /**
-     * As {@link #insertUnstored(Function)}, where the versions {@code storedElsewhere} answers for were stored by the
-     * caller in another row (a pod version carrying its governance view): they count as stored, and are not inserted.
+     * As {@link #insertUnstored(Function, Function)}, where the versions {@code storedElsewhere} answers for were
+     * stored by the caller in another row (a pod version carrying its governance view): they count as stored, and are
+     * not inserted.
      */
-    public Uni<Inserted> insertUnstored(Predicate<T> storedElsewhere, Function<List<T>, Uni<Void>> insert) {
+    public Uni<Inserted> insertUnstored(Predicate<T> storedElsewhere, Function<List<T>, Tuple> parameters,
+                                        Function<Tuple, Uni<Void>> insert) {
         List<Held<T>> unstored = unstored();
         if (unstored.isEmpty()) {
             return Uni.createFrom().item(Inserted.NONE);
@@ -134,7 +139,8 @@ public final class VersionsInHand<T> {
         Set<String> uids = new LinkedHashSet<>();
         unstored.forEach(held -> uids.add(held.uid()));
         List<T> facts = unstored.stream().map(Held::fact).filter(storedElsewhere.negate()).toList();
-        return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), insert).map(ignored -> new Inserted(unstored.size(), uids));
+        return Chunks.overlapped(Chunks.of(facts, Chunks.ROWS), parameters, insert, Infrastructure.getDefaultWorkerPool())
+                .map(ignored -> new Inserted(unstored.size(), uids));
     }
 
     /** The versions {@link #insertUnstored} stores: the first of each key the relation did not hold, in batch order. */
