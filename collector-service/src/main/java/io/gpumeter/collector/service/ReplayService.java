@@ -86,11 +86,14 @@ public class ReplayService {
         parsers.shutdownNow();
     }
 
-    /** Metering and governance facts go in one bundle, which the ledger stores whole or not at all. */
+    /**
+     * Metering and governance facts go in one bundle, which the ledger stores whole or not at all; the pods'
+     * governance views go as what each says beyond its pod version.
+     */
     private BundleResult deliver(FactSink sink, String cluster) {
         try {
             GovernanceBatch governed = sink.governanceBatch(cluster);
-            return ledger.deliver(JsonBody.of(json, new FactBundle(sink.facts() == 0 ? null : sink.batch(cluster),
+            return ledger.deliver(JsonBody.of(json, FactBundle.carrying(sink.facts() == 0 ? null : sink.batch(cluster),
                     governed.size() == 0 ? null : governed)));
         } catch (ApiProblem e) {
             throw e;

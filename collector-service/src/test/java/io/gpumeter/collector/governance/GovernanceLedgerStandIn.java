@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.gpumeter.collector.testing.WholeBundles;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;
@@ -45,7 +46,7 @@ public class GovernanceLedgerStandIn implements QuarkusTestResourceLifecycleMana
 
     /** Both halves in one request: stored together when both intakes would take them, else neither. */
     private static void bundle(HttpExchange exchange) throws IOException {
-        JsonNode bundle = JSON.readTree(exchange.getRequestBody());
+        JsonNode bundle = WholeBundles.read(exchange.getRequestBody().readAllBytes());
         int status = METERING_STATUS.get() != 200 ? METERING_STATUS.get() : GOVERNANCE_STATUS.get();
         byte[] reply;
         if (status == 200) {

@@ -3,6 +3,7 @@ package io.gpumeter.collector.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
+import io.gpumeter.collector.testing.WholeBundles;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.io.IOException;
@@ -77,7 +78,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             BUNDLE_LENGTHS.add(exchange.getRequestHeaders().getFirst("Content-Length"));
             byte[] body = exchange.getRequestBody().readAllBytes();
             BUNDLE_SIZES.add(body.length);
-            JsonNode bundle = JSON.readTree(body);
+            JsonNode bundle = WholeBundles.read(body);
             int status = STATUS.get();
             byte[] reply;
             if (status == 200) {

@@ -32,6 +32,12 @@ public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List
                 only(facts, LogSignalFact.class), only(facts, PendingPositionFact.class));
     }
 
+    /** This batch with {@code podStatuses} instead of its own. */
+    public GovernanceBatch withPodStatuses(List<PodStatusFact> podStatuses) {
+        return new GovernanceBatch(cluster, workloads, queueObjects, podGroups, volcanoJobs, events, podStatuses, xids,
+                gpuAddresses, logSignals, pendingPositions);
+    }
+
     private static <T> List<T> only(List<?> facts, Class<T> type) {
         return facts.stream().filter(type::isInstance).map(type::cast).toList();
     }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.ser.std.StdSerializer;
+import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.Owner;
@@ -22,8 +23,8 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Pod versions and their governance views written field by field, the bytes the mapper's own record serialisers
- * write (every field in the record's order, nulls included). A bulk replay writes each of these twice (the
+ * Pod versions, their governance views and what a view carried by its version keeps, written field by field: the
+ * bytes the mapper's own record serialisers write (every field in the record's order, nulls included). A bulk replay writes each of these twice (the
  * collector's bundle, the ledger's stored payload), and there the general serialiser, calling every accessor
  * reflectively under the services' C1 compiler, was a third of the collector's CPU.
  */
@@ -42,6 +43,7 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         module.addSerializer(PodFact.class, new PodWriter());
         module.addSerializer(PodStatusFact.class, new StatusWriter());
         module.addSerializer(ContainerStatusFact.class, CONTAINER);
+        module.addSerializer(CarriedStatus.class, new CarriedWriter());
         return module;
     }
 
@@ -129,6 +131,27 @@ public class PodVersionJson implements ObjectMapperCustomizer {
             amounts(gen, pod.gpuResources());
             instant(gen, provider, instants, "readyChangedAt", pod.readyChangedAt());
             containers(gen, provider, instants, pod.containers());
+            gen.writeEndObject();
+        }
+    }
+
+    /** What a governance view says beyond its pod version: kept beside the version, or sent in a bundle instead. */
+    static final class CarriedWriter extends StdSerializer<CarriedStatus> {
+        CarriedWriter() {
+            super(CarriedStatus.class);
+        }
+
+        @Override
+        public void serialize(CarriedStatus status, JsonGenerator gen, SerializerProvider provider) throws IOException {
+            JsonSerializer<Object> instants = instants(provider);
+            gen.writeStartObject(status);
+            gen.writeStringField("reason", status.reason());
+            gen.writeStringField("message", status.message());
+            gen.writeStringField("groupName", status.groupName());
+            gen.writeStringField("queueName", status.queueName());
+            instant(gen, provider, instants, "deletedAt", status.deletedAt());
+            instant(gen, provider, instants, "readyChangedAt", status.readyChangedAt());
+            containers(gen, provider, instants, status.containers());
             gen.writeEndObject();
         }
     }

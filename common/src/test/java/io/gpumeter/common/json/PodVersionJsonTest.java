@@ -3,6 +3,7 @@ package io.gpumeter.common.json;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.FactBatch;
@@ -29,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 /** The hand-written pod version writers give, byte for byte, what the mapper's record serialisers give. */
-class PodVersionJsonTest {
+public class PodVersionJsonTest {
 
     /** The services' mapper (ISO instants through {@link InstantJson}), and one writing instants as numbers. */
     private static final List<Supplier<ObjectMapper>> MAPPERS = List.of(
@@ -90,7 +91,7 @@ class PodVersionJsonTest {
                 random.nextBoolean() ? null : random.nextInt(), instant(random), instant(random));
     }
 
-    static PodFact pod(SplittableRandom random) {
+    public static PodFact pod(SplittableRandom random) {
         Map<String, String> labels = new LinkedHashMap<>();
         for (int i = random.nextInt(6); i > 0; i--) {
             String value = text(random);
@@ -111,12 +112,23 @@ class PodVersionJsonTest {
                 random.nextInt(5) == 0 ? null : claims);
     }
 
-    static PodStatusFact status(SplittableRandom random) {
+    private static List<ContainerStatusFact> containers(SplittableRandom random) {
         List<ContainerStatusFact> containers = new ArrayList<>();
         for (int i = random.nextInt(4); i > 0; i--) {
             containers.add(new ContainerStatusFact(text(random), random.nextBoolean(), random.nextInt(), state(random),
                     state(random)));
         }
+        return containers;
+    }
+
+    /** What a governance view of some pod version says beyond it. */
+    public static CarriedStatus carried(SplittableRandom random) {
+        return new CarriedStatus(text(random), text(random), text(random), text(random), instant(random),
+                instant(random), random.nextInt(5) == 0 ? null : containers(random));
+    }
+
+    public static PodStatusFact status(SplittableRandom random) {
+        List<ContainerStatusFact> containers = containers(random);
         return new PodStatusFact(text(random), text(random), text(random), text(random), type(random), instant(random),
                 instant(random), instant(random), instant(random), text(random), text(random), text(random),
                 text(random), text(random), owner(random), text(random), text(random),
@@ -125,13 +137,17 @@ class PodVersionJsonTest {
     }
 
     @Test
-    void everyPodVersionAndViewIsWrittenAsTheMapperWritesIt() throws Exception {
+    void everyPodVersionViewAndCarriedViewIsWrittenAsTheMapperWritesIt() throws Exception {
         SplittableRandom random = new SplittableRandom(16);
         for (Supplier<ObjectMapper> make : MAPPERS) {
             ObjectMapper general = make.get();
             ObjectMapper fast = make.get().registerModule(PodVersionJson.module());
             for (int i = 0; i < 4_000; i++) {
-                Object fact = i % 2 == 0 ? pod(random) : status(random);
+                Object fact = switch (i % 3) {
+                    case 0 -> pod(random);
+                    case 1 -> status(random);
+                    default -> carried(random);
+                };
                 assertArrayEquals(general.writeValueAsBytes(fact), fast.writeValueAsBytes(fact), "fact " + i + ": " + fact);
             }
         }

@@ -34,10 +34,8 @@ public class BundleIngestService {
         this.governance = governance;
     }
 
-    public Uni<BundleResult> ingest(FactBundle bundle) {
-        if (bundle == null || (bundle.facts() == null && bundle.governance() == null)) {
-            throw ApiProblem.badRequest("facts", "a bundle needs facts, governance or both");
-        }
+    public Uni<BundleResult> ingest(FactBundle sent) {
+        FactBundle bundle = whole(sent);
         FactBatch facts = bundle.facts();
         GovernanceBatch governed = bundle.governance();
         if (facts != null) {
@@ -64,5 +62,19 @@ public class BundleIngestService {
                             .chain(stored -> governance.store(conn, governed, podsInHand, carried)
                                     .map(governedResult -> new BundleResult(stored, governedResult)));
                 }));
+    }
+
+    /** The bundle with its governance views whole, the carried ones made from their pod versions. */
+    private static FactBundle whole(FactBundle bundle) {
+        if (bundle == null || (bundle.facts() == null && bundle.governance() == null && bundle.carriedStatuses().isEmpty())) {
+            throw ApiProblem.badRequest("facts", "a bundle needs facts, governance or both");
+        }
+        int carried = bundle.carriedStatuses().size();
+        if (carried > 0 && (bundle.facts() == null || bundle.facts().pods().size() != carried)) {
+            throw ApiProblem.badRequest("carriedStatuses", "has " + carried + " entries for "
+                    + (bundle.facts() == null ? 0 : bundle.facts().pods().size())
+                    + " pod versions in facts.pods: carried governance views come one for each pod version, in order");
+        }
+        return bundle.expanded();
     }
 }

@@ -11,6 +11,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.util.List;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
@@ -159,6 +160,33 @@ class UnknownShapesResourceTest {
         assertHours("0.142857142857", requested(cluster));
         given().contentType(ContentType.JSON).body("{\"facts\":" + facts + ",\"governance\":" + governance + "}")
                 .post("/api/v1/facts/bundles").then().statusCode(200)
+                .body("facts.duplicates", equalTo(2)).body("governance.duplicates", equalTo(1));
+    }
+
+    @Test
+    void aBundleCarriesItsPodsViewsAsTheirOwnFieldsOneForEachPodVersion() {
+        String cluster = "carrying";
+        String facts = batch(cluster, pendingPod("c1", "{\"nvidia.com/mig-1g.10gb\":1}"));
+        String view = "{\"reason\":\"Unschedulable\",\"queueName\":\"team-a\",\"containers\":[]}";
+        for (String bad : List.of("{\"facts\":" + facts + ",\"carriedStatuses\":[" + view + "," + view + "]}",
+                "{\"carriedStatuses\":[" + view + "]}",
+                "{\"facts\":" + batch(cluster, "") + ",\"carriedStatuses\":[" + view + "]}")) {
+            given().contentType(ContentType.JSON).body(bad).post("/api/v1/facts/bundles").then().statusCode(400)
+                    .contentType("application/problem+json").body("field", equalTo("carriedStatuses"))
+                    .body("detail", containsString("one for each pod version"));
+        }
+        given().contentType(ContentType.JSON)
+                .body("{\"facts\":" + facts + ",\"carriedStatuses\":[" + view.replace("[]", "[{\"name\":\"main\","
+                        + "\"state\":{\"state\":\"waiting\",\"startedAt\":\"yesterday\"}}]") + "]}")
+                .post("/api/v1/facts/bundles").then().statusCode(400).contentType("application/problem+json")
+                .body("field", containsString("carriedStatuses"));
+        assertHours("0", requested(cluster));
+
+        String bundle = "{\"facts\":" + facts + ",\"carriedStatuses\":[" + view + "]}";
+        given().contentType(ContentType.JSON).body(bundle).post("/api/v1/facts/bundles").then().statusCode(200)
+                .body("facts.accepted", equalTo(2)).body("governance.accepted", equalTo(1));
+        assertHours("0.142857142857", requested(cluster));
+        given().contentType(ContentType.JSON).body(bundle).post("/api/v1/facts/bundles").then().statusCode(200)
                 .body("facts.duplicates", equalTo(2)).body("governance.duplicates", equalTo(1));
     }
 }

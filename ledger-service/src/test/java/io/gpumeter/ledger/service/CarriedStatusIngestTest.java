@@ -150,6 +150,28 @@ class CarriedStatusIngestTest {
     }
 
     @Test
+    void viewsSentAsCarriedFieldsStoreWhatWholeViewsStore() {
+        Month month = Month.of();
+        String carrying = newCluster();
+        String whole = newCluster();
+        FactBatch facts = new FactBatch(carrying, List.of(), List.of(), month.pods());
+        FactBundle bundle = FactBundle.carrying(facts, GovernanceBatch.of(carrying, month.views()));
+        assertEquals(5, bundle.carriedStatuses().size(), "the month's views are what their pod versions make");
+
+        BundleResult carried = bundles.ingest(bundle).await().atMost(Duration.ofSeconds(30));
+        BundleResult sentWhole = send(whole, month.pods(), month.views());
+
+        assertEquals(sentWhole, carried);
+        assertEquals(5, count("SELECT count(*) FROM ledger.pod_fact WHERE cluster = $1 AND status IS NOT NULL", carrying));
+        for (String table : List.of("gov_queue_wait", "gov_queue_item", "gov_incident")) {
+            assertEquals(book(table, whole), book(table, carrying), table);
+        }
+        assertEquals(Set.copyOf(month.views()), Set.copyOf(views(carrying, month)), "every view reads back as sent");
+        BundleResult again = bundles.ingest(bundle).await().atMost(Duration.ofSeconds(30));
+        assertEquals(5, again.governance().duplicates());
+    }
+
+    @Test
     void aBundleSentTwiceStoresOnce() {
         Month month = Month.of();
         String cluster = newCluster();

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodStatusFact;
 

@@ -1,8 +1,4 @@
-package io.gpumeter.ledger.governance.domain;
-
-import io.gpumeter.common.fact.ContainerStatusFact;
-import io.gpumeter.common.fact.PodFact;
-import io.gpumeter.common.fact.PodStatusFact;
+package io.gpumeter.common.fact;
 
 import java.time.Instant;
 import java.util.List;
@@ -10,8 +6,9 @@ import java.util.Optional;
 
 /**
  * The fields of a pod's governance view that its metering view of the same version does not hold: what a pod version
- * keeps beside its metering payload when it carries its governance view (ADR 0016). With the pod version they make
- * the whole governance view again.
+ * keeps beside its metering payload when it carries its governance view (ADR 0016), and what a bundle sends of a
+ * view instead of the whole ({@link FactBundle#carriedStatuses()}). With the pod version they make the whole
+ * governance view again.
  */
 public record CarriedStatus(String reason, String message, String groupName, String queueName, Instant deletedAt,
                             Instant readyChangedAt, List<ContainerStatusFact> containers) {
