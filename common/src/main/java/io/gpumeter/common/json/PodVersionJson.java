@@ -14,6 +14,7 @@ import io.gpumeter.common.fact.PodClaim;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.VgpuGrant;
+import io.gpumeter.common.fact.WatchEventType;
 import io.quarkus.jackson.ObjectMapperCustomizer;
 import jakarta.inject.Singleton;
 
@@ -56,14 +57,8 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         public void serialize(PodFact pod, JsonGenerator gen, SerializerProvider provider) throws IOException {
             JsonSerializer<Object> instants = instants(provider);
             gen.writeStartObject(pod);
-            gen.writeStringField("uid", pod.uid());
-            gen.writeStringField("namespace", pod.namespace());
-            gen.writeStringField("name", pod.name());
-            gen.writeStringField("resourceVersion", pod.resourceVersion());
-            gen.writeStringField("type", pod.type() == null ? null : pod.type().name());
-            instant(gen, provider, instants, "observedAt", pod.observedAt());
-            instant(gen, provider, instants, "createdAt", pod.createdAt());
-            instant(gen, provider, instants, "scheduledAt", pod.scheduledAt());
+            head(gen, provider, instants, pod.uid(), pod.namespace(), pod.name(), pod.resourceVersion(), pod.type(),
+                    pod.observedAt(), pod.createdAt(), pod.scheduledAt());
             gen.writeStringField("nodeName", pod.nodeName());
             gen.writeStringField("phase", pod.phase());
             gen.writeStringField("schedulerName", pod.schedulerName());
@@ -111,14 +106,8 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         public void serialize(PodStatusFact pod, JsonGenerator gen, SerializerProvider provider) throws IOException {
             JsonSerializer<Object> instants = instants(provider);
             gen.writeStartObject(pod);
-            gen.writeStringField("uid", pod.uid());
-            gen.writeStringField("namespace", pod.namespace());
-            gen.writeStringField("name", pod.name());
-            gen.writeStringField("resourceVersion", pod.resourceVersion());
-            gen.writeStringField("type", pod.type() == null ? null : pod.type().name());
-            instant(gen, provider, instants, "observedAt", pod.observedAt());
-            instant(gen, provider, instants, "createdAt", pod.createdAt());
-            instant(gen, provider, instants, "scheduledAt", pod.scheduledAt());
+            head(gen, provider, instants, pod.uid(), pod.namespace(), pod.name(), pod.resourceVersion(), pod.type(),
+                    pod.observedAt(), pod.createdAt(), pod.scheduledAt());
             instant(gen, provider, instants, "deletedAt", pod.deletedAt());
             gen.writeStringField("nodeName", pod.nodeName());
             gen.writeStringField("schedulerName", pod.schedulerName());
@@ -226,6 +215,20 @@ public class PodVersionJson implements ObjectMapperCustomizer {
             gen.writeNumberField(amount.getKey(), amount.getValue().longValue());
         }
         gen.writeEndObject();
+    }
+
+    /** The fields a pod version and its governance view begin with, in the order of both records. */
+    private static void head(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants, String uid,
+                             String namespace, String name, String resourceVersion, WatchEventType type,
+                             Instant observedAt, Instant createdAt, Instant scheduledAt) throws IOException {
+        gen.writeStringField("uid", uid);
+        gen.writeStringField("namespace", namespace);
+        gen.writeStringField("name", name);
+        gen.writeStringField("resourceVersion", resourceVersion);
+        gen.writeStringField("type", type == null ? null : type.name());
+        instant(gen, provider, instants, "observedAt", observedAt);
+        instant(gen, provider, instants, "createdAt", createdAt);
+        instant(gen, provider, instants, "scheduledAt", scheduledAt);
     }
 
     /** The mapper's serialiser of instants, looked up once for a whole pod: a lookup per field was a sixth of the writing. */
