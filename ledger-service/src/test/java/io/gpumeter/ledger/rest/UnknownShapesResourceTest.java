@@ -175,6 +175,10 @@ class UnknownShapesResourceTest {
                     .contentType("application/problem+json").body("field", equalTo("carriedStatuses"))
                     .body("detail", containsString("one for each pod version"));
         }
+        for (String malformed : List.of("[null]", "{}", "\"x\"", "[" + view + ",null]")) {
+            given().contentType(ContentType.JSON).body("{\"facts\":" + facts + ",\"carriedStatuses\":" + malformed + "}")
+                    .post("/api/v1/facts/bundles").then().statusCode(400).contentType("application/problem+json");
+        }
         given().contentType(ContentType.JSON)
                 .body("{\"facts\":" + facts + ",\"carriedStatuses\":[" + view.replace("[]", "[{\"name\":\"main\","
                         + "\"state\":{\"state\":\"waiting\",\"startedAt\":\"yesterday\"}}]") + "]}")
