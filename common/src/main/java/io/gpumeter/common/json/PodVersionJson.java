@@ -25,9 +25,9 @@ import java.util.Map;
 
 /**
  * Pod versions, their governance views and what a view carried by its version keeps, written field by field: the
- * bytes the mapper's own record serialisers write (every field in the record's order, nulls included). A bulk replay writes each of these twice (the
- * collector's bundle, the ledger's stored payload), and there the general serialiser, calling every accessor
- * reflectively under the services' C1 compiler, was a third of the collector's CPU.
+ * bytes the mapper's own record serialisers write (every field in the record's order, nulls included). A bulk replay
+ * writes each of these twice (the collector's bundle, the ledger's stored payload), and there the general serialiser,
+ * calling every accessor reflectively under the services' C1 compiler, was a third of the collector's CPU.
  */
 @Singleton
 public class PodVersionJson implements ObjectMapperCustomizer {
@@ -231,7 +231,7 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         instant(gen, provider, instants, "scheduledAt", scheduledAt);
     }
 
-    /** The mapper's serialiser of instants, looked up once for a whole pod: a lookup per field was a sixth of the writing. */
+    /** The mapper's serialiser of instants, looked up once a pod: a lookup per field was a sixth of the writing. */
     private static JsonSerializer<Object> instants(SerializerProvider provider) throws IOException {
         return provider.findValueSerializer(Instant.class);
     }

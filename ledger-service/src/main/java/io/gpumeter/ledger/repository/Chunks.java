@@ -64,7 +64,7 @@ public final class Chunks {
      * As {@link #overlapped(List, Function)}, where what each slice's statement needs ({@code prepare}: its parameters,
      * JSON payloads above all) is built on {@code workers}, {@link #AHEAD} slices beyond the one whose turn it is,
      * and {@code each} then runs on the caller's Vert.x context. Building a bulk replay's pod versions on the
-     * connection's event loop was a third of that thread's work while the transaction was open, and the database
+     * connection's event loop was over a quarter of that thread's work while the transaction was open, and the database
      * waited for it; the other core now builds them meanwhile. {@code prepare} must only read what it is given.
      */
     public static <T, P, R> Uni<List<R>> overlapped(List<List<T>> slices, Function<List<T>, P> prepare,
@@ -74,7 +74,8 @@ public final class Chunks {
         return inTurn(slices.size(), i -> {
             Uni<P> prepared = Uni.createFrom().completionStage(ahead.take(i))
                     .onFailure(CompletionException.class).transform(Throwable::getCause);
-            return (context == null ? prepared : prepared.emitOn(onContext(context))).onItem().transformToUni(p -> each.apply(p));
+            Uni<P> onCaller = context == null ? prepared : prepared.emitOn(onContext(context));
+            return onCaller.onItem().transformToUni(p -> each.apply(p));
         });
     }
 

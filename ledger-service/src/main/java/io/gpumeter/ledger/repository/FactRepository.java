@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.repository;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
-import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;

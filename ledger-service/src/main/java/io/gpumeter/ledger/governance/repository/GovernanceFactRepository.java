@@ -117,12 +117,14 @@ public class GovernanceFactRepository {
                                            CarriedStatuses carried) {
         return batch.insertUnstored(carried::carries, slice -> podStatusSlice(cluster, slice),
                 parameters -> conn.preparedQuery(KeptPrepared.BULK_WRITE.sql("""
-                INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name, owner_kind,
-                    owner_name, node_name, observed_at, payload)
-                SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.node, u.obs, convert_from(u.payload, 'UTF8')::json
-                FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
-                            $9::text[], $10::timestamptz[], $11::bytea[])
-                     AS u(uid, rv, et, ns, name, ok, oname, node, obs, payload)""")).execute(parameters).replaceWithVoid());
+                        INSERT INTO ledger.gov_pod_status_fact (cluster, uid, resource_version, event_type, namespace, name,
+                            owner_kind, owner_name, node_name, observed_at, payload)
+                        SELECT $1, u.uid, u.rv, u.et, u.ns, u.name, u.ok, u.oname, u.node, u.obs,
+                               convert_from(u.payload, 'UTF8')::json
+                        FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                                    $9::text[], $10::timestamptz[], $11::bytea[])
+                             AS u(uid, rv, et, ns, name, ok, oname, node, obs, payload)""")).execute(parameters)
+                        .replaceWithVoid());
     }
 
     private Tuple podStatusSlice(String cluster, List<PodStatusFact> facts) {

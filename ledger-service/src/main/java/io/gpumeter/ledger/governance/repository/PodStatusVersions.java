@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.governance.repository;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodStatusFact;
-import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.vertx.mutiny.sqlclient.Row;
 
