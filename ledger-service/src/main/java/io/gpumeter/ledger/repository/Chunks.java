@@ -2,6 +2,7 @@ package io.gpumeter.ledger.repository;
 
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
+import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 
@@ -14,6 +15,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.function.Function;
 import java.util.function.IntFunction;
+import java.util.function.Supplier;
 
 /**
  * Works through a large collection a slice at a time on the same connection: a bulk replay's tens of thousands of
@@ -77,6 +79,22 @@ public final class Chunks {
             Uni<P> onCaller = context == null ? prepared : prepared.emitOn(onContext(context));
             return onCaller.onItem().transformToUni(p -> each.apply(p));
         });
+    }
+
+    /**
+     * A slice's own computation (a derivation from what its statements read) run on a worker thread, its answer handed
+     * back on the caller's Vert.x context. Run on the connection's event loop, it kept the other slice of
+     * {@link #overlapped} from sending its next statement, and the database waited; {@code work} must only read what
+     * it is given.
+     */
+    public static <R> Uni<R> offLoop(Supplier<R> work) {
+        return offLoop(work, Infrastructure.getDefaultWorkerPool());
+    }
+
+    static <R> Uni<R> offLoop(Supplier<R> work, Executor workers) {
+        Context context = Vertx.currentContext();
+        Uni<R> computed = Uni.createFrom().item(work).runSubscriptionOn(workers);
+        return context == null ? computed : computed.emitOn(onContext(context));
     }
 
     /** Slices prepared ahead of their turn, each handed out once. */

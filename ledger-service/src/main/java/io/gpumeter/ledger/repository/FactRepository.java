@@ -144,6 +144,12 @@ public class FactRepository {
                 p -> p.type().name(), PodFact::observedAt);
     }
 
+    /** As {@link #podsInHand(SqlConnection, String, List)}, with the keys stored before read by the caller. */
+    public VersionsInHand<PodFact> podsInHand(List<PodFact> batch, VersionsInHand.KeysBefore storedBefore) {
+        return VersionsInHand.hold(versions, batch, PodFact::uid, PodFact::resourceVersion, p -> p.type().name(),
+                PodFact::observedAt, storedBefore);
+    }
+
     /** Nothing in hand: every version of a pod is read as stored. */
     public VersionsInHand<PodFact> noPodsInHand() {
         return VersionsInHand.none(versions);

@@ -90,6 +90,35 @@ public final class VersionsInHand<T> {
     public static <T> Uni<VersionsInHand<T>> before(SqlClient db, Relation<T> relation, String cluster, List<T> batch,
                                                     Function<T, String> uid, Function<T, String> resourceVersion,
                                                     Function<T, String> eventType, Function<T, Instant> observedAt) {
+        VersionsInHand<T> hand = take(relation, batch, uid, resourceVersion, eventType, observedAt);
+        if (hand.inHand.isEmpty()) {
+            return Uni.createFrom().item(hand);
+        }
+        return db.preparedQuery("SELECT uid, resource_version, event_type, observed_at FROM ledger." + relation.name()
+                        + " WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, hand.inHand.keySet().toArray(String[]::new)))
+                .map(rows -> {
+                    KeysBefore keys = new KeysBefore(hand.inHand.keySet());
+                    for (Row row : rows) {
+                        keys.add(row);
+                    }
+                    return hand.withKeys(keys);
+                });
+    }
+
+    /**
+     * As {@link #before}, with keys the caller read beforehand ({@link PodKeysBefore}), in the same transaction and
+     * with nothing written to {@code relation} since. They must have been read for every object of the batch.
+     */
+    public static <T> VersionsInHand<T> hold(Relation<T> relation, List<T> batch, Function<T, String> uid,
+                                             Function<T, String> resourceVersion, Function<T, String> eventType,
+                                             Function<T, Instant> observedAt, KeysBefore keys) {
+        return take(relation, batch, uid, resourceVersion, eventType, observedAt).withKeys(keys);
+    }
+
+    private static <T> VersionsInHand<T> take(Relation<T> relation, List<T> batch, Function<T, String> uid,
+                                              Function<T, String> resourceVersion, Function<T, String> eventType,
+                                              Function<T, Instant> observedAt) {
         VersionsInHand<T> hand = new VersionsInHand<>(relation, observedAt);
         for (T fact : batch) {
             String id = uid.apply(fact);
@@ -98,20 +127,41 @@ public final class VersionsInHand<T> {
                 hand.firsts.add(new Held<>(id, key, fact));
             }
         }
-        if (hand.inHand.isEmpty()) {
-            return Uni.createFrom().item(hand);
+        return hand;
+    }
+
+    private VersionsInHand<T> withKeys(KeysBefore keys) {
+        for (String uid : inHand.keySet()) {
+            if (!keys.readFor.contains(uid)) {
+                throw new IllegalStateException("the stored keys of " + uid + " were not read: its versions in hand"
+                        + " would all count as new");
+            }
+            List<Stored> stored = keys.byUid.get(uid);
+            if (stored != null) {
+                storedBefore.put(uid, stored);
+            }
         }
-        return db.preparedQuery("SELECT uid, resource_version, event_type, observed_at FROM ledger." + relation.name()
-                        + " WHERE cluster = $1 AND uid = ANY($2)")
-                .execute(Tuple.of(cluster, hand.inHand.keySet().toArray(String[]::new)))
-                .map(rows -> {
-                    for (Row row : rows) {
-                        hand.storedBefore.computeIfAbsent(row.getString("uid"), u -> new ArrayList<>())
-                                .add(new Stored(row.getString("resource_version"), row.getString("event_type"),
-                                        row.getOffsetDateTime("observed_at").toInstant()));
-                    }
-                    return hand;
-                });
+        return this;
+    }
+
+    /** The keys (and observation times) a version relation held before a batch, for the uids they were read for. */
+    public static final class KeysBefore {
+        private final Set<String> readFor;
+        private final Map<String, List<Stored>> byUid = new HashMap<>();
+
+        public KeysBefore(Set<String> readFor) {
+            this.readFor = readFor;
+        }
+
+        /** Adds a row of (uid, resource_version, event_type, observed_at). */
+        public void add(Row row) {
+            if (!readFor.contains(row.getString("uid"))) {
+                throw new IllegalArgumentException("keys of " + row.getString("uid") + " were not asked for");
+            }
+            byUid.computeIfAbsent(row.getString("uid"), u -> new ArrayList<>())
+                    .add(new Stored(row.getString("resource_version"), row.getString("event_type"),
+                            row.getOffsetDateTime("observed_at").toInstant()));
+        }
     }
 
     /**

@@ -102,8 +102,9 @@ public class AllocationBooks {
             return facts.namespaceVersions(conn, cluster, namespaces)
                     .chain(nsFacts -> facts.latestNodes(conn, cluster, nodes)
                             .chain(nodeFacts -> usage.bindings(conn, cluster, namespaces)
-                                    .chain(bindings -> {
-                                        Books books = derive(cluster, byPod, timelines(nsFacts), inventories(nodeFacts), bindings, claims);
+                                    .chain(bindings -> Chunks.offLoop(() -> derive(cluster, byPod, timelines(nsFacts),
+                                            inventories(nodeFacts), bindings, claims)))
+                                    .chain(books -> {
                                         Set<String> derived = new TreeSet<>(podUids);
                                         books.skipped().forEach(s -> derived.remove(s.uid()));
                                         return allocations.replace(conn, cluster, derived, books.segments())

@@ -5,15 +5,20 @@ import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.GovernanceIngestService;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.gpumeter.ledger.repository.PodKeysBefore;
+import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
  * Stores a request's metering and governance facts in one transaction, so a refused request has stored nothing.
@@ -55,13 +60,22 @@ public class BundleIngestService {
         // Both halves: the governance views of pods are taken into hand before the pod versions are stored, so that
         // the new versions carry the new views they agree with (ADR 0016) in one row per pod event.
         return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, facts.cluster())
-                .chain(() -> governance.lockAndHold(conn, governed))
-                .chain(podsInHand -> {
+                .chain(() -> governance.lock(conn, governed))
+                .chain(() -> PodKeysBefore.read(conn, facts.cluster(), podUids(facts, governed)))
+                .chain(keys -> {
+                    VersionsInHand<PodStatusFact> podsInHand = governance.hold(governed, keys.podStatuses());
                     CarriedStatuses carried = CarriedStatuses.offered(podsInHand.unstoredFacts());
-                    return metering.store(conn, facts, carried)
+                    return metering.store(conn, facts, carried, keys.podVersions())
                             .chain(stored -> governance.store(conn, governed, podsInHand, carried)
                                     .map(governedResult -> new BundleResult(stored, governedResult)));
                 }));
+    }
+
+    private static Set<String> podUids(FactBatch facts, GovernanceBatch governed) {
+        Set<String> uids = new HashSet<>();
+        facts.pods().forEach(p -> uids.add(p.uid()));
+        governed.podStatuses().forEach(p -> uids.add(p.uid()));
+        return uids;
     }
 
     /** The bundle with its governance views whole, the carried ones made from their pod versions. */

@@ -2,6 +2,7 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.repository.ClaimLinkRepository;
@@ -9,13 +10,16 @@ import io.gpumeter.ledger.repository.DraFactRepository;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.function.Function;
 
 /**
  * Stores a batch of facts (Dynamic Resource Allocation objects included) and re-derives the books of every pod they
@@ -58,21 +62,27 @@ public class IngestService {
 
     /** Stores a validated batch and re-derives what it touches, inside the caller's transaction. */
     public Uni<IngestResult> store(SqlConnection conn, FactBatch batch) {
-        return store(conn, batch, CarriedStatuses.none());
+        return store(conn, batch, CarriedStatuses.none(), pods -> facts.podsInHand(conn, batch.cluster(), pods));
     }
 
     /**
      * As {@link #store(SqlConnection, FactBatch)}, the new pod versions carrying the governance views of
-     * {@code carried} they can (ADR 0016).
+     * {@code carried} they can (ADR 0016), with the keys of the pod versions stored before read by the caller.
      */
-    public Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried) {
+    public Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried,
+                                   VersionsInHand.KeysBefore podsBefore) {
+        return store(conn, batch, carried, pods -> Uni.createFrom().item(facts.podsInHand(pods, podsBefore)));
+    }
+
+    private Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried,
+                                    Function<List<PodFact>, Uni<VersionsInHand<PodFact>>> hold) {
         String cluster = batch.cluster();
         return ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> facts.insertNamespaces(conn, cluster, batch.namespaces()))
                 .chain(namespaces -> facts.insertNodes(conn, cluster, batch.nodes())
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
-                                .chain(() -> facts.podsInHand(conn, cluster, batch.pods()))
+                                .chain(() -> hold.apply(batch.pods()))
                                 .invoke(inHand -> carried.pairWith(inHand.unstoredFacts()))
                                 .chain(inHand -> facts.insertPods(conn, cluster, inHand, carried)
                                 .chain(pods -> links.linkPods(conn, cluster, batch.pods())

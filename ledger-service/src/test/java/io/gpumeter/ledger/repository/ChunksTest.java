@@ -187,4 +187,44 @@ class ChunksTest {
             vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
         }
     }
+
+    @Test
+    void workOffTheLoopRunsOnAWorkerAndAnswersOnTheCallersContext() throws Exception {
+        Vertx vertx = Vertx.vertx();
+        ExecutorService workers = Executors.newSingleThreadExecutor();
+        try {
+            Context context = vertx.getOrCreateContext();
+            List<String> seen = Collections.synchronizedList(new ArrayList<>());
+            CompletableFuture<Integer> done = new CompletableFuture<>();
+            context.runOnContext(ignored -> {
+                Thread loop = Thread.currentThread();
+                Chunks.offLoop(() -> {
+                            seen.add(Thread.currentThread() == loop ? "worked on the context's thread" : "worked on a worker");
+                            return 42;
+                        }, workers)
+                        .invoke(n -> seen.add(Thread.currentThread() == loop && Vertx.currentContext() == context
+                                ? "answered on the context" : "answered elsewhere"))
+                        .subscribe().with(done::complete, done::completeExceptionally);
+            });
+            assertEquals(42, done.get(30, TimeUnit.SECONDS));
+            assertEquals(List.of("worked on a worker", "answered on the context"), seen);
+        } finally {
+            workers.shutdownNow();
+            vertx.close().toCompletionStage().toCompletableFuture().get(30, TimeUnit.SECONDS);
+        }
+    }
+
+    @Test
+    void workOffTheLoopThatFailsFailsWithItsOwnError() {
+        ExecutorService workers = Executors.newSingleThreadExecutor();
+        try {
+            UniAssertSubscriber<Object> done = Chunks.offLoop(() -> {
+                        throw new IllegalArgumentException("a pod's facts cannot be derived");
+                    }, workers)
+                    .subscribe().withSubscriber(UniAssertSubscriber.create());
+            done.awaitFailure().assertFailedWith(IllegalArgumentException.class, "a pod's facts cannot be derived");
+        } finally {
+            workers.shutdownNow();
+        }
+    }
 }

@@ -62,6 +62,12 @@ public class GovernanceSourceRepository {
                 PodStatusFact::resourceVersion, p -> p.type().name(), PodStatusFact::observedAt);
     }
 
+    /** As {@link #podsInHand(SqlClient, String, List)}, with the keys stored before read by the caller. */
+    public VersionsInHand<PodStatusFact> podsInHand(List<PodStatusFact> batch, VersionsInHand.KeysBefore storedBefore) {
+        return VersionsInHand.hold(podVersions, batch, PodStatusFact::uid, PodStatusFact::resourceVersion,
+                p -> p.type().name(), PodStatusFact::observedAt, storedBefore);
+    }
+
     /** Nothing in hand: every version of a pod is read as stored. */
     public VersionsInHand<PodStatusFact> noPodsInHand() {
         return VersionsInHand.none(podVersions);

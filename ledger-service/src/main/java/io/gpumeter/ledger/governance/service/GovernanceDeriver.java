@@ -2,6 +2,7 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
+import io.gpumeter.common.fact.LogSignalFact;
 import io.gpumeter.common.fact.PodGroupFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WorkloadFact;
@@ -132,27 +133,35 @@ public class GovernanceDeriver {
             Map<String, List<PodStatusFact>> byUid = versions.stream().collect(Collectors.groupingBy(PodStatusFact::uid));
             Set<String> podNames = names(versions, p -> p.namespace() + "/" + p.name());
             return source.eventsAbout(conn, cluster, "Pod", uids, podNames)
-                    .chain(events -> source.logSignals(conn, cluster, podNames).chain(signals -> {
-                        Neighbourhood around = Neighbourhood.of(events, signals, byUid);
-                        List<WaitEpisode> episodes = new ArrayList<>();
-                        List<QueueState> states = new ArrayList<>();
-                        List<Incident> found = new ArrayList<>();
-                        byUid.forEach((uid, vs) -> skipped.derive("pod", "pod " + uid, () -> {
-                            PodStatusFact any = vs.get(0);
-                            List<EventFact> mine = around.about(uid, any.namespace(), any.name());
-                            PodTrail trail = new PodTrail(vs, mine);
-                            episodes.addAll(trail.episodes());
-                            states.add(trail.state());
-                            found.addAll(PodIncidents.derive(vs, mine, around.signals(any.namespace(), any.name()),
-                                    around.replacements(uid)));
-                        }));
-                        Set<String> nodes = versions.stream().map(PodStatusFact::nodeName).filter(Objects::nonNull)
-                                .collect(Collectors.toCollection(LinkedHashSet::new));
-                        return queues.replace(conn, cluster, QueueSource.POD, uids, episodes, states)
-                                .chain(() -> incidents.replace(conn, cluster, "pod", uids, found))
-                                .replaceWith(nodes);
-                    }));
+                    .chain(events -> source.logSignals(conn, cluster, podNames)
+                            .chain(signals -> Chunks.offLoop(() -> podBooks(byUid, events, signals)))
+                            .chain(books -> {
+                                Set<String> nodes = versions.stream().map(PodStatusFact::nodeName).filter(Objects::nonNull)
+                                        .collect(Collectors.toCollection(LinkedHashSet::new));
+                                return queues.replace(conn, cluster, QueueSource.POD, uids, books.episodes(), books.states())
+                                        .chain(() -> incidents.replace(conn, cluster, "pod", uids, books.incidents()))
+                                        .replaceWith(nodes);
+                            }));
         });
+    }
+
+    /** The queue and failure books of some pods, derived from their versions and what was said around them. */
+    private record PodBooks(List<WaitEpisode> episodes, List<QueueState> states, List<Incident> incidents) {
+    }
+
+    private PodBooks podBooks(Map<String, List<PodStatusFact>> byUid, List<EventFact> events, List<LogSignalFact> signals) {
+        Neighbourhood around = Neighbourhood.of(events, signals, byUid);
+        PodBooks books = new PodBooks(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        byUid.forEach((uid, vs) -> skipped.derive("pod", "pod " + uid, () -> {
+            PodStatusFact any = vs.get(0);
+            List<EventFact> mine = around.about(uid, any.namespace(), any.name());
+            PodTrail trail = new PodTrail(vs, mine);
+            books.episodes().addAll(trail.episodes());
+            books.states().add(trail.state());
+            books.incidents().addAll(PodIncidents.derive(vs, mine, around.signals(any.namespace(), any.name()),
+                    around.replacements(uid)));
+        }));
+        return books;
     }
 
     private Uni<Void> cards(SqlConnection conn, String cluster, Set<String> cards) {

@@ -55,8 +55,17 @@ public class GovernanceIngestService {
      * pods into hand with the keys of those stored before (see {@link VersionsInHand}).
      */
     public Uni<VersionsInHand<PodStatusFact>> lockAndHold(SqlConnection conn, GovernanceBatch batch) {
-        return ClusterLock.take(conn, ClusterLock.GOVERNANCE, batch.cluster())
-                .chain(() -> source.podsInHand(conn, batch.cluster(), batch.podStatuses()));
+        return lock(conn, batch).chain(() -> source.podsInHand(conn, batch.cluster(), batch.podStatuses()));
+    }
+
+    /** The cluster's governance lock, for a caller that reads the keys stored before itself ({@link #hold}). */
+    public Uni<Void> lock(SqlConnection conn, GovernanceBatch batch) {
+        return ClusterLock.take(conn, ClusterLock.GOVERNANCE, batch.cluster());
+    }
+
+    /** As {@link #lockAndHold}, once {@link #lock} was taken and the keys of the views stored before were read. */
+    public VersionsInHand<PodStatusFact> hold(GovernanceBatch batch, VersionsInHand.KeysBefore viewsBefore) {
+        return source.podsInHand(batch.podStatuses(), viewsBefore);
     }
 
     /**

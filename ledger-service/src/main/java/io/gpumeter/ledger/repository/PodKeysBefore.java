@@ -1,0 +1,47 @@
+package io.gpumeter.ledger.repository;
+
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Row;
+import io.vertx.mutiny.sqlclient.SqlClient;
+import io.vertx.mutiny.sqlclient.Tuple;
+
+import java.util.Set;
+
+/**
+ * The keys a bundle's pods had stored before it, read once for both of its halves: the pod versions (pod_fact) and
+ * the governance views (pod_status_version: those pod versions that carry a view, and the views kept on their own).
+ * Read apart, the two halves each looked every uid of the bundle up in pod_fact's key; read together, once.
+ * Read under both cluster locks, before either half writes a pod version or a view.
+ */
+public record PodKeysBefore(VersionsInHand.KeysBefore podVersions, VersionsInHand.KeysBefore podStatuses) {
+
+    public static Uni<PodKeysBefore> read(SqlClient db, String cluster, Set<String> uids) {
+        PodKeysBefore keys = new PodKeysBefore(new VersionsInHand.KeysBefore(uids), new VersionsInHand.KeysBefore(uids));
+        if (uids.isEmpty()) {
+            return Uni.createFrom().item(keys);
+        }
+        return db.preparedQuery(sql())
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new)))
+                .map(rows -> {
+                    for (Row row : rows) {
+                        if (!row.getBoolean("on_its_own")) {
+                            keys.podVersions().add(row);
+                        }
+                        if (row.getBoolean("a_view")) {
+                            keys.podStatuses().add(row);
+                        }
+                    }
+                    return keys;
+                });
+    }
+
+    /** The rows of both relations, pod_status_version's filter spelled out on its two tables. */
+    static String sql() {
+        return """
+                SELECT uid, resource_version, event_type, observed_at, status IS NOT NULL AS a_view, false AS on_its_own
+                FROM ledger.pod_fact WHERE cluster = $1 AND uid = ANY($2)
+                UNION ALL
+                SELECT uid, resource_version, event_type, observed_at, true, true
+                FROM ledger.gov_pod_status_fact WHERE cluster = $1 AND uid = ANY($2)""";
+    }
+}
