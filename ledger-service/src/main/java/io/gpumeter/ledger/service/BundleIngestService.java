@@ -9,6 +9,7 @@ import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.GovernanceIngestService;
+import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.gpumeter.ledger.repository.PodKeysBefore;
 import io.gpumeter.ledger.repository.VersionsInHand;
@@ -32,14 +33,22 @@ public class BundleIngestService {
     private final Pool pool;
     private final IngestService metering;
     private final GovernanceIngestService governance;
+    private final BulkLoadStatistics statistics;
 
-    public BundleIngestService(Pool pool, IngestService metering, GovernanceIngestService governance) {
+    public BundleIngestService(Pool pool, IngestService metering, GovernanceIngestService governance,
+                               BulkLoadStatistics statistics) {
         this.pool = pool;
         this.metering = metering;
         this.governance = governance;
+        this.statistics = statistics;
     }
 
     public Uni<BundleResult> ingest(FactBundle sent) {
+        return store(sent).invoke(result -> statistics.afterCommit(
+                (long) result.facts().accepted() + result.governance().accepted()));
+    }
+
+    private Uni<BundleResult> store(FactBundle sent) {
         FactBundle bundle = whole(sent);
         FactBatch facts = bundle.facts();
         GovernanceBatch governed = bundle.governance();

@@ -5,6 +5,7 @@ import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
+import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClaimLinkRepository;
 import io.gpumeter.ledger.repository.DraFactRepository;
 import io.gpumeter.ledger.repository.FactRepository;
@@ -37,11 +38,14 @@ public class IngestService {
     private final IncidentBooks incidentBooks;
     private final DraFactRepository dra;
     private final ClaimLinkRepository links;
+    private final BulkLoadStatistics statistics;
     private final FactValidator validator = new FactValidator();
 
     public IngestService(Pool pool, FactRepository facts, InventoryRepository inventory, AllocationBooks books,
-                         IncidentBooks incidentBooks, DraFactRepository dra, ClaimLinkRepository links) {
+                         IncidentBooks incidentBooks, DraFactRepository dra, ClaimLinkRepository links,
+                         BulkLoadStatistics statistics) {
         this.pool = pool;
+        this.statistics = statistics;
         this.dra = dra;
         this.links = links;
         this.incidentBooks = incidentBooks;
@@ -52,7 +56,7 @@ public class IngestService {
 
     public Uni<IngestResult> ingest(FactBatch batch) {
         validator.validate(batch);
-        return pool.withTransaction(conn -> store(conn, batch));
+        return pool.withTransaction(conn -> store(conn, batch)).invoke(result -> statistics.afterCommit(result.accepted()));
     }
 
     /** Checks a batch before any transaction opens, so a refused batch costs no database work. */

@@ -1,0 +1,136 @@
+package io.gpumeter.ledger.repository;
+
+import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.Row;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * After a bulk load the tables it changed are analysed, and the statement a replay repeats most is planned again
+ * through the key it should use. A twin of the allocation segments, created empty as a first install's are, stands in
+ * for them, so that the other tests' rows and statistics do not matter.
+ */
+@QuarkusTest
+@WithTestResource(EmbeddedPostgresResource.class)
+class BulkLoadStatisticsTest {
+
+    private static final String TWIN = "ledger.bulk_load_twin";
+    private static final Duration WAIT = Duration.ofSeconds(30);
+
+    @Inject
+    Pool pool;
+
+    @Inject
+    BulkLoadStatistics statistics;
+
+    @BeforeEach
+    void anEmptyTwin() {
+        run("DROP TABLE IF EXISTS " + TWIN);
+        run("CREATE TABLE " + TWIN + " (LIKE ledger.allocation_segment INCLUDING ALL)");
+    }
+
+    private void load() {
+        run("""
+                INSERT INTO %s (cluster, pod_uid, unit_index, seg_start, since, namespace, pod, node, unit_kind, fraction,
+                    source, tenant, team, project)
+                SELECT 'replay', md5(g::text), 0, timestamptz '2026-05-01' + g * interval '1 minute',
+                    timestamptz '2026-05-01', 'team-a', 'pod-' || g, 'node-' || (g %% 250), 'GPU', 1, 'device-plugin',
+                    'a', 'a', 'a'
+                FROM generate_series(1, 100000) g""".formatted(TWIN));
+    }
+
+    @AfterEach
+    void dropTheTwin() {
+        run("DROP TABLE IF EXISTS " + TWIN);
+    }
+
+    @Test
+    void aTableLoadedSinceItsLastAnalysisIsAnalysedAndASlicesDeleteByPodThenGoesThroughTheKey() {
+        load();
+        awaitStatistics();
+        String loaded = deletePlan();
+
+        List<String> analysed = statistics.analyseStale().await().atMost(WAIT);
+
+        assertFalse(loaded.contains("bulk_load_twin_pkey"),
+                "never analysed, a slice's delete by pod reads the whole cluster: " + loaded);
+        assertTrue(analysed.contains(TWIN), analysed.toString());
+        String after = deletePlan();
+        assertTrue(after.contains("bulk_load_twin_pkey"), after);
+        assertFalse(after.contains("node"), after);
+        assertFalse(statistics.analyseStale().await().atMost(WAIT).contains(TWIN), "analysed once, fresh since");
+    }
+
+    @Test
+    void onlyATransactionOfABulkLoadStartsAnAnalysisInTheBackground() {
+        load();
+        awaitStatistics();
+
+        assertFalse(statistics.afterCommit(BulkLoadStatistics.ROWS - 1));
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!statistics.afterCommit(BulkLoadStatistics.ROWS)) { // one analysis at a time: another test's may still run
+            assertTrue(System.nanoTime() < deadline, "no analysis was started");
+            sleep();
+        }
+
+        while (query("SELECT last_analyze IS NULL AS n FROM pg_stat_user_tables WHERE relid = '" + TWIN + "'::regclass")
+                .get(0).getBoolean("n")) {
+            assertTrue(System.nanoTime() < deadline, "the twin was not analysed");
+            sleep();
+        }
+    }
+
+    /** How the delete of a slice's segments (1,000 pods, as the ledger derives them) is planned: its scans. */
+    private String deletePlan() {
+        StringBuilder pods = new StringBuilder("{");
+        for (int i = 0; i < 1000; i++) {
+            pods.append(i == 0 ? "" : ",").append(java.util.UUID.nameUUIDFromBytes(new byte[] {(byte) i, (byte) (i >> 8)}));
+        }
+        List<String> lines = new ArrayList<>();
+        query("EXPLAIN DELETE FROM " + TWIN + " WHERE cluster = 'replay' AND pod_uid = ANY('" + pods + "}')")
+                .forEach(r -> lines.add(r.getString(0)));
+        return lines.stream().filter(line -> line.contains("Scan")).map(String::strip).toList().toString();
+    }
+
+    /** The server counts a transaction's rows once its backend reports them, a moment after the commit. */
+    private void awaitStatistics() {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (query("SELECT n_mod_since_analyze FROM pg_stat_user_tables WHERE relid = '" + TWIN + "'::regclass")
+                .get(0).getLong(0) < 100000) {
+            assertTrue(System.nanoTime() < deadline, "the load was never counted");
+            sleep();
+        }
+    }
+
+    private static void sleep() {
+        try {
+            Thread.sleep(100);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private void run(String sql) {
+        pool.withConnection(c -> c.query(sql).execute()).await().atMost(WAIT);
+    }
+
+    private List<Row> query(String sql) {
+        List<Row> rows = new ArrayList<>();
+        pool.withConnection(c -> c.query(sql).execute()).await().atMost(WAIT).forEach(rows::add);
+        return rows;
+    }
+}
