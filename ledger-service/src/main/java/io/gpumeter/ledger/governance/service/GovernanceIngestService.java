@@ -6,6 +6,7 @@ import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
+import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
@@ -24,12 +25,14 @@ public class GovernanceIngestService {
     private final Pool pool;
     private final GovernanceFactRepository facts;
     private final GovernanceDeriver deriver;
+    private final BulkLoadStatistics statistics;
     private final GovernanceSourceRepository source;
     private final GovernanceValidator validator = new GovernanceValidator();
 
     public GovernanceIngestService(Pool pool, GovernanceFactRepository facts, GovernanceDeriver deriver,
-                                   GovernanceSourceRepository source) {
+                                   GovernanceSourceRepository source, BulkLoadStatistics statistics) {
         this.pool = pool;
+        this.statistics = statistics;
         this.source = source;
         this.facts = facts;
         this.deriver = deriver;
@@ -37,7 +40,7 @@ public class GovernanceIngestService {
 
     public Uni<IngestResult> ingest(GovernanceBatch batch) {
         validator.validate(batch);
-        return pool.withTransaction(conn -> store(conn, batch));
+        return pool.withTransaction(conn -> store(conn, batch)).invoke(result -> statistics.afterCommit(result.accepted()));
     }
 
     /** Checks a batch before any transaction opens, so a refused batch costs no database work. */
