@@ -26,11 +26,11 @@ import java.util.Set;
 public class FactRepository {
 
     private final ObjectMapper json;
-    private final VersionsInHand.Relation<PodFact> versions;
+    private final VersionRelation<PodFact> versions;
 
     public FactRepository(ObjectMapper json) {
         this.json = json;
-        this.versions = VersionsInHand.Relation.payloads("pod_fact", PodFact.class, json);
+        this.versions = VersionRelation.payloads("pod_fact", PodFact.class, json);
     }
 
     /**
@@ -145,7 +145,7 @@ public class FactRepository {
     }
 
     /** As {@link #podsInHand(SqlConnection, String, List)}, with the keys stored before read by the caller. */
-    public VersionsInHand<PodFact> podsInHand(List<PodFact> batch, VersionsInHand.KeysBefore storedBefore) {
+    public VersionsInHand<PodFact> podsInHand(List<PodFact> batch, KeysBefore storedBefore) {
         return VersionsInHand.hold(versions, batch, PodFact::uid, PodFact::resourceVersion, p -> p.type().name(),
                 PodFact::observedAt, storedBefore);
     }

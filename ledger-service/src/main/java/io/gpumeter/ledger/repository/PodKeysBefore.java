@@ -13,10 +13,10 @@ import java.util.Set;
  * Read apart, the two halves each looked every uid of the bundle up in pod_fact's key; read together, once.
  * Read under both cluster locks, before either half writes a pod version or a view.
  */
-public record PodKeysBefore(VersionsInHand.KeysBefore podVersions, VersionsInHand.KeysBefore podStatuses) {
+public record PodKeysBefore(KeysBefore podVersions, KeysBefore podStatuses) {
 
     public static Uni<PodKeysBefore> read(SqlClient db, String cluster, Set<String> uids) {
-        PodKeysBefore keys = new PodKeysBefore(new VersionsInHand.KeysBefore(uids), new VersionsInHand.KeysBefore(uids));
+        PodKeysBefore keys = new PodKeysBefore(new KeysBefore(uids), new KeysBefore(uids));
         if (uids.isEmpty()) {
             return Uni.createFrom().item(keys);
         }

@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.repository;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
 import io.vertx.mutiny.sqlclient.Row;
@@ -38,48 +37,25 @@ import java.util.stream.Collectors;
  */
 public final class VersionsInHand<T> {
 
-    /** The version relations keyed by (cluster, uid, resource_version, event_type) with an observed_at column. */
-    private static final Set<String> RELATIONS = Set.of("pod_fact", "pod_status_version");
-
-    /**
-     * Where versions of one kind are kept: a table or view of {@link #RELATIONS}, the columns a stored version is read
-     * from, and how a row of them becomes a version.
-     */
-    public record Relation<T>(String name, String columns, Function<Row, T> decode) {
-
-        public Relation {
-            requireVersionRelation(name);
-        }
-
-        /** Versions kept whole as the {@code payload} of {@code name}. */
-        public static <T> Relation<T> payloads(String name, Class<T> type, ObjectMapper json) {
-            return new Relation<>(name, "convert_to(payload::text, 'UTF8') AS " + StoredPayloads.COLUMN,
-                    row -> StoredPayloads.decode(json, row, type));
-        }
-    }
-
-    private record Stored(String resourceVersion, String eventType, Instant observedAt) {
-    }
-
     private record Held<T>(String uid, String key, T fact) {
     }
 
-    private final Relation<T> relation;
+    private final VersionRelation<T> relation;
     /** The batch's versions by uid, then key; the first of a key repeated in the batch is the one inserted. */
     private final Map<String, Map<String, T>> inHand = new HashMap<>();
     /** What was stored before the batch, by uid, for the batch's uids. */
-    private final Map<String, List<Stored>> storedBefore = new HashMap<>();
+    private final Map<String, List<KeysBefore.Stored>> storedBefore = new HashMap<>();
     /** The first version of each key, in batch order. */
     private final List<Held<T>> firsts = new ArrayList<>();
     private final Function<T, Instant> observedAt;
 
-    private VersionsInHand(Relation<T> relation, Function<T, Instant> observedAt) {
+    private VersionsInHand(VersionRelation<T> relation, Function<T, Instant> observedAt) {
         this.relation = relation;
         this.observedAt = observedAt;
     }
 
     /** Nothing in hand: every version is read as stored. */
-    public static <T> VersionsInHand<T> none(Relation<T> relation) {
+    public static <T> VersionsInHand<T> none(VersionRelation<T> relation) {
         return new VersionsInHand<>(relation, t -> null);
     }
 
@@ -87,7 +63,7 @@ public final class VersionsInHand<T> {
      * Takes a batch into hand and reads the keys of what {@code relation} held for its objects before it; call it
      * before inserting the batch, inside the same transaction.
      */
-    public static <T> Uni<VersionsInHand<T>> before(SqlClient db, Relation<T> relation, String cluster, List<T> batch,
+    public static <T> Uni<VersionsInHand<T>> before(SqlClient db, VersionRelation<T> relation, String cluster, List<T> batch,
                                                     Function<T, String> uid, Function<T, String> resourceVersion,
                                                     Function<T, String> eventType, Function<T, Instant> observedAt) {
         VersionsInHand<T> hand = take(relation, batch, uid, resourceVersion, eventType, observedAt);
@@ -110,13 +86,13 @@ public final class VersionsInHand<T> {
      * As {@link #before}, with keys the caller read beforehand ({@link PodKeysBefore}), in the same transaction and
      * with nothing written to {@code relation} since. They must have been read for every object of the batch.
      */
-    public static <T> VersionsInHand<T> hold(Relation<T> relation, List<T> batch, Function<T, String> uid,
+    public static <T> VersionsInHand<T> hold(VersionRelation<T> relation, List<T> batch, Function<T, String> uid,
                                              Function<T, String> resourceVersion, Function<T, String> eventType,
                                              Function<T, Instant> observedAt, KeysBefore keys) {
         return take(relation, batch, uid, resourceVersion, eventType, observedAt).withKeys(keys);
     }
 
-    private static <T> VersionsInHand<T> take(Relation<T> relation, List<T> batch, Function<T, String> uid,
+    private static <T> VersionsInHand<T> take(VersionRelation<T> relation, List<T> batch, Function<T, String> uid,
                                               Function<T, String> resourceVersion, Function<T, String> eventType,
                                               Function<T, Instant> observedAt) {
         VersionsInHand<T> hand = new VersionsInHand<>(relation, observedAt);
@@ -132,36 +108,9 @@ public final class VersionsInHand<T> {
 
     private VersionsInHand<T> withKeys(KeysBefore keys) {
         for (String uid : inHand.keySet()) {
-            if (!keys.readFor.contains(uid)) {
-                throw new IllegalStateException("the stored keys of " + uid + " were not read: its versions in hand"
-                        + " would all count as new");
-            }
-            List<Stored> stored = keys.byUid.get(uid);
-            if (stored != null) {
-                storedBefore.put(uid, stored);
-            }
+            keys.of(uid).ifPresent(stored -> storedBefore.put(uid, stored));
         }
         return this;
-    }
-
-    /** The keys (and observation times) a version relation held before a batch, for the uids they were read for. */
-    public static final class KeysBefore {
-        private final Set<String> readFor;
-        private final Map<String, List<Stored>> byUid = new HashMap<>();
-
-        public KeysBefore(Set<String> readFor) {
-            this.readFor = readFor;
-        }
-
-        /** Adds a row of (uid, resource_version, event_type, observed_at). */
-        public void add(Row row) {
-            if (!readFor.contains(row.getString("uid"))) {
-                throw new IllegalArgumentException("keys of " + row.getString("uid") + " were not asked for");
-            }
-            byUid.computeIfAbsent(row.getString("uid"), u -> new ArrayList<>())
-                    .add(new Stored(row.getString("resource_version"), row.getString("event_type"),
-                            row.getOffsetDateTime("observed_at").toInstant()));
-        }
     }
 
     /**
@@ -234,7 +183,7 @@ public final class VersionsInHand<T> {
                 continue;
             }
             Map<String, T> insertedNow = new LinkedHashMap<>(held);
-            for (Stored stored : storedBefore.getOrDefault(uid, List.of())) {
+            for (KeysBefore.Stored stored : storedBefore.getOrDefault(uid, List.of())) {
                 String key = key(stored.resourceVersion(), stored.eventType());
                 T copy = insertedNow.remove(key);
                 Instant at = copy == null ? null : observedAt.apply(copy);
@@ -278,12 +227,6 @@ public final class VersionsInHand<T> {
      */
     static Instant storedAs(Instant at) {
         return at.truncatedTo(ChronoUnit.MICROS);
-    }
-
-    private static void requireVersionRelation(String name) {
-        if (!RELATIONS.contains(name)) {
-            throw new IllegalArgumentException("not a version relation: " + name);
-        }
     }
 
     private static String key(String resourceVersion, String eventType) {

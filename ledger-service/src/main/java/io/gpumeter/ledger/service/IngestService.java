@@ -11,6 +11,7 @@ import io.gpumeter.ledger.repository.DraFactRepository;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.gpumeter.ledger.repository.KeysBefore;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -74,7 +75,7 @@ public class IngestService {
      * {@code carried} they can (ADR 0016), with the keys of the pod versions stored before read by the caller.
      */
     public Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried,
-                                   VersionsInHand.KeysBefore podsBefore) {
+                                   KeysBefore podsBefore) {
         return store(conn, batch, carried, pods -> Uni.createFrom().item(facts.podsInHand(pods, podsBefore)));
     }
 

@@ -41,10 +41,10 @@ class PodKeysBeforeTest {
     record Version(String uid, String resourceVersion, String eventType, Instant observedAt) {
     }
 
-    private static final VersionsInHand.Relation<Version> POD_VERSIONS =
-            new VersionsInHand.Relation<>("pod_fact", "uid", row -> null);
-    private static final VersionsInHand.Relation<Version> POD_VIEWS =
-            new VersionsInHand.Relation<>("pod_status_version", "uid", row -> null);
+    private static final VersionRelation<Version> POD_VERSIONS =
+            new VersionRelation<>("pod_fact", "uid", row -> null);
+    private static final VersionRelation<Version> POD_VIEWS =
+            new VersionRelation<>("pod_status_version", "uid", row -> null);
 
     @Test
     void keysReadOnceHoldBothHalvesAsEachReadingItsOwnRelation() {
@@ -123,8 +123,8 @@ class PodKeysBeforeTest {
         assertEquals(List.of(), hold(POD_VERSIONS, List.of(), keys.podVersions()).unstoredFacts());
     }
 
-    private static VersionsInHand<Version> hold(VersionsInHand.Relation<Version> relation, List<Version> batch,
-                                                VersionsInHand.KeysBefore keys) {
+    private static VersionsInHand<Version> hold(VersionRelation<Version> relation, List<Version> batch,
+                                                KeysBefore keys) {
         return VersionsInHand.hold(relation, batch, Version::uid, Version::resourceVersion, Version::eventType,
                 Version::observedAt, keys);
     }

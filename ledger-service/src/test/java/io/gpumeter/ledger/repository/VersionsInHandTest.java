@@ -154,7 +154,7 @@ class VersionsInHandTest {
 
     @Test
     void onlyVersionTablesAreRead() {
-        assertThrows(IllegalArgumentException.class, () -> new VersionsInHand.Relation<PodFact>("allocation_segment", "payload", row -> null));
+        assertThrows(IllegalArgumentException.class, () -> new VersionRelation<PodFact>("allocation_segment", "payload", row -> null));
     }
 
     @Test

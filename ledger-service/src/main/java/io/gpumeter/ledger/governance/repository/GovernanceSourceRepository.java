@@ -12,6 +12,8 @@ import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.repository.KeyPairs;
+import io.gpumeter.ledger.repository.KeysBefore;
+import io.gpumeter.ledger.repository.VersionRelation;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
@@ -36,7 +38,7 @@ public class GovernanceSourceRepository {
             Set.of("gov_workload_fact", "gov_pod_group_fact", PodStatusVersions.RELATION);
 
     private final ObjectMapper json;
-    private final VersionsInHand.Relation<PodStatusFact> podVersions;
+    private final VersionRelation<PodStatusFact> podVersions;
 
     public GovernanceSourceRepository(ObjectMapper json) {
         this.json = json;
@@ -63,7 +65,7 @@ public class GovernanceSourceRepository {
     }
 
     /** As {@link #podsInHand(SqlClient, String, List)}, with the keys stored before read by the caller. */
-    public VersionsInHand<PodStatusFact> podsInHand(List<PodStatusFact> batch, VersionsInHand.KeysBefore storedBefore) {
+    public VersionsInHand<PodStatusFact> podsInHand(List<PodStatusFact> batch, KeysBefore storedBefore) {
         return VersionsInHand.hold(podVersions, batch, PodStatusFact::uid, PodStatusFact::resourceVersion,
                 p -> p.type().name(), PodStatusFact::observedAt, storedBefore);
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodStatusFact;
-import io.gpumeter.ledger.repository.VersionsInHand;
+import io.gpumeter.ledger.repository.VersionRelation;
 import io.vertx.mutiny.sqlclient.Row;
 
 import java.io.IOException;
@@ -26,8 +26,8 @@ public final class PodStatusVersions {
     private PodStatusVersions() {
     }
 
-    public static VersionsInHand.Relation<PodStatusFact> relation(ObjectMapper json) {
-        return new VersionsInHand.Relation<>(RELATION, COLUMNS, row -> decode(json, row));
+    public static VersionRelation<PodStatusFact> relation(ObjectMapper json) {
+        return new VersionRelation<>(RELATION, COLUMNS, row -> decode(json, row));
     }
 
     /** The view of one row of {@link #COLUMNS}. */

@@ -8,6 +8,7 @@ import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
 import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.gpumeter.ledger.repository.KeysBefore;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.smallrye.mutiny.Uni;
@@ -67,7 +68,7 @@ public class GovernanceIngestService {
     }
 
     /** As {@link #lockAndHold}, once {@link #lock} was taken and the keys of the views stored before were read. */
-    public VersionsInHand<PodStatusFact> hold(GovernanceBatch batch, VersionsInHand.KeysBefore viewsBefore) {
+    public VersionsInHand<PodStatusFact> hold(GovernanceBatch batch, KeysBefore viewsBefore) {
         return source.podsInHand(batch.podStatuses(), viewsBefore);
     }
 
