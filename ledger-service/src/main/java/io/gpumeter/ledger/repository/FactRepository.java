@@ -38,8 +38,8 @@ public class FactRepository {
      * returns the uids of the pods that got a new version.
      */
     public Uni<Inserted> insertPods(SqlConnection conn, String cluster, VersionsInHand<PodFact> batch,
-                                    CarriedStatuses carried) {
-        return batch.insertUnstored(slice -> podSlice(cluster, slice, carried), parameters -> conn.preparedQuery(
+                                    CarriedStatuses carried, ReceivedPayloads received) {
+        return batch.insertUnstored(slice -> podSlice(cluster, slice, carried, received), parameters -> conn.preparedQuery(
                 KeptPrepared.BULK_WRITE.sql("""
                         INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at,
                                                      payload, name, owner_kind, owner_name, status)
@@ -52,12 +52,12 @@ public class FactRepository {
     }
 
     /** A pod version carrying its governance view keeps the view's status fields beside its payload (ADR 0016). */
-    private Tuple podSlice(String cluster, List<PodFact> pods, CarriedStatuses carried) {
+    private Tuple podSlice(String cluster, List<PodFact> pods, CarriedStatuses carried, ReceivedPayloads received) {
         return Tuple.from(List.of(cluster,
                 Columns.strings(pods, PodFact::uid), Columns.strings(pods, PodFact::resourceVersion),
                 Columns.strings(pods, p -> p.type().name()), Columns.strings(pods, PodFact::namespace),
                 Columns.strings(pods, PodFact::nodeName), Columns.times(pods, PodFact::observedAt),
-                StoredPayloads.encode(json, pods), Columns.strings(pods, PodFact::name),
+                StoredPayloads.encode(json, pods, received), Columns.strings(pods, PodFact::name),
                 Columns.strings(pods, p -> p.owner() == null ? null : p.owner().kind()),
                 Columns.strings(pods, p -> p.owner() == null ? null : p.owner().name()),
                 StoredPayloads.encodeOrNull(json, Arrays.asList(Columns.values(pods, carried::of, CarriedStatus[]::new)))));

@@ -36,11 +36,20 @@ public final class StoredPayloads {
      * G1 straight into the old generation (an object of half a region or more is humongous).
      */
     public static Buffer[] encode(ObjectMapper json, List<?> facts) {
+        return encode(json, facts, ReceivedPayloads.none());
+    }
+
+    /** As {@link #encode(ObjectMapper, List)}, a fact that arrived in the written form stored as it came. */
+    public static Buffer[] encode(ObjectMapper json, List<?> facts, ReceivedPayloads received) {
         Buffer[] out = new Buffer[facts.size()];
         Chunks bytes = new Chunks();
         try (JsonGenerator generator = json.createGenerator(bytes).setRootValueSeparator(null); // no space between facts
              SequenceWriter writer = json.writer().writeValues(generator)) {
             for (int i = 0; i < out.length; i++) {
+                out[i] = received.of(facts.get(i));
+                if (out[i] != null) {
+                    continue;
+                }
                 writer.write(facts.get(i));
                 generator.flush();
                 out[i] = bytes.take();

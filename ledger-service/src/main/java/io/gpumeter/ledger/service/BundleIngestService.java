@@ -12,6 +12,7 @@ import io.gpumeter.ledger.governance.service.GovernanceIngestService;
 import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.gpumeter.ledger.repository.PodKeysBefore;
+import io.gpumeter.ledger.repository.ReceivedPayloads;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -44,11 +45,16 @@ public class BundleIngestService {
     }
 
     public Uni<BundleResult> ingest(FactBundle sent) {
-        return store(sent).invoke(result -> statistics.afterCommit(
+        return ingest(sent, ReceivedPayloads.none());
+    }
+
+    /** As {@link #ingest(FactBundle)}, pod versions that arrived in the written form stored as they came. */
+    public Uni<BundleResult> ingest(FactBundle sent, ReceivedPayloads received) {
+        return store(sent, received).invoke(result -> statistics.afterCommit(
                 (long) result.facts().accepted() + result.governance().accepted()));
     }
 
-    private Uni<BundleResult> store(FactBundle sent) {
+    private Uni<BundleResult> store(FactBundle sent, ReceivedPayloads received) {
         FactBundle bundle = whole(sent);
         FactBatch facts = bundle.facts();
         GovernanceBatch governed = bundle.governance();
@@ -62,7 +68,7 @@ public class BundleIngestService {
             throw ApiProblem.badRequest("governance.cluster", "both halves of a bundle must name the same cluster");
         }
         if (facts == null || governed == null) {
-            return pool.withTransaction(conn -> (facts == null ? Uni.createFrom().item(NOTHING) : metering.store(conn, facts))
+            return pool.withTransaction(conn -> (facts == null ? Uni.createFrom().item(NOTHING) : metering.store(conn, facts, received))
                     .chain(stored -> (governed == null ? Uni.createFrom().item(NOTHING) : governance.store(conn, governed))
                             .map(governedResult -> new BundleResult(stored, governedResult))));
         }
@@ -74,7 +80,7 @@ public class BundleIngestService {
                 .chain(keys -> {
                     VersionsInHand<PodStatusFact> podsInHand = governance.hold(governed, keys.podStatuses());
                     CarriedStatuses carried = CarriedStatuses.offered(podsInHand.unstoredFacts());
-                    return metering.store(conn, facts, carried, keys.podVersions())
+                    return metering.store(conn, facts, carried, received, keys.podVersions())
                             .chain(stored -> governance.store(conn, governed, podsInHand, carried)
                                     .map(governedResult -> new BundleResult(stored, governedResult)));
                 }));

@@ -12,6 +12,7 @@ import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.gpumeter.ledger.repository.KeysBefore;
+import io.gpumeter.ledger.repository.ReceivedPayloads;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -56,8 +57,14 @@ public class IngestService {
     }
 
     public Uni<IngestResult> ingest(FactBatch batch) {
+        return ingest(batch, ReceivedPayloads.none());
+    }
+
+    /** As {@link #ingest(FactBatch)}, pod versions that arrived in the written form stored as they came. */
+    public Uni<IngestResult> ingest(FactBatch batch, ReceivedPayloads received) {
         validator.validate(batch);
-        return pool.withTransaction(conn -> store(conn, batch)).invoke(result -> statistics.afterCommit(result.accepted()));
+        return pool.withTransaction(conn -> store(conn, batch, received))
+                .invoke(result -> statistics.afterCommit(result.accepted()));
     }
 
     /** Checks a batch before any transaction opens, so a refused batch costs no database work. */
@@ -65,22 +72,25 @@ public class IngestService {
         validator.validate(batch);
     }
 
-    /** Stores a validated batch and re-derives what it touches, inside the caller's transaction. */
-    public Uni<IngestResult> store(SqlConnection conn, FactBatch batch) {
-        return store(conn, batch, CarriedStatuses.none(), pods -> facts.podsInHand(conn, batch.cluster(), pods));
+    /**
+     * Stores a validated batch and re-derives what it touches, inside the caller's transaction; pod versions that
+     * arrived in the written form are stored as they came.
+     */
+    public Uni<IngestResult> store(SqlConnection conn, FactBatch batch, ReceivedPayloads received) {
+        return store(conn, batch, CarriedStatuses.none(), received, pods -> facts.podsInHand(conn, batch.cluster(), pods));
     }
 
     /**
-     * As {@link #store(SqlConnection, FactBatch)}, the new pod versions carrying the governance views of
+     * As {@link #store(SqlConnection, FactBatch, ReceivedPayloads)}, the new pod versions carrying the governance views of
      * {@code carried} they can (ADR 0016), with the keys of the pod versions stored before read by the caller.
      */
     public Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried,
-                                   KeysBefore podsBefore) {
-        return store(conn, batch, carried, pods -> Uni.createFrom().item(facts.podsInHand(pods, podsBefore)));
+                                   ReceivedPayloads received, KeysBefore podsBefore) {
+        return store(conn, batch, carried, received, pods -> Uni.createFrom().item(facts.podsInHand(pods, podsBefore)));
     }
 
     private Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried,
-                                    Function<List<PodFact>, Uni<VersionsInHand<PodFact>>> hold) {
+                                    ReceivedPayloads received, Function<List<PodFact>, Uni<VersionsInHand<PodFact>>> hold) {
         String cluster = batch.cluster();
         return ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> facts.insertNamespaces(conn, cluster, batch.namespaces()))
@@ -89,7 +99,7 @@ public class IngestService {
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
                                 .chain(() -> hold.apply(batch.pods()))
                                 .invoke(inHand -> carried.pairWith(inHand.unstoredFacts()))
-                                .chain(inHand -> facts.insertPods(conn, cluster, inHand, carried)
+                                .chain(inHand -> facts.insertPods(conn, cluster, inHand, carried, received)
                                 .chain(pods -> links.linkPods(conn, cluster, batch.pods())
                                         .chain(() -> storeDra(conn, cluster, batch))
                                         .chain(draStored -> facts.podsInNamespaces(conn, cluster, namespaces.keys())

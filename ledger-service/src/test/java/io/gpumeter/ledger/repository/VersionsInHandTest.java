@@ -79,7 +79,7 @@ class VersionsInHandTest {
         List<Inserted> inserted = new ArrayList<>();
         List<PodFact> read = pool.withTransaction(conn -> store(conn, cluster, earlier)
                         .chain(() -> facts.podsInHand(conn, cluster, batch))
-                        .chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none()).invoke(inserted::add)
+                        .chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none(), ReceivedPayloads.none()).invoke(inserted::add)
                                 .chain(() -> facts.podVersions(conn, cluster, List.of(uid, other), hand))))
                 .await().atMost(Duration.ofSeconds(30));
 
@@ -139,7 +139,7 @@ class VersionsInHandTest {
 
         Throwable refused = assertThrows(Throwable.class, () -> pool.withTransaction(conn -> facts.podsInHand(conn, cluster, batch)
                         .call(() -> pool.withTransaction(other -> store(other, cluster, batch)))
-                        .chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none())))
+                        .chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none(), ReceivedPayloads.none())))
                 .await().atMost(Duration.ofSeconds(30)));
 
         assertTrue(refused.getMessage().contains("pod_fact_pkey"), refused.getMessage());
@@ -149,7 +149,7 @@ class VersionsInHandTest {
     }
 
     private Uni<Inserted> store(SqlConnection conn, String cluster, List<PodFact> versions) {
-        return facts.podsInHand(conn, cluster, versions).chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none()));
+        return facts.podsInHand(conn, cluster, versions).chain(hand -> facts.insertPods(conn, cluster, hand, CarriedStatuses.none(), ReceivedPayloads.none()));
     }
 
     @Test
