@@ -79,9 +79,8 @@ public class ReceivedPodVersions implements ObjectMapperCustomizer {
                                             long from) throws IOException {
             long differs = p.currentTokenLocation().getByteOffset();
             TokenBuffer taken = ctxt.bufferForInputBuffering(p);
-            try (JsonParser again = received.parserFrom(from)) {
-                long start = again.currentTokenLocation().getByteOffset();
-                while (again.currentTokenLocation().getByteOffset() - start < differs - from) {
+            try (JsonParser again = received.parser(from, p.currentLocation().getByteOffset())) {
+                while (again.currentToken() != null && again.currentTokenLocation().getByteOffset() < differs - from) {
                     taken.copyCurrentEvent(again);
                     again.nextToken();
                 }

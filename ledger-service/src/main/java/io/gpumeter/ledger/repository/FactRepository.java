@@ -48,7 +48,7 @@ public class FactRepository {
                         FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[], $8::bytea[],
                                     $9::text[], $10::text[], $11::text[], $12::bytea[])
                              AS u(uid, rv, et, ns, node, obs, payload, name, ok, oname, status)""")).execute(parameters)
-                .replaceWithVoid());
+                .replaceWithVoid()).invoke(received::release); // the pods were what the body's bytes were kept for
     }
 
     /** A pod version carrying its governance view keeps the view's status fields beside its payload (ADR 0016). */

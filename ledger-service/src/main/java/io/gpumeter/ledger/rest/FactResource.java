@@ -21,6 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
 
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /**
@@ -46,7 +47,7 @@ public class FactResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<IngestResult> deliver(
-            @RequestBody(content = @Content(schema = @Schema(implementation = FactBatch.class))) byte[] body) {
+            @RequestBody(content = @Content(schema = @Schema(implementation = FactBatch.class))) InputStream body) {
         return read(body, FactBatch.class).chain(batch -> ingest.ingest(batch.value(), batch.payloads()));
     }
 
@@ -56,12 +57,12 @@ public class FactResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     public Uni<BundleResult> bundle(
-            @RequestBody(content = @Content(schema = @Schema(implementation = FactBundle.class))) byte[] body) {
+            @RequestBody(content = @Content(schema = @Schema(implementation = FactBundle.class))) InputStream body) {
         return read(body, FactBundle.class).chain(bundle -> bundles.ingest(bundle.value(), bundle.payloads()));
     }
 
     /** A body read on a worker thread, as the framework reads one, and handed back on the request's event loop. */
-    private <T> Uni<ReceivedPayloads.Read<T>> read(byte[] body, Class<T> type) {
+    private <T> Uni<ReceivedPayloads.Read<T>> read(InputStream body, Class<T> type) {
         return Chunks.offLoop(() -> ReceivedPayloads.read(json, body, type))
                 .onFailure(UncheckedIOException.class).transform(Throwable::getCause);
     }

@@ -20,6 +20,9 @@ import io.gpumeter.ledger.repository.StoredPayloads;
 import io.vertx.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
+import java.io.ByteArrayInputStream;
+import java.io.FilterInputStream;
+import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -66,6 +69,17 @@ class ReceivedPodVersionsTest {
                 Instant.parse("2026-05-01T07:00:05Z"), "node-1", "Running", "volcano", false, null, null,
                 new Owner("Job", "train-1"), labels, Map.of("nvidia.com/gpu", 2L),
                 List.of(new VgpuGrant(0, "GPU-1", "NVIDIA-A100", 1024, 20)), List.of(new PodClaim("gpu", "c-1", null)));
+    }
+
+    /** Reads a body as it streams in, in reads of uneven sizes, from one byte to a few thousand. */
+    private static ReceivedPayloads.Read<FactBatch> read(byte[] body) {
+        SplittableRandom sizes = new SplittableRandom(body.length);
+        return ReceivedPayloads.read(JSON, new FilterInputStream(new ByteArrayInputStream(body)) {
+            @Override
+            public int read(byte[] b, int off, int len) throws IOException {
+                return super.read(b, off, Math.min(len, sizes.nextInt(3) == 0 ? 1 + sizes.nextInt(7) : 1 + sizes.nextInt(5_000)));
+            }
+        }, FactBatch.class);
     }
 
     private static String batch(String... pods) {
@@ -197,7 +211,7 @@ class ReceivedPodVersionsTest {
             Object expected = outcome(() -> JSON.readValue(body, FactBatch.class));
             Object[] read = new Object[1];
             Object actual = outcome(() -> {
-                ReceivedPayloads.Read<FactBatch> r = ReceivedPayloads.read(JSON, body, FactBatch.class);
+                ReceivedPayloads.Read<FactBatch> r = read(body);
                 read[0] = r;
                 return r.value();
             });
@@ -225,7 +239,7 @@ class ReceivedPodVersionsTest {
         PodFact third = pod("u-3");
         String second = written(pod("u-2")).replace("\"uid\":\"u-2\",\"namespace\":\"ns-a\"", "\"namespace\":\"ns-a\",\"uid\":\"u-2\"");
         byte[] body = batch(written(first), second, written(third), "  " + written(first) + " ").getBytes(StandardCharsets.UTF_8);
-        ReceivedPayloads.Read<FactBatch> read = ReceivedPayloads.read(JSON, body, FactBatch.class);
+        ReceivedPayloads.Read<FactBatch> read = read(body);
         List<PodFact> pods = read.value().pods();
         assertEquals(List.of(first, pod("u-2"), third, first), pods);
         assertEquals(written(first), read.payloads().of(pods.get(0)).toString(StandardCharsets.UTF_8));
@@ -238,11 +252,12 @@ class ReceivedPodVersionsTest {
     void podsOfEveryShapeAreKeptAsTheyWereWritten() throws Exception {
         SplittableRandom random = new SplittableRandom(37);
         List<PodFact> pods = new ArrayList<>();
-        for (int i = 0; i < 400; i++) {
+        for (int i = 0; i < 1_000; i++) {
             pods.add(randomPod(random, i));
         }
         byte[] body = JSON.writeValueAsBytes(new FactBatch("c1", List.of(), List.of(), pods));
-        ReceivedPayloads.Read<FactBatch> read = ReceivedPayloads.read(JSON, body, FactBatch.class);
+        assertTrue(body.length > 2 << 20, "pods across pieces of the recorded body: " + body.length + " bytes");
+        ReceivedPayloads.Read<FactBatch> read = read(body);
         assertEquals(pods, read.value().pods());
         for (int i = 0; i < pods.size(); i++) {
             Buffer kept = read.payloads().of(read.value().pods().get(i));
@@ -255,7 +270,7 @@ class ReceivedPodVersionsTest {
     void storedPayloadsAreTheKeptBytesOfTheVeryFactsReadAndWrittenAnewForAnyOther() throws Exception {
         String pretty = written(pod("u-1")).replace(",\"namespace\":", ", \"namespace\":");
         byte[] body = batch(pretty).getBytes(StandardCharsets.UTF_8);
-        ReceivedPayloads.Read<FactBatch> read = ReceivedPayloads.read(JSON, body, FactBatch.class);
+        ReceivedPayloads.Read<FactBatch> read = read(body);
         PodFact received = read.value().pods().get(0);
         PodFact equal = pod("u-1");
         assertEquals(equal, received);
@@ -265,6 +280,10 @@ class ReceivedPodVersionsTest {
         assertArrayEquals(JSON.writeValueAsBytes(equal), stored[1].getBytes(), "an equal fact made elsewhere");
         assertArrayEquals(JSON.writeValueAsBytes(pod("u-2")), stored[2].getBytes());
         assertNull(ReceivedPayloads.none().of(received));
+        read.payloads().release();
+        assertNull(read.payloads().of(received), "once let go, written anew");
+        assertArrayEquals(JSON.writeValueAsBytes(received), StoredPayloads.encode(JSON, List.of(received), read.payloads())[0].getBytes());
+        assertEquals(pretty, stored[0].toString(StandardCharsets.UTF_8), "a payload handed out before stays whole");
     }
 
     @Test
@@ -273,7 +292,7 @@ class ReceivedPodVersionsTest {
         FactBatch plain = JSON.readValue(body, FactBatch.class);
         assertEquals(pod("u-1"), plain.pods().get(0));
         for (String blank : new String[]{"", " ", "\n\t\r "}) {
-            ReceivedPayloads.Read<FactBatch> read = ReceivedPayloads.read(JSON, blank.getBytes(StandardCharsets.UTF_8), FactBatch.class);
+            ReceivedPayloads.Read<FactBatch> read = read(blank.getBytes(StandardCharsets.UTF_8));
             assertNull(read.value(), "'" + blank + "'");
         }
     }
