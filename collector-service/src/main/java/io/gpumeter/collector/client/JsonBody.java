@@ -10,6 +10,9 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A request body written as JSON once, sent as it is on every attempt, in pieces. A socket write of one heap buffer
@@ -28,48 +31,75 @@ public final class JsonBody {
      */
     static final int PIECE = (1 << 20) - (1 << 16);
 
-    private final List<byte[]> pieces;
-    private final int lastLength;
-
-    private JsonBody(List<byte[]> pieces, int lastLength) {
-        this.pieces = pieces;
-        this.lastLength = lastLength;
+    /** A piece and how much of it is written. */
+    private record Piece(byte[] bytes, int length) {
     }
 
+    /** The pieces as they are written, kept for every attempt once written. */
+    private final Multi<Piece> written;
+
+    private JsonBody(Multi<Piece> written) {
+        this.written = written;
+    }
+
+    /** A body written here and now. */
     public static JsonBody of(ObjectMapper json, Object value) {
-        Pieces out = new Pieces();
-        try {
-            json.writeValue(out, value);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return out.body();
+        List<Piece> pieces = new ArrayList<>();
+        write(json, () -> value, pieces::add);
+        return new JsonBody(Multi.createFrom().iterable(pieces));
+    }
+
+    /**
+     * A body written on {@code writer} as it is sent: each piece goes out as soon as it is full, so that the ledger
+     * reads the start of a replay's bundle while its end is still being written. The value is made on the writer too.
+     */
+    public static JsonBody writing(ObjectMapper json, Supplier<?> value, Executor writer) {
+        Multi<Piece> once = Multi.createFrom().emitter(emitter -> writer.execute(() -> {
+            try {
+                write(json, value, emitter::emit);
+                emitter.complete();
+            } catch (RuntimeException e) {
+                emitter.fail(e);
+            }
+        }));
+        return new JsonBody(Multi.createBy().replaying().ofMulti(once));
     }
 
     /** A body of these bytes, copied. */
     static JsonBody of(byte[] bytes) {
-        Pieces out = new Pieces();
-        out.write(bytes, 0, bytes.length);
-        return out.body();
+        List<Piece> pieces = new ArrayList<>();
+        try (Pieces out = new Pieces(pieces::add)) {
+            out.write(bytes, 0, bytes.length);
+        }
+        return new JsonBody(Multi.createFrom().iterable(pieces));
     }
 
-    /** The body's length in bytes, for its Content-Length. */
-    public long length() {
-        return (long) (pieces.size() - 1) * PIECE + lastLength;
+    private static void write(ObjectMapper json, Supplier<?> value, Consumer<Piece> filled) {
+        try (Pieces out = new Pieces(filled)) {
+            json.writeValue(out, value.get());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
-    /** The body's bytes in pieces of {@link #PIECE} (the last one shorter), shared rather than copied; a new stream on every call. */
+    /**
+     * The body's bytes in pieces of {@link #PIECE} (the last one shorter), shared rather than copied; a new stream from
+     * the body's start on every call, each piece in a buffer of its own, which the socket may consume.
+     */
     public Multi<Buffer> pieces() {
-        int last = pieces.size() - 1;
-        return Multi.createFrom().range(0, pieces.size()).map(i -> Buffer.newInstance(io.vertx.core.buffer.Buffer.buffer(
-                Unpooled.wrappedBuffer(pieces.get(i), 0, i == last ? lastLength : PIECE))));
+        return written.map(piece -> Buffer.newInstance(io.vertx.core.buffer.Buffer.buffer(
+                Unpooled.wrappedBuffer(piece.bytes(), 0, piece.length()))));
     }
 
-    /** Fills pieces one after the other. */
+    /** Fills pieces one after the other, handing each on once the next byte needs another, the last one at close. */
     private static final class Pieces extends OutputStream {
-        private final List<byte[]> filled = new ArrayList<>();
+        private final Consumer<Piece> filled;
         private byte[] current = new byte[PIECE];
         private int used;
+
+        Pieces(Consumer<Piece> filled) {
+            this.filled = filled;
+        }
 
         @Override
         public void write(int b) {
@@ -94,14 +124,17 @@ public final class JsonBody {
         }
 
         private void next() {
-            filled.add(current);
+            filled.accept(new Piece(current, PIECE));
             current = new byte[PIECE];
             used = 0;
         }
 
-        JsonBody body() {
-            filled.add(current);
-            return new JsonBody(filled, used);
+        @Override
+        public void close() {
+            if (current != null) {
+                filled.accept(new Piece(current, used));
+                current = null;
+            }
         }
     }
 }

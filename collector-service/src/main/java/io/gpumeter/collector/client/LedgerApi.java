@@ -9,11 +9,9 @@ import io.gpumeter.common.fact.LivePodSet;
 import io.smallrye.mutiny.Multi;
 import io.vertx.mutiny.core.buffer.Buffer;
 import jakarta.ws.rs.Consumes;
-import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 
@@ -32,7 +30,7 @@ interface LedgerApi {
     @Path("/bundles")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    BundleResult deliverBundle(@HeaderParam(HttpHeaders.CONTENT_LENGTH) long length, Multi<Buffer> bundleJson);
+    BundleResult deliverBundle(Multi<Buffer> bundleJson);
 
     @POST
     @Path("/live-pods")

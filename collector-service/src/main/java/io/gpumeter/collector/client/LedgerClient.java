@@ -41,12 +41,12 @@ public class LedgerClient {
     }
 
     /**
-     * A bundle already written as JSON: a replay's bundle runs to tens of megabytes, written once here rather than
-     * on every attempt, and as bytes in pieces ({@link JsonBody#pieces()}), never as one string on the HTTP client's
-     * event loop nor as one buffer on the socket.
+     * A bundle written as JSON: a replay's bundle runs to tens of megabytes, written once rather than on every
+     * attempt, and sent as bytes in pieces ({@link JsonBody#pieces()}), never as one string on the HTTP client's event
+     * loop nor as one buffer on the socket; its length is not known before it is written, so it goes chunked.
      */
     public BundleResult deliver(JsonBody bundle) {
-        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.length(), bundle.pieces()));
+        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.pieces()));
     }
 
     public UsageReceipt deliver(UsageBatch batch) {

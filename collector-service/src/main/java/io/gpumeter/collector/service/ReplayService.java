@@ -88,13 +88,14 @@ public class ReplayService {
 
     /**
      * Metering and governance facts go in one bundle, which the ledger stores whole or not at all; the pods'
-     * governance views go as what each says beyond its pod version.
+     * governance views go as what each says beyond its pod version. The bundle is written on a parser thread, idle by
+     * then, while its first pieces are already sent, so that the ledger reads it meanwhile.
      */
     private BundleResult deliver(FactSink sink, String cluster) {
         try {
             GovernanceBatch governed = sink.governanceBatch(cluster);
-            return ledger.deliver(JsonBody.of(json, FactBundle.carrying(sink.facts() == 0 ? null : sink.batch(cluster),
-                    governed.size() == 0 ? null : governed)));
+            return ledger.deliver(JsonBody.writing(json, () -> FactBundle.carrying(
+                    sink.facts() == 0 ? null : sink.batch(cluster), governed.size() == 0 ? null : governed), parsers));
         } catch (ApiProblem e) {
             throw e;
         } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException | jakarta.ws.rs.WebApplicationException e) {

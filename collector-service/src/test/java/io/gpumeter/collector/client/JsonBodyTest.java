@@ -1,17 +1,29 @@
 package io.gpumeter.collector.client;
 
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializerProvider;
+import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.vertx.mutiny.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class JsonBodyTest {
 
@@ -32,7 +44,6 @@ class JsonBodyTest {
         JsonBody body = JsonBody.of(bytes);
         List<Buffer> pieces = pieces(body);
         assertEquals(List.of(JsonBody.PIECE, JsonBody.PIECE, JsonBody.PIECE, 17), pieces.stream().map(Buffer::length).toList());
-        assertEquals(bytes.length, body.length());
         assertArrayEquals(bytes, joined(pieces));
         assertArrayEquals(bytes, joined(pieces(body)), "every attempt sends the body from its start");
     }
@@ -51,7 +62,67 @@ class JsonBodyTest {
         Map<String, Object> value = Map.of("lines", "é€x".repeat(JsonBody.PIECE / 2), "n", 7);
         byte[] whole = json.writeValueAsBytes(value);
         JsonBody body = JsonBody.of(json, value);
-        assertEquals(whole.length, body.length());
         assertArrayEquals(whole, joined(pieces(body)));
+    }
+
+    /** Two pieces' worth of text, then waits until the first piece has been sent before it writes the rest. */
+    private record Halting(CountDownLatch firstSent, AtomicInteger sentBeforeTheEnd) implements JsonSerializable {
+        @Override
+        public void serialize(JsonGenerator gen, SerializerProvider provider) throws IOException {
+            gen.writeStartArray();
+            gen.writeString("é€x".repeat(JsonBody.PIECE));
+            try {
+                if (firstSent.await(10, TimeUnit.SECONDS)) {
+                    sentBeforeTheEnd.incrementAndGet();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            gen.writeString("end");
+            gen.writeEndArray();
+        }
+
+        @Override
+        public void serializeWithType(JsonGenerator gen, SerializerProvider provider, TypeSerializer types) throws IOException {
+            serialize(gen, provider);
+        }
+    }
+
+    @Test
+    void aBodyWrittenAsItIsSentGoesOutPieceByPieceAndWholeOnEveryAttempt() throws Exception {
+        ObjectMapper json = new ObjectMapper();
+        CountDownLatch firstSent = new CountDownLatch(1);
+        AtomicInteger sentBeforeTheEnd = new AtomicInteger();
+        AtomicInteger written = new AtomicInteger();
+        Halting value = new Halting(firstSent, sentBeforeTheEnd);
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            JsonBody body = JsonBody.writing(json, () -> {
+                written.incrementAndGet();
+                return value;
+            }, writer);
+            assertEquals(0, written.get(), "nothing is written before the body is sent");
+            List<Buffer> first = body.pieces().onItem().invoke(firstSent::countDown).collect().asList()
+                    .await().atMost(Duration.ofSeconds(30));
+            assertEquals(1, sentBeforeTheEnd.get(), "the first piece went out while the rest was still to write");
+            byte[] whole = json.writeValueAsBytes(new Halting(new CountDownLatch(0), new AtomicInteger()));
+            assertTrue(first.size() > 3, "in pieces: " + first.size());
+            assertArrayEquals(whole, joined(first));
+            assertArrayEquals(whole, joined(pieces(body)), "a second attempt sends it from its start");
+            assertEquals(1, written.get(), "written once for every attempt");
+        } finally {
+            writer.shutdownNow();
+        }
+    }
+
+    @Test
+    void aBodyThatCannotBeWrittenFailsItsSending() {
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try {
+            JsonBody body = JsonBody.writing(new ObjectMapper(), Object::new, writer);
+            assertThrows(RuntimeException.class, () -> pieces(body));
+        } finally {
+            writer.shutdownNow();
+        }
     }
 }

@@ -30,7 +30,7 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
     /** Requests to the bundle intake, refused ones included: a retry shows as a second call. */
     static final AtomicInteger BUNDLE_CALLS = new AtomicInteger();
-    /** Each bundle's declared Content-Length (null when sent without one) and the bytes that arrived. */
+    /** Each bundle's declared Content-Length (null when sent chunked, without one) and the bytes that arrived. */
     static final List<String> BUNDLE_LENGTHS = new CopyOnWriteArrayList<>();
     static final List<Integer> BUNDLE_SIZES = new CopyOnWriteArrayList<>();
     /** The status to answer with; 200 accepts every fact. */
