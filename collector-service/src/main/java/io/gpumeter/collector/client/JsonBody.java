@@ -42,13 +42,6 @@ public final class JsonBody {
         this.written = written;
     }
 
-    /** A body written here and now. */
-    public static JsonBody of(ObjectMapper json, Object value) {
-        List<Piece> pieces = new ArrayList<>();
-        write(json, () -> value, pieces::add);
-        return new JsonBody(Multi.createFrom().iterable(pieces));
-    }
-
     /**
      * A body written on {@code writer} as it is sent: each piece goes out as soon as it is full, so that the ledger
      * reads the start of a replay's bundle while its end is still being written. The value is made on the writer too.

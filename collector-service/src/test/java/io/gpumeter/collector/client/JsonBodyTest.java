@@ -61,7 +61,7 @@ class JsonBodyTest {
         ObjectMapper json = new ObjectMapper();
         Map<String, Object> value = Map.of("lines", "é€x".repeat(JsonBody.PIECE / 2), "n", 7);
         byte[] whole = json.writeValueAsBytes(value);
-        JsonBody body = JsonBody.of(json, value);
+        JsonBody body = JsonBody.writing(json, () -> value, Runnable::run);
         assertArrayEquals(whole, joined(pieces(body)));
     }
 

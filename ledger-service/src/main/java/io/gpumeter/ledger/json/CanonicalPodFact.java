@@ -103,10 +103,10 @@ final class CanonicalPodFact {
         Instant lastFinishedAt = instant(p, LAST_FINISHED_AT);
         Instant deletionTimestamp = instant(p, DELETION_TIMESTAMP);
         Owner owner = owner(p);
-        Map<String, String> labels = labels(p);
-        Map<String, Long> gpuResources = amounts(p);
-        List<VgpuGrant> vgpus = vgpus(p);
-        List<PodClaim> claims = claims(p);
+        Map<String, String> labels = entries(p, LABELS, CanonicalPodFact::text);
+        Map<String, Long> gpuResources = entries(p, GPU_RESOURCES, q -> integer(q, false));
+        List<VgpuGrant> vgpus = objects(p, VGPUS, CanonicalPodFact::vgpu);
+        List<PodClaim> claims = objects(p, CLAIMS, CanonicalPodFact::claim);
         end(p);
         return new PodFact(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName,
                 phase, schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources,
@@ -127,66 +127,53 @@ final class CanonicalPodFact {
         return owner;
     }
 
-    private static Map<String, String> labels(JsonParser p) throws IOException {
-        field(p, LABELS);
+    /** How an element is read: a map's value from its current token, an array's object from inside it. */
+    private interface Element<T> {
+        T read(JsonParser p) throws IOException;
+    }
+
+    /** An object whose keys are the map's, each key once, each value read by {@code value}. */
+    private static <V> Map<String, V> entries(JsonParser p, SerializableString name, Element<V> value) throws IOException {
+        field(p, name);
         start(p, JsonToken.START_OBJECT);
-        Map<String, String> labels = new HashMap<>();
+        Map<String, V> entries = new HashMap<>();
         for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
-            if (p.nextToken() != JsonToken.VALUE_STRING || labels.put(key, p.getText()) != null) {
+            p.nextToken();
+            if (entries.put(key, value.read(p)) != null) {
                 throw DIFFERS;
             }
         }
         closes(p, JsonToken.END_OBJECT);
-        return labels;
+        return entries;
     }
 
-    private static Map<String, Long> amounts(JsonParser p) throws IOException {
-        field(p, GPU_RESOURCES);
-        start(p, JsonToken.START_OBJECT);
-        Map<String, Long> amounts = new HashMap<>();
-        for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
-            p.nextToken();
-            if (amounts.put(key, integer(p, false)) != null) {
-                throw DIFFERS;
-            }
-        }
-        closes(p, JsonToken.END_OBJECT);
-        return amounts;
-    }
-
-    private static List<VgpuGrant> vgpus(JsonParser p) throws IOException {
-        field(p, VGPUS);
+    /** An array of objects, each read by {@code element} from its first field to its last. */
+    private static <T> List<T> objects(JsonParser p, SerializableString name, Element<T> element) throws IOException {
+        field(p, name);
         start(p, JsonToken.START_ARRAY);
-        List<VgpuGrant> vgpus = new ArrayList<>(1);
+        List<T> objects = new ArrayList<>(1);
         while (p.nextToken() == JsonToken.START_OBJECT) {
-            field(p, CONTAINER);
-            p.nextToken();
-            int container = (int) integer(p, true);
-            String uuid = string(p, UUID);
-            String type = string(p, TYPE);
-            field(p, MEMORY_MIB);
-            p.nextToken();
-            long memoryMib = integer(p, false);
-            field(p, CORES);
-            p.nextToken();
-            int cores = (int) integer(p, true);
-            end(p);
-            vgpus.add(new VgpuGrant(container, uuid, type, memoryMib, cores));
-        }
-        closes(p, JsonToken.END_ARRAY);
-        return vgpus;
-    }
-
-    private static List<PodClaim> claims(JsonParser p) throws IOException {
-        field(p, CLAIMS);
-        start(p, JsonToken.START_ARRAY);
-        List<PodClaim> claims = new ArrayList<>(1);
-        while (p.nextToken() == JsonToken.START_OBJECT) {
-            claims.add(new PodClaim(string(p, NAME), string(p, CLAIM_NAME), string(p, TEMPLATE_NAME)));
+            objects.add(element.read(p));
             end(p);
         }
         closes(p, JsonToken.END_ARRAY);
-        return claims;
+        return objects;
+    }
+
+    private static String text(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            throw DIFFERS;
+        }
+        return p.getText();
+    }
+
+    private static VgpuGrant vgpu(JsonParser p) throws IOException {
+        return new VgpuGrant((int) integer(p, CONTAINER, true), string(p, UUID), string(p, TYPE),
+                integer(p, MEMORY_MIB, false), (int) integer(p, CORES, true));
+    }
+
+    private static PodClaim claim(JsonParser p) throws IOException {
+        return new PodClaim(string(p, NAME), string(p, CLAIM_NAME), string(p, TEMPLATE_NAME));
     }
 
     private static void field(JsonParser p, SerializableString name) throws IOException {
@@ -229,6 +216,12 @@ final class CanonicalPodFact {
             }
         }
         throw DIFFERS;
+    }
+
+    private static long integer(JsonParser p, SerializableString name, boolean small) throws IOException {
+        field(p, name);
+        p.nextToken();
+        return integer(p, small);
     }
 
     /** The current token as a whole number that fits an int ({@code small}) or a long, written as an integer. */
