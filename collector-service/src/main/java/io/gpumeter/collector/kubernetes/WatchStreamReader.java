@@ -32,6 +32,28 @@ public final class WatchStreamReader {
         }
     }
 
+    /**
+     * What is made of each block's facts besides gathering them: {@link #prepare} on the parser thread that read the
+     * block, {@link #take} on the reading thread, once the block's facts are in the sink, in line order.
+     */
+    public interface Alongside<T> {
+        /** Nothing alongside. */
+        Alongside<Void> NOTHING = new Alongside<>() {
+            @Override
+            public Void prepare(FactSink block) {
+                return null;
+            }
+
+            @Override
+            public void take(Void prepared) {
+            }
+        };
+
+        T prepare(FactSink block);
+
+        void take(T prepared);
+    }
+
     /** Too many lines for one request. */
     public static final class TooManyLines extends RuntimeException {
         TooManyLines(int max) {
@@ -78,12 +100,17 @@ public final class WatchStreamReader {
      * the limit was malformed.
      */
     public int read(InputStream body, Instant observedAt, FactSink sink) throws IOException {
+        return read(body, observedAt, sink, Alongside.NOTHING);
+    }
+
+    /** As {@link #read(InputStream, Instant, FactSink)}, making {@code alongside} of every block as it goes. */
+    public <T> int read(InputStream body, Instant observedAt, FactSink sink, Alongside<T> alongside) throws IOException {
         ByteLines lines = new ByteLines(body);
-        Deque<Block> parsing = new ArrayDeque<>();
+        Deque<Block<T>> parsing = new ArrayDeque<>();
         Deque<byte[]> spare = new ArrayDeque<>(); // the arrays of blocks gathered, for the blocks read next
         int events = 0;
         long lineNumber = 0;
-        Block block = new Block(spare);
+        Block<T> block = new Block<>(spare, alongside);
         try {
             while (lines.next()) {
                 lineNumber++;
@@ -98,11 +125,11 @@ public final class WatchStreamReader {
                 }
                 if (block.size > 0 && !block.fits(lines.length())) {
                     hand(block, observedAt, parsing, sink, spare);
-                    block = new Block(spare);
+                    block = new Block<>(spare, alongside);
                 }
                 if (block.add(lineNumber, lines.buffer(), lines.start(), lines.length())) {
                     hand(block, observedAt, parsing, sink, spare);
-                    block = new Block(spare);
+                    block = new Block<>(spare, alongside);
                 }
             }
             if (block.size > 0) {
@@ -117,7 +144,7 @@ public final class WatchStreamReader {
         }
     }
 
-    private void hand(Block block, Instant observedAt, Deque<Block> parsing, FactSink sink, Deque<byte[]> spare) {
+    private <T> void hand(Block<T> block, Instant observedAt, Deque<Block<T>> parsing, FactSink sink, Deque<byte[]> spare) {
         if (parsing.size() > parallelism) {
             gather(parsing.removeFirst(), sink, spare);
         }
@@ -129,9 +156,11 @@ public final class WatchStreamReader {
      * Waits for the oldest block and adds its facts; its first malformed line fails the stream. The block's array is
      * then spare: its facts hold strings of their own, nothing of the bytes they were read from.
      */
-    private static void gather(Block block, FactSink sink, Deque<byte[]> spare) {
+    private static <T> void gather(Block<T> block, FactSink sink, Deque<byte[]> spare) {
         try {
-            sink.addAll(block.parsed.join());
+            Block.Parsed<T> parsed = block.parsed.join();
+            sink.addAll(parsed.facts());
+            block.alongside.take(parsed.prepared());
             if (block.data.length == BLOCK_BYTES) {
                 spare.push(block.data);
             }
@@ -161,16 +190,22 @@ public final class WatchStreamReader {
     }
 
     /** Consecutive non-empty lines with their line numbers, their bytes copied end to end. */
-    private static final class Block {
+    private static final class Block<T> {
         private byte[] data;
         private int used;
         private final int[] starts = new int[BLOCK];
         private final int[] lengths = new int[BLOCK];
         private final long[] numbers = new long[BLOCK];
         private int size;
-        private CompletableFuture<FactSink> parsed;
+        private final Alongside<T> alongside;
+        private CompletableFuture<Parsed<T>> parsed;
 
-        Block(Deque<byte[]> spare) {
+        /** A block's facts and what was made of them alongside. */
+        private record Parsed<T>(FactSink facts, T prepared) {
+        }
+
+        Block(Deque<byte[]> spare, Alongside<T> alongside) {
+            this.alongside = alongside;
             data = spare.isEmpty() ? new byte[BLOCK_BYTES] : spare.pop();
         }
 
@@ -191,12 +226,12 @@ public final class WatchStreamReader {
             return size == BLOCK;
         }
 
-        FactSink parse(Instant observedAt) {
+        Parsed<T> parse(Instant observedAt) {
             FactSink sink = new FactSink();
             for (int i = 0; i < size; i++) {
                 WatchEvents.read(data, starts[i], lengths[i], numbers[i], observedAt, sink);
             }
-            return sink;
+            return new Parsed<>(sink, alongside.prepare(sink));
         }
     }
 }
