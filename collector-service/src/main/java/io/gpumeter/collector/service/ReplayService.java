@@ -79,7 +79,7 @@ public class ReplayService {
         }
         BundleResult both;
         if (streamed.started()) {
-            both = streamed.finish(sink);
+            both = streamed.finish(bundle(sink, target));
         } else if (sink.facts() == 0 && sink.governanceFacts().isEmpty()) {
             both = new BundleResult(new IngestResult(0, 0), new IngestResult(0, 0));
         } else {

@@ -7,17 +7,13 @@ import io.gpumeter.collector.client.JsonBody;
 import io.gpumeter.collector.kubernetes.FactSink;
 import io.gpumeter.collector.kubernetes.WatchStreamReader;
 import io.gpumeter.common.fact.BundleResult;
-import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.FactBundle;
-import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.PodFact;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
@@ -35,19 +31,9 @@ import java.util.function.Function;
  * order means nothing to the ledger's reader. Each block's pod versions are written on the parser thread that read
  * it, by the mapper's own serializer, so every version keeps the written form the ledger stores as it came.
  */
-final class StreamedBundle implements WatchStreamReader.Alongside<StreamedBundle.Written> {
-
-    /** A block's pod versions as a JSON array, and their governance views as carried fields, null if not all can be. */
-    record Written(byte[] pods, byte[] carried) {
-    }
-
-    /** A part of the bundle written after its pod versions. */
-    private interface Part {
-        void writeTo(JsonGenerator generator) throws IOException;
-    }
+final class StreamedBundle implements WatchStreamReader.Alongside<byte[]> {
 
     private final ObjectWriter pods;
-    private final ObjectWriter carried;
     private final ObjectMapper json;
     private final String cluster;
     private final Function<JsonBody, BundleResult> delivery;
@@ -55,31 +41,24 @@ final class StreamedBundle implements WatchStreamReader.Alongside<StreamedBundle
     private JsonBody.Streaming body;
     private JsonGenerator envelope;
     private CompletableFuture<BundleResult> delivered;
-    /** The carried views of the blocks sent, while every view of every block can be carried. */
-    private List<byte[]> carriedViews = new ArrayList<>();
 
     /** A bundle for {@code cluster}, handed to {@code delivery} on {@code sender} once its first pod version is read. */
     StreamedBundle(ObjectMapper json, String cluster, Function<JsonBody, BundleResult> delivery, Executor sender) {
         this.json = json;
         this.pods = json.writerFor(json.getTypeFactory().constructCollectionType(List.class, PodFact.class));
-        this.carried = json.writerFor(json.getTypeFactory().constructCollectionType(List.class, CarriedStatus.class));
         this.cluster = cluster;
         this.delivery = delivery;
         this.sender = sender;
     }
 
-    /**
-     * A block's pod versions as a JSON array, and what their governance views say beyond them (written on the parser
-     * thread too, as they are a fifth of a bundle), or null when the block has no pod version.
-     */
+    /** A block's pod versions as a JSON array, or null when it has none. */
     @Override
-    public Written prepare(FactSink block) {
+    public byte[] prepare(FactSink block) {
         if (block.pods().isEmpty()) {
             return null;
         }
         try {
-            Optional<List<CarriedStatus>> views = FactBundle.carried(block.pods(), block.governanceBatch(cluster).podStatuses());
-            return new Written(pods.writeValueAsBytes(block.pods()), views.isEmpty() ? null : carried.writeValueAsBytes(views.get()));
+            return pods.writeValueAsBytes(block.pods());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
@@ -87,8 +66,8 @@ final class StreamedBundle implements WatchStreamReader.Alongside<StreamedBundle
 
     /** Sends a block's pod versions, the elements of its array; the first ones open the bundle and its delivery. */
     @Override
-    public void take(Written block) {
-        if (block == null) {
+    public void take(byte[] array) {
+        if (array == null) {
             return;
         }
         if (body == null) {
@@ -96,12 +75,7 @@ final class StreamedBundle implements WatchStreamReader.Alongside<StreamedBundle
         } else {
             body.write(',');
         }
-        elements(block.pods());
-        if (carriedViews != null && block.carried() != null) {
-            carriedViews.add(block.carried());
-        } else {
-            carriedViews = null;
-        }
+        body.write(array, 1, array.length - 2); // without the brackets
     }
 
     /** Whether the bundle is on its way: some pod version has been read. */
@@ -110,49 +84,24 @@ final class StreamedBundle implements WatchStreamReader.Alongside<StreamedBundle
     }
 
     /**
-     * Writes the rest of the bundle {@link FactBundle#carrying} makes of {@code sink}, whose pod versions are those sent,
-     * and waits for the ledger's answer; failures of the delivery are thrown as {@code delivery} throws them. The views
-     * go as the carried fields the blocks wrote, unless some view could not be carried.
+     * Writes the rest of {@code whole}, whose pod versions are those sent, and waits for the ledger's answer; failures
+     * of the delivery are thrown as {@code delivery} throws them.
      */
-    BundleResult finish(FactSink sink) {
-        FactBatch facts = sink.batch(cluster);
-        GovernanceBatch governed = sink.governanceBatch(cluster);
-        if (carriedViews == null) {
-            return finish(FactBundle.carrying(facts, governed));
-        }
-        GovernanceBatch rest = governed.withPodStatuses(List.of());
-        return finish(facts, generator -> {
-            generator.writeFieldName("carriedStatuses");
-            generator.writeStartArray();
-            generator.flush();
-            for (int i = 0; i < carriedViews.size(); i++) {
-                if (i > 0) {
-                    body.write(',');
-                }
-                elements(carriedViews.get(i));
-            }
-            generator.writeEndArray();
-        }, rest.size() == 0 ? null : rest);
-    }
-
-    /** As {@link #finish(FactSink)}, the rest taken from {@code whole}, whose pod versions are those sent. */
     BundleResult finish(FactBundle whole) {
-        return finish(whole.facts(), whole.carriedStatuses().isEmpty() ? generator -> { }
-                : generator -> generator.writeObjectField("carriedStatuses", whole.carriedStatuses()), whole.governance());
-    }
-
-    private BundleResult finish(FactBatch facts, Part views, GovernanceBatch governance) {
         try {
             envelope.writeEndArray();
+            FactBatch facts = whole.facts();
             envelope.writeObjectField("namespaces", facts.namespaces());
             envelope.writeObjectField("nodes", facts.nodes());
             envelope.writeObjectField("resourceClaims", facts.resourceClaims());
             envelope.writeObjectField("resourceSlices", facts.resourceSlices());
             envelope.writeObjectField("deviceClasses", facts.deviceClasses());
             envelope.writeEndObject();
-            views.writeTo(envelope);
-            if (governance != null) {
-                envelope.writeObjectField("governance", governance);
+            if (!whole.carriedStatuses().isEmpty()) {
+                envelope.writeObjectField("carriedStatuses", whole.carriedStatuses());
+            }
+            if (whole.governance() != null) {
+                envelope.writeObjectField("governance", whole.governance());
             }
             envelope.writeEndObject();
             envelope.close();
@@ -165,11 +114,6 @@ final class StreamedBundle implements WatchStreamReader.Alongside<StreamedBundle
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
-    }
-
-    /** The elements of a JSON array, straight to the body: without its brackets. */
-    private void elements(byte[] array) {
-        body.write(array, 1, array.length - 2);
     }
 
     /**

@@ -153,7 +153,7 @@ class StreamedBundleTest {
         assertEquals(2_800 + 10, events);
         FactBundle whole = carrying(sink);
         assertFalse(whole.carriedStatuses().isEmpty(), "the views go carried by their pod versions");
-        assertEquals(STORED, streamed.finish(sink));
+        assertEquals(STORED, streamed.finish(whole));
         assertEquals(1, ledger.deliveries.get());
         assertSentAsWritten(whole, ledger.body.get());
     }
@@ -171,7 +171,7 @@ class StreamedBundleTest {
         StreamedBundle streamed = new StreamedBundle(JSON, "east-1", ledger::deliver, pool);
         FactSink sink = new FactSink();
         new WatchStreamReader(100_000, pool, 2).read(new ByteArrayInputStream(lines(0, 700)), AT, sink, streamed);
-        FactBundle whole = carrying(sink).expanded(); // every view in governance.podStatuses, as when one cannot be carried
+        FactBundle whole = carrying(sink).expanded(); // every view in governance.podStatuses, none carried
         assertTrue(whole.carriedStatuses().isEmpty());
         assertEquals(700, whole.governance().podStatuses().size());
 

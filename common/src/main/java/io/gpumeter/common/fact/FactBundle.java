@@ -31,34 +31,20 @@ public record FactBundle(FactBatch facts, GovernanceBatch governance, List<Carri
      * the halves as they are.
      */
     public static FactBundle carrying(FactBatch facts, GovernanceBatch governance) {
-        if (facts == null || governance == null) {
+        if (facts == null || governance == null || facts.pods().isEmpty()
+                || governance.podStatuses().size() != facts.pods().size()) {
             return new FactBundle(facts, governance);
         }
-        Optional<List<CarriedStatus>> carried = carried(facts.pods(), governance.podStatuses());
-        if (carried.isEmpty()) {
-            return new FactBundle(facts, governance);
-        }
-        GovernanceBatch rest = governance.withPodStatuses(List.of());
-        return new FactBundle(facts, rest.size() == 0 ? null : rest, carried.get());
-    }
-
-    /**
-     * What each view says beyond its pod version, when {@code views} are, in order, one for each of {@code pods} and
-     * each exactly what that version makes with its carried fields; empty otherwise, and for no pod versions.
-     */
-    public static Optional<List<CarriedStatus>> carried(List<PodFact> pods, List<PodStatusFact> views) {
-        if (pods.isEmpty() || views.size() != pods.size()) {
-            return Optional.empty();
-        }
-        List<CarriedStatus> carried = new ArrayList<>(pods.size());
-        for (int i = 0; i < pods.size(); i++) {
-            Optional<CarriedStatus> fields = CarriedStatus.carriedBy(pods.get(i), views.get(i));
+        List<CarriedStatus> carried = new ArrayList<>(facts.pods().size());
+        for (int i = 0; i < facts.pods().size(); i++) {
+            Optional<CarriedStatus> fields = CarriedStatus.carriedBy(facts.pods().get(i), governance.podStatuses().get(i));
             if (fields.isEmpty()) {
-                return Optional.empty();
+                return new FactBundle(facts, governance);
             }
             carried.add(fields.get());
         }
-        return Optional.of(carried);
+        GovernanceBatch rest = governance.withPodStatuses(List.of());
+        return new FactBundle(facts, rest.size() == 0 ? null : rest, carried);
     }
 
     /**
