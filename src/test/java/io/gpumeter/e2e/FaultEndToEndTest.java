@@ -431,26 +431,6 @@ class FaultEndToEndTest {
         assertEquals(1, sqlCount(String.format(rollup, "count(*)")));
     }
 
-    /**
-     * A replay whose malformed line comes after its first pod versions went to the ledger (a bundle is sent while its
-     * request is read): the request is refused naming the line, and the ledger, handed a bundle that ends inside its
-     * JSON, stores none of it. The same request without that line is then stored whole.
-     */
-    @Test
-    @Order(6)
-    void aReplayRefusedAfterItsFirstPodVersionsWentOutStoresNothing() {
-        String stream = januaryStream(2_600); // a namespace, a node, then 2,600 pods: lines 3 to 2,602
-        HttpResponse<String> refused = replay(stream + "{\"type\":\"ADDED\",\n", "halfway");
-        assertEquals(400, refused.statusCode(), refused.body());
-        assertTrue(refused.body().contains("\"field\":\"line 2603\""), refused.body());
-        assertEquals(0, sqlCount(clusterFacts("halfway")));
-        assertEquals(0, sqlCount("SELECT count(*) FROM ledger.namespace_fact WHERE cluster = 'halfway'"));
-
-        HttpResponse<String> stored = replay(stream, "halfway");
-        assertEquals(200, stored.statusCode(), stored.body());
-        assertEquals(2_600, sqlCount(clusterFacts("halfway")));
-    }
-
     static Node node() {
         return new NodeBuilder().withNewMetadata().withName(NODE).withUid("node-" + NODE)
                 .withCreationTimestamp("2026-01-01T00:00:00Z")

@@ -3,7 +3,6 @@ package io.gpumeter.collector.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.Unpooled;
 import io.smallrye.mutiny.Multi;
-import io.smallrye.mutiny.operators.multi.processors.UnicastProcessor;
 import io.vertx.mutiny.core.buffer.Buffer;
 
 import java.io.IOException;
@@ -57,53 +56,6 @@ public final class JsonBody {
             }
         }));
         return new JsonBody(Multi.createBy().replaying().ofMulti(once));
-    }
-
-    /**
-     * A body its caller writes as it goes, from one thread: each piece goes out once full, the last one when the
-     * stream is closed. A replay sends the pod versions of the lines read so far while it reads the next ones.
-     */
-    public static Streaming streaming() {
-        UnicastProcessor<Piece> written = UnicastProcessor.create();
-        return new Streaming(new JsonBody(Multi.createBy().replaying().ofMulti(written)), new Pieces(written::onNext),
-                written::onComplete);
-    }
-
-    /** A body being written; closing it ends the body. */
-    public static final class Streaming extends OutputStream {
-        private final JsonBody body;
-        private final Pieces pieces;
-        private final Runnable end;
-        private boolean ended;
-
-        private Streaming(JsonBody body, Pieces pieces, Runnable end) {
-            this.body = body;
-            this.pieces = pieces;
-            this.end = end;
-        }
-
-        public JsonBody body() {
-            return body;
-        }
-
-        @Override
-        public void write(int b) {
-            pieces.write(b);
-        }
-
-        @Override
-        public void write(byte[] bytes, int offset, int length) {
-            pieces.write(bytes, offset, length);
-        }
-
-        @Override
-        public void close() {
-            if (!ended) {
-                ended = true;
-                pieces.close();
-                end.run();
-            }
-        }
     }
 
     /** A body of these bytes, copied. */

@@ -21,7 +21,6 @@ import io.gpumeter.common.fact.WatchEventType;
 
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -105,11 +104,6 @@ public final class FactSink {
         all.addAll(slices);
         all.addAll(claims);
         return all;
-    }
-
-    /** The pod versions collected, in event order. */
-    public List<PodFact> pods() {
-        return Collections.unmodifiableList(pods);
     }
 
     /** Governance facts (queues, admission, events, the governance view of GPU pods); delivered separately. */

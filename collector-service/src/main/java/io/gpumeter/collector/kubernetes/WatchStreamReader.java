@@ -32,28 +32,6 @@ public final class WatchStreamReader {
         }
     }
 
-    /**
-     * What is made of each block's facts besides gathering them: {@link #prepare} on the parser thread that read the
-     * block, {@link #take} on the reading thread, once the block's facts are in the sink, in line order.
-     */
-    public interface Alongside<T> {
-        /** Nothing alongside. */
-        Alongside<Void> NOTHING = new Alongside<>() {
-            @Override
-            public Void prepare(FactSink block) {
-                return null;
-            }
-
-            @Override
-            public void take(Void prepared) {
-            }
-        };
-
-        T prepare(FactSink block);
-
-        void take(T prepared);
-    }
-
     /** Too many lines for one request. */
     public static final class TooManyLines extends RuntimeException {
         TooManyLines(int max) {
@@ -100,17 +78,12 @@ public final class WatchStreamReader {
      * the limit was malformed.
      */
     public int read(InputStream body, Instant observedAt, FactSink sink) throws IOException {
-        return read(body, observedAt, sink, Alongside.NOTHING);
-    }
-
-    /** As {@link #read(InputStream, Instant, FactSink)}, making {@code alongside} of every block as it goes. */
-    public <T> int read(InputStream body, Instant observedAt, FactSink sink, Alongside<T> alongside) throws IOException {
         ByteLines lines = new ByteLines(body);
-        Deque<Block<T>> parsing = new ArrayDeque<>();
+        Deque<Block> parsing = new ArrayDeque<>();
         Deque<byte[]> spare = new ArrayDeque<>(); // the arrays of blocks gathered, for the blocks read next
         int events = 0;
         long lineNumber = 0;
-        Block<T> block = new Block<>(spare, alongside);
+        Block block = new Block(spare);
         try {
             while (lines.next()) {
                 lineNumber++;
@@ -125,11 +98,11 @@ public final class WatchStreamReader {
                 }
                 if (block.size > 0 && !block.fits(lines.length())) {
                     hand(block, observedAt, parsing, sink, spare);
-                    block = new Block<>(spare, alongside);
+                    block = new Block(spare);
                 }
                 if (block.add(lineNumber, lines.buffer(), lines.start(), lines.length())) {
                     hand(block, observedAt, parsing, sink, spare);
-                    block = new Block<>(spare, alongside);
+                    block = new Block(spare);
                 }
             }
             if (block.size > 0) {
@@ -144,7 +117,7 @@ public final class WatchStreamReader {
         }
     }
 
-    private <T> void hand(Block<T> block, Instant observedAt, Deque<Block<T>> parsing, FactSink sink, Deque<byte[]> spare) {
+    private void hand(Block block, Instant observedAt, Deque<Block> parsing, FactSink sink, Deque<byte[]> spare) {
         if (parsing.size() > parallelism) {
             gather(parsing.removeFirst(), sink, spare);
         }
@@ -156,11 +129,9 @@ public final class WatchStreamReader {
      * Waits for the oldest block and adds its facts; its first malformed line fails the stream. The block's array is
      * then spare: its facts hold strings of their own, nothing of the bytes they were read from.
      */
-    private static <T> void gather(Block<T> block, FactSink sink, Deque<byte[]> spare) {
+    private static void gather(Block block, FactSink sink, Deque<byte[]> spare) {
         try {
-            Block.Parsed<T> parsed = block.parsed.join();
-            sink.addAll(parsed.facts());
-            block.alongside.take(parsed.prepared());
+            sink.addAll(block.parsed.join());
             if (block.data.length == BLOCK_BYTES) {
                 spare.push(block.data);
             }
@@ -190,22 +161,16 @@ public final class WatchStreamReader {
     }
 
     /** Consecutive non-empty lines with their line numbers, their bytes copied end to end. */
-    private static final class Block<T> {
+    private static final class Block {
         private byte[] data;
         private int used;
         private final int[] starts = new int[BLOCK];
         private final int[] lengths = new int[BLOCK];
         private final long[] numbers = new long[BLOCK];
         private int size;
-        private final Alongside<T> alongside;
-        private CompletableFuture<Parsed<T>> parsed;
+        private CompletableFuture<FactSink> parsed;
 
-        /** A block's facts and what was made of them alongside. */
-        private record Parsed<T>(FactSink facts, T prepared) {
-        }
-
-        Block(Deque<byte[]> spare, Alongside<T> alongside) {
-            this.alongside = alongside;
+        Block(Deque<byte[]> spare) {
             data = spare.isEmpty() ? new byte[BLOCK_BYTES] : spare.pop();
         }
 
@@ -226,12 +191,12 @@ public final class WatchStreamReader {
             return size == BLOCK;
         }
 
-        Parsed<T> parse(Instant observedAt) {
+        FactSink parse(Instant observedAt) {
             FactSink sink = new FactSink();
             for (int i = 0; i < size; i++) {
                 WatchEvents.read(data, starts[i], lengths[i], numbers[i], observedAt, sink);
             }
-            return new Parsed<>(sink, alongside.prepare(sink));
+            return sink;
         }
     }
 }

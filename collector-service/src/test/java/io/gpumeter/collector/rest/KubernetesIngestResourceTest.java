@@ -87,24 +87,6 @@ class KubernetesIngestResourceTest {
         assertTrue(FakeLedger.BATCHES.isEmpty());
     }
 
-    @Test
-    void aMalformedLineAfterPodVersionsWentOutStoresNothingAndIsNotRetried() {
-        StringBuilder body = new StringBuilder();
-        for (int i = 0; i < 2_600; i++) { // more than the blocks in flight: the first ones go out while the rest is read
-            body.append(pod("u" + i, Integer.toString(100 + i), "")).append('\n');
-        }
-        body.append("{\"type\":\"ADDED\",\n").append(pod("v", "1", "")).append('\n');
-        int before = FakeLedger.BUNDLE_CALLS.get();
-        given().contentType(NDJSON).body(bytes(body)).post("/api/v1/ingest/kubernetes").then()
-                .statusCode(400)
-                .contentType("application/problem+json")
-                .body("field", equalTo("line 2601"))
-                .body("detail", containsString("line 2601"));
-        assertEquals(1, FakeLedger.BUNDLE_CALLS.get() - before, "one delivery, ended inside its bundle, and no retry");
-        assertTrue(FakeLedger.BUNDLE_SIZES.get(FakeLedger.BUNDLE_SIZES.size() - 1) > 100_000, "pod versions went out");
-        assertTrue(FakeLedger.BATCHES.isEmpty(), "an incomplete bundle stores nothing");
-    }
-
     @ParameterizedTest
     @ValueSource(strings = {"East", "a_b", "-x", "way-too-long-cluster-name-that-goes-past-sixty-three-characters-in-all"})
     void aBadClusterNameIsRefused(String cluster) {
