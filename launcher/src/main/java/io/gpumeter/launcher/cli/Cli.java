@@ -91,6 +91,9 @@ public final class Cli {
             if (type == UpCommand.class) {
                 return type.cast(new UpCommand(env, out));
             }
+            if (type == ReplayCommand.class) {
+                return type.cast(new ReplayCommand(env));
+            }
             return CommandLine.defaultFactory().create(type);
         }
     }

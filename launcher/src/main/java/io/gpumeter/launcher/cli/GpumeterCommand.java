@@ -10,8 +10,9 @@ import java.util.concurrent.Callable;
 
 /** {@code gpumeter}: the commands of the local suite; without one, the usage and exit code 2. */
 @Command(name = "gpumeter", sortOptions = false, synopsisSubcommandLabel = "COMMAND",
-        description = "Runs gpumeter's five services on this machine, simulates a GPU fleet, and signs tokens for them.",
-        subcommands = {UpCommand.class, SimulateCommand.class, TokenCommand.class, JwksCommand.class,
+        description = "Runs gpumeter's five services on this machine, simulates a GPU fleet, replays recorded watch events "
+                + "and signs tokens for them.",
+        subcommands = {UpCommand.class, SimulateCommand.class, ReplayCommand.class, TokenCommand.class, JwksCommand.class,
                 CompletionCommand.class, HelpCommand.class},
         footerHeading = "%n",
         footer = {"'./gpumeter help COMMAND' or './gpumeter COMMAND --help' describes every option of a command.",

@@ -45,8 +45,9 @@ public final class SimulateCommand implements Callable<Integer> {
     @Override
     public Integer call() throws IOException {
         FleetSimulator simulator = new FleetSimulator(seed, end != null ? end : FleetSimulator.defaultEnd(Clock.systemUTC()));
-        if (out != null) {
-            try (Writer w = Files.newBufferedWriter(out, StandardCharsets.UTF_8)) {
+        Path target = out == null ? null : CallerPaths.resolve(out);
+        if (target != null) {
+            try (Writer w = Files.newBufferedWriter(target, StandardCharsets.UTF_8)) {
                 simulator.toNdjson(w);
             }
         } else {
@@ -57,7 +58,7 @@ public final class SimulateCommand implements Callable<Integer> {
         Plan plan = simulator.plan();
         spec.commandLine().getErr().printf("%d events, %d pods, %s to %s (month boundary %s)%s%n", plan.events().size(),
                 plan.pods().size(), plan.start(), plan.end(), plan.window().monthBoundary(),
-                out != null ? ", written to " + out.toAbsolutePath() : "");
+                target != null ? ", written to " + target.toAbsolutePath() : "");
         return 0;
     }
 }

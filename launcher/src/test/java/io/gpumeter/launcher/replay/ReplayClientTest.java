@@ -1,0 +1,114 @@
+package io.gpumeter.launcher.replay;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The replay client against a stand-in collector that answers as the real one does. */
+class ReplayClientTest {
+
+    static byte[] stream(int lines) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 1; i <= lines; i++) {
+            out.append("{\"type\":\"ADDED\",\"line\":").append(i).append("}\n");
+        }
+        return out.toString().getBytes(StandardCharsets.UTF_8);
+    }
+
+    StandInCollector collector;
+
+    @BeforeEach
+    void start() throws IOException {
+        collector = new StandInCollector();
+    }
+
+    @AfterEach
+    void stop() {
+        collector.close();
+    }
+
+    ReplayClient client(int inFlight, List<ReplayClient.Stored> progress) {
+        return new ReplayClient(collector.endpoint(), Optional.of("t0ken"), inFlight, 3, Duration.ofMillis(50), progress::add);
+    }
+
+    @Test
+    void everyLineGoesOnceInRequestsOfTheirSizeTwoAtATime() throws Exception {
+        List<ReplayClient.Stored> progress = new CopyOnWriteArrayList<>();
+        byte[] stream = stream(2_500);
+        ReplayClient.Outcome outcome = client(2, progress).replay(new RequestCutter(new ByteArrayInputStream(stream), 1_000, 1 << 20));
+
+        assertEquals(List.of(), outcome.refused());
+        assertEquals(2_500, outcome.events());
+        assertEquals(List.of(1, 2, 3), outcome.stored().stream().map(s -> s.request().index()).toList());
+        assertEquals(List.of(1_000L, 1_000L, 500L), outcome.stored().stream().map(ReplayClient.Stored::events).toList());
+        assertEquals(List.of(999L, 999L, 499L), outcome.stored().stream().map(ReplayClient.Stored::accepted).toList());
+        assertEquals(3, progress.size());
+        List<String> sorted = new ArrayList<>(collector.bodies);
+        sorted.sort((a, b) -> Integer.compare(firstLine(a), firstLine(b)));
+        assertEquals(new String(stream, StandardCharsets.UTF_8), String.join("", sorted), "every line once, in its request");
+        assertEquals(2, collector.mostOpen.get(), "two requests open at once, never three");
+        assertTrue(collector.authorizations.stream().allMatch("Bearer t0ken"::equals), collector.authorizations.toString());
+    }
+
+    private static int firstLine(String body) {
+        String first = body.substring(body.indexOf("\"line\":") + 7);
+        return Integer.parseInt(first.substring(0, first.indexOf('}')));
+    }
+
+    @Test
+    void aRequestTheCollectorCannotTakeNowIsSentAgain() throws Exception {
+        collector.answer = call -> call == 1 ? 503 : 200;
+        ReplayClient.Outcome outcome = client(1, new ArrayList<>()).replay(
+                new RequestCutter(new ByteArrayInputStream(stream(10)), 1_000, 1 << 20));
+        assertEquals(List.of(), outcome.refused());
+        assertEquals(10, outcome.events());
+        assertEquals(2, collector.calls.get());
+    }
+
+    @Test
+    void aCollectorThatStaysUnavailableIsGivenUpOnAfterTheAttempts() throws Exception {
+        collector.answer = call -> 503;
+        ReplayClient.Outcome outcome = client(1, new ArrayList<>()).replay(
+                new RequestCutter(new ByteArrayInputStream(stream(10)), 1_000, 1 << 20));
+        assertEquals(1, outcome.refused().size());
+        assertTrue(outcome.refused().get(0).reason().contains("HTTP 503"), outcome.refused().get(0).reason());
+        assertTrue(outcome.refused().get(0).reason().endsWith("gave up after 3 attempts"), outcome.refused().get(0).reason());
+        assertEquals(3, collector.calls.get());
+    }
+
+    @Test
+    void theFirstRefusalStopsTheReplayAndNamesTheLineOfTheStream() throws Exception {
+        collector.answer = call -> call == 2 ? 400 : 200;
+        ReplayClient.Outcome outcome = client(1, new ArrayList<>()).replay(
+                new RequestCutter(new ByteArrayInputStream(stream(5_000)), 1_000, 1 << 20));
+        assertEquals(1, outcome.stored().size());
+        assertEquals(1, outcome.refused().size());
+        assertEquals("request 2 (lines 1001–2000) refused with HTTP 400, at line 1003 of the stream: line 3: not valid JSON",
+                outcome.refused().get(0).reason());
+        assertEquals(2, collector.calls.get(), "nothing is sent after a refusal");
+    }
+
+    @Test
+    void aCollectorThatIsNotThereIsGivenUpOnInWords() throws Exception {
+        URI nobody = collector.endpoint();
+        collector.close();
+        ReplayClient client = new ReplayClient(nobody, Optional.empty(), 1, 2, Duration.ofMillis(10), s -> { });
+        ReplayClient.Outcome outcome = client.replay(new RequestCutter(new ByteArrayInputStream(stream(3)), 10, 1 << 20));
+        assertEquals(1, outcome.refused().size());
+        assertTrue(outcome.refused().get(0).reason().startsWith("request 1 (lines 1–3): no answer from 127.0.0.1:" + nobody.getPort()),
+                outcome.refused().get(0).reason());
+    }
+}

@@ -1,0 +1,82 @@
+package io.gpumeter.launcher.replay;
+
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Function;
+
+/** A stand-in collector's replay endpoint: keeps each body it takes, and answers what {@link #answer} says, as the collector would. */
+public final class StandInCollector implements AutoCloseable {
+    private final HttpServer server;
+    private final ExecutorService threads = Executors.newFixedThreadPool(8);
+    public final List<String> queries = new CopyOnWriteArrayList<>();
+    public final List<String> bodies = new CopyOnWriteArrayList<>();
+    public final List<String> authorizations = new CopyOnWriteArrayList<>();
+    public final AtomicInteger open = new AtomicInteger();
+    public final AtomicInteger mostOpen = new AtomicInteger();
+    public final AtomicInteger calls = new AtomicInteger();
+    public volatile Function<Integer, Integer> answer = call -> 200;
+    public volatile String refusal = "{\"status\":400,\"field\":\"line 3\",\"detail\":\"line 3: not valid JSON\"}";
+
+    public StandInCollector() throws IOException {
+        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
+        server.setExecutor(threads);
+        server.createContext("/api/v1/ingest/kubernetes", this::handle);
+        server.start();
+    }
+
+    /** Where it listens, as a collector's address. */
+    public String base() {
+        return "http://127.0.0.1:" + server.getAddress().getPort();
+    }
+
+    public URI endpoint() {
+        return URI.create(base() + "/api/v1/ingest/kubernetes?cluster=east-1");
+    }
+
+    private void handle(HttpExchange exchange) throws IOException {
+        mostOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
+        try {
+            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
+            queries.add(String.valueOf(exchange.getRequestURI().getQuery()));
+            int status = answer.apply(calls.incrementAndGet());
+            Thread.sleep(100); // long enough for the next request to be open meanwhile
+            String reply;
+            if (status == 200) {
+                bodies.add(body);
+                long events = body.lines().filter(l -> !l.isBlank()).count();
+                reply = "{\"cluster\":\"east-1\",\"events\":" + events + ",\"accepted\":" + (events - 1)
+                        + ",\"duplicates\":1,\"skipped\":0}";
+            } else if (status == 503) {
+                reply = "{\"status\":503,\"detail\":\"the ledger is unavailable; nothing of this request is stored, send it again\"}";
+            } else {
+                reply = refusal;
+            }
+            byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
+            exchange.getResponseHeaders().add("Content-Type", status == 200 ? "application/json" : "application/problem+json");
+            exchange.sendResponseHeaders(status, bytes.length);
+            exchange.getResponseBody().write(bytes);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            open.decrementAndGet();
+            exchange.close();
+        }
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+        threads.shutdownNow();
+    }
+}
