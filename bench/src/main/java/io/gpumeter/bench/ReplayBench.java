@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 import io.gpumeter.launcher.db.DatabaseConnection;
+import io.gpumeter.launcher.cli.ReplayCommand;
+import io.gpumeter.launcher.replay.ReplayClient;
+import io.gpumeter.launcher.replay.RequestCutter;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
@@ -15,6 +18,8 @@ import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.SequenceInputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -30,6 +35,7 @@ import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -46,8 +52,10 @@ import java.util.stream.Stream;
  * of {@code --lines} lines, then each is posted to {@code POST /api/v1/ingest/kubernetes} in turn. Beside it, in the
  * same run, the same month goes straight to the ledger as facts ({@code POST /api/v1/facts}), and the fact rows the
  * replay stored are written once more with a raw PostgreSQL COPY: the floor any intake path stands on.
- * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--jvm="OPTIONS"] [--jfr]} (defaults 2000 GPUs, 100,000 pods, 40,000
- * lines; {@code --jfr} records each service with Flight Recorder under bench/target/replay/jfr).
+ * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--in-flight=N] [--client=gpumeter] [--jvm="OPTIONS"]
+ * [--jfr]} (defaults 2000 GPUs, 100,000 pods, 40,000 lines, one request at a time, posted with curl;
+ * {@code --client=gpumeter} sends the month as one stream through {@code ./gpumeter replay}'s client; {@code --jfr}
+ * records each service with Flight Recorder under bench/target/replay/jfr).
  */
 public final class ReplayBench {
 
@@ -75,12 +83,15 @@ public final class ReplayBench {
         int lines = 40_000;
         int inFlight = 1;
         boolean profile = false;
+        boolean gpumeterClient = false;
         List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
         for (String arg : args) {
             if (arg.startsWith("--pods=")) {
                 pods = Long.parseLong(arg.substring("--pods=".length()).replace("_", ""));
             } else if (arg.startsWith("--jvm=")) { // the services' JVM options instead of the launcher's
                 jvm = new ArrayList<>(List.of(arg.substring("--jvm=".length()).trim().split("\\s+")));
+            } else if (arg.equals("--client=gpumeter")) { // ./gpumeter replay's client instead of curl
+                gpumeterClient = true;
             } else if (arg.equals("--jfr")) {
                 profile = true;
             } else if (arg.startsWith("--in-flight=")) {
@@ -107,13 +118,15 @@ public final class ReplayBench {
                 .logDirectory(state.resolve("logs"))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
                 .readyTimeout(Duration.ofMinutes(3)).build().start()) {
-            new ReplayBench(suite).run(requests, gpus, pods, inFlight, state.resolve("pgdata"));
+            new ReplayBench(suite).run(requests, gpus, pods, lines, inFlight, gpumeterClient, state.resolve("pgdata"));
         }
     }
 
-    private void run(List<Path> requests, int gpus, long pods, int inFlight, Path pgdata) throws Exception {
+    private void run(List<Path> requests, int gpus, long pods, int lines, int inFlight, boolean gpumeterClient, Path pgdata)
+            throws Exception {
         System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
-        System.out.println("replay client: " + CURL.map(c -> c + " --data-binary").orElse("the JDK's HTTP client"));
+        System.out.println("replay client: " + (gpumeterClient ? "./gpumeter replay's"
+                : CURL.map(c -> c + " --data-binary").orElse("the JDK's HTTP client")));
         Map<Service, ProcessMemory> memory = new TreeMap<>();
         for (Service s : List.of(Service.COLLECTOR, Service.LEDGER)) {
             ProcessMemory.watch(s.module(), suite.managementUrl(s)).ifPresent(m -> memory.put(s, m));
@@ -122,42 +135,13 @@ public final class ReplayBench {
         memory.forEach((s, m) -> cpu.add(s.module(), ProcessCpu.of(m.pid())));
         ProcessCpu.postgres(pgdata).ifPresent(p -> cpu.add("postgres", p));
         Map<String, Double> before = cpu.now();
-        long events = 0;
-        int refused = 0;
-        Map<String, Long> outcome = new TreeMap<>();
         URI replay = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/kubernetes?cluster=replay");
         long t0 = System.nanoTime();
-        // A replay client keeps up to inFlight requests open: the collector reads the next while the ledger stores one.
-        ExecutorService senders = Executors.newFixedThreadPool(inFlight);
-        List<Future<Sent>> sent = new ArrayList<>();
-        for (Path request : requests) {
-            sent.add(senders.submit(() -> {
-                long start = System.nanoTime();
-                Answer answer = post(replay, request);
-                return new Sent(request, answer.status(), answer.body(), (System.nanoTime() - start) / 1e9);
-            }));
-        }
-        for (Future<Sent> future : sent) {
-            Sent s = future.get();
-            if (s.status() != 200) {
-                refused++;
-                System.out.printf("  %s: refused %d in %.1f s: %s%n", s.request().getFileName(), s.status(),
-                        s.seconds(), s.body());
-                continue;
-            }
-            JsonNode result = json.readTree(s.body());
-            long lines = result.path("events").asLong();
-            events += lines;
-            for (String field : List.of("accepted", "duplicates", "skipped")) {
-                outcome.merge(field, result.path(field).asLong(), Long::sum);
-            }
-            System.out.printf("  %s: %,d events in %.2f s (%,.0f events/s)%n", s.request().getFileName(), lines, s.seconds(),
-                    lines / s.seconds());
-        }
-        senders.shutdown();
+        Replayed replayed = gpumeterClient ? throughGpumeter(requests, lines, inFlight, replay) : throughCurl(requests, inFlight, replay);
+        long events = replayed.events();
         double replaySeconds = (System.nanoTime() - t0) / 1e9;
         System.out.printf("replay through the collector: %,d events in %.1f s: %,.0f events/s; %d of %d requests refused; %s%n",
-                events, replaySeconds, events / replaySeconds, refused, requests.size(), outcome);
+                events, replaySeconds, events / replaySeconds, replayed.refused(), replayed.requests(), replayed.outcome());
         System.out.println(cpu.since(before, "replay", events, "events"));
 
         FleetMonth fleet = month(gpus, pods);
@@ -194,6 +178,66 @@ public final class ReplayBench {
             System.out.printf("%s memory: %s%n", s.module(), m.summary());
             m.close();
         });
+    }
+
+    /** What a replay stored: its events, the requests refused, and the collector's counts summed. */
+    private record Replayed(long events, int requests, int refused, Map<String, Long> outcome) {
+    }
+
+    /** Each request file posted as it is, up to {@code inFlight} at once: the collector reads one while the ledger stores another. */
+    private Replayed throughCurl(List<Path> requests, int inFlight, URI replay) throws Exception {
+        long events = 0;
+        int refused = 0;
+        Map<String, Long> outcome = new TreeMap<>();
+        ExecutorService senders = Executors.newFixedThreadPool(inFlight);
+        List<Future<Sent>> sent = new ArrayList<>();
+        for (Path request : requests) {
+            sent.add(senders.submit(() -> {
+                long start = System.nanoTime();
+                Answer answer = post(replay, request);
+                return new Sent(request, answer.status(), answer.body(), (System.nanoTime() - start) / 1e9);
+            }));
+        }
+        for (Future<Sent> future : sent) {
+            Sent s = future.get();
+            if (s.status() != 200) {
+                refused++;
+                System.out.printf("  %s: refused %d in %.1f s: %s%n", s.request().getFileName(), s.status(),
+                        s.seconds(), s.body());
+                continue;
+            }
+            JsonNode result = json.readTree(s.body());
+            long lines = result.path("events").asLong();
+            events += lines;
+            for (String field : List.of("accepted", "duplicates", "skipped")) {
+                outcome.merge(field, result.path(field).asLong(), Long::sum);
+            }
+            System.out.printf("  %s: %,d events in %.2f s (%,.0f events/s)%n", s.request().getFileName(), lines, s.seconds(),
+                    lines / s.seconds());
+        }
+        senders.shutdown();
+        return new Replayed(events, requests.size(), refused, outcome);
+    }
+
+    /** The month as one stream, through the client {@code ./gpumeter replay} runs. */
+    private Replayed throughGpumeter(List<Path> requests, int lines, int inFlight, URI replay) throws Exception {
+        List<InputStream> files = new ArrayList<>();
+        for (Path request : requests) {
+            files.add(Files.newInputStream(request));
+        }
+        ReplayClient client = new ReplayClient(replay, Optional.of(suite.adminToken()), inFlight, 5, Duration.ofSeconds(1),
+                s -> System.out.printf("  request %d: %,d events in %.2f s (%,.0f events/s)%n", s.request().index(),
+                        s.events(), s.seconds(), s.events() / s.seconds()));
+        ReplayClient.Outcome outcome;
+        try (InputStream stream = new SequenceInputStream(Collections.enumeration(files))) {
+            outcome = client.replay(new RequestCutter(stream, lines, ReplayCommand.MAX_BYTES));
+        }
+        outcome.refused().forEach(r -> System.out.println("  " + r.reason()));
+        Map<String, Long> counts = new TreeMap<>();
+        counts.put("accepted", outcome.stored().stream().mapToLong(ReplayClient.Stored::accepted).sum());
+        counts.put("duplicates", outcome.stored().stream().mapToLong(ReplayClient.Stored::duplicates).sum());
+        counts.put("skipped", outcome.stored().stream().mapToLong(ReplayClient.Stored::skipped).sum());
+        return new Replayed(outcome.events(), outcome.stored().size() + outcome.refused().size(), outcome.refused().size(), counts);
     }
 
     /** The simulated month both paths carry: the same fleet, seed and pod count. */
