@@ -35,11 +35,7 @@ class ReplayCommandTest {
     }
 
     Path stream(String name, int lines) throws IOException {
-        StringBuilder out = new StringBuilder();
-        for (int i = 1; i <= lines; i++) {
-            out.append("{\"type\":\"ADDED\",\"line\":").append(i).append("}\n");
-        }
-        return Files.writeString(dir.resolve(name), out);
+        return Files.writeString(dir.resolve(name), StandInCollector.stream(lines));
     }
 
     @Test

@@ -21,11 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReplayClientTest {
 
     static byte[] stream(int lines) {
-        StringBuilder out = new StringBuilder();
-        for (int i = 1; i <= lines; i++) {
-            out.append("{\"type\":\"ADDED\",\"line\":").append(i).append("}\n");
-        }
-        return out.toString().getBytes(StandardCharsets.UTF_8);
+        return StandInCollector.stream(lines).getBytes(StandardCharsets.UTF_8);
     }
 
     StandInCollector collector;

@@ -34,6 +34,15 @@ public final class StandInCollector implements AutoCloseable {
         server.start();
     }
 
+    /** A stream of {@code lines} watch-event lines, each naming its line number. */
+    public static String stream(int lines) {
+        StringBuilder out = new StringBuilder();
+        for (int i = 1; i <= lines; i++) {
+            out.append("{\"type\":\"ADDED\",\"line\":").append(i).append("}\n");
+        }
+        return out.toString();
+    }
+
     /** Where it listens, as a collector's address. */
     public String base() {
         return "http://127.0.0.1:" + server.getAddress().getPort();
