@@ -10,7 +10,9 @@ import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -19,6 +21,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.IntStream;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -112,6 +115,34 @@ class JsonBodyTest {
             assertEquals(1, written.get(), "written once for every attempt");
         } finally {
             writer.shutdownNow();
+        }
+    }
+
+    @Test
+    void piecesArriveWholeAndInOrderWhateverTheThreadsThatWriteAndSendThem() {
+        ObjectMapper json = new ObjectMapper();
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        ExecutorService sender = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 30; round++) {
+                int r = round;
+                List<String> value = IntStream.range(0, 150_000).mapToObj(i -> "line " + i + " é€ " + r).toList();
+                byte[] whole = json.writeValueAsBytes(value);
+                assertTrue(whole.length > 3 * JsonBody.PIECE, whole.length + " bytes");
+                JsonBody body = JsonBody.writing(json, () -> value, writer);
+                // A first attempt cut after two pieces, as by a connection lost mid-body, while the writer goes on;
+                // then a second attempt, which sends the body from its start.
+                List<Buffer> cut = body.pieces().emitOn(sender).select().first(2).collect().asList()
+                        .await().atMost(Duration.ofSeconds(30));
+                assertArrayEquals(Arrays.copyOf(whole, 2 * JsonBody.PIECE), joined(cut), "round " + round);
+                List<Buffer> again = body.pieces().emitOn(sender).collect().asList().await().atMost(Duration.ofSeconds(30));
+                assertArrayEquals(whole, joined(again), "round " + round);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            writer.shutdownNow();
+            sender.shutdownNow();
         }
     }
 
