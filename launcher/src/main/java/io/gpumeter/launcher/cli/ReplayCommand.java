@@ -61,7 +61,7 @@ public final class ReplayCommand implements Callable<Integer> {
     Path tokenFile;
 
     @Option(names = "--lines", paramLabel = "N", converter = Converters.WholeNumber.class, defaultValue = "40000",
-            description = "Lines a request (default ${DEFAULT-VALUE}, at most " + MAX_LINES + ").")
+            description = "Lines per request (default ${DEFAULT-VALUE}, at most " + MAX_LINES + ").")
     long lines;
 
     @Option(names = "--in-flight", paramLabel = "N", converter = Converters.WholeNumber.class, defaultValue = "2",
