@@ -34,12 +34,12 @@ import java.util.regex.Pattern;
 public final class ReplayClient {
 
     /** A request the collector stored, with what it answered. */
-    public record Stored(RequestCutter.Request request, long events, long accepted, long duplicates, long skipped,
+    public record Stored(RequestCutter.Span request, long events, long accepted, long duplicates, long skipped,
                          double seconds) {
     }
 
     /** A request the collector refused or that could not be delivered, in words. */
-    public record Refused(RequestCutter.Request request, String reason) {
+    public record Refused(RequestCutter.Span request, String reason) {
     }
 
     /** Every request stored, in order, and the refusals. */
@@ -137,20 +137,20 @@ public final class ReplayClient {
             try {
                 answer = post(request.body());
             } catch (IOException e) {
-                last = where(request) + ": no answer from " + endpoint.getHost() + ":" + endpoint.getPort() + " ("
+                last = request.span() + ": no answer from " + endpoint.getHost() + ":" + endpoint.getPort() + " ("
                         + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")";
                 continue;
             }
             int status = answer.status();
             if (status == 200) {
-                return stored(request, answer.body(), (System.nanoTime() - start) / 1e9);
+                return stored(request.span(), answer.body(), (System.nanoTime() - start) / 1e9);
             }
-            last = refusal(request, status, answer.body());
+            last = refusal(request.span(), status, answer.body());
             if (status != 503 && status != 429) {
-                return new Refused(request, last);
+                return new Refused(request.span(), last);
             }
         }
-        return new Refused(request, last + "; gave up after " + attempts + " attempts");
+        return new Refused(request.span(), last + "; gave up after " + attempts + " attempts");
     }
 
     private record Answer(int status, String body) {
@@ -184,7 +184,7 @@ public final class ReplayClient {
         }
     }
 
-    private static Stored stored(RequestCutter.Request request, String body, double seconds) {
+    private static Stored stored(RequestCutter.Span request, String body, double seconds) {
         try {
             JsonNode answer = JSON.readTree(body);
             return new Stored(request, answer.path("events").asLong(), answer.path("accepted").asLong(),
@@ -195,7 +195,7 @@ public final class ReplayClient {
     }
 
     /** The collector's problem in words, a line it names counted in the whole stream. */
-    static String refusal(RequestCutter.Request request, int status, String body) {
+    static String refusal(RequestCutter.Span request, int status, String body) {
         String detail = body;
         String field = null;
         try {
@@ -210,10 +210,6 @@ public final class ReplayClient {
         if (line != null && line.matches()) {
             at = ", at line " + (request.firstLine() + Long.parseLong(line.group(1)) - 1) + " of the stream";
         }
-        return where(request) + " refused with HTTP " + status + at + ": " + detail;
-    }
-
-    private static String where(RequestCutter.Request request) {
-        return "request " + request.index() + " (lines " + request.firstLine() + "–" + (request.firstLine() + request.lines() - 1) + ")";
+        return request + " refused with HTTP " + status + at + ": " + detail;
     }
 }

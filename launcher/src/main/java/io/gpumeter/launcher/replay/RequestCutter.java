@@ -15,6 +15,17 @@ public final class RequestCutter {
 
     /** One request's bytes and the stream's number of its first line. */
     public record Request(int index, long firstLine, int lines, byte[] body) {
+        public Span span() {
+            return new Span(index, firstLine, lines);
+        }
+    }
+
+    /** Where a request is in the stream, without its bytes: what is kept of it once sent. */
+    public record Span(int index, long firstLine, int lines) {
+        @Override
+        public String toString() {
+            return "request " + index + " (lines " + firstLine + "–" + (firstLine + lines - 1) + ")";
+        }
     }
 
     private final InputStream in;
