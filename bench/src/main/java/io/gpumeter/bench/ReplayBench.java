@@ -1,11 +1,10 @@
 package io.gpumeter.bench;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.cli.ReplayCommand;
+import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.replay.ReplayClient;
 import io.gpumeter.launcher.replay.RequestCutter;
 import io.gpumeter.launcher.suite.Service;
@@ -16,7 +15,6 @@ import org.postgresql.copy.CopyManager;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
-import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.SequenceInputStream;
@@ -25,7 +23,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -41,30 +38,23 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.stream.Stream;
 
 /**
  * A bulk replay of a month's watch events through the collector, as after an outage or at a first install on a large
  * cluster: the month of {@link FleetMonth} rendered as watch events ({@link WatchLines}) is written to request files
- * of {@code --lines} lines, then each is posted to {@code POST /api/v1/ingest/kubernetes} in turn. Beside it, in the
+ * of {@code --lines} lines, then sent to {@code POST /api/v1/ingest/kubernetes} as {@code ./gpumeter replay} sends a
+ * stream. Beside it, in the
  * same run, the same month goes straight to the ledger as facts ({@code POST /api/v1/facts}), and the fact rows the
  * replay stored are written once more with a raw PostgreSQL COPY: the floor any intake path stands on.
- * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--in-flight=N] [--client=gpumeter] [--jvm="OPTIONS"]
- * [--jfr]} (defaults 2000 GPUs, 100,000 pods, 40,000 lines, one request at a time, posted with curl;
- * {@code --client=gpumeter} sends the month as one stream through {@code ./gpumeter replay}'s client; {@code --jfr}
- * records each service with Flight Recorder under bench/target/replay/jfr).
+ * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--in-flight=N] [--jvm="OPTIONS"] [--jfr]} (defaults
+ * 2000 GPUs, 100,000 pods, 40,000 lines, one request at a time, sent through {@code ./gpumeter replay}'s client;
+ * {@code --jfr} records each service with Flight Recorder under bench/target/replay/jfr).
  */
 public final class ReplayBench {
 
     private static final Instant MONTH_START = Instant.parse("2026-05-01T00:00:00Z");
     private static final Instant MONTH_END = Instant.parse("2026-06-01T00:00:00Z");
     private static final List<String> FACT_TABLES = List.of("namespace_fact", "node_fact", "pod_fact");
-
-    private static final Optional<Path> CURL = Stream.of(System.getenv().getOrDefault("PATH", "").split(File.pathSeparator))
-            .map(dir -> Path.of(dir, "curl")).filter(Files::isExecutable).findFirst();
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
@@ -83,15 +73,12 @@ public final class ReplayBench {
         int lines = 40_000;
         int inFlight = 1;
         boolean profile = false;
-        boolean gpumeterClient = false;
         List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
         for (String arg : args) {
             if (arg.startsWith("--pods=")) {
                 pods = Long.parseLong(arg.substring("--pods=".length()).replace("_", ""));
             } else if (arg.startsWith("--jvm=")) { // the services' JVM options instead of the launcher's
                 jvm = new ArrayList<>(List.of(arg.substring("--jvm=".length()).trim().split("\\s+")));
-            } else if (arg.equals("--client=gpumeter")) { // ./gpumeter replay's client instead of curl
-                gpumeterClient = true;
             } else if (arg.equals("--jfr")) {
                 profile = true;
             } else if (arg.startsWith("--in-flight=")) {
@@ -118,15 +105,12 @@ public final class ReplayBench {
                 .logDirectory(state.resolve("logs"))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
                 .readyTimeout(Duration.ofMinutes(3)).build().start()) {
-            new ReplayBench(suite).run(requests, gpus, pods, lines, inFlight, gpumeterClient, state.resolve("pgdata"));
+            new ReplayBench(suite).run(requests, gpus, pods, lines, inFlight, state.resolve("pgdata"));
         }
     }
 
-    private void run(List<Path> requests, int gpus, long pods, int lines, int inFlight, boolean gpumeterClient, Path pgdata)
-            throws Exception {
+    private void run(List<Path> requests, int gpus, long pods, int lines, int inFlight, Path pgdata) throws Exception {
         System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
-        System.out.println("replay client: " + (gpumeterClient ? "./gpumeter replay's"
-                : CURL.map(c -> c + " --data-binary").orElse("the JDK's HTTP client")));
         Map<Service, ProcessMemory> memory = new TreeMap<>();
         for (Service s : List.of(Service.COLLECTOR, Service.LEDGER)) {
             ProcessMemory.watch(s.module(), suite.managementUrl(s)).ifPresent(m -> memory.put(s, m));
@@ -137,11 +121,16 @@ public final class ReplayBench {
         Map<String, Double> before = cpu.now();
         URI replay = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/kubernetes?cluster=replay");
         long t0 = System.nanoTime();
-        Replayed replayed = gpumeterClient ? throughGpumeter(requests, lines, inFlight, replay) : throughCurl(requests, inFlight, replay);
+        ReplayClient.Outcome replayed = replay(requests, lines, inFlight, replay);
         long events = replayed.events();
         double replaySeconds = (System.nanoTime() - t0) / 1e9;
+        Map<String, Long> counts = new TreeMap<>(Map.of(
+                "accepted", replayed.stored().stream().mapToLong(ReplayClient.Stored::accepted).sum(),
+                "duplicates", replayed.stored().stream().mapToLong(ReplayClient.Stored::duplicates).sum(),
+                "skipped", replayed.stored().stream().mapToLong(ReplayClient.Stored::skipped).sum()));
         System.out.printf("replay through the collector: %,d events in %.1f s: %,.0f events/s; %d of %d requests refused; %s%n",
-                events, replaySeconds, events / replaySeconds, replayed.refused(), replayed.requests(), replayed.outcome());
+                events, replaySeconds, events / replaySeconds, replayed.refused().size(),
+                replayed.stored().size() + replayed.refused().size(), counts);
         System.out.println(cpu.since(before, "replay", events, "events"));
 
         FleetMonth fleet = month(gpus, pods);
@@ -180,47 +169,12 @@ public final class ReplayBench {
         });
     }
 
-    /** What a replay stored: its events, the requests refused, and the collector's counts summed. */
-    private record Replayed(long events, int requests, int refused, Map<String, Long> outcome) {
-    }
-
-    /** Each request file posted as it is, up to {@code inFlight} at once: the collector reads one while the ledger stores another. */
-    private Replayed throughCurl(List<Path> requests, int inFlight, URI replay) throws Exception {
-        long events = 0;
-        int refused = 0;
-        Map<String, Long> outcome = new TreeMap<>();
-        ExecutorService senders = Executors.newFixedThreadPool(inFlight);
-        List<Future<Sent>> sent = new ArrayList<>();
-        for (Path request : requests) {
-            sent.add(senders.submit(() -> {
-                long start = System.nanoTime();
-                Answer answer = post(replay, request);
-                return new Sent(request, answer.status(), answer.body(), (System.nanoTime() - start) / 1e9);
-            }));
-        }
-        for (Future<Sent> future : sent) {
-            Sent s = future.get();
-            if (s.status() != 200) {
-                refused++;
-                System.out.printf("  %s: refused %d in %.1f s: %s%n", s.request().getFileName(), s.status(),
-                        s.seconds(), s.body());
-                continue;
-            }
-            JsonNode result = json.readTree(s.body());
-            long lines = result.path("events").asLong();
-            events += lines;
-            for (String field : List.of("accepted", "duplicates", "skipped")) {
-                outcome.merge(field, result.path(field).asLong(), Long::sum);
-            }
-            System.out.printf("  %s: %,d events in %.2f s (%,.0f events/s)%n", s.request().getFileName(), lines, s.seconds(),
-                    lines / s.seconds());
-        }
-        senders.shutdown();
-        return new Replayed(events, requests.size(), refused, outcome);
-    }
-
-    /** The month as one stream, through the client {@code ./gpumeter replay} runs. */
-    private Replayed throughGpumeter(List<Path> requests, int lines, int inFlight, URI replay) throws Exception {
+    /**
+     * The month's request files as one stream, through the client {@code ./gpumeter replay} runs: cut again into
+     * requests of {@code lines}, up to {@code inFlight} at once, so that the collector reads one while the ledger stores
+     * another.
+     */
+    private ReplayClient.Outcome replay(List<Path> requests, int lines, int inFlight, URI replay) throws Exception {
         List<InputStream> files = new ArrayList<>();
         for (Path request : requests) {
             files.add(Files.newInputStream(request));
@@ -233,44 +187,12 @@ public final class ReplayBench {
             outcome = client.replay(new RequestCutter(stream, lines, ReplayCommand.MAX_BYTES));
         }
         outcome.refused().forEach(r -> System.out.println("  " + r.reason()));
-        Map<String, Long> counts = new TreeMap<>();
-        counts.put("accepted", outcome.stored().stream().mapToLong(ReplayClient.Stored::accepted).sum());
-        counts.put("duplicates", outcome.stored().stream().mapToLong(ReplayClient.Stored::duplicates).sum());
-        counts.put("skipped", outcome.stored().stream().mapToLong(ReplayClient.Stored::skipped).sum());
-        return new Replayed(outcome.events(), outcome.stored().size() + outcome.refused().size(), outcome.refused().size(), counts);
+        return outcome;
     }
 
     /** The simulated month both paths carry: the same fleet, seed and pod count. */
     private static FleetMonth month(int gpus, long pods) {
         return new FleetMonth(gpus, MONTH_START, MONTH_END, 42, FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END));
-    }
-
-    private record Sent(Path request, int status, String body, double seconds) {
-    }
-
-    private record Answer(int status, String body) {
-    }
-
-    /**
-     * Posts a request file as a replay job would, with {@code curl --data-binary} where curl is installed: the JDK's
-     * HTTP client spent 0.3–0.6 of a core sending a file, on the two cores the services share.
-     */
-    private Answer post(URI uri, Path file) throws IOException, InterruptedException {
-        if (CURL.isEmpty()) {
-            HttpResponse<String> answer = send(HttpRequest.newBuilder(uri).header("Content-Type", "application/x-ndjson")
-                    .POST(HttpRequest.BodyPublishers.ofFile(file)));
-            return new Answer(answer.statusCode(), answer.body());
-        }
-        Process curl = new ProcessBuilder(CURL.get().toString(), "-sS", "-o", "-", "-w", "\n%{http_code}",
-                "-H", "Expect:", "-H", "Content-Type: application/x-ndjson", "-H", "Authorization: " + authorization,
-                "--max-time", "900", "--data-binary", "@" + file, uri.toString()).redirectErrorStream(true).start();
-        String out = new String(curl.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        int exit = curl.waitFor();
-        int status = out.lastIndexOf('\n');
-        if (exit != 0 || status < 0) {
-            throw new IOException("curl failed (exit " + exit + "): " + out);
-        }
-        return new Answer(Integer.parseInt(out.substring(status + 1).trim()), out.substring(0, status));
     }
 
     /** COPYs the replay's stored fact rows into empty twins of their tables: the cost of writing the rows alone. */
