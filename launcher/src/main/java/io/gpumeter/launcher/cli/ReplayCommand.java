@@ -94,7 +94,7 @@ public final class ReplayCommand implements Callable<Integer> {
             try {
                 ClusterName.require("--cluster", cluster);
             } catch (ApiProblem e) {
-                throw new UsageException("--cluster: " + e.getMessage());
+                throw new UsageException(e.getMessage()); // our own words, naming the option
             }
         }
         URI base = collector != null ? collector : URI.create("http://127.0.0.1:" + Service.COLLECTOR.defaultPort());

@@ -75,7 +75,7 @@ class ReplayCommandTest {
             "no lines             | --lines 0       | --lines must be between 1 and 50000",
             "too many lines       | --lines 60000   | --lines must be between 1 and 50000",
             "too many in flight   | --in-flight 9   | --in-flight must be between 1 and 8",
-            "a bad cluster name   | --cluster East  | --cluster: --cluster must be a DNS label",
+            "a bad cluster name   | --cluster East  | --cluster must be a DNS label",
             "lines not a number   | --lines many    | Invalid value for option '--lines': must be a whole number, got 'many'",
     })
     void refuses(String name, String line, String message) {
