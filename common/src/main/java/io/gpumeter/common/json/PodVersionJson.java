@@ -1,6 +1,7 @@
 package io.gpumeter.common.json;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.databind.JsonSerializer;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializerProvider;
@@ -23,6 +24,8 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
+import static io.gpumeter.common.json.PodVersionFields.*;
+
 /**
  * Pod versions, their governance views and what a view carried by its version keeps, written field by field: the
  * bytes the mapper's own record serialisers write (every field in the record's order, nulls included). A bulk replay
@@ -32,7 +35,7 @@ import java.util.Map;
 @Singleton
 public class PodVersionJson implements ObjectMapperCustomizer {
 
-    private static final ContainerWriter CONTAINER = new ContainerWriter();
+    private static final ContainerWriter CONTAINER_WRITER = new ContainerWriter();
 
     @Override
     public void customize(ObjectMapper mapper) {
@@ -43,7 +46,7 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         SimpleModule module = new SimpleModule("gpumeter-pod-versions");
         module.addSerializer(PodFact.class, new PodWriter());
         module.addSerializer(PodStatusFact.class, new StatusWriter());
-        module.addSerializer(ContainerStatusFact.class, CONTAINER);
+        module.addSerializer(ContainerStatusFact.class, CONTAINER_WRITER);
         module.addSerializer(CarriedStatus.class, new CarriedWriter());
         return module;
     }
@@ -59,37 +62,43 @@ public class PodVersionJson implements ObjectMapperCustomizer {
             gen.writeStartObject(pod);
             head(gen, provider, instants, pod.uid(), pod.namespace(), pod.name(), pod.resourceVersion(), pod.type(),
                     pod.observedAt(), pod.createdAt(), pod.scheduledAt());
-            gen.writeStringField("nodeName", pod.nodeName());
-            gen.writeStringField("phase", pod.phase());
-            gen.writeStringField("schedulerName", pod.schedulerName());
-            gen.writeBooleanField("allTerminated", pod.allTerminated());
-            instant(gen, provider, instants, "lastFinishedAt", pod.lastFinishedAt());
-            instant(gen, provider, instants, "deletionTimestamp", pod.deletionTimestamp());
+            string(gen, NODE_NAME, pod.nodeName());
+            string(gen, PHASE, pod.phase());
+            string(gen, SCHEDULER_NAME, pod.schedulerName());
+            gen.writeFieldName(ALL_TERMINATED);
+            gen.writeBoolean(pod.allTerminated());
+            instant(gen, provider, instants, LAST_FINISHED_AT, pod.lastFinishedAt());
+            instant(gen, provider, instants, DELETION_TIMESTAMP, pod.deletionTimestamp());
             owner(gen, pod.owner());
-            gen.writeFieldName("labels");
+            gen.writeFieldName(LABELS);
             gen.writeStartObject();
             for (Map.Entry<String, String> label : pod.labels().entrySet()) {
                 gen.writeStringField(label.getKey(), label.getValue());
             }
             gen.writeEndObject();
             amounts(gen, pod.gpuResources());
-            gen.writeArrayFieldStart("vgpus");
+            gen.writeFieldName(VGPUS);
+            gen.writeStartArray();
             for (VgpuGrant vgpu : pod.vgpus()) {
                 gen.writeStartObject();
-                gen.writeNumberField("container", vgpu.container());
-                gen.writeStringField("uuid", vgpu.uuid());
-                gen.writeStringField("type", vgpu.type());
-                gen.writeNumberField("memoryMib", vgpu.memoryMib());
-                gen.writeNumberField("cores", vgpu.cores());
+                gen.writeFieldName(CONTAINER);
+                gen.writeNumber(vgpu.container());
+                string(gen, UUID, vgpu.uuid());
+                string(gen, TYPE, vgpu.type());
+                gen.writeFieldName(MEMORY_MIB);
+                gen.writeNumber(vgpu.memoryMib());
+                gen.writeFieldName(CORES);
+                gen.writeNumber(vgpu.cores());
                 gen.writeEndObject();
             }
             gen.writeEndArray();
-            gen.writeArrayFieldStart("claims");
+            gen.writeFieldName(CLAIMS);
+            gen.writeStartArray();
             for (PodClaim claim : pod.claims()) {
                 gen.writeStartObject();
-                gen.writeStringField("name", claim.name());
-                gen.writeStringField("claimName", claim.claimName());
-                gen.writeStringField("templateName", claim.templateName());
+                string(gen, NAME, claim.name());
+                string(gen, CLAIM_NAME, claim.claimName());
+                string(gen, TEMPLATE_NAME, claim.templateName());
                 gen.writeEndObject();
             }
             gen.writeEndArray();
@@ -108,17 +117,17 @@ public class PodVersionJson implements ObjectMapperCustomizer {
             gen.writeStartObject(pod);
             head(gen, provider, instants, pod.uid(), pod.namespace(), pod.name(), pod.resourceVersion(), pod.type(),
                     pod.observedAt(), pod.createdAt(), pod.scheduledAt());
-            instant(gen, provider, instants, "deletedAt", pod.deletedAt());
-            gen.writeStringField("nodeName", pod.nodeName());
-            gen.writeStringField("schedulerName", pod.schedulerName());
-            gen.writeStringField("phase", pod.phase());
-            gen.writeStringField("reason", pod.reason());
-            gen.writeStringField("message", pod.message());
+            instant(gen, provider, instants, DELETED_AT, pod.deletedAt());
+            string(gen, NODE_NAME, pod.nodeName());
+            string(gen, SCHEDULER_NAME, pod.schedulerName());
+            string(gen, PHASE, pod.phase());
+            string(gen, REASON, pod.reason());
+            string(gen, MESSAGE, pod.message());
             owner(gen, pod.owner());
-            gen.writeStringField("groupName", pod.groupName());
-            gen.writeStringField("queueName", pod.queueName());
+            string(gen, GROUP_NAME, pod.groupName());
+            string(gen, QUEUE_NAME, pod.queueName());
             amounts(gen, pod.gpuResources());
-            instant(gen, provider, instants, "readyChangedAt", pod.readyChangedAt());
+            instant(gen, provider, instants, READY_CHANGED_AT, pod.readyChangedAt());
             containers(gen, provider, instants, pod.containers());
             gen.writeEndObject();
         }
@@ -134,12 +143,12 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         public void serialize(CarriedStatus status, JsonGenerator gen, SerializerProvider provider) throws IOException {
             JsonSerializer<Object> instants = instants(provider);
             gen.writeStartObject(status);
-            gen.writeStringField("reason", status.reason());
-            gen.writeStringField("message", status.message());
-            gen.writeStringField("groupName", status.groupName());
-            gen.writeStringField("queueName", status.queueName());
-            instant(gen, provider, instants, "deletedAt", status.deletedAt());
-            instant(gen, provider, instants, "readyChangedAt", status.readyChangedAt());
+            string(gen, REASON, status.reason());
+            string(gen, MESSAGE, status.message());
+            string(gen, GROUP_NAME, status.groupName());
+            string(gen, QUEUE_NAME, status.queueName());
+            instant(gen, provider, instants, DELETED_AT, status.deletedAt());
+            instant(gen, provider, instants, READY_CHANGED_AT, status.readyChangedAt());
             containers(gen, provider, instants, status.containers());
             gen.writeEndObject();
         }
@@ -160,57 +169,66 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         void write(ContainerStatusFact container, JsonGenerator gen, SerializerProvider provider,
                    JsonSerializer<Object> instants) throws IOException {
             gen.writeStartObject(container);
-            gen.writeStringField("name", container.name());
-            gen.writeBooleanField("init", container.init());
-            gen.writeNumberField("restartCount", container.restartCount());
-            state(gen, provider, instants, "state", container.state());
-            state(gen, provider, instants, "lastState", container.lastState());
+            string(gen, NAME, container.name());
+            gen.writeFieldName(INIT);
+            gen.writeBoolean(container.init());
+            gen.writeFieldName(RESTART_COUNT);
+            gen.writeNumber(container.restartCount());
+            state(gen, provider, instants, STATE, container.state());
+            state(gen, provider, instants, LAST_STATE, container.lastState());
             gen.writeEndObject();
         }
     }
 
     private static void containers(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants,
                                    List<ContainerStatusFact> containers) throws IOException {
-        gen.writeArrayFieldStart("containers");
+        gen.writeFieldName(CONTAINERS);
+        gen.writeStartArray();
         for (ContainerStatusFact container : containers) {
-            CONTAINER.write(container, gen, provider, instants);
+            CONTAINER_WRITER.write(container, gen, provider, instants);
         }
         gen.writeEndArray();
     }
 
     private static void state(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants,
-                              String field, ContainerState state) throws IOException {
+                              SerializableString field, ContainerState state) throws IOException {
+        gen.writeFieldName(field);
         if (state == null) {
-            gen.writeNullField(field);
+            gen.writeNull();
             return;
         }
-        gen.writeObjectFieldStart(field);
-        gen.writeStringField("state", state.state());
-        gen.writeStringField("reason", state.reason());
-        gen.writeStringField("message", state.message());
+        gen.writeStartObject();
+        string(gen, STATE, state.state());
+        string(gen, REASON, state.reason());
+        string(gen, MESSAGE, state.message());
         if (state.exitCode() == null) {
-            gen.writeNullField("exitCode");
+            gen.writeFieldName(EXIT_CODE);
+            gen.writeNull();
         } else {
-            gen.writeNumberField("exitCode", state.exitCode().intValue());
+            gen.writeFieldName(EXIT_CODE);
+            gen.writeNumber(state.exitCode().intValue());
         }
-        instant(gen, provider, instants, "startedAt", state.startedAt());
-        instant(gen, provider, instants, "finishedAt", state.finishedAt());
+        instant(gen, provider, instants, STARTED_AT, state.startedAt());
+        instant(gen, provider, instants, FINISHED_AT, state.finishedAt());
         gen.writeEndObject();
     }
 
     private static void owner(JsonGenerator gen, Owner owner) throws IOException {
         if (owner == null) {
-            gen.writeNullField("owner");
+            gen.writeFieldName(OWNER);
+            gen.writeNull();
             return;
         }
-        gen.writeObjectFieldStart("owner");
-        gen.writeStringField("kind", owner.kind());
-        gen.writeStringField("name", owner.name());
+        gen.writeFieldName(OWNER);
+        gen.writeStartObject();
+        string(gen, KIND, owner.kind());
+        string(gen, NAME, owner.name());
         gen.writeEndObject();
     }
 
     private static void amounts(JsonGenerator gen, Map<String, Long> amounts) throws IOException {
-        gen.writeObjectFieldStart("gpuResources");
+        gen.writeFieldName(GPU_RESOURCES);
+        gen.writeStartObject();
         for (Map.Entry<String, Long> amount : amounts.entrySet()) {
             gen.writeNumberField(amount.getKey(), amount.getValue().longValue());
         }
@@ -221,14 +239,14 @@ public class PodVersionJson implements ObjectMapperCustomizer {
     private static void head(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants, String uid,
                              String namespace, String name, String resourceVersion, WatchEventType type,
                              Instant observedAt, Instant createdAt, Instant scheduledAt) throws IOException {
-        gen.writeStringField("uid", uid);
-        gen.writeStringField("namespace", namespace);
-        gen.writeStringField("name", name);
-        gen.writeStringField("resourceVersion", resourceVersion);
-        gen.writeStringField("type", type == null ? null : type.name());
-        instant(gen, provider, instants, "observedAt", observedAt);
-        instant(gen, provider, instants, "createdAt", createdAt);
-        instant(gen, provider, instants, "scheduledAt", scheduledAt);
+        string(gen, UID, uid);
+        string(gen, NAMESPACE, namespace);
+        string(gen, NAME, name);
+        string(gen, RESOURCE_VERSION, resourceVersion);
+        string(gen, TYPE, type == null ? null : type.name());
+        instant(gen, provider, instants, OBSERVED_AT, observedAt);
+        instant(gen, provider, instants, CREATED_AT, createdAt);
+        instant(gen, provider, instants, SCHEDULED_AT, scheduledAt);
     }
 
     /** The mapper's serialiser of instants, looked up once a pod: a lookup per field was a sixth of the writing. */
@@ -236,8 +254,13 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         return provider.findValueSerializer(Instant.class);
     }
 
+    private static void string(JsonGenerator gen, SerializableString field, String value) throws IOException {
+        gen.writeFieldName(field);
+        gen.writeString(value); // null as null
+    }
+
     private static void instant(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants,
-                                String field, Instant value) throws IOException {
+                                SerializableString field, Instant value) throws IOException {
         gen.writeFieldName(field);
         if (value == null) {
             gen.writeNull();
