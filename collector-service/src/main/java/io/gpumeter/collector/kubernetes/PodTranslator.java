@@ -164,7 +164,15 @@ public final class PodTranslator {
         return ask;
     }
 
+    /**
+     * A GPU resource's amount. A plain count ("1", "1024") is read as the number it is; any other form through the
+     * quantity's own arithmetic, which builds decimals for every amount and was a twentieth of a replay's reading.
+     */
     private static long amount(String name, Quantity quantity) {
+        String plain = quantity.getAmount();
+        if ((quantity.getFormat() == null || quantity.getFormat().isEmpty()) && isCount(plain)) {
+            return Long.parseLong(plain);
+        }
         try {
             BigDecimal value = quantity.getNumericalAmount();
             if (value.signum() < 0) {
@@ -174,6 +182,20 @@ public final class PodTranslator {
         } catch (IllegalArgumentException | ArithmeticException e) {
             throw new Skip("bad quantity for " + name);
         }
+    }
+
+    /** Up to 18 ASCII digits: a long, whatever they are. */
+    private static boolean isCount(String amount) {
+        if (amount == null || amount.isEmpty() || amount.length() > 18) {
+            return false;
+        }
+        for (int i = 0; i < amount.length(); i++) {
+            char c = amount.charAt(i);
+            if (c < '0' || c > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     private static <T> List<T> nullSafe(List<T> list) {

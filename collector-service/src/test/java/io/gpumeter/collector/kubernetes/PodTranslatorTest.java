@@ -153,4 +153,41 @@ class PodTranslatorTest {
         Skip skip = assertThrows(Skip.class, () -> PodTranslator.translate(pod, WatchEventType.ADDED, NOW));
         assertEquals(reason, skip.reason());
     }
+
+    /** Every spelling of an amount reads as Kubernetes' quantity arithmetic reads it, whole numbers only. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "1                   | 1",
+            "007                 | 7",
+            "1024                | 1024",
+            "999999999999999999  | 999999999999999999",
+            "9223372036854775807 | 9223372036854775807",
+            "2k                  | 2000",
+            "1Ki                 | 1024",
+            "1e3                 | 1000",
+            "1.9                 | 1",
+            "1500m               | 1",
+            "+4                  | 4",
+    })
+    void gpuAmountsAreReadAsKubernetesReadsQuantities(String amount, long expected) {
+        Pod pod = pod("kind: Pod\nmetadata: {name: p, namespace: n, uid: u, resourceVersion: '1'}\n"
+                + "spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: '" + amount + "'}}}]}\n");
+        assertEquals(Map.of("nvidia.com/gpu", expected),
+                PodTranslator.translate(pod, WatchEventType.ADDED, NOW).gpuResources());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "-1   | negative quantity for nvidia.com/gpu",
+            "0    | no GPU requested",
+            "' 3' | bad quantity for nvidia.com/gpu",
+            "lots | bad quantity for nvidia.com/gpu",
+            "1x   | bad quantity for nvidia.com/gpu",
+    })
+    void gpuAmountsThatAreNoQuantitySkipThePod(String amount, String reason) {
+        Pod pod = pod("kind: Pod\nmetadata: {name: p, namespace: n, uid: u, resourceVersion: '1'}\n"
+                + "spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: '" + amount + "'}}}]}\n");
+        Skip skip = assertThrows(Skip.class, () -> PodTranslator.translate(pod, WatchEventType.ADDED, NOW));
+        assertEquals(reason, skip.reason());
+    }
 }
