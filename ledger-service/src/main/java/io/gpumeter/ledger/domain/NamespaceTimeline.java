@@ -4,8 +4,10 @@ import io.gpumeter.common.fact.NamespaceFact;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.Objects;
 import java.util.TreeSet;
 
@@ -20,6 +22,7 @@ public final class NamespaceTimeline {
     private final List<Change> tenant;
     private final List<Change> team;
     private final List<Change> project;
+    private final NavigableSet<Instant> changeInstants;
 
     private record Change(Instant from, String value) {
     }
@@ -29,6 +32,15 @@ public final class NamespaceTimeline {
         this.tenant = tenant;
         this.team = team;
         this.project = project;
+        TreeSet<Instant> instants = new TreeSet<>();
+        for (List<Change> changes : List.of(tenant, team, project)) {
+            for (Change change : changes) {
+                if (change.from() != null) {
+                    instants.add(change.from());
+                }
+            }
+        }
+        this.changeInstants = Collections.unmodifiableNavigableSet(instants);
     }
 
     public static NamespaceTimeline of(String namespace, List<NamespaceFact> facts, String tenantKey, String teamKey,
@@ -59,13 +71,12 @@ public final class NamespaceTimeline {
         return valueAt(project, t);
     }
 
-    /** Every instant at which one of the three values changes. */
-    public TreeSet<Instant> changeInstants() {
-        TreeSet<Instant> instants = new TreeSet<>();
-        for (List<Change> changes : List.of(tenant, team, project)) {
-            changes.stream().map(Change::from).filter(Objects::nonNull).forEach(instants::add);
-        }
-        return instants;
+    /**
+     * Every instant at which one of the three values changes, in order; made once, as every allocation of the
+     * namespace's pods asks for them.
+     */
+    public NavigableSet<Instant> changeInstants() {
+        return changeInstants;
     }
 
     private static List<Change> changes(List<NamespaceFact> ordered, String key) {

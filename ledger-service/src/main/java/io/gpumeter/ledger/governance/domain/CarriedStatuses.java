@@ -3,6 +3,7 @@ package io.gpumeter.ledger.governance.domain;
 import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.WatchEventType;
 
 import java.util.Collections;
 import java.util.HashMap;
@@ -19,13 +20,13 @@ import java.util.Set;
  */
 public final class CarriedStatuses {
 
-    private final Map<String, PodStatusFact> offered = new HashMap<>();
+    private final Map<Key, PodStatusFact> offered = new HashMap<>();
     private final Map<PodFact, CarriedStatus> byPod = new IdentityHashMap<>();
     private final Set<PodStatusFact> carried = Collections.newSetFromMap(new IdentityHashMap<>());
 
     private CarriedStatuses(List<PodStatusFact> newStatuses) {
         for (PodStatusFact status : newStatuses) {
-            offered.putIfAbsent(key(status.uid(), status.resourceVersion(), status.type().name()), status);
+            offered.putIfAbsent(new Key(status.uid(), status.resourceVersion(), status.type()), status);
         }
     }
 
@@ -45,7 +46,7 @@ public final class CarriedStatuses {
             return;
         }
         for (PodFact pod : newPods) {
-            PodStatusFact status = offered.remove(key(pod.uid(), pod.resourceVersion(), pod.type().name()));
+            PodStatusFact status = offered.remove(new Key(pod.uid(), pod.resourceVersion(), pod.type()));
             if (status != null) {
                 CarriedStatus.carriedBy(pod, status).ifPresent(fields -> {
                     byPod.put(pod, fields);
@@ -65,7 +66,7 @@ public final class CarriedStatuses {
         return carried.contains(status);
     }
 
-    private static String key(String uid, String resourceVersion, String eventType) {
-        return uid + '\0' + resourceVersion + '\0' + eventType;
+    /** A version's key, hashed from the hashes its strings keep: a key joined into one string was built per lookup. */
+    private record Key(String uid, String resourceVersion, WatchEventType type) {
     }
 }
