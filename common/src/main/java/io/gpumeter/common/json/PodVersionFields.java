@@ -4,51 +4,52 @@ import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
 
 /**
- * The field names {@link PodVersionJson} writes, encoded once: a name given as a string is encoded character by
- * character on every write, which was a tenth of the collector's CPU under a bulk replay.
+ * The field names of pod versions, governance views and carried views as {@link PodVersionJson} writes them, encoded
+ * once: a name given as a string is encoded character by character on every write, which was a tenth of the
+ * collector's CPU under a bulk replay. The ledger's readers of that written form match names against these.
  */
-final class PodVersionFields {
+public final class PodVersionFields {
 
-    static final SerializableString ALL_TERMINATED = new SerializedString("allTerminated");
-    static final SerializableString CLAIM_NAME = new SerializedString("claimName");
-    static final SerializableString CLAIMS = new SerializedString("claims");
-    static final SerializableString CONTAINER = new SerializedString("container");
-    static final SerializableString CONTAINERS = new SerializedString("containers");
-    static final SerializableString CORES = new SerializedString("cores");
-    static final SerializableString CREATED_AT = new SerializedString("createdAt");
-    static final SerializableString DELETED_AT = new SerializedString("deletedAt");
-    static final SerializableString DELETION_TIMESTAMP = new SerializedString("deletionTimestamp");
-    static final SerializableString EXIT_CODE = new SerializedString("exitCode");
-    static final SerializableString FINISHED_AT = new SerializedString("finishedAt");
-    static final SerializableString GPU_RESOURCES = new SerializedString("gpuResources");
-    static final SerializableString GROUP_NAME = new SerializedString("groupName");
-    static final SerializableString INIT = new SerializedString("init");
-    static final SerializableString KIND = new SerializedString("kind");
-    static final SerializableString LABELS = new SerializedString("labels");
-    static final SerializableString LAST_FINISHED_AT = new SerializedString("lastFinishedAt");
-    static final SerializableString LAST_STATE = new SerializedString("lastState");
-    static final SerializableString MEMORY_MIB = new SerializedString("memoryMib");
-    static final SerializableString MESSAGE = new SerializedString("message");
-    static final SerializableString NAME = new SerializedString("name");
-    static final SerializableString NAMESPACE = new SerializedString("namespace");
-    static final SerializableString NODE_NAME = new SerializedString("nodeName");
-    static final SerializableString OBSERVED_AT = new SerializedString("observedAt");
-    static final SerializableString OWNER = new SerializedString("owner");
-    static final SerializableString PHASE = new SerializedString("phase");
-    static final SerializableString QUEUE_NAME = new SerializedString("queueName");
-    static final SerializableString READY_CHANGED_AT = new SerializedString("readyChangedAt");
-    static final SerializableString REASON = new SerializedString("reason");
-    static final SerializableString RESOURCE_VERSION = new SerializedString("resourceVersion");
-    static final SerializableString RESTART_COUNT = new SerializedString("restartCount");
-    static final SerializableString SCHEDULED_AT = new SerializedString("scheduledAt");
-    static final SerializableString SCHEDULER_NAME = new SerializedString("schedulerName");
-    static final SerializableString STARTED_AT = new SerializedString("startedAt");
-    static final SerializableString STATE = new SerializedString("state");
-    static final SerializableString TEMPLATE_NAME = new SerializedString("templateName");
-    static final SerializableString TYPE = new SerializedString("type");
-    static final SerializableString UID = new SerializedString("uid");
-    static final SerializableString UUID = new SerializedString("uuid");
-    static final SerializableString VGPUS = new SerializedString("vgpus");
+    public static final SerializableString ALL_TERMINATED = new SerializedString("allTerminated");
+    public static final SerializableString CLAIM_NAME = new SerializedString("claimName");
+    public static final SerializableString CLAIMS = new SerializedString("claims");
+    public static final SerializableString CONTAINER = new SerializedString("container");
+    public static final SerializableString CONTAINERS = new SerializedString("containers");
+    public static final SerializableString CORES = new SerializedString("cores");
+    public static final SerializableString CREATED_AT = new SerializedString("createdAt");
+    public static final SerializableString DELETED_AT = new SerializedString("deletedAt");
+    public static final SerializableString DELETION_TIMESTAMP = new SerializedString("deletionTimestamp");
+    public static final SerializableString EXIT_CODE = new SerializedString("exitCode");
+    public static final SerializableString FINISHED_AT = new SerializedString("finishedAt");
+    public static final SerializableString GPU_RESOURCES = new SerializedString("gpuResources");
+    public static final SerializableString GROUP_NAME = new SerializedString("groupName");
+    public static final SerializableString INIT = new SerializedString("init");
+    public static final SerializableString KIND = new SerializedString("kind");
+    public static final SerializableString LABELS = new SerializedString("labels");
+    public static final SerializableString LAST_FINISHED_AT = new SerializedString("lastFinishedAt");
+    public static final SerializableString LAST_STATE = new SerializedString("lastState");
+    public static final SerializableString MEMORY_MIB = new SerializedString("memoryMib");
+    public static final SerializableString MESSAGE = new SerializedString("message");
+    public static final SerializableString NAME = new SerializedString("name");
+    public static final SerializableString NAMESPACE = new SerializedString("namespace");
+    public static final SerializableString NODE_NAME = new SerializedString("nodeName");
+    public static final SerializableString OBSERVED_AT = new SerializedString("observedAt");
+    public static final SerializableString OWNER = new SerializedString("owner");
+    public static final SerializableString PHASE = new SerializedString("phase");
+    public static final SerializableString QUEUE_NAME = new SerializedString("queueName");
+    public static final SerializableString READY_CHANGED_AT = new SerializedString("readyChangedAt");
+    public static final SerializableString REASON = new SerializedString("reason");
+    public static final SerializableString RESOURCE_VERSION = new SerializedString("resourceVersion");
+    public static final SerializableString RESTART_COUNT = new SerializedString("restartCount");
+    public static final SerializableString SCHEDULED_AT = new SerializedString("scheduledAt");
+    public static final SerializableString SCHEDULER_NAME = new SerializedString("schedulerName");
+    public static final SerializableString STARTED_AT = new SerializedString("startedAt");
+    public static final SerializableString STATE = new SerializedString("state");
+    public static final SerializableString TEMPLATE_NAME = new SerializedString("templateName");
+    public static final SerializableString TYPE = new SerializedString("type");
+    public static final SerializableString UID = new SerializedString("uid");
+    public static final SerializableString UUID = new SerializedString("uuid");
+    public static final SerializableString VGPUS = new SerializedString("vgpus");
 
     private PodVersionFields() {
     }

@@ -12,6 +12,7 @@ import com.fasterxml.jackson.databind.deser.BeanDeserializerModifier;
 import com.fasterxml.jackson.databind.deser.std.DelegatingDeserializer;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
+import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.ledger.repository.ReceivedPayloads;
 import io.quarkus.jackson.ObjectMapperCustomizer;
@@ -20,9 +21,10 @@ import jakarta.inject.Singleton;
 import java.io.IOException;
 
 /**
- * Pod versions read from a request body ({@link ReceivedPayloads#read}) keep the bytes they arrived as when those are
- * in the written form ({@link CanonicalPodFact}); any other pod version, and every pod version read otherwise, is
- * read by the mapper's general deserializer, which alone decides what is accepted and what a refusal says.
+ * Pod versions and the governance views they carry, read from a request body ({@link ReceivedPayloads#read}), keep the
+ * bytes they arrived as when those are in the written form ({@link CanonicalPodFact}, {@link CanonicalCarriedStatus});
+ * any other, and every one read otherwise, is read by the mapper's general deserializer, which alone decides what is
+ * accepted and what a refusal says.
  */
 @Singleton
 public class ReceivedPodVersions implements ObjectMapperCustomizer {
@@ -38,21 +40,32 @@ public class ReceivedPodVersions implements ObjectMapperCustomizer {
             @Override
             public JsonDeserializer<?> modifyDeserializer(DeserializationConfig config, BeanDescription description,
                                                           JsonDeserializer<?> deserializer) {
-                return description.getBeanClass() == PodFact.class ? new Reader(deserializer) : deserializer;
+                Class<?> type = description.getBeanClass();
+                return type == PodFact.class ? new Reader(deserializer, CanonicalPodFact::read)
+                        : type == CarriedStatus.class ? new Reader(deserializer, CanonicalCarriedStatus::read)
+                        : deserializer;
             }
         });
         return module;
     }
 
+    /** Reads an object in the written form from its {@code START_OBJECT}, or answers null where it differs. */
+    private interface WrittenReader {
+        Object read(JsonParser p) throws IOException;
+    }
+
     static final class Reader extends DelegatingDeserializer {
 
-        Reader(JsonDeserializer<?> general) {
+        private final WrittenReader written;
+
+        Reader(JsonDeserializer<?> general, WrittenReader written) {
             super(general);
+            this.written = written;
         }
 
         @Override
         protected JsonDeserializer<?> newDelegatingInstance(JsonDeserializer<?> general) {
-            return new Reader(general);
+            return new Reader(general, written);
         }
 
         @Override
@@ -62,7 +75,7 @@ public class ReceivedPodVersions implements ObjectMapperCustomizer {
                 return _delegatee.deserialize(p, ctxt);
             }
             long from = p.currentTokenLocation().getByteOffset();
-            PodFact fact = CanonicalPodFact.read(p);
+            Object fact = written.read(p);
             if (fact != null) {
                 received.keep(fact, from, p.currentLocation().getByteOffset());
                 return fact;

@@ -60,7 +60,8 @@ public class FactRepository {
                 StoredPayloads.encode(json, pods, received), Columns.strings(pods, PodFact::name),
                 Columns.strings(pods, p -> p.owner() == null ? null : p.owner().kind()),
                 Columns.strings(pods, p -> p.owner() == null ? null : p.owner().name()),
-                StoredPayloads.encodeOrNull(json, Arrays.asList(Columns.values(pods, carried::of, CarriedStatus[]::new)))));
+                StoredPayloads.encodeOrNull(json, Arrays.asList(Columns.values(pods, carried::of, CarriedStatus[]::new)),
+                        received)));
     }
 
     /** Inserts the namespace versions not seen before; returns the names of the namespaces that changed. */

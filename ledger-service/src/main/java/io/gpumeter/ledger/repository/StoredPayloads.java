@@ -60,15 +60,18 @@ public final class StoredPayloads {
         return out;
     }
 
-    /** As {@link #encode}, where a null value stays SQL NULL instead of becoming the JSON {@code null}. */
-    public static Buffer[] encodeOrNull(ObjectMapper json, List<?> values) {
+    /**
+     * As {@link #encode(ObjectMapper, List, ReceivedPayloads)}, where a null value stays SQL NULL instead of becoming
+     * the JSON {@code null}.
+     */
+    public static Buffer[] encodeOrNull(ObjectMapper json, List<?> values, ReceivedPayloads received) {
         List<Object> present = new ArrayList<>(values.size());
         for (Object value : values) {
             if (value != null) {
                 present.add(value);
             }
         }
-        Buffer[] encoded = encode(json, present);
+        Buffer[] encoded = encode(json, present, received);
         Buffer[] out = new Buffer[values.size()];
         for (int i = 0, j = 0; i < out.length; i++) {
             if (values.get(i) != null) {

@@ -79,7 +79,8 @@ public class BundleIngestService {
                 .chain(() -> PodKeysBefore.read(conn, facts.cluster(), podUids(facts, governed)))
                 .chain(keys -> {
                     VersionsInHand<PodStatusFact> podsInHand = governance.hold(governed, keys.podStatuses());
-                    CarriedStatuses carried = CarriedStatuses.offered(podsInHand.unstoredFacts());
+                    CarriedStatuses carried = CarriedStatuses.offered(podsInHand.unstoredFacts(),
+                            CarriedStatuses.sentIn(sent, bundle));
                     return metering.store(conn, facts, carried, received, keys.podVersions())
                             .chain(stored -> governance.store(conn, governed, podsInHand, carried)
                                     .map(governedResult -> new BundleResult(stored, governedResult)));

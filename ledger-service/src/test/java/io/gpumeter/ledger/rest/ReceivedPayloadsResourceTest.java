@@ -1,6 +1,9 @@
 package io.gpumeter.ledger.rest;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.CarriedStatus;
+import io.gpumeter.common.fact.ContainerState;
+import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.Owner;
@@ -88,6 +91,41 @@ class ReceivedPayloadsResourceTest {
         given().contentType(ContentType.JSON).body(body).post("/api/v1/facts/bundles").then().statusCode(200)
                 .body("facts.accepted", equalTo(0)).body("facts.duplicates", equalTo(4));
         assertEquals(payloads, stored(cluster), "sent twice, stored once");
+    }
+
+    /** Each stored pod version's carried view as PostgreSQL keeps its text, by resource version. */
+    private Map<String, String> storedViews(String cluster) {
+        Map<String, String> views = new TreeMap<>();
+        for (Row row : pool.preparedQuery("SELECT resource_version, status::text AS s FROM ledger.pod_fact WHERE cluster = $1")
+                .execute(Tuple.of(cluster)).await().atMost(Duration.ofSeconds(30))) {
+            views.put(row.getString("resource_version"), row.getString("s"));
+        }
+        return views;
+    }
+
+    @Test
+    void aBundlesCarriedViewsInTheWrittenFormAreStoredAsTheyCame() throws Exception {
+        String cluster = cluster();
+        String uid = UUID.randomUUID().toString();
+        CarriedStatus fields = new CarriedStatus("Unschedulable", "0/4 nodes are available", "gang-1", "team-a", null,
+                Instant.parse("2026-05-01T08:00:00.5Z"), List.of(new ContainerStatusFact("main", false, 0,
+                new ContainerState("waiting", "ContainerCreating", null, null, null, null), null)));
+        String spaced = json.writeValueAsString(fields).replace(",\"groupName\":", ", \"groupName\" :\n");
+        String withExtra = json.writeValueAsString(fields).replace("{\"reason\"", "{\"note\":\"by hand\",\"reason\"");
+        String body = "{\"facts\":{\"cluster\":\"" + cluster + "\",\"pods\":[" + json.writeValueAsString(pod(uid, "1")) + ","
+                + json.writeValueAsString(pod(uid, "2")) + "]},\"carriedStatuses\":[" + spaced + "," + withExtra + "]}";
+
+        given().contentType(ContentType.JSON).body(body).post("/api/v1/facts/bundles").then().statusCode(200)
+                .body("facts.accepted", equalTo(2)).body("governance.accepted", equalTo(2));
+        Map<String, String> views = storedViews(cluster);
+        assertEquals(spaced, views.get("1"), "in the written form: as it came");
+        assertEquals(json.writeValueAsString(fields), views.get("2"), "an unknown field is not stored");
+        for (String rv : List.of("1", "2")) {
+            assertEquals(fields, json.readValue(views.get(rv), CarriedStatus.class), rv + " reads back");
+        }
+        given().contentType(ContentType.JSON).body(body).post("/api/v1/facts/bundles").then().statusCode(200)
+                .body("facts.duplicates", equalTo(2)).body("governance.accepted", equalTo(0));
+        assertEquals(views, storedViews(cluster), "sent twice, stored once");
     }
 
     @Test

@@ -3,6 +3,9 @@ package io.gpumeter.ledger.governance.domain;
 import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
+import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodStatusFact;
@@ -106,6 +109,35 @@ class CarriedStatusesTest {
         assertTrue(carried.carries(first));
         assertFalse(carried.carries(repeat));
         assertSame(first.reason(), carried.of(pod).reason());
+    }
+
+    @Test
+    void aViewMadeFromASentEntryIsCarriedByThatEntryAsItCame() {
+        PodFact sentWhole = pod("u0", "6");
+        PodFact first = pod("u1", "7");
+        PodFact second = pod("u2", "8");
+        CarriedStatus firstFields = CarriedStatus.carriedBy(first, statusOf(first)).orElseThrow();
+        CarriedStatus secondFields = CarriedStatus.carriedBy(second, statusOf(second)).orElseThrow();
+        FactBundle sent = new FactBundle(new FactBatch("c", List.of(), List.of(), List.of(first, second)),
+                GovernanceBatch.of("c", List.of(statusOf(sentWhole))), List.of(firstFields, secondFields));
+        FactBundle whole = sent.expanded();
+        List<PodStatusFact> views = whole.governance().podStatuses();
+
+        Map<PodStatusFact, CarriedStatuses.Sent> made = CarriedStatuses.sentIn(sent, whole);
+        assertEquals(Map.of(views.get(1), new CarriedStatuses.Sent(first, firstFields),
+                views.get(2), new CarriedStatuses.Sent(second, secondFields)), Map.copyOf(made));
+        assertNull(made.get(statusOf(first)), "by the very view, not an equal one");
+
+        PodFact equalToSecond = pod("u2", "8");
+        CarriedStatuses carried = CarriedStatuses.offered(views, made);
+        carried.pairWith(List.of(first, equalToSecond));
+        assertSame(firstFields, carried.of(first), "the entry as it came");
+        assertTrue(carried.carries(views.get(1)));
+        CarriedStatus remade = carried.of(equalToSecond);
+        assertEquals(secondFields, remade, "another pod version: its fields made again, equal");
+        assertTrue(remade != secondFields);
+        assertTrue(carried.carries(views.get(2)));
+        assertEquals(Map.of(), CarriedStatuses.sentIn(new FactBundle(sent.facts(), sent.governance()), whole));
     }
 
     @Test

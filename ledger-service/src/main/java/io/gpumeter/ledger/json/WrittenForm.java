@@ -1,0 +1,160 @@
+package io.gpumeter.ledger.json;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.SerializableString;
+import io.gpumeter.common.json.IsoInstants;
+
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The tokens of the form the services write facts in, read one after the other: each step reads what that form has
+ * next, or throws {@link #DIFFERS} at the first token that is otherwise, the parser left there.
+ */
+final class WrittenForm {
+
+    private WrittenForm() {
+    }
+
+    /** Not the written form: control returns to the reader's caller, without a stack trace. */
+    static final class Differs extends RuntimeException {
+        private Differs() {
+            super(null, null, false, false);
+        }
+    }
+
+    static final Differs DIFFERS = new Differs();
+
+    /** How an element is read: a map's value from its current token, an array's object from inside it. */
+    interface Element<T> {
+        T read(JsonParser p) throws IOException;
+    }
+
+    /** An object whose keys are the map's, each key once, each value read by {@code value}. */
+    static <V> Map<String, V> entries(JsonParser p, SerializableString name, Element<V> value) throws IOException {
+        field(p, name);
+        start(p, JsonToken.START_OBJECT);
+        Map<String, V> entries = new HashMap<>();
+        for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
+            p.nextToken();
+            if (entries.put(key, value.read(p)) != null) {
+                throw DIFFERS;
+            }
+        }
+        closes(p, JsonToken.END_OBJECT);
+        return entries;
+    }
+
+    /** An array of objects, each read by {@code element} from its first field to its last. */
+    static <T> List<T> objects(JsonParser p, SerializableString name, Element<T> element) throws IOException {
+        field(p, name);
+        start(p, JsonToken.START_ARRAY);
+        List<T> objects = new ArrayList<>(1);
+        while (p.nextToken() == JsonToken.START_OBJECT) {
+            objects.add(element.read(p));
+            end(p);
+        }
+        closes(p, JsonToken.END_ARRAY);
+        return objects;
+    }
+
+    /** The current token as text. */
+    static String text(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.VALUE_STRING) {
+            throw DIFFERS;
+        }
+        return p.getText();
+    }
+
+    static void field(JsonParser p, SerializableString name) throws IOException {
+        if (!p.nextFieldName(name)) {
+            throw DIFFERS;
+        }
+    }
+
+    static String string(JsonParser p, SerializableString name) throws IOException {
+        field(p, name);
+        JsonToken token = p.nextToken();
+        if (token == JsonToken.VALUE_STRING) {
+            return p.getText();
+        }
+        if (token == JsonToken.VALUE_NULL) {
+            return null;
+        }
+        throw DIFFERS;
+    }
+
+    static boolean bool(JsonParser p, SerializableString name) throws IOException {
+        field(p, name);
+        return switch (p.nextToken()) {
+            case VALUE_TRUE -> true;
+            case VALUE_FALSE -> false;
+            default -> throw DIFFERS;
+        };
+    }
+
+    /** An instant in the UTC form, or null. */
+    static Instant instant(JsonParser p, SerializableString name) throws IOException {
+        String text = string(p, name);
+        if (text == null) {
+            return null;
+        }
+        Instant instant = IsoInstants.parseUtc(text);
+        if (instant == null) {
+            throw DIFFERS;
+        }
+        return instant;
+    }
+
+    static long integer(JsonParser p, SerializableString name, boolean small) throws IOException {
+        field(p, name);
+        p.nextToken();
+        return integer(p, small);
+    }
+
+    /** The current token as a whole number that fits an int ({@code small}) or a long, written as an integer. */
+    static long integer(JsonParser p, boolean small) throws IOException {
+        if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+            throw DIFFERS;
+        }
+        JsonParser.NumberType kind = p.getNumberType();
+        if (kind != JsonParser.NumberType.INT && (small || kind != JsonParser.NumberType.LONG)) {
+            throw DIFFERS;
+        }
+        return p.getLongValue();
+    }
+
+    /** An object's field holding an object or null: whether it holds an object, the parser on its start. */
+    static boolean objectOrNull(JsonParser p, SerializableString name) throws IOException {
+        field(p, name);
+        JsonToken token = p.nextToken();
+        if (token == JsonToken.VALUE_NULL) {
+            return false;
+        }
+        if (token != JsonToken.START_OBJECT) {
+            throw DIFFERS;
+        }
+        return true;
+    }
+
+    static void start(JsonParser p, JsonToken token) throws IOException {
+        if (p.nextToken() != token) {
+            throw DIFFERS;
+        }
+    }
+
+    static void end(JsonParser p) throws IOException {
+        start(p, JsonToken.END_OBJECT);
+    }
+
+    static void closes(JsonParser p, JsonToken token) {
+        if (p.currentToken() != token) {
+            throw DIFFERS;
+        }
+    }
+}
