@@ -119,6 +119,8 @@ public final class ReplayBench {
         memory.forEach((s, m) -> cpu.add(s.module(), ProcessCpu.of(m.pid())));
         ProcessCpu.postgres(pgdata).ifPresent(p -> cpu.add("postgres", p));
         Map<String, Double> before = cpu.now();
+        ProcessCpu client = ProcessCpu.of(ProcessHandle.current().pid()); // shares the cores, so it is shown too
+        double clientBefore = client.seconds();
         URI replay = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/kubernetes?cluster=replay");
         long t0 = System.nanoTime();
         ReplayClient.Outcome replayed = replay(requests, lines, inFlight, replay);
@@ -132,6 +134,8 @@ public final class ReplayBench {
                 events, replaySeconds, events / replaySeconds, replayed.refused().size(),
                 replayed.stored().size() + replayed.refused().size(), counts);
         System.out.println(cpu.since(before, "replay", events, "events"));
+        System.out.printf("  CPU of the replay's client (this JVM, not in the sum above): %.1f s%n",
+                client.seconds() - clientBefore);
 
         FleetMonth fleet = month(gpus, pods);
         long[] facts = {0};
