@@ -154,6 +154,11 @@ class PodTranslatorTest {
         assertEquals(reason, skip.reason());
     }
 
+    private static Pod askingForGpus(String amount) {
+        return pod("kind: Pod\nmetadata: {name: p, namespace: n, uid: u, resourceVersion: '1'}\n"
+                + "spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: '" + amount + "'}}}]}\n");
+    }
+
     /** Every spelling of an amount reads as Kubernetes' quantity arithmetic reads it, whole numbers only. */
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
@@ -170,8 +175,7 @@ class PodTranslatorTest {
             "+4                  | 4",
     })
     void gpuAmountsAreReadAsKubernetesReadsQuantities(String amount, long expected) {
-        Pod pod = pod("kind: Pod\nmetadata: {name: p, namespace: n, uid: u, resourceVersion: '1'}\n"
-                + "spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: '" + amount + "'}}}]}\n");
+        Pod pod = askingForGpus(amount);
         assertEquals(Map.of("nvidia.com/gpu", expected),
                 PodTranslator.translate(pod, WatchEventType.ADDED, NOW).gpuResources());
     }
@@ -185,8 +189,7 @@ class PodTranslatorTest {
             "1x   | bad quantity for nvidia.com/gpu",
     })
     void gpuAmountsThatAreNoQuantitySkipThePod(String amount, String reason) {
-        Pod pod = pod("kind: Pod\nmetadata: {name: p, namespace: n, uid: u, resourceVersion: '1'}\n"
-                + "spec: {containers: [{name: a, resources: {limits: {nvidia.com/gpu: '" + amount + "'}}}]}\n");
+        Pod pod = askingForGpus(amount);
         Skip skip = assertThrows(Skip.class, () -> PodTranslator.translate(pod, WatchEventType.ADDED, NOW));
         assertEquals(reason, skip.reason());
     }

@@ -12,7 +12,6 @@ import java.time.Instant;
 import java.util.List;
 
 import static io.gpumeter.common.json.PodVersionFields.*;
-import static io.gpumeter.ledger.json.WrittenForm.DIFFERS;
 import static io.gpumeter.ledger.json.WrittenForm.bool;
 import static io.gpumeter.ledger.json.WrittenForm.end;
 import static io.gpumeter.ledger.json.WrittenForm.instant;
@@ -37,17 +36,10 @@ final class CanonicalCarriedStatus {
      * its {@code END_OBJECT}; or null at the first token that differs from the written form, the parser left there.
      */
     static CarriedStatus read(JsonParser p) throws IOException {
-        try {
-            return carried(p);
-        } catch (WrittenForm.Differs e) {
-            return null;
-        }
+        return WrittenForm.whole(p, CanonicalCarriedStatus::carried);
     }
 
     private static CarriedStatus carried(JsonParser p) throws IOException {
-        if (p.currentToken() != JsonToken.START_OBJECT) {
-            throw DIFFERS;
-        }
         String reason = string(p, REASON);
         String message = string(p, MESSAGE);
         String groupName = string(p, GROUP_NAME);
@@ -55,7 +47,6 @@ final class CanonicalCarriedStatus {
         Instant deletedAt = instant(p, DELETED_AT);
         Instant readyChangedAt = instant(p, READY_CHANGED_AT);
         List<ContainerStatusFact> containers = objects(p, CONTAINERS, CanonicalCarriedStatus::container);
-        end(p);
         return new CarriedStatus(reason, message, groupName, queueName, deletedAt, readyChangedAt, containers);
     }
 

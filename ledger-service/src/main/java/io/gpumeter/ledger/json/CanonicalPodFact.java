@@ -1,7 +1,6 @@
 package io.gpumeter.ledger.json;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PodClaim;
 import io.gpumeter.common.fact.PodFact;
@@ -42,17 +41,10 @@ final class CanonicalPodFact {
      * its {@code END_OBJECT}; or null at the first token that differs from the written form, the parser left there.
      */
     static PodFact read(JsonParser p) throws IOException {
-        try {
-            return pod(p);
-        } catch (WrittenForm.Differs e) {
-            return null;
-        }
+        return WrittenForm.whole(p, CanonicalPodFact::pod);
     }
 
     private static PodFact pod(JsonParser p) throws IOException {
-        if (p.currentToken() != JsonToken.START_OBJECT) {
-            throw DIFFERS;
-        }
         String uid = string(p, UID);
         String namespace = string(p, NAMESPACE);
         String name = string(p, NAME);
@@ -72,7 +64,6 @@ final class CanonicalPodFact {
         Map<String, Long> gpuResources = entries(p, GPU_RESOURCES, q -> integer(q, false));
         List<VgpuGrant> vgpus = objects(p, VGPUS, CanonicalPodFact::vgpu);
         List<PodClaim> claims = objects(p, CLAIMS, CanonicalPodFact::claim);
-        end(p);
         return new PodFact(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName,
                 phase, schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources,
                 vgpus, claims);

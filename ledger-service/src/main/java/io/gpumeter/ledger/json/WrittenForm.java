@@ -30,6 +30,24 @@ final class WrittenForm {
 
     static final Differs DIFFERS = new Differs();
 
+    /**
+     * The object that starts at the parser's current token ({@code START_OBJECT}) as {@code fields} reads it from its
+     * first field to its last, the parser left on its {@code END_OBJECT}; or null at the first token that differs
+     * from the written form, the parser left there.
+     */
+    static <T> T whole(JsonParser p, Element<T> fields) throws IOException {
+        try {
+            if (p.currentToken() != JsonToken.START_OBJECT) {
+                throw DIFFERS;
+            }
+            T value = fields.read(p);
+            end(p);
+            return value;
+        } catch (Differs e) {
+            return null;
+        }
+    }
+
     /** How an element is read: a map's value from its current token, an array's object from inside it. */
     interface Element<T> {
         T read(JsonParser p) throws IOException;

@@ -58,12 +58,21 @@ class ReceivedPayloadsResourceTest {
 
     /** Each stored pod version's payload as PostgreSQL keeps its text, by resource version. */
     private Map<String, String> stored(String cluster) {
-        Map<String, String> payloads = new TreeMap<>();
-        for (Row row : pool.preparedQuery("SELECT resource_version, payload::text AS p FROM ledger.pod_fact WHERE cluster = $1")
+        return storedText(cluster, "payload");
+    }
+
+    /** Each stored pod version's carried view as PostgreSQL keeps its text, by resource version. */
+    private Map<String, String> storedViews(String cluster) {
+        return storedText(cluster, "status");
+    }
+
+    private Map<String, String> storedText(String cluster, String column) {
+        Map<String, String> texts = new TreeMap<>();
+        for (Row row : pool.preparedQuery("SELECT resource_version, " + column + "::text AS t FROM ledger.pod_fact WHERE cluster = $1")
                 .execute(Tuple.of(cluster)).await().atMost(Duration.ofSeconds(30))) {
-            payloads.put(row.getString("resource_version"), row.getString("p"));
+            texts.put(row.getString("resource_version"), row.getString("t"));
         }
-        return payloads;
+        return texts;
     }
 
     @Test
@@ -91,16 +100,6 @@ class ReceivedPayloadsResourceTest {
         given().contentType(ContentType.JSON).body(body).post("/api/v1/facts/bundles").then().statusCode(200)
                 .body("facts.accepted", equalTo(0)).body("facts.duplicates", equalTo(4));
         assertEquals(payloads, stored(cluster), "sent twice, stored once");
-    }
-
-    /** Each stored pod version's carried view as PostgreSQL keeps its text, by resource version. */
-    private Map<String, String> storedViews(String cluster) {
-        Map<String, String> views = new TreeMap<>();
-        for (Row row : pool.preparedQuery("SELECT resource_version, status::text AS s FROM ledger.pod_fact WHERE cluster = $1")
-                .execute(Tuple.of(cluster)).await().atMost(Duration.ofSeconds(30))) {
-            views.put(row.getString("resource_version"), row.getString("s"));
-        }
-        return views;
     }
 
     @Test
