@@ -1,12 +1,16 @@
 package io.gpumeter.common.json;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.io.SerializedString;
+
+import java.io.IOException;
 
 /**
  * The field names of pod versions, governance views and carried views as {@link PodVersionJson} writes them, encoded
  * once: a name given as a string is encoded character by character on every write, which was a tenth of the
- * collector's CPU under a bulk replay. The ledger's readers of that written form match names against these.
+ * collector's CPU under a bulk replay, and how such a field is written. The ledger's readers of that written form
+ * match names against these.
  */
 public final class PodVersionFields {
 
@@ -52,5 +56,36 @@ public final class PodVersionFields {
     public static final SerializableString VGPUS = new SerializedString("vgpus");
 
     private PodVersionFields() {
+    }
+
+    /** A field of text, null as null. */
+    static void string(JsonGenerator gen, SerializableString field, String value) throws IOException {
+        gen.writeFieldName(field);
+        gen.writeString(value);
+    }
+
+    static void number(JsonGenerator gen, SerializableString field, long value) throws IOException {
+        gen.writeFieldName(field);
+        gen.writeNumber(value);
+    }
+
+    static void bool(JsonGenerator gen, SerializableString field, boolean value) throws IOException {
+        gen.writeFieldName(field);
+        gen.writeBoolean(value);
+    }
+
+    static void nullField(JsonGenerator gen, SerializableString field) throws IOException {
+        gen.writeFieldName(field);
+        gen.writeNull();
+    }
+
+    static void startArray(JsonGenerator gen, SerializableString field) throws IOException {
+        gen.writeFieldName(field);
+        gen.writeStartArray();
+    }
+
+    static void startObject(JsonGenerator gen, SerializableString field) throws IOException {
+        gen.writeFieldName(field);
+        gen.writeStartObject();
     }
 }

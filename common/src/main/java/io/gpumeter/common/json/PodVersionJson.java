@@ -65,35 +65,28 @@ public class PodVersionJson implements ObjectMapperCustomizer {
             string(gen, NODE_NAME, pod.nodeName());
             string(gen, PHASE, pod.phase());
             string(gen, SCHEDULER_NAME, pod.schedulerName());
-            gen.writeFieldName(ALL_TERMINATED);
-            gen.writeBoolean(pod.allTerminated());
+            bool(gen, ALL_TERMINATED, pod.allTerminated());
             instant(gen, provider, instants, LAST_FINISHED_AT, pod.lastFinishedAt());
             instant(gen, provider, instants, DELETION_TIMESTAMP, pod.deletionTimestamp());
             owner(gen, pod.owner());
-            gen.writeFieldName(LABELS);
-            gen.writeStartObject();
+            startObject(gen, LABELS);
             for (Map.Entry<String, String> label : pod.labels().entrySet()) {
                 gen.writeStringField(label.getKey(), label.getValue());
             }
             gen.writeEndObject();
             amounts(gen, pod.gpuResources());
-            gen.writeFieldName(VGPUS);
-            gen.writeStartArray();
+            startArray(gen, VGPUS);
             for (VgpuGrant vgpu : pod.vgpus()) {
                 gen.writeStartObject();
-                gen.writeFieldName(CONTAINER);
-                gen.writeNumber(vgpu.container());
+                number(gen, CONTAINER, vgpu.container());
                 string(gen, UUID, vgpu.uuid());
                 string(gen, TYPE, vgpu.type());
-                gen.writeFieldName(MEMORY_MIB);
-                gen.writeNumber(vgpu.memoryMib());
-                gen.writeFieldName(CORES);
-                gen.writeNumber(vgpu.cores());
+                number(gen, MEMORY_MIB, vgpu.memoryMib());
+                number(gen, CORES, vgpu.cores());
                 gen.writeEndObject();
             }
             gen.writeEndArray();
-            gen.writeFieldName(CLAIMS);
-            gen.writeStartArray();
+            startArray(gen, CLAIMS);
             for (PodClaim claim : pod.claims()) {
                 gen.writeStartObject();
                 string(gen, NAME, claim.name());
@@ -170,10 +163,8 @@ public class PodVersionJson implements ObjectMapperCustomizer {
                    JsonSerializer<Object> instants) throws IOException {
             gen.writeStartObject(container);
             string(gen, NAME, container.name());
-            gen.writeFieldName(INIT);
-            gen.writeBoolean(container.init());
-            gen.writeFieldName(RESTART_COUNT);
-            gen.writeNumber(container.restartCount());
+            bool(gen, INIT, container.init());
+            number(gen, RESTART_COUNT, container.restartCount());
             state(gen, provider, instants, STATE, container.state());
             state(gen, provider, instants, LAST_STATE, container.lastState());
             gen.writeEndObject();
@@ -182,8 +173,7 @@ public class PodVersionJson implements ObjectMapperCustomizer {
 
     private static void containers(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants,
                                    List<ContainerStatusFact> containers) throws IOException {
-        gen.writeFieldName(CONTAINERS);
-        gen.writeStartArray();
+        startArray(gen, CONTAINERS);
         for (ContainerStatusFact container : containers) {
             CONTAINER_WRITER.write(container, gen, provider, instants);
         }
@@ -202,11 +192,9 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         string(gen, REASON, state.reason());
         string(gen, MESSAGE, state.message());
         if (state.exitCode() == null) {
-            gen.writeFieldName(EXIT_CODE);
-            gen.writeNull();
+            nullField(gen, EXIT_CODE);
         } else {
-            gen.writeFieldName(EXIT_CODE);
-            gen.writeNumber(state.exitCode().intValue());
+            number(gen, EXIT_CODE, state.exitCode().intValue());
         }
         instant(gen, provider, instants, STARTED_AT, state.startedAt());
         instant(gen, provider, instants, FINISHED_AT, state.finishedAt());
@@ -215,20 +203,17 @@ public class PodVersionJson implements ObjectMapperCustomizer {
 
     private static void owner(JsonGenerator gen, Owner owner) throws IOException {
         if (owner == null) {
-            gen.writeFieldName(OWNER);
-            gen.writeNull();
+            nullField(gen, OWNER);
             return;
         }
-        gen.writeFieldName(OWNER);
-        gen.writeStartObject();
+        startObject(gen, OWNER);
         string(gen, KIND, owner.kind());
         string(gen, NAME, owner.name());
         gen.writeEndObject();
     }
 
     private static void amounts(JsonGenerator gen, Map<String, Long> amounts) throws IOException {
-        gen.writeFieldName(GPU_RESOURCES);
-        gen.writeStartObject();
+        startObject(gen, GPU_RESOURCES);
         for (Map.Entry<String, Long> amount : amounts.entrySet()) {
             gen.writeNumberField(amount.getKey(), amount.getValue().longValue());
         }
@@ -252,11 +237,6 @@ public class PodVersionJson implements ObjectMapperCustomizer {
     /** The mapper's serialiser of instants, looked up once a pod: a lookup per field was a sixth of the writing. */
     private static JsonSerializer<Object> instants(SerializerProvider provider) throws IOException {
         return provider.findValueSerializer(Instant.class);
-    }
-
-    private static void string(JsonGenerator gen, SerializableString field, String value) throws IOException {
-        gen.writeFieldName(field);
-        gen.writeString(value); // null as null
     }
 
     private static void instant(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants,
