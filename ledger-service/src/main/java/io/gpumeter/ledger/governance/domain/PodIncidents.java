@@ -151,7 +151,7 @@ public final class PodIncidents {
 
     /** Every run of every container, with whether it ended in a failure. */
     private static List<Run> runs(List<PodStatusFact> versions) {
-        Map<String, Run> runs = new LinkedHashMap<>();
+        Map<RunKey, Run> runs = new LinkedHashMap<>();
         for (PodStatusFact v : versions) {
             for (ContainerStatusFact c : v.containers()) {
                 if (c.init()) {
@@ -163,7 +163,7 @@ public final class PodIncidents {
                     }
                     boolean failed = ContainerState.TERMINATED.equals(s.state())
                             && (s.exitCode() == null || s.exitCode() != 0 || FailureCause.ofContainerReason(s.reason()) != null);
-                    String key = c.name() + "|" + s.startedAt();
+                    RunKey key = new RunKey(c.name(), s.startedAt());
                     Run before = runs.get(key);
                     runs.put(key, new Run(c.name(), s.startedAt(), failed || before != null && before.failed()));
                 }
@@ -172,6 +172,10 @@ public final class PodIncidents {
         List<Run> out = new ArrayList<>(runs.values());
         out.sort(Comparator.comparing(Run::startedAt));
         return out;
+    }
+
+    /** A container's run, by the instant it started: a key written out as text formatted every instant anew. */
+    private record RunKey(String container, Instant startedAt) {
     }
 
     private static Instant recovery(List<Run> runs, String container, Instant after) {
