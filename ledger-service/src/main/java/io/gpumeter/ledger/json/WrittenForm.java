@@ -8,7 +8,6 @@ import io.gpumeter.common.json.IsoInstants;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -53,19 +52,25 @@ final class WrittenForm {
         T read(JsonParser p) throws IOException;
     }
 
-    /** An object whose keys are the map's, each key once, each value read by {@code value}. */
+    /**
+     * An object whose keys are the map's, each key once, each value read by {@code value} (never null). The map is
+     * made immutable at once, so that the fact's own immutable copy of it is the map itself, not a second one.
+     */
+    @SuppressWarnings("unchecked")
     static <V> Map<String, V> entries(JsonParser p, SerializableString name, Element<V> value) throws IOException {
         field(p, name);
         start(p, JsonToken.START_OBJECT);
-        Map<String, V> entries = new HashMap<>();
+        List<Map.Entry<String, V>> entries = new ArrayList<>();
         for (String key = p.nextFieldName(); key != null; key = p.nextFieldName()) {
             p.nextToken();
-            if (entries.put(key, value.read(p)) != null) {
-                throw DIFFERS;
-            }
+            entries.add(Map.entry(key, value.read(p)));
         }
         closes(p, JsonToken.END_OBJECT);
-        return entries;
+        try {
+            return Map.ofEntries(entries.toArray(new Map.Entry[0]));
+        } catch (IllegalArgumentException repeatedKey) {
+            throw DIFFERS;
+        }
     }
 
     /** An array of objects, each read by {@code element} from its first field to its last. */
