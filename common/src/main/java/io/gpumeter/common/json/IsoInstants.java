@@ -1,7 +1,6 @@
 package io.gpumeter.common.json;
 
 import java.time.Instant;
-import java.time.LocalDate;
 
 /**
  * The UTC form of an instant that Kubernetes, the facts and every answer use ({@code 2026-05-01T08:00:00.250Z}),
@@ -114,12 +113,29 @@ public final class IsoInstants {
                 nano *= 10;
             }
         }
-        LocalDate date = LocalDate.of(year, month, 1);
-        if (day > date.lengthOfMonth()) {
+        if (day > lengthOfMonth(year, month)) {
             return null;
         }
-        long seconds = (date.toEpochDay() + day - 1) * 86_400L + hour * 3_600L + minute * 60L + second;
+        long seconds = epochDay(year, month, day) * 86_400L + hour * 3_600L + minute * 60L + second;
         return Instant.ofEpochSecond(seconds, nano);
+    }
+
+    private static int lengthOfMonth(int year, int month) {
+        return switch (month) {
+            case 2 -> year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28;
+            case 4, 6, 9, 11 -> 30;
+            default -> 31;
+        };
+    }
+
+    /** Days from 1970-01-01 of a proleptic Gregorian date (Hinnant's days_from_civil), the inverse of {@link #format}'s. */
+    private static long epochDay(int year, int month, int day) {
+        int y = month <= 2 ? year - 1 : year;
+        long era = Math.floorDiv(y, 400);
+        int yearOfEra = (int) (y - era * 400);
+        int dayOfYear = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1;
+        int dayOfEra = yearOfEra * 365 + yearOfEra / 4 - yearOfEra / 100 + dayOfYear;
+        return era * 146_097L + dayOfEra - 719_468L;
     }
 
     /** The decimal of {@code count} ASCII digits from {@code start}; -1 if any is not a digit. */

@@ -36,7 +36,8 @@ class IsoInstantsTest {
             "2026-05-01T08:00:00.123456789Z", "2026-05-01T08:00:00.000Z", "1970-01-01T00:00:00Z",
             "1969-12-31T23:59:59.999999999Z", "0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z",
             "2024-02-29T12:00:00Z", "2000-02-29T23:59:59Z", "1900-03-01T00:00:00Z", "2026-12-31T23:59:59Z",
-            "0001-01-01T00:00:00Z", "1582-10-10T00:00:00Z"})
+            "0001-01-01T00:00:00Z", "1582-10-10T00:00:00Z", "0000-02-29T00:00:00Z", "1600-02-29T00:00:00Z",
+            "2026-12-31T00:00:00Z", "2026-01-31T00:00:00Z", "2026-11-30T00:00:00Z", "0000-03-01T00:00:00Z"})
     void readsTheCanonicalFormAsTheStandardParserDoes(String text) {
         assertEquals(Instant.parse(text), IsoInstants.parseUtc(text));
     }
@@ -47,7 +48,8 @@ class IsoInstantsTest {
             "2026-05-01T00:00:00z", "2026-05-01 00:00:00Z", "2026-05-01T00:00:00+00:00", "2026-05-01T02:00:00+02:00",
             "2026-05-01T00:00:00.Z", "2026-05-01T00:00:00.1234567890Z", "2026-05-01T00:00:00,5Z", "+2026-05-01T00:00:00Z",
             "-0001-01-01T00:00:00Z", "+10000-01-01T00:00:00Z", "2026-13-01T00:00:00Z", "2026-00-01T00:00:00Z",
-            "2026-02-29T00:00:00Z", "2024-02-30T00:00:00Z", "2026-04-31T00:00:00Z", "2026-05-00T00:00:00Z",
+            "2026-02-29T00:00:00Z", "1900-02-29T00:00:00Z", "2100-02-29T00:00:00Z", "0001-02-29T00:00:00Z",
+            "2024-02-30T00:00:00Z", "2026-06-31T00:00:00Z", "2026-09-31T00:00:00Z", "2026-11-31T00:00:00Z", "2026-01-32T00:00:00Z", "2026-04-31T00:00:00Z", "2026-05-00T00:00:00Z",
             "2026-05-01T24:00:00Z", "2026-05-01T23:60:00Z", "2026-12-31T23:59:60Z", "2026-05-01T0a:00:00Z",
             "2026-05-01T00:00:00.12a4Z", "２026-05-01T00:00:00Z", "2026-05-01T00:00:00ZZ", "2026/05/01T00:00:00Z",
             "2026-05-01T00:00:00.1234567Zx", " 2026-05-01T00:00:00Z", "1714521600", "2026-05-01T00:00:00-00:00"})
@@ -103,12 +105,13 @@ class IsoInstantsTest {
     }
 
     @Test
-    void writesEveryDayOfTheFourDigitYearsAsInstantToStringDoes() {
+    void writesAndReadsEveryDayOfTheFourDigitYearsAsInstantDoes() {
         long first = LocalDate.of(0, 1, 1).toEpochDay();
         long last = LocalDate.of(9999, 12, 31).toEpochDay();
         for (long day = first; day <= last; day++) {
             Instant instant = Instant.ofEpochSecond(day * 86_400L + Math.floorMod(day * 7_919L, 86_400L));
             assertEquals(instant.toString(), IsoInstants.format(instant));
+            assertEquals(instant, IsoInstants.parseUtc(instant.toString()));
         }
     }
 
