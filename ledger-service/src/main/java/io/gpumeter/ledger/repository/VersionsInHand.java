@@ -37,12 +37,12 @@ import java.util.stream.Collectors;
  */
 public final class VersionsInHand<T> {
 
-    private record Held<T>(String uid, String key, T fact) {
+    private record Held<T>(String uid, VersionKey key, T fact) {
     }
 
     private final VersionRelation<T> relation;
     /** The batch's versions by uid, then key; the first of a key repeated in the batch is the one inserted. */
-    private final Map<String, Map<String, T>> inHand = new HashMap<>();
+    private final Map<String, Map<VersionKey, T>> inHand = new HashMap<>();
     /** What was stored before the batch, by uid, for the batch's uids. */
     private final Map<String, List<KeysBefore.Stored>> storedBefore = new HashMap<>();
     /** The first version of each key, in batch order. */
@@ -98,7 +98,7 @@ public final class VersionsInHand<T> {
         VersionsInHand<T> hand = new VersionsInHand<>(relation, observedAt);
         for (T fact : batch) {
             String id = uid.apply(fact);
-            String key = key(resourceVersion.apply(fact), eventType.apply(fact));
+            VersionKey key = new VersionKey(resourceVersion.apply(fact), eventType.apply(fact));
             if (hand.inHand.computeIfAbsent(id, u -> new LinkedHashMap<>()).putIfAbsent(key, fact) == null) {
                 hand.firsts.add(new Held<>(id, key, fact));
             }
@@ -148,9 +148,9 @@ public final class VersionsInHand<T> {
     }
 
     private List<Held<T>> unstored() {
-        Map<String, Set<String>> storedKeys = new HashMap<>();
+        Map<String, Set<VersionKey>> storedKeys = new HashMap<>();
         storedBefore.forEach((uid, versions) -> storedKeys.put(uid,
-                versions.stream().map(v -> key(v.resourceVersion(), v.eventType())).collect(Collectors.toSet())));
+                versions.stream().map(v -> new VersionKey(v.resourceVersion(), v.eventType())).collect(Collectors.toSet())));
         List<Held<T>> out = new ArrayList<>();
         for (Held<T> held : firsts) {
             if (!storedKeys.getOrDefault(held.uid(), Set.of()).contains(held.key())) {
@@ -165,7 +165,7 @@ public final class VersionsInHand<T> {
      * before the batch. Empty for any other object, whose stored versions only the table can tell.
      */
     public Collection<T> wholeInHand(String uid) {
-        Map<String, T> held = inHand.get(uid);
+        Map<VersionKey, T> held = inHand.get(uid);
         return held == null || storedBefore.containsKey(uid) ? List.of() : held.values();
     }
 
@@ -177,14 +177,14 @@ public final class VersionsInHand<T> {
         List<String> missingRevision = new ArrayList<>();
         List<String> missingType = new ArrayList<>();
         for (String uid : uids) {
-            Map<String, T> held = inHand.get(uid);
+            Map<VersionKey, T> held = inHand.get(uid);
             if (held == null) {
                 unheld.add(uid);
                 continue;
             }
-            Map<String, T> insertedNow = new LinkedHashMap<>(held);
+            Map<VersionKey, T> insertedNow = new LinkedHashMap<>(held);
             for (KeysBefore.Stored stored : storedBefore.getOrDefault(uid, List.of())) {
-                String key = key(stored.resourceVersion(), stored.eventType());
+                VersionKey key = new VersionKey(stored.resourceVersion(), stored.eventType());
                 T copy = insertedNow.remove(key);
                 Instant at = copy == null ? null : observedAt.apply(copy);
                 if (at != null && storedAs(at).equals(stored.observedAt())) {
@@ -229,7 +229,7 @@ public final class VersionsInHand<T> {
         return at.truncatedTo(ChronoUnit.MICROS);
     }
 
-    private static String key(String resourceVersion, String eventType) {
-        return resourceVersion + '\0' + eventType;
+    /** A version of one object: hashed from the hashes its strings keep, not joined into a string per version. */
+    private record VersionKey(String resourceVersion, String eventType) {
     }
 }
