@@ -13,6 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The scheduling history of one GPU pod: created → scheduled with the scheduler's refusals in between, plus the
@@ -58,11 +59,23 @@ public final class PodTrail {
     }
 
     public Instant createdAt() {
-        return versions.stream().map(PodStatusFact::createdAt).filter(t -> t != null).findFirst().orElse(latest.observedAt());
+        Instant created = first(PodStatusFact::createdAt);
+        return created != null ? created : latest.observedAt();
     }
 
     public Instant scheduledAt() {
-        return versions.stream().map(PodStatusFact::scheduledAt).filter(t -> t != null).findFirst().orElse(null);
+        return first(PodStatusFact::scheduledAt);
+    }
+
+    /** The first version's instant that is set, or null: a plain loop, as every pod of a replay asks several times. */
+    private Instant first(Function<PodStatusFact, Instant> field) {
+        for (PodStatusFact version : versions) {
+            Instant at = field.apply(version);
+            if (at != null) {
+                return at;
+            }
+        }
+        return null;
     }
 
     public List<WaitEpisode> episodes() {
