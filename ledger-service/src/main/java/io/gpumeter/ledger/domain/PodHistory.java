@@ -4,10 +4,12 @@ import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.WatchEventType;
 
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Every version of one pod the ledger has seen, in resourceVersion order, whatever order they arrived in.
@@ -32,7 +34,9 @@ public final class PodHistory {
         if (facts.isEmpty()) {
             throw new IllegalArgumentException("a pod history needs at least one version");
         }
-        this.versions = facts.stream().sorted(VERSION_ORDER).toList();
+        List<PodFact> sorted = new ArrayList<>(facts);
+        sorted.sort(VERSION_ORDER);
+        this.versions = Collections.unmodifiableList(sorted);
     }
 
     /** Every version, oldest first. */
@@ -61,7 +65,22 @@ public final class PodHistory {
 
     /** When the pod's PodScheduled condition turned True; empty while it was never scheduled. */
     public Optional<Instant> start() {
-        return versions.stream().map(PodFact::scheduledAt).filter(Objects::nonNull).min(Comparator.naturalOrder());
+        return earliest(PodFact::scheduledAt);
+    }
+
+    /**
+     * The earliest instant {@code field} gives of any version, empty when none gives one. A plain loop: the books of
+     * every pod of a replay ask this several times, where a stream was built for each.
+     */
+    public Optional<Instant> earliest(Function<PodFact, Instant> field) {
+        Instant earliest = null;
+        for (PodFact version : versions) {
+            Instant at = field.apply(version);
+            if (at != null && (earliest == null || at.isBefore(earliest))) {
+                earliest = at;
+            }
+        }
+        return Optional.ofNullable(earliest);
     }
 
     /**
@@ -74,10 +93,16 @@ public final class PodHistory {
         if (last.allTerminated() && last.lastFinishedAt() != null) {
             return Optional.of(last.lastFinishedAt());
         }
-        return versions.stream()
-                .filter(v -> v.type() == WatchEventType.DELETED)
-                .map(v -> v.deletionTimestamp() == null || v.deletionTimestamp().isAfter(v.observedAt())
-                        ? v.observedAt() : v.deletionTimestamp())
-                .max(Comparator.naturalOrder());
+        Instant deleted = null;
+        for (PodFact v : versions) {
+            if (v.type() == WatchEventType.DELETED) {
+                Instant at = v.deletionTimestamp() == null || v.deletionTimestamp().isAfter(v.observedAt())
+                        ? v.observedAt() : v.deletionTimestamp();
+                if (deleted == null || at.isAfter(deleted)) {
+                    deleted = at;
+                }
+            }
+        }
+        return Optional.ofNullable(deleted);
     }
 }

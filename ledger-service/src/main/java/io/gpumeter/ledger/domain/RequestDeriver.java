@@ -4,8 +4,6 @@ import io.gpumeter.common.fact.PodFact;
 
 import java.math.BigDecimal;
 import java.time.Instant;
-import java.util.Comparator;
-import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -34,13 +32,15 @@ public final class RequestDeriver {
                                        BigDecimal claimed) {
         PodFact latest = history.latest();
         PodFact shape = history.placement().orElse(latest);
-        BigDecimal fraction = planner.plan(shape, node).stream().map(AllocationUnit::fraction)
-                .reduce(claimed, BigDecimal::add);
+        BigDecimal fraction = claimed;
+        for (AllocationUnit unit : planner.plan(shape, node)) {
+            fraction = fraction.add(unit.fraction());
+        }
         if (fraction.signum() == 0) {
             return Optional.empty();
         }
-        Instant asked = history.versions().stream().map(PodFact::createdAt).filter(Objects::nonNull).min(Comparator.naturalOrder())
-                .orElseGet(() -> history.versions().stream().map(PodFact::observedAt).min(Comparator.naturalOrder()).orElseThrow());
+        Instant asked = history.earliest(PodFact::createdAt)
+                .orElseGet(() -> history.earliest(PodFact::observedAt).orElseThrow());
         Instant until = history.end().map(e -> e.isBefore(asked) ? asked : e).orElse(null);
         return Optional.of(new PodRequest(cluster, latest.uid(), latest.namespace(), latest.name(), asked, until, fraction,
                 namespace.tenantAt(asked), AllocationDeriver.attribute(latest, teamKey, namespace.teamAt(asked)),

@@ -80,4 +80,15 @@ class PodHistoryTest {
         PodHistory h = new PodHistory(List.of(pod.scheduled(9, T0), pod.finished(10, T0, T0.plusSeconds(60), null)));
         assertEquals("10", h.latest().resourceVersion());
     }
+
+    @Test
+    void theEarliestInstantOfAnyVersionIsTakenWhicheverOrderTheyCameIn() {
+        Instant earlier = T0.minusSeconds(60);
+        PodHistory h = new PodHistory(List.of(pod.scheduled(3, T0), pod.pending(1, T0.minusSeconds(5)),
+                pod.scheduled(2, earlier)));
+        assertEquals(Optional.of(earlier), h.start(), "the earliest scheduling, not the first version's");
+        assertEquals(Optional.of(earlier), h.earliest(PodFact::scheduledAt));
+        assertEquals(Optional.empty(), h.earliest(PodFact::lastFinishedAt), "no version finished");
+        assertEquals(List.of("1", "2", "3"), h.versions().stream().map(PodFact::resourceVersion).toList());
+    }
 }
