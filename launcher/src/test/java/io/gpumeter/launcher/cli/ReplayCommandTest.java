@@ -1,9 +1,8 @@
 package io.gpumeter.launcher.cli;
 
 import io.gpumeter.launcher.replay.StandInCollector;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -22,17 +21,8 @@ class ReplayCommandTest {
     @TempDir
     Path dir;
 
-    StandInCollector collector;
-
-    @BeforeEach
-    void start() throws IOException {
-        collector = new StandInCollector();
-    }
-
-    @AfterEach
-    void stop() {
-        collector.close();
-    }
+    @RegisterExtension
+    final StandInCollector collector = StandInCollector.started();
 
     Path stream(String name, int lines) throws IOException {
         return Files.writeString(dir.resolve(name), StandInCollector.stream(lines));

@@ -1,11 +1,9 @@
 package io.gpumeter.launcher.replay;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 import java.io.ByteArrayInputStream;
-import java.io.IOException;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
@@ -24,17 +22,8 @@ class ReplayClientTest {
         return StandInCollector.stream(lines).getBytes(StandardCharsets.UTF_8);
     }
 
-    StandInCollector collector;
-
-    @BeforeEach
-    void start() throws IOException {
-        collector = new StandInCollector();
-    }
-
-    @AfterEach
-    void stop() {
-        collector.close();
-    }
+    @RegisterExtension
+    final StandInCollector collector = StandInCollector.started();
 
     ReplayClient client(int inFlight, List<ReplayClient.Stored> progress) {
         return new ReplayClient(collector.endpoint(), Optional.of("t0ken"), inFlight, 3, Duration.ofMillis(50), progress::add);

@@ -2,8 +2,11 @@ package io.gpumeter.launcher.replay;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
@@ -14,8 +17,11 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
-/** A stand-in collector's replay endpoint: keeps each body it takes, and answers what {@link #answer} says, as the collector would. */
-public final class StandInCollector implements AutoCloseable {
+/**
+ * A stand-in collector's replay endpoint: keeps each body it takes, and answers what {@link #answer} says, as the
+ * collector would. Registered as a test's extension ({@code @RegisterExtension}), it stops after each test.
+ */
+public final class StandInCollector implements AutoCloseable, AfterEachCallback {
     private final HttpServer server;
     private final ExecutorService threads = Executors.newFixedThreadPool(8);
     public final List<String> queries = new CopyOnWriteArrayList<>();
@@ -27,11 +33,25 @@ public final class StandInCollector implements AutoCloseable {
     public volatile Function<Integer, Integer> answer = call -> 200;
     public volatile String refusal = "{\"status\":400,\"field\":\"line 3\",\"detail\":\"line 3: not valid JSON\"}";
 
-    public StandInCollector() throws IOException {
+    private StandInCollector() throws IOException {
         server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
         server.setExecutor(threads);
         server.createContext("/api/v1/ingest/kubernetes", this::handle);
         server.start();
+    }
+
+    /** A stand-in listening on a free port. */
+    public static StandInCollector started() {
+        try {
+            return new StandInCollector();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    @Override
+    public void afterEach(ExtensionContext context) {
+        close();
     }
 
     /** A stream of {@code lines} watch-event lines, each naming its line number. */
