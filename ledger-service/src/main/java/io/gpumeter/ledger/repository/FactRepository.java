@@ -145,10 +145,13 @@ public class FactRepository {
                 p -> p.type().name(), PodFact::observedAt);
     }
 
-    /** As {@link #podsInHand(SqlConnection, String, List)}, with the keys stored before read by the caller. */
-    public VersionsInHand<PodFact> podsInHand(List<PodFact> batch, KeysBefore storedBefore) {
-        return VersionsInHand.hold(versions, batch, PodFact::uid, PodFact::resourceVersion, p -> p.type().name(),
-                PodFact::observedAt, storedBefore);
+    /**
+     * As {@link #podsInHand(SqlConnection, String, List)}, taken before the transaction; the caller gives it the keys
+     * stored before ({@link VersionsInHand#withKeys}).
+     */
+    public VersionsInHand<PodFact> takePods(List<PodFact> batch) {
+        return VersionsInHand.taken(versions, batch, PodFact::uid, PodFact::resourceVersion, p -> p.type().name(),
+                PodFact::observedAt);
     }
 
     /** Nothing in hand: every version of a pod is read as stored. */

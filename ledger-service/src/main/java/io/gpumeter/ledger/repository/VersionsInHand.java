@@ -48,6 +48,7 @@ public final class VersionsInHand<T> {
     /** The first version of each key, in batch order. */
     private final List<Held<T>> firsts = new ArrayList<>();
     private final Function<T, Instant> observedAt;
+    private boolean keysGiven;
 
     private VersionsInHand(VersionRelation<T> relation, Function<T, Instant> observedAt) {
         this.relation = relation;
@@ -66,7 +67,7 @@ public final class VersionsInHand<T> {
     public static <T> Uni<VersionsInHand<T>> before(SqlClient db, VersionRelation<T> relation, String cluster, List<T> batch,
                                                     Function<T, String> uid, Function<T, String> resourceVersion,
                                                     Function<T, String> eventType, Function<T, Instant> observedAt) {
-        VersionsInHand<T> hand = take(relation, batch, uid, resourceVersion, eventType, observedAt);
+        VersionsInHand<T> hand = taken(relation, batch, uid, resourceVersion, eventType, observedAt);
         if (hand.inHand.isEmpty()) {
             return Uni.createFrom().item(hand);
         }
@@ -89,10 +90,15 @@ public final class VersionsInHand<T> {
     public static <T> VersionsInHand<T> hold(VersionRelation<T> relation, List<T> batch, Function<T, String> uid,
                                              Function<T, String> resourceVersion, Function<T, String> eventType,
                                              Function<T, Instant> observedAt, KeysBefore keys) {
-        return take(relation, batch, uid, resourceVersion, eventType, observedAt).withKeys(keys);
+        return taken(relation, batch, uid, resourceVersion, eventType, observedAt).withKeys(keys);
     }
 
-    private static <T> VersionsInHand<T> take(VersionRelation<T> relation, List<T> batch, Function<T, String> uid,
+    /**
+     * A batch taken into hand before its transaction opens, reading nothing: grouping tens of thousands of versions
+     * by object is work the cluster lock need not wait for. Until {@link #withKeys} gives it the keys stored before
+     * (read under the lock), the hand takes every version for new.
+     */
+    public static <T> VersionsInHand<T> taken(VersionRelation<T> relation, List<T> batch, Function<T, String> uid,
                                               Function<T, String> resourceVersion, Function<T, String> eventType,
                                               Function<T, Instant> observedAt) {
         VersionsInHand<T> hand = new VersionsInHand<>(relation, observedAt);
@@ -106,11 +112,24 @@ public final class VersionsInHand<T> {
         return hand;
     }
 
-    private VersionsInHand<T> withKeys(KeysBefore keys) {
+    /**
+     * Gives a hand {@link #taken} the keys of what its relation held for the batch's objects before it, read in the
+     * batch's transaction under its cluster lock, with nothing written to the relation since; once only.
+     */
+    public VersionsInHand<T> withKeys(KeysBefore keys) {
+        if (keysGiven) {
+            throw new IllegalStateException("the keys stored before are given to a hand once");
+        }
+        keysGiven = true;
         for (String uid : inHand.keySet()) {
             keys.of(uid).ifPresent(stored -> storedBefore.put(uid, stored));
         }
         return this;
+    }
+
+    /** Whether the relation held no version of any object of the batch before it: every version in hand is new. */
+    public boolean nothingStoredBefore() {
+        return storedBefore.isEmpty();
     }
 
     /**

@@ -5,11 +5,13 @@ import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.GovernanceIngestService;
 import io.gpumeter.ledger.repository.BulkLoadStatistics;
+import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.gpumeter.ledger.repository.PodKeysBefore;
 import io.gpumeter.ledger.repository.ReceivedPayloads;
@@ -19,6 +21,7 @@ import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -55,6 +58,22 @@ public class BundleIngestService {
     }
 
     private Uni<BundleResult> store(FactBundle sent, ReceivedPayloads received) {
+        return Chunks.offLoop(() -> taken(sent)).chain(taken -> taken.pods() == null ? storeApart(taken, received)
+                : storeTogether(taken, received));
+    }
+
+    /**
+     * A bundle made whole and validated, and, when it has both halves, its pod versions and their views taken into
+     * hand and paired as if all were new (ADR 0016): all of it before the transaction, on a worker thread, so that a
+     * bulk load's tens of thousands of versions are grouped and paired while the cluster lock is still another
+     * request's, and the event loops that run the transactions' statements are not kept waiting.
+     */
+    private record Taken(FactBatch facts, GovernanceBatch governed, VersionsInHand<PodFact> pods,
+                         VersionsInHand<PodStatusFact> views, Map<PodStatusFact, CarriedStatuses.Sent> sentAs,
+                         CarriedStatuses allNew, Set<String> podUids) {
+    }
+
+    private Taken taken(FactBundle sent) {
         FactBundle bundle = whole(sent);
         FactBatch facts = bundle.facts();
         GovernanceBatch governed = bundle.governance();
@@ -64,27 +83,56 @@ public class BundleIngestService {
         if (governed != null) {
             governance.validate(governed);
         }
-        if (facts != null && governed != null && !Objects.equals(facts.cluster(), governed.cluster())) {
+        if (facts == null || governed == null) {
+            return new Taken(facts, governed, null, null, Map.of(), CarriedStatuses.none(), Set.of());
+        }
+        if (!Objects.equals(facts.cluster(), governed.cluster())) {
             throw ApiProblem.badRequest("governance.cluster", "both halves of a bundle must name the same cluster");
         }
-        if (facts == null || governed == null) {
-            return pool.withTransaction(conn -> (facts == null ? Uni.createFrom().item(NOTHING) : metering.store(conn, facts, received))
-                    .chain(stored -> (governed == null ? Uni.createFrom().item(NOTHING) : governance.store(conn, governed))
-                            .map(governedResult -> new BundleResult(stored, governedResult))));
-        }
-        // Both halves: the governance views of pods are taken into hand before the pod versions are stored, so that
-        // the new versions carry the new views they agree with (ADR 0016) in one row per pod event.
+        VersionsInHand<PodFact> pods = metering.takePods(facts);
+        VersionsInHand<PodStatusFact> views = governance.take(governed);
+        Map<PodStatusFact, CarriedStatuses.Sent> sentAs = CarriedStatuses.sentIn(sent, bundle);
+        return new Taken(facts, governed, pods, views, sentAs, paired(views, pods, sentAs), podUids(facts, governed));
+    }
+
+    private Uni<BundleResult> storeApart(Taken taken, ReceivedPayloads received) {
+        FactBatch facts = taken.facts();
+        GovernanceBatch governed = taken.governed();
+        return pool.withTransaction(conn -> (facts == null ? Uni.createFrom().item(NOTHING) : metering.store(conn, facts, received))
+                .chain(stored -> (governed == null ? Uni.createFrom().item(NOTHING) : governance.store(conn, governed))
+                        .map(governedResult -> new BundleResult(stored, governedResult))));
+    }
+
+    /**
+     * Both halves: the governance views of pods are taken into hand before the pod versions are stored, so that the
+     * new versions carry the new views they agree with (ADR 0016) in one row per pod event. Under the lock, the keys
+     * stored before tell whether all were new as paired, or the pairing is made again from those that are.
+     */
+    private Uni<BundleResult> storeTogether(Taken taken, ReceivedPayloads received) {
+        FactBatch facts = taken.facts();
+        GovernanceBatch governed = taken.governed();
+        VersionsInHand<PodFact> pods = taken.pods();
+        VersionsInHand<PodStatusFact> views = taken.views();
         return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, facts.cluster())
                 .chain(() -> governance.lock(conn, governed))
-                .chain(() -> PodKeysBefore.read(conn, facts.cluster(), podUids(facts, governed)))
+                .chain(() -> PodKeysBefore.read(conn, facts.cluster(), taken.podUids()))
                 .chain(keys -> {
-                    VersionsInHand<PodStatusFact> podsInHand = governance.hold(governed, keys.podStatuses());
-                    CarriedStatuses carried = CarriedStatuses.offered(podsInHand.unstoredFacts(),
-                            CarriedStatuses.sentIn(sent, bundle));
-                    return metering.store(conn, facts, carried, received, keys.podVersions())
-                            .chain(stored -> governance.store(conn, governed, podsInHand, carried)
+                    pods.withKeys(keys.podVersions());
+                    views.withKeys(keys.podStatuses());
+                    CarriedStatuses carried = pods.nothingStoredBefore() && views.nothingStoredBefore() ? taken.allNew()
+                            : paired(views, pods, taken.sentAs());
+                    return metering.store(conn, facts, carried, received, pods)
+                            .chain(stored -> governance.store(conn, governed, views, carried)
                                     .map(governedResult -> new BundleResult(stored, governedResult)));
                 }));
+    }
+
+    /** The new views the new pod versions carry, each version paired once, before any is inserted. */
+    private static CarriedStatuses paired(VersionsInHand<PodStatusFact> views, VersionsInHand<PodFact> pods,
+                                          Map<PodStatusFact, CarriedStatuses.Sent> sentAs) {
+        CarriedStatuses carried = CarriedStatuses.offered(views.unstoredFacts(), sentAs);
+        carried.pairWith(pods.unstoredFacts());
+        return carried;
     }
 
     private static Set<String> podUids(FactBatch facts, GovernanceBatch governed) {

@@ -11,7 +11,6 @@ import io.gpumeter.ledger.repository.DraFactRepository;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
-import io.gpumeter.ledger.repository.KeysBefore;
 import io.gpumeter.ledger.repository.ReceivedPayloads;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
@@ -80,13 +79,19 @@ public class IngestService {
         return store(conn, batch, CarriedStatuses.none(), received, pods -> facts.podsInHand(conn, batch.cluster(), pods));
     }
 
+    /** A batch's pod versions taken into hand before its transaction opens ({@link VersionsInHand#taken}). */
+    public VersionsInHand<PodFact> takePods(FactBatch batch) {
+        return facts.takePods(batch.pods());
+    }
+
     /**
-     * As {@link #store(SqlConnection, FactBatch, ReceivedPayloads)}, the new pod versions carrying the governance views of
-     * {@code carried} they can (ADR 0016), with the keys of the pod versions stored before read by the caller.
+     * As {@link #store(SqlConnection, FactBatch, ReceivedPayloads)}, its pod versions {@code inHand} (given the keys
+     * stored before by the caller, {@link VersionsInHand#withKeys}), the new ones carrying the governance views
+     * {@code carried} paired with them (ADR 0016).
      */
     public Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried,
-                                   ReceivedPayloads received, KeysBefore podsBefore) {
-        return store(conn, batch, carried, received, pods -> Uni.createFrom().item(facts.podsInHand(pods, podsBefore)));
+                                   ReceivedPayloads received, VersionsInHand<PodFact> inHand) {
+        return store(conn, batch, carried, received, pods -> Uni.createFrom().item(inHand));
     }
 
     private Uni<IngestResult> store(SqlConnection conn, FactBatch batch, CarriedStatuses carried,
@@ -98,7 +103,6 @@ public class IngestService {
                         .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
                                 .chain(() -> hold.apply(batch.pods()))
-                                .invoke(inHand -> carried.pairWith(inHand.unstoredFacts()))
                                 .chain(inHand -> facts.insertPods(conn, cluster, inHand, carried, received)
                                 .chain(pods -> links.linkPods(conn, cluster, batch.pods())
                                         .chain(() -> storeDra(conn, cluster, batch))

@@ -20,6 +20,7 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -113,6 +114,30 @@ class PodKeysBeforeTest {
                 () -> hold(POD_VERSIONS, batch, keys.podVersions()));
         assertTrue(refused.getMessage().contains(uid), refused.getMessage());
         assertThrows(IllegalStateException.class, () -> hold(POD_VIEWS, batch, keys.podStatuses()));
+    }
+
+    @Test
+    void aHandTakenBeforeItsKeysTakesEveryVersionForNewUntilItIsGivenThemOnce() {
+        String cluster = "keys-taken-" + UUID.randomUUID().toString().substring(0, 8);
+        String stored = UUID.randomUUID().toString();
+        String fresh = UUID.randomUUID().toString();
+        podVersion(cluster, stored, "1", "ADDED", AT, false);
+        List<Version> batch = List.of(new Version(stored, "1", "ADDED", AT), new Version(stored, "2", "MODIFIED", AT),
+                new Version(fresh, "3", "ADDED", AT), new Version(fresh, "3", "ADDED", AT.plusSeconds(1)));
+        VersionsInHand<Version> hand = VersionsInHand.taken(POD_VERSIONS, batch, Version::uid, Version::resourceVersion,
+                Version::eventType, Version::observedAt);
+
+        assertEquals(List.of(batch.get(0), batch.get(1), batch.get(2)), hand.unstoredFacts(), "the first of each key");
+        assertTrue(hand.nothingStoredBefore());
+
+        PodKeysBefore keys = pool.withTransaction(conn -> PodKeysBefore.read(conn, cluster, Set.of(stored, fresh)))
+                .await().atMost(Duration.ofSeconds(30));
+        hand.withKeys(keys.podVersions());
+
+        assertEquals(List.of(batch.get(1), batch.get(2)), hand.unstoredFacts());
+        assertFalse(hand.nothingStoredBefore());
+        assertEquals(List.of(batch.get(2)), List.copyOf(hand.wholeInHand(fresh)));
+        assertThrows(IllegalStateException.class, () -> hand.withKeys(keys.podVersions()), "keys are given once");
     }
 
     @Test

@@ -239,6 +239,24 @@ class CarriedStatusIngestTest {
     }
 
     @Test
+    void onlyTheNewPodVersionsOfAPartlyStoredBundleCarryTheirViews() {
+        Month month = Month.of();
+        String cluster = newCluster();
+        send(cluster, month.pods().subList(0, 2), List.of());
+
+        BundleResult pair = send(cluster, month.pods(), month.views());
+
+        assertEquals(3, pair.facts().accepted());
+        assertEquals(2, pair.facts().duplicates());
+        assertEquals(5, pair.governance().accepted());
+        assertEquals(3, count("SELECT count(*) FROM ledger.pod_fact WHERE cluster = $1 AND status IS NOT NULL", cluster),
+                "the three new versions carry their views");
+        assertEquals(2, count("SELECT count(*) FROM ledger.gov_pod_status_fact WHERE cluster = $1", cluster),
+                "the views of the two versions stored before are rows of their own");
+        assertEquals(Set.copyOf(month.views()), Set.copyOf(views(cluster, month)));
+    }
+
+    @Test
     void theAnalyticsViewShowsACarriedViewsStatusFields() {
         Month month = Month.of();
         String cluster = newCluster();

@@ -12,7 +12,6 @@ import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.repository.KeyPairs;
-import io.gpumeter.ledger.repository.KeysBefore;
 import io.gpumeter.ledger.repository.VersionRelation;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
@@ -64,10 +63,13 @@ public class GovernanceSourceRepository {
                 PodStatusFact::resourceVersion, p -> p.type().name(), PodStatusFact::observedAt);
     }
 
-    /** As {@link #podsInHand(SqlClient, String, List)}, with the keys stored before read by the caller. */
-    public VersionsInHand<PodStatusFact> podsInHand(List<PodStatusFact> batch, KeysBefore storedBefore) {
-        return VersionsInHand.hold(podVersions, batch, PodStatusFact::uid, PodStatusFact::resourceVersion,
-                p -> p.type().name(), PodStatusFact::observedAt, storedBefore);
+    /**
+     * As {@link #podsInHand(SqlClient, String, List)}, taken before the transaction; the caller gives it the keys
+     * stored before ({@link VersionsInHand#withKeys}).
+     */
+    public VersionsInHand<PodStatusFact> takePods(List<PodStatusFact> batch) {
+        return VersionsInHand.taken(podVersions, batch, PodStatusFact::uid, PodStatusFact::resourceVersion,
+                p -> p.type().name(), PodStatusFact::observedAt);
     }
 
     /** Nothing in hand: every version of a pod is read as stored. */

@@ -8,7 +8,6 @@ import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
 import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClusterLock;
-import io.gpumeter.ledger.repository.KeysBefore;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.smallrye.mutiny.Uni;
@@ -67,9 +66,12 @@ public class GovernanceIngestService {
         return ClusterLock.take(conn, ClusterLock.GOVERNANCE, batch.cluster());
     }
 
-    /** As {@link #lockAndHold}, once {@link #lock} was taken and the keys of the views stored before were read. */
-    public VersionsInHand<PodStatusFact> hold(GovernanceBatch batch, KeysBefore viewsBefore) {
-        return source.podsInHand(batch.podStatuses(), viewsBefore);
+    /**
+     * The batch's views of pods taken into hand before its transaction, for a caller that gives them the keys of the
+     * views stored before once it holds {@link #lock} ({@link VersionsInHand#withKeys}).
+     */
+    public VersionsInHand<PodStatusFact> take(GovernanceBatch batch) {
+        return source.takePods(batch.podStatuses());
     }
 
     /**
