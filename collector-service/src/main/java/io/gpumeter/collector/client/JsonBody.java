@@ -3,6 +3,8 @@ package io.gpumeter.collector.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.Unpooled;
 import io.smallrye.mutiny.Multi;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 
 import java.io.IOException;
@@ -78,10 +80,21 @@ public final class JsonBody {
     /**
      * The body's bytes in pieces of {@link #PIECE} (the last one shorter), shared rather than copied; a new stream from
      * the body's start on every call, each piece in a buffer of its own, which the socket may consume.
+     * <p>
+     * Subscribed on a Vert.x context (as the REST client subscribes a body, on its request's context), the pieces and
+     * the end are handed on that context, never on the thread that writes them. The stream the REST client reads a
+     * body through hands an item to the request outside its lock: a piece handed on the writer's thread while the
+     * event loop, resuming the stream after a full buffer, still hands on the piece before could overtake it, and the
+     * end could overtake both, so that the ledger read a broken or cut bundle (about once in a few dozen replays).
      */
     public Multi<Buffer> pieces() {
-        return written.map(piece -> Buffer.newInstance(io.vertx.core.buffer.Buffer.buffer(
-                Unpooled.wrappedBuffer(piece.bytes(), 0, piece.length()))));
+        return Multi.createFrom().deferred(() -> {
+            Context context = Vertx.currentContext();
+            Multi<Piece> handed = context == null ? written
+                    : written.emitOn(command -> context.runOnContext(ignored -> command.run()));
+            return handed.map(piece -> Buffer.newInstance(io.vertx.core.buffer.Buffer.buffer(
+                    Unpooled.wrappedBuffer(piece.bytes(), 0, piece.length()))));
+        });
     }
 
     /** Fills pieces one after the other, handing each on once the next byte needs another, the last one at close. */
