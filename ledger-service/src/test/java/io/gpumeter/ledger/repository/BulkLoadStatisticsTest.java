@@ -43,13 +43,18 @@ class BulkLoadStatisticsTest {
     }
 
     private void load() {
+        load(100_000);
+    }
+
+    private void load(int rows) {
         run("""
                 INSERT INTO %s (cluster, pod_uid, unit_index, seg_start, since, namespace, pod, node, unit_kind, fraction,
                     source, tenant, team, project)
                 SELECT 'replay', md5(g::text), 0, timestamptz '2026-05-01' + g * interval '1 minute',
                     timestamptz '2026-05-01', 'team-a', 'pod-' || g, 'node-' || (g %% 250), 'GPU', 1, 'device-plugin',
                     'a', 'a', 'a'
-                FROM generate_series(1, 100000) g""".formatted(TWIN));
+                FROM generate_series((SELECT count(*) + 1 FROM %s), (SELECT count(*) FROM %s) + %d) g"""
+                .formatted(TWIN, TWIN, TWIN, rows));
     }
 
     @AfterEach
@@ -72,6 +77,30 @@ class BulkLoadStatisticsTest {
         assertTrue(after.contains("bulk_load_twin_pkey"), after);
         assertFalse(after.contains("node"), after);
         assertFalse(statistics.analyseStale().await().atMost(WAIT).contains(TWIN), "analysed once, fresh since");
+    }
+
+    @Test
+    void aTableIsAnalysedAgainOnceItHasGrownFourfoldNotBefore() {
+        load(20_000);
+        awaitStatistics(20_000);
+        assertTrue(statistics.analyseStale().await().atMost(WAIT).contains(TWIN), "a first load is analysed");
+
+        load(20_000);
+        awaitStatistics(20_000);
+        assertFalse(stale().contains(TWIN), "doubled: not yet");
+
+        load(39_999);
+        awaitStatistics(59_999);
+        assertFalse(stale().contains(TWIN), "a row short of fourfold");
+
+        load(1);
+        awaitStatistics(60_000);
+        assertTrue(stale().contains(TWIN), "fourfold: 80,000 rows since 20,000");
+    }
+
+    /** The tables an analysis would take now, asked without analysing them. */
+    private List<String> stale() {
+        return query(BulkLoadStatistics.staleTablesSql()).stream().map(r -> r.getString("table_name")).toList();
     }
 
     @Test
@@ -107,9 +136,13 @@ class BulkLoadStatisticsTest {
 
     /** The server counts a transaction's rows once its backend reports them, a moment after the commit. */
     private void awaitStatistics() {
+        awaitStatistics(100_000);
+    }
+
+    private void awaitStatistics(long changed) {
         long deadline = System.nanoTime() + WAIT.toNanos();
         while (query("SELECT n_mod_since_analyze FROM pg_stat_user_tables WHERE relid = '" + TWIN + "'::regclass")
-                .get(0).getLong(0) < 100000) {
+                .get(0).getLong(0) < changed) {
             assertTrue(System.nanoTime() < deadline, "the load was never counted");
             sleep();
         }
