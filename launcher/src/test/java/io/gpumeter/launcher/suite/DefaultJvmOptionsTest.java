@@ -44,7 +44,7 @@ class DefaultJvmOptionsTest {
             assertEquals("false", flags.get("G1UseAdaptiveIHOP"), where);
             assertEquals("70", flags.get("InitiatingHeapOccupancyPercent"), where);
             assertEquals("1", flags.get("ParallelGCThreads"), where);
-            assertEquals(String.valueOf(384L << 20), flags.get("MaxHeapSize"), where);
+            assertEquals(String.valueOf(512L << 20), flags.get("MaxHeapSize"), where);
             assertEquals(String.valueOf(48L << 20), flags.get("ReservedCodeCacheSize"), where);
         }
     }
