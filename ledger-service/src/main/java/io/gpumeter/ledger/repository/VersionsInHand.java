@@ -84,16 +84,6 @@ public final class VersionsInHand<T> {
     }
 
     /**
-     * As {@link #before}, with keys the caller read beforehand ({@link PodKeysBefore}), in the same transaction and
-     * with nothing written to {@code relation} since. They must have been read for every object of the batch.
-     */
-    public static <T> VersionsInHand<T> hold(VersionRelation<T> relation, List<T> batch, Function<T, String> uid,
-                                             Function<T, String> resourceVersion, Function<T, String> eventType,
-                                             Function<T, Instant> observedAt, KeysBefore keys) {
-        return taken(relation, batch, uid, resourceVersion, eventType, observedAt).withKeys(keys);
-    }
-
-    /**
      * A batch taken into hand before its transaction opens, reading nothing: grouping tens of thousands of versions
      * by object is work the cluster lock need not wait for. Until {@link #withKeys} gives it the keys stored before
      * (read under the lock), the hand takes every version for new.
@@ -114,7 +104,8 @@ public final class VersionsInHand<T> {
 
     /**
      * Gives a hand {@link #taken} the keys of what its relation held for the batch's objects before it, read in the
-     * batch's transaction under its cluster lock, with nothing written to the relation since; once only.
+     * batch's transaction under its cluster lock ({@link PodKeysBefore}), with nothing written to the relation since;
+     * once only. They must have been read for every object of the batch.
      */
     public VersionsInHand<T> withKeys(KeysBefore keys) {
         if (keysGiven) {

@@ -150,8 +150,8 @@ class PodKeysBeforeTest {
 
     private static VersionsInHand<Version> hold(VersionRelation<Version> relation, List<Version> batch,
                                                 KeysBefore keys) {
-        return VersionsInHand.hold(relation, batch, Version::uid, Version::resourceVersion, Version::eventType,
-                Version::observedAt, keys);
+        return VersionsInHand.taken(relation, batch, Version::uid, Version::resourceVersion, Version::eventType,
+                Version::observedAt).withKeys(keys);
     }
 
     private void podVersion(String cluster, String uid, String rv, String type, Instant at, boolean carriesView) {

@@ -61,7 +61,7 @@ public class GovernanceIngestService {
         return lock(conn, batch).chain(() -> source.podsInHand(conn, batch.cluster(), batch.podStatuses()));
     }
 
-    /** The cluster's governance lock, for a caller that reads the keys stored before itself ({@link #hold}). */
+    /** The cluster's governance lock, for a caller that reads the keys stored before itself ({@link #take}). */
     public Uni<Void> lock(SqlConnection conn, GovernanceBatch batch) {
         return ClusterLock.take(conn, ClusterLock.GOVERNANCE, batch.cluster());
     }
