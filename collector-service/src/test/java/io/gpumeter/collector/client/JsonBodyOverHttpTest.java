@@ -1,10 +1,6 @@
 package io.gpumeter.collector.client;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.smallrye.mutiny.vertx.ReadStreamSubscriber;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
@@ -19,7 +15,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
 import java.security.MessageDigest;
 import java.util.HexFormat;
 import java.util.List;
@@ -85,9 +80,8 @@ class JsonBodyOverHttpTest {
      * Two big strings, the first piece handed on while the first is written; the second is written only once the
      * first piece is being sent (and the sending of it is slow), so that the second piece arrives meanwhile.
      */
-    private record TwoPieces(CountDownLatch firstWritten, CountDownLatch firstBeingSent) implements JsonSerializable {
-        @Override
-        public void serialize(JsonGenerator gen, SerializerProvider provider) throws IOException {
+    private static WrittenValue twoPieces(CountDownLatch firstWritten, CountDownLatch firstBeingSent) {
+        return new WrittenValue(gen -> {
             gen.writeStartArray();
             gen.writeString("a".repeat(JsonBody.PIECE + JsonBody.PIECE / 2));
             gen.flush();
@@ -99,12 +93,7 @@ class JsonBodyOverHttpTest {
             }
             gen.writeString("b".repeat(JsonBody.PIECE));
             gen.writeEndArray();
-        }
-
-        @Override
-        public void serializeWithType(JsonGenerator gen, SerializerProvider provider, TypeSerializer types) throws IOException {
-            serialize(gen, provider);
-        }
+        });
     }
 
     /**
@@ -118,8 +107,8 @@ class JsonBodyOverHttpTest {
         ObjectMapper json = new ObjectMapper();
         CountDownLatch firstWritten = new CountDownLatch(1);
         CountDownLatch firstBeingSent = new CountDownLatch(1);
-        TwoPieces value = new TwoPieces(firstWritten, firstBeingSent);
-        byte[] whole = json.writeValueAsBytes(new TwoPieces(new CountDownLatch(0), new CountDownLatch(0)));
+        WrittenValue value = twoPieces(firstWritten, firstBeingSent);
+        byte[] whole = json.writeValueAsBytes(twoPieces(new CountDownLatch(0), new CountDownLatch(0)));
         ExecutorService writer = Executors.newSingleThreadExecutor();
         Context context = vertx.getOrCreateContext();
         List<byte[]> sent = new CopyOnWriteArrayList<>();

@@ -1,10 +1,6 @@
 package io.gpumeter.collector.client;
 
-import com.fasterxml.jackson.core.JsonGenerator;
-import com.fasterxml.jackson.databind.JsonSerializable;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializerProvider;
-import com.fasterxml.jackson.databind.jsontype.TypeSerializer;
 import io.vertx.mutiny.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
@@ -69,9 +65,8 @@ class JsonBodyTest {
     }
 
     /** Two pieces' worth of text, then waits until the first piece has been sent before it writes the rest. */
-    private record Halting(CountDownLatch firstSent, AtomicInteger sentBeforeTheEnd) implements JsonSerializable {
-        @Override
-        public void serialize(JsonGenerator gen, SerializerProvider provider) throws IOException {
+    private static WrittenValue halting(CountDownLatch firstSent, AtomicInteger sentBeforeTheEnd) {
+        return new WrittenValue(gen -> {
             gen.writeStartArray();
             gen.writeString("é€x".repeat(JsonBody.PIECE));
             try {
@@ -83,12 +78,7 @@ class JsonBodyTest {
             }
             gen.writeString("end");
             gen.writeEndArray();
-        }
-
-        @Override
-        public void serializeWithType(JsonGenerator gen, SerializerProvider provider, TypeSerializer types) throws IOException {
-            serialize(gen, provider);
-        }
+        });
     }
 
     @Test
@@ -97,7 +87,7 @@ class JsonBodyTest {
         CountDownLatch firstSent = new CountDownLatch(1);
         AtomicInteger sentBeforeTheEnd = new AtomicInteger();
         AtomicInteger written = new AtomicInteger();
-        Halting value = new Halting(firstSent, sentBeforeTheEnd);
+        WrittenValue value = halting(firstSent, sentBeforeTheEnd);
         ExecutorService writer = Executors.newSingleThreadExecutor();
         try {
             JsonBody body = JsonBody.writing(json, () -> {
@@ -108,7 +98,7 @@ class JsonBodyTest {
             List<Buffer> first = body.pieces().onItem().invoke(firstSent::countDown).collect().asList()
                     .await().atMost(Duration.ofSeconds(30));
             assertEquals(1, sentBeforeTheEnd.get(), "the first piece went out while the rest was still to write");
-            byte[] whole = json.writeValueAsBytes(new Halting(new CountDownLatch(0), new AtomicInteger()));
+            byte[] whole = json.writeValueAsBytes(halting(new CountDownLatch(0), new AtomicInteger()));
             assertTrue(first.size() > 3, "in pieces: " + first.size());
             assertArrayEquals(whole, joined(first));
             assertArrayEquals(whole, joined(pieces(body)), "a second attempt sends it from its start");

@@ -58,8 +58,8 @@ public class BundleIngestService {
     }
 
     private Uni<BundleResult> store(FactBundle sent, ReceivedPayloads received) {
-        return Chunks.offLoop(() -> taken(sent)).chain(taken -> taken.pods() == null ? storeApart(taken, received)
-                : storeTogether(taken, received));
+        return Chunks.offLoop(() -> taken(sent)).chain(taken -> taken.bothHalves() ? storeTogether(taken, received)
+                : storeApart(taken, received));
     }
 
     /**
@@ -71,6 +71,11 @@ public class BundleIngestService {
     private record Taken(FactBatch facts, GovernanceBatch governed, VersionsInHand<PodFact> pods,
                          VersionsInHand<PodStatusFact> views, Map<PodStatusFact, CarriedStatuses.Sent> sentAs,
                          CarriedStatuses allNew, Set<String> podUids) {
+
+        /** Whether the bundle has facts and governance: only then were pods and views taken into hand. */
+        boolean bothHalves() {
+            return pods != null;
+        }
     }
 
     private Taken taken(FactBundle sent) {
