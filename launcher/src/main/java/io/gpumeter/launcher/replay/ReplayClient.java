@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -26,10 +27,12 @@ import java.util.regex.Pattern;
 
 /**
  * Sends a stream's requests to the collector's replay endpoint, {@code inFlight} at a time, so that the collector
- * reads one while the ledger stores another. A request the collector cannot take now (503: the ledger unreachable or
- * busy; 429; no connection) is sent again after a pause, up to {@code attempts} times, which is safe because a
- * request is stored whole or not at all and facts stored before count as duplicates. The first refusal stops the
- * replay: no request is sent after it, though those already in flight are answered.
+ * reads one while the ledger stores another. The next request starts only once the one before it has been handed over
+ * whole: two requests read at once share the cores, and both reach the ledger late; the first, read alone, is being
+ * stored while the second is read. A request the collector cannot take now (503: the ledger unreachable or busy; 429;
+ * no connection) is sent again after a pause, up to {@code attempts} times, which is safe because a request is stored
+ * whole or not at all and facts stored before count as duplicates. The first refusal stops the replay: no request is
+ * sent after it, though those already in flight are answered.
  */
 public final class ReplayClient {
 
@@ -90,9 +93,10 @@ public final class ReplayClient {
                     break;
                 }
                 RequestCutter.Request request = next.get();
+                CountDownLatch handedOver = new CountDownLatch(1);
                 sent.add(senders.submit(() -> {
                     try {
-                        Object answer = send(request);
+                        Object answer = send(request, handedOver::countDown);
                         if (answer instanceof Refused) {
                             stop.set(true);
                         } else {
@@ -100,9 +104,11 @@ public final class ReplayClient {
                         }
                         return answer;
                     } finally {
+                        handedOver.countDown();
                         slots.release();
                     }
                 }));
+                handedOver.await();
             }
             List<Stored> stored = new ArrayList<>();
             List<Refused> refused = new ArrayList<>();
@@ -123,8 +129,11 @@ public final class ReplayClient {
         }
     }
 
-    /** One request, sent again while the collector cannot take it now; a {@link Stored} or a {@link Refused}. */
-    private Object send(RequestCutter.Request request) throws InterruptedException {
+    /**
+     * One request, sent again while the collector cannot take it now; a {@link Stored} or a {@link Refused}.
+     * {@code handedOver} runs once its body has been written whole.
+     */
+    private Object send(RequestCutter.Request request, Runnable handedOver) throws InterruptedException {
         Duration wait = pause;
         String last = "";
         for (int attempt = 1; attempt <= attempts; attempt++) {
@@ -135,7 +144,7 @@ public final class ReplayClient {
             long start = System.nanoTime();
             Answer answer;
             try {
-                answer = post(request.body());
+                answer = post(request.body(), handedOver);
             } catch (IOException e) {
                 last = request.span() + ": no answer from " + endpoint.getHost() + ":" + endpoint.getPort() + " ("
                         + e.getClass().getSimpleName() + (e.getMessage() == null ? "" : ": " + e.getMessage()) + ")";
@@ -161,7 +170,7 @@ public final class ReplayClient {
      * are; its newer client copied them through its own buffers at a third of a core, on machines where the client
      * shares its cores with the collector.
      */
-    private Answer post(byte[] body) throws IOException {
+    private Answer post(byte[] body, Runnable handedOver) throws IOException {
         HttpURLConnection connection = (HttpURLConnection) endpoint.toURL().openConnection();
         try {
             connection.setConnectTimeout(5_000);
@@ -174,6 +183,7 @@ public final class ReplayClient {
             try (OutputStream out = connection.getOutputStream()) {
                 out.write(body);
             }
+            handedOver.run();
             int status = connection.getResponseCode();
             InputStream answer = status >= 400 ? connection.getErrorStream() : connection.getInputStream();
             try (InputStream in = answer) {

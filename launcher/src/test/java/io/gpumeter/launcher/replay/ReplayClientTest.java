@@ -48,6 +48,21 @@ class ReplayClientTest {
         assertTrue(collector.authorizations.stream().allMatch("Bearer t0ken"::equals), collector.authorizations.toString());
     }
 
+    @Test
+    void theNextRequestStartsOnceTheOneBeforeItIsHandedOverWhole() throws Exception {
+        // Bodies of about 15 MB, far more than a socket's buffers hold: the client writes the first one's second half
+        // only once the collector reads on after its pause.
+        collector.pauseInFirstBody = 500;
+        byte[] stream = stream(1_000_000);
+        ReplayClient.Outcome outcome = client(2, new ArrayList<>()).replay(
+                new RequestCutter(new ByteArrayInputStream(stream), 500_000, 1 << 26));
+
+        assertEquals(List.of(), outcome.refused());
+        assertEquals(1_000_000, outcome.events());
+        assertEquals(List.of("arrived 1", "resumed 1", "arrived 2"), collector.happenings);
+        assertEquals(2, collector.mostOpen.get(), "the second request was open while the first was answered");
+    }
+
     private static int firstLine(String body) {
         String first = body.substring(body.indexOf("\"line\":") + 7);
         return Integer.parseInt(first.substring(0, first.indexOf('}')));

@@ -31,6 +31,11 @@ public final class StandInCollector implements AutoCloseable, AfterEachCallback 
     public final AtomicInteger mostOpen = new AtomicInteger();
     public final AtomicInteger calls = new AtomicInteger();
     public volatile Function<Integer, Integer> answer = call -> 200;
+    /** What happened, in order: "arrived N" as request N's headers came, "resumed N" when its body was read on. */
+    public final List<String> happenings = new CopyOnWriteArrayList<>();
+    /** Milliseconds the first request's body is left unread halfway, 0 for none. */
+    public volatile long pauseInFirstBody;
+    private final AtomicInteger arrivals = new AtomicInteger();
     public volatile String refusal = "{\"status\":400,\"field\":\"line 3\",\"detail\":\"line 3: not valid JSON\"}";
 
     private StandInCollector() throws IOException {
@@ -75,7 +80,9 @@ public final class StandInCollector implements AutoCloseable, AfterEachCallback 
     private void handle(HttpExchange exchange) throws IOException {
         mostOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
         try {
-            String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+            int arrival = arrivals.incrementAndGet();
+            happenings.add("arrived " + arrival);
+            String body = new String(read(exchange, arrival), StandardCharsets.UTF_8);
             authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             queries.add(String.valueOf(exchange.getRequestURI().getQuery()));
             int status = answer.apply(calls.incrementAndGet());
@@ -101,6 +108,21 @@ public final class StandInCollector implements AutoCloseable, AfterEachCallback 
             open.decrementAndGet();
             exchange.close();
         }
+    }
+
+    private byte[] read(HttpExchange exchange, int arrival) throws IOException, InterruptedException {
+        if (arrival != 1 || pauseInFirstBody == 0) {
+            return exchange.getRequestBody().readAllBytes();
+        }
+        long length = Long.parseLong(exchange.getRequestHeaders().getFirst("Content-Length"));
+        byte[] half = exchange.getRequestBody().readNBytes((int) (length / 2));
+        Thread.sleep(pauseInFirstBody);
+        happenings.add("resumed " + arrival);
+        byte[] rest = exchange.getRequestBody().readAllBytes();
+        byte[] all = new byte[half.length + rest.length];
+        System.arraycopy(half, 0, all, 0, half.length);
+        System.arraycopy(rest, 0, all, half.length, rest.length);
+        return all;
     }
 
     @Override
