@@ -35,13 +35,20 @@ public record PodKeysBefore(KeysBefore podVersions, KeysBefore podStatuses) {
                 });
     }
 
-    /** The rows of both relations, pod_status_version's filter spelled out on its two tables. */
+    /**
+     * The rows of both relations, pod_status_version's filter spelled out on its two tables, each uid looked up in
+     * each table's key on its own (a lateral subquery the planner cannot flatten, OFFSET 0). As one filter,
+     * {@code uid = ANY($2)}, the planner weighed a bundle's ten thousand uids against a table of a few hundred
+     * thousand versions, expected a tenth of it to match and scanned it all, in every bundle, where nearly none do.
+     */
     static String sql() {
         return """
-                SELECT uid, resource_version, event_type, observed_at, status IS NOT NULL AS a_view, false AS on_its_own
-                FROM ledger.pod_fact WHERE cluster = $1 AND uid = ANY($2)
+                SELECT f.* FROM unnest($2::text[]) AS k(uid) CROSS JOIN LATERAL (
+                    SELECT uid, resource_version, event_type, observed_at, status IS NOT NULL AS a_view, false AS on_its_own
+                    FROM ledger.pod_fact WHERE cluster = $1 AND uid = k.uid OFFSET 0) f
                 UNION ALL
-                SELECT uid, resource_version, event_type, observed_at, true, true
-                FROM ledger.gov_pod_status_fact WHERE cluster = $1 AND uid = ANY($2)""";
+                SELECT g.* FROM unnest($2::text[]) AS k(uid) CROSS JOIN LATERAL (
+                    SELECT uid, resource_version, event_type, observed_at, true AS a_view, true AS on_its_own
+                    FROM ledger.gov_pod_status_fact WHERE cluster = $1 AND uid = k.uid OFFSET 0) g""";
     }
 }

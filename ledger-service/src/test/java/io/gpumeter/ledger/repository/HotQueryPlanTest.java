@@ -1,7 +1,6 @@
 package io.gpumeter.ledger.repository;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -13,7 +12,6 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.time.OffsetDateTime;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
@@ -38,8 +36,6 @@ class HotQueryPlanTest {
 
     @Inject
     Pool pool;
-
-    private final ObjectMapper json = new ObjectMapper();
 
     @BeforeEach
     void load() {
@@ -80,9 +76,7 @@ class HotQueryPlanTest {
     }
 
     private JsonNode plan(String sql) throws Exception {
-        Object value = pool.preparedQuery("EXPLAIN (FORMAT JSON) " + sql)
-                .execute(Tuple.of(FROM, TO, TO, TENANT)).await().atMost(WAIT).iterator().next().getValue(0);
-        return json.readTree(String.valueOf(value)).get(0).get("Plan");
+        return PlanNodes.plan(pool, sql, Tuple.of(FROM, TO, TO, TENANT));
     }
 
     /**
@@ -90,7 +84,7 @@ class HotQueryPlanTest {
      * tenant and a bound of the window, and no sequential scan of the table filters by the tenant.
      */
     private static void assertFirstStepIndexed(JsonNode plan) {
-        List<JsonNode> nodes = nodes(plan);
+        List<JsonNode> nodes = PlanNodes.nodes(plan);
         List<String> types = nodes.stream().map(n -> n.path("Node Type").asText()).toList();
         assertFalse(nodes.stream().anyMatch(n -> n.path("Node Type").asText().equals("Seq Scan")
                         && n.path("Relation Name").asText().equals("allocation_segment")
@@ -107,19 +101,8 @@ class HotQueryPlanTest {
 
     /** No node reads allocation_segment sequentially: the other occupants of the tenant's cards are read by card. */
     private static void assertNoSequentialScan(JsonNode plan) {
-        assertFalse(nodes(plan).stream().anyMatch(n -> n.path("Node Type").asText().equals("Seq Scan")
+        assertFalse(PlanNodes.nodes(plan).stream().anyMatch(n -> n.path("Node Type").asText().equals("Seq Scan")
                         && n.path("Relation Name").asText().equals("allocation_segment")),
                 "allocation_segment is read by a sequential scan: " + plan.toPrettyString());
-    }
-
-    private static List<JsonNode> nodes(JsonNode plan) {
-        List<JsonNode> out = new ArrayList<>();
-        collect(plan, out);
-        return out;
-    }
-
-    private static void collect(JsonNode node, List<JsonNode> out) {
-        out.add(node);
-        node.path("Plans").forEach(child -> collect(child, out));
     }
 }

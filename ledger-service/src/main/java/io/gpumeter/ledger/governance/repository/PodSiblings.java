@@ -79,17 +79,23 @@ public final class PodSiblings {
                 });
     }
 
-    /** The pods of the owners given ($2, $3, $4) and of the owners of the pods given ($5), each through its index. */
-    static String withSiblingsSql() {
+    /**
+     * The pods of the owners given ($2, $3, $4) and of the owners of the pods given ($5), each owner's pods looked up
+     * in its index on its own (a lateral subquery the planner cannot flatten, OFFSET 0). Joined as a whole, a bundle's
+     * ten thousand owners were hashed and every pod version of the cluster scanned against them, in every bundle.
+     */
+    public static String withSiblingsSql() {
         return """
-                SELECT DISTINCT s.uid, s.namespace || '/' || s.owner_kind || '/' || s.owner_name AS owner
-                FROM ledger.pod_status_version s
-                JOIN (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS given(namespace, owner_kind, owner_name)
+                SELECT DISTINCT s.uid, o.namespace || '/' || o.owner_kind || '/' || o.owner_name AS owner
+                FROM (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) AS given(namespace, owner_kind, owner_name)
                       UNION
-                      SELECT namespace, owner_kind, owner_name FROM ledger.pod_status_version
-                      WHERE cluster = $1 AND uid = ANY($5) AND owner_name IS NOT NULL) o
-                  ON s.namespace = o.namespace AND s.owner_kind = o.owner_kind AND s.owner_name = o.owner_name
-                WHERE s.cluster = $1""";
+                      SELECT p.* FROM unnest($5::text[]) AS r(uid) CROSS JOIN LATERAL (
+                          SELECT namespace, owner_kind, owner_name FROM ledger.pod_status_version
+                          WHERE cluster = $1 AND uid = r.uid AND owner_name IS NOT NULL OFFSET 0) p) o
+                CROSS JOIN LATERAL (
+                    SELECT uid FROM ledger.pod_status_version
+                    WHERE cluster = $1 AND namespace = o.namespace AND owner_kind = o.owner_kind AND owner_name = o.owner_name
+                    OFFSET 0) s""";
     }
 
     private record OwnerKey(String namespace, String kind, String name) {
