@@ -35,32 +35,32 @@ final class CanonicalCarriedStatus {
      * The carried entry whose object starts at the parser's current token ({@code START_OBJECT}), the parser left on
      * its {@code END_OBJECT}; or null at the first token that differs from the written form, the parser left there.
      */
-    static CarriedStatus read(JsonParser p) throws IOException {
-        return WrittenForm.whole(p, CanonicalCarriedStatus::carried);
+    static CarriedStatus read(JsonParser p, Repeats repeats) throws IOException {
+        return WrittenForm.whole(p, q -> carried(q, repeats));
     }
 
-    private static CarriedStatus carried(JsonParser p) throws IOException {
-        String reason = string(p, REASON);
-        String message = string(p, MESSAGE);
-        String groupName = string(p, GROUP_NAME);
-        String queueName = string(p, QUEUE_NAME);
-        Instant deletedAt = instant(p, DELETED_AT);
-        Instant readyChangedAt = instant(p, READY_CHANGED_AT);
-        List<ContainerStatusFact> containers = objects(p, CONTAINERS, CanonicalCarriedStatus::container);
+    private static CarriedStatus carried(JsonParser p, Repeats r) throws IOException {
+        String reason = r.string(string(p, REASON));
+        String message = r.string(string(p, MESSAGE));
+        String groupName = r.string(string(p, GROUP_NAME));
+        String queueName = r.string(string(p, QUEUE_NAME));
+        Instant deletedAt = instant(p, DELETED_AT, r);
+        Instant readyChangedAt = instant(p, READY_CHANGED_AT, r);
+        List<ContainerStatusFact> containers = objects(p, CONTAINERS, q -> container(q, r));
         return new CarriedStatus(reason, message, groupName, queueName, deletedAt, readyChangedAt, containers);
     }
 
-    private static ContainerStatusFact container(JsonParser p) throws IOException {
-        return new ContainerStatusFact(string(p, NAME), bool(p, INIT), (int) integer(p, RESTART_COUNT, true),
-                state(p, STATE), state(p, LAST_STATE));
+    private static ContainerStatusFact container(JsonParser p, Repeats r) throws IOException {
+        return new ContainerStatusFact(r.string(string(p, NAME)), bool(p, INIT), (int) integer(p, RESTART_COUNT, true),
+                state(p, STATE, r), state(p, LAST_STATE, r));
     }
 
-    private static ContainerState state(JsonParser p, SerializableString name) throws IOException {
+    private static ContainerState state(JsonParser p, SerializableString name, Repeats r) throws IOException {
         if (!objectOrNull(p, name)) {
             return null;
         }
-        ContainerState state = new ContainerState(string(p, STATE), string(p, REASON), string(p, MESSAGE),
-                exitCode(p), instant(p, STARTED_AT), instant(p, FINISHED_AT));
+        ContainerState state = new ContainerState(r.string(string(p, STATE)), r.string(string(p, REASON)),
+                r.string(string(p, MESSAGE)), exitCode(p), instant(p, STARTED_AT, r), instant(p, FINISHED_AT, r));
         end(p);
         return state;
     }

@@ -40,51 +40,51 @@ final class CanonicalPodFact {
      * The pod version whose object starts at the parser's current token ({@code START_OBJECT}), the parser left on
      * its {@code END_OBJECT}; or null at the first token that differs from the written form, the parser left there.
      */
-    static PodFact read(JsonParser p) throws IOException {
-        return WrittenForm.whole(p, CanonicalPodFact::pod);
+    static PodFact read(JsonParser p, Repeats repeats) throws IOException {
+        return WrittenForm.whole(p, q -> pod(q, repeats));
     }
 
-    private static PodFact pod(JsonParser p) throws IOException {
-        String uid = string(p, UID);
-        String namespace = string(p, NAMESPACE);
-        String name = string(p, NAME);
-        String resourceVersion = string(p, RESOURCE_VERSION);
+    private static PodFact pod(JsonParser p, Repeats r) throws IOException {
+        String uid = r.string(string(p, UID));
+        String namespace = r.string(string(p, NAMESPACE));
+        String name = r.string(string(p, NAME));
+        String resourceVersion = string(p, RESOURCE_VERSION); // one version's own
         WatchEventType type = type(string(p, TYPE));
-        Instant observedAt = instant(p, OBSERVED_AT);
-        Instant createdAt = instant(p, CREATED_AT);
-        Instant scheduledAt = instant(p, SCHEDULED_AT);
-        String nodeName = string(p, NODE_NAME);
-        String phase = string(p, PHASE);
-        String schedulerName = string(p, SCHEDULER_NAME);
+        Instant observedAt = instant(p, OBSERVED_AT, r);
+        Instant createdAt = instant(p, CREATED_AT, r);
+        Instant scheduledAt = instant(p, SCHEDULED_AT, r);
+        String nodeName = r.string(string(p, NODE_NAME));
+        String phase = r.string(string(p, PHASE));
+        String schedulerName = r.string(string(p, SCHEDULER_NAME));
         boolean allTerminated = bool(p, ALL_TERMINATED);
-        Instant lastFinishedAt = instant(p, LAST_FINISHED_AT);
-        Instant deletionTimestamp = instant(p, DELETION_TIMESTAMP);
-        Owner owner = owner(p);
-        Map<String, String> labels = entries(p, LABELS, WrittenForm::text);
+        Instant lastFinishedAt = instant(p, LAST_FINISHED_AT, r);
+        Instant deletionTimestamp = instant(p, DELETION_TIMESTAMP, r);
+        Owner owner = owner(p, r);
+        Map<String, String> labels = entries(p, LABELS, q -> r.string(WrittenForm.text(q)));
         Map<String, Long> gpuResources = entries(p, GPU_RESOURCES, q -> integer(q, false));
-        List<VgpuGrant> vgpus = objects(p, VGPUS, CanonicalPodFact::vgpu);
-        List<PodClaim> claims = objects(p, CLAIMS, CanonicalPodFact::claim);
+        List<VgpuGrant> vgpus = objects(p, VGPUS, q -> vgpu(q, r));
+        List<PodClaim> claims = objects(p, CLAIMS, q -> claim(q, r));
         return new PodFact(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName,
                 phase, schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources,
                 vgpus, claims);
     }
 
-    private static Owner owner(JsonParser p) throws IOException {
+    private static Owner owner(JsonParser p, Repeats r) throws IOException {
         if (!objectOrNull(p, OWNER)) {
             return null;
         }
-        Owner owner = new Owner(string(p, KIND), string(p, NAME));
+        Owner owner = new Owner(r.string(string(p, KIND)), r.string(string(p, NAME)));
         end(p);
         return owner;
     }
 
-    private static VgpuGrant vgpu(JsonParser p) throws IOException {
-        return new VgpuGrant((int) integer(p, CONTAINER, true), string(p, UUID), string(p, TYPE),
+    private static VgpuGrant vgpu(JsonParser p, Repeats r) throws IOException {
+        return new VgpuGrant((int) integer(p, CONTAINER, true), r.string(string(p, UUID)), r.string(string(p, TYPE)),
                 integer(p, MEMORY_MIB, false), (int) integer(p, CORES, true));
     }
 
-    private static PodClaim claim(JsonParser p) throws IOException {
-        return new PodClaim(string(p, NAME), string(p, CLAIM_NAME), string(p, TEMPLATE_NAME));
+    private static PodClaim claim(JsonParser p, Repeats r) throws IOException {
+        return new PodClaim(r.string(string(p, NAME)), r.string(string(p, CLAIM_NAME)), r.string(string(p, TEMPLATE_NAME)));
     }
 
     private static WatchEventType type(String name) {

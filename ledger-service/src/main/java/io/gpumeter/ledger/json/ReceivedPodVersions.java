@@ -49,9 +49,13 @@ public class ReceivedPodVersions implements ObjectMapperCustomizer {
         return module;
     }
 
-    /** Reads an object in the written form from its {@code START_OBJECT}, or answers null where it differs. */
+    /**
+     * Reads an object in the written form from its {@code START_OBJECT}, or answers null where it differs; the values
+     * the body repeats are kept once ({@link Repeats}, one for each body, {@link DeserializationContext}'s per-call
+     * attribute).
+     */
     private interface WrittenReader {
-        Object read(JsonParser p) throws IOException;
+        Object read(JsonParser p, Repeats repeats) throws IOException;
     }
 
     static final class Reader extends DelegatingDeserializer {
@@ -75,12 +79,22 @@ public class ReceivedPodVersions implements ObjectMapperCustomizer {
                 return _delegatee.deserialize(p, ctxt);
             }
             long from = p.currentTokenLocation().getByteOffset();
-            Object fact = written.read(p);
+            Object fact = written.read(p, repeats(ctxt));
             if (fact != null) {
                 received.keep(fact, from, p.currentLocation().getByteOffset());
                 return fact;
             }
             return _delegatee.deserialize(fromStart(p, ctxt, received, from), ctxt);
+        }
+
+        /** This body's repeated values: a deserialization context lives for one body's reading. */
+        private static Repeats repeats(DeserializationContext ctxt) {
+            if (ctxt.getAttribute(Repeats.class) instanceof Repeats repeats) {
+                return repeats;
+            }
+            Repeats repeats = new Repeats();
+            ctxt.setAttribute(Repeats.class, repeats);
+            return repeats;
         }
 
         /**

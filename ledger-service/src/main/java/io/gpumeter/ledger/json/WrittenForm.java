@@ -3,7 +3,6 @@ package io.gpumeter.ledger.json;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
-import io.gpumeter.common.json.IsoInstants;
 
 import java.io.IOException;
 import java.time.Instant;
@@ -121,13 +120,13 @@ final class WrittenForm {
         };
     }
 
-    /** An instant in the UTC form, or null. */
-    static Instant instant(JsonParser p, SerializableString name) throws IOException {
+    /** An instant in the UTC form, or null; one instance for each text the body repeats. */
+    static Instant instant(JsonParser p, SerializableString name, Repeats repeats) throws IOException {
         String text = string(p, name);
         if (text == null) {
             return null;
         }
-        Instant instant = IsoInstants.parseUtc(text);
+        Instant instant = repeats.instant(text);
         if (instant == null) {
             throw DIFFERS;
         }

@@ -249,6 +249,33 @@ class ReceivedPodVersionsTest {
     }
 
     @Test
+    void aBodysRepeatedValuesAreReadOnceAndEachBodyHasItsOwn() throws Exception {
+        PodFact added = pod("u-1");
+        PodFact running = new PodFact("u-1", "ns-a", "trainer", "42", WatchEventType.MODIFIED,
+                Instant.parse("2026-05-01T09:00:00Z"), added.createdAt(), added.scheduledAt(), "node-1", "Running",
+                "volcano", false, null, null, new Owner("Job", "train-1"), Map.of("team", "vision"),
+                Map.of("nvidia.com/gpu", 2L), List.of(), List.of());
+        byte[] body = batch(written(added), written(running)).getBytes(StandardCharsets.UTF_8);
+
+        List<PodFact> first = read(body).value().pods();
+        List<PodFact> again = read(body).value().pods();
+
+        assertEquals(List.of(added, running), first);
+        PodFact a = first.get(0);
+        PodFact b = first.get(1);
+        assertSame(a.uid(), b.uid());
+        assertSame(a.namespace(), b.namespace());
+        assertSame(a.name(), b.name());
+        assertSame(a.nodeName(), b.nodeName());
+        assertSame(a.owner().name(), b.owner().name());
+        assertSame(a.labels().get("team"), b.labels().get("team"));
+        assertSame(a.createdAt(), b.createdAt());
+        assertSame(a.scheduledAt(), b.scheduledAt());
+        assertTrue(a.uid() != again.get(0).uid() && a.createdAt() != again.get(0).createdAt(),
+                "another body reads its own: nothing is held from one request to the next");
+    }
+
+    @Test
     void podsOfEveryShapeAreKeptAsTheyWereWritten() throws Exception {
         SplittableRandom random = new SplittableRandom(37);
         List<PodFact> pods = new ArrayList<>();
