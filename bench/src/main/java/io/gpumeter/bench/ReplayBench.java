@@ -43,7 +43,7 @@ import java.util.TreeMap;
  * A bulk replay of a month's watch events through the collector, as after an outage or at a first install on a large
  * cluster: the month of {@link FleetMonth} rendered as watch events ({@link WatchLines}) is written to request files
  * of {@code --lines} lines, then sent to {@code POST /api/v1/ingest/kubernetes} as {@code ./gpumeter replay} sends a
- * stream. Beside it, in the
+ * stream, with the CPU each process spent and the write-ahead log the database wrote meanwhile. Beside it, in the
  * same run, the same month goes straight to the ledger as facts ({@code POST /api/v1/facts}), and the fact rows the
  * replay stored are written once more with a raw PostgreSQL COPY: the floor any intake path stands on.
  * Usage: {@code bench/run replay [gpus] [--pods=N] [--lines=N] [--in-flight=N] [--jvm="OPTIONS"] [--jfr]} (defaults
@@ -121,6 +121,7 @@ public final class ReplayBench {
         Map<String, Double> before = cpu.now();
         ProcessCpu client = ProcessCpu.of(ProcessHandle.current().pid()); // shares the cores, so it is shown too
         double clientBefore = client.seconds();
+        WalWritten walBefore = WalWritten.now(suite.database().orElseThrow());
         URI replay = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/kubernetes?cluster=replay");
         long t0 = System.nanoTime();
         ReplayClient.Outcome replayed = replay(requests, lines, inFlight, replay);
@@ -134,6 +135,7 @@ public final class ReplayBench {
                 events, replaySeconds, events / replaySeconds, replayed.refused().size(),
                 replayed.stored().size() + replayed.refused().size(), counts);
         System.out.println(cpu.since(before, "replay", events, "events"));
+        System.out.println(WalWritten.now(suite.database().orElseThrow()).since(walBefore, "replay"));
         System.out.printf("  CPU of the replay's client (this JVM, not in the sum above): %.1f s%n",
                 client.seconds() - clientBefore);
 
@@ -141,6 +143,7 @@ public final class ReplayBench {
         long[] facts = {0};
         URI intake = suite.url(Service.LEDGER).resolve("/api/v1/facts");
         before = cpu.now();
+        walBefore = WalWritten.now(suite.database().orElseThrow());
         long t1 = System.nanoTime();
         fleet.emit("direct", 20_000, batch -> {
             try {
@@ -165,6 +168,7 @@ public final class ReplayBench {
         System.out.printf("direct fact intake (ledger): %,d facts of %,d pods in %.1f s: %,.0f facts/s%n", facts[0],
                 fleet.pods(), directSeconds, facts[0] / directSeconds);
         System.out.println(cpu.since(before, "direct intake", facts[0], "facts"));
+        System.out.println(WalWritten.now(suite.database().orElseThrow()).since(walBefore, "direct intake"));
         copyFloor(suite.database().orElseThrow());
         Thread.sleep(30_000); // what the services keep once the load is over
         memory.forEach((s, m) -> {
