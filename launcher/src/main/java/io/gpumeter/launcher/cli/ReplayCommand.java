@@ -66,7 +66,7 @@ public final class ReplayCommand implements Callable<Integer> {
 
     @Option(names = "--in-flight", paramLabel = "N", converter = Converters.WholeNumber.class, defaultValue = "2",
             description = "Requests sent at once (default ${DEFAULT-VALUE}: the collector reads one while the "
-                    + "ledger stores the other).")
+                    + "ledger stores the other; each starts once the one before it has been sent whole).")
     long inFlight;
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".gpumeter",
