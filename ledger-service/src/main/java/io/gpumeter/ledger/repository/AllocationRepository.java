@@ -47,8 +47,8 @@ public class AllocationRepository {
         this.pool = pool;
     }
 
-    /** Replaces every segment of these pods with the freshly derived ones. */
-    public Uni<Void> replace(SqlConnection conn, String cluster, Collection<String> podUids, List<AllocationSegment> segments) {
+    /** Replaces every segment of these pods with the freshly derived ones, given as {@link #rows}. */
+    public Uni<Void> replace(SqlConnection conn, String cluster, Collection<String> podUids, BulkRows segments) {
         Uni<?> deleted = conn.preparedQuery("DELETE FROM ledger.allocation_segment WHERE cluster = $1 AND pod_uid = ANY($2)")
                 .execute(Tuple.of(cluster, podUids.toArray(String[]::new)));
         if (segments.isEmpty()) {
@@ -63,24 +63,29 @@ public class AllocationRepository {
                             $15::int[], $16::bigint[], $17::numeric[], $18::text[], $19::text[], $20::text[], $21::text[], $22::text[],
                             $23::text[], $24::text[])
                             AS u"""))
-                .execute(Tuple.from(List.of(cluster,
-                        strings(segments, AllocationSegment::podUid),
-                        Columns.values(segments, AllocationSegment::unitIndex, Integer[]::new),
-                        times(segments, AllocationSegment::segStart), times(segments, AllocationSegment::segEnd),
-                        times(segments, AllocationSegment::since), times(segments, AllocationSegment::until),
-                        strings(segments, AllocationSegment::namespace), strings(segments, AllocationSegment::pod),
-                        strings(segments, AllocationSegment::node), strings(segments, s -> s.unit().gpuUuid()),
-                        strings(segments, s -> s.unit().gpuModel()), strings(segments, s -> s.unit().kind().name()),
-                        strings(segments, s -> s.unit().migProfile()),
-                        Columns.values(segments, s -> s.unit().cores(), Integer[]::new),
-                        Columns.values(segments, s -> s.unit().memoryMib(), Long[]::new),
-                        Columns.values(segments, s -> s.unit().fraction(), BigDecimal[]::new),
-                        strings(segments, s -> s.unit().source()),
-                        strings(segments, AllocationSegment::ownerKind), strings(segments, AllocationSegment::ownerName),
-                        strings(segments, AllocationSegment::tenant), strings(segments, AllocationSegment::team),
-                        strings(segments, AllocationSegment::project),
-                        strings(segments, s -> s.unit().migInstance())))))
+                .execute(segments.parameters()))
                 .replaceWithVoid();
+    }
+
+    /** A cluster's derived segments as the parameters of {@link #replace}'s insert. */
+    public static BulkRows rows(String cluster, List<AllocationSegment> segments) {
+        return BulkRows.of(segments, all -> Tuple.from(List.of(cluster,
+                strings(all, AllocationSegment::podUid),
+                Columns.values(all, AllocationSegment::unitIndex, Integer[]::new),
+                times(all, AllocationSegment::segStart), times(all, AllocationSegment::segEnd),
+                times(all, AllocationSegment::since), times(all, AllocationSegment::until),
+                strings(all, AllocationSegment::namespace), strings(all, AllocationSegment::pod),
+                strings(all, AllocationSegment::node), strings(all, s -> s.unit().gpuUuid()),
+                strings(all, s -> s.unit().gpuModel()), strings(all, s -> s.unit().kind().name()),
+                strings(all, s -> s.unit().migProfile()),
+                Columns.values(all, s -> s.unit().cores(), Integer[]::new),
+                Columns.values(all, s -> s.unit().memoryMib(), Long[]::new),
+                Columns.values(all, s -> s.unit().fraction(), BigDecimal[]::new),
+                strings(all, s -> s.unit().source()),
+                strings(all, AllocationSegment::ownerKind), strings(all, AllocationSegment::ownerName),
+                strings(all, AllocationSegment::tenant), strings(all, AllocationSegment::team),
+                strings(all, AllocationSegment::project),
+                strings(all, s -> s.unit().migInstance()))));
     }
 
     /** The units of a card at an instant; {@code tenant}, when given, keeps that tenant's only. */

@@ -35,7 +35,8 @@ public class RequestRepository {
         this.pool = pool;
     }
 
-    public Uni<Void> replace(SqlConnection conn, String cluster, Collection<String> podUids, List<PodRequest> requests) {
+    /** Replaces the requests of these pods with the freshly derived ones, given as {@link #rows}. */
+    public Uni<Void> replace(SqlConnection conn, String cluster, Collection<String> podUids, BulkRows requests) {
         Uni<?> deleted = conn.preparedQuery("DELETE FROM ledger.pod_request WHERE cluster = $1 AND pod_uid = ANY($2)")
                 .execute(Tuple.of(cluster, podUids.toArray(String[]::new)));
         if (requests.isEmpty()) {
@@ -46,13 +47,18 @@ public class RequestRepository {
                             tenant, team, project)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::timestamptz[],
                             $7::numeric[], $8::text[], $9::text[], $10::text[]) AS u"""))
-                .execute(Tuple.from(List.of(cluster, strings(requests, PodRequest::podUid),
-                        strings(requests, PodRequest::namespace), strings(requests, PodRequest::pod),
-                        times(requests, PodRequest::requestedAt), times(requests, PodRequest::until),
-                        requests.stream().map(PodRequest::requestedFraction).toArray(BigDecimal[]::new),
-                        strings(requests, PodRequest::tenant), strings(requests, PodRequest::team),
-                        strings(requests, PodRequest::project)))))
+                .execute(requests.parameters()))
                 .replaceWithVoid();
+    }
+
+    /** A cluster's derived requests as the parameters of {@link #replace}'s insert. */
+    public static BulkRows rows(String cluster, List<PodRequest> requests) {
+        return BulkRows.of(requests, all -> Tuple.from(List.of(cluster, strings(all, PodRequest::podUid),
+                strings(all, PodRequest::namespace), strings(all, PodRequest::pod),
+                times(all, PodRequest::requestedAt), times(all, PodRequest::until),
+                all.stream().map(PodRequest::requestedFraction).toArray(BigDecimal[]::new),
+                strings(all, PodRequest::tenant), strings(all, PodRequest::team),
+                strings(all, PodRequest::project))));
     }
 
     /** Requested card-equivalent hours per group, each request clipped to [from, to) and to now. */

@@ -49,6 +49,8 @@ public final class VersionsInHand<T> {
     private final List<Held<T>> firsts = new ArrayList<>();
     private final Function<T, Instant> observedAt;
     private boolean keysGiven;
+    /** The firsts whose keys the relation did not hold, once the keys stored before are given. */
+    private List<Held<T>> unstored;
 
     private VersionsInHand(VersionRelation<T> relation, Function<T, Instant> observedAt) {
         this.relation = relation;
@@ -118,9 +120,13 @@ public final class VersionsInHand<T> {
         return this;
     }
 
-    /** Whether the relation held no version of any object of the batch before it: every version in hand is new. */
-    public boolean nothingStoredBefore() {
-        return storedBefore.isEmpty();
+    /**
+     * Whether no version in hand has a key the relation held before the batch: every one is new, though its object may
+     * have older versions stored. A bulk replay's requests carry later versions of pods an earlier request stored, so
+     * this, not an empty history, is what tells that the versions stored are all those in hand.
+     */
+    public boolean everyVersionNew() {
+        return unstored().size() == firsts.size();
     }
 
     /**
@@ -158,6 +164,16 @@ public final class VersionsInHand<T> {
     }
 
     private List<Held<T>> unstored() {
+        if (storedBefore.isEmpty()) {
+            return firsts;
+        }
+        if (unstored == null) {
+            unstored = unstoredOfStoredBefore();
+        }
+        return unstored;
+    }
+
+    private List<Held<T>> unstoredOfStoredBefore() {
         Map<String, Set<VersionKey>> storedKeys = new HashMap<>();
         storedBefore.forEach((uid, versions) -> storedKeys.put(uid,
                 versions.stream().map(v -> new VersionKey(v.resourceVersion(), v.eventType())).collect(Collectors.toSet())));

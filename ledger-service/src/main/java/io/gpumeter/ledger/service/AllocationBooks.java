@@ -16,6 +16,7 @@ import io.gpumeter.ledger.domain.PodRequest;
 import io.gpumeter.ledger.domain.RequestDeriver;
 import io.gpumeter.ledger.governance.service.SkippedBooks;
 import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.repository.BulkRows;
 import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.RequestRepository;
@@ -102,14 +103,14 @@ public class AllocationBooks {
             return facts.namespaceVersions(conn, cluster, namespaces)
                     .chain(nsFacts -> facts.latestNodes(conn, cluster, nodes)
                             .chain(nodeFacts -> usage.bindings(conn, cluster, namespaces)
-                                    .chain(bindings -> Chunks.offLoop(() -> derive(cluster, byPod, timelines(nsFacts),
-                                            inventories(nodeFacts), bindings, claims)))
-                                    .chain(books -> {
+                                    .chain(bindings -> Chunks.offLoop(() -> Rows.of(cluster, derive(cluster, byPod,
+                                            timelines(nsFacts), inventories(nodeFacts), bindings, claims))))
+                                    .chain(rows -> {
                                         Set<String> derived = new TreeSet<>(podUids);
-                                        books.skipped().forEach(s -> derived.remove(s.uid()));
-                                        return allocations.replace(conn, cluster, derived, books.segments())
-                                                .chain(() -> requests.replace(conn, cluster, derived, books.requests()))
-                                                .replaceWith(books.skipped().stream().map(Skipped::book).toList());
+                                        rows.skipped().forEach(s -> derived.remove(s.uid()));
+                                        return allocations.replace(conn, cluster, derived, rows.segments())
+                                                .chain(() -> requests.replace(conn, cluster, derived, rows.requests()))
+                                                .replaceWith(rows.skipped().stream().map(Skipped::book).toList());
                                     })));
         });
     }
@@ -119,6 +120,14 @@ public class AllocationBooks {
     }
 
     private record Skipped(String uid, SkippedBook book) {
+    }
+
+    /** Both books as the parameters of their inserts, built with the derivation, off the connection's event loop. */
+    private record Rows(BulkRows segments, BulkRows requests, List<Skipped> skipped) {
+        static Rows of(String cluster, Books books) {
+            return new Rows(AllocationRepository.rows(cluster, books.segments()),
+                    RequestRepository.rows(cluster, books.requests()), books.skipped());
+        }
     }
 
     private Books derive(String cluster, Map<String, List<PodFact>> byPod, Map<String, NamespaceTimeline> timelines,

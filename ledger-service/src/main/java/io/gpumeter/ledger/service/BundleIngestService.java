@@ -111,7 +111,8 @@ public class BundleIngestService {
     /**
      * Both halves: the governance views of pods are taken into hand before the pod versions are stored, so that the
      * new versions carry the new views they agree with (ADR 0016) in one row per pod event. Under the lock, the keys
-     * stored before tell whether all were new as paired, or the pairing is made again from those that are.
+     * stored before tell whether every version and view is new, as paired, or the pairing is made again from those
+     * that are.
      */
     private Uni<BundleResult> storeTogether(Taken taken, ReceivedPayloads received) {
         FactBatch facts = taken.facts();
@@ -124,7 +125,7 @@ public class BundleIngestService {
                 .chain(keys -> {
                     pods.withKeys(keys.podVersions());
                     views.withKeys(keys.podStatuses());
-                    CarriedStatuses carried = pods.nothingStoredBefore() && views.nothingStoredBefore() ? taken.allNew()
+                    CarriedStatuses carried = pods.everyVersionNew() && views.everyVersionNew() ? taken.allNew()
                             : paired(views, pods, taken.sentAs());
                     return metering.store(conn, facts, carried, received, pods)
                             .chain(stored -> governance.store(conn, governed, views, carried)

@@ -128,16 +128,34 @@ class PodKeysBeforeTest {
                 Version::eventType, Version::observedAt);
 
         assertEquals(List.of(batch.get(0), batch.get(1), batch.get(2)), hand.unstoredFacts(), "the first of each key");
-        assertTrue(hand.nothingStoredBefore());
+        assertTrue(hand.everyVersionNew());
 
         PodKeysBefore keys = pool.withTransaction(conn -> PodKeysBefore.read(conn, cluster, Set.of(stored, fresh)))
                 .await().atMost(Duration.ofSeconds(30));
         hand.withKeys(keys.podVersions());
 
         assertEquals(List.of(batch.get(1), batch.get(2)), hand.unstoredFacts());
-        assertFalse(hand.nothingStoredBefore());
+        assertFalse(hand.everyVersionNew(), "version 1 of the stored pod was stored before");
         assertEquals(List.of(batch.get(2)), List.copyOf(hand.wholeInHand(fresh)));
         assertThrows(IllegalStateException.class, () -> hand.withKeys(keys.podVersions()), "keys are given once");
+    }
+
+    @Test
+    void laterVersionsOfAPodStoredBeforeAreAllNew() {
+        String cluster = "keys-later-" + UUID.randomUUID().toString().substring(0, 8);
+        String stored = UUID.randomUUID().toString();
+        podVersion(cluster, stored, "1", "ADDED", AT, false);
+        List<Version> batch = List.of(new Version(stored, "2", "MODIFIED", AT), new Version(stored, "1", "MODIFIED", AT),
+                new Version(stored, "3", "DELETED", AT));
+        VersionsInHand<Version> hand = VersionsInHand.taken(POD_VERSIONS, batch, Version::uid, Version::resourceVersion,
+                Version::eventType, Version::observedAt);
+        PodKeysBefore keys = pool.withTransaction(conn -> PodKeysBefore.read(conn, cluster, Set.of(stored)))
+                .await().atMost(Duration.ofSeconds(30));
+        hand.withKeys(keys.podVersions());
+
+        assertTrue(hand.everyVersionNew(), "the same resource version with another event type is another version");
+        assertEquals(batch, hand.unstoredFacts());
+        assertEquals(0, hand.wholeInHand(stored).size(), "its first version is only in the table");
     }
 
     @Test
