@@ -40,10 +40,10 @@ final class CanonicalCarriedStatus {
     }
 
     private static CarriedStatus carried(JsonParser p, Repeats r) throws IOException {
-        String reason = r.string(string(p, REASON));
-        String message = r.string(string(p, MESSAGE));
-        String groupName = r.string(string(p, GROUP_NAME));
-        String queueName = r.string(string(p, QUEUE_NAME));
+        String reason = r.string(p, REASON);
+        String message = r.string(p, MESSAGE);
+        String groupName = r.string(p, GROUP_NAME);
+        String queueName = r.string(p, QUEUE_NAME);
         Instant deletedAt = instant(p, DELETED_AT, r);
         Instant readyChangedAt = instant(p, READY_CHANGED_AT, r);
         List<ContainerStatusFact> containers = objects(p, CONTAINERS, q -> container(q, r));
@@ -51,7 +51,7 @@ final class CanonicalCarriedStatus {
     }
 
     private static ContainerStatusFact container(JsonParser p, Repeats r) throws IOException {
-        return new ContainerStatusFact(r.string(string(p, NAME)), bool(p, INIT), (int) integer(p, RESTART_COUNT, true),
+        return new ContainerStatusFact(r.string(p, NAME), bool(p, INIT), (int) integer(p, RESTART_COUNT, true),
                 state(p, STATE, r), state(p, LAST_STATE, r));
     }
 
@@ -59,8 +59,8 @@ final class CanonicalCarriedStatus {
         if (!objectOrNull(p, name)) {
             return null;
         }
-        ContainerState state = new ContainerState(r.string(string(p, STATE)), r.string(string(p, REASON)),
-                r.string(string(p, MESSAGE)), exitCode(p), instant(p, STARTED_AT, r), instant(p, FINISHED_AT, r));
+        ContainerState state = new ContainerState(r.string(p, STATE), r.string(p, REASON),
+                r.string(p, MESSAGE), exitCode(p), instant(p, STARTED_AT, r), instant(p, FINISHED_AT, r));
         end(p);
         return state;
     }

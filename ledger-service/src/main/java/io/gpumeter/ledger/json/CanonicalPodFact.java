@@ -45,22 +45,22 @@ final class CanonicalPodFact {
     }
 
     private static PodFact pod(JsonParser p, Repeats r) throws IOException {
-        String uid = r.string(string(p, UID));
-        String namespace = r.string(string(p, NAMESPACE));
-        String name = r.string(string(p, NAME));
+        String uid = r.string(p, UID);
+        String namespace = r.string(p, NAMESPACE);
+        String name = r.string(p, NAME);
         String resourceVersion = string(p, RESOURCE_VERSION); // one version's own
         WatchEventType type = type(string(p, TYPE));
         Instant observedAt = instant(p, OBSERVED_AT, r);
         Instant createdAt = instant(p, CREATED_AT, r);
         Instant scheduledAt = instant(p, SCHEDULED_AT, r);
-        String nodeName = r.string(string(p, NODE_NAME));
-        String phase = r.string(string(p, PHASE));
-        String schedulerName = r.string(string(p, SCHEDULER_NAME));
+        String nodeName = r.string(p, NODE_NAME);
+        String phase = r.string(p, PHASE);
+        String schedulerName = r.string(p, SCHEDULER_NAME);
         boolean allTerminated = bool(p, ALL_TERMINATED);
         Instant lastFinishedAt = instant(p, LAST_FINISHED_AT, r);
         Instant deletionTimestamp = instant(p, DELETION_TIMESTAMP, r);
         Owner owner = owner(p, r);
-        Map<String, String> labels = entries(p, LABELS, q -> r.string(WrittenForm.text(q)));
+        Map<String, String> labels = entries(p, LABELS, r::text);
         Map<String, Long> gpuResources = entries(p, GPU_RESOURCES, q -> integer(q, false));
         List<VgpuGrant> vgpus = objects(p, VGPUS, q -> vgpu(q, r));
         List<PodClaim> claims = objects(p, CLAIMS, q -> claim(q, r));
@@ -73,18 +73,18 @@ final class CanonicalPodFact {
         if (!objectOrNull(p, OWNER)) {
             return null;
         }
-        Owner owner = new Owner(r.string(string(p, KIND)), r.string(string(p, NAME)));
+        Owner owner = new Owner(r.string(p, KIND), r.string(p, NAME));
         end(p);
         return owner;
     }
 
     private static VgpuGrant vgpu(JsonParser p, Repeats r) throws IOException {
-        return new VgpuGrant((int) integer(p, CONTAINER, true), r.string(string(p, UUID)), r.string(string(p, TYPE)),
+        return new VgpuGrant((int) integer(p, CONTAINER, true), r.string(p, UUID), r.string(p, TYPE),
                 integer(p, MEMORY_MIB, false), (int) integer(p, CORES, true));
     }
 
     private static PodClaim claim(JsonParser p, Repeats r) throws IOException {
-        return new PodClaim(r.string(string(p, NAME)), r.string(string(p, CLAIM_NAME)), r.string(string(p, TEMPLATE_NAME)));
+        return new PodClaim(r.string(p, NAME), r.string(p, CLAIM_NAME), r.string(p, TEMPLATE_NAME));
     }
 
     private static WatchEventType type(String name) {

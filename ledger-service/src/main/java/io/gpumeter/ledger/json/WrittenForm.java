@@ -122,11 +122,15 @@ final class WrittenForm {
 
     /** An instant in the UTC form, or null; one instance for each text the body repeats. */
     static Instant instant(JsonParser p, SerializableString name, Repeats repeats) throws IOException {
-        String text = string(p, name);
-        if (text == null) {
+        field(p, name);
+        JsonToken token = p.nextToken();
+        if (token == JsonToken.VALUE_NULL) {
             return null;
         }
-        Instant instant = repeats.instant(text);
+        if (token != JsonToken.VALUE_STRING) {
+            throw DIFFERS;
+        }
+        Instant instant = repeats.instant(p);
         if (instant == null) {
             throw DIFFERS;
         }
