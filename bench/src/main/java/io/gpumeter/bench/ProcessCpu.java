@@ -60,6 +60,33 @@ final class ProcessCpu {
         return ticks / TICKS;
     }
 
+    /**
+     * Seconds of CPU a JVM's garbage collector has used so far: its threads' user and system time, the pauses' workers
+     * ("GC Thread#n"), G1's concurrent and refinement threads ("G1 …") and the VM thread that runs the pauses. A share
+     * of the process's own CPU, it compares collector settings across runs whose machine ran at different speeds.
+     */
+    double garbageCollectionSeconds() {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc/" + pid + "/task"))) {
+            return tasks.mapToLong(ProcessCpu::collectorTicks).sum() / TICKS;
+        } catch (IOException e) {
+            return Double.NaN;
+        }
+    }
+
+    private static long collectorTicks(Path task) {
+        try {
+            String stat = Files.readString(task.resolve("stat"));
+            String name = stat.substring(stat.indexOf('(') + 1, stat.lastIndexOf(')'));
+            if (!name.startsWith("GC Thread") && !name.startsWith("G1 ") && !name.equals("VM Thread")) {
+                return 0;
+            }
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return Long.parseLong(f[11]) + Long.parseLong(f[12]);
+        } catch (IOException | RuntimeException e) {
+            return 0; // a thread that ended meanwhile
+        }
+    }
+
     /** utime, stime, cutime, cstime and the parent's pid of one process. */
     private static Optional<long[]> stat(long pid) {
         try {
@@ -73,32 +100,58 @@ final class ProcessCpu {
         }
     }
 
-    /** Named processes read together: what each spent over a phase, and per 1,000 units of the phase's work. */
+    /**
+     * Named processes read together: what each spent over a phase, and per 1,000 units of the phase's work; for the
+     * JVMs among them, the part their garbage collectors spent.
+     */
     static final class Group {
+        private static final String COLLECTOR = " garbage collection";
+
         private final Map<String, ProcessCpu> processes = new LinkedHashMap<>();
+        private final Map<String, ProcessCpu> jvms = new LinkedHashMap<>();
 
         Group add(String name, ProcessCpu process) {
             processes.put(name, process);
             return this;
         }
 
-        /** Each process's CPU seconds so far, to hand back to {@link #since}. */
+        /** A Java process: its collector's share is reported beside its CPU. */
+        Group addJvm(String name, ProcessCpu process) {
+            jvms.put(name, process);
+            return add(name, process);
+        }
+
+        /** Each process's CPU seconds so far, and each JVM's collector's, to hand back to {@link #since}. */
         Map<String, Double> now() {
             Map<String, Double> now = new LinkedHashMap<>();
             processes.forEach((name, c) -> now.put(name, c.seconds()));
+            jvms.forEach((name, c) -> now.put(name + COLLECTOR, c.garbageCollectionSeconds()));
             return now;
         }
 
-        /** The report line: each process's seconds since {@code before} and milliseconds per 1,000 units, and the sum. */
+        /**
+         * The report lines: each process's seconds since {@code before} and milliseconds per 1,000 units, and the sum;
+         * then each JVM's collector's seconds and share of that JVM's CPU.
+         */
         String since(Map<String, Double> before, String phase, long units, String unit) {
+            Map<String, Double> now = now();
             StringBuilder line = new StringBuilder("  CPU of the " + phase + ", seconds (ms per 1,000 " + unit + "):");
             double total = 0;
-            for (Map.Entry<String, Double> now : now().entrySet()) {
-                double used = now.getValue() - before.get(now.getKey());
+            for (String name : processes.keySet()) {
+                double used = now.get(name) - before.get(name);
                 total += used;
-                line.append(String.format(" %s %.1f (%.0f);", now.getKey(), used, used * 1e6 / units));
+                line.append(String.format(" %s %.1f (%.0f);", name, used, used * 1e6 / units));
             }
-            return line.append(String.format(" all %.1f (%.0f)", total, total * 1e6 / units)).toString();
+            line.append(String.format(" all %.1f (%.0f)", total, total * 1e6 / units));
+            if (!jvms.isEmpty()) {
+                line.append("\n    of which garbage collection:");
+                for (String name : jvms.keySet()) {
+                    double used = now.get(name) - before.get(name);
+                    double collecting = now.get(name + COLLECTOR) - before.get(name + COLLECTOR);
+                    line.append(String.format(" %s %.1f s (%.0f %%);", name, collecting, 100 * collecting / used));
+                }
+            }
+            return line.toString();
         }
     }
 }

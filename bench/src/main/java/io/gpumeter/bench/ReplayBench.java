@@ -116,7 +116,7 @@ public final class ReplayBench {
             ProcessMemory.watch(s.module(), suite.managementUrl(s)).ifPresent(m -> memory.put(s, m));
         }
         ProcessCpu.Group cpu = new ProcessCpu.Group();
-        memory.forEach((s, m) -> cpu.add(s.module(), ProcessCpu.of(m.pid())));
+        memory.forEach((s, m) -> cpu.addJvm(s.module(), ProcessCpu.of(m.pid())));
         ProcessCpu.postgres(pgdata).ifPresent(p -> cpu.add("postgres", p));
         Map<String, Double> before = cpu.now();
         ProcessCpu client = ProcessCpu.of(ProcessHandle.current().pid()); // shares the cores, so it is shown too
