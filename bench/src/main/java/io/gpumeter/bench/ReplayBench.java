@@ -170,7 +170,9 @@ public final class ReplayBench {
         System.out.println(cpu.since(before, "direct intake", facts[0], "facts"));
         System.out.println(WalWritten.now(suite.database().orElseThrow()).since(walBefore, "direct intake"));
         copyFloor(suite.database().orElseThrow());
-        Thread.sleep(30_000); // what the services keep once the load is over
+        // What the services keep once the load is over: G1 looks every 15 s whether 15 s have passed without a
+        // collection, so the periodic one that gives the heap back comes up to 30 s after the load's last one.
+        Thread.sleep(45_000);
         memory.forEach((s, m) -> {
             System.out.printf("%s memory: %s%n", s.module(), m.summary());
             m.close();
