@@ -11,6 +11,7 @@ import io.gpumeter.collector.governance.GovernanceTranslator;
 import io.gpumeter.collector.governance.PodStatusTranslator;
 import io.gpumeter.common.fact.DeviceClassFact;
 import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
@@ -39,6 +40,7 @@ public final class FactSink {
     private final List<DeviceClassFact> deviceClasses = new ArrayList<>();
     private final List<Object> governance = new ArrayList<>();
     private final Map<String, Integer> skipped = new TreeMap<>();
+    private boolean handedOver;
 
     /** Adds one event's fact, or counts why it has none. */
     public void accept(WatchEventType type, HasMetadata object, Instant observedAt) {
@@ -117,5 +119,22 @@ public final class FactSink {
 
     public FactBatch batch(String cluster) {
         return new FactBatch(cluster, namespaces, nodes, pods, claims, slices, deviceClasses);
+    }
+
+    /**
+     * Everything collected as one bundle (metering and governance, the pods' views carried by their versions), handed
+     * over once: the sink keeps only its counts of skipped events afterwards. A replay request's facts are then
+     * garbage once its bundle is written, instead of staying reachable from the request while the ledger stores it,
+     * seconds in which every young collection copied tens of thousands of them.
+     */
+    public FactBundle handOver(String cluster) {
+        if (handedOver) {
+            throw new IllegalStateException("a sink's facts are handed over once");
+        }
+        handedOver = true;
+        GovernanceBatch governed = governanceBatch(cluster);
+        FactBatch facts = facts() == 0 ? null : batch(cluster);
+        List.of(namespaces, nodes, pods, claims, slices, deviceClasses, governance).forEach(List::clear);
+        return FactBundle.carrying(facts, governed.size() == 0 ? null : governed);
     }
 }

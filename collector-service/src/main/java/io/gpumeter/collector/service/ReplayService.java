@@ -8,8 +8,6 @@ import io.gpumeter.collector.kubernetes.FactSink;
 import io.gpumeter.collector.kubernetes.WatchStreamReader;
 import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.ClusterName;
-import io.gpumeter.common.fact.FactBundle;
-import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.problem.ApiProblem;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -21,6 +19,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -70,15 +69,17 @@ public class ReplayService {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        int skipped = sink.skippedCount();
+        Map<String, Integer> skippedByReason = sink.skippedByReason();
         BundleResult both = sink.facts() == 0 && sink.governanceFacts().isEmpty()
                 ? new BundleResult(new IngestResult(0, 0), new IngestResult(0, 0)) : deliver(sink, target);
         IngestResult stored = both.facts() == null ? new IngestResult(0, 0) : both.facts();
         IngestResult governed = both.governance() == null ? new IngestResult(0, 0) : both.governance();
         metrics.counter("gpumeter.collector.replay.events", "outcome", "accepted").increment(stored.accepted());
         metrics.counter("gpumeter.collector.replay.events", "outcome", "duplicate").increment(stored.duplicates());
-        metrics.counter("gpumeter.collector.replay.events", "outcome", "skipped").increment(sink.skippedCount());
-        return new ReplayResult(target, events, stored.accepted(), stored.duplicates(), sink.skippedCount(),
-                sink.skippedByReason(), governed, stored.skipped());
+        metrics.counter("gpumeter.collector.replay.events", "outcome", "skipped").increment(skipped);
+        return new ReplayResult(target, events, stored.accepted(), stored.duplicates(), skipped, skippedByReason,
+                governed, stored.skipped());
     }
 
     @PreDestroy
@@ -93,9 +94,7 @@ public class ReplayService {
      */
     private BundleResult deliver(FactSink sink, String cluster) {
         try {
-            GovernanceBatch governed = sink.governanceBatch(cluster);
-            return ledger.deliver(JsonBody.writing(json, () -> FactBundle.carrying(
-                    sink.facts() == 0 ? null : sink.batch(cluster), governed.size() == 0 ? null : governed), parsers));
+            return ledger.deliver(JsonBody.writing(json, () -> sink.handOver(cluster), parsers));
         } catch (ApiProblem e) {
             throw e;
         } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException | jakarta.ws.rs.WebApplicationException e) {
