@@ -1,7 +1,6 @@
 package io.gpumeter.ledger.json;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
 import io.gpumeter.common.json.IsoInstants;
 
@@ -22,19 +21,12 @@ final class Repeats {
 
     /** The field {@code name}'s string, or null (a JSON null); one instance for each text the body repeats. */
     String string(JsonParser p, SerializableString name) throws IOException {
-        WrittenForm.field(p, name);
-        JsonToken token = p.nextToken();
-        if (token == JsonToken.VALUE_NULL) {
-            return null;
-        }
-        return text(p);
+        return WrittenForm.stringOrNull(p, name) ? text(p) : null;
     }
 
     /** The current token's string; one instance for each text the body repeats. */
     String text(JsonParser p) throws IOException {
-        if (p.currentToken() != JsonToken.VALUE_STRING) {
-            throw WrittenForm.DIFFERS;
-        }
+        WrittenForm.requireString(p);
         int slot = strings.find(p.getTextCharacters(), p.getTextOffset(), p.getTextLength());
         if (slot >= 0) {
             return strings.key(slot);

@@ -87,10 +87,15 @@ final class WrittenForm {
 
     /** The current token as text. */
     static String text(JsonParser p) throws IOException {
+        requireString(p);
+        return p.getText();
+    }
+
+    /** Refuses a current token that is not a string. */
+    static void requireString(JsonParser p) {
         if (p.currentToken() != JsonToken.VALUE_STRING) {
             throw DIFFERS;
         }
-        return p.getText();
     }
 
     static void field(JsonParser p, SerializableString name) throws IOException {
@@ -100,15 +105,21 @@ final class WrittenForm {
     }
 
     static String string(JsonParser p, SerializableString name) throws IOException {
+        return stringOrNull(p, name) ? p.getText() : null;
+    }
+
+    /**
+     * Moves to field {@code name}'s value: true on a string (the parser left on it), false on a JSON null; any other
+     * value differs from the written form.
+     */
+    static boolean stringOrNull(JsonParser p, SerializableString name) throws IOException {
         field(p, name);
         JsonToken token = p.nextToken();
-        if (token == JsonToken.VALUE_STRING) {
-            return p.getText();
-        }
         if (token == JsonToken.VALUE_NULL) {
-            return null;
+            return false;
         }
-        throw DIFFERS;
+        requireString(p);
+        return true;
     }
 
     static boolean bool(JsonParser p, SerializableString name) throws IOException {
@@ -122,13 +133,8 @@ final class WrittenForm {
 
     /** An instant in the UTC form, or null; one instance for each text the body repeats. */
     static Instant instant(JsonParser p, SerializableString name, Repeats repeats) throws IOException {
-        field(p, name);
-        JsonToken token = p.nextToken();
-        if (token == JsonToken.VALUE_NULL) {
+        if (!stringOrNull(p, name)) {
             return null;
-        }
-        if (token != JsonToken.VALUE_STRING) {
-            throw DIFFERS;
         }
         Instant instant = repeats.instant(p);
         if (instant == null) {

@@ -10,13 +10,14 @@ import java.util.function.Function;
  * connection's event loop. A slice of a bulk replay's derived books is thousands of rows, and turning them into
  * column arrays on the event loop kept the connection's next statement waiting while the transaction held its lock.
  */
-public record BulkRows(int count, Tuple parameters) {
+public record BulkRows(Tuple parameters) {
 
     static <T> BulkRows of(List<T> rows, Function<List<T>, Tuple> parameters) {
-        return new BulkRows(rows.size(), rows.isEmpty() ? null : parameters.apply(rows));
+        return new BulkRows(rows.isEmpty() ? null : parameters.apply(rows));
     }
 
+    /** No rows: the statement is not run. */
     public boolean isEmpty() {
-        return count == 0;
+        return parameters == null;
     }
 }
