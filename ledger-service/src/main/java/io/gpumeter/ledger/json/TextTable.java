@@ -1,28 +1,35 @@
 package io.gpumeter.ledger.json;
 
+import java.util.Arrays;
+
 /**
  * Texts and what was made of them, looked up by the characters a JSON parser holds for its current token, so that a
- * text read before costs no new string: an open-addressing table, linear probing, grown at half full. Not shared
+ * text read before costs no new string: an open-addressing table, linear probing, grown at half full. Each key is kept
+ * with its hash and its characters, so that a lookup compares hashes first and then two arrays: compared through
+ * {@link String#charAt}, the lookups took 8 % of the ledger's samples in a profiled bulk replay, 5 % so. Not shared
  * between threads.
  */
 final class TextTable<V> {
 
     private String[] keys = new String[64];
+    private char[][] chars = new char[64][];
+    private int[] hashes = new int[64];
     private Object[] values = new Object[64];
     private int size;
 
     /**
-     * The slot holding {@code chars[offset, offset + length)} as a key (zero or more), or the free slot where it goes
+     * The slot holding {@code text[offset, offset + length)} as a key (zero or more), or the free slot where it goes
      * as {@code -slot - 1}.
      */
-    int find(char[] chars, int offset, int length) {
+    int find(char[] text, int offset, int length) {
         int mask = keys.length - 1;
-        for (int slot = hash(chars, offset, length) & mask; ; slot = (slot + 1) & mask) {
-            String key = keys[slot];
+        int hash = hash(text, offset, length);
+        for (int slot = hash & mask; ; slot = (slot + 1) & mask) {
+            char[] key = chars[slot];
             if (key == null) {
                 return -slot - 1;
             }
-            if (matches(key, chars, offset, length)) {
+            if (hashes[slot] == hash && Arrays.equals(key, 0, key.length, text, offset, offset + length)) {
                 return slot;
             }
         }
@@ -44,6 +51,8 @@ final class TextTable<V> {
             throw new IllegalArgumentException("not a free slot: " + free);
         }
         keys[slot] = key;
+        chars[slot] = key.toCharArray();
+        hashes[slot] = hash(key);
         values[slot] = value;
         if (++size * 2 > keys.length) {
             grow();
@@ -56,18 +65,24 @@ final class TextTable<V> {
 
     private void grow() {
         String[] oldKeys = keys;
+        char[][] oldChars = chars;
+        int[] oldHashes = hashes;
         Object[] oldValues = values;
-        keys = new String[oldKeys.length * 2];
-        values = new Object[oldKeys.length * 2];
-        int mask = keys.length - 1;
+        int capacity = oldKeys.length * 2;
+        keys = new String[capacity];
+        chars = new char[capacity][];
+        hashes = new int[capacity];
+        values = new Object[capacity];
+        int mask = capacity - 1;
         for (int i = 0; i < oldKeys.length; i++) {
-            String key = oldKeys[i];
-            if (key != null) {
-                int slot = hash(key) & mask;
+            if (oldKeys[i] != null) {
+                int slot = oldHashes[i] & mask;
                 while (keys[slot] != null) {
                     slot = (slot + 1) & mask;
                 }
-                keys[slot] = key;
+                keys[slot] = oldKeys[i];
+                chars[slot] = oldChars[i];
+                hashes[slot] = oldHashes[i];
                 values[slot] = oldValues[i];
             }
         }
@@ -88,17 +103,5 @@ final class TextTable<V> {
 
     private static int spread(int h) {
         return h ^ (h >>> 16);
-    }
-
-    private static boolean matches(String key, char[] chars, int offset, int length) {
-        if (key.length() != length) {
-            return false;
-        }
-        for (int i = 0; i < length; i++) {
-            if (key.charAt(i) != chars[offset + i]) {
-                return false;
-            }
-        }
-        return true;
     }
 }
