@@ -56,7 +56,7 @@ public class RequestRepository {
         return BulkRows.of(requests, all -> Tuple.from(List.of(cluster, strings(all, PodRequest::podUid),
                 strings(all, PodRequest::namespace), strings(all, PodRequest::pod),
                 times(all, PodRequest::requestedAt), times(all, PodRequest::until),
-                all.stream().map(PodRequest::requestedFraction).toArray(BigDecimal[]::new),
+                Columns.values(all, PodRequest::requestedFraction, BigDecimal[]::new),
                 strings(all, PodRequest::tenant), strings(all, PodRequest::team),
                 strings(all, PodRequest::project))));
     }
