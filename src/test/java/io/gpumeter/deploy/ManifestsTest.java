@@ -115,6 +115,13 @@ class ManifestsTest {
                         "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=70")) {
                     assertTrue(env.get("GC_CONTAINER_OPTIONS").contains(option), where + ": a bulk load's collections, " + option);
                 }
+                // The image's start script appends -XX:MinHeapFreeRatio, -XX:MaxHeapFreeRatio and -XX:GCTimeRatio from
+                // these variables (10, 20 and 4 when unset) after GC_CONTAINER_OPTIONS, so that they win.
+                assertFalse(env.get("GC_CONTAINER_OPTIONS").contains("HeapFreeRatio")
+                        || env.get("GC_CONTAINER_OPTIONS").contains("GCTimeRatio"), where + ": overridden by the start script");
+                assertEquals("40", env.get("GC_MIN_HEAP_FREE_RATIO"), where + ": a bulk load's heap is not shrunk to its live data");
+                assertEquals("70", env.get("GC_MAX_HEAP_FREE_RATIO"), where + ": a bulk load's heap is not shrunk to its live data");
+                assertEquals("12", env.get("GC_TIME_RATIO"), where + ": G1's own time ratio, not the script's 4");
                 assertTrue(Integer.parseInt(env.getOrDefault("JAVA_MAX_MEM_RATIO", "100")) <= 60, where);
                 assertEquals("2", env.get("MALLOC_ARENA_MAX"), where);
                 assertTrue(env.getOrDefault("JDK_JAVA_OPTIONS", "").contains("-XX:MaxMetaspaceSize="), where);

@@ -36,11 +36,15 @@ public final class SuiteBuilder {
      * and one parallel collector thread does not contend with the other processes on a small machine. The heap may
      * reach 512 MiB: two replay requests of 40,000 lines in flight keep about 250 MB live in the ledger, and under a
      * 384 MiB ceiling G1 collected every few megabytes and copied the same facts again each time; the periodic
-     * collections give the heap back once the load is over, so a larger ceiling costs nothing after it.
+     * collections give the heap back once the load is over, so a larger ceiling costs nothing after it. The heap keeps
+     * up to 70 % of itself free when a concurrent cycle ends (and grows to 40 % free): held to 30 %, each cycle under a
+     * replay shrank it back to the requests' live data, and the young collections that followed ran in a few megabytes
+     * of free space, copying the same facts again each time (docs/scale.md, the eighteenth round). An idle service's
+     * heap holds about 13 MB after its periodic collection, so the ratio costs it a few tens of megabytes at most.
      */
     public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseG1GC",
-            "-XX:G1PeriodicGCInterval=15000", "-XX:-G1PeriodicGCInvokesConcurrent", "-XX:MinHeapFreeRatio=10",
-            "-XX:MaxHeapFreeRatio=30", "-XX:+UnlockExperimentalVMOptions", "-XX:G1NewSizePercent=60",
+            "-XX:G1PeriodicGCInterval=15000", "-XX:-G1PeriodicGCInvokesConcurrent", "-XX:MinHeapFreeRatio=40",
+            "-XX:MaxHeapFreeRatio=70", "-XX:+UnlockExperimentalVMOptions", "-XX:G1NewSizePercent=60",
             "-XX:G1MaxNewSizePercent=80", "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=70",
             "-XX:ParallelGCThreads=1", "-Xms32m", "-Xmx512m", "-XX:MaxMetaspaceSize=160m",
             "-XX:ReservedCodeCacheSize=48m", "-XX:MaxDirectMemorySize=64m");

@@ -43,6 +43,8 @@ class DefaultJvmOptionsTest {
             assertEquals("80", flags.get("G1MaxNewSizePercent"), where);
             assertEquals("false", flags.get("G1UseAdaptiveIHOP"), where);
             assertEquals("70", flags.get("InitiatingHeapOccupancyPercent"), where);
+            assertEquals("40", flags.get("MinHeapFreeRatio"), where);
+            assertEquals("70", flags.get("MaxHeapFreeRatio"), where);
             assertEquals("1", flags.get("ParallelGCThreads"), where);
             assertEquals(String.valueOf(512L << 20), flags.get("MaxHeapSize"), where);
             assertEquals(String.valueOf(48L << 20), flags.get("ReservedCodeCacheSize"), where);
