@@ -6,8 +6,7 @@ import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
-import io.smallrye.mutiny.Multi;
-import io.vertx.mutiny.core.buffer.Buffer;
+import java.io.InputStream;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -30,7 +29,7 @@ interface LedgerApi {
     @Path("/bundles")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    BundleResult deliverBundle(Multi<Buffer> bundleJson);
+    BundleResult deliverBundle(InputStream bundleJson);
 
     @POST
     @Path("/live-pods")
