@@ -3,14 +3,14 @@ package io.gpumeter.collector.client;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.Unpooled;
 import io.smallrye.mutiny.Multi;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
 
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.Executor;
 import java.util.function.Consumer;
@@ -78,54 +78,23 @@ public final class JsonBody {
     }
 
     /**
-     * The body's bytes as the REST client sends an {@code InputStream}: read on a worker thread, each read copied out
-     * of the pieces in order, blocking while the next piece is still being written; a new stream from the body's start
-     * on every call. The client writes each read chunk to the request and ends it only once a read has answered the
-     * stream's end, one step after the other: sent as a stream of pieces instead ({@code Multi}), the request's end
-     * could overtake the last piece, handed on another thread, and a bundle of one piece arrived empty, about once in a
-     * hundred when subscribed off any Vert.x context (the ledger refused it whole). A body that could not be written
-     * fails the read that reaches its end.
+     * The body's bytes in pieces of {@link #PIECE} (the last one shorter), shared rather than copied; a new stream from
+     * the body's start on every call, each piece in a buffer of its own, which the socket may consume.
+     * <p>
+     * Subscribed on a Vert.x context (as the REST client subscribes a body, on its request's context), the pieces and
+     * the end are handed on that context, never on the thread that writes them. The stream the REST client reads a
+     * body through hands an item to the request outside its lock: a piece handed on the writer's thread while the
+     * event loop, resuming the stream after a full buffer, still hands on the piece before could overtake it, and the
+     * end could overtake both, so that the ledger read a broken or cut bundle (about once in a few dozen replays).
      */
-    public InputStream stream() {
-        Iterator<Piece> pieces = written.subscribe().asIterable().iterator();
-        return new InputStream() {
-            private Piece current;
-            private int at;
-
-            @Override
-            public int read() throws IOException {
-                byte[] one = new byte[1];
-                return read(one, 0, 1) < 0 ? -1 : one[0] & 0xff;
-            }
-
-            @Override
-            public int read(byte[] bytes, int offset, int length) throws IOException {
-                if (length == 0) {
-                    return 0;
-                }
-                try {
-                    while (current == null || at == current.length()) {
-                        if (!pieces.hasNext()) {
-                            return -1;
-                        }
-                        current = pieces.next();
-                        at = 0;
-                    }
-                } catch (RuntimeException e) {
-                    throw new IOException("the body could not be written", e);
-                }
-                int n = Math.min(length, current.length() - at);
-                System.arraycopy(current.bytes(), at, bytes, offset, n);
-                at += n;
-                return n;
-            }
-        };
-    }
-
-    /** The body's bytes in the pieces they were written in, each shared rather than copied; from the start each time. */
-    Multi<Buffer> pieces() {
-        return written.map(piece -> Buffer.newInstance(io.vertx.core.buffer.Buffer.buffer(
-                Unpooled.wrappedBuffer(piece.bytes(), 0, piece.length()))));
+    public Multi<Buffer> pieces() {
+        return Multi.createFrom().deferred(() -> {
+            Context context = Vertx.currentContext();
+            Multi<Piece> handed = context == null ? written
+                    : written.emitOn(command -> context.runOnContext(ignored -> command.run()));
+            return handed.map(piece -> Buffer.newInstance(io.vertx.core.buffer.Buffer.buffer(
+                    Unpooled.wrappedBuffer(piece.bytes(), 0, piece.length()))));
+        });
     }
 
     /** Fills pieces one after the other, handing each on once the next byte needs another, the last one at close. */

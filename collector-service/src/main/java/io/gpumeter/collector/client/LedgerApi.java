@@ -6,7 +6,8 @@ import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
-import java.io.InputStream;
+import io.smallrye.mutiny.Multi;
+import io.vertx.mutiny.core.buffer.Buffer;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
@@ -29,7 +30,7 @@ interface LedgerApi {
     @Path("/bundles")
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
-    BundleResult deliverBundle(InputStream bundleJson);
+    BundleResult deliverBundle(Multi<Buffer> bundleJson);
 
     @POST
     @Path("/live-pods")

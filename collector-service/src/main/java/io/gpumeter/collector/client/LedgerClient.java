@@ -42,12 +42,11 @@ public class LedgerClient {
 
     /**
      * A bundle written as JSON: a replay's bundle runs to tens of megabytes, written once rather than on every
-     * attempt, and sent as a stream of its bytes ({@link JsonBody#stream()}), read in chunks of a quarter of a G1 region
-     * (quarkus.rest-client.ledger.max-chunk-size), never as one string on the HTTP client's event loop nor as one buffer
-     * on the socket; its length is not known before it is written, so it goes chunked.
+     * attempt, and sent as bytes in pieces ({@link JsonBody#pieces()}), never as one string on the HTTP client's event
+     * loop nor as one buffer on the socket; its length is not known before it is written, so it goes chunked.
      */
     public BundleResult deliver(JsonBody bundle) {
-        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.stream()));
+        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.pieces()));
     }
 
     public UsageReceipt deliver(UsageBatch batch) {

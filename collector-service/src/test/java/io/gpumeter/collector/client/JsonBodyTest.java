@@ -7,7 +7,6 @@ import org.junit.jupiter.api.Test;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.io.InputStream;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
@@ -143,48 +142,6 @@ class JsonBodyTest {
         try {
             JsonBody body = JsonBody.writing(new ObjectMapper(), Object::new, writer);
             assertThrows(RuntimeException.class, () -> pieces(body));
-        } finally {
-            writer.shutdownNow();
-        }
-    }
-
-    @Test
-    void aStreamReadsTheWholeBodyFromItsStartOnEveryCall() throws Exception {
-        ObjectMapper json = new ObjectMapper();
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            List<String> value = IntStream.range(0, 200_000).mapToObj(i -> "line " + i + " é€").toList();
-            byte[] whole = json.writeValueAsBytes(value);
-            assertTrue(whole.length > 3 * JsonBody.PIECE, whole.length + " bytes");
-            JsonBody body = JsonBody.writing(json, () -> value, writer);
-            try (InputStream first = body.stream()) {
-                byte[] start = first.readNBytes(JsonBody.PIECE + 10); // across a piece's end, then let go
-                assertArrayEquals(Arrays.copyOf(whole, JsonBody.PIECE + 10), start);
-            }
-            try (InputStream again = body.stream()) {
-                ByteArrayOutputStream read = new ByteArrayOutputStream();
-                int b = again.read();
-                read.write(b);
-                byte[] chunk = new byte[7_777];
-                for (int n; (n = again.read(chunk, 0, chunk.length)) >= 0; ) {
-                    read.write(chunk, 0, n);
-                }
-                assertArrayEquals(whole, read.toByteArray(), "a second stream reads the body from its start");
-                assertEquals(-1, again.read());
-                assertEquals(0, again.read(chunk, 0, 0));
-            }
-        } finally {
-            writer.shutdownNow();
-        }
-    }
-
-    @Test
-    void aBodyThatCannotBeWrittenFailsTheReadOfItsStream() {
-        ExecutorService writer = Executors.newSingleThreadExecutor();
-        try {
-            JsonBody body = JsonBody.writing(new ObjectMapper(), Object::new, writer);
-            IOException failed = assertThrows(IOException.class, () -> body.stream().readAllBytes());
-            assertTrue(failed.getMessage().contains("could not be written"), failed.getMessage());
         } finally {
             writer.shutdownNow();
         }
