@@ -53,6 +53,7 @@ class ReplayClientTest {
         // Bodies of about 15 MB, far more than a socket's buffers hold: the client writes the first one's second half
         // only once the collector reads on after its pause.
         collector.pauseInFirstBody = 500;
+        collector.answerFirstOnceSecondArrives = true;
         byte[] stream = stream(1_000_000);
         ReplayClient.Outcome outcome = client(2, new ArrayList<>()).replay(
                 new RequestCutter(new ByteArrayInputStream(stream), 500_000, 1 << 26));

@@ -12,8 +12,10 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
 
@@ -35,7 +37,13 @@ public final class StandInCollector implements AutoCloseable, AfterEachCallback 
     public final List<String> happenings = new CopyOnWriteArrayList<>();
     /** Milliseconds the first request's body is left unread halfway, 0 for none. */
     public volatile long pauseInFirstBody;
+    /**
+     * Whether the first request is answered only once the second has arrived (within 30 s), so that a client which
+     * opens the second request while the first is still open is seen to, however slowly the machine runs.
+     */
+    public volatile boolean answerFirstOnceSecondArrives;
     private final AtomicInteger arrivals = new AtomicInteger();
+    private final CountDownLatch secondArrived = new CountDownLatch(1);
     public volatile String refusal = "{\"status\":400,\"field\":\"line 3\",\"detail\":\"line 3: not valid JSON\"}";
 
     private StandInCollector() throws IOException {
@@ -82,11 +90,17 @@ public final class StandInCollector implements AutoCloseable, AfterEachCallback 
         try {
             int arrival = arrivals.incrementAndGet();
             happenings.add("arrived " + arrival);
+            if (arrival == 2) {
+                secondArrived.countDown();
+            }
             String body = new String(read(exchange, arrival), StandardCharsets.UTF_8);
             authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
             queries.add(String.valueOf(exchange.getRequestURI().getQuery()));
             int status = answer.apply(calls.incrementAndGet());
             Thread.sleep(100); // long enough for the next request to be open meanwhile
+            if (arrival == 1 && answerFirstOnceSecondArrives) {
+                secondArrived.await(30, TimeUnit.SECONDS);
+            }
             String reply;
             if (status == 200) {
                 bodies.add(body);
