@@ -2,10 +2,12 @@ package io.gpumeter.collector.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.netty.buffer.Unpooled;
+import io.gpumeter.common.problem.ApiProblem;
 import io.smallrye.mutiny.Multi;
 import io.vertx.core.Context;
 import io.vertx.core.Vertx;
 import io.vertx.mutiny.core.buffer.Buffer;
+import org.jboss.logging.Logger;
 
 import java.io.IOException;
 import java.io.OutputStream;
@@ -13,6 +15,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 
@@ -37,11 +40,17 @@ public final class JsonBody {
     private record Piece(byte[] bytes, int length) {
     }
 
+    private static final Logger LOG = Logger.getLogger(JsonBody.class);
+
     /** The pieces as they are written, kept for every attempt once written. */
     private final Multi<Piece> written;
 
-    private JsonBody(Multi<Piece> written) {
+    /** Why the body could not be written, once its writer failed. */
+    private final AtomicReference<RuntimeException> unwritten;
+
+    private JsonBody(Multi<Piece> written, AtomicReference<RuntimeException> unwritten) {
         this.written = written;
+        this.unwritten = unwritten;
     }
 
     /**
@@ -49,15 +58,32 @@ public final class JsonBody {
      * reads the start of a replay's bundle while its end is still being written. The value is made on the writer too.
      */
     public static JsonBody writing(ObjectMapper json, Supplier<?> value, Executor writer) {
+        AtomicReference<RuntimeException> unwritten = new AtomicReference<>();
         Multi<Piece> once = Multi.createFrom().emitter(emitter -> writer.execute(() -> {
             try {
                 write(json, value, emitter::emit);
                 emitter.complete();
             } catch (RuntimeException e) {
+                LOG.error("a request body could not be written", e);
+                unwritten.set(e);
                 emitter.fail(e);
             }
         }));
-        return new JsonBody(Multi.createBy().replaying().ofMulti(once));
+        return new JsonBody(Multi.createBy().replaying().ofMulti(once), unwritten);
+    }
+
+    /**
+     * Fails, naming the cause, when the body's writer failed. The HTTP client ends a request normally when its body
+     * fails (the body's end is written as for any other), so the other side reads the pieces written before the
+     * failure as the whole body, often none: its refusal of that body says nothing of the cause, which this does.
+     */
+    public void requireWritten() {
+        RuntimeException e = unwritten.get();
+        if (e != null) {
+            throw new ApiProblem(500, "Internal Server Error", null,
+                    "the collector could not write this request's facts for the ledger (" + e.getClass().getSimpleName()
+                            + "); nothing of it is stored, and sending it again fails the same way");
+        }
     }
 
     /** A body of these bytes, copied. */
@@ -66,7 +92,7 @@ public final class JsonBody {
         try (Pieces out = new Pieces(pieces::add)) {
             out.write(bytes, 0, bytes.length);
         }
-        return new JsonBody(Multi.createFrom().iterable(pieces));
+        return new JsonBody(Multi.createFrom().iterable(pieces), new AtomicReference<>());
     }
 
     private static void write(ObjectMapper json, Supplier<?> value, Consumer<Piece> filled) {

@@ -43,10 +43,17 @@ public class LedgerClient {
     /**
      * A bundle written as JSON: a replay's bundle runs to tens of megabytes, written once rather than on every
      * attempt, and sent as bytes in pieces ({@link JsonBody#pieces()}), never as one string on the HTTP client's event
-     * loop nor as one buffer on the socket; its length is not known before it is written, so it goes chunked.
+     * loop nor as one buffer on the socket; its length is not known before it is written, so it goes chunked. A body
+     * whose writing failed fails the delivery with that cause, not retried, whatever the ledger answered to it.
      */
     public BundleResult deliver(JsonBody bundle) {
-        return Answers.delivered("the ledger", "batch", () -> api.deliverBundle(bundle.pieces()));
+        return Answers.delivered("the ledger", "batch", () -> {
+            try {
+                return api.deliverBundle(bundle.pieces());
+            } finally {
+                bundle.requireWritten(); // the ledger's answer to a body cut short is not the cause
+            }
+        });
     }
 
     public UsageReceipt deliver(UsageBatch batch) {

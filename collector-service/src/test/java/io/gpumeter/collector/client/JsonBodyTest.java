@@ -1,6 +1,7 @@
 package io.gpumeter.collector.client;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.problem.ApiProblem;
 import io.vertx.mutiny.core.buffer.Buffer;
 import org.junit.jupiter.api.Test;
 
@@ -142,6 +143,13 @@ class JsonBodyTest {
         try {
             JsonBody body = JsonBody.writing(new ObjectMapper(), Object::new, writer);
             assertThrows(RuntimeException.class, () -> pieces(body));
+            ApiProblem unwritten = assertThrows(ApiProblem.class, body::requireWritten);
+            assertEquals(500, unwritten.status());
+            assertTrue(unwritten.getMessage().contains("could not write"), unwritten.getMessage());
+
+            JsonBody written = JsonBody.writing(new ObjectMapper(), () -> List.of("a"), writer);
+            assertEquals("[\"a\"]", new String(joined(pieces(written))));
+            written.requireWritten();
         } finally {
             writer.shutdownNow();
         }
