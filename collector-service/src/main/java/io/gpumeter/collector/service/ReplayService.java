@@ -20,9 +20,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.time.Clock;
 import java.util.Map;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.Executor;
 
 /**
  * Replays a recorded stream of watch events: the whole request is read and checked before anything is sent,
@@ -38,17 +36,15 @@ public class ReplayService {
     private final ObjectMapper json;
     private final Clock clock;
     private final int parallelism;
-    /** Parses the blocks of a request's lines on every core while the request's own thread reads the next block. */
-    private final ExecutorService parsers;
+    /**
+     * Parse the blocks of a request's lines on every core while the request's own thread reads the next block, and
+     * write its bundle; the request that arrived first goes first.
+     */
+    private final OldestFirst parsers;
 
     public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, ObjectMapper json, Clock clock) {
         this.parallelism = Math.max(1, config.replay().parsers().orElse(Runtime.getRuntime().availableProcessors()));
-        AtomicInteger threads = new AtomicInteger();
-        this.parsers = Executors.newFixedThreadPool(parallelism, task -> {
-            Thread t = new Thread(task, "replay-parser-" + threads.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        this.parsers = new OldestFirst(parallelism, "replay-parser");
         this.clock = clock;
         this.json = json;
         this.ledger = ledger;
@@ -59,9 +55,10 @@ public class ReplayService {
     public ReplayResult replay(InputStream body, String cluster) {
         String target = cluster == null || cluster.isEmpty() ? config.cluster() : ClusterName.require("cluster", cluster);
         FactSink sink = new FactSink();
+        Executor threads = parsers.forNextRequest();
         int events;
         try {
-            events = new WatchStreamReader(config.replay().maxLines(), parsers, parallelism).read(body, clock.instant(), sink);
+            events = new WatchStreamReader(config.replay().maxLines(), threads, parallelism).read(body, clock.instant(), sink);
         } catch (WatchStreamReader.MalformedLine e) {
             throw ApiProblem.badRequest("line " + e.line(), e.getMessage());
         } catch (WatchStreamReader.TooManyLines e) {
@@ -72,7 +69,7 @@ public class ReplayService {
         int skipped = sink.skippedCount();
         Map<String, Integer> skippedByReason = sink.skippedByReason();
         BundleResult both = sink.facts() == 0 && sink.governanceFacts().isEmpty()
-                ? new BundleResult(new IngestResult(0, 0), new IngestResult(0, 0)) : deliver(sink, target);
+                ? new BundleResult(new IngestResult(0, 0), new IngestResult(0, 0)) : deliver(sink, target, threads);
         IngestResult stored = both.facts() == null ? new IngestResult(0, 0) : both.facts();
         IngestResult governed = both.governance() == null ? new IngestResult(0, 0) : both.governance();
         metrics.counter("gpumeter.collector.replay.events", "outcome", "accepted").increment(stored.accepted());
@@ -92,9 +89,9 @@ public class ReplayService {
      * governance views go as what each says beyond its pod version. The bundle is written on a parser thread, idle by
      * then, while its first pieces are already sent, so that the ledger reads it meanwhile.
      */
-    private BundleResult deliver(FactSink sink, String cluster) {
+    private BundleResult deliver(FactSink sink, String cluster, Executor writer) {
         try {
-            return ledger.deliver(JsonBody.writing(json, () -> sink.handOver(cluster), parsers));
+            return ledger.deliver(JsonBody.writing(json, () -> sink.handOver(cluster), writer));
         } catch (ApiProblem e) {
             throw e;
         } catch (FaultToleranceException | jakarta.ws.rs.ProcessingException | jakarta.ws.rs.WebApplicationException e) {
