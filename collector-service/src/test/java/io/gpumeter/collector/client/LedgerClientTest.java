@@ -51,12 +51,12 @@ class LedgerClientTest {
 
         @Override
         public IngestResult deliver(FactBatch batch) {
-            throw new UnsupportedOperationException();
+            throw new AssertionError("a bundle's delivery sent a separate batch");
         }
 
         @Override
         public IngestResult deliver(LivePodSet set) {
-            throw new UnsupportedOperationException();
+            throw new AssertionError("a bundle's delivery sent a live pod set");
         }
     }
 
