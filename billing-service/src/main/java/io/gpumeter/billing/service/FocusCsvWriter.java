@@ -4,11 +4,11 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.gpumeter.billing.domain.BillingPeriod;
 import io.gpumeter.billing.domain.CostReport;
-import io.gpumeter.billing.domain.CsvCells;
 import io.gpumeter.billing.domain.FocusLabels;
 import io.gpumeter.billing.domain.LineType;
 import io.gpumeter.billing.domain.ModelName;
 import io.gpumeter.billing.domain.ReportRow;
+import io.gpumeter.common.csv.CsvCells;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 

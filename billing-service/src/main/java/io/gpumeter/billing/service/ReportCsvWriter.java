@@ -1,8 +1,8 @@
 package io.gpumeter.billing.service;
 
 import io.gpumeter.billing.domain.CostReport;
-import io.gpumeter.billing.domain.CsvCells;
 import io.gpumeter.billing.domain.ReportRow;
+import io.gpumeter.common.csv.CsvCells;
 import org.apache.commons.csv.CSVFormat;
 import org.apache.commons.csv.CSVPrinter;
 

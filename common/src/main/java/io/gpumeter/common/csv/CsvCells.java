@@ -1,4 +1,4 @@
-package io.gpumeter.billing.domain;
+package io.gpumeter.common.csv;
 
 /**
  * Defuses CSV formula injection: a spreadsheet must show a cell such as "=HYPERLINK(...)" as text, never run it.

@@ -1,4 +1,4 @@
-package io.gpumeter.billing.domain;
+package io.gpumeter.common.csv;
 
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
