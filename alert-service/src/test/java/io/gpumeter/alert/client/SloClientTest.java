@@ -44,6 +44,15 @@ class SloClientTest {
     }
 
     @Test
+    void aServiceSelectorKeepsItsNamespace() {
+        SloView service = new SloView("chat-ttft", new Selector("chat", null, "b-ns"), "TTFT", new Objective(99.0, 300.0));
+        SloState s = SloClient.state(service, new StatusView("OK", List.of()), null);
+        assertEquals("chat", s.service());
+        assertEquals("b-ns", s.namespace());
+        assertEquals(null, s.tenant());
+    }
+
+    @Test
     void theLatencyCurveBecomesMinuteWindowsSortedAndIncompleteOnesDropped() {
         SloState s = SloClient.state(CHAT, null, new LatencyView(List.of(
                 new MinuteView(T.plusSeconds(60), new Percentiles(400.0)),

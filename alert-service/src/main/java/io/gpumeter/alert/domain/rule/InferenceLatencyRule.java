@@ -59,12 +59,17 @@ public final class InferenceLatencyRule implements Rule {
                 double worst = last.stream().mapToDouble(LatencyWindow::p99Ms).max().orElse(0);
                 found.add(Finding.of(NAME, severity()).label("slo", slo.name()).label("service", slo.service())
                         .label(Finding.NAMESPACE, slo.namespace()).label(Finding.TENANT, slo.tenant())
-                        .describe(sli + " p99 of " + slo.service() + " above " + slo.thresholdMs() + " ms for " + windows
+                        .describe(sli + " p99 of " + service(slo) + " above " + slo.thresholdMs() + " ms for " + windows
                                         + " windows in a row",
                                 "SLO " + slo.name() + ": the worst of the last " + windows + " windows had p99 " + worst
                                         + " ms. Capture a trace snapshot on the spot and look at same-card neighbours."));
             }
         }
         return RuleResult.judge(NAME, found, Map.of("slo", snapshot.slos()));
+    }
+
+    /** A service is known by its namespace and its name: the same name in another namespace is another service. */
+    static String service(SloState slo) {
+        return slo.namespace() == null || slo.service() == null ? slo.service() : slo.namespace() + "/" + slo.service();
     }
 }

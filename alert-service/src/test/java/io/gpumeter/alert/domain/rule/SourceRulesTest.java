@@ -133,6 +133,23 @@ class SourceRulesTest {
     }
 
     @Test
+    void oneServiceNameInTwoNamespacesIsTwoServicesEachAlertedOnItsOwn() {
+        // tenant A's pods call themselves chat too; only tenant B's service in b-ns is slow
+        SloState mine = new SloState("b-chat-ttft", "TTFT", "chat", "b-ns", null, 300.0, true, 15.0,
+                windows(400, 400, 400));
+        SloState theirs = new SloState("a-chat-ttft", "TTFT", "chat", "a-ns", null, 300.0, false, null,
+                windows(100, 100, 100));
+        for (Rule rule : List.of(new InferenceLatencyRule(3), new SloFastBurnRule())) {
+            RuleResult r = rule.evaluate(slos(mine, theirs));
+            assertEquals(1, r.findings().size(), rule.alertname());
+            assertEquals("b-ns", r.findings().get(0).label(Finding.NAMESPACE), rule.alertname());
+            assertEquals("b-chat-ttft", r.findings().get(0).label("slo"), rule.alertname());
+        }
+        RuleResult latency = new InferenceLatencyRule(3).evaluate(slos(mine, theirs));
+        assertTrue(latency.findings().get(0).summary().contains("b-ns/chat"), latency.findings().get(0).summary());
+    }
+
+    @Test
     void fastBurnFiresWhileSloServiceSaysSoAndIsInactiveWithoutIt() {
         Rule rule = new SloFastBurnRule();
         assertEquals(1, rule.evaluate(slos(new SloState("chat-ttft", "TTFT", "chat", null, "acme", 300.0, true, 15.2,
