@@ -30,10 +30,6 @@ import java.util.Map;
 @ApplicationScoped
 public class AcceptanceService {
 
-    /** Where a reviewer reads a cell's latency again; slo-service's own read of the same stored minutes. */
-    static final String LATENCY_CURL = "curl -sS -H \"Authorization: Bearer $GPUMETER_TOKEN\""
-            + " \"$GPUMETER_SLO/api/v1/latency?service={service}&sli={sli}&from=%s&to=%s\"";
-
     private final CellReader cells;
     private final InterferenceService interference;
     private final LedgerReads ledger;
@@ -84,10 +80,9 @@ public class AcceptanceService {
         }
         FleetFigures fleet = new FleetFigures();
         return all.chain(() -> fleet(plan, read, fleet)).map(ignored -> {
-            String curl = String.format(LATENCY_CURL, plan.from(), plan.to());
             List<Run.Outcome> outcomes = new ArrayList<>();
             for (Plan.Clause clause : plan.assertions()) {
-                outcomes.add(Judge.judge(plan, clause, read, fleet, curl));
+                outcomes.add(Judge.judge(plan, clause, read, fleet));
             }
             List<Run.Commitment> commitments = Commitments.of(plan, read, fleet, outcomes);
             List<Run.MatrixRow> matrix = Matrix.of(plan, read, fleet, commitments);
@@ -148,8 +143,8 @@ public class AcceptanceService {
     /** The service's own interference report, reused as it is served: its worst shared bucket's IF_latency. */
     private Uni<LedgerReads.Read<Double>> ownInterference(CellData cell, Plan.Clause clause, Plan plan) {
         Sli sli = clause.sli() == null ? Sli.TTFT : clause.sli();
-        String curl = "curl -sS -H \"Authorization: Bearer $GPUMETER_TOKEN\" \"$GPUMETER_SLO/api/v1/interference?service="
-                + cell.service() + "&sli=" + sli + "&from=" + plan.from() + "&to=" + plan.to() + "\"";
+        String curl = CurlLine.slo("/api/v1/interference", "service", cell.service(), "sli", sli.name(),
+                "from", plan.from().toString(), "to", plan.to().toString());
         return Uni.createFrom().deferred(() -> interference.report(cell.service(), sli,
                         new TimeWindow(plan.from(), plan.to())))
                 .map(report -> {

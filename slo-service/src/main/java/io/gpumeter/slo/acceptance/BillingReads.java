@@ -35,7 +35,7 @@ public class BillingReads {
 
     /** The window's allocated, used and idle cost per namespace. */
     public Uni<LedgerReads.Read<JsonNode>> costs(Instant from, Instant to, String groupBy) {
-        String curl = LedgerReads.curlGet(billingUrl, "/api/v1/costs", "from", from.toString(), "to", to.toString(),
+        String curl = CurlLine.get(billingUrl, "/api/v1/costs", "from", from.toString(), "to", to.toString(),
                 "groupBy", groupBy);
         return LedgerReads.recorded(json, curl, Uni.createFrom().deferred(() -> billing.costs(from, to, groupBy)),
                 a -> a);
@@ -43,7 +43,7 @@ public class BillingReads {
 
     /** alert-service's runbook as JSON. */
     public Uni<LedgerReads.Read<JsonNode>> runbook() {
-        String curl = LedgerReads.curlGet(alertUrl, "/api/v1/runbook", "format", "json");
+        String curl = CurlLine.get(alertUrl, "/api/v1/runbook", "format", "json");
         return LedgerReads.recorded(json, curl, Uni.createFrom().deferred(alert::runbook), a -> a);
     }
 }

@@ -45,10 +45,8 @@ final class CostFigures {
                 double used = u == null ? 0 : u;
                 allocatedCost += a * rate;
                 usedCost += used * rate;
-                csv.append(pod).append(',').append(model).append(',').append(a).append(',').append(used).append(',')
-                        .append(rate).append(',').append(line.path("currency").asText("")).append(',')
-                        .append(money(a * rate)).append(',').append(money(used * rate)).append(',')
-                        .append(money((a - used) * rate)).append('\n');
+                csv.append(PackCsv.line(pod, model, a, used, rate, line.path("currency"), money(a * rate),
+                        money(used * rate), money((a - used) * rate)));
             }
         }
         List<Run.Call> calls = new ArrayList<>(cell.calls());

@@ -100,9 +100,8 @@ public final class Figures {
         if (groups != null && groups.isArray()) {
             for (JsonNode g : groups) {
                 JsonNode memory = g.path("memory");
-                csv.append(g.path("key").asText("")).append(',').append(memory.path("cards").asText(""))
-                        .append(',').append(memory.path("freeMiB").asText("")).append(',')
-                        .append(memory.path("overall").asText("")).append('\n');
+                csv.append(PackCsv.line(g.path("key"), memory.path("cards"), memory.path("freeMiB"),
+                        memory.path("overall")));
                 if (value == null && memory.path("overall").isNumber()) {
                     value = memory.path("overall").asDouble();
                 }
@@ -118,10 +117,8 @@ public final class Figures {
         String field = metric == Metric.QUEUE_WAIT_P50 ? "p50Seconds" : "p95Seconds";
         StringBuilder csv = new StringBuilder("key,count,p50_seconds,p95_seconds,p99_seconds,max_seconds\n");
         for (JsonNode row : FleetFigures.rows(read)) {
-            csv.append(row.path("key").asText("")).append(',').append(row.path("count").asText("")).append(',')
-                    .append(row.path("p50Seconds").asText("")).append(',').append(row.path("p95Seconds").asText(""))
-                    .append(',').append(row.path("p99Seconds").asText("")).append(',')
-                    .append(row.path("maxSeconds").asText("")).append('\n');
+            csv.append(PackCsv.line(row.path("key"), row.path("count"), row.path("p50Seconds"),
+                    row.path("p95Seconds"), row.path("p99Seconds"), row.path("maxSeconds")));
         }
         List<Run.Call> calls = new ArrayList<>(cell.calls());
         calls.addAll(calls(read));
@@ -142,8 +139,7 @@ public final class Figures {
             for (JsonNode row : FleetFigures.podRows(fleet.hoursByPod, pod)) {
                 Double a = FleetFigures.number(row, "allocatedGpuHours");
                 Double u = FleetFigures.number(row, "usedGpuHours");
-                csv.append(pod).append(',').append(row.path("group").path("model").asText("")).append(',')
-                        .append(a == null ? "" : a).append(',').append(u == null ? "" : u).append('\n');
+                csv.append(PackCsv.line(pod, row.path("group").path("model"), a, u));
                 allocated += a == null ? 0 : a;
                 used += u == null ? 0 : u;
             }
@@ -162,9 +158,8 @@ public final class Figures {
         if (d != null) {
             for (CellData.MinutePoint p : d.curve()) {
                 LatencySummary s = p.latency();
-                csv.append(cell.cell().name()).append(',').append(p.minute()).append(',').append(s.count()).append(',')
-                        .append(ms(s.p50Ms())).append(',').append(ms(s.p95Ms())).append(',').append(ms(s.p99Ms()))
-                        .append(',').append(ms(s.maxMs())).append('\n');
+                csv.append(PackCsv.line(cell.cell().name(), p.minute(), s.count(), ms(s.p50Ms()), ms(s.p95Ms()),
+                        ms(s.p99Ms()), ms(s.maxMs())));
             }
         }
         return csv.toString();
@@ -174,15 +169,15 @@ public final class Figures {
         StringBuilder csv = new StringBuilder("cell,pod,at,generation_tokens_total\n");
         cell.tokenReadings().forEach((pod, readings) -> readings.stream()
                 .sorted(java.util.Comparator.comparing(io.gpumeter.slo.domain.TokenRate.Reading::at))
-                .forEach(r -> csv.append(cell.cell().name()).append(',').append(pod).append(',').append(r.at())
-                        .append(',').append(String.format(Locale.ROOT, "%.0f", r.value())).append('\n')));
+                .forEach(r -> csv.append(PackCsv.line(cell.cell().name(), pod, r.at(),
+                        String.format(Locale.ROOT, "%.0f", r.value())))));
         return csv.toString();
     }
 
     static String requestCsv(CellData cell) {
         StringBuilder csv = new StringBuilder("cell,minute,requests,failed\n");
-        cell.requestCurve().forEach(p -> csv.append(cell.cell().name()).append(',').append(p.minute()).append(',')
-                .append(p.requests()).append(',').append(p.failed()).append('\n'));
+        cell.requestCurve().forEach(p -> csv.append(PackCsv.line(cell.cell().name(), p.minute(), p.requests(),
+                p.failed())));
         return csv.toString();
     }
 

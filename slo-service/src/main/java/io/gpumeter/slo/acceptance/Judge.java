@@ -23,8 +23,7 @@ public final class Judge {
     private Judge() {
     }
 
-    public static Run.Outcome judge(Plan plan, Clause clause, Map<String, CellData> cells, FleetFigures fleet,
-                                    String latencyCurl) {
+    public static Run.Outcome judge(Plan plan, Clause clause, Map<String, CellData> cells, FleetFigures fleet) {
         if (clause.kind() == Kind.BLOCKED) {
             return blocked(plan, clause, fleet);
         }
@@ -55,8 +54,10 @@ public final class Judge {
             }
         });
         if (clause.metric().latency() || clause.metric() == Plan.Metric.INTERFERENCE_FACTOR) {
-            calls.add(0, new Run.Call(latencyCurl.replace("{service}", String.valueOf(cell.service()))
-                    .replace("{sli}", String.valueOf(clause.sli() == null ? "TTFT" : clause.sli())), 200,
+            // where a reviewer reads the cell's latency again: slo-service's own read of the same stored minutes
+            calls.add(0, new Run.Call(CurlLine.slo("/api/v1/latency", "service", cell.service(),
+                    "sli", String.valueOf(clause.sli() == null ? "TTFT" : clause.sli()),
+                    "from", plan.from().toString(), "to", plan.to().toString()), 200,
                     "the cell's minutes as stored in slo.latency_minute; the curve CSV holds them"));
         }
         boolean floor = clause.max() == null;
@@ -108,10 +109,8 @@ public final class Judge {
         for (JsonNode p : read.answer()) {
             if (clause.namespace().equals(p.path("namespace").asText()) && clause.pod().equals(p.path("name").asText())) {
                 found = p;
-                csv.append(p.path("namespace").asText()).append(',').append(p.path("name").asText()).append(',')
-                        .append(p.path("state").asText("")).append(',').append(p.path("waitingSince").asText(""))
-                        .append(',').append(p.path("ageSeconds").asText("")).append(',')
-                        .append(p.path("reason").asText("").replace(',', ';')).append('\n');
+                csv.append(PackCsv.line(p.path("namespace"), p.path("name"), p.path("state"), p.path("waitingSince"),
+                        p.path("ageSeconds"), p.path("reason")));
             }
         }
         if (found == null) {

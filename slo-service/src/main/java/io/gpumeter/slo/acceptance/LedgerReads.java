@@ -11,10 +11,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -86,23 +83,11 @@ public class LedgerReads {
     }
 
     private String get(String path, String... params) {
-        return curlGet(ledgerUrl, path, params);
-    }
-
-    /** The curl line that repeats a GET of {@code base + path} with the query's name/value pairs. */
-    static String curlGet(String base, String path, String... params) {
-        List<String> query = new ArrayList<>();
-        for (int i = 0; i < params.length; i += 2) {
-            query.add(params[i] + "=" + URLEncoder.encode(params[i + 1], StandardCharsets.UTF_8));
-        }
-        String root = base.endsWith("/") ? base.substring(0, base.length() - 1) : base;
-        return "curl -sS -H \"Authorization: Bearer $GPUMETER_TOKEN\" '" + root + path
-                + (query.isEmpty() ? "" : "?" + String.join("&", query)) + "'";
+        return CurlLine.get(ledgerUrl, path, params);
     }
 
     private String post(String path, Object body) {
-        return "curl -sS -H \"Authorization: Bearer $GPUMETER_TOKEN\" -H 'Content-Type: application/json' -X POST '"
-                + ledgerUrl + path + "' -d '" + write(body) + "'";
+        return CurlLine.post(ledgerUrl, path, write(body));
     }
 
     private String write(Object value) {

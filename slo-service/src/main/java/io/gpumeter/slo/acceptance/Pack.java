@@ -3,6 +3,7 @@ package io.gpumeter.slo.acceptance;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpumeter.common.shell.ShellWords;
 import io.gpumeter.slo.repository.StoredRun;
 
 import java.io.ByteArrayOutputStream;
@@ -13,6 +14,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.LocalDateTime;
 import java.util.HexFormat;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
@@ -44,15 +46,12 @@ public final class Pack {
         for (Run.Outcome o : run.assertions()) {
             String dir = String.format(Locale.ROOT, "evidence/%02d-%s/", n++, slug(o.name()));
             put(files, dir + "verdict.txt", o.verdict() + "\n" + o.statement() + "\n");
-            StringBuilder sh = new StringBuilder("#!/bin/sh\n# The reads behind this verdict; set GPUMETER_TOKEN"
-                    + " (and GPUMETER_SLO for slo-service) to repeat them.\n");
             StringBuilder answers = new StringBuilder();
             for (Run.Call c : o.evidence().requests()) {
-                sh.append(c.curl()).append('\n');
-                answers.append("# ").append(c.curl()).append("\n# status ").append(c.status()).append('\n')
+                answers.append("# ").append(oneLine(c.curl())).append("\n# status ").append(c.status()).append('\n')
                         .append(c.response()).append("\n\n");
             }
-            put(files, dir + "requests.sh", sh.toString());
+            put(files, dir + "requests.sh", requests(o.evidence().requests()));
             put(files, dir + "responses.txt", answers.toString());
             put(files, dir + "pods.csv", pods(o));
             put(files, dir + "curve.csv", o.evidence().curveCsv() == null ? "" : o.evidence().curveCsv());
@@ -78,53 +77,57 @@ public final class Pack {
         return out.toByteArray();
     }
 
+    /**
+     * The curl lines to run again. A line is written to run only when it is made of quoted words alone (as
+     * {@link CurlLine} writes them); any other, such as one stored by a build that pasted names into double quotes, is
+     * kept as a comment, so running the file never runs what a name smuggled into it.
+     */
+    static String requests(List<Run.Call> calls) {
+        StringBuilder sh = new StringBuilder("#!/bin/sh\n# The reads behind this verdict; set GPUMETER_TOKEN"
+                + " (and GPUMETER_SLO for slo-service) to repeat them.\n");
+        for (Run.Call c : calls) {
+            if (ShellWords.onlyQuoted(c.curl())) {
+                sh.append(c.curl()).append('\n');
+            } else {
+                sh.append("# not run, its words are not all quoted: ").append(oneLine(c.curl())).append('\n');
+            }
+        }
+        return sh.toString();
+    }
+
+    /** A line kept as a comment stays one line: a line break in it would end the comment. */
+    private static String oneLine(String text) {
+        return text.replace("\r", "\\r").replace("\n", "\\n");
+    }
+
     private static String matrix(Run run) {
         StringBuilder csv = new StringBuilder("class,workload,form,cell,metric,value,unit\n");
-        run.matrix().forEach(r -> csv.append(r.benchmarkClass()).append(',').append(q(r.workload())).append(',')
-                .append(r.form()).append(',').append(r.cell()).append(',').append(r.metric()).append(',')
-                .append(r.value() == null ? "" : r.value().toPlainString()).append(',').append(r.unit()).append('\n'));
+        run.matrix().forEach(r -> csv.append(PackCsv.line(r.benchmarkClass(), r.workload(), r.form(), r.cell(),
+                r.metric(), r.value(), r.unit())));
         return csv.toString();
     }
 
     private static String commitments(Run run) {
         StringBuilder csv = new StringBuilder("workload,form,cell,slo_sli,slo_ms,throughput_per_gpu,gpus,jitter_margin,"
                 + "failure_margin,peak_margin,committed_per_gpu,queue_wait_ceiling_seconds,degrades_first\n");
-        run.commitments().forEach(k -> csv.append(q(k.workload())).append(',').append(k.form()).append(',')
-                .append(k.cell()).append(',').append(s(k.sloSli())).append(',').append(s(k.sloMs())).append(',')
-                .append(s(k.throughputPerGpu())).append(',').append(s(k.gpus())).append(',').append(s(k.jitterMargin()))
-                .append(',').append(s(k.failureMargin())).append(',').append(s(k.peakMargin())).append(',')
-                .append(s(k.committedPerGpu())).append(',').append(s(k.queueWaitCeilingSeconds())).append(',')
-                .append(q(k.degradesFirst())).append('\n'));
+        run.commitments().forEach(k -> csv.append(PackCsv.line(k.workload(), k.form(), k.cell(), k.sloSli(),
+                k.sloMs(), k.throughputPerGpu(), k.gpus(), k.jitterMargin(), k.failureMargin(), k.peakMargin(),
+                k.committedPerGpu(), k.queueWaitCeilingSeconds(), k.degradesFirst())));
         return csv.toString();
     }
 
     private static String pods(Run.Outcome o) {
         StringBuilder csv = new StringBuilder("cell,namespace,pod,node,gpu_uuid,unit,mig_profile,cores,memory_mib,"
                 + "fraction,owner_kind,owner_name,tenant\n");
-        o.evidence().pods().forEach(p -> csv.append(p.cell()).append(',').append(p.namespace()).append(',')
-                .append(p.pod()).append(',').append(s(p.node())).append(',').append(s(p.gpuUuid())).append(',')
-                .append(s(p.unitKind())).append(',').append(s(p.migProfile())).append(',').append(s(p.cores()))
-                .append(',').append(s(p.memoryMiB())).append(',').append(s(p.fraction())).append(',')
-                .append(s(p.ownerKind())).append(',').append(q(p.ownerName())).append(',').append(q(p.tenant()))
-                .append('\n'));
+        o.evidence().pods().forEach(p -> csv.append(PackCsv.line(p.cell(), p.namespace(), p.pod(), p.node(),
+                p.gpuUuid(), p.unitKind(), p.migProfile(), p.cores(), p.memoryMiB(), p.fraction(), p.ownerKind(),
+                p.ownerName(), p.tenant())));
         return csv.toString();
     }
 
     static String slug(String name) {
         String s = name.toLowerCase(Locale.ROOT).replaceAll("[^a-z0-9]+", "-").replaceAll("^-|-$", "");
         return s.isEmpty() ? "assertion" : s.length() > 40 ? s.substring(0, 40) : s;
-    }
-
-    private static String s(Object v) {
-        return v == null ? "" : v instanceof java.math.BigDecimal d ? d.toPlainString() : v.toString();
-    }
-
-    /** A CSV field, quoted when it holds a separator or a quote. */
-    private static String q(String v) {
-        if (v == null) {
-            return "";
-        }
-        return v.contains(",") || v.contains("\"") || v.contains("\n") ? "\"" + v.replace("\"", "\"\"") + "\"" : v;
     }
 
     private static String pretty(ObjectMapper json, Object value) {

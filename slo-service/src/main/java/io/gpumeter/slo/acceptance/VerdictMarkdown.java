@@ -1,6 +1,7 @@
 package io.gpumeter.slo.acceptance;
 
 import java.time.Instant;
+import java.util.List;
 
 /** The one-page verdict as Markdown: the same content as the HTML page, tables instead of charts. */
 public final class VerdictMarkdown {
@@ -10,41 +11,71 @@ public final class VerdictMarkdown {
 
     public static String render(long id, Instant createdAt, Run run) {
         StringBuilder m = new StringBuilder(4096);
-        m.append("# ").append(run.name()).append("\n\n**Verdict: ").append(run.verdict()).append("** — ")
+        m.append("# ").append(text(run.name())).append("\n\n**Verdict: ").append(text(run.verdict())).append("** — ")
                 .append(run.passed()).append(" passed, ").append(run.failed()).append(" failed, ").append(run.noData())
                 .append(" without data. Window ").append(run.from()).append(" – ").append(run.to()).append("; run ")
                 .append(id).append(", computed ").append(createdAt).append(".\n\n## Assertions\n\n")
                 .append("| assertion | verdict | observed | limit | statement |\n|---|---|---:|---:|---|\n");
         for (Run.Outcome o : run.assertions()) {
-            m.append("| ").append(cell(o.name())).append(" | ").append(o.verdict()).append(" | ")
-                    .append(VerdictHtml.num(o.observed())).append(' ').append(o.unit()).append(" | ")
-                    .append(cell(o.comparison())).append(' ').append(VerdictHtml.num(o.limit())).append(" | ")
-                    .append(cell(o.statement())).append(" |\n");
+            m.append("| ").append(text(o.name())).append(" | ").append(text(o.verdict())).append(" | ")
+                    .append(VerdictHtml.num(o.observed())).append(' ').append(text(o.unit())).append(" | ")
+                    .append(text(o.comparison())).append(' ').append(VerdictHtml.num(o.limit())).append(" | ")
+                    .append(text(o.statement())).append(" |\n");
         }
         m.append("\n## Matrix\n\n| class | workload | form | cell | metric | value | unit |\n|---|---|---|---|---|---:|---|\n");
         for (Run.MatrixRow r : run.matrix()) {
-            m.append("| ").append(r.benchmarkClass()).append(" | ").append(cell(r.workload())).append(" | ")
-                    .append(r.form()).append(" | ").append(r.cell()).append(" | ").append(r.metric()).append(" | ")
-                    .append(VerdictHtml.num(r.value())).append(" | ").append(r.unit()).append(" |\n");
+            m.append("| ").append(text(r.benchmarkClass())).append(" | ").append(text(r.workload())).append(" | ")
+                    .append(text(r.form())).append(" | ").append(text(r.cell())).append(" | ").append(text(r.metric()))
+                    .append(" | ").append(VerdictHtml.num(r.value())).append(" | ").append(text(r.unit())).append(" |\n");
         }
         m.append("\n## Commitments\n\n| workload | form | cell | SLO | measured/GPU | committed/GPU | queue-wait ceiling |"
                 + " degrades first |\n|---|---|---|---|---:|---:|---:|---|\n");
         for (Run.Commitment k : run.commitments()) {
-            m.append("| ").append(cell(k.workload())).append(" | ").append(k.form()).append(" | ").append(k.cell())
-                    .append(" | ").append(k.sloMs() == null ? "–" : k.sloSli() + " " + VerdictHtml.num(k.sloMs()) + " ms")
+            m.append("| ").append(text(k.workload())).append(" | ").append(text(k.form())).append(" | ")
+                    .append(text(k.cell())).append(" | ")
+                    .append(k.sloMs() == null ? "–" : text(k.sloSli()) + " " + VerdictHtml.num(k.sloMs()) + " ms")
                     .append(" | ").append(VerdictHtml.num(k.throughputPerGpu())).append(" | ")
                     .append(VerdictHtml.num(k.committedPerGpu())).append(" | ")
                     .append(VerdictHtml.num(k.queueWaitCeilingSeconds())).append(" | ")
-                    .append(cell(k.degradesFirst())).append(" |\n");
+                    .append(text(k.degradesFirst())).append(" |\n");
         }
         m.append("\n## Risks\n\n");
-        (run.risks().isEmpty() ? java.util.List.of("none found") : run.risks()).forEach(r -> m.append("- ").append(r).append('\n'));
+        (run.risks().isEmpty() ? List.of("none found") : run.risks()).forEach(r -> m.append("- ").append(text(r)).append('\n'));
         m.append("\n## Recommended actions\n\n");
-        (run.actions().isEmpty() ? java.util.List.of("none") : run.actions()).forEach(a -> m.append("- ").append(a).append('\n'));
+        (run.actions().isEmpty() ? List.of("none") : run.actions()).forEach(a -> m.append("- ").append(text(a)).append('\n'));
         return m.toString();
     }
 
-    private static String cell(String s) {
-        return s == null ? "" : s.replace("|", "\\|").replace("\n", " ");
+    /**
+     * Text as Markdown shows it literally. Names, risks and the cluster's messages come from plans and from the
+     * cluster, and everything written here goes through this: HTML's {@code & < >} become entities, so a viewer that
+     * allows HTML renders no tag; each character that opens emphasis, code, a link or image, a strikethrough or a
+     * table cell is escaped with a backslash, and so is a heading's or a list's marker where the text begins (it
+     * begins a list item); a line break becomes a space, so a row or list item stays one line.
+     */
+    static String text(String s) {
+        if (s == null) {
+            return "";
+        }
+        StringBuilder out = new StringBuilder(s.length() + 16);
+        int digits = 0;
+        while (digits < s.length() && Character.isDigit(s.charAt(digits))) {
+            digits++;
+        }
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            switch (c) {
+                case '&' -> out.append("&amp;");
+                case '<' -> out.append("&lt;");
+                case '>' -> out.append("&gt;");
+                case '\n', '\r' -> out.append(' ');
+                case '\\', '`', '*', '_', '[', ']', '|', '~' -> out.append('\\').append(c);
+                case '#', '-', '+' -> out.append(i == 0 ? "\\" : "").append(c);
+                // "1." or "1)" opens a numbered list
+                case '.', ')' -> out.append(i > 0 && i == digits ? "\\" : "").append(c);
+                default -> out.append(c);
+            }
+        }
+        return out.toString();
     }
 }

@@ -51,8 +51,8 @@ class VerdictPageTest {
     void markdownCarriesTheSameVerdict() {
         String md = VerdictMarkdown.render(7, Instant.parse("2026-11-02T12:00:00Z"),
                 run(List.of(outcome("a|b", "PASS", "100", "300", "<="))));
-        assertTrue(md.startsWith("# plan <&> \"quoted\"\n\n**Verdict: PASS**"));
-        assertTrue(md.contains("| a\\|b | PASS | 100 ms | <= 300 |"), md);
+        assertTrue(md.startsWith("# plan &lt;&amp;&gt; \"quoted\"\n\n**Verdict: PASS**"), md);
+        assertTrue(md.contains("| a\\|b | PASS | 100 ms | &lt;= 300 |"), md);
     }
 
     private static final String RUNBOOK = """

@@ -56,10 +56,10 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         }
 
         String json() {
-            return "{\"cluster\":\"c1\",\"node\":\"" + node + "\",\"gpuUuid\":\"" + gpuUuid + "\",\"namespace\":\""
-                    + namespace + "\",\"pod\":\"" + pod + "\",\"podUid\":\"uid-" + pod + "\",\"owner\":{\"kind\":\""
-                    + ownerKind + "\",\"name\":\"" + ownerName + "\"},\"tenant\":\"" + tenant + "\",\"team\":null,"
-                    + "\"project\":null,\"unit\":{\"kind\":\"" + unitKind + "\",\"migProfile\":null,\"migInstance\":null,"
+            return "{\"cluster\":\"c1\",\"node\":" + str(node) + ",\"gpuUuid\":" + str(gpuUuid) + ",\"namespace\":"
+                    + str(namespace) + ",\"pod\":" + str(pod) + ",\"podUid\":" + str("uid-" + pod) + ",\"owner\":{\"kind\":"
+                    + str(ownerKind) + ",\"name\":" + str(ownerName) + "},\"tenant\":" + str(tenant) + ",\"team\":null,"
+                    + "\"project\":null,\"unit\":{\"kind\":" + str(unitKind) + ",\"migProfile\":null,\"migInstance\":null,"
                     + "\"cores\":" + cores + ",\"memoryMiB\":" + memoryMiB + ",\"source\":\"device-plugin\"},"
                     + "\"fraction\":" + fraction + ",\"since\":\""
                     + since + "\",\"until\":" + (until == null ? "null" : "\"" + until + "\"") + "}";
@@ -83,15 +83,15 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             String queue = clusterQueue == null && localQueue == null && volcanoQueue == null ? "null"
                     : "{\"clusterQueue\":" + quoted(clusterQueue) + ",\"localQueue\":" + quoted(localQueue)
                     + ",\"volcanoQueue\":" + quoted(volcanoQueue) + "}";
-            return "{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\",\"known\":true,\"queue\":" + queue + "}";
+            return "{\"namespace\":" + str(namespace) + ",\"pod\":" + str(pod) + ",\"known\":true,\"queue\":" + queue + "}";
         }
 
         static String unknown(String namespace, String pod) {
-            return "{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\",\"known\":false,\"queue\":null}";
+            return "{\"namespace\":" + str(namespace) + ",\"pod\":" + str(pod) + ",\"known\":false,\"queue\":null}";
         }
 
         private static String quoted(String s) {
-            return s == null ? "null" : "\"" + s + "\"";
+            return str(s);
         }
     }
 
@@ -154,8 +154,8 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                 int slash = key.indexOf('/');
                 String units = array(HOLDINGS.stream().filter(h -> (h.namespace() + "/" + h.pod()).equals(key))
                         .map(h -> h.clipped(from, to)).filter(java.util.Objects::nonNull).toList());
-                return "{\"namespace\":\"" + key.substring(0, slash) + "\",\"pod\":\"" + key.substring(slash + 1)
-                        + "\",\"units\":" + units + "}";
+                return "{\"namespace\":" + str(key.substring(0, slash)) + ",\"pod\":" + str(key.substring(slash + 1))
+                        + ",\"units\":" + units + "}";
             }).toList()));
             return;
         }
@@ -217,6 +217,15 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     /** The calls made to {@code path} (e.g. "/api/v1/holdings") since {@code before} calls had been made. */
     static long calls(String path, int before) {
         return REQUESTS.subList(before, REQUESTS.size()).stream().filter(r -> r.startsWith(path + "?")).count();
+    }
+
+    /** A string as a JSON value, escaped: names in tests may hold quotes, backslashes and line breaks. */
+    static String str(String s) {
+        try {
+            return JSON.writeValueAsString(s);
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static String array(List<String> items) {
