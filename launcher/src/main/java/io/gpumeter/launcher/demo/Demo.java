@@ -1,5 +1,6 @@
 package io.gpumeter.launcher.demo;
 
+import io.gpumeter.common.shell.ShellWords;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
 import io.gpumeter.launcher.simulator.FleetSimulator;
 import io.gpumeter.launcher.simulator.Plan;
@@ -155,8 +156,7 @@ public final class Demo {
         String url = suite.url(Service.LEDGER) + "/api/v1/gpus/" + sample.gpuUuid() + "/occupants?at="
                 + Rfc3339.format(sample.at());
         String auth = "Bearer " + suite.adminToken();
-        out.printf("%nQ1: who held %s at %s?%n  curl -H \"Authorization: Bearer $TOKEN\" '%s'%n", sample.gpuUuid(),
-                Rfc3339.format(sample.at()), url);
+        out.printf("%nQ1: who held %s at %s?%n  %s%n", sample.gpuUuid(), Rfc3339.format(sample.at()), curl(url));
         out.printf("  the simulator put there: %s%n", sample.occupants().stream()
                 .map(p -> p.namespace() + "/" + p.name()).collect(Collectors.joining(", ")));
         Instant deadline = Instant.now().plus(LEDGER_WAIT);
@@ -187,10 +187,20 @@ public final class Demo {
         YearMonth lastMonth = YearMonth.from(plan.end().atZone(ZoneOffset.UTC)).minusMonths(1);
         Instant from = lastMonth.atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
         Instant to = lastMonth.plusMonths(1).atDay(1).atStartOfDay(ZoneOffset.UTC).toInstant();
-        out.printf("%nGPU-hours by tenant for %s:%n  curl -H \"Authorization: Bearer $TOKEN\" '%s/api/v1/gpu-hours?from=%s&to=%s&groupBy=tenant'%n",
-                lastMonth, suite.url(Service.LEDGER), Rfc3339.format(from), Rfc3339.format(to));
-        out.printf("Monthly cost report for %s (CSV):%n  curl -H \"Authorization: Bearer $TOKEN\" -o gpumeter-%s.csv '%s/api/v1/reports/monthly?month=%s"
-                + "&format=csv'%n", lastMonth, lastMonth, suite.url(Service.BILLING), lastMonth);
+        out.printf("%nGPU-hours by tenant for %s:%n  %s%n", lastMonth, curl(suite.url(Service.LEDGER)
+                + "/api/v1/gpu-hours?from=" + Rfc3339.format(from) + "&to=" + Rfc3339.format(to) + "&groupBy=tenant"));
+        out.printf("Monthly cost report for %s (CSV):%n  %s%n", lastMonth, curl("-o", "gpumeter-" + lastMonth + ".csv",
+                suite.url(Service.BILLING) + "/api/v1/reports/monthly?month=" + lastMonth + "&format=csv"));
+    }
+
+    /** A curl line to paste into a shell: its arguments single-quoted, the token the reader's own $TOKEN. */
+    private static String curl(String... arguments) {
+        StringBuilder line = new StringBuilder("curl -H ").append(ShellWords.quote("Authorization: Bearer "))
+                .append(ShellWords.variable("TOKEN"));
+        for (String argument : arguments) {
+            line.append(' ').append(ShellWords.quote(argument));
+        }
+        return line.toString();
     }
 
     /** The ledger has caught up once it names exactly the pods the simulator put on the card then. */
