@@ -32,7 +32,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * monthly report. Worked out by hand from the stream (2026-10-01, node dra-n1, four A100-SXM4-80GB):
  * <pre>
  * w/whole  gpu-0 (…0000) through a claim from a template  10:00–12:00   2 h        tenant dra-w
- * w/mon    gpu-0 with admin access                        monitoring    0 h
+ * w/mon    gpu-0 with admin access, admitted in w         monitoring    0 h
  * m/mig    3g.40gb MIG device of gpu-1 (…0001)            10:00–13:30   3.5 × 3/7 = 1.5 h   dra-m
  * s/s1     gpu-2 (…0002), one claim shared with s2        10:00–14:00   1 + ½ + 2 = 3.5 h   dra-s
  * s/s2     the same claim                                 11:00–12:00   ½ h

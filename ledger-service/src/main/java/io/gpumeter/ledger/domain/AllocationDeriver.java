@@ -30,7 +30,8 @@ public final class AllocationDeriver {
 
     /**
      * @param claimed the units the pod holds through ResourceClaims, after the units its resources and annotations
-     *                plan to; a shared claim's unit is split where its number of holders changes
+     *                plan to; a shared claim's unit is split where its number of holders changes, and an
+     *                admin-access unit holds nothing while its namespace admitted admin access
      */
     public List<AllocationSegment> derive(String cluster, PodHistory history, NodeInventory node,
                                           NamespaceTimeline namespace, List<GpuBinding> bindings,
@@ -57,6 +58,9 @@ public final class AllocationDeriver {
             for (Instant[] piece : pieces) {
                 Instant at = piece[0];
                 for (Instant[] share : held.sharing().split(piece[0], piece[1])) {
+                    if (held.sharing().freeAt(share[0])) {
+                        continue; // admin access where the namespace admitted it: nothing held then
+                    }
                     AllocationUnit unit = held.unit();
                     AllocationUnit part = new AllocationUnit(unit.kind(), unit.gpuUuid(), unit.gpuModel(),
                             unit.migProfile(), unit.cores(), unit.memoryMib(),

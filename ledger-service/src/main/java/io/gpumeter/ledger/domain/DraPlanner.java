@@ -31,15 +31,27 @@ public final class DraPlanner {
     }
 
     /**
-     * The units of the claim's allocation. Admin-access devices are monitoring and bill nothing; devices that are
-     * not GPUs or MIG devices are not metered; a GPU driver's device whose slice is not known yet counts as a whole
-     * card of unknown identity until the slice arrives.
+     * The units of the claim's allocation. Admin-access devices are left to {@link #planAdminAccess}; devices that
+     * are not GPUs or MIG devices are not metered; a GPU driver's device whose slice is not known yet counts as a
+     * whole card of unknown identity until the slice arrives.
      */
     public List<AllocationUnit> plan(ResourceClaimFact claim, DraDevices devices) {
+        return plan(claim, devices, false);
+    }
+
+    /**
+     * The units of the claim's admin-access devices, as if they were ordinary ones: they bill nothing only where
+     * the claim's namespace admitted admin access, which the caller knows over time.
+     */
+    public List<AllocationUnit> planAdminAccess(ResourceClaimFact claim, DraDevices devices) {
+        return plan(claim, devices, true);
+    }
+
+    private List<AllocationUnit> plan(ResourceClaimFact claim, DraDevices devices, boolean adminAccess) {
         List<AllocationUnit> units = new ArrayList<>();
         Set<String> adminRequests = adminRequests(claim);
         for (ClaimResult result : claim.results()) {
-            if (result.adminAccess() || adminRequests.contains(result.request())) {
+            if ((result.adminAccess() || adminRequests.contains(result.request())) != adminAccess) {
                 continue;
             }
             Optional<DraDevice> device = devices.device(result.driver(), result.pool(), result.device());
@@ -54,18 +66,20 @@ public final class DraPlanner {
     }
 
     /**
-     * What the claim asks for in card-equivalents: per request not for admin access, its count times the share of
-     * the device allocated to it (a whole card while none is), or every device allocated for an "All" request.
+     * What the claim asks for in card-equivalents: per request, its count times the share of the device allocated
+     * to it (a whole card while none is), or every device allocated for an "All" request. Requests and devices for
+     * admin access ask nothing where the namespace admitted it, and count as ordinary ones elsewhere.
      */
-    public BigDecimal requested(ResourceClaimFact claim, DraDevices devices) {
+    public BigDecimal requested(ResourceClaimFact claim, DraDevices devices, boolean adminAccessAdmitted) {
         BigDecimal total = BigDecimal.ZERO;
         for (ClaimRequest request : claim.requests()) {
-            if (request.adminAccess()) {
+            if (request.adminAccess() && adminAccessAdmitted) {
                 continue;
             }
             List<BigDecimal> allocated = new ArrayList<>();
             for (ClaimResult result : claim.results()) {
-                if (request.name() != null && request.name().equals(firstPart(result.request())) && !result.adminAccess()) {
+                if (request.name() != null && request.name().equals(firstPart(result.request()))
+                        && !(result.adminAccess() && adminAccessAdmitted)) {
                     devices.device(result.driver(), result.pool(), result.device()).flatMap(d -> unit(d, result.driver()))
                             .ifPresent(u -> allocated.add(u.fraction()));
                 }

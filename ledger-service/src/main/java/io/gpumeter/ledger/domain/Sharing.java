@@ -5,11 +5,15 @@ import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NavigableSet;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * The pods holding one ResourceClaim over time: a claim reserved for several pods is shared, and at every instant
- * its devices are divided equally among the pods holding it then (each from its start until its end).
+ * its devices are divided equally among the pods holding it then (each from its start until its end). A device held
+ * for admin access may also bill nothing at some instants (where its namespace admitted admin access): such an
+ * instant holds nothing.
  */
 public final class Sharing {
 
@@ -25,9 +29,30 @@ public final class Sharing {
     }
 
     private final List<Holding> holdings;
+    private final Predicate<Instant> free;
+    private final NavigableSet<Instant> freeChanges;
 
     public Sharing(List<Holding> holdings) {
+        this(holdings, t -> false, new TreeSet<>());
+    }
+
+    private Sharing(List<Holding> holdings, Predicate<Instant> free, NavigableSet<Instant> freeChanges) {
         this.holdings = List.copyOf(holdings);
+        this.free = free;
+        this.freeChanges = freeChanges;
+    }
+
+    /**
+     * The same holders, billing nothing at the instants {@code free} accepts; {@code changes} are the instants at
+     * which its answer may change.
+     */
+    public Sharing freeWhere(Predicate<Instant> free, NavigableSet<Instant> changes) {
+        return new Sharing(holdings, free, changes);
+    }
+
+    /** Whether the unit bills nothing at this instant: it is then not held at all. */
+    public boolean freeAt(Instant t) {
+        return free.test(t);
     }
 
     /** How many pods hold the claim at this instant; at least one, the pod asking. */
@@ -41,9 +66,9 @@ public final class Sharing {
         return n == 1 ? fraction : fraction.divide(BigDecimal.valueOf(n), NormalizationPolicy.SCALE, RoundingMode.HALF_EVEN);
     }
 
-    /** Splits [from, to) where the number of holders changes; to null means open. */
+    /** Splits [from, to) where the number of holders changes, or whether it bills; to null means open. */
     public List<Instant[]> split(Instant from, Instant to) {
-        TreeSet<Instant> cuts = new TreeSet<>();
+        TreeSet<Instant> cuts = new TreeSet<>(freeChanges);
         for (Holding h : holdings) {
             cuts.add(h.start());
             if (h.end() != null) {
@@ -56,7 +81,7 @@ public final class Sharing {
             if (!cut.isAfter(from) || (to != null && !cut.isBefore(to))) {
                 continue;
             }
-            if (holdersAt(cut) != holdersAt(pieceStart)) {
+            if (holdersAt(cut) != holdersAt(pieceStart) || freeAt(cut) != freeAt(pieceStart)) {
                 pieces.add(new Instant[] {pieceStart, cut});
                 pieceStart = cut;
             }

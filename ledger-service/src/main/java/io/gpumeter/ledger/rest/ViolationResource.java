@@ -12,7 +12,7 @@ import jakarta.ws.rs.core.MediaType;
 
 import java.util.List;
 
-/** Soft, hard, bypass and drift episodes over [from, to). */
+/** Soft, hard, bypass and drift episodes over [from, to), and the findings of the DRA derivation. */
 @Path("/api/v1/violations")
 public class ViolationResource {
 

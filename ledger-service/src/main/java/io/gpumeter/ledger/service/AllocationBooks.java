@@ -136,7 +136,8 @@ public class AllocationBooks {
         Books books = new Books(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         Map<String, PodHistory> histories = new HashMap<>();
         byPod.forEach((uid, versions) -> histories.put(uid, new PodHistory(versions)));
-        Map<String, ClaimHoldings.PodClaims> claimed = claims.holdings(histories);
+        Map<String, ClaimHoldings.PodClaims> claimed = claims.holdings(histories,
+                ns -> timelines.getOrDefault(ns, NamespaceTimeline.unknown(ns)));
         byPod.forEach((uid, versions) -> {
             PodFact any = versions.get(0);
             List<AllocationSegment> segments = new ArrayList<>();

@@ -6,6 +6,7 @@ import io.gpumeter.ledger.config.ViolationConfig;
 import io.gpumeter.ledger.domain.DriftRule;
 import io.gpumeter.ledger.domain.Violation;
 import io.gpumeter.ledger.domain.ViolationRules;
+import io.gpumeter.ledger.repository.DraFindingRepository;
 import io.gpumeter.ledger.repository.ViolationRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -16,7 +17,10 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 
-/** Q7: who uses more than allocated, who uses a card without an allocation, and where the quota books drift. */
+/**
+ * Q7: who uses more than allocated, who uses a card without an allocation, and where the quota books drift; beside
+ * them, what the derivation of DRA claims found amiss.
+ */
 @ApplicationScoped
 public class ViolationService {
 
@@ -26,9 +30,11 @@ public class ViolationService {
     private final ViolationRepository repository;
     private final ViolationRules rules;
     private final DriftRule drift;
+    private final DraFindingRepository dra;
 
-    public ViolationService(ViolationRepository repository, ViolationConfig config) {
+    public ViolationService(ViolationRepository repository, ViolationConfig config, DraFindingRepository dra) {
         this.repository = repository;
+        this.dra = dra;
         this.rules = new ViolationRules(config.tolerance(), config.hardAfter());
         this.drift = new DriftRule(config.driftTolerance(), config.driftFloorMib());
     }
@@ -47,8 +53,18 @@ public class ViolationService {
                         .map(cards -> {
                             List<Violation> all = new ArrayList<>(overUse);
                             all.addAll(drift.find(cards));
-                            all.sort(Comparator.comparing(Violation::start).thenComparing(Violation::gpuUuid));
                             return all;
-                        }));
+                        }))
+                .chain(found -> dra.adminAccessUnlabelled(window)
+                        .chain(admin -> dra.consumersInOtherNamespaces(window)
+                                .map(consumers -> {
+                                    List<Violation> all = new ArrayList<>(found);
+                                    all.addAll(admin);
+                                    all.addAll(consumers);
+                                    // a finding may name no card
+                                    all.sort(Comparator.comparing(Violation::start).thenComparing(Violation::gpuUuid,
+                                            Comparator.nullsLast(Comparator.naturalOrder())));
+                                    return all;
+                                })));
     }
 }

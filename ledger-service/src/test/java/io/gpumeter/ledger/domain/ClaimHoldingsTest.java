@@ -4,6 +4,7 @@ import io.gpumeter.common.fact.ClaimConsumer;
 import io.gpumeter.common.fact.ClaimRequest;
 import io.gpumeter.common.fact.ClaimResult;
 import io.gpumeter.common.fact.DraDevice;
+import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.ResourceClaimFact;
 import io.gpumeter.common.fact.ResourceSliceFact;
 import io.gpumeter.common.fact.WatchEventType;
@@ -17,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -60,14 +62,40 @@ class ClaimHoldingsTest {
     }
 
     static PodHistory pod(String uid, double start, Double end) {
-        PodVersions v = new PodVersions(uid).resources(Map.of());
-        return new PodHistory(List.of(end == null ? v.scheduled(5, h(start)) : v.finished(6, h(start), h(end), null)));
+        return pod("ns", uid, start, end);
+    }
+
+    static PodHistory pod(String namespace, String uid, double start, Double end) {
+        PodVersions v = new PodVersions(uid).namespace(namespace).resources(Map.of());
+        return new PodHistory(end == null ? List.of(v.scheduled(5, h(start)))
+                : List.of(v.scheduled(5, h(start)), v.finished(6, h(start), h(end), null)));
     }
 
     static Map<String, ClaimHoldings.PodClaims> derive(Map<String, PodHistory> pods, List<ResourceClaimFact> versions) {
+        return derive(pods, versions, NamespaceTimeline.unknown("ns"));
+    }
+
+    static Map<String, ClaimHoldings.PodClaims> derive(Map<String, PodHistory> pods, List<ResourceClaimFact> versions,
+                                                       NamespaceTimeline namespace) {
         Map<String, Set<String>> claims = new java.util.HashMap<>();
         pods.keySet().forEach(p -> claims.put(p, Set.of("ns/c")));
-        return HOLDINGS.derive(pods, claims, Map.of("ns/c", versions), DEVICES);
+        return HOLDINGS.derive(pods, claims, Map.of("ns/c", versions), DEVICES,
+                ns -> ns.equals("ns") ? namespace : NamespaceTimeline.unknown(ns));
+    }
+
+    /** Namespace "ns" first seen at T0 - 1 h unlabelled, then labelled for admin access from {@code labelled} on. */
+    static NamespaceTimeline labelledFrom(Instant labelled) {
+        NamespaceFact before = new NamespaceFact("ns", "ns-uid", "1", WatchEventType.ADDED, h(-1), Map.of(), Map.of());
+        NamespaceFact after = new NamespaceFact("ns", "ns-uid", "2", WatchEventType.MODIFIED, h(9),
+                Map.of(NamespaceTimeline.ADMIN_ACCESS_LABEL, "true"), Map.of(NamespaceTimeline.ADMIN_ACCESS_LABEL, labelled));
+        return NamespaceTimeline.of("ns", List.of(before, after), "tenant", "team", "project");
+    }
+
+    static ResourceClaimFact adminClaim(List<String> pods) {
+        return new ResourceClaimFact("c1", "ns", "c", "7", WatchEventType.ADDED, T0, null,
+                List.of(new ClaimRequest("gpu", "gpu.nvidia.com", 1L, true)), true,
+                List.of(new ClaimResult("gpu", "gpu.nvidia.com", "n1", "gpu-0", true)),
+                pods.stream().map(p -> new ClaimConsumer("pods", p, p)).toList());
     }
 
     @Test
@@ -127,16 +155,77 @@ class ClaimHoldingsTest {
     }
 
     @Test
-    void adminAccessAndUnallocatedClaimsHoldNothingAndAskOnlyWhatIsNotAdmin() {
-        ResourceClaimFact admin = new ResourceClaimFact("c1", "ns", "c", "7", WatchEventType.ADDED, T0, null,
-                List.of(new ClaimRequest("gpu", "gpu.nvidia.com", 1L, true)), true,
-                List.of(new ClaimResult("gpu", "gpu.nvidia.com", "n1", "gpu-0", true)), List.of(new ClaimConsumer("pods", "a", "a")));
-        var out = derive(Map.of("a", pod("a", 0, 1.0)), List.of(admin)).get("a");
-        assertTrue(out.held().isEmpty());
+    void adminAccessWhereTheNamespaceAdmitsItHoldsNothingAndAsksNothing() {
+        var out = derive(Map.of("a", pod("a", 0, 1.0)), List.of(adminClaim(List.of("a"))), labelledFrom(h(-1))).get("a");
+        assertEquals(1, out.held().size(), "the unit is there, free while the label is");
+        assertTrue(out.held().get(0).sharing().freeAt(h(0)));
+        assertEquals(List.of(h(0)), starts(out.held().get(0).sharing().split(h(0), h(1))));
         assertEquals(0, BigDecimal.ZERO.compareTo(out.requested()));
+        assertTrue(out.findings().isEmpty());
+    }
+
+    @Test
+    void adminAccessInANamespaceNeverLabelledIsAnOrdinaryDeviceAndAFinding() {
+        var out = derive(Map.of("a", pod("a", 0, 1.0)), List.of(adminClaim(List.of("a")))).get("a");
+        PodUnit unit = out.held().get(0);
+        assertEquals("GPU-A", unit.unit().gpuUuid());
+        assertEquals("dra-claim+admin-access-unlabelled", unit.unit().source());
+        assertFalse(unit.sharing().freeAt(h(0.5)));
+        assertEquals(0, BigDecimal.ONE.compareTo(out.requested()), "asked as an ordinary request");
+        assertEquals(Set.of(Violation.Kind.DRA_ADMIN_ACCESS_UNLABELLED), out.findings());
+    }
+
+    @Test
+    void adminAccessIsBilledUntilTheLabelIsSetAndNothingAfter() {
+        // a holds the admin device 0–3 h; the label is set at 1.5 h: billed 0–1.5 h, free after.
+        var out = derive(Map.of("a", pod("a", 0, 3.0)), List.of(adminClaim(List.of("a"))), labelledFrom(h(1.5))).get("a");
+        Sharing sharing = out.held().get(0).sharing();
+        assertEquals(List.of(h(0), h(1.5)), starts(sharing.split(h(0), h(3))));
+        assertFalse(sharing.freeAt(h(1.49)));
+        assertTrue(sharing.freeAt(h(1.5)));
+        assertEquals(Set.of(Violation.Kind.DRA_ADMIN_ACCESS_UNLABELLED), out.findings());
+        assertEquals(0, BigDecimal.ONE.compareTo(out.requested()), "asked at 0 h, before the label");
+        // a pod that started once the label was set is not billed, nor found
+        var later = derive(Map.of("b", pod("b", 2, 3.0)), List.of(adminClaim(List.of("b"))), labelledFrom(h(1.5))).get("b");
+        assertTrue(later.findings().isEmpty());
+        assertTrue(later.held().get(0).sharing().freeAt(h(2)));
+    }
+
+    @Test
+    void aFirstVersionCarryingTheLabelCountsFromWhenItWasSet() {
+        NamespaceFact only = new NamespaceFact("ns", "ns-uid", "5", WatchEventType.ADDED, h(9),
+                Map.of(NamespaceTimeline.ADMIN_ACCESS_LABEL, "true"), Map.of(NamespaceTimeline.ADMIN_ACCESS_LABEL, h(1)));
+        NamespaceTimeline timeline = NamespaceTimeline.of("ns", List.of(only), "tenant", "team", "project");
+        assertFalse(timeline.adminAccessAt(h(0.5)));
+        assertTrue(timeline.adminAccessAt(h(1)));
+        NamespaceFact other = new NamespaceFact("ns", "ns-uid", "5", WatchEventType.ADDED, h(9),
+                Map.of(NamespaceTimeline.ADMIN_ACCESS_LABEL, "yes"), Map.of());
+        assertFalse(NamespaceTimeline.of("ns", List.of(other), "t", "t", "p").adminAccessAt(h(10)), "only \"true\" admits");
+    }
+
+    @Test
+    void aPodOfAnotherNamespaceNamedInReservedForHoldsNothingAndIsFound() {
+        // The claim ns/c is reserved for x, a pod of namespace "victim", and for a, its own pod.
+        Map<String, PodHistory> pods = Map.of("a", pod("a", 0, 2.0), "x", pod("victim", "x", 0, 2.0));
+        var out = derive(pods, List.of(claim("c1", "7", "gpu-0", List.of("a", "x"))));
+        assertTrue(out.get("x").held().isEmpty());
+        assertEquals(0, BigDecimal.ZERO.compareTo(out.get("x").requested()));
+        assertEquals(Set.of(Violation.Kind.DRA_CONSUMER_OTHER_NAMESPACE), out.get("x").findings());
+        assertEquals(1, out.get("a").held().size());
+        assertEquals(1, out.get("a").held().get(0).sharing().holdersAt(h(1)), "the card is not shared with x");
+        assertEquals(BigDecimal.ONE, out.get("a").held().get(0).unit().fraction());
+        assertTrue(out.get("a").findings().isEmpty());
+    }
+
+    @Test
+    void unallocatedClaimsHoldNothingAndAskAWholeCard() {
         var pending = derive(Map.of("a", pod("a", 0, null)), List.of(claim("c1", "3", null, List.of()))).get("a");
         assertTrue(pending.held().isEmpty());
         assertEquals(0, BigDecimal.ONE.compareTo(pending.requested()), "one whole card asked while unallocated");
+    }
+
+    static List<Instant> starts(List<Instant[]> pieces) {
+        return pieces.stream().map(p -> p[0]).toList();
     }
 
     @Test

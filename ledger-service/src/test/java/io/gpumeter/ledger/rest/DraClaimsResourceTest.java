@@ -19,7 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * GPUs held through ResourceClaims, worked out by hand. One ResourceSlice of NVIDIA's DRA driver on node dra-n1
  * publishes gpu-0 (GPU-D0), gpu-1 (GPU-D1, MIG mode) with its 3g.40gb device, gpu-2 (GPU-D2) and gpu-3 (GPU-D3).
  * <ul>
- *   <li>w/whole holds gpu-0 10:00–12:00: 2 h; w/mon reads gpu-0 through an admin-access claim: nothing.</li>
+ *   <li>w/whole holds gpu-0 10:00–12:00: 2 h; w/mon reads gpu-0 through an admin-access claim, which namespace w
+ *   admits (resource.kubernetes.io/admin-access=true): nothing.</li>
  *   <li>m/mig holds the 3g.40gb device 10:00–13:30: 3.5 h × 3/7 = 1.5 h on GPU-D1.</li>
  *   <li>s/s1 (10:00–14:00) and s/s2 (11:00–12:00) share one claim on gpu-2: s1 1 + 0.5 + 2 = 3.5 h, s2 0.5 h.</li>
  *   <li>d/del holds gpu-3 10:00–11:00; its claim's deletion is requested at 10:30 while the pod runs: 1 h.</li>
@@ -45,8 +46,9 @@ class DraClaimsResourceTest {
     }
 
     static String namespace(String name) {
+        String admits = name.equals("w") ? ",\"resource.kubernetes.io/admin-access\":\"true\"" : "";
         return "{\"name\":\"" + name + "\",\"resourceVersion\":\"1\",\"type\":\"ADDED\",\"observedAt\":\"" + DAY
-                + "00:00:00Z\",\"labels\":{\"gpumeter.io/tenant\":\"dra-" + name + "\"}}";
+                + "00:00:00Z\",\"labels\":{\"gpumeter.io/tenant\":\"dra-" + name + "\"" + admits + "}}";
     }
 
     /** A pod scheduled at {@code start} whose containers all ended at {@code end}; no GPU resources, one claim. */
