@@ -18,6 +18,10 @@ public final class HamiAnnotations {
 
     public static final String ALLOCATED = "hami.io/vgpu-devices-allocated";
     public static final String NODE_REGISTER = "hami.io/node-nvidia-register";
+    /** {@code success} once HAMi's device plugin has done the binding its scheduler started. */
+    public static final String BIND_PHASE = "hami.io/bind-phase";
+    /** The node HAMi's scheduler bound the pod's devices on. */
+    public static final String NODE = "hami.io/vgpu-node";
 
     private static final ObjectMapper JSON = JsonMapper.builder()
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)

@@ -66,7 +66,8 @@ public final class PodTranslator {
                 status == null ? null : status.getPhase(), spec == null ? null : spec.getSchedulerName(),
                 allTerminated, lastFinished,
                 Timestamps.parse(meta.getDeletionTimestamp(), "metadata.deletionTimestamp"),
-                owner(meta), meta.getLabels(), gpuResources, vgpus, claims);
+                owner(meta), meta.getLabels(), gpuResources, vgpus, claims,
+                blankToNull(annotations.get(HamiAnnotations.BIND_PHASE)), blankToNull(annotations.get(HamiAnnotations.NODE)));
     }
 
     /**

@@ -76,7 +76,7 @@ public class ReplayService {
         metrics.counter("gpumeter.collector.replay.events", "outcome", "duplicate").increment(stored.duplicates());
         metrics.counter("gpumeter.collector.replay.events", "outcome", "skipped").increment(skipped);
         return new ReplayResult(target, events, stored.accepted(), stored.duplicates(), skipped, skippedByReason,
-                governed, stored.skipped());
+                governed, stored.skipped(), stored.findings());
     }
 
     @PreDestroy

@@ -14,18 +14,31 @@ import java.util.Map;
  * @param gpuResources   GPU-related resource limits (or requests) summed over the pod's containers
  * @param vgpus          the HAMi devices allocated to the pod, empty when HAMi did not place it
  * @param claims         the ResourceClaims the pod uses (Dynamic Resource Allocation), empty when none
+ * @param hamiBindPhase  HAMi's {@code hami.io/bind-phase} annotation ({@code success} once its binding is done), or null
+ * @param hamiNode       HAMi's {@code hami.io/vgpu-node} annotation, the node HAMi bound the pod's devices on, or null
  */
 public record PodFact(String uid, String namespace, String name, String resourceVersion, WatchEventType type,
                       Instant observedAt, Instant createdAt, Instant scheduledAt, String nodeName, String phase,
                       String schedulerName, boolean allTerminated, Instant lastFinishedAt, Instant deletionTimestamp,
                       Owner owner, Map<String, String> labels, Map<String, Long> gpuResources,
-                      List<VgpuGrant> vgpus, List<PodClaim> claims) {
+                      List<VgpuGrant> vgpus, List<PodClaim> claims, String hamiBindPhase, String hamiNode) {
 
     public PodFact {
         claims = claims == null ? List.of() : List.copyOf(claims);
         labels = labels == null ? Map.of() : Map.copyOf(labels);
         gpuResources = gpuResources == null ? Map.of() : Map.copyOf(gpuResources);
         vgpus = vgpus == null ? List.of() : List.copyOf(vgpus);
+    }
+
+    /** A pod HAMi says nothing of beyond its devices. */
+    public PodFact(String uid, String namespace, String name, String resourceVersion, WatchEventType type,
+                   Instant observedAt, Instant createdAt, Instant scheduledAt, String nodeName, String phase,
+                   String schedulerName, boolean allTerminated, Instant lastFinishedAt, Instant deletionTimestamp,
+                   Owner owner, Map<String, String> labels, Map<String, Long> gpuResources, List<VgpuGrant> vgpus,
+                   List<PodClaim> claims) {
+        this(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName, phase,
+                schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources, vgpus,
+                claims, null, null);
     }
 
     /** A pod without ResourceClaims. */
@@ -35,6 +48,13 @@ public record PodFact(String uid, String namespace, String name, String resource
                    Owner owner, Map<String, String> labels, Map<String, Long> gpuResources, List<VgpuGrant> vgpus) {
         this(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName, phase,
                 schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources, vgpus,
-                List.of());
+                List.of(), null, null);
+    }
+
+    /** This version with HAMi's binding annotations. */
+    public PodFact withHamiBinding(String bindPhase, String node) {
+        return new PodFact(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName,
+                phase, schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources,
+                vgpus, claims, bindPhase, node);
     }
 }

@@ -27,6 +27,8 @@ public final class PodVersionFields {
     public static final SerializableString FINISHED_AT = new SerializedString("finishedAt");
     public static final SerializableString GPU_RESOURCES = new SerializedString("gpuResources");
     public static final SerializableString GROUP_NAME = new SerializedString("groupName");
+    public static final SerializableString HAMI_BIND_PHASE = new SerializedString("hamiBindPhase");
+    public static final SerializableString HAMI_NODE = new SerializedString("hamiNode");
     public static final SerializableString INIT = new SerializedString("init");
     public static final SerializableString KIND = new SerializedString("kind");
     public static final SerializableString LABELS = new SerializedString("labels");

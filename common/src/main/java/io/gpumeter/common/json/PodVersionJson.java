@@ -95,6 +95,8 @@ public class PodVersionJson implements ObjectMapperCustomizer {
                 gen.writeEndObject();
             }
             gen.writeEndArray();
+            string(gen, HAMI_BIND_PHASE, pod.hamiBindPhase());
+            string(gen, HAMI_NODE, pod.hamiNode());
             gen.writeEndObject();
         }
     }

@@ -35,6 +35,9 @@ public interface LedgerConfig {
     /** How failure reports from different sources are told to be the same failure. */
     Failures failures();
 
+    /** The resources through which pods ask HAMi for shares of cards. */
+    Hami hami();
+
     /** How long usage is kept per minute and per hour. */
     RetentionConfig retention();
 
@@ -74,6 +77,28 @@ public interface LedgerConfig {
 
         /** Card memory to assume when no inventory source names it yet. */
         Optional<Long> defaultCardMemoryMib();
+    }
+
+    interface Hami {
+        /** The number of vGPUs a pod asks for. */
+        @WithDefault("nvidia.com/gpu")
+        String countResource();
+
+        /** Memory per vGPU in MiB. */
+        @WithDefault("nvidia.com/gpumem")
+        String memoryResource();
+
+        /** Memory per vGPU as a percentage of the card's. */
+        @WithDefault("nvidia.com/gpumem-percentage")
+        String memoryPercentageResource();
+
+        /** Cores per vGPU as a percentage. */
+        @WithDefault("nvidia.com/gpucores")
+        String coresResource();
+
+        /** The cores HAMi reserves for a vGPU whose pod names none (HAMi's defaultCores). */
+        @WithDefault("0")
+        int defaultCores();
     }
 
     interface Diagnosis {

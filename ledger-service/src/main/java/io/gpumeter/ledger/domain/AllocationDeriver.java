@@ -14,13 +14,24 @@ public final class AllocationDeriver {
     static final String UNASSIGNED = "unassigned";
 
     private final UnitPlanner planner;
+    private final HamiGrants grants;
     private final String teamKey;
     private final String projectKey;
 
     public AllocationDeriver(UnitPlanner planner, String teamKey, String projectKey) {
+        this(planner, new HamiGrants(HamiResources.DEFAULTS), teamKey, projectKey);
+    }
+
+    public AllocationDeriver(UnitPlanner planner, HamiGrants grants, String teamKey, String projectKey) {
         this.planner = planner;
+        this.grants = grants;
         this.teamKey = teamKey;
         this.projectKey = projectKey;
+    }
+
+    /** A pod's segments, and the HAMi grants it names that were not booked. */
+    public record Derived(List<AllocationSegment> segments, List<GrantFinding> refusals) {
+        static final Derived NOTHING = new Derived(List.of(), List.of());
     }
 
     public List<AllocationSegment> derive(String cluster, PodHistory history, NodeInventory node,
@@ -28,29 +39,45 @@ public final class AllocationDeriver {
         return derive(cluster, history, node, namespace, bindings, List.of());
     }
 
-    /**
-     * @param claimed the units the pod holds through ResourceClaims, after the units its resources and annotations
-     *                plan to; a shared claim's unit is split where its number of holders changes, and an
-     *                admin-access unit holds nothing while its namespace admitted admin access
-     */
     public List<AllocationSegment> derive(String cluster, PodHistory history, NodeInventory node,
                                           NamespaceTimeline namespace, List<GpuBinding> bindings,
                                           List<PodUnit> claimed) {
+        return derive(cluster, history, node, true, namespace, bindings, claimed).segments();
+    }
+
+    /**
+     * @param nodeKnown whether {@code node} is the ledger's inventory of the pod's node, not a stand-in for one not
+     *                  seen yet (HAMi grants wait for it)
+     * @param claimed   the units the pod holds through ResourceClaims, after the units its resources and annotations
+     *                  plan to; a shared claim's unit is split where its number of holders changes, and an
+     *                  admin-access unit holds nothing while its namespace admitted admin access
+     */
+    public Derived derive(String cluster, PodHistory history, NodeInventory node, boolean nodeKnown,
+                          NamespaceTimeline namespace, List<GpuBinding> bindings, List<PodUnit> claimed) {
         Optional<Instant> start = history.start();
         Optional<PodFact> placement = history.placement();
         if (start.isEmpty() || placement.isEmpty()) {
-            return List.of();
+            return Derived.NOTHING;
         }
         Instant since = start.get();
         Instant until = history.end().map(e -> e.isBefore(since) ? since : e).orElse(null);
+        PodFact latest = history.latest();
+        HamiGrants.Verdict verdict = grants.verify(history, nodeKnown ? node : null, bindings, since, until);
+        List<GrantFinding> refusals = verdict.refused().stream()
+                .map(r -> new GrantFinding(cluster, latest.uid(), latest.namespace(), latest.name(),
+                        placement.get().nodeName(), r.grant().uuid(), r.grant().memoryMib(), r.grant().cores(),
+                        r.check(), r.detail(), since, until, namespace.tenantAt(since),
+                        attribute(latest, teamKey, namespace.teamAt(since)),
+                        attribute(latest, projectKey, namespace.projectAt(since))))
+                .toList();
         List<PodUnit> units = new ArrayList<>();
-        List<AllocationUnit> planned = CardNaming.name(planner.plan(placement.get(), node), bindings, since, until);
+        List<AllocationUnit> planned = CardNaming.name(planner.plan(placement.get(), node, verdict.held()), bindings,
+                since, until);
         planned.forEach(u -> units.add(PodUnit.alone(u)));
         units.addAll(CardNaming.instances(claimed, planned, bindings, since, until));
         if (units.isEmpty()) {
-            return List.of();
+            return new Derived(List.of(), refusals);
         }
-        PodFact latest = history.latest();
         List<Instant[]> pieces = pieces(since, until, namespace);
         List<AllocationSegment> segments = new ArrayList<>();
         for (int u = 0; u < units.size(); u++) {
@@ -74,7 +101,7 @@ public final class AllocationDeriver {
                 }
             }
         }
-        return segments;
+        return new Derived(segments, refusals);
     }
 
     /** Splits [since, until) at the instants the namespace's attribution changes, merging no-op splits. */

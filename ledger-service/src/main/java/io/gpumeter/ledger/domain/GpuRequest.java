@@ -8,13 +8,15 @@ import java.util.TreeMap;
 public record GpuRequest(long gpus, boolean hami, int cores, long memoryMib, int memoryPercentage,
                          Map<String, Long> migInstances) {
 
-    static final String GPU = UnitPlanner.GPU;
-
     public GpuRequest {
         migInstances = Map.copyOf(migInstances);
     }
 
     public static GpuRequest of(Map<String, Long> resources) {
+        return of(resources, HamiResources.DEFAULTS);
+    }
+
+    public static GpuRequest of(Map<String, Long> resources, HamiResources names) {
         Map<String, Long> r = resources == null ? Map.of() : resources;
         Map<String, Long> mig = new TreeMap<>();
         r.forEach((name, count) -> {
@@ -22,12 +24,10 @@ public record GpuRequest(long gpus, boolean hami, int cores, long memoryMib, int
                 mig.put(name, count);
             }
         });
-        boolean hami = r.containsKey(UnitPlanner.GPU_MEMORY) || r.containsKey(UnitPlanner.GPU_MEMORY_PERCENTAGE)
-                || r.containsKey(UnitPlanner.GPU_CORES);
-        return new GpuRequest(Math.max(0, r.getOrDefault(GPU, 0L)), hami,
-                (int) Math.max(0, r.getOrDefault(UnitPlanner.GPU_CORES, 0L)),
-                Math.max(0, r.getOrDefault(UnitPlanner.GPU_MEMORY, 0L)),
-                (int) Math.max(0, r.getOrDefault(UnitPlanner.GPU_MEMORY_PERCENTAGE, 100L)), mig);
+        return new GpuRequest(Math.max(0, r.getOrDefault(names.count(), 0L)), names.asksForShare(r),
+                (int) Math.max(0, r.getOrDefault(names.cores(), (long) names.defaultCores())),
+                Math.max(0, r.getOrDefault(names.memory(), 0L)),
+                (int) Math.max(0, r.getOrDefault(names.memoryPercentage(), 100L)), mig);
     }
 
     public boolean asksForGpu() {

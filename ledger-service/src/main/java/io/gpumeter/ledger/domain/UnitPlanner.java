@@ -13,24 +13,37 @@ import java.util.TreeMap;
 /** Turns what a pod was granted (HAMi devices, MIG resources, plain GPUs) into normalized units. */
 public final class UnitPlanner {
 
-    static final String GPU = "nvidia.com/gpu";
-    static final String GPU_MEMORY = "nvidia.com/gpumem";
-    static final String GPU_MEMORY_PERCENTAGE = "nvidia.com/gpumem-percentage";
-    static final String GPU_CORES = "nvidia.com/gpucores";
     static final String DEFAULT_SLICES = "+default-slices";
 
     private final NormalizationPolicy policy;
+    private final HamiResources hami;
 
     public UnitPlanner(NormalizationPolicy policy) {
+        this(policy, HamiResources.DEFAULTS);
+    }
+
+    public UnitPlanner(NormalizationPolicy policy, HamiResources hami) {
         this.policy = policy;
+        this.hami = hami;
     }
 
     /**
+     * The units of what the pod asks for, its HAMi grants taken as they are written: for requests and claims, where
+     * the pod's own books are all a grant can move.
+     *
      * @param node the inventory of the node the pod runs on, or an empty inventory when unknown
      */
     public List<AllocationUnit> plan(PodFact pod, NodeInventory node) {
-        if (!pod.vgpus().isEmpty()) {
-            return pod.vgpus().stream().map(g -> vgpu(g, node)).toList();
+        return plan(pod, node, pod.vgpus());
+    }
+
+    /**
+     * The units a pod holds: the HAMi grants found to be held ({@link HamiGrants}), else what its resources ask for
+     * — a share on a card not named yet while HAMi's grant is refused or waits for its node.
+     */
+    public List<AllocationUnit> plan(PodFact pod, NodeInventory node, List<VgpuGrant> held) {
+        if (!held.isEmpty()) {
+            return held.stream().map(g -> vgpu(g, node)).toList();
         }
         List<AllocationUnit> units = new ArrayList<>();
         Map<String, Long> resources = new TreeMap<>(pod.gpuResources());
@@ -38,7 +51,7 @@ public final class UnitPlanner {
             if (count == null || count <= 0) {
                 return;
             }
-            if (GPU.equals(resource)) {
+            if (hami.count().equals(resource)) {
                 units.addAll(plainGpus(count, pod.gpuResources(), node));
             } else {
                 MigProfile.fromResourceName(resource).ifPresent(profile -> {
@@ -70,8 +83,7 @@ public final class UnitPlanner {
 
     private List<AllocationUnit> plainGpus(long count, Map<String, Long> resources, NodeInventory node) {
         List<AllocationUnit> units = new ArrayList<>();
-        boolean hamiRequest = resources.containsKey(GPU_MEMORY) || resources.containsKey(GPU_MEMORY_PERCENTAGE)
-                || resources.containsKey(GPU_CORES);
+        boolean hamiRequest = hami.asksForShare(resources);
         Optional<MigProfile> single = node.singleStrategyProfile();
         for (long i = 0; i < count; i++) {
             if (hamiRequest) {
@@ -92,10 +104,10 @@ public final class UnitPlanner {
 
     private AllocationUnit requestedVgpu(Map<String, Long> resources, NodeInventory node) {
         Long card = node.cardMemoryMib(null);
-        int cores = resources.getOrDefault(GPU_CORES, 0L).intValue();
-        long memory = resources.getOrDefault(GPU_MEMORY, 0L);
+        int cores = resources.getOrDefault(hami.cores(), (long) hami.defaultCores()).intValue();
+        long memory = resources.getOrDefault(hami.memory(), 0L);
         // HAMi gives the whole card's memory when neither gpumem nor gpumem-percentage is asked for.
-        long percentage = resources.getOrDefault(GPU_MEMORY_PERCENTAGE, 100L);
+        long percentage = resources.getOrDefault(hami.memoryPercentage(), 100L);
         if (memory == 0 && card != null) {
             memory = card * percentage / 100;
         }

@@ -14,7 +14,11 @@ import java.time.Instant;
  *                  resource.kubernetes.io/admin-access=true then (namespace, pod and card of the holder, over the
  *                  booked time); DRA_CONSUMER_OTHER_NAMESPACE: claim versions reserved for a pod of another
  *                  namespace, which holds nothing of them (namespace: the claim's; no pod; the detail names the
- *                  claim and the pod; from the first to the last such version observed)
+ *                  claim and the pod; from the first to the last such version observed);
+ *                  HAMI_GRANT_UNVERIFIED: a HAMi grant a pod's annotations name that the ledger did not book
+ *                  (resource: the check it failed; detail: what the check found); HAMI_OVERCOMMIT: a card whose
+ *                  booked HAMi grants promise more cores or memory than HAMi registered for it (resource: CORES
+ *                  or MEMORY; peakRatio: the most promised at once divided by what was registered)
  * @param resource  CORES or MEMORY; PROCESS for a bypass seen in nvidia-smi's per-process series; CLAIM for the
  *                  DRA findings
  * @param peakRatio the worst minute's use divided by the allocation (for DRIFT: the gap divided by FB_USED); null
@@ -31,5 +35,8 @@ public record Violation(Kind kind, String resource, String cluster, String gpuUu
     }
 
     /** What kind of episode or finding. */
-    public enum Kind { SOFT, HARD, BYPASS, DRIFT, DRA_ADMIN_ACCESS_UNLABELLED, DRA_CONSUMER_OTHER_NAMESPACE }
+    public enum Kind {
+        SOFT, HARD, BYPASS, DRIFT, DRA_ADMIN_ACCESS_UNLABELLED, DRA_CONSUMER_OTHER_NAMESPACE, HAMI_GRANT_UNVERIFIED,
+        HAMI_OVERCOMMIT
+    }
 }

@@ -64,9 +64,11 @@ final class CanonicalPodFact {
         Map<String, Long> gpuResources = entries(p, GPU_RESOURCES, q -> integer(q, false));
         List<VgpuGrant> vgpus = objects(p, VGPUS, q -> vgpu(q, r));
         List<PodClaim> claims = objects(p, CLAIMS, q -> claim(q, r));
+        String hamiBindPhase = r.string(p, HAMI_BIND_PHASE);
+        String hamiNode = r.string(p, HAMI_NODE);
         return new PodFact(uid, namespace, name, resourceVersion, type, observedAt, createdAt, scheduledAt, nodeName,
                 phase, schedulerName, allTerminated, lastFinishedAt, deletionTimestamp, owner, labels, gpuResources,
-                vgpus, claims);
+                vgpus, claims, hamiBindPhase, hamiNode);
     }
 
     private static Owner owner(JsonParser p, Repeats r) throws IOException {

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.fact.BookFinding;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
@@ -9,6 +10,7 @@ import io.gpumeter.ledger.domain.AllocationDeriver;
 import io.gpumeter.ledger.domain.AllocationSegment;
 import io.gpumeter.ledger.domain.ClaimHoldings;
 import io.gpumeter.ledger.domain.GpuBinding;
+import io.gpumeter.ledger.domain.GrantFinding;
 import io.gpumeter.ledger.domain.NamespaceTimeline;
 import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.domain.PodHistory;
@@ -47,10 +49,13 @@ public class AllocationBooks {
     private final LedgerConfig config;
     private final SkippedBooks skipped;
     private final ClaimInputs claimInputs;
+    private final GrantFindings grantFindings;
 
     public AllocationBooks(FactRepository facts, UsageRepository usage, AllocationRepository allocations,
                            AllocationDeriver deriver, RequestRepository requests, RequestDeriver requestDeriver,
-                           LedgerConfig config, SkippedBooks skipped, ClaimInputs claimInputs) {
+                           LedgerConfig config, SkippedBooks skipped, ClaimInputs claimInputs,
+                           GrantFindings grantFindings) {
+        this.grantFindings = grantFindings;
         this.skipped = skipped;
         this.claimInputs = claimInputs;
         this.facts = facts;
@@ -62,12 +67,22 @@ public class AllocationBooks {
         this.config = config;
     }
 
+    /** What a re-derivation could not book: pods whose facts no rule reads, and parts of pods it refused. */
+    public record Rederived(List<SkippedBook> skipped, List<BookFinding> findings) {
+        static final Rederived NOTHING = new Rederived(List.of(), List.of());
+
+        static Rederived of(List<Rederived> parts) {
+            return new Rederived(parts.stream().flatMap(p -> p.skipped().stream()).toList(),
+                    parts.stream().flatMap(p -> p.findings().stream()).toList());
+        }
+    }
+
     /**
      * Recomputes the segments and requests of these pods, and of every pod sharing a ResourceClaim with them, inside
      * the caller's transaction. A pod whose facts no rule can read keeps the books it had and is returned as skipped;
-     * the others are booked as usual.
+     * the others are booked as usual, less the HAMi grants that could not be verified, which are returned as findings.
      */
-    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
+    public Uni<Rederived> rederive(SqlConnection conn, String cluster, Set<String> podUids) {
         return rederive(conn, cluster, podUids, facts.noPodsInHand());
     }
 
@@ -75,10 +90,10 @@ public class AllocationBooks {
      * As {@link #rederive(SqlConnection, String, Set)}, where {@code inHand} holds the batch this transaction has
      * stored, which need not be read back.
      */
-    public Uni<List<SkippedBook>> rederive(SqlConnection conn, String cluster, Set<String> touched,
-                                           VersionsInHand<PodFact> inHand) {
+    public Uni<Rederived> rederive(SqlConnection conn, String cluster, Set<String> touched,
+                                   VersionsInHand<PodFact> inHand) {
         if (touched.isEmpty()) {
-            return Uni.createFrom().item(List.of());
+            return Uni.createFrom().item(Rederived.NOTHING);
         }
         return claimInputs.load(conn, cluster, touched).chain(claims -> {
             // A pod's books depend on its own facts, its namespace, node and bindings — and, for pods sharing a
@@ -89,12 +104,13 @@ public class AllocationBooks {
             if (!sharing.isEmpty()) {
                 slices.add(List.copyOf(sharing));
             }
-            return Chunks.overlapped(slices, slice -> rederiveSlice(conn, cluster, new TreeSet<>(slice), inHand, claims))
-                    .map(parts -> parts.stream().flatMap(List::stream).toList());
+            return Chunks.<String, Rederived>overlapped(slices,
+                            slice -> rederiveSlice(conn, cluster, new TreeSet<>(slice), inHand, claims))
+                    .map(Rederived::of);
         });
     }
 
-    private Uni<List<SkippedBook>> rederiveSlice(SqlConnection conn, String cluster, Set<String> podUids,
+    private Uni<Rederived> rederiveSlice(SqlConnection conn, String cluster, Set<String> podUids,
                                                  VersionsInHand<PodFact> inHand, ClaimInputs.Claims claims) {
         return facts.podVersions(conn, cluster, podUids, inHand).chain(versions -> {
             Map<String, List<PodFact>> byPod = versions.stream().collect(Collectors.groupingBy(PodFact::uid));
@@ -110,30 +126,33 @@ public class AllocationBooks {
                                         rows.skipped().forEach(s -> derived.remove(s.uid()));
                                         return allocations.replace(conn, cluster, derived, rows.segments())
                                                 .chain(() -> requests.replace(conn, cluster, derived, rows.requests()))
-                                                .replaceWith(rows.skipped().stream().map(Skipped::book).toList());
+                                                .chain(() -> grantFindings.replace(conn, cluster, derived, rows.refused()))
+                                                .map(findings -> new Rederived(
+                                                        rows.skipped().stream().map(Skipped::book).toList(), findings));
                                     })));
         });
     }
 
     /** Both books of a set of pods — what they held, and what they asked for — and the pods left as they were. */
-    private record Books(List<AllocationSegment> segments, List<PodRequest> requests, List<Skipped> skipped) {
+    private record Books(List<AllocationSegment> segments, List<PodRequest> requests, List<Skipped> skipped,
+                         List<GrantFinding> refused) {
     }
 
     private record Skipped(String uid, SkippedBook book) {
     }
 
     /** Both books as the parameters of their inserts, built with the derivation, off the connection's event loop. */
-    private record Rows(BulkRows segments, BulkRows requests, List<Skipped> skipped) {
+    private record Rows(BulkRows segments, BulkRows requests, List<Skipped> skipped, List<GrantFinding> refused) {
         static Rows of(String cluster, Books books) {
             return new Rows(AllocationRepository.rows(cluster, books.segments()),
-                    RequestRepository.rows(cluster, books.requests()), books.skipped());
+                    RequestRepository.rows(cluster, books.requests()), books.skipped(), books.refused());
         }
     }
 
     private Books derive(String cluster, Map<String, List<PodFact>> byPod, Map<String, NamespaceTimeline> timelines,
                          Map<String, NodeInventory> nodes, Map<String, List<GpuBinding>> bindings,
                          ClaimInputs.Claims claims) {
-        Books books = new Books(new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
+        Books books = new Books(new ArrayList<>(), new ArrayList<>(), new ArrayList<>(), new ArrayList<>());
         Map<String, PodHistory> histories = new HashMap<>();
         byPod.forEach((uid, versions) -> histories.put(uid, new PodHistory(versions)));
         Map<String, ClaimHoldings.PodClaims> claimed = claims.holdings(histories,
@@ -142,6 +161,7 @@ public class AllocationBooks {
             PodFact any = versions.get(0);
             List<AllocationSegment> segments = new ArrayList<>();
             List<PodRequest> asked = new ArrayList<>();
+            List<GrantFinding> refused = new ArrayList<>();
             skipped.derive("allocation", any.namespace() + "/" + any.name() + " (uid " + uid + ")", () -> {
                 PodHistory history = histories.get(uid);
                 ClaimHoldings.PodClaims held = claimed.getOrDefault(uid, ClaimHoldings.PodClaims.NONE);
@@ -150,12 +170,15 @@ public class AllocationBooks {
                 NodeInventory inventory = found != null ? found : new NodeInventory(node, Map.of(), List.of());
                 PodFact latest = history.latest();
                 NamespaceTimeline namespace = timelines.getOrDefault(latest.namespace(), NamespaceTimeline.unknown(latest.namespace()));
-                segments.addAll(deriver.derive(cluster, history, inventory, namespace,
-                        bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of()), held.held()));
+                AllocationDeriver.Derived derived = deriver.derive(cluster, history, inventory, found != null, namespace,
+                        bindings.getOrDefault(latest.namespace() + "/" + latest.name(), List.of()), held.held());
+                segments.addAll(derived.segments());
+                refused.addAll(derived.refusals());
                 requestDeriver.derive(cluster, history, inventory, namespace, held.requested()).ifPresent(asked::add);
             }).ifPresentOrElse(book -> books.skipped().add(new Skipped(uid, book)), () -> {
                 books.segments().addAll(segments);
                 books.requests().addAll(asked);
+                books.refused().addAll(refused);
             });
         });
         return books;

@@ -7,6 +7,7 @@ import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.GpuRequest;
+import io.gpumeter.ledger.domain.HamiResources;
 import io.gpumeter.ledger.domain.IdleReport;
 import io.gpumeter.ledger.domain.IdleSplit;
 import io.gpumeter.ledger.domain.IntervalSet;
@@ -60,9 +61,11 @@ public class IdleService {
     private final ObjectMapper json;
     private final double busyThreshold;
     private final Clock clock;
+    private final HamiResources hami;
 
     public IdleService(IdleRepository idle, NormalizationPolicy policy, ObjectMapper json, LedgerConfig config,
-            Clock clock) {
+            Clock clock, HamiResources hami) {
+        this.hami = hami;
         this.idle = idle;
         this.policy = policy;
         this.json = json;
@@ -169,7 +172,7 @@ public class IdleService {
     private List<Waiting> requests(List<PendingPod> pending) {
         List<Waiting> out = new ArrayList<>();
         for (PendingPod p : pending) {
-            GpuRequest request = GpuRequest.of(resources(p.resources()));
+            GpuRequest request = GpuRequest.of(resources(p.resources()), hami);
             Instant end = p.until() == null ? Instant.MAX : p.until();
             if (request.asksForGpu() && end.isAfter(p.since())) {
                 out.add(new Waiting(p, request, new TimeWindow(p.since(), end)));

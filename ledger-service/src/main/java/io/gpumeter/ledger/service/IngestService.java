@@ -115,10 +115,11 @@ public class IngestService {
                                                     affected.addAll(draStored.pods());
                                                     return books.rederive(conn, cluster, affected, inHand);
                                                 }))
-                                        .map(skipped -> {
+                                        .map(rederived -> {
                                             int accepted = namespaces.count() + nodes.count() + pods.count()
                                                     + draStored.count();
-                                            return new IngestResult(accepted, batch.size() - accepted, skipped);
+                                            return new IngestResult(accepted, batch.size() - accepted,
+                                                    rederived.skipped(), rederived.findings());
                                         }))))));
     }
 

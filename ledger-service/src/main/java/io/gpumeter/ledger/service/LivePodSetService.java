@@ -70,7 +70,7 @@ public class LivePodSetService {
             out.add(new PodFact(last.uid(), last.namespace(), last.name(), set.resourceVersion(), WatchEventType.DELETED,
                     set.observedAt(), last.createdAt(), last.scheduledAt(), last.nodeName(), last.phase(),
                     last.schedulerName(), last.allTerminated(), last.lastFinishedAt(), null, last.owner(), last.labels(),
-                    last.gpuResources(), last.vgpus()));
+                    last.gpuResources(), last.vgpus()).withHamiBinding(last.hamiBindPhase(), last.hamiNode()));
         });
         return out;
     }

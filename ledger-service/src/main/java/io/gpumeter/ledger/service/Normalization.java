@@ -4,6 +4,8 @@ import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.domain.AllocationDeriver;
 import io.gpumeter.ledger.domain.ClaimHoldings;
 import io.gpumeter.ledger.domain.DraPlanner;
+import io.gpumeter.ledger.domain.HamiGrants;
+import io.gpumeter.ledger.domain.HamiResources;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
 import io.gpumeter.ledger.domain.RequestDeriver;
 import io.gpumeter.ledger.domain.UnitPlanner;
@@ -26,16 +28,24 @@ public class Normalization {
 
     @Produces
     @Singleton
-    RequestDeriver requests(NormalizationPolicy policy, LedgerConfig config) {
-        return new RequestDeriver(new UnitPlanner(policy), config.attribution().teamLabel(),
+    HamiResources hami(LedgerConfig config) {
+        LedgerConfig.Hami h = config.hami();
+        return new HamiResources(h.countResource(), h.memoryResource(), h.memoryPercentageResource(), h.coresResource(),
+                h.defaultCores());
+    }
+
+    @Produces
+    @Singleton
+    RequestDeriver requests(NormalizationPolicy policy, HamiResources hami, LedgerConfig config) {
+        return new RequestDeriver(new UnitPlanner(policy, hami), config.attribution().teamLabel(),
                 config.attribution().projectLabel());
     }
 
     @Produces
     @Singleton
-    AllocationDeriver deriver(NormalizationPolicy policy, LedgerConfig config) {
-        return new AllocationDeriver(new UnitPlanner(policy), config.attribution().teamLabel(),
-                config.attribution().projectLabel());
+    AllocationDeriver deriver(NormalizationPolicy policy, HamiResources hami, LedgerConfig config) {
+        return new AllocationDeriver(new UnitPlanner(policy, hami), new HamiGrants(hami),
+                config.attribution().teamLabel(), config.attribution().projectLabel());
     }
 
     @Produces

@@ -31,8 +31,11 @@ public class ViolationService {
     private final ViolationRules rules;
     private final DriftRule drift;
     private final DraFindingRepository dra;
+    private final HamiFindingsService hami;
 
-    public ViolationService(ViolationRepository repository, ViolationConfig config, DraFindingRepository dra) {
+    public ViolationService(ViolationRepository repository, ViolationConfig config, DraFindingRepository dra,
+                            HamiFindingsService hami) {
+        this.hami = hami;
         this.repository = repository;
         this.dra = dra;
         this.rules = new ViolationRules(config.tolerance(), config.hardAfter());
@@ -57,14 +60,15 @@ public class ViolationService {
                         }))
                 .chain(found -> dra.adminAccessUnlabelled(window)
                         .chain(admin -> dra.consumersInOtherNamespaces(window)
-                                .map(consumers -> {
+                                .chain(consumers -> hami.violations(window).map(hamiFound -> {
                                     List<Violation> all = new ArrayList<>(found);
                                     all.addAll(admin);
                                     all.addAll(consumers);
+                                    all.addAll(hamiFound);
                                     // a finding may name no card
                                     all.sort(Comparator.comparing(Violation::start).thenComparing(Violation::gpuUuid,
                                             Comparator.nullsLast(Comparator.naturalOrder())));
                                     return all;
-                                })));
+                                }))));
     }
 }

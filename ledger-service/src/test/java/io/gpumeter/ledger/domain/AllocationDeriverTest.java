@@ -34,7 +34,8 @@ class AllocationDeriverTest {
 
     @Test
     void hamiCoresZeroIsMeteredByPhysicalMemoryShare() {
-        PodVersions pod = new PodVersions("u1").vgpus(new VgpuGrant(0, "GPU-1", "NVIDIA", 20480, 0));
+        PodVersions pod = new PodVersions("u1").resources(Map.of("nvidia.com/gpu", 1L, "nvidia.com/gpumem", 20480L))
+                .vgpus(new VgpuGrant(0, "GPU-1", "NVIDIA", 20480, 0)).hami("success", "node-1");
         List<AllocationSegment> segments = deriver.derive("c1",
                 new PodHistory(List.of(pod.scheduled(2, T0))), hamiNode(), NamespaceTimeline.unknown("team-a"), List.of());
         assertEquals(1, segments.size());

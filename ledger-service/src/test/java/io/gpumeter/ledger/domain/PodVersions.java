@@ -18,6 +18,8 @@ final class PodVersions {
     private Map<String, Long> resources = Map.of("nvidia.com/gpu", 1L);
     private List<VgpuGrant> vgpus = List.of();
     private Map<String, String> labels = Map.of();
+    private String bindPhase;
+    private String hamiNode;
 
     PodVersions(String uid) {
         this.uid = uid;
@@ -40,6 +42,13 @@ final class PodVersions {
 
     PodVersions vgpus(VgpuGrant... grants) {
         this.vgpus = List.of(grants);
+        return this;
+    }
+
+    /** HAMi's binding annotations: {@code hami.io/bind-phase} and {@code hami.io/vgpu-node}. */
+    PodVersions hami(String phase, String boundNode) {
+        this.bindPhase = phase;
+        this.hamiNode = boundNode;
         return this;
     }
 
@@ -73,6 +82,7 @@ final class PodVersions {
                          boolean terminated, Instant finishedAt, Instant deletionTimestamp) {
         return new PodFact(uid, namespace, "pod-" + uid, Long.toString(rv), type, observed, null, scheduledAt,
                 nodeName, terminated ? "Succeeded" : "Running", "default-scheduler", terminated, finishedAt,
-                deletionTimestamp, new Owner("Job", "job-" + uid), labels, resources, vgpus);
+                deletionTimestamp, new Owner("Job", "job-" + uid), labels, resources, vgpus)
+                .withHamiBinding(bindPhase, hamiNode);
     }
 }

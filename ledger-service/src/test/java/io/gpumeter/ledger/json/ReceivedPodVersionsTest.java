@@ -193,7 +193,7 @@ class ReceivedPodVersionsTest {
             variant("the vGPUs as an object", "\"vgpus\":[", "\"vgpus\":{\"a\":[", false),
             variant("a vGPU as null", "\"vgpus\":[", "\"vgpus\":[null,", false),
             variant("a field name twice", "\"phase\":\"Running\"", "\"phase\":\"Pending\",\"phase\":\"Running\"", false),
-            variant("a trailing comma", "\"templateName\":null}]}", "\"templateName\":null}],}", false),
+            variant("a trailing comma", "\"hamiNode\":null}", "\"hamiNode\":null,}", false),
             variant("a colon missing in the labels", "\"team\":\"vision\"", "\"team\" \"vision\"", false),
             variant("a comma missing between fields", "\"node-1\",\"phase\"", "\"node-1\" \"phase\"", false),
             variant("a literal misspelt", "\"allTerminated\":false", "\"allTerminated\":fals", false),
