@@ -191,8 +191,7 @@ public class HoursResource {
                     .entity(m.title() + (m.detail() != null ? "\n" + m.detail() : "") + (m.hint() != null ? "\n" + m.hint() : "") + "\n").build();
         }
         return Response.ok(answer.text(), "text/csv; charset=UTF-8")
-                .header("Content-Disposition", "attachment; filename=\"" + filePrefix + month + ".csv\"")
-                .header("Cache-Control", "no-store").build();
+                .header("Content-Disposition", "attachment; filename=\"" + filePrefix + month + ".csv\"").build();
     }
 
     static YearMonth month(String text, Page page) {

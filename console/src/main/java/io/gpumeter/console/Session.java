@@ -12,10 +12,12 @@ import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Optional;
 
 /**
- * The session: an HttpOnly, SameSite=Strict cookie holding the user's token, living as long as the token. Nothing is
- * kept on the server, so any replica serves any user and a restart signs nobody out.
+ * The session: an HttpOnly, SameSite=Strict cookie holding a sealed {@link SessionTicket}, which only the console's
+ * replicas can open. It ends on sign-out, after the idle time without use and at the absolute time after sign-in
+ * (docs/adr/0017-console-sessions.md); whoever copies the cookie never sees the token inside.
  */
 @ApplicationScoped
 public class Session {
@@ -24,16 +26,28 @@ public class Session {
 
     private final ObjectMapper json;
     private final ConsoleConfig config;
+    private final SignedOut signedOut;
+    private final Peers peers;
+    private final SessionRenewal renewal;
+    private final Tickets tickets;
 
-    public Session(ObjectMapper json, ConsoleConfig config) {
+    public Session(ObjectMapper json, ConsoleConfig config, Sealer sealer, SignedOut signedOut, Peers peers, SessionRenewal renewal) {
         this.json = json;
         this.config = config;
+        this.signedOut = signedOut;
+        this.peers = peers;
+        this.renewal = renewal;
+        this.tickets = new Tickets(sealer, config.session().idle(), config.session().absolute(), signedOut);
     }
 
-    /** The signed-in user, or a redirect to the sign-in page that comes back to this address afterwards. */
+    /**
+     * The signed-in user, or a redirect to the sign-in page that comes back to this address afterwards. A live
+     * session is renewed: the response carries its cookie, last seen now.
+     */
     public Viewer require(String cookie, UriInfo uri) {
-        Viewer.Parsed parsed = Viewer.parse(cookie, json, Instant.now());
-        if (cookie == null || parsed.viewer().isEmpty()) {
+        Instant now = Instant.now();
+        Optional<Viewer> viewer = live(cookie, now);
+        if (viewer.isEmpty()) {
             String back = uri.getRequestUri().getRawPath() + (uri.getRequestUri().getRawQuery() != null ? "?" + uri.getRequestUri().getRawQuery() : "");
             Response.ResponseBuilder redirect = Response.seeOther(URI.create("/signin?next=" + URLEncoder.encode(back, StandardCharsets.UTF_8)));
             if (cookie != null) {
@@ -41,21 +55,65 @@ public class Session {
             }
             throw new WebApplicationException(redirect.build());
         }
-        return parsed.viewer().get();
+        return viewer.get();
     }
 
-    public NewCookie open(Viewer viewer) {
-        long seconds = Math.max(1, Duration.between(Instant.now(), viewer.expires()).toSeconds());
-        return cookie(viewer.token(), (int) Math.min(Integer.MAX_VALUE, seconds));
+    /** The user of a live session, renewing it; empty when the cookie is no session (any more). */
+    public Optional<Viewer> live(String cookie, Instant now) {
+        Tickets.Opened opened = tickets.open(cookie, now);
+        if (!opened.live()) {
+            return Optional.empty();
+        }
+        SessionTicket ticket = opened.ticket();
+        // sealed by a replica, so the token was verified at sign-in; its claims only choose what to show
+        Optional<Viewer> viewer = Viewer.parse(ticket.token(), json, now).viewer();
+        viewer.ifPresent(v -> renewal.renew(cookie(tickets.renew(ticket, now), tickets.lifetime(ticket, now))));
+        return viewer;
+    }
+
+    /** A new session for the holder of a token {@link TokenCheck} accepted. */
+    public NewCookie open(Viewer verified) {
+        Instant now = Instant.now();
+        String sealed = tickets.issue(verified, now);
+        SessionTicket ticket = tickets.open(sealed, now).ticket();
+        return cookie(sealed, tickets.lifetime(ticket, now));
+    }
+
+    /**
+     * Ends the session this cookie holds, on this replica and on the others it can reach, so that a copy of the
+     * cookie is refused too; the browser's own cookie is cleared.
+     */
+    public NewCookie signOut(String cookie) {
+        if (revoke(cookie, Instant.now())) {
+            peers.announce(cookie);
+        }
+        return clear();
+    }
+
+    /** Records the session of a live cookie as signed out; false for anything else (already ended, not a session). */
+    boolean revoke(String cookie, Instant now) {
+        Tickets.Opened opened = tickets.open(cookie, now);
+        if (!opened.live()) {
+            return false;
+        }
+        signedOut.add(opened.ticket().id(), tickets.end(opened.ticket()), now);
+        return true;
     }
 
     public NewCookie clear() {
-        return cookie("", 0);
+        return cookie("", Duration.ZERO);
     }
 
-    private NewCookie cookie(String value, int maxAge) {
+    Tickets tickets() {
+        return tickets;
+    }
+
+    private NewCookie cookie(String value, Duration maxAge) {
+        // in whole seconds, rounded up as the ticket's instants are rounded down: the browser lets the cookie go at
+        // most a second after the session has ended, never before
+        int seconds = (int) Math.min(Integer.MAX_VALUE, Math.max(0, maxAge.plusNanos(999_999_999).toSeconds()));
         return new NewCookie.Builder(COOKIE).value(value).path("/").httpOnly(true).secure(config.secureCookie())
-                .sameSite(NewCookie.SameSite.STRICT).maxAge(maxAge).build();
+                .sameSite(NewCookie.SameSite.STRICT).maxAge(value.isEmpty() ? 0 : Math.max(1, seconds)).build();
     }
 
     /** Only a path on this console: never another host (an open redirect) nor a scheme-relative {@code //host}. */

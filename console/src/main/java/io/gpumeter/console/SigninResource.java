@@ -1,6 +1,7 @@
 package io.gpumeter.console;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
@@ -20,20 +21,24 @@ import java.time.Instant;
 import java.util.Optional;
 
 /**
- * Signing in with a pasted token (a form POST) or a one-time link, and signing out (a POST). The only changes the
- * console makes are to its own cookie.
+ * Signing in with a pasted token (a form POST), a link carrying a token (checked, shown, then signed in with a
+ * click) or the one-time link, and signing out (a POST). Every token is verified before it signs anyone in; the only
+ * changes the console makes are to its own cookie.
  */
 @Path("/")
 public class SigninResource {
 
     private final Session session;
     private final SigninCodes codes;
+    private final TokenCheck check;
     private final ObjectMapper json;
     private final Template signin;
 
-    public SigninResource(Session session, SigninCodes codes, ObjectMapper json, @Location("signin.html") Template signin) {
+    public SigninResource(Session session, SigninCodes codes, TokenCheck check, ObjectMapper json,
+                          @Location("signin.html") Template signin) {
         this.session = session;
         this.codes = codes;
+        this.check = check;
         this.json = json;
         this.signin = signin;
     }
@@ -41,8 +46,7 @@ public class SigninResource {
     /** The start page: the fleet for a fleet reader, the hours for a tenant. */
     @GET
     public Response index(@CookieParam(Session.COOKIE) String cookie) {
-        Viewer.Parsed parsed = Viewer.parse(cookie, json, Instant.now());
-        String to = parsed.viewer().map(v -> v.fleet() ? "/fleet" : "/hours").orElse("/signin");
+        String to = session.live(cookie, Instant.now()).map(v -> v.fleet() ? "/fleet" : "/hours").orElse("/signin");
         return Response.seeOther(URI.create(to)).build();
     }
 
@@ -51,8 +55,7 @@ public class SigninResource {
     @Produces(MediaType.TEXT_HTML)
     public Response form(@QueryParam("code") String code, @QueryParam("next") String next) {
         if (code != null) {
-            Optional<String> token = codes.consume(code);
-            Optional<Viewer> viewer = token.flatMap(t -> Viewer.parse(t, json, Instant.now()).viewer());
+            Optional<Viewer> viewer = codes.consume(code).flatMap(t -> check.verify(t).viewer());
             if (viewer.isPresent()) {
                 return Response.seeOther(URI.create(Session.safeNext(next))).cookie(session.open(viewer.get())).build();
             }
@@ -62,12 +65,13 @@ public class SigninResource {
         return Response.ok(page(next, null)).build();
     }
 
+    /** Signs in with a token the user pasted or confirmed, once the console has verified it. */
     @POST
     @Path("signin")
     @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
     @Produces(MediaType.TEXT_HTML)
     public Response signIn(@FormParam("token") String token, @FormParam("next") String next) {
-        Viewer.Parsed parsed = Viewer.parse(token, json, Instant.now());
+        Viewer.Parsed parsed = check.verify(token);
         if (parsed.viewer().isEmpty()) {
             return Response.status(Response.Status.BAD_REQUEST)
                     .entity(page(next, Message.error("You are not signed in", parsed.problem(), null))).build();
@@ -75,10 +79,33 @@ public class SigninResource {
         return Response.seeOther(URI.create(Session.safeNext(next))).cookie(session.open(parsed.viewer().get())).build();
     }
 
+    /**
+     * Whose token a link carries, for the sign-in page to show before anyone clicks: subject, groups, tenant and
+     * expiry once the signature is verified, or a problem naming {@code token}. Signs no one in.
+     */
+    @POST
+    @Path("signin/verify")
+    @Consumes(MediaType.APPLICATION_FORM_URLENCODED)
+    @Produces({MediaType.APPLICATION_JSON, "application/problem+json"})
+    public Response verify(@FormParam("token") String token) {
+        Viewer.Parsed parsed = check.verify(token);
+        if (parsed.viewer().isEmpty()) {
+            ObjectNode problem = json.createObjectNode().put("type", "about:blank").put("title", "This token signs no one in")
+                    .put("status", 400).put("detail", parsed.problem()).put("field", "token");
+            return Response.status(Response.Status.BAD_REQUEST).type("application/problem+json").entity(problem.toString()).build();
+        }
+        Viewer v = parsed.viewer().get();
+        ObjectNode holder = json.createObjectNode().put("subject", v.subject()).put("role", v.role()).put("tenant", v.tenant())
+                .put("expires", v.expires().toString());
+        var groups = holder.putArray("groups");
+        v.groups().forEach(groups::add);
+        return Response.ok(holder.toString(), MediaType.APPLICATION_JSON).build();
+    }
+
     @POST
     @Path("signout")
-    public Response signOut() {
-        return Response.seeOther(URI.create("/signin")).cookie(session.clear()).build();
+    public Response signOut(@CookieParam(Session.COOKIE) String cookie) {
+        return Response.seeOther(URI.create("/signin")).cookie(session.signOut(cookie)).build();
     }
 
     private TemplateInstance page(String next, Message message) {

@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The signed-in user as the token says: subject, roles and tenant. The console reads the token's claims only to
- * choose what to show (a tenant sees no fleet pages); it does not verify the signature, because it decides nothing:
- * every figure comes from a service that verifies the token and applies its access rules.
+ * The signed-in user as the token says: subject, roles and tenant. {@link #parse} reads the claims only; a token signs
+ * someone in once {@link TokenCheck} has verified its signature, and a session's token was verified at sign-in. The
+ * claims only choose what to show (a tenant sees no fleet pages): every figure comes from a service that verifies the
+ * token again and applies its access rules.
  */
 @TemplateData
 public record Viewer(String token, String subject, List<String> groups, String tenant, Instant expires) {

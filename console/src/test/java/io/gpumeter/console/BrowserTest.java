@@ -34,6 +34,7 @@ import java.util.logging.Level;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -90,6 +91,8 @@ class BrowserTest {
     void signedOut() {
         StandIn.reset();
         browser.manage().deleteAllCookies();
+        // each test answers for its own console errors: the refusals another test provoked on purpose are dropped
+        browser.manage().logs().get(LogType.BROWSER);
     }
 
     @Test
@@ -304,17 +307,110 @@ class BrowserTest {
     }
 
     @Test
-    void aLinkCarryingATokenInItsFragmentSignsIn() throws IOException {
+    void aLinkCarryingATokenInItsFragmentShowsWhoseTokenItIsAndSignsInOnAClick() throws IOException {
         // as ./gpumeter token --console prints it; the fragment never reaches a server
         go("/signin#token=" + Fixtures.ACME);
+        WebElement accept = confirmShown();
+        assertFalse(browser.getCurrentUrl().contains("token="), "the token leaves the address bar: " + browser.getCurrentUrl());
+        assertEquals("acme-ci", browser.findElement(By.id("link-subject")).getText());
+        assertEquals("tenant:acme", browser.findElement(By.id("link-groups")).getText());
+        assertTrue(browser.findElement(By.id("link-expires")).getText().matches("\\d{4}-\\d\\d-\\d\\dT.*Z"));
+        assertNull(browser.manage().getCookieNamed(Session.COOKIE), "nobody is signed in before the click");
+        shoot("signin-link-confirm");
+        accept.click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith("/hours"));
         assertTrue(browser.findElement(By.cssSelector("header .role")).getText().contains("tenant acme"));
-        // signed out, the same link opened on the sign-in page changes only the fragment: it still signs in
+        // signed out, the same link opened on the sign-in page changes only the fragment: it is checked all the same
         browser.findElement(By.cssSelector("header form button")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/signin"));
-        go("/signin#token=" + Fixtures.ACME);
-        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith("/hours"));
+        go("/signin#token=" + Fixtures.ADMIN);
+        confirmShown();
+        assertEquals("local-admin", browser.findElement(By.id("link-subject")).getText());
+        browser.findElement(By.id("link-accept")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith("/fleet"));
         noConsoleErrors("token link");
+    }
+
+    @Test
+    void aCrossSiteNavigationToATokenLinkSignsNoOneInUntilTheClick() throws IOException {
+        // mallory's own valid token, planted from another site (127.0.0.1 is another site than localhost)
+        String mallory = Fixtures.token("mallory", List.of("tenant:mallory"));
+        attackerPage("<a id=\"prize\" href=\"" + base("/signin#token=" + mallory) + "\">You have won a GPU</a>");
+        browser.findElement(By.id("prize")).click();
+        WebElement accept = confirmShown();
+        assertTrue(accept.getText().contains("mallory"), "the button says whose session it opens: " + accept.getText());
+        assertNull(browser.manage().getCookieNamed(Session.COOKIE), "no session cookie before the click");
+        shoot("cross-site-link");
+        for (String page : List.of("/hours", "/fleet", "/")) {
+            go(page);
+            assertTrue(browser.getCurrentUrl().contains("/signin"), page + " shows the sign-in page: " + browser.getCurrentUrl());
+            assertTrue(browser.findElements(By.cssSelector("header .role")).isEmpty(), page + ": nobody is shown as signed in");
+            assertFalse(browser.getPageSource().contains("mallory"), page);
+        }
+        assertNull(browser.manage().getCookieNamed(Session.COOKIE));
+        assertTrue(StandIn.SEEN.stream().noneMatch(s -> s.authorization() != null && s.authorization().contains(mallory)),
+                "no service was called with the planted token");
+
+        // only the user's click signs in, as the page said
+        browser.navigate().to(StandIn.url(Backend.LEDGER) + "/evil");
+        browser.findElement(By.id("prize")).click();
+        confirmShown().click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> d.getCurrentUrl().endsWith("/hours"));
+        assertEquals("mallory", browser.findElement(By.cssSelector("header span[title='token subject']")).getText());
+        noConsoleErrors("cross-site link");
+    }
+
+    @Test
+    void aForgedTokenInALinkIsRefusedPlainly() throws IOException {
+        String forged = Fixtures.forged("victim-admin", List.of("admin"));
+        attackerPage("<a id=\"prize\" href=\"" + base("/signin#token=" + forged) + "\">Open the fleet</a>");
+        browser.findElement(By.id("prize")).click();
+        WebElement refusal = new WebDriverWait(browser, Duration.ofSeconds(10))
+                .until(ExpectedConditions.visibilityOfElementLocated(By.id("link-refused")));
+        assertTrue(refusal.getText().contains("This link signs no one in"), refusal.getText());
+        assertTrue(refusal.getText().contains("not signed by this suite's key"), refusal.getText());
+        assertFalse(browser.findElement(By.id("link-confirm")).isDisplayed(), "no button to sign in");
+        assertFalse(browser.getPageSource().contains("victim-admin"), "the forged subject is never shown");
+        assertNull(browser.manage().getCookieNamed(Session.COOKIE));
+        shoot("forged-link-refused");
+        go("/fleet");
+        assertTrue(browser.getCurrentUrl().contains("/signin"), browser.getCurrentUrl());
+    }
+
+    @Test
+    void aFormPostedFromAnotherSiteSignsNoOneIn() {
+        attackerPage("<form method=\"post\" action=\"" + base("/signin") + "\"><input type=\"hidden\" name=\"token\" value=\""
+                + Fixtures.token("mallory", List.of("admin")) + "\"><button id=\"send\">Go</button></form>");
+        browser.findElement(By.id("send")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/signin"));
+        assertTrue(browser.getPageSource().contains("Forms are accepted from this console's own pages only."), browser.getPageSource());
+        go("/hours");
+        assertTrue(browser.getCurrentUrl().contains("/signin"), browser.getCurrentUrl());
+        assertNull(browser.manage().getCookieNamed(Session.COOKIE));
+    }
+
+    @Test
+    void backAfterSignOutShowsTheSignInPageNotTheLastUsersFigures() throws IOException {
+        go("/hours?month=" + Fixtures.MONTH);
+        signIn(Fixtures.ACME);
+        chartDrawn("hours-chart");
+        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),
+                cells("#hours-table tbody tr td", false));
+        browser.findElement(By.linkText("Budgets")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/budgets"));
+        browser.findElement(By.cssSelector("header form button")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/signin"));
+        assertNull(browser.manage().getCookieNamed(Session.COOKIE));
+
+        back();
+        assertTrue(browser.getCurrentUrl().contains("/signin?next="), "Back asks the console again: " + browser.getCurrentUrl());
+        assertTrue(browser.findElements(By.cssSelector("header .role")).isEmpty(), "nobody is shown as signed in");
+        assertFalse(browser.getPageSource().contains("acme-ci"), "not the last user's name");
+        shoot("back-after-signout");
+        back();
+        assertFalse(browser.getPageSource().contains("120.50"), "not the last user's figures: " + browser.getCurrentUrl());
+        assertFalse(browser.getPageSource().contains("361.50"), browser.getCurrentUrl());
+        assertTrue(browser.findElements(By.id("hours-table")).isEmpty(), browser.getCurrentUrl());
     }
 
     @Test
@@ -330,12 +426,40 @@ class BrowserTest {
     }
 
     private void go(String path) {
-        browser.get(base.toString().replaceAll("/$", "") + path);
+        browser.get(base(path));
+    }
+
+    private String base(String path) {
+        return base.toString().replaceAll("/$", "") + path;
+    }
+
+    /** Opens a page of another site (a stand-in service on 127.0.0.1, while the console is on localhost). */
+    private void attackerPage(String body) {
+        StandIn.override(Backend.LEDGER, "/evil", new StandIn.Reply(200, "text/html; charset=utf-8",
+                "<!DOCTYPE html><html><head><title>prize</title></head><body>" + body + "</body></html>"));
+        browser.get(StandIn.url(Backend.LEDGER) + "/evil");
+        assertTrue(!base.getHost().equals("127.0.0.1"), "the console must be on another site than the attacker: " + base);
+    }
+
+    /** Back, as the browser's button: then the sign-in page, and not a page of figures kept from before. */
+    private void back() {
+        browser.navigate().back();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.findElements(By.id("token")).isEmpty()
+                || !d.findElements(By.cssSelector("header .role")).isEmpty());
+        assertTrue(browser.findElements(By.cssSelector("header .role")).isEmpty(),
+                "Back shows a signed-in page kept from before the sign-out: " + browser.getCurrentUrl());
+        assertEquals(1, browser.findElements(By.id("token")).size(), "Back shows the sign-in page: " + browser.getCurrentUrl());
+    }
+
+    /** The confirmation the sign-in page shows for a link's verified token, once the console has answered. */
+    private WebElement confirmShown() {
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.visibilityOfElementLocated(By.id("link-confirm")));
+        return browser.findElement(By.id("link-accept"));
     }
 
     private void signIn(String token) {
         browser.findElement(By.id("token")).sendKeys(token);
-        browser.findElement(By.cssSelector("form button[type=submit]")).click();
+        browser.findElement(By.cssSelector("#paste-form button[type=submit]")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.getCurrentUrl().contains("/signin"));
     }
 

@@ -1,16 +1,30 @@
 package io.gpumeter.console;
 
+import org.jose4j.jwk.RsaJsonWebKey;
+import org.jose4j.jwk.RsaJwkGenerator;
+import org.jose4j.jws.AlgorithmIdentifiers;
+import org.jose4j.jws.JsonWebSignature;
+import org.jose4j.jwt.JwtClaims;
+import org.jose4j.lang.JoseException;
+
 import java.nio.charset.StandardCharsets;
-import java.time.Instant;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
-import java.util.stream.Collectors;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+import static io.restassured.RestAssured.given;
 
 /**
- * The stand-in services' figures, and tokens shaped like the suite's (the console reads their claims and never their
- * signature: the services verify it).
+ * The stand-in services' figures, and tokens signed as the suite signs them (RS256, issuer gpumeter, the roles in
+ * groups) with a key pair of the test run, whose public half the console verifies with.
  */
 final class Fixtures {
+
+    private static final RsaJsonWebKey SUITE_KEY = newKey("suite");
+    /** Another suite's key: its tokens look right and are not this suite's. */
+    private static final RsaJsonWebKey OTHER_KEY = newKey("other");
 
     static final String AT = "2026-11-30T12:00:00Z";
     static final String MONTH = "2026-11";
@@ -18,18 +32,72 @@ final class Fixtures {
     static final String ACME = token("acme-ci", List.of("tenant:acme"));
     static final String SIGNIN_CODE = "one-time-code-0123456789abcdef";
     static final String SIGNIN_TOKEN = token("local-admin", List.of("admin"));
+    /** The key that seals the console's sessions in the tests. */
+    static final String SESSION_KEY = "test-session-key-0123456789abcdefghijklmnopqrstuvwxyz";
+
+    private static final Map<String, String> SESSIONS = new ConcurrentHashMap<>();
 
     private Fixtures() {
     }
 
     static String token(String subject, List<String> groups) {
-        Base64.Encoder b64 = Base64.getUrlEncoder().withoutPadding();
-        long now = Instant.now().getEpochSecond();
-        String claims = "{\"iss\":\"gpumeter\",\"sub\":\"" + subject + "\",\"groups\":["
-                + groups.stream().map(g -> "\"" + g + "\"").collect(Collectors.joining(",")) + "],\"iat\":" + now
-                + ",\"exp\":" + (now + 86_400) + ",\"jti\":\"" + subject + "-" + System.nanoTime() + "\"}";
-        return b64.encodeToString("{\"alg\":\"RS256\",\"typ\":\"JWT\"}".getBytes(StandardCharsets.UTF_8)) + "."
-                + b64.encodeToString(claims.getBytes(StandardCharsets.UTF_8)) + ".c2lnbmF0dXJl";
+        return sign(SUITE_KEY, "gpumeter", subject, groups, Duration.ofDays(1));
+    }
+
+    /** Claims like a real token's, signed with a key that is not the suite's. */
+    static String forged(String subject, List<String> groups) {
+        return sign(OTHER_KEY, "gpumeter", subject, groups, Duration.ofDays(1));
+    }
+
+    static String sign(RsaJsonWebKey key, String issuer, String subject, List<String> groups, Duration ttl) {
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer(issuer);
+        claims.setSubject(subject);
+        claims.setStringListClaim("groups", groups);
+        claims.setIssuedAtToNow();
+        claims.setExpirationTimeMinutesInTheFuture(ttl.toMinutes());
+        claims.setJwtId(subject + "-" + System.nanoTime());
+        JsonWebSignature jws = new JsonWebSignature();
+        jws.setPayload(claims.toJson());
+        jws.setKey(key.getPrivateKey());
+        jws.setKeyIdHeaderValue(key.getKeyId());
+        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
+        try {
+            return jws.getCompactSerialization();
+        } catch (JoseException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static RsaJsonWebKey suiteKey() {
+        return SUITE_KEY;
+    }
+
+    /** The suite's public key as the services are given it (PEM). */
+    static String publicKeyPem() {
+        return "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
+                .encodeToString(SUITE_KEY.getPublicKey().getEncoded()) + "\n-----END PUBLIC KEY-----\n";
+    }
+
+    /** A session cookie of {@code token}, signed in once and kept for the tests that only read pages. */
+    static String session(String token) {
+        return SESSIONS.computeIfAbsent(token, Fixtures::signIn);
+    }
+
+    /** A new session cookie of {@code token}, as the sign-in form sets it. */
+    static String signIn(String token) {
+        return given().redirects().follow(false).formParam("token", token).post("/signin").then().statusCode(303)
+                .extract().cookie(Session.COOKIE);
+    }
+
+    private static RsaJsonWebKey newKey(String id) {
+        try {
+            RsaJsonWebKey key = RsaJwkGenerator.generateJwk(2048);
+            key.setKeyId(id);
+            return key;
+        } catch (JoseException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     static boolean isTenant(String token) {

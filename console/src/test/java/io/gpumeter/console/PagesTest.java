@@ -134,7 +134,7 @@ class PagesTest {
     @Test
     void theCsvComesFromBillingWithTheUsersToken() {
         StandIn.override(Backend.BILLING, "/api/v1/reports/monthly", new StandIn.Reply(200, "text/csv", Fixtures.CSV));
-        String csv = given().cookie(Session.COOKIE, Fixtures.ADMIN).get("/hours/report.csv?month=2026-11").then().statusCode(200)
+        String csv = given().cookie(Session.COOKIE, Fixtures.session(Fixtures.ADMIN)).get("/hours/report.csv?month=2026-11").then().statusCode(200)
                 .header("Content-Type", startsWith("text/csv")).header("Content-Disposition", containsString("gpumeter-tenant-2026-11.csv"))
                 .extract().asString();
         assertEquals(Fixtures.CSV, csv);
@@ -148,7 +148,7 @@ class PagesTest {
         String focus = "BilledCost,BillingPeriodStart,SubAccountName\n361.50,2026-11-01T00:00:00Z,acme\n";
         StandIn.override(Backend.BILLING, "/api/v1/reports/monthly", new StandIn.Reply(200, "text/csv", focus));
         StandIn.SEEN.clear();
-        String body = given().cookie(Session.COOKIE, Fixtures.ACME).get("/hours/focus.csv?month=2026-11").then().statusCode(200)
+        String body = given().cookie(Session.COOKIE, Fixtures.session(Fixtures.ACME)).get("/hours/focus.csv?month=2026-11").then().statusCode(200)
                 .header("Content-Type", startsWith("text/csv")).header("Content-Disposition", containsString("gpumeter-focus-tenant-2026-11.csv"))
                 .extract().asString();
         assertEquals(focus, body);
@@ -165,7 +165,7 @@ class PagesTest {
         assertTrue(hours.contains("tenant acme"), "the header says who is signed in");
         assertForwarded(Fixtures.ACME);
 
-        given().redirects().follow(false).cookie(Session.COOKIE, Fixtures.ACME).get("/").then().statusCode(303)
+        given().redirects().follow(false).cookie(Session.COOKIE, Fixtures.session(Fixtures.ACME)).get("/").then().statusCode(303)
                 .header("Location", containsString("/hours"));
 
         StandIn.reset();
@@ -523,17 +523,50 @@ class PagesTest {
 
     @Test
     void pagesAreNeitherCachedNorFramedAndLoadNothingFromElsewhere() {
-        given().cookie(Session.COOKIE, Fixtures.ADMIN).get("/hours?month=" + Fixtures.MONTH).then().statusCode(200)
+        given().cookie(Session.COOKIE, Fixtures.session(Fixtures.ADMIN)).get("/hours?month=" + Fixtures.MONTH).then().statusCode(200)
                 .header("Content-Security-Policy", containsString("default-src 'self'"))
                 .header("X-Frame-Options", "DENY")
+                .header("Cache-Control", "no-store")
                 .body(not(containsString("https://")));
         given().get("/webjars/echarts/dist/echarts.min.js").then().statusCode(200);
         given().get("/webjars/htmx.org/dist/htmx.min.js").then().statusCode(200);
         given().get("/static/console.js").then().statusCode(200);
     }
 
+    @Test
+    void noPageIsKeptByTheBrowserOrAProxy() {
+        // every page a signed-in user opens, the downloads, the sign-in page and the redirects
+        List<String> pages = List.of("/", "/fleet?at=" + Fixtures.AT, "/fleet/card?uuid=GPU-aaaa-0001&at=" + Fixtures.AT,
+                "/hours?month=" + Fixtures.MONTH, "/hours/report.csv?month=" + Fixtures.MONTH, "/hours/focus.csv?month=" + Fixtures.MONTH,
+                "/idle?from=2026-11-23&to=2026-11-30", "/queues?from=2026-11-23&to=2026-11-30", "/failures?from=2026-11-23&to=2026-11-30",
+                "/jitter?window=24h&to=2026-11-30T12:00:00Z", "/capacity", "/alerts?state=all", "/slos?window=6h", "/budgets?month=2026-11",
+                "/signin", "/signin?code=not-the-code-0123456789", "/no-such-page");
+        for (String signedIn : List.of("admin", "nobody")) {
+            for (String path : pages) {
+                var request = given().redirects().follow(false);
+                if (signedIn.equals("admin")) {
+                    request.cookie(Session.COOKIE, Fixtures.session(Fixtures.ADMIN));
+                }
+                var response = request.get(path);
+                assertTrue(response.statusCode() < 500, path + " answered " + response.statusCode());
+                assertEquals(List.of("no-store"), response.headers().getValues("Cache-Control"),
+                        signedIn + " " + path + " (" + response.statusCode() + ")");
+            }
+        }
+        // what holds no one's figures stays cacheable
+        for (String asset : List.of("/static/console.js", "/static/signin.js", "/webjars/echarts/dist/echarts.min.js")) {
+            String cache = given().get(asset).then().statusCode(200).extract().header("Cache-Control");
+            assertTrue(cache != null && cache.contains("max-age"), asset + ": " + cache);
+        }
+        given().redirects().follow(false).formParam("token", "hunter2").post("/signin").then().statusCode(400)
+                .header("Cache-Control", "no-store");
+        given().redirects().follow(false).formParam("token", Fixtures.ADMIN).post("/signin/verify").then().statusCode(200)
+                .header("Cache-Control", "no-store");
+        given().redirects().follow(false).post("/signout").then().statusCode(303).header("Cache-Control", "no-store");
+    }
+
     static String page(String path, String token) {
-        return given().redirects().follow(false).cookie(Session.COOKIE, token).get(path).then().statusCode(200)
+        return given().redirects().follow(false).cookie(Session.COOKIE, Fixtures.session(token)).get(path).then().statusCode(200)
                 .extract().asString();
     }
 

@@ -97,6 +97,11 @@ final class StandIn {
         return urls;
     }
 
+    /** Where {@code backend}'s stand-in answers, e.g. {@code http://127.0.0.1:41234}. */
+    static synchronized String url(Backend backend) {
+        return "http://127.0.0.1:" + SERVERS.get(backend).getAddress().getPort();
+    }
+
     static synchronized void stop() {
         SERVERS.values().forEach(s -> s.stop(0));
         SERVERS.clear();
