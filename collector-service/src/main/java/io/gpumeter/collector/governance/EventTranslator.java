@@ -16,6 +16,8 @@ import java.util.Set;
 final class EventTranslator {
 
     static final Set<String> SUBJECTS = Set.of("Pod", "Workload", "PodGroup", "Job", "Node", "ClusterQueue", "LocalQueue");
+    /** The subjects that belong to no namespace: their events live in {@code default}, where tenants do not write. */
+    static final Set<String> CLUSTER_SCOPED = Set.of("Node", "ClusterQueue");
 
     /** Normal events that record a decision rather than routine progress. */
     static final Set<String> DECISIONS = Set.of("Scheduled", "Preempted", "QuotaReserved", "Admitted", "Pending",
@@ -76,6 +78,13 @@ final class EventTranslator {
         }
         if (!SUBJECTS.contains(kind)) {
             throw new Skip("event about a " + kind + " not governed");
+        }
+        // The API server keeps an event in its object's namespace, and a cluster-scoped object's in default: a tenant
+        // who may create events in its namespace can then speak only of its own objects, never of a node or queue.
+        String own = meta.getNamespace() == null || meta.getNamespace().isEmpty() ? "default" : meta.getNamespace();
+        String home = CLUSTER_SCOPED.contains(kind) ? "default" : namespace == null ? own : namespace;
+        if (!own.equals(home)) {
+            throw new Skip("event in another namespace than its object's");
         }
         if (reason == null || reason.isBlank()) {
             throw new Skip("event without reason");

@@ -207,4 +207,33 @@ class GovernanceTranslatorTest {
                 () -> GovernanceTranslator.translate(WatchEventType.DELETED, failed, SEEN)).reason());
         assertFalse(EventTranslator.DECISIONS.contains("Pulled"));
     }
+
+    /** The API server keeps an event in its object's namespace: one found elsewhere is a tenant speaking for another. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "a tenant's event about another namespace's pod | mallory | Pod | victim | false",
+            "a tenant's event about a pod without its namespace | mallory | Pod | | true",
+            "a tenant's event about a node | mallory | Node | | false",
+            "a tenant's event about a cluster queue | mallory | ClusterQueue | | false",
+            "node-problem-detector's event about a node | default | Node | | true",
+            "an event about a node without a namespace | | Node | | true",
+            "an event about a pod of its own namespace | victim | Pod | victim | true",
+    })
+    void anEventCountsOnlyAboutAnObjectOfItsOwnNamespace(String name, String eventNamespace, String kind,
+                                                        String objectNamespace, boolean kept) {
+        io.fabric8.kubernetes.api.model.Event event = Serialization.unmarshal(("""
+                {"apiVersion":"v1","kind":"Event","metadata":{"name":"x.1",%s"uid":"e9","resourceVersion":"40"},
+                 "involvedObject":{"kind":"%s",%s"name":"victim-0","uid":"o9"},"reason":"FailedScheduling",
+                 "type":"Warning","message":"forged","firstTimestamp":"2026-05-01T10:00:00Z"}""").formatted(
+                eventNamespace == null ? "" : "\"namespace\":\"" + eventNamespace + "\",", kind,
+                objectNamespace == null ? "" : "\"namespace\":\"" + objectNamespace + "\","),
+                io.fabric8.kubernetes.api.model.Event.class);
+        if (kept) {
+            var fact = (io.gpumeter.common.fact.EventFact) GovernanceTranslator.translate(WatchEventType.ADDED, event, SEEN);
+            assertEquals("o9", fact.involvedUid());
+        } else {
+            assertEquals("event in another namespace than its object's", assertThrows(Skip.class,
+                    () -> GovernanceTranslator.translate(WatchEventType.ADDED, event, SEEN)).reason());
+        }
+    }
 }
