@@ -50,7 +50,7 @@ public final class TokenCommand implements Callable<Integer> {
     @Option(names = "--console", arity = "0..1", paramLabel = "URL", fallbackValue = "",
             description = "Print a link that signs this token into the console at URL (default the local one, "
                     + "http://127.0.0.1:8086) instead of the token; the token rides in the link's #fragment, which "
-                    + "browsers never send to a server.")
+                    + "browsers never send to a server, and the console shows whose token it is before a click signs it in.")
     String console;
 
     @Option(names = "--state-dir", paramLabel = "DIR", defaultValue = ".gpumeter",

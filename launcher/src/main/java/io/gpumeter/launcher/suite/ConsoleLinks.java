@@ -7,7 +7,8 @@ import java.nio.charset.StandardCharsets;
 /**
  * The console's sign-in links: {@code /signin?code=…} signs the admin in once with the code the console was started
  * with ({@code up} prints it); {@code /signin#token=…} carries a token in the fragment, which the browser never sends
- * to a server: the sign-in page posts it as if pasted ({@code token --console} prints it).
+ * to a server: the sign-in page shows whose token it is once the console has verified it, and signs it in when the
+ * user clicks ({@code token --console} prints it).
  */
 public final class ConsoleLinks {
 

@@ -11,8 +11,9 @@ import java.util.Base64;
 
 /**
  * Random secrets of a local run, each generated once and kept beside the key pair in {@code <state>/keys}, readable
- * by the owner only: the Alertmanager webhook token and the embedded PostgreSQL's password. Kept, not regenerated,
- * so that a database made by one run opens in the next and a configured Alertmanager keeps working.
+ * by the owner only: the Alertmanager webhook token, the embedded PostgreSQL's password and the console's session
+ * key. Kept, not regenerated, so that a database made by one run opens in the next, a configured Alertmanager keeps
+ * working and a console restarted keeps its users signed in.
  */
 public final class LocalSecrets {
 
@@ -20,6 +21,8 @@ public final class LocalSecrets {
     public static final String WEBHOOK_TOKEN = "webhook-token";
     /** The password of the embedded PostgreSQL's superuser. */
     public static final String DATABASE_PASSWORD = "db-password";
+    /** The key that seals the console's session cookies; kept, so that a restarted console keeps its sessions. */
+    public static final String CONSOLE_SESSION_KEY = "console-session-key";
 
     private static final SecureRandom RANDOM = new SecureRandom();
 

@@ -69,9 +69,10 @@ final class ServiceEnvironment {
     }
 
     /**
-     * The console's: its address and port, where the five services are, and the one-time sign-in code with the admin
-     * token it signs in with. No database login, no key and no service token: it owns no data, and calls the services
-     * with each user's own token.
+     * The console's: its address and port, where the five services are, the one-time sign-in code with the admin token
+     * it signs in with, the public key it verifies tokens with before signing anyone in (the services' own) and the
+     * key that seals its session cookies. No database login and no service token: it owns no data, and calls the
+     * services with each user's own token.
      */
     Map<String, String> ofConsole(String signinCode, String adminToken) {
         Map<String, String> env = new HashMap<>();
@@ -84,6 +85,8 @@ final class ServiceEnvironment {
         }
         env.put(CONSOLE_SIGNIN_CODE, signinCode);
         env.put("GPUMETER_CONSOLE_SIGNIN_TOKEN", adminToken);
+        env.put("MP_JWT_VERIFY_PUBLICKEY", keys().publicKeyPem());
+        env.put("GPUMETER_CONSOLE_SESSION_KEY", LocalSecrets.in(config.stateDirectory()).get(LocalSecrets.CONSOLE_SESSION_KEY));
         env.putAll(config.env().getOrDefault(Service.CONSOLE, Map.of()));
         return env;
     }

@@ -34,7 +34,7 @@ public final class FakeService {
         server.createContext("/env", exchange -> {
             StringBuilder body = new StringBuilder();
             new TreeMap<>(System.getenv()).forEach((k, v) -> {
-                if (k.startsWith("QUARKUS_") || k.startsWith("GPUMETER_")) {
+                if (k.startsWith("QUARKUS_") || k.startsWith("GPUMETER_") || k.startsWith("MP_")) {
                     body.append(k).append('=').append(v).append('\n');
                 }
             });

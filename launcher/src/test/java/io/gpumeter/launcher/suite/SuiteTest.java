@@ -111,7 +111,8 @@ class SuiteTest {
     }
 
     @Test
-    void theConsoleStartsAfterTheServicesWithTheirAddressesAndAOneTimeSignInButNoSecretOfTheirs() throws Exception {
+    void theConsoleStartsAfterTheServicesWithTheirAddressesAOneTimeSignInTheirPublicKeyAndASessionKeyButNoSecretOfTheirs()
+            throws Exception {
         assertEquals(Service.apis(), List.copyOf(Suite.builder(root).config().services()), "the five by default");
         Suite suite = suite().services(EnumSet.of(Service.LEDGER)).withConsole().build();
         assertTrue(suite.consoleSigninUrl().isEmpty(), "no link before the console starts");
@@ -129,10 +130,17 @@ class SuiteTest {
             String code = link.substring(link.indexOf("code=") + 5);
             assertTrue(code.length() >= 32 && env.contains("GPUMETER_CONSOLE_SIGNIN_CODE=" + code + "\n"), env);
             assertTrue(env.contains("GPUMETER_CONSOLE_SIGNIN_TOKEN=ey"), "the link signs in with an admin token");
-            for (String secret : List.of("QUARKUS_DATASOURCE_PASSWORD", "GPUMETER_AUTH_SERVICE_TOKEN", "MP_JWT_VERIFY_PUBLICKEY",
-                    "GPUMETER_ALERT_WEBHOOK_TOKEN")) {
+            for (String secret : List.of("QUARKUS_DATASOURCE_PASSWORD", "GPUMETER_AUTH_SERVICE_TOKEN", "GPUMETER_ALERT_WEBHOOK_TOKEN")) {
                 assertFalse(env.contains(secret), "the console owns no data and holds no token of its own: " + secret);
             }
+            // it verifies a token before signing anyone in, with the key the services verify with
+            String ledgerEnv = get(suite.url(Service.LEDGER) + "/env");
+            String publicKey = ledgerEnv.substring(ledgerEnv.indexOf("MP_JWT_VERIFY_PUBLICKEY="), ledgerEnv.indexOf("-----END PUBLIC KEY-----"));
+            assertTrue(publicKey.contains("-----BEGIN PUBLIC KEY-----") && env.contains(publicKey), env);
+            // and seals its sessions with a key of its own, kept beside the others for the next run
+            String sessionKey = LocalSecrets.in(root.resolve(".gpumeter")).get(LocalSecrets.CONSOLE_SESSION_KEY);
+            assertTrue(sessionKey.length() >= 32 && env.contains("GPUMETER_CONSOLE_SESSION_KEY=" + sessionKey + "\n"), env);
+            assertFalse(ledgerEnv.contains("GPUMETER_CONSOLE_SESSION_KEY"), "the console's key is the console's only");
             assertTrue(suite.serviceToken(Service.CONSOLE).isEmpty());
         } finally {
             suite.stop();
