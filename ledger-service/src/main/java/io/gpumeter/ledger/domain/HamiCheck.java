@@ -22,7 +22,7 @@ public enum HamiCheck {
     MEMORY_OVER_REQUEST("the grant's memory exceeds what the pod's resources ask for"),
     /** The grant gives more cores than the pod's spec asks for. */
     CORES_OVER_REQUEST("the grant's cores exceed what the pod's resources ask for"),
-    /** The device side (dcgm-exporter's pod mapping) saw the pod on other cards and never on this one. */
+    /** The device side (dcgm-exporter's pod mapping, HAMi's monitor) saw the pod on other cards, never on this one. */
     DEVICE_SEES_OTHER_CARD("the device side saw the pod on other cards, never on this one");
 
     private final String words;

@@ -109,7 +109,8 @@ public final class HamiGrants {
         List<String> seen = bindings.stream().filter(b -> !b.isMigInstance() && b.during(since, until))
                 .map(GpuBinding::gpuUuid).distinct().sorted().toList();
         if (!seen.isEmpty() && !seen.contains(grant.uuid())) {
-            return new Refusal(grant, HamiCheck.DEVICE_SEES_OTHER_CARD, "dcgm-exporter saw the pod on " + seen);
+            return new Refusal(grant, HamiCheck.DEVICE_SEES_OTHER_CARD,
+                    "the device side (dcgm-exporter, HAMi's monitor or a pusher) saw the pod on " + seen);
         }
         return null;
     }

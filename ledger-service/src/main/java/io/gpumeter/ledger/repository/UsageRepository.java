@@ -163,14 +163,16 @@ public class UsageRepository {
      * Records which pods the exporters saw on which cards; returns the "namespace/pod" names newly bound. A process
      * the pusher named a pod for is a sighting of that pod on the whole card, as a dcgm-exporter pod label is: on a
      * node without dcgm-exporter's Kubernetes mode it is what names the cards of anonymous whole-card allocations.
-     * HAMi's container series are not sightings: HAMi names its cards on the pod itself.
+     * A HAMi monitor's container series is a sighting of its pod on the whole card too: HAMi's annotations on the pod
+     * are its tenant's to rewrite, the monitor's view of the device is not, so it is what a grant is checked against.
      */
     public Uni<Set<String>> bind(SqlConnection conn, String cluster, List<UsageSample> samples) {
         List<UsageSample> attributed = samples.stream()
                 .filter(s -> s.pod() != null && !s.pod().isBlank() && s.namespace() != null && !s.namespace().isBlank())
                 .filter(s -> s.scope() == UsageScope.DEVICE
                         || s.scope() == UsageScope.MIG_INSTANCE
-                        || s.scope() == UsageScope.PROCESS)
+                        || s.scope() == UsageScope.PROCESS
+                        || s.scope() == UsageScope.CONTAINER)
                 .toList();
         if (attributed.isEmpty()) {
             return Uni.createFrom().item(Set.of());

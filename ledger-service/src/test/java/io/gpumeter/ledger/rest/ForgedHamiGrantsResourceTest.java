@@ -232,6 +232,30 @@ class ForgedHamiGrantsResourceTest {
         assertEquals(1.2, ((Number) over.get(0).get("peakRatio")).doubleValue(), 1e-6);
     }
 
+    @Test
+    void aGrantTheDeviceSideContradictsIsRefusedOnceTheDeviceSpeaks() {
+        // every check the pod's own facts allow passes: same node, registered card, within its request
+        String sameNode = pod("mallory-ns", "m6", "2", "hami-1", "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":10000}",
+                "GPU-victim", 10000, 0, "success", "hami-1");
+        given().contentType(ContentType.JSON).body(batch("forge-device", VICTIM + "," + sameNode)).post("/api/v1/facts")
+                .then().statusCode(200);
+        assertEquals(java.util.Set.of("v1", "m6"), java.util.Set.copyOf(occupantsOf("GPU-victim", "forge-device")),
+                "believed until the device speaks");
+        // HAMi's monitor sees m6's container on the spare card
+        given().contentType(ContentType.JSON).body("""
+                {"cluster":"forge-device","samples":[{"gpuUuid":"GPU-spare","node":"hami-1","scope":"CONTAINER",
+                 "scopeKey":"mallory-ns/m6/main","namespace":"mallory-ns","pod":"m6","container":"main",
+                 "field":"VGPU_MEMORY_USED_MIB","value":4000,"at":"2026-06-01T10:30:10Z"}]}""")
+                .post("/api/v1/usage").then().statusCode(200);
+        assertEquals(List.of("v1"), occupantsOf("GPU-victim", "forge-device"));
+        List<Map<String, Object>> refused = given().queryParam("from", FROM).queryParam("to", TO)
+                .get("/api/v1/violations").then().statusCode(200).extract().jsonPath()
+                .getList("findAll { it.kind == 'HAMI_GRANT_UNVERIFIED' && it.cluster == 'forge-device' }");
+        assertEquals(1, refused.size(), refused.toString());
+        assertEquals("DEVICE_SEES_OTHER_CARD", refused.get(0).get("resource"));
+        assertTrue(refused.get(0).get("detail").toString().contains("GPU-spare"), refused.toString());
+    }
+
     static List<String> occupantsOf(String card, String cluster) {
         return given().queryParam("at", "2026-06-01T13:00:00Z").queryParam("cluster", cluster)
                 .get("/api/v1/fleet/occupants").then().statusCode(200).extract().jsonPath()
