@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -258,7 +259,7 @@ class ManifestsTest {
 
     @ParameterizedTest(name = "k8s/{0}")
     @MethodSource("applied")
-    void theConsoleRunsLikeTheServicesAndHoldsNoSecretNorRole(String dir) {
+    void theConsoleRunsLikeTheServicesAndHoldsNoSecretButItsTwoKeysNorRole(String dir) {
         Manifests m = Manifests.of(dir);
         String name = Repo.CONSOLE;
         Deployment d = m.get(Deployment.class, name);
@@ -276,12 +277,23 @@ class ManifestsTest {
         assertEquals(List.of(Repo.port(name), Repo.managementPort(name)), s.getSpec().getPorts().stream().map(ServicePort::getPort).toList());
         assertEquals(List.of("http", "management"), s.getSpec().getPorts().stream().map(ServicePort::getName).toList());
 
-        // It owns no data and calls the services with its users' tokens: no database login, key or token of its own.
+        // It owns no data and calls the services with its users' tokens: no database login or token of its own. From
+        // the Secret it reads only the suite's public key (to verify a token before signing anyone in) and the key that
+        // seals its sessions.
         assertEquals(List.of(name + "-config"), c.getEnvFrom().stream().map(EnvFromSource::getConfigMapRef).filter(Objects::nonNull)
                 .map(r -> r.getName()).toList(), "envFrom ConfigMap");
-        assertTrue(c.getEnvFrom().stream().allMatch(f -> f.getSecretRef() == null), "console: no Secret");
-        assertTrue(Optional.ofNullable(c.getEnv()).orElse(List.of()).stream().allMatch(e -> e.getValueFrom() == null),
-                "console: no variable from a Secret " + c.getEnv());
+        assertTrue(c.getEnvFrom().stream().allMatch(f -> f.getSecretRef() == null), "console: no whole Secret");
+        Map<String, String> fromSecrets = new TreeMap<>();
+        for (EnvVar e : Optional.ofNullable(c.getEnv()).orElse(List.of())) {
+            if (e.getValueFrom() != null) {
+                var ref = e.getValueFrom().getSecretKeyRef();
+                assertTrue(ref != null && "gpumeter-auth".equals(ref.getName()) && !Boolean.TRUE.equals(ref.getOptional()),
+                        "console: " + e.getName() + " from the required Secret gpumeter-auth");
+                fromSecrets.put(e.getName(), ref.getKey());
+            }
+        }
+        assertEquals(Map.of("MP_JWT_VERIFY_PUBLICKEY", "public-key", "GPUMETER_CONSOLE_SESSION_KEY", "console-session-key"), fromSecrets,
+                "console: its two keys and nothing else from a Secret");
         assertTrue(m.get(ConfigMap.class, name + "-config").getData().keySet().stream().noneMatch(k -> k.startsWith("QUARKUS_DATASOURCE")),
                 "console: no database");
         assertEquals(name, d.getSpec().getTemplate().getSpec().getServiceAccountName(), "its own ServiceAccount");

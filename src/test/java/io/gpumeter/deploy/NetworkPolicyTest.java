@@ -160,6 +160,22 @@ class NetworkPolicyTest {
 
     @ParameterizedTest(name = "k8s/{0}")
     @ValueSource(strings = {"overlays/dev", "overlays/prod"})
+    void theConsolesReplicasTellEachOtherOfSignOutsOnTheManagementPortOnly(String dir) {
+        // one endpoint stands for every replica, so the designed calls above, between two endpoints, leave this out;
+        // that nothing else reaches the console's management port, they say
+        Manifests m = Manifests.of(dir);
+        String namespace = m.kind("Namespace").get(0).getMetadata().getName();
+        NetworkModel model = new NetworkModel(namespace, m.all(NetworkPolicy.class));
+        Endpoint console = endpoints(m, namespace).stream().filter(e -> e.name().equals(Repo.CONSOLE)).findFirst().orElseThrow();
+        assertTrue(model.allows(console, console, Repo.managementPort(Repo.CONSOLE), "TCP"), "k8s/" + dir + ": replica to replica");
+        URI peers = URI.create(m.get(ConfigMap.class, "console-config").getData().get("GPUMETER_CONSOLE_SESSION_PEERS"));
+        assertEquals(Repo.managementPort(Repo.CONSOLE), peers.getPort(), "the peers are asked on the management port");
+        assertEquals("None", m.get(io.fabric8.kubernetes.api.model.Service.class, peers.getHost()).getSpec().getClusterIP(),
+                "each replica by its own address");
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @ValueSource(strings = {"overlays/dev", "overlays/prod"})
     void everyConfiguredServiceUrlIsAnAllowedCall(String dir) {
         Manifests m = Manifests.of(dir);
         String namespace = m.kind("Namespace").get(0).getMetadata().getName();
