@@ -14,6 +14,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
+import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
 import java.io.IOException;
@@ -246,8 +247,10 @@ class ConsoleEndToEndTest {
 
     @Test
     void aTenantSeesItsOwnTenantOnlyAndNoFleetPages() throws IOException {
-        // the link ./gpumeter token --console prints: the token rides in the fragment and the page posts it
+        // the link ./gpumeter token --console prints: the token rides in the fragment, the page shows whose it is once
+        // the console has verified it, and a click signs in
         browser.open(ConsoleLinks.withToken(suite.url(Service.CONSOLE), suite.token("ana", List.of("tenant:" + TENANT), Duration.ofHours(1))).toString());
+        new WebDriverWait(browser.driver, Duration.ofSeconds(20)).until(ExpectedConditions.elementToBeClickable(By.id("link-accept"))).click();
         new WebDriverWait(browser.driver, Duration.ofSeconds(20)).until(d -> !d.getCurrentUrl().contains("/signin"));
         assertEquals(List.of(), browser.texts("nav a[href='/fleet'], nav a[href='/idle'], nav a[href='/queues'], nav a[href='/alerts']"));
         YearMonth month = YearMonth.from(signals.usageTo().atZone(ZoneOffset.UTC));
