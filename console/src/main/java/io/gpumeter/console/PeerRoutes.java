@@ -30,7 +30,7 @@ public class PeerRoutes {
     }
 
     void routes(@Observes ManagementInterface management) {
-        management.router().post(Peers.PATH).handler(BodyHandler.create().setBodyLimit(MAX_BODY)).handler(this::signOut);
+        management.router().post(Peers.PATH).handler(BodyHandler.create(false).setBodyLimit(MAX_BODY)).handler(this::signOut);
         management.router().get(Peers.PATH).handler(this::list);
     }
 
