@@ -51,13 +51,16 @@ class BulkReadsResourceTest {
              "pods":[
               {"uid":"bulk-p1","namespace":"a","name":"train","resourceVersion":"10","type":"MODIFIED","observedAt":"2026-06-07T12:00:01Z",
                "scheduledAt":"2026-06-07T10:00:00Z","nodeName":"bulk-n1","allTerminated":true,"lastFinishedAt":"2026-06-07T12:00:00Z",
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-bulk-1","type":"NVIDIA","memoryMib":8192,"cores":50}]},
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":8192,"nvidia.com/gpucores":50},
+               "vgpus":[{"container":0,"uuid":"GPU-bulk-1","type":"NVIDIA","memoryMib":8192,"cores":50}],"hamiBindPhase":"success","hamiNode":"bulk-n1"},
               {"uid":"bulk-p2","namespace":"g","name":"infer","resourceVersion":"11","type":"MODIFIED","observedAt":"2026-06-07T12:00:01Z",
                "scheduledAt":"2026-06-07T11:00:00Z","nodeName":"bulk-n1","allTerminated":true,"lastFinishedAt":"2026-06-07T12:00:00Z",
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-bulk-1","type":"NVIDIA","memoryMib":8192,"cores":50}]},
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":8192,"nvidia.com/gpucores":50},
+               "vgpus":[{"container":0,"uuid":"GPU-bulk-1","type":"NVIDIA","memoryMib":8192,"cores":50}],"hamiBindPhase":"success","hamiNode":"bulk-n1"},
               {"uid":"bulk-p3","namespace":"a","name":"eval","resourceVersion":"12","type":"MODIFIED","observedAt":"2026-06-07T12:00:01Z",
                "scheduledAt":"2026-06-07T10:30:00Z","nodeName":"bulk-n2","phase":"Running",
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-bulk-2","type":"NVIDIA","memoryMib":8192,"cores":50}]}]}
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":8192,"nvidia.com/gpucores":50},
+               "vgpus":[{"container":0,"uuid":"GPU-bulk-2","type":"NVIDIA","memoryMib":8192,"cores":50}],"hamiBindPhase":"success","hamiNode":"bulk-n2"}]}
             """;
 
     private static boolean loaded;

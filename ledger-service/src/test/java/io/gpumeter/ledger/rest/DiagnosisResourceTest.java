@@ -51,11 +51,17 @@ class DiagnosisResourceTest {
     static String pod(String uid, String node, String start, String end, String resources, String vgpus) {
         return "{\"uid\":\"" + uid + "\",\"namespace\":\"dg\",\"name\":\"" + uid + "\",\"resourceVersion\":\"2\","
                 + "\"type\":\"MODIFIED\",\"observedAt\":\"" + end + "\",\"scheduledAt\":\"" + start + "\",\"nodeName\":\"" + node + "\","
-                + "\"allTerminated\":true,\"lastFinishedAt\":\"" + end + "\",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus + "}";
+                + "\"allTerminated\":true,\"lastFinishedAt\":\"" + end + "\",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus
+                + ("[]".equals(vgpus) ? "" : ",\"hamiBindPhase\":\"success\",\"hamiNode\":\"" + node + "\"") + "}";
     }
 
     static String vgpu(String uuid, long memory, int cores) {
         return "[{\"container\":0,\"uuid\":\"" + uuid + "\",\"type\":\"NVIDIA\",\"memoryMib\":" + memory + ",\"cores\":" + cores + "}]";
+    }
+
+    /** What a pod asks HAMi for to be granted one vGPU of this memory and these cores. */
+    static String hami(long memory, int cores) {
+        return "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":" + memory + ",\"nvidia.com/gpucores\":" + cores + "}";
     }
 
     static String sample(String gpu, String field, double value, String at) {
@@ -83,9 +89,9 @@ class DiagnosisResourceTest {
                 + "{\"name\":\"dn2\",\"resourceVersion\":\"1\",\"type\":\"ADDED\",\"observedAt\":\"2026-08-01T00:00:00Z\","
                 + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-A100-SXM4-80GB\",\"nvidia.com/mig.strategy\":\"mixed\"}}],"
                 + "\"pods\":["
-                + pod("d-solo", "dn1", "2026-08-10T10:00:00Z", "2026-08-10T10:02:00Z", "{\"nvidia.com/gpu\":1}", vgpu("GPU-D1", 20480, 30)) + ","
-                + pod("d-pair", "dn1", "2026-08-10T10:01:00Z", "2026-08-10T10:03:00Z", "{\"nvidia.com/gpu\":1}", vgpu("GPU-D1", 20480, 20)) + ","
-                + pod("d-alone", "dn1", "2026-08-10T10:00:00Z", "2026-08-10T10:02:00Z", "{\"nvidia.com/gpu\":1}", vgpu("GPU-D2", 81920, 100)) + ","
+                + pod("d-solo", "dn1", "2026-08-10T10:00:00Z", "2026-08-10T10:02:00Z", hami(20480, 30), vgpu("GPU-D1", 20480, 30)) + ","
+                + pod("d-pair", "dn1", "2026-08-10T10:01:00Z", "2026-08-10T10:03:00Z", hami(20480, 20), vgpu("GPU-D1", 20480, 20)) + ","
+                + pod("d-alone", "dn1", "2026-08-10T10:00:00Z", "2026-08-10T10:02:00Z", hami(81920, 100), vgpu("GPU-D2", 81920, 100)) + ","
                 + pod("d-mig", "dn2", "2026-08-10T10:00:00Z", "2026-08-10T10:02:00Z", "{\"nvidia.com/mig-1g.10gb\":1}", "[]") + "]}";
         given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
         String usage = "{\"cluster\":\"diag\",\"samples\":["

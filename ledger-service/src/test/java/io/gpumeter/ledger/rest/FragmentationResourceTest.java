@@ -57,11 +57,17 @@ class FragmentationResourceTest {
                 + "\"type\":\"MODIFIED\",\"observedAt\":\"2026-08-12T" + (end == null ? start : end) + ":00Z\","
                 + "\"scheduledAt\":\"2026-08-12T" + start + ":00Z\",\"nodeName\":\"" + node + "\""
                 + (end == null ? "" : ",\"allTerminated\":true,\"lastFinishedAt\":\"2026-08-12T" + end + ":00Z\"")
-                + ",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus + "}";
+                + ",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus
+                + ("[]".equals(vgpus) ? "" : ",\"hamiBindPhase\":\"success\",\"hamiNode\":\"" + node + "\"") + "}";
     }
 
     static String vgpu(String uuid, long memory, int cores) {
         return "[{\"container\":0,\"uuid\":\"" + uuid + "\",\"type\":\"NVIDIA\",\"memoryMib\":" + memory + ",\"cores\":" + cores + "}]";
+    }
+
+    /** What a pod asks HAMi for to be granted one vGPU of this memory and these cores. */
+    static String hami(long memory, int cores) {
+        return "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":" + memory + ",\"nvidia.com/gpucores\":" + cores + "}";
     }
 
     @BeforeEach
@@ -80,10 +86,10 @@ class FragmentationResourceTest {
                 + node("fm2", "\"nvidia.com/gpu.product\":\"NVIDIA-A100-SXM4-80GB-MIG-1g.10gb\",\"nvidia.com/mig.strategy\":\"single\","
                 + "\"nvidia.com/gpu.count\":\"1\"", "") + "],\"pods\":["
                 + String.join(",",
-                pod("h1", "fn1", "11:30", null, gpuOne, vgpu("GPU-F1", 25600, 30)),
-                pod("h2", "fn1", "11:30", null, gpuOne, vgpu("GPU-F2", 40960, 100)),
-                pod("h3", "fn1", "10:00", "11:00", gpuOne, vgpu("GPU-F1", 10240, 10)),
-                pod("h4", "fn1", "12:30", null, gpuOne, vgpu("GPU-F3", 10240, 10)),
+                pod("h1", "fn1", "11:30", null, hami(25600, 30), vgpu("GPU-F1", 25600, 30)),
+                pod("h2", "fn1", "11:30", null, hami(40960, 100), vgpu("GPU-F2", 40960, 100)),
+                pod("h3", "fn1", "10:00", "11:00", hami(10240, 10), vgpu("GPU-F1", 10240, 10)),
+                pod("h4", "fn1", "12:30", null, hami(10240, 10), vgpu("GPU-F3", 10240, 10)),
                 pod("w1", "fn2", "11:30", null, gpuOne, "[]"),
                 pod("mig-a", "fm1", "11:30", null, "{\"nvidia.com/mig-3g.40gb\":1}", "[]"),
                 pod("mig-b", "fm1", "11:30", null, "{\"nvidia.com/mig-2g.20gb\":1}", "[]"),

@@ -64,11 +64,17 @@ class IdleResourceTest {
                 + (scheduled == null ? "" : ",\"scheduledAt\":\"" + at(scheduled) + "\",\"nodeName\":\"in1\"")
                 + (end == null ? "" : ",\"allTerminated\":true,\"lastFinishedAt\":\"" + at(end) + "\"")
                 + (type.equals("DELETED") ? ",\"deletionTimestamp\":\"" + at(observed) + "\"" : "")
-                + ",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus + "}";
+                + ",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus
+                + ("[]".equals(vgpus) ? "" : ",\"hamiBindPhase\":\"success\",\"hamiNode\":\"in1\"") + "}";
     }
 
     static String vgpu(String uuid, long memory, int cores) {
         return "[{\"container\":0,\"uuid\":\"" + uuid + "\",\"type\":\"NVIDIA\",\"memoryMib\":" + memory + ",\"cores\":" + cores + "}]";
+    }
+
+    /** What a pod asks HAMi for to be granted one vGPU of this memory and these cores. */
+    static String hami(long memory, int cores) {
+        return "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":" + memory + ",\"nvidia.com/gpucores\":" + cores + "}";
     }
 
     static String at(String hhmm) {
@@ -95,15 +101,15 @@ class IdleResourceTest {
             return;
         }
         loaded = true;
-        String gpuOne = "{\"nvidia.com/gpu\":1}";
+        String wholeCard = "{\"nvidia.com/gpu\":1,\"nvidia.com/gpucores\":100}";
         String facts = "{\"cluster\":\"idle\",\"namespaces\":[" + ns("ta") + "," + ns("tb") + "],\"nodes\":["
                 + node("in1", "2026-08-01T00:00:00Z", gpu("GPU-I1", 81920) + "," + gpu("GPU-I2", 81920) + "," + gpu("GPU-I3", 81920)) + ","
                 + node("in2", "2026-08-11T10:30:00Z", gpu("GPU-I4", 24576)) + "],\"pods\":["
                 + String.join(",",
-                pod("a1", "ta", "2", "MODIFIED", "10:20", "10:00", "10:00", "10:20", gpuOne, vgpu("GPU-I1", 40960, 50)),
-                pod("b1", "tb", "2", "MODIFIED", "10:30", "10:10", "10:10", "10:30", gpuOne, vgpu("GPU-I1", 20480, 25)),
-                pod("p-early", "ta", "1", "ADDED", "09:00", "09:00", null, null, gpuOne, "[]"),
-                pod("p-early", "ta", "2", "MODIFIED", "10:45", "09:00", "10:05", "10:45", gpuOne, vgpu("GPU-I3", 81920, 100)),
+                pod("a1", "ta", "2", "MODIFIED", "10:20", "10:00", "10:00", "10:20", hami(40960, 50), vgpu("GPU-I1", 40960, 50)),
+                pod("b1", "tb", "2", "MODIFIED", "10:30", "10:10", "10:10", "10:30", hami(20480, 25), vgpu("GPU-I1", 20480, 25)),
+                pod("p-early", "ta", "1", "ADDED", "09:00", "09:00", null, null, wholeCard, "[]"),
+                pod("p-early", "ta", "2", "MODIFIED", "10:45", "09:00", "10:05", "10:45", wholeCard, vgpu("GPU-I3", 81920, 100)),
                 pod("p-fit", "tb", "1", "ADDED", "10:40", "10:40", null, null, "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":40960}", "[]"),
                 pod("p-big", "ta", "1", "ADDED", "10:00", "10:00", null, null, "{\"nvidia.com/gpu\":2}", "[]"),
                 pod("p-big", "ta", "2", "DELETED", "10:50", "10:00", null, null, "{\"nvidia.com/gpu\":2}", "[]"))

@@ -38,11 +38,18 @@ class LedgerGaugesResourceTest {
     LedgerGauges gauges;
 
     /** Held from ten minutes ago, so no fixed report window of another test sees these units. */
-    static String pod(String uid, String node, String vgpus) {
+    static String pod(String uid, String node, String resources, String vgpus) {
         String since = Instant.now().minus(10, ChronoUnit.MINUTES).toString();
         return "{\"uid\":\"" + uid + "\",\"namespace\":\"gq\",\"name\":\"" + uid + "\",\"resourceVersion\":\"2\",\"type\":\"MODIFIED\","
                 + "\"observedAt\":\"" + since + "\",\"scheduledAt\":\"" + since + "\",\"nodeName\":\"" + node + "\","
-                + "\"gpuResources\":{\"nvidia.com/gpu\":1},\"vgpus\":" + vgpus + "}";
+                + "\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus
+                + ("[]".equals(vgpus) ? "" : ",\"hamiBindPhase\":\"success\",\"hamiNode\":\"" + node + "\"") + "}";
+    }
+
+    /** One vGPU as HAMi grants it to a pod that asks for this memory and these cores. */
+    static String hamiPod(String uid, String node, String card, long memory, int cores) {
+        return pod(uid, node, "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":" + memory + ",\"nvidia.com/gpucores\":" + cores + "}",
+                "[{\"container\":0,\"uuid\":\"" + card + "\",\"type\":\"NVIDIA\",\"memoryMib\":" + memory + ",\"cores\":" + cores + "}]");
     }
 
     static String gpu(String uuid) {
@@ -57,9 +64,9 @@ class LedgerGaugesResourceTest {
                 + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\"},\"gpus\":[" + gpu("GPU-G1") + "," + gpu("GPU-G2") + "]},"
                 + "{\"name\":\"gn2\",\"resourceVersion\":\"1\",\"type\":\"ADDED\",\"observedAt\":\"" + seen + "\","
                 + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-L40S\",\"nvidia.com/gpu.count\":\"1\",\"nvidia.com/gpu.memory\":\"46068\"}}],"
-                + "\"pods\":[" + pod("g1", "gn1", "[{\"container\":0,\"uuid\":\"GPU-G1\",\"type\":\"NVIDIA\",\"memoryMib\":40960,\"cores\":50}]") + ","
-                + pod("g2", "gn1", "[{\"container\":0,\"uuid\":\"GPU-G2\",\"type\":\"NVIDIA\",\"memoryMib\":81920,\"cores\":100}]") + ","
-                + pod("g3", "gn2", "[]") + "]}";
+                + "\"pods\":[" + hamiPod("g1", "gn1", "GPU-G1", 40960, 50) + ","
+                + hamiPod("g2", "gn1", "GPU-G2", 81920, 100) + ","
+                + pod("g3", "gn2", "{\"nvidia.com/gpu\":1}", "[]") + "]}";
         given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
         // Every one of the last five minutes is measured, so whichever is the last complete one reads the same.
         Instant minute = Instant.now().truncatedTo(ChronoUnit.MINUTES);

@@ -44,17 +44,21 @@ class LedgerResourceTest {
              "pods":[
               {"uid":"p1","namespace":"ml","name":"train-1","resourceVersion":"10","type":"MODIFIED","observedAt":"2026-05-03T10:00:01Z",
                "scheduledAt":"2026-05-03T10:00:00Z","nodeName":"gpu-node-1","owner":{"kind":"Deployment","name":"trainer"},
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":8192,"cores":30}]},
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":8192,"nvidia.com/gpucores":30},
+               "vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":8192,"cores":30}],"hamiBindPhase":"success","hamiNode":"gpu-node-1"},
               {"uid":"p1","namespace":"ml","name":"train-1","resourceVersion":"20","type":"MODIFIED","observedAt":"2026-05-03T12:00:01Z",
                "scheduledAt":"2026-05-03T10:00:00Z","nodeName":"gpu-node-1","allTerminated":true,"lastFinishedAt":"2026-05-03T12:00:00Z",
                "owner":{"kind":"Deployment","name":"trainer"},
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":8192,"cores":30}]},
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":8192,"nvidia.com/gpucores":30},
+               "vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":8192,"cores":30}],"hamiBindPhase":"success","hamiNode":"gpu-node-1"},
               {"uid":"p2","namespace":"ml","name":"infer-1","resourceVersion":"15","type":"MODIFIED","observedAt":"2026-05-03T11:00:01Z",
                "scheduledAt":"2026-05-03T11:00:00Z","nodeName":"gpu-node-1",
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":20480,"cores":0}]},
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":20480},
+               "vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":20480,"cores":0}],"hamiBindPhase":"success","hamiNode":"gpu-node-1"},
               {"uid":"p2","namespace":"ml","name":"infer-1","resourceVersion":"60","type":"DELETED","observedAt":"2026-05-03T13:30:02Z",
                "scheduledAt":"2026-05-03T11:00:00Z","nodeName":"gpu-node-1","deletionTimestamp":"2026-05-03T13:30:00Z",
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":20480,"cores":0}]}]}
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":20480},
+               "vgpus":[{"container":0,"uuid":"GPU-aaaa","type":"NVIDIA","memoryMib":20480,"cores":0}],"hamiBindPhase":"success","hamiNode":"gpu-node-1"}]}
             """;
 
     private static boolean loaded;

@@ -45,7 +45,8 @@ class UnknownShapesResourceTest {
         return "{\"uid\":\"" + uid + "\",\"namespace\":\"ns\",\"name\":\"" + uid + "\",\"resourceVersion\":\"11\","
                 + "\"type\":\"MODIFIED\",\"observedAt\":\"2026-10-01T09:30:00Z\",\"createdAt\":\"2026-10-01T09:00:00Z\","
                 + "\"scheduledAt\":\"2026-10-01T09:00:00Z\",\"nodeName\":\"" + node + "\",\"phase\":\"Running\","
-                + "\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus + "}";
+                + "\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus
+                + ("[]".equals(vgpus) ? "" : ",\"hamiBindPhase\":\"success\",\"hamiNode\":\"" + node + "\"") + "}";
     }
 
     static String batch(String cluster, String pods) {
@@ -91,7 +92,8 @@ class UnknownShapesResourceTest {
             "unseen-mig        | {\"nvidia.com/mig-3g.40gb\":1}   | []  | 0.428571428571",
             // a grammatical profile no card offers: still its compute slices over the default 7
             "unseen-mig-odd    | {\"nvidia.com/mig-2g.35gb\":1}   | []  | 0.285714285714",
-            "unseen-hami       | {\"nvidia.com/gpu\":1}           | [{\"container\":0,\"uuid\":\"GPU-H1\",\"type\":\"NVIDIA\",\"memoryMib\":8000,\"cores\":50}] | 0.5",
+            // HAMi's grant waits for the node's registration; meanwhile the request is booked, its core share deciding
+            "unseen-hami       | {\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":8000,\"nvidia.com/gpucores\":50} | [{\"container\":0,\"uuid\":\"GPU-H1\",\"type\":\"NVIDIA\",\"memoryMib\":8000,\"cores\":50}] | 0.5",
     })
     void aPodOnANodeNotSeenYetIsBookedByTheDefaults(String cluster, String resources, String vgpus, String fraction) {
         given().contentType(ContentType.JSON).body(batch(cluster, runningPod(cluster + "-p", "ghost-" + cluster, resources, vgpus)))

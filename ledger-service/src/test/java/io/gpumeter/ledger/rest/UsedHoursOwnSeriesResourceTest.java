@@ -34,7 +34,8 @@ class UsedHoursOwnSeriesResourceTest {
     static String pod(String uid, String ns, String node, String start, String end, String resources, String vgpus) {
         return "{\"uid\":\"" + uid + "\",\"namespace\":\"" + ns + "\",\"name\":\"" + uid + "\",\"resourceVersion\":\"2\","
                 + "\"type\":\"MODIFIED\",\"observedAt\":\"" + end + "\",\"scheduledAt\":\"" + start + "\",\"nodeName\":\"" + node + "\","
-                + "\"allTerminated\":true,\"lastFinishedAt\":\"" + end + "\",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus + "}";
+                + "\"allTerminated\":true,\"lastFinishedAt\":\"" + end + "\",\"gpuResources\":" + resources + ",\"vgpus\":" + vgpus
+                + ("[]".equals(vgpus) ? "" : ",\"hamiBindPhase\":\"success\",\"hamiNode\":\"" + node + "\"") + "}";
     }
 
     static String sample(String gpu, String scope, String key, String field, double value, String at, String ns, String pod) {
@@ -51,9 +52,13 @@ class UsedHoursOwnSeriesResourceTest {
         loaded = true;
         String facts = "{\"cluster\":\"own\",\"nodes\":[{\"name\":\"a100\",\"resourceVersion\":\"1\",\"type\":\"ADDED\","
                 + "\"observedAt\":\"2026-08-01T00:00:00Z\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-A100-SXM4-80GB\","
-                + "\"nvidia.com/gpu.memory\":\"81920\",\"nvidia.com/mig.strategy\":\"mixed\"}}],\"pods\":["
+                + "\"nvidia.com/gpu.memory\":\"81920\",\"nvidia.com/mig.strategy\":\"mixed\"}},"
+                + "{\"name\":\"h100\",\"resourceVersion\":\"1\",\"type\":\"ADDED\",\"observedAt\":\"2026-08-01T00:00:00Z\","
+                + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\"},\"gpus\":[{\"uuid\":\"GPU-C\","
+                + "\"model\":\"NVIDIA-H100-80GB-HBM3\",\"memoryMib\":81920,\"cores\":100,\"splitCount\":10}]}],\"pods\":["
                 + pod("mg-1", "mg", "a100", "2026-08-05T13:00:00Z", "2026-08-05T13:01:00Z", "{\"nvidia.com/mig-1g.10gb\":1}", "[]") + ","
-                + pod("vc-1", "vc", "h100", "2026-08-05T14:00:00Z", "2026-08-05T14:01:00Z", "{\"nvidia.com/gpu\":1}",
+                + pod("vc-1", "vc", "h100", "2026-08-05T14:00:00Z", "2026-08-05T14:01:00Z",
+                "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":1024,\"nvidia.com/gpucores\":50}",
                 "[{\"container\":0,\"uuid\":\"GPU-C\",\"type\":\"NVIDIA\",\"memoryMib\":1024,\"cores\":50}]") + "]}";
         given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
         String usage = "{\"cluster\":\"own\",\"samples\":["
@@ -61,7 +66,9 @@ class UsedHoursOwnSeriesResourceTest {
                 + sample("GPU-M", "DEVICE", "", "GR_ENGINE_ACTIVE", 0.9, "2026-08-05T13:00:20Z", null, null) + ","
                 + sample("GPU-C", "CONTAINER", "vc/vc-1/main", "VGPU_CORE_UTIL", 0.8, "2026-08-05T14:00:20Z", "vc", "vc-1") + ","
                 + sample("GPU-C", "DEVICE", "", "GR_ENGINE_ACTIVE", 0.9, "2026-08-05T14:00:20Z", null, null) + "]}";
-        given().contentType(ContentType.JSON).body(usage).post("/api/v1/usage").then().statusCode(200).body("podsBound", equalTo(1));
+        given().contentType(ContentType.JSON).body(usage).post("/api/v1/usage").then().statusCode(200)
+                // the MIG instance's series and the HAMi container's series each name their pod's card
+                .body("podsBound", equalTo(2));
     }
 
     static JsonPath hours() {

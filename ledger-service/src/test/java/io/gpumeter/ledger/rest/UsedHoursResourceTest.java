@@ -36,7 +36,12 @@ class UsedHoursResourceTest {
         return "{\"uid\":\"" + uid + "\",\"namespace\":\"" + ns + "\",\"name\":\"" + uid + "\",\"resourceVersion\":\"2\","
                 + "\"type\":\"MODIFIED\",\"observedAt\":\"" + end + "\",\"scheduledAt\":\"" + start + "\",\"nodeName\":\"n1\","
                 + "\"allTerminated\":true,\"lastFinishedAt\":\"" + end + "\",\"gpuResources\":" + resources
-                + ",\"vgpus\":" + vgpus + "}";
+                + ",\"vgpus\":" + vgpus
+                + ("[]".equals(vgpus) ? "" : ",\"hamiBindPhase\":\"success\",\"hamiNode\":\"n1\"") + "}";
+    }
+
+    static String gpu(String uuid) {
+        return "{\"uuid\":\"" + uuid + "\",\"model\":\"NVIDIA-H100-80GB-HBM3\",\"memoryMib\":81920,\"cores\":100,\"splitCount\":10}";
     }
 
     static String ns(String name) {
@@ -55,14 +60,18 @@ class UsedHoursResourceTest {
             return;
         }
         loaded = true;
-        String vgpuA = "[{\"container\":0,\"uuid\":\"GPU-S\",\"type\":\"NVIDIA\",\"memoryMib\":0,\"cores\":50}]";
-        String vgpuB = "[{\"container\":0,\"uuid\":\"GPU-S\",\"type\":\"NVIDIA\",\"memoryMib\":0,\"cores\":25}]";
+        // memory shares under the core shares, so the cores decide each fraction
+        String vgpuA = "[{\"container\":0,\"uuid\":\"GPU-S\",\"type\":\"NVIDIA\",\"memoryMib\":20480,\"cores\":50}]";
+        String vgpuB = "[{\"container\":0,\"uuid\":\"GPU-S\",\"type\":\"NVIDIA\",\"memoryMib\":10240,\"cores\":25}]";
         String facts = "{\"cluster\":\"used\",\"namespaces\":[" + ns("ex") + "," + ns("sa") + "," + ns("sb") + "," + ns("pc") + "],"
                 + "\"nodes\":[{\"name\":\"n1\",\"resourceVersion\":\"1\",\"type\":\"ADDED\",\"observedAt\":\"2026-08-01T00:00:00Z\","
-                + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\",\"nvidia.com/gpu.memory\":\"81920\"}}],\"pods\":["
+                + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\",\"nvidia.com/gpu.memory\":\"81920\"},"
+                + "\"gpus\":[" + gpu("GPU-E") + "," + gpu("GPU-S") + "," + gpu("GPU-P") + "]}],\"pods\":["
                 + pod("ex-1", "ex", "2026-08-03T10:00:00Z", "2026-08-03T10:03:00Z", "{\"nvidia.com/gpu\":1}", "[]") + ","
-                + pod("sa-1", "sa", "2026-08-03T11:00:00Z", "2026-08-03T11:01:00Z", "{\"nvidia.com/gpu\":1}", vgpuA) + ","
-                + pod("sb-1", "sb", "2026-08-03T11:00:00Z", "2026-08-03T11:01:00Z", "{\"nvidia.com/gpu\":1}", vgpuB) + ","
+                + pod("sa-1", "sa", "2026-08-03T11:00:00Z", "2026-08-03T11:01:00Z",
+                "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":20480,\"nvidia.com/gpucores\":50}", vgpuA) + ","
+                + pod("sb-1", "sb", "2026-08-03T11:00:00Z", "2026-08-03T11:01:00Z",
+                "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":10240,\"nvidia.com/gpucores\":25}", vgpuB) + ","
                 + pod("pc-1", "pc", "2026-08-03T12:00:30Z", "2026-08-03T12:02:00Z", "{\"nvidia.com/gpu\":1}", "[]") + "]}";
         given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
         // Exclusive card: the pod labels name it; two samples per minute in 10:00 (0.4 and 0.6), one in 10:01.

@@ -30,11 +30,15 @@ class ViolationResourceTest {
 
     @Test
     void overUseBypassAndDriftAreFoundAndClassified() {
-        String pod = "{\"cluster\":\"v\",\"pods\":[{\"uid\":\"v1\",\"namespace\":\"ml\",\"name\":\"p\",\"resourceVersion\":\"2\","
+        String pod = "{\"cluster\":\"v\",\"nodes\":[{\"name\":\"n1\",\"resourceVersion\":\"1\",\"type\":\"ADDED\","
+                + "\"observedAt\":\"2026-08-01T00:00:00Z\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\"},"
+                + "\"gpus\":[{\"uuid\":\"GPU-V\",\"model\":\"NVIDIA-H100-80GB-HBM3\",\"memoryMib\":81920,\"cores\":100,\"splitCount\":10}]}],"
+                + "\"pods\":[{\"uid\":\"v1\",\"namespace\":\"ml\",\"name\":\"p\",\"resourceVersion\":\"2\","
                 + "\"type\":\"MODIFIED\",\"observedAt\":\"2026-08-03T10:30:00Z\",\"scheduledAt\":\"2026-08-03T10:00:00Z\","
                 + "\"nodeName\":\"n1\",\"allTerminated\":true,\"lastFinishedAt\":\"2026-08-03T10:30:00Z\","
-                + "\"gpuResources\":{\"nvidia.com/gpu\":1},\"vgpus\":[{\"container\":0,\"uuid\":\"GPU-V\",\"type\":\"NVIDIA\","
-                + "\"memoryMib\":8192,\"cores\":30}]}]}";
+                + "\"gpuResources\":{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":8192,\"nvidia.com/gpucores\":30},"
+                + "\"vgpus\":[{\"container\":0,\"uuid\":\"GPU-V\",\"type\":\"NVIDIA\",\"memoryMib\":8192,\"cores\":30}],"
+                + "\"hamiBindPhase\":\"success\",\"hamiNode\":\"n1\"}]}";
         given().contentType(ContentType.JSON).body(pod).post("/api/v1/facts").then().statusCode(200);
         List<String> samples = new ArrayList<>();
         for (int m = 5; m <= 10; m++) {
@@ -48,16 +52,18 @@ class ViolationResourceTest {
         given().contentType(ContentType.JSON).body("{\"cluster\":\"v\",\"samples\":[" + String.join(",", samples) + "]}")
                 .post("/api/v1/usage").then().statusCode(200);
 
+        // the database is shared with other tests, whose pods still running cross this hour too: this cluster's only
+        String v = "findAll { it.cluster == 'v' }";
         given().queryParam("from", "2026-08-03T10:00:00Z").queryParam("to", "2026-08-03T11:00:00Z")
                 .get("/api/v1/violations").then().statusCode(200)
-                .body("$", hasSize(4))
-                .body("kind", equalTo(List.of("HARD", "SOFT", "DRIFT", "BYPASS")))
-                .body("[0].start", equalTo("2026-08-03T10:05:00Z")).body("[0].end", equalTo("2026-08-03T10:11:00Z"))
-                .body("[0].minutes", equalTo(6)).body("[0].resource", equalTo("CORES")).body("[0].pod", equalTo("p"))
-                .body("[0].peakRatio", equalTo(1.5f))
-                .body("[1].minutes", equalTo(1))
-                .body("[2].resource", equalTo("MEMORY")).body("[2].gpuUuid", equalTo("GPU-V"))
-                .body("[3].start", equalTo("2026-08-03T10:30:00Z")).body("[3].peakRatio", equalTo(null));
+                .body(v, hasSize(4))
+                .body(v + ".kind", equalTo(List.of("HARD", "SOFT", "DRIFT", "BYPASS")))
+                .body(v + "[0].start", equalTo("2026-08-03T10:05:00Z")).body(v + "[0].end", equalTo("2026-08-03T10:11:00Z"))
+                .body(v + "[0].minutes", equalTo(6)).body(v + "[0].resource", equalTo("CORES")).body(v + "[0].pod", equalTo("p"))
+                .body(v + "[0].peakRatio", equalTo(1.5f))
+                .body(v + "[1].minutes", equalTo(1))
+                .body(v + "[2].resource", equalTo("MEMORY")).body(v + "[2].gpuUuid", equalTo("GPU-V"))
+                .body(v + "[3].start", equalTo("2026-08-03T10:30:00Z")).body(v + "[3].peakRatio", equalTo(null));
     }
 
     @Test

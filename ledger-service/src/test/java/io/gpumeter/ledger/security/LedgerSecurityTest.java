@@ -49,10 +49,12 @@ class LedgerSecurityTest {
              "pods":[
               {"uid":"p1","namespace":"a","name":"train","resourceVersion":"10","type":"MODIFIED","observedAt":"2026-05-03T12:00:01Z",
                "scheduledAt":"2026-05-03T10:00:00Z","nodeName":"sec-node","allTerminated":true,"lastFinishedAt":"2026-05-03T12:00:00Z",
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-sec","type":"NVIDIA","memoryMib":8192,"cores":50}]},
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":8192,"nvidia.com/gpucores":50},
+               "vgpus":[{"container":0,"uuid":"GPU-sec","type":"NVIDIA","memoryMib":8192,"cores":50}],"hamiBindPhase":"success","hamiNode":"sec-node"},
               {"uid":"p2","namespace":"g","name":"infer","resourceVersion":"11","type":"MODIFIED","observedAt":"2026-05-03T12:00:01Z",
                "scheduledAt":"2026-05-03T11:00:00Z","nodeName":"sec-node","allTerminated":true,"lastFinishedAt":"2026-05-03T12:00:00Z",
-               "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-sec","type":"NVIDIA","memoryMib":8192,"cores":50}]}]}
+               "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":8192,"nvidia.com/gpucores":50},
+               "vgpus":[{"container":0,"uuid":"GPU-sec","type":"NVIDIA","memoryMib":8192,"cores":50}],"hamiBindPhase":"success","hamiNode":"sec-node"}]}
             """;
 
     private static final String FROM = "2026-05-01T00:00:00Z";

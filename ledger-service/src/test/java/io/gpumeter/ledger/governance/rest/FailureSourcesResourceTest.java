@@ -56,7 +56,9 @@ class FailureSourcesResourceTest {
         return """
                 {"uid":"%s","namespace":"%s","name":"trainer-1","resourceVersion":"%s","type":"MODIFIED","observedAt":"%s",
                  "scheduledAt":"%s","nodeName":"gpu-5","phase":"%s","allTerminated":%s,"lastFinishedAt":%s,
-                 "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-5a","type":"NVIDIA","memoryMib":40960,"cores":50}]}
+                 "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":40960,"nvidia.com/gpucores":50},
+                 "vgpus":[{"container":0,"uuid":"GPU-5a","type":"NVIDIA","memoryMib":40960,"cores":50}],
+                 "hamiBindPhase":"success","hamiNode":"gpu-5"}
                 """.formatted(uid, ns, rv, observed, scheduled, finished == null ? "Running" : "Succeeded", finished != null,
                 finished == null ? "null" : "\"" + finished + "\"");
     }
@@ -90,7 +92,7 @@ class FailureSourcesResourceTest {
         return """
                 {"uid":"t1","namespace":"ml","name":"trainer-1","resourceVersion":"%s","type":"MODIFIED","observedAt":"2024-04-01T03:00:41Z",
                  "createdAt":"2024-04-01T00:00:00Z","scheduledAt":"2024-04-01T00:00:00Z","nodeName":"gpu-5","schedulerName":"default-scheduler",
-                 "phase":"Running","gpuResources":{"nvidia.com/gpu":1},
+                 "phase":"Running","gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":40960,"nvidia.com/gpucores":50},
                  "containers":[{"name":"main","init":false,"restartCount":1,"state":%s,"lastState":%s}]}
                 """.formatted(rv, state, lastState);
     }

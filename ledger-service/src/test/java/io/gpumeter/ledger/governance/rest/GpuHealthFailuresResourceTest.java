@@ -59,7 +59,9 @@ class GpuHealthFailuresResourceTest {
         return """
                 {"uid":"h1","namespace":"ml","name":"trainer-7","resourceVersion":"%s","type":"MODIFIED","observedAt":"%s",
                  "scheduledAt":"2024-05-01T00:00:00Z","nodeName":"gpu-7","phase":"%s","allTerminated":%s,"lastFinishedAt":%s,
-                 "gpuResources":{"nvidia.com/gpu":1},"vgpus":[{"container":0,"uuid":"GPU-7a","type":"NVIDIA","memoryMib":40960,"cores":50}]}
+                 "gpuResources":{"nvidia.com/gpu":1,"nvidia.com/gpumem":40960,"nvidia.com/gpucores":50},
+                 "vgpus":[{"container":0,"uuid":"GPU-7a","type":"NVIDIA","memoryMib":40960,"cores":50}],
+                 "hamiBindPhase":"success","hamiNode":"gpu-7"}
                 """.formatted(rv, observed, finished == null ? "Running" : "Succeeded", finished != null,
                 finished == null ? "null" : "\"" + finished + "\"");
     }
