@@ -9,7 +9,9 @@ import java.util.List;
 public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List<QueueObjectFact> queueObjects,
                               List<PodGroupFact> podGroups, List<VolcanoJobFact> volcanoJobs, List<EventFact> events,
                               List<PodStatusFact> podStatuses, List<XidFact> xids, List<GpuAddressFact> gpuAddresses,
-                              List<LogSignalFact> logSignals, List<PendingPositionFact> pendingPositions) {
+                              List<LogSignalFact> logSignals, List<PendingPositionFact> pendingPositions,
+                              List<NodeStatusFact> nodeStatuses, List<StackWorkloadFact> stackWorkloads,
+                              List<StackPodFact> stackPods, List<DriverSightingFact> driverSightings) {
 
     public GovernanceBatch {
         workloads = workloads == null ? List.of() : List.copyOf(workloads);
@@ -22,6 +24,10 @@ public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List
         gpuAddresses = gpuAddresses == null ? List.of() : List.copyOf(gpuAddresses);
         logSignals = logSignals == null ? List.of() : List.copyOf(logSignals);
         pendingPositions = pendingPositions == null ? List.of() : List.copyOf(pendingPositions);
+        nodeStatuses = nodeStatuses == null ? List.of() : List.copyOf(nodeStatuses);
+        stackWorkloads = stackWorkloads == null ? List.of() : List.copyOf(stackWorkloads);
+        stackPods = stackPods == null ? List.of() : List.copyOf(stackPods);
+        driverSightings = driverSightings == null ? List.of() : List.copyOf(driverSightings);
     }
 
     /** A batch of the given facts, sorted into their lists by type; anything else is ignored. */
@@ -29,13 +35,15 @@ public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List
         return new GovernanceBatch(cluster, only(facts, WorkloadFact.class), only(facts, QueueObjectFact.class),
                 only(facts, PodGroupFact.class), only(facts, VolcanoJobFact.class), only(facts, EventFact.class),
                 only(facts, PodStatusFact.class), only(facts, XidFact.class), only(facts, GpuAddressFact.class),
-                only(facts, LogSignalFact.class), only(facts, PendingPositionFact.class));
+                only(facts, LogSignalFact.class), only(facts, PendingPositionFact.class),
+                only(facts, NodeStatusFact.class), only(facts, StackWorkloadFact.class), only(facts, StackPodFact.class),
+                only(facts, DriverSightingFact.class));
     }
 
     /** This batch with {@code podStatuses} instead of its own. */
     public GovernanceBatch withPodStatuses(List<PodStatusFact> podStatuses) {
         return new GovernanceBatch(cluster, workloads, queueObjects, podGroups, volcanoJobs, events, podStatuses, xids,
-                gpuAddresses, logSignals, pendingPositions);
+                gpuAddresses, logSignals, pendingPositions, nodeStatuses, stackWorkloads, stackPods, driverSightings);
     }
 
     private static <T> List<T> only(List<?> facts, Class<T> type) {
@@ -44,6 +52,7 @@ public record GovernanceBatch(String cluster, List<WorkloadFact> workloads, List
 
     public int size() {
         return workloads.size() + queueObjects.size() + podGroups.size() + volcanoJobs.size() + events.size()
-                + podStatuses.size() + xids.size() + gpuAddresses.size() + logSignals.size() + pendingPositions.size();
+                + podStatuses.size() + xids.size() + gpuAddresses.size() + logSignals.size() + pendingPositions.size()
+                + nodeStatuses.size() + stackWorkloads.size() + stackPods.size() + driverSightings.size();
     }
 }
