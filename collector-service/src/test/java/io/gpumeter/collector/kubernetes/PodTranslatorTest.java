@@ -79,6 +79,9 @@ class PodTranslatorTest {
         assertEquals(Map.of("nvidia.com/gpu", 1L, "nvidia.com/gpumem", 1024L, "nvidia.com/gpucores", 20L), fact.gpuResources());
         assertEquals("nlp", fact.labels().get("gpumeter.io/team"));
         assertEquals(NOW, fact.observedAt());
+        // what the ledger sets the grant against: HAMi's word that the binding is done, and on which node
+        assertEquals("success", fact.hamiBindPhase());
+        assertEquals("a800-node-1", fact.hamiNode());
     }
 
     @Test
@@ -102,6 +105,8 @@ class PodTranslatorTest {
         assertEquals(new Owner("Deployment", "chat"), fact.owner());
         assertNull(fact.scheduledAt());
         assertFalse(fact.allTerminated());
+        assertNull(fact.hamiBindPhase());
+        assertNull(fact.hamiNode());
     }
 
     @Test
