@@ -155,14 +155,19 @@ final class FleetMonth {
                 resources = Map.of("nvidia.com/mig-3g.40gb", 1L);
             }
             Owner owner = new Owner("Job", "job-" + pods);
-            out.add(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, t, t, t, node, "Running",
-                    "default-scheduler", false, null, null, owner, Map.of(), resources, vgpus));
+            out.add(bound(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, t, t, t, node, "Running",
+                    "default-scheduler", false, null, null, owner, Map.of(), resources, vgpus)));
             if (finished.isBefore(end)) {
-                out.add(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, finished, t, t, node,
-                        "Succeeded", "default-scheduler", true, finished, null, owner, Map.of(), resources, vgpus));
+                out.add(bound(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, finished, t, t, node,
+                        "Succeeded", "default-scheduler", true, finished, null, owner, Map.of(), resources, vgpus)));
             }
             t = finished.plus(Duration.ofMinutes(random.nextInt(0, maxGapMinutes)));
         }
+    }
+
+    /** A pod HAMi placed carries what HAMi writes once its binding is done on the pod's node, as the ledger asks. */
+    private static PodFact bound(PodFact pod) {
+        return pod.vgpus().isEmpty() ? pod : pod.withHamiBinding("success", pod.nodeName());
     }
 
     private String rv() {

@@ -107,9 +107,15 @@ final class WatchLines {
                 devices.append(g.uuid()).append(',').append(g.type()).append(',').append(g.memoryMib()).append(',')
                         .append(g.cores()).append(':');
             }
-            meta.putObject("annotations").put("hami.io/bind-phase", "success")
-                    .put("hami.io/vgpu-devices-allocated", devices.append(';').toString())
-                    .put("hami.io/vgpu-node", pod.nodeName());
+            // HAMi's binding as the fact has it: the ledger books a grant only once bind-phase says success
+            ObjectNode annotations = meta.putObject("annotations")
+                    .put("hami.io/vgpu-devices-allocated", devices.append(';').toString());
+            if (pod.hamiBindPhase() != null) {
+                annotations.put("hami.io/bind-phase", pod.hamiBindPhase());
+            }
+            if (pod.hamiNode() != null) {
+                annotations.put("hami.io/vgpu-node", pod.hamiNode());
+            }
         }
         ObjectNode spec = o.putObject("spec");
         ObjectNode container = spec.putArray("containers").addObject().put("name", "main")
