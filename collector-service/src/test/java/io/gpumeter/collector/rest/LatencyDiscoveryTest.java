@@ -22,7 +22,11 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** vLLM pods found by label are scraped beside the configured ones, under the service their label names. */
+/**
+ * vLLM pods found by label are scraped beside the configured ones, under the service their label names and the
+ * namespace they run in: slo-service knows a service by both, the name its tenant chose and the namespace the cluster
+ * wrote.
+ */
 @QuarkusTest
 @TestProfile(LatencyDiscoveryTest.Discovering.class)
 @WithKubernetesTestServer(crud = true)
@@ -52,7 +56,9 @@ class LatencyDiscoveryTest {
 
     @Test
     void aLabelledRunningPodIsScrapedUnderItsServiceLabel() {
-        pod("chat-1", "Running", Map.of("gpumeter.io/latency", "vllm", "app.kubernetes.io/name", "chat"));
+        // a label naming another namespace changes nothing: the namespace sent is the pod's, which the cluster wrote
+        pod("chat-1", "Running", Map.of("gpumeter.io/latency", "vllm", "app.kubernetes.io/name", "chat",
+                "namespace", "b-ns"));
         pod("chat-2", "Pending", Map.of("gpumeter.io/latency", "vllm"));
         pod("web-0", "Running", Map.of("app.kubernetes.io/name", "web"));
         FakeSlo.BODIES.clear();
@@ -67,6 +73,7 @@ class LatencyDiscoveryTest {
                 .filter(r -> r.path("pod").asText().equals("chat-1")).toList();
         assertEquals(5, discovered.size());
         assertEquals(List.of("chat"), discovered.stream().map(r -> r.path("service").asText()).distinct().toList());
+        assertEquals(List.of("ml"), discovered.stream().map(r -> r.path("namespace").asText()).distinct().toList());
     }
 
     private static JsonNode json(String line) {

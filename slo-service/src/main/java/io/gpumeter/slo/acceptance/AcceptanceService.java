@@ -71,7 +71,16 @@ public class AcceptanceService {
         });
     }
 
+    /**
+     * @throws io.gpumeter.common.problem.ApiProblem 400 naming {@code cells[i].selector.namespace} for a cell naming
+     *                                               only a service that several namespaces report
+     */
     public Uni<Run> evaluate(Plan plan) {
+        // a service is known by its namespace and name: cells naming only the name are pinned to its one namespace
+        return cells.pin(plan).chain(this::evaluatePinned);
+    }
+
+    private Uni<Run> evaluatePinned(Plan plan) {
         TimeWindow window = new TimeWindow(plan.from(), plan.to());
         Map<String, CellData> read = new LinkedHashMap<>();
         Uni<Void> all = Uni.createFrom().voidItem();
@@ -143,9 +152,9 @@ public class AcceptanceService {
     /** The service's own interference report, reused as it is served: its worst shared bucket's IF_latency. */
     private Uni<LedgerReads.Read<Double>> ownInterference(CellData cell, Plan.Clause clause, Plan plan) {
         Sli sli = clause.sli() == null ? Sli.TTFT : clause.sli();
-        String curl = CurlLine.slo("/api/v1/interference", "service", cell.service(), "sli", sli.name(),
-                "from", plan.from().toString(), "to", plan.to().toString());
-        return Uni.createFrom().deferred(() -> interference.report(cell.service(), sli,
+        String curl = CurlLine.slo("/api/v1/interference", "service", cell.service(), "namespace", cell.namespace(),
+                "sli", sli.name(), "from", plan.from().toString(), "to", plan.to().toString());
+        return Uni.createFrom().deferred(() -> interference.report(cell.service(), cell.namespace(), sli,
                         new TimeWindow(plan.from(), plan.to())))
                 .map(report -> {
                     Double worst = report.byNeighbours().stream().skip(1).map(b -> b.ifLatency())

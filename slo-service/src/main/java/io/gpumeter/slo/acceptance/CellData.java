@@ -58,4 +58,9 @@ public record CellData(Plan.Cell cell, List<String> pods, Map<Sli, SliData> late
     public String service() {
         return cell.selector().service();
     }
+
+    /** The namespace of the cell's service (or the one a namespace or tenant cell is narrowed to); else null. */
+    public String namespace() {
+        return cell.selector().namespace();
+    }
 }

@@ -11,6 +11,7 @@ import io.gpumeter.slo.domain.SloDefinition;
 import io.gpumeter.slo.domain.SloSelector;
 import io.gpumeter.slo.repository.EngineGaugeRepository;
 import io.gpumeter.slo.repository.LatencyRepository;
+import io.gpumeter.slo.service.ServiceNamespaces;
 import io.gpumeter.slo.service.SloEvents;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,6 +48,39 @@ public class CellReader {
         this.ledger = ledger;
     }
 
+    /**
+     * The plan with each cell that names only a service pinned to the only namespace whose pods reported it in the
+     * window: a service is known by its namespace and name, and the same name in another tenant's namespace is
+     * another service, never merged into the cell.
+     *
+     * @throws io.gpumeter.common.problem.ApiProblem 400 naming {@code cells[i].selector.namespace} when several
+     *                                               namespaces report a cell's service in the window
+     */
+    public Uni<Plan> pin(Plan plan) {
+        TimeWindow window = new TimeWindow(plan.from(), plan.to());
+        List<Plan.Cell> pinned = new ArrayList<>(plan.cells());
+        Uni<Void> all = Uni.createFrom().voidItem();
+        for (int i = 0; i < pinned.size(); i++) {
+            int at = i;
+            Plan.Cell cell = pinned.get(at);
+            Plan.Selector s = cell.selector();
+            if (s.service() == null || s.namespace() != null || s.tenant() != null) {
+                continue;
+            }
+            all = all.chain(() -> latency.namespacesOf(s.service(), window).invoke(found -> {
+                if (found.size() > 1) {
+                    throw ServiceNamespaces.ambiguous("cells[" + at + "].selector.namespace", "cell '" + cell.name()
+                            + "' names service '" + s.service() + "' alone; its name", found, " in the plan's window");
+                }
+                if (found.size() == 1) {
+                    pinned.set(at, new Plan.Cell(cell.name(), cell.workload(), cell.form(),
+                            new Plan.Selector(s.service(), found.get(0), null)));
+                }
+            })).replaceWithVoid();
+        }
+        return all.map(done -> new Plan(plan.name(), plan.from(), plan.to(), List.copyOf(pinned), plan.assertions()));
+    }
+
     public Uni<CellData> read(Plan.Cell cell, TimeWindow window) {
         Map<Sli, CellData.SliData> bySli = new EnumMap<>(Sli.class);
         Uni<Void> latencies = Uni.createFrom().voidItem();
@@ -80,7 +114,10 @@ public class CellReader {
         });
     }
 
-    /** The cell's pod-minutes of one SLI, selected by service, by namespace (and service), or by tenant. */
+    /**
+     * The cell's pod-minutes of one SLI, selected by service in its namespace, by namespace (every service of it), or
+     * by tenant (narrowed by the others if named). A service without a namespace is one {@link #pin} found no pod of.
+     */
     private Uni<List<PodMinute>> minutes(Plan.Cell cell, Sli sli, TimeWindow window) {
         Plan.Selector s = cell.selector();
         if (s.tenant() != null) {
@@ -88,11 +125,10 @@ public class CellReader {
                     s.namespace()), sli, null, null, null);
             return events.podMinutes(bySelector, window).map(SloEvents.Selected::pods);
         }
-        if (s.namespace() != null) {
-            return latency.podHours(s.service(), s.namespace(), window).chain(hours -> latency.podMinutes(sli,
-                    s.service(), new TreeSet<>(hours.stream().map(LatencyRepository.PodHour::podKey).toList()), window));
+        if (s.namespace() == null) {
+            return Uni.createFrom().item(List.of());
         }
-        return latency.podMinutes(sli, s.service(), null, window);
+        return latency.podMinutes(sli, s.service(), s.namespace(), null, window);
     }
 
     private static CellData.SliData summarise(List<PodMinute> minutes) {

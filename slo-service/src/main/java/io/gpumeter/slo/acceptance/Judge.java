@@ -56,7 +56,7 @@ public final class Judge {
         if (clause.metric().latency() || clause.metric() == Plan.Metric.INTERFERENCE_FACTOR) {
             // where a reviewer reads the cell's latency again: slo-service's own read of the same stored minutes
             calls.add(0, new Run.Call(CurlLine.slo("/api/v1/latency", "service", cell.service(),
-                    "sli", String.valueOf(clause.sli() == null ? "TTFT" : clause.sli()),
+                    "namespace", cell.namespace(), "sli", String.valueOf(clause.sli() == null ? "TTFT" : clause.sli()),
                     "from", plan.from().toString(), "to", plan.to().toString()), 200,
                     "the cell's minutes as stored in slo.latency_minute; the curve CSV holds them"));
         }

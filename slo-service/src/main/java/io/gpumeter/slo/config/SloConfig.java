@@ -101,6 +101,13 @@ public interface SloConfig {
         @WithDefault("service")
         String serviceLabel();
 
+        /**
+         * The label that carries the namespace of the pod a series was scraped from (set by Prometheus's Kubernetes
+         * discovery, not by the pod): a service is known by its namespace and name.
+         */
+        @WithDefault("namespace")
+        String namespaceLabel();
+
         /** Histogram (seconds) of time to first token. */
         @WithDefault("vllm:time_to_first_token_seconds")
         String ttftHistogram();

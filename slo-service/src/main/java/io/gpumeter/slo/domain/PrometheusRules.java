@@ -16,11 +16,12 @@ public final class PrometheusRules {
      * The metrics the rules read.
      *
      * @param serviceLabel   the label that carries an SLO's service
+     * @param namespaceLabel the label that carries the namespace of the pod a series was scraped from
      * @param requestsMetric a counter of all requests, for AVAILABILITY; rules are skipped without it
      * @param errorsMetric   a counter of failed requests, for AVAILABILITY; rules are skipped without it
      */
-    public record Metrics(String serviceLabel, String ttftHistogram, String itlHistogram, String e2eHistogram,
-                          Optional<String> requestsMetric, Optional<String> errorsMetric) {
+    public record Metrics(String serviceLabel, String namespaceLabel, String ttftHistogram, String itlHistogram,
+                          String e2eHistogram, Optional<String> requestsMetric, Optional<String> errorsMetric) {
 
         String histogram(Sli sli) {
             return switch (sli) {
@@ -50,6 +51,12 @@ public final class PrometheusRules {
                         .append(" tenant history, which Prometheus does not have\n");
                 continue;
             }
+            if (slo.selector().unpinned()) {
+                // the name alone would match the series of every namespace's service of that name
+                out.append("  # ").append(slo.name()).append(" skipped: its selector names no namespace (stored")
+                        .append(" before services belonged to a namespace); replace it with selector.namespace\n");
+                continue;
+            }
             if (!slo.sli().isLatency() && (metrics.requestsMetric().isEmpty() || metrics.errorsMetric().isEmpty())) {
                 out.append("  # ").append(slo.name()).append(" skipped: AVAILABILITY needs")
                         .append(" gpumeter.slo.rules.requests-metric and gpumeter.slo.rules.errors-metric\n");
@@ -65,9 +72,10 @@ public final class PrometheusRules {
     }
 
     private static void group(StringBuilder out, SloDefinition slo, List<BurnAlert> alerts, Metrics m) {
-        String selector = "{" + m.serviceLabel() + "=\"" + promString(slo.service()) + "\"}";
+        String selector = "{" + m.serviceLabel() + "=\"" + promString(slo.service()) + "\"," + m.namespaceLabel()
+                + "=\"" + promString(slo.namespace()) + "\"}";
         String labels = "      labels:\n        slo: " + slo.name() + "\n        service: " + yamlString(slo.service())
-                + "\n";
+                + "\n        namespace: " + yamlString(slo.namespace()) + "\n";
         out.append("  - name: slo-").append(slo.name()).append("\n    rules:\n");
         boolean perMinute = slo.objective() != null && slo.objective().per() == Per.MINUTE;
         if (perMinute) {

@@ -29,6 +29,16 @@ public record SloDefinition(String name, SloSelector selector, Sli sli, Objectiv
         return selector.tenant();
     }
 
+    /** The selected service's namespace, or the namespace a tenant selector is narrowed to; else null. */
+    public String namespace() {
+        return selector.namespace();
+    }
+
+    /** The same definition over another selector, e.g. a legacy service selector pinned to the namespace read. */
+    public SloDefinition with(SloSelector other) {
+        return new SloDefinition(name, other, sli, objective, target, window);
+    }
+
     /** The window as ISO-8601, in days when it is whole days (P30D rather than PT720H). */
     public String windowText() {
         return window.toSeconds() % 86_400 == 0 ? "P" + window.toDays() + "D" : window.toString();
@@ -39,7 +49,7 @@ public record SloDefinition(String name, SloSelector selector, Sli sli, Objectiv
         return BigDecimal.ONE.subtract(target);
     }
 
-    /** A definition over one service's requests, validated as the general form below. */
+    /** A definition over one service's requests (namespace not named), validated as the general form below. */
     public static SloDefinition of(String name, String service, String sli, BigDecimal percentile,
                                    BigDecimal thresholdMs, String per, boolean hasObjective, BigDecimal target,
                                    String window, Duration maxWindow) {

@@ -12,7 +12,8 @@ import java.util.function.Consumer;
 
 /**
  * An SLO's events from its pods' stored minutes. The unit a per-MINUTE objective judges is a service's minute: the
- * histograms of the service's selected pods merged, so a tenant SLO over two services has two events a minute.
+ * histograms of the service's selected pods merged, so a tenant SLO over two services has two events a minute. A
+ * service is known by its namespace and name, so one name in two namespaces is two services, never merged.
  * Per REQUEST and for AVAILABILITY every request is an event either way.
  */
 public final class SloMinutes {
@@ -22,7 +23,8 @@ public final class SloMinutes {
     }
 
     /** A service's minute: the SLO's events over its selected pods, and each pod's own. */
-    public record ServiceMinute(String service, Instant minute, MinuteEvents events, List<PodEvents> pods) {
+    public record ServiceMinute(String namespace, String service, Instant minute, MinuteEvents events,
+                                List<PodEvents> pods) {
 
         public boolean bad() {
             return events.good() < events.total();
@@ -55,27 +57,30 @@ public final class SloMinutes {
 
     /**
      * Walks the pod-minutes a minute at a time (holding one minute's histograms, never the window's), handing each
-     * service-minute to {@code sink} in minute then service order.
+     * service-minute to {@code sink} in minute, then service, then namespace order.
      *
      * @param withPods whether each pod-minute's own events are judged too (they cost a percentile each)
      */
     public static void forEachServiceMinute(SloDefinition slo, List<PodMinute> pods, boolean withPods,
                                             Consumer<ServiceMinute> sink) {
         List<PodMinute> ordered = new ArrayList<>(pods);
-        ordered.sort(Comparator.comparing(PodMinute::minute).thenComparing(PodMinute::service));
+        ordered.sort(Comparator.comparing(PodMinute::minute).thenComparing(PodMinute::service)
+                .thenComparing(PodMinute::namespace));
         int i = 0;
         while (i < ordered.size()) {
             Instant minute = ordered.get(i).minute();
-            Map<String, List<PodMinute>> byService = new LinkedHashMap<>();
+            Map<List<String>, List<PodMinute>> byService = new LinkedHashMap<>();
             for (; i < ordered.size() && ordered.get(i).minute().equals(minute); i++) {
-                byService.computeIfAbsent(ordered.get(i).service(), s -> new ArrayList<>()).add(ordered.get(i));
+                PodMinute p = ordered.get(i);
+                byService.computeIfAbsent(List.of(p.namespace(), p.service()), s -> new ArrayList<>()).add(p);
             }
-            byService.forEach((service, list) -> sink.accept(serviceMinute(slo, service, minute, list, withPods)));
+            byService.forEach((service, list) -> sink.accept(serviceMinute(slo, service.get(0), service.get(1), minute,
+                    list, withPods)));
         }
     }
 
-    private static ServiceMinute serviceMinute(SloDefinition slo, String service, Instant minute, List<PodMinute> pods,
-                                               boolean withPods) {
+    private static ServiceMinute serviceMinute(SloDefinition slo, String namespace, String service, Instant minute,
+                                               List<PodMinute> pods, boolean withPods) {
         List<PodEvents> own = new ArrayList<>();
         if (!slo.sli().isLatency()) {
             long requests = 0;
@@ -87,7 +92,8 @@ public final class SloMinutes {
                     own.add(new PodEvents(p, SliEvents.availability(minute, p.requests(), p.failed())));
                 }
             }
-            return new ServiceMinute(service, minute, SliEvents.availability(minute, requests, failed), own);
+            return new ServiceMinute(namespace, service, minute, SliEvents.availability(minute, requests, failed),
+                    own);
         }
         Histogram merged = LatencyHistograms.empty();
         for (PodMinute p : pods) {
@@ -98,6 +104,6 @@ public final class SloMinutes {
                 own.add(new PodEvents(p, SliEvents.latency(slo.objective(), minute, h)));
             }
         }
-        return new ServiceMinute(service, minute, SliEvents.latency(slo.objective(), minute, merged), own);
+        return new ServiceMinute(namespace, service, minute, SliEvents.latency(slo.objective(), minute, merged), own);
     }
 }

@@ -15,6 +15,7 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -113,20 +114,39 @@ public class EngineGaugeRepository {
                         .execute(args).replaceWith(true)));
     }
 
-    /** A service's pod-minutes with cache gauges starting in the window, by minute, namespace and pod. */
-    public Uni<List<PodMinuteGauges>> podMinutes(String service, TimeWindow window) {
+    /**
+     * A service's pod-minutes with cache gauges starting in the window, by minute, namespace and pod: the service of
+     * one namespace, or (null) of every namespace that reports the name.
+     */
+    public Uni<List<PodMinuteGauges>> podMinutes(String service, String namespace, TimeWindow window) {
         return pool.preparedQuery("""
                         SELECT minute, namespace, pod, kv_samples, kv_sum, kv_max, prefix_samples, prefix_sum, prefix_max
                         FROM slo.engine_gauge_minute
                         WHERE service = $1 AND minute >= $2 AND minute < $3 AND kv_samples + prefix_samples > 0
+                          AND ($4::text IS NULL OR namespace = $4)
                         ORDER BY minute, namespace, pod""")
-                .execute(Tuple.of(service, offset(window.start()), offset(window.end())))
+                .execute(Tuple.from(Arrays.asList(service, offset(window.start()), offset(window.end()),
+                        namespace)))
                 .map(rows -> {
                     List<PodMinuteGauges> out = new ArrayList<>();
                     for (Row r : rows) {
                         out.add(new PodMinuteGauges(r.getOffsetDateTime("minute").toInstant(), r.getString("namespace"),
                                 r.getString("pod"), stat(r, "kv"), stat(r, "prefix")));
                     }
+                    return out;
+                });
+    }
+
+    /** The namespaces whose pods reported cache gauges of a service in the minutes starting in the window. */
+    public Uni<List<String>> namespacesOf(String service, TimeWindow window) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT namespace FROM slo.engine_gauge_minute
+                        WHERE service = $1 AND minute >= $2 AND minute < $3 AND kv_samples + prefix_samples > 0
+                        ORDER BY namespace""")
+                .execute(Tuple.of(service, offset(window.start()), offset(window.end())))
+                .map(rows -> {
+                    List<String> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(r.getString("namespace")));
                     return out;
                 });
     }

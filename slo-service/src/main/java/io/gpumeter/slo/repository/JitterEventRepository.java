@@ -27,14 +27,25 @@ import java.util.List;
 @ApplicationScoped
 public class JitterEventRepository {
 
-    /** A latency SLO, the yardstick of its service's jitter. */
-    public record LatencySlo(String name, String service, Sli sli, BigDecimal thresholdMs) {
+    /**
+     * A latency SLO, the yardstick of its service's jitter: the service of one namespace, or (null) a legacy SLO's,
+     * which a detection pins to the only namespace that reported the service.
+     */
+    public record LatencySlo(String name, String service, String namespace, Sli sli, BigDecimal thresholdMs) {
+
+        public LatencySlo in(String ns) {
+            return new LatencySlo(name, service, ns, sli, thresholdMs);
+        }
     }
 
-    /** A stored event; {@code evidence} is its JSON, {@code topSuspect}/{@code topScore} read from it. */
-    public record StoredEvent(long id, String slo, String service, Sli sli, Instant start, Instant end, int badMinutes,
-                              double peakP99Ms, BigDecimal thresholdMs, BigDecimal factor, String evidence,
-                              String topSuspect, Double topScore, Instant detectedAt, Instant updatedAt) {
+    /**
+     * A stored event; {@code evidence} is its JSON, {@code topSuspect}/{@code topScore} read from it; namespace null
+     * for an event stored before services belonged to a namespace whose evidence did not tell it.
+     */
+    public record StoredEvent(long id, String slo, String service, String namespace, Sli sli, Instant start,
+                              Instant end, int badMinutes, double peakP99Ms, BigDecimal thresholdMs,
+                              BigDecimal factor, String evidence, String topSuspect, Double topScore,
+                              Instant detectedAt, Instant updatedAt) {
     }
 
     /** An event to store: {@code [start, end)} and what was found about it. */
@@ -47,7 +58,7 @@ public class JitterEventRepository {
     }
 
     private static final String COLUMNS = """
-            id, slo, service, sli, started_at, ended_at, bad_minutes, peak_p99_ms, threshold_ms, factor,
+            id, slo, service, namespace, sli, started_at, ended_at, bad_minutes, peak_p99_ms, threshold_ms, factor,
             detected_at, updated_at, evidence -> 'suspects' -> 0 ->> 'key' AS top_suspect,
             (evidence -> 'suspects' -> 0 ->> 'score')::double precision AS top_score""";
 
@@ -58,19 +69,20 @@ public class JitterEventRepository {
     }
 
     /**
-     * Every service SLO over a latency SLI, of one service or (null) all. Tenant SLOs are left out: jitter is judged
-     * on a service's merged minutes, which a tenant selector does not have.
+     * Every service SLO over a latency SLI. Tenant SLOs are left out: jitter is judged on a service's merged minutes,
+     * which a tenant selector does not have.
      */
-    public Uni<List<LatencySlo>> latencySlos(String service) {
+    public Uni<List<LatencySlo>> latencySlos() {
         return pool.preparedQuery("""
-                        SELECT name, service, sli, objective_threshold_ms FROM slo.slo_definition
-                        WHERE sli <> 'AVAILABILITY' AND tenant IS NULL AND ($1::text IS NULL OR service = $1)
+                        SELECT name, service, namespace, sli, objective_threshold_ms FROM slo.slo_definition
+                        WHERE sli <> 'AVAILABILITY' AND tenant IS NULL
                         ORDER BY name""")
-                .execute(Tuple.of(service))
+                .execute()
                 .map(rows -> {
                     List<LatencySlo> out = new ArrayList<>();
                     rows.forEach(r -> out.add(new LatencySlo(r.getString("name"), r.getString("service"),
-                            Sli.valueOf(r.getString("sli")), r.getBigDecimal("objective_threshold_ms"))));
+                            r.getString("namespace"), Sli.valueOf(r.getString("sli")),
+                            r.getBigDecimal("objective_threshold_ms"))));
                     return out;
                 });
     }
@@ -101,11 +113,12 @@ public class JitterEventRepository {
 
     private static Uni<Saved> insert(SqlConnection conn, NewEvent e) {
         return conn.preparedQuery("""
-                        INSERT INTO slo.jitter_event (slo, service, sli, started_at, ended_at, bad_minutes, peak_p99_ms,
-                                                      threshold_ms, factor, evidence, detected_at, updated_at)
-                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10::text::jsonb, now(), now()) RETURNING id""")
-                .execute(Tuple.from(List.of(e.slo().name(), e.slo().service(), e.slo().sli().name(),
-                        offset(e.start()), offset(e.end()), e.badMinutes(), e.peakP99Ms(),
+                        INSERT INTO slo.jitter_event (slo, service, namespace, sli, started_at, ended_at, bad_minutes,
+                                                      peak_p99_ms, threshold_ms, factor, evidence, detected_at,
+                                                      updated_at)
+                        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11::text::jsonb, now(), now()) RETURNING id""")
+                .execute(Tuple.from(Arrays.asList(e.slo().name(), e.slo().service(), e.slo().namespace(),
+                        e.slo().sli().name(), offset(e.start()), offset(e.end()), e.badMinutes(), e.peakP99Ms(),
                         Numeric.create(e.slo().thresholdMs()), Numeric.create(e.factor()), e.evidence())))
                 .map(rows -> new Saved(rows.iterator().next().getLong("id"), true));
     }
@@ -125,20 +138,39 @@ public class JitterEventRepository {
                 .chain(() -> conn.preparedQuery("""
                                 UPDATE slo.jitter_event SET started_at = $2, ended_at = $3, bad_minutes = $4,
                                        peak_p99_ms = $5, threshold_ms = $6, factor = $7, evidence = $8::text::jsonb,
-                                       updated_at = now()
+                                       service = $9, namespace = $10, updated_at = now()
                                 WHERE id = $1""")
-                        .execute(Tuple.from(List.of(keep.id(), offset(mergedStart), offset(mergedEnd),
+                        .execute(Tuple.from(Arrays.asList(keep.id(), offset(mergedStart), offset(mergedEnd),
                                 Math.max(e.badMinutes(), keep.badMinutes()), Math.max(e.peakP99Ms(), keep.peakP99Ms()),
-                                Numeric.create(e.slo().thresholdMs()), Numeric.create(e.factor()), e.evidence()))))
+                                Numeric.create(e.slo().thresholdMs()), Numeric.create(e.factor()), e.evidence(),
+                                e.slo().service(), e.slo().namespace()))))
                 .map(done -> new Saved(keep.id(), false));
     }
 
-    /** Events that overlap the window, of one service or (null) all, in start order. */
-    public Uni<Page<StoredEvent>> list(TimeWindow window, String service, Window page) {
+    /**
+     * Events that overlap the window, of one service or (null) all, of the service's one namespace or (null) any, in
+     * start order.
+     */
+    public Uni<Page<StoredEvent>> list(TimeWindow window, String service, String namespace, Window page) {
         return PagedQuery.run(pool, COLUMNS + ", NULL AS evidence_text",
-                "FROM slo.jitter_event WHERE started_at < $2 AND ended_at > $1 AND ($3::text IS NULL OR service = $3)",
-                "started_at, slo", Arrays.asList(offset(window.start()), offset(window.end()), service), page,
-                JitterEventRepository::event);
+                "FROM slo.jitter_event WHERE started_at < $2 AND ended_at > $1 AND ($3::text IS NULL OR service = $3)"
+                        + " AND ($4::text IS NULL OR namespace = $4)",
+                "started_at, slo", Arrays.asList(offset(window.start()), offset(window.end()), service, namespace),
+                page, JitterEventRepository::event);
+    }
+
+    /** The namespaces of the events of a service that overlap the window, in name order. */
+    public Uni<List<String>> namespacesOf(String service, TimeWindow window) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT namespace FROM slo.jitter_event
+                        WHERE started_at < $2 AND ended_at > $1 AND service = $3 AND namespace IS NOT NULL
+                        ORDER BY namespace""")
+                .execute(Tuple.of(offset(window.start()), offset(window.end()), service))
+                .map(rows -> {
+                    List<String> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(r.getString("namespace")));
+                    return out;
+                });
     }
 
     /** One event with its evidence, or null. */
@@ -160,7 +192,7 @@ public class JitterEventRepository {
     }
 
     private static StoredEvent event(Row r) {
-        return new StoredEvent(r.getLong("id"), r.getString("slo"), r.getString("service"),
+        return new StoredEvent(r.getLong("id"), r.getString("slo"), r.getString("service"), r.getString("namespace"),
                 Sli.valueOf(r.getString("sli")), instant(r, "started_at"), instant(r, "ended_at"),
                 r.getInteger("bad_minutes"), r.getDouble("peak_p99_ms"), r.getBigDecimal("threshold_ms"),
                 r.getBigDecimal("factor"), r.getString("evidence_text"), r.getString("top_suspect"),

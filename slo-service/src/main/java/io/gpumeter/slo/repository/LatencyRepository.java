@@ -29,10 +29,6 @@ public class LatencyRepository {
     public record StoredHistogram(Instant minute, String namespace, String pod, byte[] histogram) {
     }
 
-    /** One pod's requests in a minute. */
-    public record StoredRequests(Instant minute, long requests, long failed) {
-    }
-
     private final Pool pool;
 
     public LatencyRepository(Pool pool) {
@@ -52,13 +48,18 @@ public class LatencyRepository {
                         : LatencyBatchWrites.write(conn, batch).replaceWith(true)));
     }
 
-    /** A service's stored histograms of one SLI for the minutes starting in the window, by minute. */
-    public Uni<List<StoredHistogram>> histograms(String service, Sli sli, TimeWindow window) {
+    /**
+     * A service's stored histograms of one SLI for the minutes starting in the window, by minute: the service of one
+     * namespace, or (null) of every namespace that reports the name.
+     */
+    public Uni<List<StoredHistogram>> histograms(String service, String namespace, Sli sli, TimeWindow window) {
         return pool.preparedQuery("""
                         SELECT minute, namespace, pod, histogram FROM slo.latency_minute
                         WHERE service = $1 AND sli = $2 AND minute >= $3 AND minute < $4
+                          AND ($5::text IS NULL OR namespace = $5)
                         ORDER BY minute, namespace, pod""")
-                .execute(Tuple.of(service, sli.name(), offset(window.start()), offset(window.end())))
+                .execute(Tuple.from(Arrays.asList(service, sli.name(), offset(window.start()), offset(window.end()),
+                        namespace)))
                 .map(rows -> {
                     List<StoredHistogram> out = new ArrayList<>();
                     for (Row row : rows) {
@@ -70,20 +71,21 @@ public class LatencyRepository {
                 });
     }
 
-    /** A service's requests and failures per minute (all pods summed) for the minutes starting in the window. */
-    public Uni<List<StoredRequests>> requests(String service, TimeWindow window) {
+    /**
+     * The namespaces whose pods reported a service in the minutes starting in the window, or (null) in any stored
+     * minute, in name order: more than one means the name alone does not say which service is meant.
+     */
+    public Uni<List<String>> namespacesOf(String service, TimeWindow window) {
         return pool.preparedQuery("""
-                        SELECT minute, sum(requests)::bigint AS requests, sum(failed)::bigint AS failed
-                        FROM slo.request_minute
-                        WHERE service = $1 AND minute >= $2 AND minute < $3
-                        GROUP BY minute ORDER BY minute""")
-                .execute(Tuple.of(service, offset(window.start()), offset(window.end())))
+                        SELECT DISTINCT namespace FROM slo.request_minute
+                        WHERE service = $1 AND ($2::timestamptz IS NULL OR minute >= $2)
+                          AND ($3::timestamptz IS NULL OR minute < $3)
+                        ORDER BY namespace""")
+                .execute(Tuple.from(Arrays.asList(service, window == null ? null : offset(window.start()),
+                        window == null ? null : offset(window.end()))))
                 .map(rows -> {
-                    List<StoredRequests> out = new ArrayList<>();
-                    for (Row row : rows) {
-                        out.add(new StoredRequests(row.getOffsetDateTime("minute").toInstant(),
-                                row.getLong("requests"), row.getLong("failed")));
-                    }
+                    List<String> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(r.getString("namespace")));
                     return out;
                 });
     }
@@ -92,13 +94,13 @@ public class LatencyRepository {
     public record PodRequests(Instant minute, String namespace, String pod, long requests) {
     }
 
-    /** A service's requests per pod and minute for the minutes starting in the window. */
-    public Uni<List<PodRequests>> podRequests(String service, TimeWindow window) {
+    /** A service's requests per pod and minute for the minutes starting in the window; namespace as for histograms. */
+    public Uni<List<PodRequests>> podRequests(String service, String namespace, TimeWindow window) {
         return pool.preparedQuery("""
                         SELECT minute, namespace, pod, requests FROM slo.request_minute
-                        WHERE service = $1 AND minute >= $2 AND minute < $3
+                        WHERE service = $1 AND minute >= $2 AND minute < $3 AND ($4::text IS NULL OR namespace = $4)
                         ORDER BY minute, namespace, pod""")
-                .execute(Tuple.of(service, offset(window.start()), offset(window.end())))
+                .execute(Tuple.from(Arrays.asList(service, offset(window.start()), offset(window.end()), namespace)))
                 .map(rows -> {
                     List<PodRequests> out = new ArrayList<>();
                     for (Row row : rows) {
@@ -169,10 +171,11 @@ public class LatencyRepository {
     }
 
     /**
-     * Pod-minutes in the window of one service or (null) any, of the given pods ("namespace/pod") or (null) all:
-     * the SLI's histograms for a latency SLI, requests and failures for AVAILABILITY.
+     * Pod-minutes in the window of one service or (null) any, of one namespace or (null) any, of the given pods
+     * ("namespace/pod") or (null) all: the SLI's histograms for a latency SLI, requests and failures for AVAILABILITY.
      */
-    public Uni<List<PodMinute>> podMinutes(Sli sli, String service, Collection<String> podKeys, TimeWindow window) {
+    public Uni<List<PodMinute>> podMinutes(Sli sli, String service, String namespace, Collection<String> podKeys,
+                                           TimeWindow window) {
         if (podKeys != null && podKeys.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
@@ -189,10 +192,11 @@ public class LatencyRepository {
                     + " FROM slo.request_minute WHERE ";
         }
         sql += "minute >= $" + (n + 1) + " AND minute < $" + (n + 2)
-                + " AND ($" + (n + 3) + "::text IS NULL OR service = $" + (n + 3) + ")";
-        args.addAll(Arrays.asList(offset(window.start()), offset(window.end()), service));
+                + " AND ($" + (n + 3) + "::text IS NULL OR service = $" + (n + 3) + ")"
+                + " AND ($" + (n + 4) + "::text IS NULL OR namespace = $" + (n + 4) + ")";
+        args.addAll(Arrays.asList(offset(window.start()), offset(window.end()), service, namespace));
         if (podKeys != null) {
-            sql += " AND (namespace, pod) IN (SELECT * FROM unnest($" + (n + 4) + "::text[], $" + (n + 5)
+            sql += " AND (namespace, pod) IN (SELECT * FROM unnest($" + (n + 5) + "::text[], $" + (n + 6)
                     + "::text[]))";
             args.add(podKeys.stream().map(k -> k.substring(0, k.indexOf('/'))).toArray(String[]::new));
             args.add(podKeys.stream().map(k -> k.substring(k.indexOf('/') + 1)).toArray(String[]::new));

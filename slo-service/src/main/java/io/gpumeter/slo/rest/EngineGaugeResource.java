@@ -38,12 +38,14 @@ public class EngineGaugeResource {
 
     @GET
     @Path("/engine-gauges")
-    @Operation(summary = "A service's KV-cache usage and prefix-cache hit rate per minute in [from, to), and each pod's")
+    @Operation(summary = "A service's KV-cache usage and prefix-cache hit rate per minute in [from, to), and each"
+            + " pod's; without namespace, the only namespace that reported the service (else a 400 naming namespace)")
     public Uni<EngineGaugeService.GaugeReport> curve(@QueryParam("service") String service,
+                                                     @QueryParam("namespace") String namespace,
                                                      @QueryParam("from") String from, @QueryParam("to") String to) {
         if (service == null || service.isBlank()) {
             throw ApiProblem.badRequest("service", "service is required");
         }
-        return gauges.report(service.strip(), Params.window(from, to));
+        return gauges.report(service.strip(), namespace, Params.window(from, to));
     }
 }

@@ -15,7 +15,11 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.math.BigDecimal;
 
-/** The interference factor of a service, bucketed by same-card neighbours, and the SLO assertion form of it. */
+/**
+ * The interference factor of a service, bucketed by same-card neighbours, and the SLO assertion form of it. A service
+ * is known by its namespace and name: without {@code namespace}, the only namespace that reported the service in the
+ * window is read, and several are a 400 naming {@code namespace}.
+ */
 @Path("/api/v1/interference")
 @Produces(MediaType.APPLICATION_JSON)
 public class InterferenceResource {
@@ -28,17 +32,20 @@ public class InterferenceResource {
 
     @GET
     @Operation(summary = "IF_latency and IF_throughput by number (0 = dedicated, 1, 2, 3+) and kind of neighbours")
-    public Uni<InterferenceService.Report> report(@QueryParam("service") String service, @QueryParam("from") String from,
+    public Uni<InterferenceService.Report> report(@QueryParam("service") String service,
+                                                  @QueryParam("namespace") String namespace,
+                                                  @QueryParam("from") String from,
                                                   @QueryParam("to") String to, @QueryParam("sli") String sli) {
         String name = service(service);
         TimeWindow window = Params.window(from, to);
-        return interference.report(name, sli(sli), window);
+        return interference.report(name, namespace, sli(sli), window);
     }
 
     @GET
     @Path("/assertions")
     @Operation(summary = "Check \"with n shared pods p99 <= maxRatio x dedicated\": pass or fail with the numbers")
     public Uni<InterferenceService.Assertion> assertion(@QueryParam("service") String service,
+                                                        @QueryParam("namespace") String namespace,
                                                         @QueryParam("from") String from, @QueryParam("to") String to,
                                                         @QueryParam("sli") String sli,
                                                         @QueryParam("neighbours") String neighbours,
@@ -66,7 +73,7 @@ public class InterferenceResource {
             throw ApiProblem.badRequest("maxRatio", "maxRatio must be a number above 0 such as 1.5, got '" + maxRatio
                     + "'");
         }
-        return interference.assertion(name, parsed, window, n, ratio);
+        return interference.assertion(name, namespace, parsed, window, n, ratio);
     }
 
     private static String service(String service) {

@@ -28,12 +28,16 @@ public class JitterEventResource {
     }
 
     @GET
-    @Operation(summary = "Jitter events overlapping [from, to), of one service or all, by start; the query cuts the page")
+    @Operation(summary = "Jitter events overlapping [from, to), of one service (in its namespace; without namespace,"
+            + " the only namespace whose events of it overlap, else a 400 naming namespace) or all, by start; the query"
+            + " cuts the page")
     public Uni<List<JitterEventSummary>> list(@QueryParam("from") String from, @QueryParam("to") String to,
-                                              @QueryParam("service") String service, @QueryParam("limit") String limit,
+                                              @QueryParam("service") String service,
+                                              @QueryParam("namespace") String namespace,
+                                              @QueryParam("limit") String limit,
                                               @QueryParam("offset") String offset) {
         return jitter.list(Params.window(from, to), service == null || service.isBlank() ? null : service.strip(),
-                        Window.of(limit, offset))
+                        namespace, Window.of(limit, offset))
                 .map(page -> page.map(JitterEventSummary::of));
     }
 

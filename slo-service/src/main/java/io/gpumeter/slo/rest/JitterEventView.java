@@ -15,7 +15,8 @@ import java.util.List;
  * {@code limitMs} = factor x thresholdMs, the service's pods and GPUs, the same-card neighbours with their curves,
  * the service's p50/p95/p99 curve and KV-cache usage, and the ranked suspects with the parts of their scores.
  */
-public record JitterEventView(long id, String slo, String service, String sli, Instant start, Instant end,
+public record JitterEventView(long id, String slo, String service, String namespace, String sli,
+                              Instant start, Instant end,
                               int badMinutes, double peakP99Ms, BigDecimal thresholdMs, BigDecimal factor,
                               BigDecimal limitMs, Instant curveFrom, Instant curveTo,
                               List<JitterEvidence.PodGpus> pods, List<JitterEvidence.Neighbour> neighbours,
@@ -27,7 +28,8 @@ public record JitterEventView(long id, String slo, String service, String sli, I
         StoredEvent e = event.event();
         JitterEvidence x = event.evidence();
         // evidence gathered before KV-cache curves were kept has none
-        return new JitterEventView(e.id(), e.slo(), e.service(), e.sli().name(), e.start(), e.end(), e.badMinutes(),
+        return new JitterEventView(e.id(), e.slo(), e.service(), e.namespace(), e.sli().name(),
+                e.start(), e.end(), e.badMinutes(),
                 e.peakP99Ms(), e.thresholdMs(), e.factor(), JitterEventSummary.limit(e), x.curveFrom(), x.curveTo(),
                 x.pods(), x.neighbours(), x.latency(), x.kvCacheUsage() == null ? List.of() : x.kvCacheUsage(),
                 x.suspects(), x.gaps(), e.detectedAt(), e.updatedAt());

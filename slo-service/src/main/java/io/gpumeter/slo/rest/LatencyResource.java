@@ -39,14 +39,16 @@ public class LatencyResource {
 
     @GET
     @Path("/latency")
-    @Operation(summary = "p50/p95/p99 and max of a service's requests in [from, to), and their per-minute curve")
+    @Operation(summary = "p50/p95/p99 and max of a service's requests in [from, to), and their per-minute curve;"
+            + " without namespace, the only namespace that reported the service (else a 400 naming namespace)")
     public Uni<LatencyService.LatencyReport> latency(@QueryParam("service") String service,
+                                                     @QueryParam("namespace") String namespace,
                                                      @QueryParam("from") String from, @QueryParam("to") String to,
                                                      @QueryParam("sli") String sli) {
         if (service == null || service.isBlank()) {
             throw ApiProblem.badRequest("service", "service is required");
         }
         TimeWindow window = Params.window(from, to);
-        return latency.report(service.strip(), Sli.parse(sli), window);
+        return latency.report(service.strip(), namespace, Sli.parse(sli), window);
     }
 }

@@ -43,11 +43,12 @@ public class SloResource {
 
     @POST
     @Consumes(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Define an SLO (201 with Location; 409 when the name is taken)")
+    @Operation(summary = "Define an SLO (201 with Location; 409 when the name is taken); a service selector without"
+            + " a namespace takes the only namespace that reported the service (else a 400 naming selector.namespace)")
     public Uni<Response> create(SloRequest request) {
         SloDefinition d = slos.validate(request, null);
-        return slos.create(d).map(saved -> Response.created(UriBuilder.fromPath("/api/v1/slos/{name}").build(d.name()))
-                .entity(SloView.of(saved)).build());
+        return slos.pin(d).chain(slos::create).map(saved -> Response.created(UriBuilder.fromPath("/api/v1/slos/{name}")
+                .build(d.name())).entity(SloView.of(saved)).build());
     }
 
     @GET
@@ -81,7 +82,7 @@ public class SloResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Operation(summary = "Replace an SLO's definition")
     public Uni<SloView> replace(@PathParam("name") String name, SloRequest request) {
-        return slos.replace(slos.validate(request, name)).map(s -> SloView.of(found(s, name)));
+        return slos.pin(slos.validate(request, name)).chain(slos::replace).map(s -> SloView.of(found(s, name)));
     }
 
     @DELETE

@@ -96,17 +96,30 @@ public class SloStateResource {
         return out;
     }
 
+    private static boolean unpinned(Throwable e) {
+        return e instanceof ApiProblem p && "selector.namespace".equals(p.field());
+    }
+
     private Uni<SloStateView> state(SloService.Stored stored, TimeWindow window, boolean curves, List<Instant> points) {
         SloDefinition d = stored.definition();
-        Uni<LatencyService.LatencyReport> curve = curves && d.service() != null && d.sli().isLatency()
-                ? Uni.createFrom().deferred(() -> latency.report(d.service(), d.sli(), window))
-                : Uni.createFrom().nullItem();
         List<Instant> ats = new ArrayList<>(points);
         ats.add(window.end()); // the status as of to, from the same read
         return slos.evaluateAt(d, ats)
-                .chain(evaluated -> curve.map(report -> new SloStateView(SloView.of(stored),
-                        SloStatusView.of(evaluated.get(evaluated.size() - 1)), report, points.isEmpty() ? null
-                        : IntStream.range(0, points.size()).mapToObj(i -> new SloStateView.BudgetLeft(points.get(i),
-                                evaluated.get(i).status().budgetRemaining())).toList())));
+                .chain(evaluated -> {
+                    // the curve of the service the status read: a legacy selector's comes pinned to its namespace
+                    SloDefinition read = evaluated.get(0).definition();
+                    Uni<LatencyService.LatencyReport> curve = curves && d.service() != null && d.sli().isLatency()
+                            ? Uni.createFrom().deferred(() -> latency.report(read.service(), read.namespace(), d.sli(),
+                            window))
+                            : Uni.createFrom().nullItem();
+                    return curve.map(report -> new SloStateView(SloView.of(stored),
+                            SloStatusView.of(evaluated.get(evaluated.size() - 1)), report, points.isEmpty() ? null
+                            : IntStream.range(0, points.size()).mapToObj(i -> new SloStateView.BudgetLeft(points.get(i),
+                                    evaluated.get(i).status().budgetRemaining())).toList(), null));
+                })
+                // one SLO that cannot be read (a legacy selector whose service several namespaces report) says so in
+                // its own entry, and the others are answered
+                .onFailure(SloStateResource::unpinned).recoverWithItem(e -> new SloStateView(SloView.of(stored), null,
+                        null, null, SloStateView.Problem.of((ApiProblem) e)));
     }
 }

@@ -75,7 +75,7 @@ public class BreakdownService {
                         .onFailure(e -> !(e instanceof ApiProblem)).transform(e -> ApiProblem.unavailable(
                                 "ledger-service could not say which cards the pods held or which queues they went"
                                         + " through; try again shortly"))
-                        .map(result -> new Breakdown(d, window, result, selected.coverage()));
+                        .map(result -> new Breakdown(selected.slo(), window, result, selected.coverage()));
             });
         });
     }

@@ -44,17 +44,23 @@ public class EngineGaugeService {
     public record PodCurve(String namespace, String pod, List<MinutePoint> minutes) {
     }
 
-    /** A service's curve over {@code [from, to)}, the minutes with readings only, and each pod's. */
-    public record GaugeReport(String service, Instant from, Instant to, List<MinutePoint> minutes,
+    /**
+     * A service's curve over {@code [from, to)}, the minutes with readings only, and each pod's; the service of one
+     * namespace (null when none reported it).
+     */
+    public record GaugeReport(String service, String namespace, Instant from, Instant to, List<MinutePoint> minutes,
                               List<PodCurve> pods) {
     }
 
     private final EngineGaugeRepository repository;
+    private final ServiceNamespaces namespaces;
     private final EngineGaugeLines lines;
     private final SloConfig config;
 
-    public EngineGaugeService(EngineGaugeRepository repository, ObjectMapper mapper, SloConfig config) {
+    public EngineGaugeService(EngineGaugeRepository repository, ServiceNamespaces namespaces, ObjectMapper mapper,
+                              SloConfig config) {
         this.repository = repository;
+        this.namespaces = namespaces;
         this.lines = new EngineGaugeLines(mapper, config.latency().maxLines());
         this.config = config;
     }
@@ -73,14 +79,17 @@ public class EngineGaugeService {
     }
 
     /**
-     * @throws ApiProblem 400 naming {@code to} for a window longer than the latency query maximum
+     * @param namespace the service's namespace; null for the only namespace that reported its gauges in the window
+     * @throws ApiProblem 400 naming {@code to} for a window longer than the latency query maximum, or
+     *                    {@code namespace} for a service several namespaces reported in the window
      */
-    public Uni<GaugeReport> report(String service, TimeWindow window) {
+    public Uni<GaugeReport> report(String service, String namespace, TimeWindow window) {
         if (window.duration().compareTo(config.latency().maxQueryWindow()) > 0) {
             throw ApiProblem.badRequest("to", "an engine-gauge window spans at most "
                     + config.latency().maxQueryWindow() + "; narrow from/to");
         }
-        return repository.podMinutes(service, window).map(rows -> {
+        return namespaces.ofGauges(service, namespace, window, "namespace").chain(ns -> repository
+                .podMinutes(service, ns, window).map(rows -> {
             Map<String, List<MinutePoint>> byPod = new TreeMap<>();
             for (PodMinuteGauges r : rows) {
                 byPod.computeIfAbsent(r.namespace() + "/" + r.pod(), k -> new ArrayList<>()).add(new MinutePoint(
@@ -89,17 +98,17 @@ public class EngineGaugeService {
             List<PodCurve> pods = new ArrayList<>();
             byPod.forEach((key, minutes) -> pods.add(new PodCurve(key.substring(0, key.indexOf('/')),
                     key.substring(key.indexOf('/') + 1), minutes)));
-            return new GaugeReport(service, window.start(), window.end(), new ArrayList<>(merged(rows).values()),
+            return new GaugeReport(service, ns, window.start(), window.end(), new ArrayList<>(merged(rows).values()),
                     pods);
-        });
+        }));
     }
 
     /**
-     * The service's KV-cache usage in every minute of the window, all pods merged; minutes without readings have
-     * {@code samples} 0, so the curve shows its gaps.
+     * The KV-cache usage of a service of one namespace in every minute of the window, all its pods merged; minutes
+     * without readings have {@code samples} 0, so the curve shows its gaps.
      */
-    public Uni<List<KvPoint>> kvCurve(String service, TimeWindow window) {
-        return repository.podMinutes(service, window).map(rows -> {
+    public Uni<List<KvPoint>> kvCurve(String service, String namespace, TimeWindow window) {
+        return repository.podMinutes(service, namespace, window).map(rows -> {
             Map<Instant, MinutePoint> merged = merged(rows);
             List<KvPoint> curve = new ArrayList<>();
             for (Instant m = window.start(); m.isBefore(window.end()); m = m.plus(Duration.ofMinutes(1))) {

@@ -33,31 +33,43 @@ import java.util.TreeSet;
 public class InterferenceService {
 
     /** The factor's buckets and how many pod-minutes could not be placed on a card. */
-    public record Report(String service, Sli sli, Instant from, Instant to, long podMinutes, long unplacedPodMinutes,
+    public record Report(String service, String namespace, Sli sli, Instant from, Instant to, long podMinutes, long unplacedPodMinutes,
                          String precision, List<InterferenceFactor.Bucket> byNeighbours,
                          List<InterferenceFactor.Bucket> byKind) {
     }
 
     private final LatencyRepository latency;
+    private final ServiceNamespaces namespaces;
     private final Neighbourhood neighbourhood;
     private final PodPlacements placements;
     private final SloConfig config;
 
-    public InterferenceService(LatencyRepository latency, Neighbourhood neighbourhood, PodPlacements placements,
-                               SloConfig config) {
+    public InterferenceService(LatencyRepository latency, ServiceNamespaces namespaces, Neighbourhood neighbourhood,
+                               PodPlacements placements, SloConfig config) {
         this.latency = latency;
+        this.namespaces = namespaces;
         this.neighbourhood = neighbourhood;
         this.placements = placements;
         this.config = config;
     }
 
-    /** @throws ApiProblem 400 naming {@code to} for a window longer than the configured maximum */
-    public Uni<Report> report(String service, Sli sli, TimeWindow window) {
+    /**
+     * @param namespace the service's namespace; null for the only namespace that reported the service in the window
+     * @throws ApiProblem 400 naming {@code to} for a window longer than the configured maximum, or {@code namespace}
+     *                    for a service several namespaces reported in the window
+     */
+    public Uni<Report> report(String service, String namespace, Sli sli, TimeWindow window) {
         if (window.duration().compareTo(config.interference().maxWindow()) > 0) {
             throw ApiProblem.badRequest("to", "an interference window spans at most "
                     + config.interference().maxWindow() + "; narrow from/to");
         }
-        return latency.podRequests(service, window).chain(requests -> latency.histograms(service, sli, window)
+        return namespaces.ofRequests(service, namespace, window, "namespace").chain(ns -> read(service, ns, sli,
+                window));
+    }
+
+    /** The report of the service of namespace {@code ns} (null: none reported it, so nothing is read). */
+    private Uni<Report> read(String service, String ns, Sli sli, TimeWindow window) {
+        return latency.podRequests(service, ns, window).chain(requests -> latency.histograms(service, ns, sli, window)
                 .chain(histograms -> {
                     Map<PodMinuteKey, Histogram> latencyByKey = new HashMap<>();
                     for (LatencyRepository.StoredHistogram h : histograms) {
@@ -95,7 +107,7 @@ public class InterferenceService {
                                             r.requests(), latencyByKey.get(key)));
                                 }
                                 InterferenceFactor.Report f = InterferenceFactor.compute(minutes);
-                                return new Report(service, sli, window.start(), window.end(), minutes.size(), unplaced,
+                                return new Report(service, ns, sli, window.start(), window.end(), minutes.size(), unplaced,
                                         LatencyHistograms.PRECISION, f.byNeighbours(), f.byKind());
                             })));
                 }));
@@ -138,14 +150,15 @@ public class InterferenceService {
     }
 
     /** The SLO assertion "with n shared pods p99 <= maxRatio x dedicated" checked against a report. */
-    public record Assertion(String service, Sli sli, Instant from, Instant to, int neighbours, String bucket,
+    public record Assertion(String service, String namespace, Sli sli, Instant from, Instant to, int neighbours, String bucket,
                             BigDecimal maxRatio, Double dedicatedP99Ms, Double sharedP99Ms, long dedicatedPodMinutes,
                             long sharedPodMinutes, BigDecimal ifLatency, String verdict, Boolean pass,
                             String statement) {
     }
 
-    public Uni<Assertion> assertion(String service, Sli sli, TimeWindow window, int neighbours, BigDecimal maxRatio) {
-        return report(service, sli, window).map(r -> {
+    public Uni<Assertion> assertion(String service, String namespace, Sli sli, TimeWindow window, int neighbours,
+                                    BigDecimal maxRatio) {
+        return report(service, namespace, sli, window).map(r -> {
             String label = InterferenceFactor.countBucket(neighbours);
             InterferenceFactor.Bucket dedicated = r.byNeighbours().get(0);
             InterferenceFactor.Bucket shared = r.byNeighbours().stream().filter(b -> b.bucket().equals(label))
@@ -160,7 +173,7 @@ public class InterferenceService {
                     + ")"
                     : claim + ": " + shared.p99Ms() + " ms vs " + dedicated.p99Ms() + " ms = " + ratio.toPlainString()
                     + "x, " + verdict;
-            return new Assertion(service, sli, r.from(), r.to(), neighbours, label, maxRatio, dedicated.p99Ms(),
+            return new Assertion(service, r.namespace(), sli, r.from(), r.to(), neighbours, label, maxRatio, dedicated.p99Ms(),
                     shared.p99Ms(), dedicated.podMinutes(), shared.podMinutes(), ratio, verdict, pass, statement);
         });
     }

@@ -38,11 +38,20 @@ import java.util.TreeSet;
 public class JitterService {
 
     /** One event a detection stored: created, or an existing one extended or refreshed. */
-    public record Detected(long id, String slo, String service, Instant start, Instant end, boolean created) {
+    public record Detected(long id, String slo, String service, String namespace, Instant start, Instant end,
+                           boolean created) {
     }
 
-    /** What a detection over {@code [from, to)} did. */
-    public record Detection(Instant from, Instant to, BigDecimal factor, int slos, List<Detected> events) {
+    /** An SLO a detection could not judge, and why. */
+    public record Skipped(String slo, String field, String detail) {
+    }
+
+    /**
+     * What a detection over {@code [from, to)} did; {@code skipped} names the legacy SLOs (service without namespace)
+     * whose service several namespaces reported in the window, so that no namespace's minutes were merged.
+     */
+    public record Detection(Instant from, Instant to, BigDecimal factor, int slos, List<Detected> events,
+                            List<Skipped> skipped) {
     }
 
     private final JitterEventRepository events;
@@ -79,12 +88,36 @@ public class JitterService {
                     + "; narrow from/to");
         }
         BigDecimal k = config.jitter().factor();
-        return events.latencySlos(null).chain(slos -> Multi.createFrom().iterable(slos)
+        List<Skipped> skipped = new ArrayList<>();
+        return events.latencySlos().chain(slos -> Multi.createFrom().iterable(slos)
+                // a skipped SLO's null item ends its Uni without an item, so it drops out here
+                .onItem().transformToUniAndConcatenate(slo -> pinned(slo, window, skipped))
                 .onItem().transformToMultiAndConcatenate(slo -> runs(slo, window, k)
                         .onItem().transformToMulti(runs -> Multi.createFrom().iterable(runs))
                         .onItem().transformToUniAndConcatenate(run -> store(slo, run, k)))
                 .collect().asList()
-                .map(found -> new Detection(window.start(), window.end(), k, slos.size(), found)));
+                .map(found -> new Detection(window.start(), window.end(), k, slos.size(), found,
+                        List.copyOf(skipped))));
+    }
+
+    /**
+     * The SLO over its service's own namespace: a legacy SLO (no namespace) takes the only namespace that reported its
+     * service in the window; null (skipped) when none did, or when several did (recorded in {@code skipped}).
+     */
+    private Uni<LatencySlo> pinned(LatencySlo slo, TimeWindow window, List<Skipped> skipped) {
+        if (slo.namespace() != null) {
+            return Uni.createFrom().item(slo);
+        }
+        return latency.namespacesOf(slo.service(), window).map(found -> {
+            if (found.size() > 1) {
+                ApiProblem p = ServiceNamespaces.ambiguous("selector.namespace", "SLO '" + slo.name()
+                        + "' selects service '" + slo.service() + "' without a namespace; its name", found,
+                        " in the minutes detected");
+                skipped.add(new Skipped(slo.name(), p.field(), p.getMessage()));
+                return null;
+            }
+            return found.isEmpty() ? null : slo.in(found.get(0));
+        });
     }
 
     private Uni<List<JitterRuns.Run>> runs(LatencySlo slo, TimeWindow window, BigDecimal k) {
@@ -97,7 +130,7 @@ public class JitterService {
     }
 
     private Uni<TreeMap<Instant, Histogram>> perMinute(LatencySlo slo, TimeWindow window) {
-        return latency.histograms(slo.service(), slo.sli(), window).map(rows -> {
+        return latency.histograms(slo.service(), slo.namespace(), slo.sli(), window).map(rows -> {
             TreeMap<Instant, Histogram> byMinute = new TreeMap<>();
             for (LatencyRepository.StoredHistogram h : rows) {
                 LatencyHistograms.mergeInto(byMinute.computeIfAbsent(h.minute(), m -> LatencyHistograms.empty()),
@@ -120,7 +153,7 @@ public class JitterService {
             TimeWindow curve = new TimeWindow(start.minus(config.jitter().curveMargin()),
                     end.plus(config.jitter().curveMargin()));
             double limit = slo.thresholdMs().multiply(k).doubleValue();
-            return perMinute(slo, curve).chain(minutes -> latency.podRequests(slo.service(), curve).chain(requests -> {
+            return perMinute(slo, curve).chain(minutes -> latency.podRequests(slo.service(), slo.namespace(), curve).chain(requests -> {
                 List<JitterEvidence.LatencyPoint> points = new ArrayList<>();
                 int bad = 0;
                 double peak = 0;
@@ -145,12 +178,12 @@ public class JitterService {
                 }
                 int badMinutes = Math.max(bad, run.badMinutes());
                 double peakP99 = Math.max(peak, run.peakP99Ms());
-                return gauges.kvCurve(slo.service(), curve)
+                return gauges.kvCurve(slo.service(), slo.namespace(), curve)
                         .chain(kv -> attribution.gather(span.start(), eventPods, servicePods, curve, points, kv))
                         .chain(evidence -> events.save(new JitterEventRepository.NewEvent(slo, span.start(), span.end(),
                                 badMinutes, peakP99, k, json(evidence))))
-                        .map(saved -> new Detected(saved.id(), slo.name(), slo.service(), span.start(), span.end(),
-                                saved.created()));
+                        .map(saved -> new Detected(saved.id(), slo.name(), slo.service(), slo.namespace(),
+                                span.start(), span.end(), saved.created()));
             }));
         });
     }
@@ -163,9 +196,26 @@ public class JitterService {
         }
     }
 
-    /** The page of the events overlapping the window, of one service or (null) all. */
-    public Uni<Page<StoredEvent>> list(TimeWindow window, String service, Window page) {
-        return events.list(window, service, page);
+    /**
+     * The page of the events overlapping the window, of one service or (null) all, of one namespace or (null) any.
+     * A service named without its namespace is the only namespace's whose events of that service overlap the window
+     * (events stored before services belonged to a namespace, whose namespace is not known, are listed only then).
+     *
+     * @throws ApiProblem 400 naming {@code namespace} when the events of several namespaces' services of that name
+     *                    overlap the window, or the namespace is malformed
+     */
+    public Uni<Page<StoredEvent>> list(TimeWindow window, String service, String namespace, Window page) {
+        String named = ServiceNamespaces.parameter("namespace", namespace);
+        if (service == null || named != null) {
+            return events.list(window, service, named, page);
+        }
+        return events.namespacesOf(service, window).chain(found -> {
+            if (found.size() > 1) {
+                throw ServiceNamespaces.ambiguous("namespace", "service '" + service + "'", found,
+                        " in jitter events between " + window.start() + " and " + window.end());
+            }
+            return events.list(window, service, found.isEmpty() ? null : found.get(0), page);
+        });
     }
 
     /** One event and its evidence, or null. */

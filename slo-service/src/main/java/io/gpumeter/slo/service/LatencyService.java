@@ -36,18 +36,21 @@ public class LatencyService {
     public record MinutePoint(Instant minute, LatencySummary latency) {
     }
 
-    /** A window's percentiles and its per-minute curve. */
-    public record LatencyReport(String service, Sli sli, Instant from, Instant to, long count, Double p50Ms,
-                                Double p95Ms, Double p99Ms, Double maxMs, String precision,
+    /** A window's percentiles and its per-minute curve, of a service in its namespace (null when none reported it). */
+    public record LatencyReport(String service, String namespace, Sli sli, Instant from, Instant to, long count,
+                                Double p50Ms, Double p95Ms, Double p99Ms, Double maxMs, String precision,
                                 List<MinutePoint> minutes) {
     }
 
     private final LatencyRepository repository;
+    private final ServiceNamespaces namespaces;
     private final LatencyLines lines;
     private final SloConfig config;
 
-    public LatencyService(LatencyRepository repository, ObjectMapper mapper, SloConfig config) {
+    public LatencyService(LatencyRepository repository, ServiceNamespaces namespaces, ObjectMapper mapper,
+                          SloConfig config) {
         this.repository = repository;
+        this.namespaces = namespaces;
         this.lines = new LatencyLines(mapper, config.latency().maxLines());
         this.config = config;
     }
@@ -65,11 +68,13 @@ public class LatencyService {
     }
 
     /**
-     * The service's percentiles over the minutes that start in {@code [from, to)}, all pods merged.
+     * The service's percentiles over the minutes that start in {@code [from, to)}, all its pods merged.
      *
-     * @throws ApiProblem 400 for AVAILABILITY or a window longer than the configured maximum
+     * @param namespace the service's namespace; null for the only namespace that reported the service in the window
+     * @throws ApiProblem 400 for AVAILABILITY, a window longer than the configured maximum, or (naming
+     *                    {@code namespace}) a service several namespaces reported in the window
      */
-    public Uni<LatencyReport> report(String service, Sli sli, TimeWindow window) {
+    public Uni<LatencyReport> report(String service, String namespace, Sli sli, TimeWindow window) {
         if (!sli.isLatency()) {
             throw ApiProblem.badRequest("sli", "sli must be TTFT, ITL or E2E for latency, got " + sli);
         }
@@ -77,7 +82,8 @@ public class LatencyService {
             throw ApiProblem.badRequest("to", "a latency window spans at most " + config.latency().maxQueryWindow()
                     + "; narrow from/to");
         }
-        return repository.histograms(service, sli, window).map(stored -> {
+        return namespaces.ofRequests(service, namespace, window, "namespace").chain(ns -> repository
+                .histograms(service, ns, sli, window).map(stored -> {
             Histogram total = LatencyHistograms.empty();
             Map<Instant, Histogram> byMinute = new TreeMap<>();
             for (LatencyRepository.StoredHistogram h : stored) {
@@ -90,9 +96,9 @@ public class LatencyService {
                 curve.add(new MinutePoint(minute, LatencyHistograms.summary(h)));
             });
             LatencySummary s = LatencyHistograms.summary(total);
-            return new LatencyReport(service, sli, window.start(), window.end(), s.count(), s.p50Ms(), s.p95Ms(),
-                    s.p99Ms(), s.maxMs(), LatencyHistograms.PRECISION, curve);
-        });
+            return new LatencyReport(service, ns, sli, window.start(), window.end(), s.count(), s.p50Ms(),
+                    s.p95Ms(), s.p99Ms(), s.maxMs(), LatencyHistograms.PRECISION, curve);
+        }));
     }
 
     private static String sha256(String body) {

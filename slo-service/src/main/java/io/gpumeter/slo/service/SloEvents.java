@@ -20,8 +20,9 @@ import java.util.Set;
 import java.util.TreeSet;
 
 /**
- * Reads the pod-minutes an SLO's selector picks from the stored latency minutes: every pod of a service, or the pods
- * the ledger attributed to a tenant in each hour (one service and/or namespace of it if named).
+ * Reads the pod-minutes an SLO's selector picks from the stored latency minutes: every pod of a service in its
+ * namespace, or the pods the ledger attributed to a tenant in each hour (one service and/or namespace of it if named).
+ * Never the pods of a service's name in another namespace: those are another tenant's service.
  */
 @ApplicationScoped
 public class SloEvents {
@@ -29,8 +30,12 @@ public class SloEvents {
     /** Unknown pods listed by name in a coverage; the count covers the rest. */
     static final int LISTED_UNKNOWN_PODS = 20;
 
-    /** The selected pod-minutes, and for a tenant selector how the candidates were attributed (else null). */
-    public record Selected(List<PodMinute> pods, TenantCoverage coverage) {
+    /**
+     * The selected pod-minutes, and for a tenant selector how the candidates were attributed (else null).
+     *
+     * @param slo the SLO as read: a legacy service selector pinned to the namespace that reported its service
+     */
+    public record Selected(List<PodMinute> pods, TenantCoverage coverage, SloDefinition slo) {
     }
 
     private final LatencyRepository latency;
@@ -44,22 +49,39 @@ public class SloEvents {
         this.tenants = tenants;
     }
 
-    /** The SLO's pod-minutes starting in the window. */
+    /**
+     * The SLO's pod-minutes starting in the window.
+     *
+     * @throws io.gpumeter.common.problem.ApiProblem 400 naming {@code selector.namespace} for a legacy service
+     *                                               selector whose service several namespaces report in the window
+     */
     public Uni<Selected> podMinutes(SloDefinition slo, TimeWindow window) {
         SloSelector selector = slo.selector();
+        if (selector.unpinned()) {
+            return latency.namespacesOf(selector.service(), window).chain(found -> {
+                if (found.size() > 1) {
+                    throw ServiceNamespaces.ambiguous("selector.namespace", "SLO '" + slo.name() + "' selects service '"
+                            + selector.service() + "' without a namespace (stored before services belonged to a"
+                            + " namespace); its name", found, " in the minutes read, " + window.start() + " to "
+                            + window.end());
+                }
+                return found.isEmpty() ? Uni.createFrom().item(new Selected(List.of(), null, slo))
+                        : podMinutes(slo.with(selector.in(found.get(0))), window);
+            });
+        }
         if (!selector.byTenant()) {
-            return latency.podMinutes(slo.sli(), selector.service(), null, window)
-                    .map(pods -> new Selected(pods, null));
+            return latency.podMinutes(slo.sli(), selector.service(), selector.namespace(), null, window)
+                    .map(pods -> new Selected(pods, null, slo));
         }
         return latency.podHours(selector.service(), selector.namespace(), window)
                 .chain(hours -> tenants.resolve(hours, clock.instant()).chain(answers -> {
                     Set<String> chosenHours = new HashSet<>();
                     Set<String> chosenPods = new TreeSet<>();
                     TenantCoverage coverage = cover(window, selector.tenant(), hours, answers, chosenHours, chosenPods);
-                    return latency.podMinutes(slo.sli(), selector.service(), chosenPods, window)
+                    return latency.podMinutes(slo.sli(), selector.service(), selector.namespace(), chosenPods, window)
                             .map(pods -> new Selected(pods.stream().filter(p -> chosenHours.contains(
                                     hourKey(p.podKey(), p.minute().truncatedTo(ChronoUnit.HOURS)))).toList(),
-                                    coverage));
+                                    coverage, slo));
                 }));
     }
 

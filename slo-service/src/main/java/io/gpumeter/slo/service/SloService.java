@@ -37,21 +37,25 @@ public class SloService {
 
     /**
      * An SLO's status as of the end of the last whole minute before {@code at}; for a tenant selector, how the
-     * candidate pod-minutes of the minutes read were attributed (else null).
+     * candidate pod-minutes of the minutes read were attributed (else null). A legacy service selector (no namespace)
+     * comes pinned to the namespace that reported its service in the minutes read.
      */
     public record Evaluated(SloDefinition definition, Instant end, SloStatus status, TenantCoverage selection) {
     }
 
     private final SloRepository repository;
     private final SloEvents events;
+    private final ServiceNamespaces namespaces;
     private final SloConfig config;
 
     private final Clock clock;
 
-    public SloService(SloRepository repository, SloEvents events, SloConfig config, Clock clock) {
+    public SloService(SloRepository repository, SloEvents events, ServiceNamespaces namespaces, SloConfig config,
+                      Clock clock) {
         this.clock = clock;
         this.repository = repository;
         this.events = events;
+        this.namespaces = namespaces;
         this.config = config;
     }
 
@@ -81,6 +85,19 @@ public class SloService {
                 request.sli(),
                 o == null ? null : o.percentile(), o == null ? null : o.thresholdMs(), o == null ? null : o.per(),
                 o != null, request.target(), request.window(), config.maxWindow());
+    }
+
+    /**
+     * A service selector that names no namespace, pinned to the only namespace whose pods ever reported the service;
+     * any other definition as it is.
+     *
+     * @throws ApiProblem 400 naming {@code selector.namespace} when several namespaces report the service, or none yet
+     */
+    public Uni<SloDefinition> pin(SloDefinition d) {
+        if (!d.selector().unpinned()) {
+            return Uni.createFrom().item(d);
+        }
+        return namespaces.ofStoredService(d.service()).map(ns -> d.with(d.selector().in(ns)));
     }
 
     /** Stores a new SLO. @throws ApiProblem 409 when the name is taken */
@@ -170,16 +187,16 @@ public class SloService {
         return events.podMinutes(d, new TimeWindow(first.minus(span), last)).map(selected -> {
             // each evaluation counts only the minutes inside its own windows
             var minutes = SloMinutes.perMinute(d, selected.pods());
-            return ends.stream().map(end -> new Evaluated(d, end, BurnRates.evaluate(d.target(), d.window(),
-                    BurnAlert.WORKBOOK, minutes, end), selected.coverage())).toList();
+            return ends.stream().map(end -> new Evaluated(selected.slo(), end, BurnRates.evaluate(d.target(),
+                    d.window(), BurnAlert.WORKBOOK, minutes, end), selected.coverage())).toList();
         });
     }
 
     /** Every SLO as a Prometheus rule file. */
     public Uni<String> prometheusRules() {
         SloConfig.Rules r = config.rules();
-        PrometheusRules.Metrics metrics = new PrometheusRules.Metrics(r.serviceLabel(), r.ttftHistogram(),
-                r.itlHistogram(), r.e2eHistogram(), r.requestsMetric(), r.errorsMetric());
+        PrometheusRules.Metrics metrics = new PrometheusRules.Metrics(r.serviceLabel(), r.namespaceLabel(),
+                r.ttftHistogram(), r.itlHistogram(), r.e2eHistogram(), r.requestsMetric(), r.errorsMetric());
         return list().map(all -> PrometheusRules.render(all.stream().map(Stored::definition).toList(),
                 BurnAlert.WORKBOOK, metrics));
     }

@@ -14,14 +14,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class PrometheusRulesTest {
 
-    private static final PrometheusRules.Metrics VLLM = new PrometheusRules.Metrics("service",
+    private static final PrometheusRules.Metrics VLLM = new PrometheusRules.Metrics("service", "namespace",
             "vllm:time_to_first_token_seconds", "vllm:inter_token_latency_seconds", "vllm:e2e_request_latency_seconds",
             Optional.empty(), Optional.empty());
 
     private static SloDefinition slo(String name, String sli, String per, String thresholdMs, String target) {
-        return SloDefinition.of(name, "chat", sli, per == null ? null : new BigDecimal("99"),
-                thresholdMs == null ? null : new BigDecimal(thresholdMs), per, per != null, new BigDecimal(target),
-                "P30D", Duration.ofDays(35));
+        return SloDefinition.of(name, new SloSelector.Parts("chat", null, "ml"), sli,
+                per == null ? null : new BigDecimal("99"), thresholdMs == null ? null : new BigDecimal(thresholdMs),
+                per, per != null, new BigDecimal(target), "P30D", Duration.ofDays(35));
     }
 
     @ParameterizedTest
@@ -47,9 +47,9 @@ class PrometheusRulesTest {
                     - record: slo:sli_error:ratio_rate5m
                       expr: |-
                         1 - (
-                          sum(rate(vllm:e2e_request_latency_seconds_bucket{service="chat",le=~"0\\\\.30*"}[5m]))
+                          sum(rate(vllm:e2e_request_latency_seconds_bucket{service="chat",namespace="ml",le=~"0\\\\.30*"}[5m]))
                           /
-                          sum(rate(vllm:e2e_request_latency_seconds_count{service="chat"}[5m]))
+                          sum(rate(vllm:e2e_request_latency_seconds_count{service="chat",namespace="ml"}[5m]))
                         )
                 """), yaml);
         assertTrue(yaml.contains("""
@@ -57,6 +57,7 @@ class PrometheusRulesTest {
                         and
                         slo:sli_error:ratio_rate5m{slo="chat-e2e"} > (14.4 * 0.01)
                 """), yaml);
+        assertTrue(yaml.contains("        service: 'chat'\n        namespace: 'ml'\n"), yaml);
         // windows 5m, 30m, 1h, 6h, 3d and three alerts
         assertEquals(5, yaml.split("- record: ").length - 1);
         assertEquals(3, yaml.split("- alert: ").length - 1);
@@ -69,6 +70,15 @@ class PrometheusRulesTest {
         assertTrue(yaml.contains("# chat-up skipped: AVAILABILITY needs gpumeter.slo.rules.requests-metric"), yaml);
         assertTrue(yaml.endsWith("groups:\n  # chat-up skipped: AVAILABILITY needs gpumeter.slo.rules.requests-metric"
                 + " and gpumeter.slo.rules.errors-metric\n  []\n"), yaml);
+    }
+
+    @Test
+    void aServiceSloStoredWithoutItsNamespaceIsLeftOutRatherThanMatchingEveryNamespace() {
+        String yaml = PrometheusRules.render(List.of(SloDefinition.of("chat-ttft", "chat", "TTFT", new BigDecimal("99"),
+                new BigDecimal("300"), "MINUTE", true, new BigDecimal("0.99"), "P30D", Duration.ofDays(35))),
+                BurnAlert.WORKBOOK, VLLM);
+        assertEquals(PrometheusRules.HEADER + "groups:\n  # chat-ttft skipped: its selector names no namespace (stored"
+                + " before services belonged to a namespace); replace it with selector.namespace\n  []\n", yaml);
     }
 
     @Test

@@ -9,6 +9,8 @@ import java.math.BigDecimal;
 import java.time.Duration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
@@ -85,13 +87,26 @@ class SloDefinitionTest {
         assertEquals(new SloSelector("chat", "acme", "acme-ml"), narrowed.selector());
     }
 
+    @Test
+    void aServiceIsKnownByItsNamespaceAndName() {
+        SloDefinition pinned = tenantSlo(" chat ", null, " b-ns ");
+        assertEquals(new SloSelector("chat", null, "b-ns"), pinned.selector());
+        assertEquals("b-ns", pinned.namespace());
+        assertFalse(pinned.selector().unpinned());
+        SloDefinition legacy = tenantSlo("chat", null, null);
+        assertTrue(legacy.selector().unpinned(), "a service selector stored before namespaces counted");
+        assertEquals(pinned, legacy.with(legacy.selector().in("b-ns")));
+        assertFalse(tenantSlo(null, "acme", null).selector().unpinned(), "a tenant selector spans its namespaces");
+    }
+
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', nullValues = "-", value = {
             // case                          | service | tenant  | namespace | field
             "neither service nor tenant      | -       | -       | -         | selector.service",
             "blank tenant                    | -       | '  '    | -         | selector.tenant",
             "blank service beside a tenant   | '  '    | acme    | -         | selector.service",
-            "namespace without a tenant      | chat    | -       | acme-ml   | selector.namespace",
+            "namespace alone                 | -       | -       | acme-ml   | selector.service",
+            "service's namespace not a label | chat    | -       | Acme_ML   | selector.namespace",
             "namespace not a DNS label       | -       | acme    | Acme_ML   | selector.namespace",
     })
     void badSelectorsNameTheirField(String name, String service, String tenant, String namespace, String field) {

@@ -26,11 +26,26 @@ class SloMinutesTest {
 
     /** A pod-minute of {@code count} requests at each of the given latencies. */
     static PodMinute latency(String service, String pod, Instant minute, int count, double... ms) {
+        return latency("ns", service, pod, minute, count, ms);
+    }
+
+    static PodMinute latency(String namespace, String service, String pod, Instant minute, int count, double... ms) {
         Histogram h = LatencyHistograms.empty();
         for (double v : ms) {
             h.recordValueWithCount(LatencyHistograms.micros(v), count);
         }
-        return new PodMinute(service, "ns", pod, minute, h.getTotalCount(), 0, LatencyHistograms.encode(h));
+        return new PodMinute(service, namespace, pod, minute, h.getTotalCount(), 0, LatencyHistograms.encode(h));
+    }
+
+    @Test
+    void oneNameInTwoNamespacesIsTwoServicesNeverMerged() {
+        // ask in ns-a: 10 x 50 ms, good; ask in ns-b: 1 x 400 ms, bad. Merged they would be one bad minute.
+        List<PodMinute> pods = List.of(latency("ns-a", "ask", "a-0", T0, 10, 50),
+                latency("ns-b", "ask", "a-0", T0, 1, 400));
+        assertEquals(List.of(new MinuteEvents(T0, 1, 2)), SloMinutes.perMinute(slo("TTFT", "MINUTE", "100"), pods));
+        List<SloMinutes.ServiceMinute> seen = new ArrayList<>();
+        SloMinutes.forEachServiceMinute(slo("TTFT", "MINUTE", "100"), pods, false, seen::add);
+        assertEquals(List.of("ns-a", "ns-b"), seen.stream().map(SloMinutes.ServiceMinute::namespace).toList());
     }
 
     @Test

@@ -241,10 +241,11 @@ class AcceptancePackHostileNamesTest {
         String slo = URI.create(SLO_URL).getRawAuthority();
         String bearer = "Bearer " + TOKEN;
         Map<String, String> window = Map.of("from", FROM.toString(), "to", TO.toString());
-        Request latency = new Request("GET", slo, "/api/v1/latency", with(window, "service", SERVICE, "sli", "TTFT"),
-                bearer, null, null);
+        // the cell names its service alone; the run reads it in the one namespace that reported it, and says which
+        Request latency = new Request("GET", slo, "/api/v1/latency",
+                with(window, "service", SERVICE, "namespace", NAMESPACE, "sli", "TTFT"), bearer, null, null);
         Request interference = new Request("GET", slo, "/api/v1/interference",
-                with(window, "service", SERVICE, "sli", "TTFT"), bearer, null, null);
+                with(window, "service", SERVICE, "namespace", NAMESPACE, "sli", "TTFT"), bearer, null, null);
         ArrayNode pods = JSON.createArrayNode();
         for (String key : new TreeSet<>(List.of(NAMESPACE + "/" + POD_1, NAMESPACE + "/" + POD_2))) {
             pods.addObject().put("namespace", key.substring(0, key.indexOf('/')))

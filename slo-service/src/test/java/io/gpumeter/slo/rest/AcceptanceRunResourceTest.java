@@ -265,7 +265,9 @@ class AcceptanceRunResourceTest {
         near(1.5, run.getDouble("assertions[0].observed"), "150 / 100");
         assertEquals("FAIL", run.getString("assertions[0].verdict"));
         assertTrue(run.getList("assertions[0].evidence.requests.curl", String.class).stream()
-                .anyMatch(c -> c.contains("/api/v1/interference?service=solo&sli=TTFT")), run.prettify());
+                .anyMatch(c -> c.contains("/api/v1/interference?service=solo&namespace=ml&sli=TTFT")), run.prettify());
+        // the cell named its service alone; the one namespace that reported it is the one read
+        assertEquals("ml", run.getString("cells[0].namespace"));
     }
 
     /**

@@ -96,7 +96,7 @@ class NoisyNeighbourResourceTest {
         }
         EngineGaugeResourceTest.post(String.join("\n", gauges));
         SloResourceTest.create("""
-                {"name": "chat-ttft", "selector": {"service": "chat"}, "sli": "TTFT",
+                {"name": "chat-ttft", "selector": {"service": "chat", "namespace": "ml"}, "sli": "TTFT",
                  "objective": {"percentile": 99, "thresholdMs": 100, "per": "MINUTE"}, "target": 0.99, "window": "PT1H"}""");
     }
 

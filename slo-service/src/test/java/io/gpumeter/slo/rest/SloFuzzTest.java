@@ -36,9 +36,9 @@ class SloFuzzTest {
     @Test
     void sloDefinitions() {
         List<String> seeds = List.of("""
-                {"name":"fz-ttft","selector":{"service":"chat"},"sli":"TTFT",
+                {"name":"fz-ttft","selector":{"service":"chat","namespace":"ml"},"sli":"TTFT",
                  "objective":{"percentile":99,"thresholdMs":300,"per":"MINUTE"},"target":0.99,"window":"P30D"}""", """
-                {"name":"fz-avail","selector":{"service":"chat"},"sli":"AVAILABILITY","target":0.999,"window":"PT6H"}""");
+                {"name":"fz-avail","selector":{"service":"chat","namespace":"ml"},"sli":"AVAILABILITY","target":0.999,"window":"PT6H"}""");
         fuzz("slo definitions", Fuzz.json(31L, seeds), body -> given().contentType("application/json").body(body)
                 .post("/api/v1/slos"), () -> given().get("/api/v1/slos").asString());
     }
@@ -46,11 +46,11 @@ class SloFuzzTest {
     @Test
     void sloReplacements() {
         String definition = """
-                {"name":"fz-put","selector":{"service":"chat"},"sli":"TTFT",
+                {"name":"fz-put","selector":{"service":"chat","namespace":"ml"},"sli":"TTFT",
                  "objective":{"percentile":99,"thresholdMs":250,"per":"MINUTE"},"target":0.99,"window":"P30D"}""";
         given().contentType("application/json").body(definition).post("/api/v1/slos").then().statusCode(201);
         List<String> seeds = List.of(definition, """
-                {"selector":{"service":"chat"},"sli":"AVAILABILITY","target":0.999,"window":"PT6H"}""");
+                {"selector":{"service":"chat","namespace":"ml"},"sli":"AVAILABILITY","target":0.999,"window":"PT6H"}""");
         fuzz("slo replacements", Fuzz.json(33L, seeds), body -> given().contentType("application/json").body(body)
                 .put("/api/v1/slos/fz-put"), () -> given().get("/api/v1/slos").asString());
     }

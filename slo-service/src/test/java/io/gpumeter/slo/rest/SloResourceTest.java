@@ -30,7 +30,7 @@ class SloResourceTest {
 
     static final String SLOS = "/api/v1/slos";
     static final String CHAT_TTFT = """
-            {"name": "chat-ttft", "selector": {"service": "chat"}, "sli": "TTFT",
+            {"name": "chat-ttft", "selector": {"service": "chat", "namespace": "ml"}, "sli": "TTFT",
              "objective": {"percentile": 99, "thresholdMs": 300, "per": "MINUTE"}, "target": 0.99, "window": "P30D"}""";
 
     @BeforeEach
@@ -50,6 +50,7 @@ class SloResourceTest {
                 .then().statusCode(201)
                 .header("Location", endsWith("/api/v1/slos/chat-ttft"))
                 .body("selector.service", equalTo("chat"))
+                .body("selector.namespace", equalTo("ml"))
                 .body("objective.per", equalTo("MINUTE"))
                 .body("window", equalTo("P30D"));
         given().get(SLOS + "/chat-ttft").then().statusCode(200)
@@ -99,7 +100,7 @@ class SloResourceTest {
     @Test
     void availabilityIsStoredWithoutAnObjective() {
         create("""
-                {"name": "chat-up", "selector": {"service": "chat"}, "sli": "AVAILABILITY", "target": 0.999,
+                {"name": "chat-up", "selector": {"service": "chat", "namespace": "ml"}, "sli": "AVAILABILITY", "target": 0.999,
                  "window": "PT6H"}""");
         given().get(SLOS + "/chat-up").then().statusCode(200)
                 .body("objective", nullValue())
@@ -108,10 +109,11 @@ class SloResourceTest {
 
     @ParameterizedTest(name = "{0}")
     @CsvSource(delimiter = '|', value = {
-            "no selector          | \"selector\": {\"service\": \"chat\"},      | ''                                         | selector.service",
-            "label selector       | {\"service\": \"chat\"}                     | {\"tenant\": \"acme\", \"labels\": {}}     | selector.labels",
-            "blank tenant         | {\"service\": \"chat\"}                     | {\"tenant\": \" \"}                       | selector.tenant",
-            "namespace alone      | {\"service\": \"chat\"}                     | {\"service\": \"chat\", \"namespace\": \"ml\"} | selector.namespace",
+            "no selector          | \"selector\": {\"service\": \"chat\", \"namespace\": \"ml\"}, | ''                              | selector.service",
+            "label selector       | {\"service\": \"chat\", \"namespace\": \"ml\"} | {\"tenant\": \"acme\", \"labels\": {}}     | selector.labels",
+            "blank tenant         | {\"service\": \"chat\", \"namespace\": \"ml\"} | {\"tenant\": \" \"}                       | selector.tenant",
+            "namespace alone      | {\"service\": \"chat\", \"namespace\": \"ml\"} | {\"namespace\": \"ml\"}            | selector.service",
+            "namespace not a name | \"namespace\": \"ml\"                       | \"namespace\": \"ML_1\"                     | selector.namespace",
             "target in percent    | \"target\": 0.99                            | \"target\": 99                             | target",
             "window in days       | \"P30D\"                                    | \"30d\"                                    | window",
             "unknown sli          | \"TTFT\"                                    | \"TPOT\"                                   | sli",

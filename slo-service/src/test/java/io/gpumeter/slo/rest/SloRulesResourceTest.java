@@ -41,10 +41,10 @@ class SloRulesResourceTest {
     void theRulesOfEverySloPassPromtool() throws Exception {
         SloResourceTest.create(SloResourceTest.CHAT_TTFT);
         SloResourceTest.create("""
-                {"name": "chat-e2e", "selector": {"service": "chat"}, "sli": "E2E",
+                {"name": "chat-e2e", "selector": {"service": "chat", "namespace": "ml"}, "sli": "E2E",
                  "objective": {"percentile": 99, "thresholdMs": 2500, "per": "REQUEST"}, "target": 0.995, "window": "P7D"}""");
         SloResourceTest.create("""
-                {"name": "chat-up", "selector": {"service": "chat"}, "sli": "AVAILABILITY", "target": 0.999,
+                {"name": "chat-up", "selector": {"service": "chat", "namespace": "ml"}, "sli": "AVAILABILITY", "target": 0.999,
                  "window": "P30D"}""");
         String yaml = given().get(SloResourceTest.SLOS + "/rules").then().statusCode(200)
                 .contentType("application/yaml").extract().asString();

@@ -151,7 +151,8 @@ class TenantSloResourceTest {
         SloResourceTest.create("{\"name\": \"acme-sum\", \"selector\": {\"tenant\": \"acme\", \"service\": \"sum\"}, "
                 + TTFT_MINUTE);
         SloResourceTest.create("{\"name\": \"beta-ttft\", \"selector\": {\"tenant\": \"beta\"}, " + TTFT_MINUTE);
-        SloResourceTest.create("{\"name\": \"ask-all\", \"selector\": {\"service\": \"ask\"}, " + TTFT_MINUTE);
+        SloResourceTest.create("{\"name\": \"ask-acme\", \"selector\": {\"service\": \"ask\", \"namespace\":"
+                + " \"acme-ml\"}, " + TTFT_MINUTE);
     }
 
     private static String line(String service, String namespace, String pod, Instant ts, double ttftMs, boolean ok) {
@@ -227,11 +228,22 @@ class TenantSloResourceTest {
         assertEquals(10, beta.getLong("totalEvents"));
         assertEquals(0, beta.getLong("goodEvents"));
 
-        JsonPath service = status("ask-all");
-        // a service SLO takes every pod of the service: beta's 900 ms makes every minute bad
+        JsonPath service = status("ask-acme");
+        // a service SLO takes every pod of the service in its namespace, never beta's pods of the same name (900 ms
+        // every minute); ask-9 (900 ms in 10:00) makes 10:00 bad, ask-0 10:07-10:09
+        assertEquals("acme-ml", service.getString("namespace"));
         assertEquals(10, service.getLong("totalEvents"));
-        assertEquals(0, service.getLong("goodEvents"));
+        assertEquals(6, service.getLong("goodEvents"));
         assertFalse(service.getMap("").containsKey("selection"));
+    }
+
+    @Test
+    void aServiceNamedWithoutItsNamespaceWhereTwoNamespacesReportItIsRefused() {
+        given().contentType("application/json").body("{\"name\": \"ask-all\", \"selector\": {\"service\": \"ask\"}, "
+                        + TTFT_MINUTE).post(SLOS).then().statusCode(400).contentType("application/problem+json")
+                .body("field", equalTo("selector.namespace"))
+                .body("detail", containsString("acme-ml, beta-ml"));
+        given().get(SLOS + "/ask-all").then().statusCode(404);
     }
 
     @Test
@@ -252,8 +264,8 @@ class TenantSloResourceTest {
         assertEquals(List.of(), names(Map.of("tenant", "acm")));
         assertEquals(List.of(), names(Map.of("tenant", "ACME")));
         given().queryParam("tenant", "").get(SLOS).then().statusCode(200)
-                .body("name", hasItems("acme-ttft", "beta-ttft", "ask-all"));
-        given().get(SLOS).then().statusCode(200).body("name", hasItems("acme-ttft", "beta-ttft", "ask-all"));
+                .body("name", hasItems("acme-ttft", "beta-ttft", "ask-acme"));
+        given().get(SLOS).then().statusCode(200).body("name", hasItems("acme-ttft", "beta-ttft", "ask-acme"));
         // every value of a repeated parameter must hold, and an SLO names one tenant
         given().queryParam("tenant", "acme", "beta").get(SLOS).then().statusCode(200).body("size()", equalTo(0));
         given().queryParam("tenant", "acme", "acme").get(SLOS).then().statusCode(200).body("size()", equalTo(4));
@@ -371,6 +383,6 @@ class TenantSloResourceTest {
     void tenantSlosStayOutOfThePrometheusRules() {
         given().get(SLOS + "/rules").then().statusCode(200)
                 .body(containsString("# acme-ttft skipped: a tenant selector"))
-                .body(containsString("- name: slo-ask-all"));
+                .body(containsString("- name: slo-ask-acme"));
     }
 }

@@ -22,7 +22,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class SloSecurityTest {
 
     private static final String SLO = """
-            {"name":"sec-ttft","selector":{"service":"chat"},"sli":"TTFT",
+            {"name":"sec-ttft","selector":{"service":"chat","namespace":"ml"},"sli":"TTFT",
              "objective":{"percentile":99,"thresholdMs":300,"per":"MINUTE"},"target":0.99,"window":"P30D"}""";
     private static final String LINE = "{\"service\":\"chat\",\"namespace\":\"ml\",\"pod\":\"chat-0\","
             + "\"ts\":\"2026-05-01T10:00:01Z\",\"ttftMs\":120,\"ok\":true}\n";
@@ -65,8 +65,10 @@ class SloSecurityTest {
 
     @Test
     void aTenantTokenListsOnlyTheSlosOfItsTenant() {
-        String acme = SLO.replace("sec-ttft", "sec-acme").replace("{\"service\":\"chat\"}", "{\"tenant\":\"acme\"}");
-        String beta = SLO.replace("sec-ttft", "sec-beta").replace("{\"service\":\"chat\"}", "{\"tenant\":\"beta\"}");
+        String acme = SLO.replace("sec-ttft", "sec-acme").replace("{\"service\":\"chat\",\"namespace\":\"ml\"}",
+                "{\"tenant\":\"acme\"}");
+        String beta = SLO.replace("sec-ttft", "sec-beta").replace("{\"service\":\"chat\",\"namespace\":\"ml\"}",
+                "{\"tenant\":\"beta\"}");
         for (String slo : List.of(acme, beta)) {
             given().header("Authorization", TestTokens.bearer("operator")).contentType("application/json").body(slo)
                     .post("/api/v1/slos").then().statusCode(201);
@@ -84,9 +86,10 @@ class SloSecurityTest {
 
     @Test
     void aTenantTokenReadsOnlyTheStatesOfItsTenantsSlosAndNoServiceCurve() {
-        String gamma = SLO.replace("sec-ttft", "sec-gamma-states").replace("{\"service\":\"chat\"}",
-                "{\"tenant\":\"gamma\",\"service\":\"chat\"}");
-        String delta = SLO.replace("sec-ttft", "sec-delta-states").replace("{\"service\":\"chat\"}", "{\"tenant\":\"delta\"}");
+        String gamma = SLO.replace("sec-ttft", "sec-gamma-states")
+                .replace("{\"service\":\"chat\",\"namespace\":\"ml\"}", "{\"tenant\":\"gamma\",\"service\":\"chat\"}");
+        String delta = SLO.replace("sec-ttft", "sec-delta-states").replace("{\"service\":\"chat\",\"namespace\":\"ml\"}",
+                "{\"tenant\":\"delta\"}");
         for (String slo : List.of(gamma, delta)) {
             given().header("Authorization", TestTokens.bearer("operator")).contentType("application/json").body(slo)
                     .post("/api/v1/slos").then().statusCode(201);
