@@ -76,7 +76,12 @@ class TenantEscapeMatrixTest {
         }
         lines.add("{\"type\":\"ADDED\",\"object\":{\"kind\":\"Node\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"" + NODE
                 + "\",\"uid\":\"node-x\",\"resourceVersion\":\"2\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\","
-                + "\"nvidia.com/gpu.memory\":\"81920\"}},\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"10\"}}}}");
+                + "\"nvidia.com/gpu.memory\":\"81920\"},"
+                // HAMi's registration of the card, without which the ledger books none of the three grants on it
+                + "\"annotations\":{\"hami.io/node-nvidia-register\":\"[{\\\"id\\\": \\\"" + GPU + "\\\", \\\"index\\\": 0, "
+                + "\\\"count\\\": 10, \\\"devmem\\\": 81920, \\\"devcore\\\": 100, \\\"type\\\": \\\"NVIDIA-H100-80GB-HBM3\\\", "
+                + "\\\"numa\\\": 0, \\\"mode\\\": \\\"hami-core\\\", \\\"health\\\": true}]\"}},"
+                + "\"status\":{\"capacity\":{\"nvidia.com/gpu\":\"10\"}}}}");
         int rv = 10;
         for (String tenant : List.of("acme", "initech", "hooli")) {
             String name = tenant + "-train-0";
