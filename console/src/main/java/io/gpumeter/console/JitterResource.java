@@ -117,7 +117,7 @@ public class JitterResource {
                     long id = e.path("id").asLong();
                     String top = Format.text(e, "topSuspect");
                     BigDecimal score = Format.decimalOrNull(e, "topSuspectScore");
-                    rows.add(new Row(id, base + "&offset=" + offset + "&event=" + id, Format.text(e, "service"), Format.text(e, "slo"),
+                    rows.add(new Row(id, base + "&offset=" + offset + "&event=" + id, service(e), Format.text(e, "slo"),
                             Format.text(e, "sli"), Format.text(e, "start"), Format.text(e, "end"), e.path("badMinutes").asInt(),
                             ms(Format.decimalOrNull(e, "peakP99Ms")), ms(Format.decimalOrNull(e, "limitMs")),
                             top == null ? "" : top + (score != null ? " (" + score.setScale(2, java.math.RoundingMode.HALF_EVEN) + ")" : ""),
@@ -147,10 +147,12 @@ public class JitterResource {
         }
         JsonNode e = answer.json();
         String service = Format.text(e, "service");
+        String namespace = Format.text(e, "namespace");
         Instant ifTo = span.to();
         Instant ifFrom = span.length().compareTo(INTERFERENCE_MAX) > 0 ? ifTo.minus(INTERFERENCE_MAX) : span.from();
+        // the event's service in its namespace: the same name in another namespace is another tenant's service
         CompletableFuture<Answer> interference = service == null ? null : upstream.getJson(Backend.SLO, "/api/v1/interference?service="
-                + Format.query(service) + "&from=" + Format.query(Format.rfc3339(ifFrom)) + "&to=" + Format.query(Format.rfc3339(ifTo))
+                + Format.query(service) + (namespace == null ? "" : "&namespace=" + Format.query(namespace)) + "&from=" + Format.query(Format.rfc3339(ifFrom)) + "&to=" + Format.query(Format.rfc3339(ifTo))
                 + "&sli=" + Optional.ofNullable(Format.text(e, "sli")).orElse("TTFT"), viewer.token());
         String from = Format.text(e, "curveFrom");
         String to = Format.text(e, "curveTo");
@@ -203,9 +205,16 @@ public class JitterResource {
                 }
             }
         }
-        return new Event(e.path("id").asLong(), service, Format.text(e, "slo"), Format.text(e, "sli"), Format.text(e, "start"),
+        return new Event(e.path("id").asLong(), service(e), Format.text(e, "slo"), Format.text(e, "sli"), Format.text(e, "start"),
                 Format.text(e, "end"), e.path("badMinutes").asInt(), ms(Format.decimalOrNull(e, "peakP99Ms")),
                 ms(Format.decimalOrNull(e, "limitMs")), neighbours, suspects, gaps);
+    }
+
+    /** A service as it is known, "namespace/name" (just the name for an event stored before namespaces counted). */
+    static String service(JsonNode event) {
+        String service = Format.text(event, "service");
+        String namespace = Format.text(event, "namespace");
+        return namespace == null || service == null ? service : namespace + "/" + service;
     }
 
     /** One bucket of the interference factor, by neighbour count or by neighbour kind. */

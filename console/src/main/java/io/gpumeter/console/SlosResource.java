@@ -100,6 +100,12 @@ public class SlosResource {
                         page.charts.add(Chart.of(chart, name + ": the percentile per minute against the objective",
                                 latencyChart(latency, objective, span), json));
                     }
+                    JsonNode problem = s.path("problem");
+                    if (problem.isObject()) {
+                        // stored before services belonged to a namespace, and its service's name is now reported by several
+                        page.message(Message.error("SLO " + name + " has no status", Format.text(problem, "detail"),
+                                "Replace it (PUT /api/v1/slos/" + name + ") with the namespace of the service it means."));
+                    }
                     JsonNode budget = status.path("errorBudget");
                     rows.add(new Row(name, selector(slo.path("selector")), Format.text(slo, "sli"), objective(objective),
                             Format.percent(target), Format.text(slo, "window"), Format.text(status, "state"), Format.percent(attainment),

@@ -253,7 +253,7 @@ final class Fixtures {
                            "message":"0/2 nodes are available: 2 Insufficient nvidia.com/gpu.","reasonClass":"insufficient_gpu",
                            "rootCauseClass":"capacity","detail":null}]}"""));
         StandIn.reply(Backend.SLO, "/api/v1/jitter-events", false, StandIn.Reply.json("""
-                [{"id":42,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T10:20:00Z","end":"2026-11-30T10:26:00Z",
+                [{"id":42,"slo":"chat-ttft","service":"llm","namespace":"acme-serve","sli":"TTFT","start":"2026-11-30T10:20:00Z","end":"2026-11-30T10:26:00Z",
                   "badMinutes":6,"peakP99Ms":1840.5,"thresholdMs":500,"factor":2,"limitMs":1000,"topSuspect":"globex-lab/notebook-2",
                   "topSuspectScore":0.8123,"updatedAt":"2026-11-30T10:30:00Z"},
                  {"id":41,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T08:02:00Z","end":"2026-11-30T08:04:00Z",
@@ -376,7 +376,8 @@ final class Fixtures {
              "latency":null}""";
 
     private static final String JITTER_42 = """
-            {"id":42,"slo":"chat-ttft","service":"llm","sli":"TTFT","start":"2026-11-30T10:20:00Z","end":"2026-11-30T10:26:00Z",
+            {"id":42,"slo":"chat-ttft","service":"llm","namespace":"acme-serve","sli":"TTFT","start":"2026-11-30T10:20:00Z",
+             "end":"2026-11-30T10:26:00Z",
              "badMinutes":6,"peakP99Ms":1840.5,"thresholdMs":500,"factor":2,"limitMs":1000,
              "curveFrom":"2026-11-30T10:00:00Z","curveTo":"2026-11-30T10:40:00Z",
              "pods":[{"namespace":"acme-serve","pod":"llm-0","gpus":[{"gpuUuid":"GPU-aaaa-0001","node":"gpu-a","unitKind":"VGPU",

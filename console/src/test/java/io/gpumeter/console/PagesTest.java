@@ -404,17 +404,27 @@ class PagesTest {
         assertTrue(StandIn.SEEN.isEmpty());
         StandIn.override(Backend.SLO, "/api/v1/slo-states", StandIn.Reply.json("[]"));
         assertTrue(page("/slos", Fixtures.ADMIN).contains("No SLO is defined."));
+        // an SLO stored before services belonged to a namespace, whose service's name two namespaces now report
+        StandIn.override(Backend.SLO, "/api/v1/slo-states", StandIn.Reply.json("""
+                [{"slo":{"name":"legacy-chat","selector":{"service":"chat"},"sli":"TTFT","target":0.99,"window":"PT1H"},
+                  "status":null,"latency":null,"budgetLeft":null,"problem":{"status":400,"field":"selector.namespace",
+                  "detail":"its name is reported by the pods of 2 namespaces: a-ns, b-ns"}}]"""));
+        String legacy = page("/slos", Fixtures.ADMIN);
+        assertTrue(legacy.contains("SLO legacy-chat has no status") && legacy.contains("2 namespaces: a-ns, b-ns")
+                && legacy.contains("<td>legacy-chat</td><td>service=chat</td>"), legacy);
     }
 
     @Test
     void jitterShowsEachEventWithItsNeighboursSuspectsAndTheInterferenceFactor() {
         String html = page("/jitter?window=24h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN);
         assertTrue(html.contains("<tr data-event=\"42\" class=\"chosen\"><td class=\"num\"><a href=\"/jitter?window=24h&amp;"
-                + "to=2026-11-30T12%3A00%3A00Z&amp;offset=0&amp;event=42\">42</a></td><td>llm</td><td>chat-ttft</td><td>TTFT</td>"
+                + "to=2026-11-30T12%3A00%3A00Z&amp;offset=0&amp;event=42\">42</a></td><td>acme-serve/llm</td><td>chat-ttft</td><td>TTFT</td>"
                 + "<td>2026-11-30T10:20:00Z</td><td>2026-11-30T10:26:00Z</td><td class=\"num\">6</td><td class=\"num\">1840 ms</td>"
                 + "<td class=\"num\">1000 ms</td><td>globex-lab/notebook-2 (0.81)</td></tr>"), html);
-        assertTrue(html.contains("<tr data-event=\"41\" class=\"\">"), html);
-        assertTrue(html.contains("Event 42: llm, chat-ttft (TTFT), 2026-11-30T10:20:00Z – 2026-11-30T10:26:00Z"), html);
+        // an event stored before services belonged to a namespace shows its service's name alone
+        assertTrue(html.contains("<tr data-event=\"41\" class=\"\"><td class=\"num\"><a href=\"/jitter?window=24h&amp;"
+                + "to=2026-11-30T12%3A00%3A00Z&amp;offset=0&amp;event=41\">41</a></td><td>llm</td>"), html);
+        assertTrue(html.contains("Event 42: acme-serve/llm, chat-ttft (TTFT), 2026-11-30T10:20:00Z – 2026-11-30T10:26:00Z"), html);
         assertTrue(html.contains("<tr><td class=\"num\">1</td><td>globex-lab/notebook-2</td><td class=\"num\">0.81</td>"
                 + "<td class=\"num\">5.00 min</td><td class=\"num\">0.75</td><td>SM_ACTIVE 0.10 → 0.85</td>"
                 + "<td>arrived 5 min before; SM_ACTIVE rose 0.75</td></tr>"), html);
@@ -430,7 +440,9 @@ class PagesTest {
         String resources = option(html, "jitter-resources");
         assertTrue(resources.contains("[\"2026-11-30T10:20:00Z\",85.0]") && resources.contains("acme-ml/train-7 GPU_UTIL"), resources);
         assertTrue(option(html, "jitter-latency").contains("[\"2026-11-30T10:20:00Z\",1840.5]"));
-        assertEquals(List.of("/api/v1/interference?service=llm&from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&sli=TTFT",
+        // the interference factor of the event's service in its namespace, never the name across namespaces
+        assertEquals(List.of("/api/v1/interference?service=llm&namespace=acme-serve&from=2026-11-29T12%3A00%3A00Z"
+                        + "&to=2026-11-30T12%3A00%3A00Z&sli=TTFT",
                         "/api/v1/jitter-events/42",
                         "/api/v1/jitter-events?from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&limit=21&offset=0"),
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
