@@ -113,10 +113,12 @@ public final class Demo {
         out.printf("  Q2  allocated and used GPU-hours:  %s/api/v1/gpu-hours?from=%s&to=%s&groupBy=tenant%n", ledger, from, to);
         out.printf("  Q3  idle cards and allocations:    %s/api/v1/idle?from=%s&to=%s&groupBy=tenant%n", ledger, from, to);
         out.printf("  Q4  SLOs and the jitter episode:   %s/api/v1/slo-states?from=%s&to=%s%n", slo, from, to);
-        out.printf("                                     %s/api/v1/jitter-events?from=%s&to=%s&service=%s%n", slo, from, to,
-                DemoSignals.CHAT_SERVICE);
-        out.printf("  Q5  its noisy neighbour:           %s/api/v1/interference?service=%s&from=%s&to=%s%n", slo,
-                DemoSignals.CHAT_SERVICE, from, to);
+        // a service is known by its namespace and its name
+        String chatNamespace = signals.services().get(0).pod().namespace();
+        out.printf("                                     %s/api/v1/jitter-events?from=%s&to=%s&service=%s&namespace=%s%n",
+                slo, from, to, DemoSignals.CHAT_SERVICE, chatNamespace);
+        out.printf("  Q5  its noisy neighbour:           %s/api/v1/interference?service=%s&namespace=%s&from=%s&to=%s%n",
+                slo, DemoSignals.CHAT_SERVICE, chatNamespace, from, to);
         out.printf("  Q6  queue waits (Kueue, Volcano):  %s/api/v1/queue-wait?from=%s&to=%s&groupBy=clusterQueue%n", ledger,
                 Rfc3339.format(signals.usageTo().minus(Duration.ofDays(2))), to);
         out.printf("                                     %s/api/v1/queue-wait/pending%n", ledger);

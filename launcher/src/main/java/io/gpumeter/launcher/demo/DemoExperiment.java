@@ -170,7 +170,7 @@ public final class DemoExperiment {
         for (Arm arm : arms) {
             cells.append(cells.isEmpty() ? "" : ",").append("{\"name\":\"").append(arm.cell()).append("\",\"workload\":\"")
                     .append(WORKLOAD).append("\",\"form\":\"").append(arm.form()).append("\",\"selector\":{\"service\":\"")
-                    .append(arm.service()).append("\"}}");
+                    .append(arm.service()).append("\",\"namespace\":\"").append(arm.pod().namespace()).append("\"}}");
             if (!arm.form().equals("DEDICATED") && !arm.form().equals("MIG") && has("dedicated")) {
                 clauses.append(clauses.isEmpty() ? "" : ",").append("{\"name\":\"").append(arm.cell())
                         .append(" TTFT p99 within ").append(MAX_RATIO).append("x of dedicated\",\"kind\":\"RATIO\","

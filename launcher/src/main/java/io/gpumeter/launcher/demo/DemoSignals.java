@@ -414,12 +414,16 @@ public final class DemoSignals {
         return out;
     }
 
-    /** A TTFT SLO per service: p99 under its threshold in 99 % of minutes over 30 days. */
+    /**
+     * A TTFT SLO per service, in its pod's namespace (a service is known by its namespace and name): p99 under its
+     * threshold in 99 % of minutes over 30 days.
+     */
     public List<Push> sloPushes() {
         List<Push> out = new ArrayList<>();
         for (InferenceService s : services()) {
             out.add(new Push("slo", "/api/v1/slos", "application/json", "{\"name\":\"" + s.name() + "-ttft\","
-                    + "\"selector\":{\"service\":\"" + s.name() + "\"},\"sli\":\"TTFT\",\"objective\":{\"percentile\":99,"
+                    + "\"selector\":{\"service\":\"" + s.name() + "\",\"namespace\":\"" + s.pod().namespace() + "\"},"
+                    + "\"sli\":\"TTFT\",\"objective\":{\"percentile\":99,"
                     + "\"thresholdMs\":" + s.thresholdMs() + ",\"per\":\"MINUTE\"},\"target\":0.99,\"window\":\"P30D\"}"));
         }
         return out;

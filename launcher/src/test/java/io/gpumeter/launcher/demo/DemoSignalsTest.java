@@ -102,8 +102,13 @@ class DemoSignalsTest {
             }
             assertEquals(chat.pod().name(), r.get("pod").asText());
         }
-        for (DemoSignals.Push slo : s.sloPushes()) {
-            assertNotNull(JSON.readTree(slo.body()).get("objective"));
+        for (int i = 0; i < s.sloPushes().size(); i++) {
+            JsonNode slo = JSON.readTree(s.sloPushes().get(i).body());
+            assertNotNull(slo.get("objective"));
+            // a service is known by its namespace and its name: each SLO names its service's namespace
+            DemoSignals.InferenceService service = s.services().get(i);
+            assertEquals(service.name(), slo.path("selector").path("service").asText());
+            assertEquals(service.pod().namespace(), slo.path("selector").path("namespace").asText());
         }
     }
 
