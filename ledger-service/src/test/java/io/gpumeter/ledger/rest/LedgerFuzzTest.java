@@ -29,8 +29,9 @@ class LedgerFuzzTest {
     static String pod(String uid) {
         return "{\"uid\":\"" + uid + "\",\"namespace\":\"fz\",\"name\":\"" + uid + "\",\"resourceVersion\":\"10\","
                 + "\"type\":\"MODIFIED\",\"observedAt\":\"2026-10-01T08:00:00Z\",\"scheduledAt\":\"2026-10-01T08:00:00Z\","
-                + "\"nodeName\":\"fz-n1\",\"gpuResources\":{\"nvidia.com/gpu\":1},"
-                + "\"vgpus\":[{\"container\":0,\"uuid\":\"GPU-FZ\",\"type\":\"NVIDIA\",\"memoryMib\":8192,\"cores\":30}]}";
+                + "\"nodeName\":\"fz-n1\",\"gpuResources\":{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":8192,\"nvidia.com/gpucores\":30},"
+                + "\"vgpus\":[{\"container\":0,\"uuid\":\"GPU-FZ\",\"type\":\"NVIDIA\",\"memoryMib\":8192,\"cores\":30}],"
+                + "\"hamiBindPhase\":\"success\",\"hamiNode\":\"fz-n1\"}";
     }
 
     @Test

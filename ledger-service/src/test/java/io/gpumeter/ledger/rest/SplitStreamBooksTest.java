@@ -23,8 +23,9 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 
 /**
  * Property: the books do not depend on how a stream of facts is ordered or cut into requests. A generated cluster
- * (Pending pods asking for MIG slices, whole cards and HAMi shares; pods that arrive before their node; a relabelled
- * namespace; pods that finish or are deleted) is stored once as one batch, and again, for each seed, shuffled and cut
+ * (Pending pods asking for MIG slices, whole cards and HAMi shares; pods that arrive before their node, HAMi grants
+ * among them waiting for its registration; a relabelled namespace; pods that finish or are deleted) is stored once
+ * as one batch, and again, for each seed, shuffled and cut
  * at random points into several requests under another cluster name; allocated and requested GPU-hours per
  * namespace and tenant, and each node's occupants at several instants, must be the same.
  */
@@ -209,6 +210,11 @@ class SplitStreamBooksTest {
         }
         f.put("gpuResources", gpu);
         f.put("vgpus", vgpus);
+        if (!vgpus.isEmpty()) {
+            // what HAMi writes once it has bound the pod's devices on its node
+            f.put("hamiBindPhase", "success");
+            f.put("hamiNode", node);
+        }
         return f;
     }
 }
