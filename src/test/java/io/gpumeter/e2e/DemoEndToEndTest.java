@@ -157,6 +157,8 @@ class DemoEndToEndTest {
         long id = events.getLong("[0].id");
         JsonPath e = get(Service.SLO, "/api/v1/jitter-events/" + id, Map.of());
         assertEquals(Rfc3339.format(signals.jitterStart()), e.getString("start"), e.prettify());
+        // the event is of the chat service in its own namespace
+        assertEquals(signals.services().get(0).pod().namespace(), e.getString("namespace"), e.prettify());
         assertTrue(e.getList("neighbours.pod").contains("stream-bench-0"), e.prettify());
         JsonPath slos = get(Service.SLO, "/api/v1/slos", Map.of());
         assertTrue(slos.getList("name").contains(DemoSignals.CHAT_SERVICE + "-ttft"), slos.prettify());

@@ -88,7 +88,7 @@ class JitterEndToEndTest {
         given().contentType("application/x-ndjson").body((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8))
                 .post(url(Service.SLO, "/api/v1/ingest/latency")).then().statusCode(200);
         given().contentType("application/json").body("""
-                {"name":"chat-ttft-e2e","selector":{"service":"chat"},"sli":"TTFT",
+                {"name":"chat-ttft-e2e","selector":{"service":"chat","namespace":"ml"},"sli":"TTFT",
                  "objective":{"percentile":99,"thresholdMs":300,"per":"MINUTE"},"target":0.99,"window":"P30D"}""")
                 .post(url(Service.SLO, "/api/v1/slos")).then().statusCode(201);
     }
