@@ -200,7 +200,7 @@ class ReceivedPodVersionsTest {
             variant("a literal misspelt in a vGPU", "\"cores\":20", "\"cores\":2O", false),
             variant("a string not closed", "\"trainer\"", "\"trainer", false),
             variant("a control character in a string", "\"trainer\"", "\"trai\tner\"", false),
-            variant("the object cut short", "\"templateName\":null}]}", "\"templateName\":null}]", false));
+            variant("the object cut short", "\"hamiNode\":null}", "\"hamiNode\":null", false));
 
     @Test
     void everyVariantReadsAsTheGeneralDeserializerReadsIt() throws Exception {
