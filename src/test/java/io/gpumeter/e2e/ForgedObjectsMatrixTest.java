@@ -72,8 +72,14 @@ class ForgedObjectsMatrixTest {
         String victimPodUid() { return "uid-chat-" + token; }
     }
 
-    /** A hostile value: the lines of mallory's objects that replace the honest ones. */
-    record Variant(String field, Function<World, List<ObjectNode>> objects) {
+    /**
+     * A hostile value: the lines of mallory's objects that replace the honest ones, and the service name mallory's
+     * inference pods report their requests under (its model name, or its {@code service} label).
+     */
+    record Variant(String field, Function<World, List<ObjectNode>> objects, String malloryService) {
+        Variant(String field, Function<World, List<ObjectNode>> objects) {
+            this(field, objects, "evil-chat");
+        }
     }
 
     static final Map<String, Map<String, String>> BOOKS = new LinkedHashMap<>();
@@ -321,7 +327,8 @@ class ForgedObjectsMatrixTest {
                     w -> List.of(honestPod(w), workload(w), podGroup(w))),
             new Variant("events about victimco's pod and node",
                     w -> List.of(honestPod(w), k8sEvent(w, "Pod", w.victimNs(), "chat-0", w.victimPodUid(), "OOMKilling"),
-                            k8sEvent(w, "Node", null, w.node(), "node-" + w.node(), "GPULost"))));
+                            k8sEvent(w, "Node", null, w.node(), "node-" + w.node(), "GPULost"))),
+            new Variant("vLLM model and service names of victimco's service", w -> List.of(honestPod(w)), "chat"));
 
     @BeforeAll
     static void runEveryVariant() {
@@ -343,8 +350,37 @@ class ForgedObjectsMatrixTest {
             ANSWERS.put(variant.field(), answer);
             WORLDS.put(variant.field(), w);
             pushUsage(w);
-            BOOKS.put(variant.field(), books(w));
+            pushLatency(w, variant.malloryService());
         }
+        given().queryParam("from", T0).queryParam("to", "2026-06-10T10:30:00Z")
+                .post(url(Service.SLO, "/api/v1/jitter-events/detections")).then().statusCode(200);
+        for (Variant variant : VARIANTS) {
+            BOOKS.put(variant.field(), books(WORLDS.get(variant.field())));
+        }
+    }
+
+    /**
+     * victimco's chat service answers in 100 ms for ten minutes, then 700 ms (a jitter event of its own, the same in
+     * every variant) under an SLO of its namespace; mallory's pods report 5 s under the name of {@code service}.
+     */
+    static void pushLatency(World w, String malloryService) {
+        Instant start = Instant.parse(T0);
+        List<String> lines = new ArrayList<>();
+        for (int m = 0; m < 20; m++) {
+            for (int r = 0; r < 10; r++) {
+                String ts = start.plusSeconds(60L * m + 5L * r).toString();
+                lines.add("{\"service\":\"chat\",\"namespace\":\"" + w.victimNs() + "\",\"pod\":\"chat-0\",\"ts\":\""
+                        + ts + "\",\"ttftMs\":" + (m < 10 ? 100 : 700) + ",\"ok\":true}");
+                lines.add("{\"service\":\"" + malloryService + "\",\"namespace\":\"" + w.malloryNs()
+                        + "\",\"pod\":\"evil-0\",\"ts\":\"" + ts + "\",\"ttftMs\":5000,\"ok\":false}");
+            }
+        }
+        given().contentType("application/x-ndjson").body((String.join("\n", lines) + "\n").getBytes(StandardCharsets.UTF_8))
+                .post(url(Service.SLO, "/api/v1/ingest/latency")).then().statusCode(200);
+        given().contentType("application/json").body("""
+                {"name":"chat-ttft-%s","selector":{"service":"chat","namespace":"%s"},"sli":"TTFT",
+                 "objective":{"percentile":99,"thresholdMs":300,"per":"MINUTE"},"target":0.99,"window":"P30D"}"""
+                .formatted(w.token(), w.victimNs())).post(url(Service.SLO, "/api/v1/slos")).then().statusCode(201);
     }
 
     /**
@@ -387,6 +423,15 @@ class ForgedObjectsMatrixTest {
         books.put("victimco's bill", given().queryParam("month", "2026-06").queryParam("format", "json")
                 .queryParam("tenant", w.victim()).get(url(Service.BILLING, "/api/v1/reports/monthly"))
                 .then().statusCode(200).extract().asString());
+        books.put("victimco's SLO state", given().queryParam("at", "2026-06-10T10:30:00Z")
+                .get(url(Service.SLO, "/api/v1/slos/chat-ttft-" + w.token() + "/status")).then().statusCode(200)
+                .extract().asString());
+        books.put("victimco's SLO over the window", given().queryParam("from", T0).queryParam("to", "2026-06-10T10:30:00Z")
+                .get(url(Service.SLO, "/api/v1/slos/chat-ttft-" + w.token() + "/breakdown")).then().statusCode(200)
+                .extract().asString());
+        books.put("victimco's jitter events", given().queryParam("from", T0).queryParam("to", "2026-06-10T10:30:00Z")
+                .queryParam("service", "chat").queryParam("namespace", w.victimNs())
+                .get(url(Service.SLO, "/api/v1/jitter-events")).then().statusCode(200).extract().asString());
         books.replaceAll((k, v) -> normalize(v, w));
         return books;
     }
@@ -406,7 +451,7 @@ class ForgedObjectsMatrixTest {
     /** Fields that say when an answer was made, not what it says. */
     static void dropVolatile(JsonNode node) {
         if (node instanceof ObjectNode o) {
-            o.remove(List.of("generatedAt", "asOf", "computedAt", "now"));
+            o.remove(List.of("generatedAt", "asOf", "computedAt", "now", "id", "detectedAt", "updatedAt"));
             o.elements().forEachRemaining(ForgedObjectsMatrixTest::dropVolatile);
         } else if (node instanceof ArrayNode a) {
             a.elements().forEachRemaining(ForgedObjectsMatrixTest::dropVolatile);
@@ -418,6 +463,7 @@ class ForgedObjectsMatrixTest {
         Map<String, String> honest = BOOKS.get("honest");
         assertTrue(honest.get("Q1 of victimco's card").contains("chat-0"), honest.toString());
         assertTrue(honest.get("victimco's bill").contains("victimco-v00"), honest.toString());
+        assertTrue(honest.get("victimco's jitter events").contains("chat"), honest.toString());
         List<String> moved = new ArrayList<>();
         int compared = 0;
         for (Map.Entry<String, Map<String, String>> variant : BOOKS.entrySet()) {
