@@ -37,9 +37,14 @@ public final class AccessRules {
                             "/api/v1/nodes/*/occupants"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
             // Reads that name their set in a body; fleet reads like the per-card usage and the pods' placements.
-            new AccessRule("Bulk reads (pods' and cards' holdings over a window, cards' usage, pods' queues)", "ledger", Set.of("POST"),
-                    List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series", "/api/v1/pod-queues"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE),
+            new AccessRule("Bulk reads (pods' and cards' holdings over a window, cards' usage, pods' queues, changes in many scopes)", "ledger", Set.of("POST"),
+                    List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series", "/api/v1/pod-queues",
+                            "/api/v1/changes/bulk"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE),
                     null, false),
+            // What changed on the fleet's nodes and GPU stack spans every tenant's pods: never a tenant's read.
+            new AccessRule("The GPU stack's state and the change book (a node at an instant, changes, a change's impact)",
+                    "ledger", READ, List.of("/api/v1/nodes/*/gpu-stack", "/api/v1/changes", "/api/v1/changes/*/impact"),
+                    EnumSet.of(ADMIN, OPERATOR, READER, SERVICE), null, false),
             new AccessRule("Reports and costs (monthly, weekly, per bucket, any window)", "billing", READ,
                     List.of("/api/v1/reports/monthly", "/api/v1/reports/weekly", "/api/v1/reports/series", "/api/v1/costs"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),

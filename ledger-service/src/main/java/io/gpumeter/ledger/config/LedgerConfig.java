@@ -41,6 +41,9 @@ public interface LedgerConfig {
     /** How long usage is kept per minute and per hour. */
     RetentionConfig retention();
 
+    /** What the change book leaves out, and the window a change's impact compares. */
+    Changes changes();
+
     interface Attribution {
         /** Namespace label holding the tenant; the namespace name is the tenant when absent. */
         @WithDefault("gpumeter.io/tenant")
@@ -163,5 +166,26 @@ public interface LedgerConfig {
          */
         @WithDefault("120s")
         Duration dcgmXidTolerance();
+    }
+
+    interface Changes {
+        /**
+         * Node labels that move on every heartbeat and are no change a person would call one: label keys, or
+         * prefixes ending in *.
+         */
+        @WithDefault("nvidia.com/gfd.timestamp")
+        List<String> ignoredLabels();
+
+        /**
+         * Whether a replica derives, at start, the book of every cluster whose stored history was not yet derived
+         * under these rules (node label and queue versions stored before the book existed, or another list of
+         * ignored labels).
+         */
+        @WithDefault("true")
+        boolean deriveHistoryAtStart();
+
+        /** How long before (and after) a change its impact compares when the request names no window. */
+        @WithDefault("P1D")
+        Duration impactWindow();
     }
 }

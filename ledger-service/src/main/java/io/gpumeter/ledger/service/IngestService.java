@@ -4,6 +4,7 @@ import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
+import io.gpumeter.ledger.governance.service.ChangeBook;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClaimLinkRepository;
@@ -25,8 +26,8 @@ import java.util.function.Function;
 
 /**
  * Stores a batch of facts (Dynamic Resource Allocation objects included) and re-derives the books of every pod they
- * touch (and the failure books of every node
- * with a new version: cards vanished, MIG reconfigured), in one transaction: a batch is stored whole or not at all,
+ * touch (and the failure books and change book of every node
+ * with a new version: cards vanished, MIG reconfigured, labels changed), in one transaction: a batch is stored whole or not at all,
  * and a batch sent twice changes nothing.
  */
 @ApplicationScoped
@@ -40,12 +41,14 @@ public class IngestService {
     private final DraFactRepository dra;
     private final ClaimLinkRepository links;
     private final BulkLoadStatistics statistics;
+    private final ChangeBook changes;
     private final FactValidator validator = new FactValidator();
 
     public IngestService(Pool pool, FactRepository facts, InventoryRepository inventory, AllocationBooks books,
                          IncidentBooks incidentBooks, DraFactRepository dra, ClaimLinkRepository links,
-                         BulkLoadStatistics statistics) {
+                         BulkLoadStatistics statistics, ChangeBook changes) {
         this.pool = pool;
+        this.changes = changes;
         this.statistics = statistics;
         this.dra = dra;
         this.links = links;
@@ -120,7 +123,9 @@ public class IngestService {
                                                     + draStored.count();
                                             return new IngestResult(accepted, batch.size() - accepted,
                                                     rederived.skipped(), rederived.findings());
-                                        }))))));
+                                        }))))
+                                // Last, so the governance lock the change book needs is held only for its derivation.
+                                .call(() -> changes.afterNodeVersions(conn, cluster, nodes.keys()))));
     }
 
     /** How many DRA objects were new, and the pods whose books they may change. */

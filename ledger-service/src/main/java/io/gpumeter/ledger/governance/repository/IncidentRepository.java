@@ -81,6 +81,39 @@ public class IncidentRepository {
                 .map(IncidentRepository::stored);
     }
 
+    /** Incidents that started in [from, to) on these nodes of a cluster. */
+    public Uni<List<StoredIncident>> startedOn(Instant from, Instant to, String cluster, Collection<String> nodes) {
+        return pool.preparedQuery("""
+                        SELECT * FROM ledger.gov_incident WHERE cluster = $1 AND node = ANY($2) AND started_at >= $3 AND started_at < $4
+                        ORDER BY started_at, incident_key""")
+                .execute(Tuple.of(cluster, nodes.toArray(String[]::new), offset(from), offset(to)))
+                .map(IncidentRepository::stored);
+    }
+
+    /**
+     * Allocated card-equivalent hours in [from, to) on these nodes of a cluster, as {@link #gpuHours} counts them,
+     * and the GPU pods whose allocation began there.
+     */
+    public Uni<NodeHours> hoursOn(Instant from, Instant to, Instant now, String cluster, Collection<String> nodes) {
+        Instant cap = now.isBefore(to) ? now : to;
+        return pool.preparedQuery("""
+                        SELECT sum(fraction * ledger.clipped_seconds(seg_start, coalesce(seg_end, $5), $3, $4)) / 3600 AS h,
+                               count(DISTINCT pod_uid) FILTER (WHERE since >= $3 AND since < $4) AS starts
+                        FROM ledger.allocation_segment
+                        WHERE cluster = $1 AND node = ANY($2) AND seg_start < $4 AND coalesce(seg_end, $5) > $3 AND seg_start < $5""")
+                .execute(Tuple.from(List.of(cluster, nodes.toArray(String[]::new), offset(from), offset(to), offset(cap))))
+                .map(rows -> {
+                    Row r = rows.iterator().next();
+                    BigDecimal h = r.getBigDecimal("h");
+                    Long starts = r.getLong("starts");
+                    return new NodeHours(h == null ? BigDecimal.ZERO : h, starts == null ? 0 : starts);
+                });
+    }
+
+    /** GPU-hours and GPU pod starts of a set of nodes over a window. */
+    public record NodeHours(BigDecimal gpuHours, long podStarts) {
+    }
+
     /**
      * The window of the incidents of [from, to) (with {@code openOnly}, those neither recovered nor ended, a null bound
      * being none) of one cause and cluster where given, by start.

@@ -6,6 +6,7 @@ import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.repository.GovernanceFactRepository;
+import io.gpumeter.ledger.governance.repository.StackFactRepository;
 import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.gpumeter.ledger.repository.VersionsInHand;
@@ -16,8 +17,9 @@ import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
- * Stores a governance batch and re-derives the books of every object it touches, in one transaction: a batch is
- * stored whole or not at all, and a batch sent twice changes nothing.
+ * Stores a governance batch and re-derives the books of every object it touches (the change book of every node,
+ * GPU-stack component and queue with a new version among them), in one transaction: a batch is stored whole or not
+ * at all, and a batch sent twice changes nothing.
  */
 @ApplicationScoped
 public class GovernanceIngestService {
@@ -27,11 +29,16 @@ public class GovernanceIngestService {
     private final GovernanceDeriver deriver;
     private final BulkLoadStatistics statistics;
     private final GovernanceSourceRepository source;
+    private final StackFactRepository stack;
+    private final ChangeBook changes;
     private final GovernanceValidator validator = new GovernanceValidator();
 
     public GovernanceIngestService(Pool pool, GovernanceFactRepository facts, GovernanceDeriver deriver,
-                                   GovernanceSourceRepository source, BulkLoadStatistics statistics) {
+                                   GovernanceSourceRepository source, BulkLoadStatistics statistics,
+                                   StackFactRepository stack, ChangeBook changes) {
         this.pool = pool;
+        this.stack = stack;
+        this.changes = changes;
         this.statistics = statistics;
         this.source = source;
         this.facts = facts;
@@ -83,7 +90,10 @@ public class GovernanceIngestService {
         String cluster = batch.cluster();
         Touched t = new Touched(podsInHand);
         return Uni.createFrom().voidItem()
-                .chain(() -> facts.insertQueueObjects(conn, cluster, batch.queueObjects())).invoke(t::count)
+                .chain(() -> facts.insertQueueObjects(conn, cluster, batch.queueObjects())).invoke(i -> {
+                    t.count(i);
+                    t.queues.addAll(i.keys());
+                })
                 .chain(() -> facts.insertVolcanoJobs(conn, cluster, batch.volcanoJobs())).invoke(t::count)
                 .chain(() -> facts.insertWorkloads(conn, cluster, batch.workloads())).invoke(i -> {
                     t.count(i);
@@ -113,7 +123,17 @@ public class GovernanceIngestService {
                     batch.gpuAddresses().forEach(a -> t.cardUuids.add(a.gpuUuid()));
                 })
                 .chain(() -> facts.insertPendingPositions(conn, cluster, batch.pendingPositions())).invoke(t::count)
+                .chain(() -> stack.insertNodeStatuses(conn, cluster, batch.nodeStatuses())).invoke(t::changedNodes)
+                .chain(() -> stack.insertStackWorkloads(conn, cluster, batch.stackWorkloads())).invoke(i -> {
+                    t.count(i);
+                    t.components.addAll(i.keys());
+                })
+                .chain(() -> stack.insertStackPods(conn, cluster, batch.stackPods())).invoke(t::changedNodes)
+                .chain(() -> stack.insertDriverSightings(conn, cluster, batch.driverSightings())).invoke(t::changedNodes)
                 .chain(() -> deriver.derive(conn, cluster, t))
+                .chain(() -> changes.deriveNodes(conn, cluster, t.changeNodes))
+                .chain(() -> changes.deriveComponents(conn, cluster, t.components))
+                .chain(() -> changes.deriveQueues(conn, cluster, t.queues))
                 .map(ignored -> new IngestResult(t.accepted, batch.size() - t.accepted));
     }
 }

@@ -37,6 +37,7 @@ final class GovernanceValidator {
         check(batch.pendingPositions(), "pendingPositions", f -> fields("clusterQueue", f.clusterQueue(),
                 "namespace", f.namespace(), "workload", f.workload(), "observedAt", f.observedAt(),
                 "positionInClusterQueue", f.positionInClusterQueue()));
+        StackValidator.validate(batch);
         for (int i = 0; i < batch.pendingPositions().size(); i++) {
             PendingPositionFact f = batch.pendingPositions().get(i);
             notNegative("pendingPositions[" + i + "].positionInClusterQueue", f.positionInClusterQueue());
@@ -50,7 +51,7 @@ final class GovernanceValidator {
         }
     }
 
-    private static <T> void check(List<T> facts, String list, Function<T, Object[]> required) {
+    static <T> void check(List<T> facts, String list, Function<T, Object[]> required) {
         for (int i = 0; i < facts.size(); i++) {
             T fact = facts.get(i);
             if (fact == null) {
@@ -68,7 +69,7 @@ final class GovernanceValidator {
     }
 
     /** The required fields of a fact as name, value, name, value…, checked in that order. */
-    private static Object[] fields(Object... namesAndValues) {
+    static Object[] fields(Object... namesAndValues) {
         return namesAndValues;
     }
 }

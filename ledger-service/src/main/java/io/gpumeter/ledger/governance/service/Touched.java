@@ -23,6 +23,12 @@ final class Touched {
     final Set<String> cardUuids = new LinkedHashSet<>();
     /** Nodes a kernel OOM event was reported about. */
     final Set<String> oomNodes = new LinkedHashSet<>();
+    /** Nodes with a new status, stack pod version or driver sighting: their change book is derived again. */
+    final Set<String> changeNodes = new LinkedHashSet<>();
+    /** GPU-stack components with a new workload version. */
+    final Set<String> components = new LinkedHashSet<>();
+    /** Queue objects with a new version, as kind/namespace/name. */
+    final Set<String> queues = new LinkedHashSet<>();
     /** The pod versions the batch carried, which deriving its pods need not read back. */
     final VersionsInHand<PodStatusFact> podsInHand;
 
@@ -32,6 +38,11 @@ final class Touched {
 
     void count(Inserted inserted) {
         accepted += inserted.count();
+    }
+
+    void changedNodes(Inserted inserted) {
+        count(inserted);
+        changeNodes.addAll(inserted.keys());
     }
 
     /** Event keys are kind|namespace/name|uid: the object an event is about. */
