@@ -23,6 +23,7 @@ import java.time.Instant;
  *                  DRA findings
  * @param peakRatio the worst minute's use divided by the allocation (for DRIFT: the gap divided by FB_USED); null
  *                  where there is nothing to divide by (a bypass holds no allocation)
+ * @param end       the episode's end; null for a finding on a pod that still holds its allocation
  * @param detail    what a finding found, in words; null for the usage episodes
  */
 public record Violation(Kind kind, String resource, String cluster, String gpuUuid, String namespace, String pod,

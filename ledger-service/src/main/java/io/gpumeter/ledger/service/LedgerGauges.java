@@ -70,7 +70,8 @@ public class LedgerGauges {
     private void setOpenViolations(List<Violation> found, Instant lastMinute) {
         openViolations.values().forEach(v -> v.set(0d));
         for (Violation v : found) {
-            if (v.end().isAfter(lastMinute)) {
+            // a finding on a pod still held has no end yet: it is open
+            if (v.end() == null || v.end().isAfter(lastMinute)) {
                 openViolations.computeIfAbsent(Tags.of("cluster", v.cluster(), "kind", v.kind().name()), t -> {
                     AtomicReference<Double> value = new AtomicReference<>(0d);
                     Gauge.builder("gpumeter.ledger.violations.open", value, AtomicReference::get).tags(t)
