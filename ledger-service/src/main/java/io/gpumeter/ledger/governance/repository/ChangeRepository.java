@@ -84,8 +84,10 @@ public class ChangeRepository {
     }
 
     /**
-     * The changes of many scopes in one statement: each scope is a lateral read of its own index range, cut to its
-     * limit in its order, with its whole count.
+     * The changes of many scopes in one statement: each scope is a lateral read of its own ranges of the index
+     * (cluster, node, at) — the node's, the cluster-wide ones', or the whole cluster's — each branch an equality the
+     * index serves (an OR of them would scan the cluster per scope), cut to its limit in its order, with its whole
+     * count.
      */
     public Uni<List<ScopeChanges>> bulk(List<Scope> scopes) {
         List<ScopeChanges> out = new ArrayList<>();
@@ -103,10 +105,16 @@ public class ChangeRepository {
                          FROM unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[],
                                      $7::bool[], $8::int[], $9::bool[]) AS s(i, cl, nd, f, t, kinds, cw, lim, newest)
                         CROSS JOIN LATERAL (
-                            SELECT g.*, count(*) OVER () AS total FROM ledger.gov_change g
-                            WHERE g.cluster = s.cl AND g.at >= s.f AND g.at < s.t
-                              AND (s.nd IS NULL OR g.node = s.nd OR (s.cw AND g.node IS NULL))
-                              AND (s.kinds IS NULL OR g.kind = ANY(string_to_array(s.kinds, ',')))
+                            SELECT g.*, count(*) OVER () AS total FROM (
+                                SELECT * FROM ledger.gov_change n
+                                WHERE s.nd IS NOT NULL AND n.cluster = s.cl AND n.node = s.nd AND n.at >= s.f AND n.at < s.t
+                                UNION ALL
+                                SELECT * FROM ledger.gov_change w
+                                WHERE (s.nd IS NULL OR s.cw) AND w.cluster = s.cl AND w.node IS NULL AND w.at >= s.f AND w.at < s.t
+                                UNION ALL
+                                SELECT * FROM ledger.gov_change a
+                                WHERE s.nd IS NULL AND a.cluster = s.cl AND a.node IS NOT NULL AND a.at >= s.f AND a.at < s.t) g
+                            WHERE s.kinds IS NULL OR g.kind = ANY(string_to_array(s.kinds, ','))
                             ORDER BY CASE WHEN s.newest THEN -extract(epoch FROM g.at) ELSE extract(epoch FROM g.at) END,
                                      g.node NULLS FIRST, g.kind, g.subject NULLS FIRST, g.id
                             LIMIT s.lim) c

@@ -97,6 +97,9 @@ public class ChangeService {
                 throw ApiProblem.notFound("id", "no change " + id);
             }
             Instant at = change.at();
+            if (to != null && !to.isAfter(at)) {
+                throw ApiProblem.badRequest("to", "to must be after the change at " + at);
+            }
             Instant start = from != null ? from : to != null ? at.minus(Duration.between(at, to)) : at.minus(impactWindow);
             Instant end = to != null ? to : at.plus(Duration.between(start, at));
             if (!start.isBefore(at)) {
