@@ -25,7 +25,8 @@ import java.util.regex.Pattern;
  * ({@code nvidia.com/mig.config}) or, on nodes without one, the MIG devices GPU feature discovery counts
  * ({@code nvidia.com/mig-<profile>.count}). It recovers when the node reports the layout applied
  * ({@code nvidia.com/mig.config.state=success}) in a later version, or in the same version when the state was not
- * success before; with no state label at all it is applied at once. Count labels catching up with a configuration
+ * success before; with no state label at all it is applied at once. A {@code failed} state keeps it open, its
+ * evidence saying it failed and when, until a later success. Count labels catching up with a configuration
  * change are part of that change.</li>
  * </ul>
  * The first version is the baseline. A node deleted with an incident open ends it without recovery.
@@ -34,6 +35,9 @@ public final class NodeIncidents {
 
     public static final String MIG_CONFIG = "nvidia.com/mig.config";
     public static final String MIG_CONFIG_STATE = "nvidia.com/mig.config.state";
+    static final String FAILED = "failed";
+    /** How the evidence of a reconfiguration the MIG manager reported failed says so. */
+    static final String FAILED_NOTE = "; failed: " + "nvidia.com/mig.config.state=failed at ";
     private static final Pattern MIG_COUNT = Pattern.compile("nvidia\\.com/mig-[^/]+\\.count");
 
     private NodeIncidents() {
@@ -95,6 +99,13 @@ public final class NodeIncidents {
                             mig.evidence() + " -> " + layout(v));
                     incidents.put(mig.key(), mig);
                 }
+            }
+            if (mig != null && FAILED.equals(v.labels().get(MIG_CONFIG_STATE)) && !mig.evidence().contains(FAILED_NOTE)) {
+                // The MIG manager gave up on the layout: the reconfiguration stays open, as failed, until a success.
+                mig = new Incident(mig.key(), mig.scope(), mig.subject(), mig.cause(), mig.rootCause(), mig.node(), null,
+                        null, null, null, null, mig.startedAt(), null, null, mig.occurrences(),
+                        mig.evidence() + FAILED_NOTE + at);
+                incidents.put(mig.key(), mig);
             }
             if (mig != null && applied(previous, v, mig.startedAt().equals(at))) {
                 incidents.put(mig.key(), recovered(mig, at));
