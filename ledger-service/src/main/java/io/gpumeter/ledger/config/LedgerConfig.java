@@ -41,8 +41,11 @@ public interface LedgerConfig {
     /** How long usage is kept per minute and per hour. */
     RetentionConfig retention();
 
-    /** What the change book leaves out, and the window a change's impact compares. */
+    /** What the change book leaves out, the window a change's impact compares, and how far incidents look back. */
     Changes changes();
+
+    /** When a node's MIG views disagreeing with its configured layout becomes an incident. */
+    Mig mig();
 
     interface Attribution {
         /** Namespace label holding the tenant; the namespace name is the tenant when absent. */
@@ -187,5 +190,39 @@ public interface LedgerConfig {
         /** How long before (and after) a change its impact compares when the request names no window. */
         @WithDefault("P1D")
         Duration impactWindow();
+
+        /** How far before an incident's start the changes it carries ({@code changesBefore}) reach. */
+        @WithDefault("P1D")
+        Duration lookBack();
+    }
+
+    interface Mig {
+        /**
+         * How long a node's allocatable MIG devices, or the MIG instances dcgm-exporter reports on it, may disagree with
+         * the layout its {@code nvidia.com/mig.config} names before the disagreement is a {@code mig-inconsistent}
+         * incident: the MIG manager, the device plugin and the exporter each take a while to follow a new layout.
+         */
+        @WithDefault("PT10M")
+        Duration grace();
+
+        /**
+         * How long after dcgm-exporter last reported a MIG instance it still counts as there: the exporter is scraped
+         * every few seconds and its series delivered per minute.
+         */
+        @WithDefault("PT5M")
+        Duration instanceStaleness();
+
+        /**
+         * How often the nodes whose views disagree are derived again, so that a grace running out opens the incident
+         * without new facts (a Quarkus duration such as 1m; off disables it).
+         */
+        @WithDefault("1m")
+        String recheckEvery();
+
+        /**
+         * Files in mig-parted's format ({@code version: v1}, {@code mig-configs:}) naming the cluster's own layouts,
+         * read besides the GPU Operator's defaults; a layout named in both is the file's.
+         */
+        Optional<List<String>> layoutFiles();
     }
 }

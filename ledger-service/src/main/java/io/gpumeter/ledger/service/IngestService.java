@@ -6,6 +6,7 @@ import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.ChangeBook;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
+import io.gpumeter.ledger.governance.service.MigBooks;
 import io.gpumeter.ledger.repository.BulkLoadStatistics;
 import io.gpumeter.ledger.repository.ClaimLinkRepository;
 import io.gpumeter.ledger.repository.DraFactRepository;
@@ -27,7 +28,7 @@ import java.util.function.Function;
 /**
  * Stores a batch of facts (Dynamic Resource Allocation objects included) and re-derives the books of every pod they
  * touch (and the failure books and change book of every node
- * with a new version: cards vanished, MIG reconfigured, labels changed), in one transaction: a batch is stored whole or not at all,
+ * with a new version: cards vanished, MIG reconfigured or inconsistent, labels changed), in one transaction: a batch is stored whole or not at all,
  * and a batch sent twice changes nothing.
  */
 @ApplicationScoped
@@ -42,13 +43,15 @@ public class IngestService {
     private final ClaimLinkRepository links;
     private final BulkLoadStatistics statistics;
     private final ChangeBook changes;
+    private final MigBooks mig;
     private final FactValidator validator = new FactValidator();
 
     public IngestService(Pool pool, FactRepository facts, InventoryRepository inventory, AllocationBooks books,
                          IncidentBooks incidentBooks, DraFactRepository dra, ClaimLinkRepository links,
-                         BulkLoadStatistics statistics, ChangeBook changes) {
+                         BulkLoadStatistics statistics, ChangeBook changes, MigBooks mig) {
         this.pool = pool;
         this.changes = changes;
+        this.mig = mig;
         this.statistics = statistics;
         this.dra = dra;
         this.links = links;
@@ -125,7 +128,8 @@ public class IngestService {
                                                     rederived.skipped(), rederived.findings());
                                         }))))
                                 // Last, so the governance lock the change book needs is held only for its derivation.
-                                .call(() -> changes.afterNodeVersions(conn, cluster, nodes.keys()))));
+                                .call(() -> changes.afterNodeVersions(conn, cluster, nodes.keys()))
+                                .call(() -> mig.afterNodeVersions(conn, cluster, nodes.keys()))));
     }
 
     /** How many DRA objects were new, and the pods whose books they may change. */

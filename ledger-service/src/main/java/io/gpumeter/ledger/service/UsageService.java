@@ -10,6 +10,7 @@ import io.gpumeter.ledger.domain.CardUsage;
 import io.gpumeter.ledger.domain.MinuteFolds;
 import io.gpumeter.ledger.domain.UsagePoint;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
+import io.gpumeter.ledger.governance.service.MigBooks;
 import io.gpumeter.ledger.repository.UsageRepository;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.smallrye.mutiny.Uni;
@@ -27,7 +28,7 @@ import java.util.Set;
  * Stores usage — single samples and per-minute partials alike — into the minute rollups and learns from their pod
  * labels which cards anonymous allocations hold, re-deriving those pods; changes of a card's Xid gauge and of its
  * memory-health series become
- * failure incidents — all in one transaction per batch.
+ * failure incidents, and the MIG instances it reports are kept for MIG consistency — all in one transaction per batch.
  */
 @ApplicationScoped
 public class UsageService {
@@ -40,9 +41,12 @@ public class UsageService {
     private final UsageRepository usage;
     private final AllocationBooks books;
     private final IncidentBooks incidentBooks;
+    private final MigBooks migBooks;
 
-    public UsageService(Pool pool, UsageRepository usage, AllocationBooks books, IncidentBooks incidentBooks) {
+    public UsageService(Pool pool, UsageRepository usage, AllocationBooks books, IncidentBooks incidentBooks,
+                        MigBooks migBooks) {
         this.incidentBooks = incidentBooks;
+        this.migBooks = migBooks;
         this.pool = pool;
         this.usage = usage;
         this.books = books;
@@ -59,6 +63,7 @@ public class UsageService {
                 .chain(() -> usage.addMinutes(conn, cluster, folds))
                 .call(() -> incidentBooks.recordXidGauge(conn, cluster, gaugeReadings))
                 .call(() -> incidentBooks.recordHealthGauges(conn, cluster, gaugeReadings))
+                .call(() -> migBooks.recordInstances(conn, cluster, batch))
                 .chain(added -> usage.bind(conn, cluster, sightings)
                         .chain(bound -> usage.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))

@@ -74,9 +74,18 @@ public class ChangeRepository {
                 ChangeRepository::change);
     }
 
-    /** One scope of a bulk read: a cluster, a node (null for all of them), a window and kinds (empty for all). */
+    /**
+     * One scope of a bulk read: a cluster, a node (null for all of them, or with {@code allNodes} false for none: the
+     * cluster-wide changes alone), a window and kinds (empty for all).
+     */
     public record Scope(String cluster, String node, Instant from, Instant to, Set<ChangeKind> kinds,
-                        boolean clusterWide, int limit, boolean newestFirst) {
+                        boolean clusterWide, int limit, boolean newestFirst, boolean allNodes) {
+
+        /** A scope of one node (with the cluster-wide changes where {@code clusterWide}), or of the whole cluster. */
+        public Scope(String cluster, String node, Instant from, Instant to, Set<ChangeKind> kinds, boolean clusterWide,
+                     int limit, boolean newestFirst) {
+            this(cluster, node, from, to, kinds, clusterWide, limit, newestFirst, true);
+        }
     }
 
     /** One bulk read's answer for one scope: its changes as asked and how many the scope holds. */
@@ -103,7 +112,7 @@ public class ChangeRepository {
         }
         return pool.preparedQuery("SELECT s.i, c.total, " + prefixed() + """
                          FROM unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[],
-                                     $7::bool[], $8::int[], $9::bool[]) AS s(i, cl, nd, f, t, kinds, cw, lim, newest)
+                                     $7::bool[], $8::int[], $9::bool[], $10::bool[]) AS s(i, cl, nd, f, t, kinds, cw, lim, newest, an)
                         CROSS JOIN LATERAL (
                             SELECT g.*, count(*) OVER () AS total FROM (
                                 SELECT * FROM ledger.gov_change n
@@ -113,7 +122,7 @@ public class ChangeRepository {
                                 WHERE (s.nd IS NULL OR s.cw) AND w.cluster = s.cl AND w.node IS NULL AND w.at >= s.f AND w.at < s.t
                                 UNION ALL
                                 SELECT * FROM ledger.gov_change a
-                                WHERE s.nd IS NULL AND a.cluster = s.cl AND a.node IS NOT NULL AND a.at >= s.f AND a.at < s.t) g
+                                WHERE s.nd IS NULL AND s.an AND a.cluster = s.cl AND a.node IS NOT NULL AND a.at >= s.f AND a.at < s.t) g
                             WHERE s.kinds IS NULL OR g.kind = ANY(string_to_array(s.kinds, ','))
                             ORDER BY CASE WHEN s.newest THEN -extract(epoch FROM g.at) ELSE extract(epoch FROM g.at) END,
                                      g.node NULLS FIRST, g.kind, g.subject NULLS FIRST, g.id
@@ -124,7 +133,8 @@ public class ChangeRepository {
                         strings(scopes, s -> s.kinds().isEmpty() ? null : String.join(",", names(s.kinds()))),
                         scopes.stream().map(Scope::clusterWide).toArray(Boolean[]::new),
                         scopes.stream().map(Scope::limit).toArray(Integer[]::new),
-                        scopes.stream().map(Scope::newestFirst).toArray(Boolean[]::new))))
+                        scopes.stream().map(Scope::newestFirst).toArray(Boolean[]::new),
+                        scopes.stream().map(Scope::allNodes).toArray(Boolean[]::new))))
                 .map(rows -> {
                     for (Row r : rows) {
                         int i = r.getInteger("i");

@@ -4,8 +4,11 @@ import io.gpumeter.common.problem.Page;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.problem.Window;
 import io.gpumeter.ledger.governance.domain.FailureRow;
+import io.gpumeter.ledger.governance.domain.BookedChange;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
+import io.gpumeter.ledger.governance.rest.ChangeResource.ChangeView;
 import io.gpumeter.ledger.governance.service.FailureService;
+import io.gpumeter.ledger.governance.service.IncidentChanges;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -16,6 +19,7 @@ import jakarta.ws.rs.core.MediaType;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 
 /** Q8 and checklist 5: failure counts, rates and MTTR by cause, root-cause class, node or tenant; the incidents. */
 @Path("/api/v1/failures")
@@ -23,16 +27,21 @@ import java.util.List;
 public class FailureResource {
 
     private final FailureService failures;
+    private final IncidentChanges changes;
 
-    public FailureResource(FailureService failures) {
+    public FailureResource(FailureService failures, IncidentChanges changes) {
         this.failures = failures;
+        this.changes = changes;
     }
 
-    /** One incident as reported. */
+    /**
+     * One incident as reported, with {@code changesBefore}: the changes of its node and the cluster-wide ones in the
+     * look-back before its start, newest first, at most {@value IncidentChanges#MOST}.
+     */
     public record IncidentView(String cluster, String cause, String rootCauseClass, String scope, String node,
                                String gpuPci, String gpuUuid, String namespace, String pod, Instant startedAt,
                                Instant recoveredAt, Instant endedAt, BigDecimal repairSeconds, boolean open,
-                               int occurrences, String evidence) {
+                               int occurrences, String evidence, List<ChangeView> changesBefore) {
     }
 
     @GET
@@ -57,14 +66,16 @@ public class FailureResource {
                 ? failures.openIncidents(Params.instantOrNull("from", from), Params.instantOrNull("to", to), cause, cluster,
                         window)
                 : failures.incidents(Params.instant("from", from), Params.instant("to", to), cause, cluster, window);
-        return found.map(page -> page.map(FailureResource::view));
+        // the page's changes in one read of the change book
+        return found.chain(page -> changes.before(page).map(before -> page.map(s -> view(s, before))));
     }
 
-    private static IncidentView view(StoredIncident s) {
+    private static IncidentView view(StoredIncident s, Map<String, List<BookedChange>> before) {
         var i = s.incident();
         return new IncidentView(s.cluster(), i.cause(), i.rootCause().label(), i.scope(), i.node(), i.gpuPci(), i.gpuUuid(),
                 i.namespace(), i.pod(), i.startedAt(), i.recoveredAt(), i.endedAt(),
                 i.repair() == null ? null : BigDecimal.valueOf(i.repair().toMillis(), 3).stripTrailingZeros(), i.open(),
-                i.occurrences(), i.evidence());
+                i.occurrences(), i.evidence(),
+                before.getOrDefault(IncidentChanges.key(s), List.of()).stream().map(ChangeView::of).toList());
     }
 }

@@ -18,7 +18,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 /**
  * Stores a governance batch and re-derives the books of every object it touches (the change book of every node,
- * GPU-stack component and queue with a new version among them), in one transaction: a batch is stored whole or not
+ * GPU-stack component and queue with a new version among them, the MIG consistency of every node with a new status), in one transaction: a batch is stored whole or not
  * at all, and a batch sent twice changes nothing.
  */
 @ApplicationScoped
@@ -31,12 +31,14 @@ public class GovernanceIngestService {
     private final GovernanceSourceRepository source;
     private final StackFactRepository stack;
     private final ChangeBook changes;
+    private final MigBooks mig;
     private final GovernanceValidator validator = new GovernanceValidator();
 
     public GovernanceIngestService(Pool pool, GovernanceFactRepository facts, GovernanceDeriver deriver,
                                    GovernanceSourceRepository source, BulkLoadStatistics statistics,
-                                   StackFactRepository stack, ChangeBook changes) {
+                                   StackFactRepository stack, ChangeBook changes, MigBooks mig) {
         this.pool = pool;
+        this.mig = mig;
         this.stack = stack;
         this.changes = changes;
         this.statistics = statistics;
@@ -123,7 +125,10 @@ public class GovernanceIngestService {
                     batch.gpuAddresses().forEach(a -> t.cardUuids.add(a.gpuUuid()));
                 })
                 .chain(() -> facts.insertPendingPositions(conn, cluster, batch.pendingPositions())).invoke(t::count)
-                .chain(() -> stack.insertNodeStatuses(conn, cluster, batch.nodeStatuses())).invoke(t::changedNodes)
+                .chain(() -> stack.insertNodeStatuses(conn, cluster, batch.nodeStatuses())).invoke(i -> {
+                    t.changedNodes(i);
+                    t.statusNodes.addAll(i.keys());
+                })
                 .chain(() -> stack.insertStackWorkloads(conn, cluster, batch.stackWorkloads())).invoke(i -> {
                     t.count(i);
                     t.components.addAll(i.keys());
@@ -132,6 +137,7 @@ public class GovernanceIngestService {
                 .chain(() -> stack.insertDriverSightings(conn, cluster, batch.driverSightings())).invoke(t::changedNodes)
                 .chain(() -> deriver.derive(conn, cluster, t))
                 .chain(() -> changes.deriveNodes(conn, cluster, t.changeNodes))
+                .chain(() -> mig.derive(conn, cluster, t.statusNodes))
                 .chain(() -> changes.deriveComponents(conn, cluster, t.components))
                 .chain(() -> changes.deriveQueues(conn, cluster, t.queues))
                 .map(ignored -> new IngestResult(t.accepted, batch.size() - t.accepted));

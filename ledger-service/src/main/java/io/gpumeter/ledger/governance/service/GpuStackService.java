@@ -9,6 +9,7 @@ import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.governance.domain.GpuLabels;
 import io.gpumeter.ledger.governance.domain.ImageVersion;
+import io.gpumeter.ledger.governance.domain.MigConsistency;
 import io.gpumeter.ledger.governance.domain.SeenDriver;
 import io.gpumeter.ledger.governance.repository.StackFactRepository;
 import io.smallrye.mutiny.Uni;
@@ -63,18 +64,27 @@ public class GpuStackService {
     /**
      * @param present   whether the node exists at the instant (not deleted, seen before)
      * @param statusAt  when the status version read was observed; null where only labels are stored (older history)
+     * @param mig       the layout {@code nvidia.com/mig.config} names (or that the ledger does not know it), what it
+     *                  expects, what the allocatable resources and dcgm-exporter's instances show, and whether they agree
      */
     public record GpuStack(String cluster, String node, Instant at, boolean present, Instant statusAt,
                            List<Resource> resources, Boolean cordoned, List<NodeTaint> taints, Labels gpuLabels,
-                           List<Component> components, List<DriverSeen> driverVersions) {
+                           List<Component> components, List<DriverSeen> driverVersions, MigConsistency.View mig) {
+
+        GpuStack withMig(MigConsistency.View view) {
+            return new GpuStack(cluster, node, at, present, statusAt, resources, cordoned, taints, gpuLabels, components,
+                    driverVersions, view);
+        }
     }
 
     private final Pool pool;
     private final StackFactRepository stack;
+    private final MigBooks mig;
 
-    public GpuStackService(Pool pool, StackFactRepository stack) {
+    public GpuStackService(Pool pool, StackFactRepository stack, MigBooks mig) {
         this.pool = pool;
         this.stack = stack;
+        this.mig = mig;
     }
 
     public Uni<GpuStack> at(String cluster, String node, Instant at) {
@@ -89,7 +99,8 @@ public class GpuStackService {
                                     .chain(workloads -> stack.podsOnAt(pool, cluster, node, at)
                                             .chain(pods -> stack.sightings(pool, cluster, List.of(node), at)
                                                     .map(seen -> view(cluster, node, at, status, labels, workloads,
-                                                            pods, seen))));
+                                                            pods, seen))))
+                                    .chain(view -> mig.at(pool, cluster, node, at).map(view::withMig));
                         }));
     }
 
@@ -116,7 +127,7 @@ public class GpuStackService {
                 new Labels(GpuLabels.driverVersion(gpuLabels), GpuLabels.cudaVersion(gpuLabels),
                         gpuLabels.get(GpuLabels.PRODUCT), gpuLabels.get(GpuLabels.COUNT), gpuLabels.get(GpuLabels.MIG_CONFIG),
                         gpuLabels.get(GpuLabels.MIG_CONFIG_STATE), gpuLabels),
-                components(workloads, pods), drivers(seen));
+                components(workloads, pods), drivers(seen), null);
     }
 
     private static List<Component> components(List<StackWorkloadFact> workloads, List<StackPodFact> pods) {

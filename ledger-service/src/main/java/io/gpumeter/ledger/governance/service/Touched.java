@@ -25,6 +25,8 @@ final class Touched {
     final Set<String> oomNodes = new LinkedHashSet<>();
     /** Nodes with a new status, stack pod version or driver sighting: their change book is derived again. */
     final Set<String> changeNodes = new LinkedHashSet<>();
+    /** Nodes with a new status version, whose MIG consistency it may change. */
+    final Set<String> statusNodes = new LinkedHashSet<>();
     /** GPU-stack components with a new workload version. */
     final Set<String> components = new LinkedHashSet<>();
     /** Queue objects with a new version, as kind/namespace/name. */
