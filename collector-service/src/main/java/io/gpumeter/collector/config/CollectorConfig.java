@@ -42,6 +42,36 @@ public interface CollectorConfig {
     /** Kueue's visibility API, read for the positions of pending Workloads. */
     Kueue kueue();
 
+    /** The GPU stack's own workloads: which DaemonSets and Deployments are its components. */
+    Stack stack();
+
+    /** What a node's status fact keeps beside NVIDIA's domain. */
+    NodeStatus nodeStatus();
+
+    interface Stack {
+        /**
+         * Component name (lower-case letters, digits and dashes) to the workload it is, {@code
+         * <namespace>/<DaemonSet|Deployment>/<name>}, several comma-separated, or "off". The defaults, in
+         * application.properties, are the upstream charts' names and namespaces. Only these namespaces' DaemonSets and
+         * Deployments are read, and the collector needs get/list/watch on them there (k8s/collector-gpu-stack).
+         */
+        Map<String, String> components();
+    }
+
+    interface NodeStatus {
+        /**
+         * GPU resources beyond NVIDIA's domain whose capacity and allocatable a node's status keeps: a name such as
+         * amd.com/gpu, or a domain ending in a slash for all of its names.
+         */
+        Optional<List<String>> resources();
+
+        /**
+         * Labels of NVIDIA's domain a node's status leaves out because they change without anything changing
+         * (default nvidia.com/gfd.timestamp, which feature discovery rewrites on every refresh); empty keeps all.
+         */
+        Optional<List<String>> ignoredLabels();
+    }
+
     interface Kueue {
         /** How often the pending Workloads of every ClusterQueue the watch has seen are read, e.g. 60s; "off" stops it. */
         @WithDefault("60s")

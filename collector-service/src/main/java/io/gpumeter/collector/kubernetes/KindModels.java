@@ -4,6 +4,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Node;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceClass;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
@@ -21,6 +23,11 @@ final class KindModels {
     static final String DRA_API = "resource.k8s.io/v1";
     private static final Map<String, Class<? extends HasMetadata>> DRA_KINDS = Map.of(
             "ResourceClaim", ResourceClaim.class, "ResourceSlice", ResourceSlice.class, "DeviceClass", DeviceClass.class);
+
+    /** The GPU stack's workload kinds, read in apps/v1 only (the API server has served nothing else since 1.16). */
+    static final String APPS_API = "apps/v1";
+    private static final Map<String, Class<? extends HasMetadata>> APPS_KINDS = Map.of(
+            "DaemonSet", DaemonSet.class, "Deployment", Deployment.class);
 
     private KindModels() {
     }
@@ -42,6 +49,13 @@ final class KindModels {
                         + " not metered; only " + DRA_API);
             }
             model = DRA_KINDS.get(kind);
+        }
+        if (model == null && APPS_KINDS.containsKey(kind)) {
+            if (!APPS_API.equals(apiVersion)) {
+                return skipped(skips, kind + " of " + (apiVersion.isEmpty() ? "no apiVersion" : apiVersion)
+                        + " not read; only " + APPS_API);
+            }
+            model = APPS_KINDS.get(kind);
         }
         if (model == null) {
             model = KINDS.get(kind);

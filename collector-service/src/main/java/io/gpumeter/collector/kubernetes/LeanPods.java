@@ -39,7 +39,8 @@ final class LeanPods {
     private interface LeanPodSpec {
     }
 
-    @JsonIgnoreProperties({"command", "args", "env", "envFrom", "image", "imagePullPolicy", "ports", "volumeMounts",
+    // a container's image stays: a GPU-stack component's pod is known by it
+    @JsonIgnoreProperties({"command", "args", "env", "envFrom", "imagePullPolicy", "ports", "volumeMounts",
             "volumeDevices", "livenessProbe", "readinessProbe", "startupProbe", "lifecycle", "securityContext",
             "resizePolicy", "workingDir", "terminationMessagePath", "terminationMessagePolicy"})
     @RegisterForReflection

@@ -25,6 +25,9 @@ public final class NodeTranslator {
         } catch (IllegalArgumentException e) {
             throw new Skip("invalid " + HamiAnnotations.NODE_REGISTER + " annotation");
         }
+        if (meta.getLabels() != null && meta.getLabels().containsValue(null)) {
+            throw new Skip("a label without value"); // the API server stores none; a recorded stream may
+        }
         return new NodeFact(meta.getName(), meta.getUid(), meta.getResourceVersion(), type, observedAt,
                 meta.getLabels(), gpus);
     }

@@ -148,6 +148,7 @@ final class PlainPods {
         for (JsonToken value = object(p, start); value != null; value = next(p)) {
             switch (p.currentName()) {
                 case "name" -> container.setName(string(p, value));
+                case "image" -> container.setImage(string(p, value));
                 case "resources" -> container.setResources(resources(p, value));
                 default -> p.skipChildren();
             }

@@ -139,10 +139,10 @@ public final class PodTranslator {
             return total;
         }
         for (Container c : nullSafe(pod.getSpec().getContainers())) {
-            gpuAsk(c.getResources()).forEach((k, v) -> total.merge(k, v, Long::sum));
+            gpuAsk(c == null ? null : c.getResources()).forEach((k, v) -> total.merge(k, v, Long::sum));
         }
         for (Container c : nullSafe(pod.getSpec().getInitContainers())) {
-            gpuAsk(c.getResources()).forEach((k, v) -> total.merge(k, v, Math::max));
+            gpuAsk(c == null ? null : c.getResources()).forEach((k, v) -> total.merge(k, v, Math::max));
         }
         total.values().removeIf(v -> v <= 0);
         return total;

@@ -121,7 +121,8 @@ public final class WatchStreamReader {
         if (parsing.size() > parallelism) {
             gather(parsing.removeFirst(), sink, spare);
         }
-        block.parsed = CompletableFuture.supplyAsync(() -> block.parse(observedAt), parsers);
+        FactSink into = sink.fresh();
+        block.parsed = CompletableFuture.supplyAsync(() -> block.parse(observedAt, into), parsers);
         parsing.addLast(block);
     }
 
@@ -191,8 +192,8 @@ public final class WatchStreamReader {
             return size == BLOCK;
         }
 
-        FactSink parse(Instant observedAt) {
-            FactSink sink = new FactSink();
+        /** Reads the block's lines into {@code sink}, an empty one reading against the request's GPU stack. */
+        FactSink parse(Instant observedAt, FactSink sink) {
             for (int i = 0; i < size; i++) {
                 WatchEvents.read(data, starts[i], lengths[i], numbers[i], observedAt, sink);
             }

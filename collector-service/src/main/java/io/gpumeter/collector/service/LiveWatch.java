@@ -11,7 +11,10 @@ import io.gpumeter.collector.governance.GovernanceBuffer;
 import io.gpumeter.collector.governance.GovernanceInformers;
 import io.gpumeter.collector.governance.PendingPositionPolls;
 import io.gpumeter.collector.kubernetes.DraInformers;
+import io.gpumeter.collector.kubernetes.ContentChanges;
 import io.gpumeter.collector.kubernetes.FactSink;
+import io.gpumeter.collector.kubernetes.GpuStack;
+import io.gpumeter.collector.kubernetes.StackInformers;
 import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.WatchEventType;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -25,8 +28,9 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * The live path: informers on Namespaces, Nodes, Pods and DRA objects turn every change into a fact in the buffer. Without a
- * reachable API server the suite stays up and this reports itself degraded, trying again on an interval.
+ * The live path: informers on Namespaces, Nodes, Pods, DRA objects and the GPU stack's workloads turn every change into
+ * a fact in the buffer. Without a reachable API server the suite stays up and this reports itself degraded, trying
+ * again on an interval.
  */
 @ApplicationScoped
 public class LiveWatch {
@@ -35,6 +39,7 @@ public class LiveWatch {
     public enum State { DISABLED, STARTING, WATCHING, DEGRADED }
 
     private static final Logger LOG = Logger.getLogger(LiveWatch.class);
+    static final int STACK_OBJECTS = 200_000;
 
     private final KubernetesClient client;
     private final CollectorConfig config;
@@ -45,15 +50,26 @@ public class LiveWatch {
     private final MeterRegistry metrics;
     private final List<SharedIndexInformer<? extends HasMetadata>> informers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final MeteringChanges changes = new MeteringChanges();
+    /**
+     * The GPU stack's facts sent, by object: a node's or a DaemonSet's heartbeat versions say nothing new. Room for
+     * the nodes, workloads and stack pods of a large cluster (a node and some ten stack pods each); past it, the least
+     * recently heard of is forgotten and its next version sent again.
+     */
+    private final ContentChanges stackChanges = new ContentChanges(STACK_OBJECTS);
     private final List<SharedIndexInformer<Pod>> podInformers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    /** Pod informers of GPU-stack namespaces outside {@code gpumeter.collector.watch.namespaces}: stack facts only. */
+    private final List<SharedIndexInformer<Pod>> stackPodInformers = new java.util.concurrent.CopyOnWriteArrayList<>();
+    private final GpuStack stack;
     private volatile State state;
     private volatile String problem;
 
     private final Clock clock;
 
     public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, GovernanceBuffer governance,
-                     PendingPositionPolls pendingPositions, LedgerClient ledger, MeterRegistry metrics, Clock clock) {
+                     PendingPositionPolls pendingPositions, LedgerClient ledger, MeterRegistry metrics, Clock clock,
+                     GpuStack stack) {
         this.clock = clock;
+        this.stack = stack;
         this.pendingPositions = pendingPositions;
         this.client = client;
         this.config = config;
@@ -96,6 +112,10 @@ public class LiveWatch {
         try {
             informers.addAll(DraInformers.create(client, resync, namespaces));
             informers.addAll(GovernanceInformers.create(client, resync, namespaces));
+            StackInformers.Created stackInformers = StackInformers.create(client, resync, stack.components(), namespaces);
+            informers.addAll(stackInformers.workloads());
+            stackPodInformers.addAll(stackInformers.pods());
+            informers.addAll(stackPodInformers);
         } catch (RuntimeException e) {
             // discovery failed rather than answered: try the whole start again, as for a failing first list
             degraded(e);
@@ -131,27 +151,33 @@ public class LiveWatch {
 
     @SuppressWarnings({"unchecked", "rawtypes"})
     private void handle(SharedIndexInformer<? extends HasMetadata> informer) {
+        boolean stackOnly = stackPodInformers.contains(informer);
         ((SharedIndexInformer) informer).addEventHandler(new ResourceEventHandler<HasMetadata>() {
             @Override
             public void onAdd(HasMetadata obj) {
-                record(WatchEventType.ADDED, obj);
+                record(WatchEventType.ADDED, obj, stackOnly);
             }
 
             @Override
             public void onUpdate(HasMetadata oldObj, HasMetadata newObj) {
-                record(WatchEventType.MODIFIED, newObj);
+                record(WatchEventType.MODIFIED, newObj, stackOnly);
             }
 
             @Override
             public void onDelete(HasMetadata obj, boolean deletedFinalStateUnknown) {
-                record(WatchEventType.DELETED, obj);
+                record(WatchEventType.DELETED, obj, stackOnly);
             }
         });
     }
 
-    private void record(WatchEventType type, HasMetadata object) {
-        FactSink sink = new FactSink();
-        sink.accept(type, object, clock.instant());
+    /** @param stackOnly the object is a pod of a stack namespace outside the metering watch: its stack fact only */
+    private void record(WatchEventType type, HasMetadata object, boolean stackOnly) {
+        FactSink sink = new FactSink(stack);
+        if (stackOnly && object instanceof Pod pod) {
+            sink.acceptStackPod(type, pod, clock.instant());
+        } else {
+            sink.accept(type, object, clock.instant());
+        }
         for (Object fact : sink.all()) {
             if (changes.isNews(fact)) {
                 buffer.add(fact);
@@ -160,8 +186,12 @@ public class LiveWatch {
             }
         }
         sink.governanceFacts().forEach(fact -> {
-            governance.add(fact);
-            pendingPositions.seen(fact);
+            if (stackChanges.isNews(config.cluster(), fact)) {
+                governance.add(fact);
+                pendingPositions.seen(fact);
+            } else {
+                sink.skip("unchanged GPU-stack state");
+            }
         });
         for (Map.Entry<String, Integer> skipped : sink.skippedByReason().entrySet()) {
             metrics.counter("gpumeter.collector.watch.skipped", "reason", skipped.getKey()).increment(skipped.getValue());
@@ -211,6 +241,7 @@ public class LiveWatch {
         });
         informers.clear();
         podInformers.clear();
+        stackPodInformers.clear();
     }
 
     private static String rootMessage(Throwable t) {

@@ -5,6 +5,7 @@ import io.gpumeter.collector.client.JsonBody;
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.kubernetes.FactSink;
+import io.gpumeter.collector.kubernetes.GpuStack;
 import io.gpumeter.collector.kubernetes.WatchStreamReader;
 import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.ClusterName;
@@ -42,7 +43,11 @@ public class ReplayService {
      */
     private final OldestFirst parsers;
 
-    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, ObjectMapper json, Clock clock) {
+    private final GpuStack stack;
+
+    public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, ObjectMapper json, Clock clock,
+                         GpuStack stack) {
+        this.stack = stack;
         this.parallelism = Math.max(1, config.replay().parsers().orElse(Runtime.getRuntime().availableProcessors()));
         this.parsers = new OldestFirst(parallelism, "replay-parser");
         this.clock = clock;
@@ -54,7 +59,7 @@ public class ReplayService {
 
     public ReplayResult replay(InputStream body, String cluster) {
         String target = cluster == null || cluster.isEmpty() ? config.cluster() : ClusterName.require("cluster", cluster);
-        FactSink sink = new FactSink();
+        FactSink sink = new FactSink(stack);
         Executor threads = parsers.forNextRequest();
         int events;
         try {
