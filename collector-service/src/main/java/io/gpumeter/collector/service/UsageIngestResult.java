@@ -11,7 +11,8 @@ import java.util.List;
  * @param problems why the first unusable samples were skipped
  * @param buffered whether the samples were buffered for the ledger (answered at once; {@code podsBound} then 0)
  *                 rather than delivered before answering
+ * @param driverSightings driver versions sent as news for their cards (a card's version already sent is not counted)
  */
 public record UsageIngestResult(String cluster, String node, int samples, int accepted, int duplicates, int skipped,
-                                int podsBound, List<String> problems, boolean buffered) {
+                                int podsBound, List<String> problems, boolean buffered, int driverSightings) {
 }

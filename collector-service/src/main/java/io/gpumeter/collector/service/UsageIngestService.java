@@ -3,6 +3,9 @@ package io.gpumeter.collector.service;
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.client.UsageReceipt;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.governance.GovernanceBuffer;
+import io.gpumeter.collector.governance.GovernanceDelivery;
+import io.gpumeter.collector.kubernetes.ContentChanges;
 import io.gpumeter.collector.usage.DcgmSeries;
 import io.gpumeter.collector.usage.GpuIndexes;
 import io.gpumeter.collector.usage.HamiSeries;
@@ -19,6 +22,8 @@ import io.gpumeter.collector.usage.UsageMapping;
 import io.gpumeter.collector.usage.UsageParseException;
 import io.gpumeter.collector.usage.UsageSamples;
 import io.gpumeter.common.fact.ClusterName;
+import io.gpumeter.common.fact.DriverSightingFact;
+import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.problem.ApiProblem;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -36,6 +41,10 @@ import java.util.function.Function;
  * kept whole or not at all: added to the {@link UsageDelivery} buffer, which answers at once and delivers to the
  * ledger on its interval, or (flush interval off) delivered to the ledger as one batch before answering. Sending a
  * body twice counts once either way.
+ * <p>
+ * The driver versions a body names (nvidia-smi's {@code driver_version}, dcgm-exporter's {@code
+ * DCGM_FI_DRIVER_VERSION} label) go with the governance facts, once per node, card and version of a body, and only
+ * when a card's version is not the one last sent for it: an exporter repeats it on every series of every scrape.
  */
 @ApplicationScoped
 public class UsageIngestService {
@@ -46,10 +55,16 @@ public class UsageIngestService {
     private final MeterRegistry metrics;
 
     private final Clock clock;
+    private final GovernanceBuffer governance;
+    private final GovernanceDelivery governanceNow;
+    /** The driver version last sent per cluster, source, node and card: room for 100,000 cards, then the oldest goes. */
+    private final ContentChanges driverVersions = new ContentChanges(100_000);
 
     public UsageIngestService(LedgerClient ledger, UsageDelivery buffer, CollectorConfig config, MeterRegistry metrics,
-            Clock clock) {
+            Clock clock, GovernanceBuffer governance, GovernanceDelivery governanceNow) {
         this.clock = clock;
+        this.governance = governance;
+        this.governanceNow = governanceNow;
         this.ledger = ledger;
         this.buffer = buffer;
         this.config = config;
@@ -74,7 +89,7 @@ public class UsageIngestService {
         ProcessOwners owners = header(ProcessOwners.HEADER, () -> ProcessOwners.parse(pids));
         UsageMapping mapping = parse(() -> NvidiaSmiCsv.detect(body) == NvidiaSmiCsv.Kind.COMPUTE_APPS
                 ? ProcessSeries.computeApps(NvidiaSmiComputeApps.parse(body, tz), node, owners)
-                : new UsageMapping(NvidiaSmiGpuQuery.parse(body, tz, node), 0, 0, List.of()));
+                : NvidiaSmiGpuQuery.read(body, tz, node));
         return deliver(mapping, node, cluster);
     }
 
@@ -112,12 +127,36 @@ public class UsageIngestService {
         } else {
             receipt = send(new UsageBatch(target, samples));
         }
+        int driverSightings = driverSightings(mapping.driverSightings(), target);
         metrics.counter("gpumeter.collector.usage.samples", "outcome", "accepted").increment(receipt.accepted());
         metrics.counter("gpumeter.collector.usage.samples", "outcome", "duplicate").increment(receipt.duplicates());
         int skipped = mapping.unknownSamples() + mapping.invalidSamples();
         metrics.counter("gpumeter.collector.usage.samples", "outcome", "skipped").increment(skipped);
         return new UsageIngestResult(target, node, samples.size(), receipt.accepted(), receipt.duplicates(), skipped,
-                receipt.podsBound(), mapping.problems(), buffer.buffered());
+                receipt.podsBound(), mapping.problems(), buffer.buffered(), driverSightings);
+    }
+
+    /**
+     * Sends the driver versions that are news for their cards: held with the watched governance facts when usage is
+     * buffered, else delivered before answering (a failure is then a 503 saying the usage is stored, and the versions
+     * are sent again with the next body). Returns how many went.
+     */
+    private int driverSightings(List<DriverSightingFact> sightings, String cluster) {
+        List<DriverSightingFact> news = sightings.stream().filter(s -> driverVersions.isNews(cluster, s)).toList();
+        if (news.isEmpty()) {
+            return 0;
+        }
+        if (buffer.buffered()) {
+            news.forEach(s -> governance.add(cluster, s));
+            return news.size();
+        }
+        try {
+            governanceNow.deliver(GovernanceBatch.of(cluster, news), "the usage of this body is stored; ");
+        } catch (RuntimeException e) {
+            news.forEach(s -> driverVersions.forget(cluster, s));
+            throw e;
+        }
+        return news.size();
     }
 
     /** Buffers the samples: accepted means held for the ledger; pods bound are the ledger's to find later. */

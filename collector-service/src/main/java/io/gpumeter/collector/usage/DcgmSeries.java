@@ -53,6 +53,11 @@ public final class DcgmSeries {
             rule("DCGM_FI_DEV_RETIRED_PENDING", UsageField.RETIRED_PAGES_PENDING, ValueScale.COUNT),
             rule("DCGM_FI_DEV_PAGE_RETIRED_PENDING", UsageField.RETIRED_PAGES_PENDING, ValueScale.COUNT));
 
+    /** The label dcgm-exporter carries the card's driver version in. */
+    static final String DRIVER_VERSION = "DCGM_FI_DRIVER_VERSION";
+    /** The source a driver sighting from here names. */
+    public static final String SOURCE = "dcgm-exporter";
+
     private DcgmSeries() {
     }
 
@@ -76,6 +81,7 @@ public final class DcgmSeries {
         UsageMapping.Builder out = new UsageMapping.Builder();
         String given = node == null || node.isBlank() ? null : node;
         for (Sample sample : samples) {
+            driverVersion(sample, given, receivedAt, out);
             Rule rule = RULES.get(sample.name());
             if (rule == null) {
                 out.unknown();
@@ -108,6 +114,20 @@ public final class DcgmSeries {
                     rule.field(), value, at(sample, receivedAt)));
         }
         return out.build();
+    }
+
+    /**
+     * The driver version dcgm-exporter puts on every series of a card as a label (its default counters name
+     * {@code DCGM_FI_DRIVER_VERSION} a label field), whatever metric the series is: once per card and version.
+     */
+    private static void driverVersion(Sample sample, String given, Instant receivedAt, UsageMapping.Builder out) {
+        String version = sample.label(DRIVER_VERSION);
+        if (version == null) {
+            return;
+        }
+        String uuid = sample.label("UUID", "uuid");
+        out.driverVersion(given != null ? given : sample.label("Hostname", "hostname"), uuid, version, SOURCE,
+                at(sample, receivedAt), DRIVER_VERSION + " of " + uuid);
     }
 
     /** The sample's own timestamp when it has one, else the time the body arrived. */

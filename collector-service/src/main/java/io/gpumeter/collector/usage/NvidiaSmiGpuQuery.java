@@ -7,7 +7,6 @@ import io.gpumeter.common.fact.UsageField;
 
 import java.time.Instant;
 import java.time.ZoneId;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -31,6 +30,9 @@ public final class NvidiaSmiGpuQuery {
             "gpu.power.draw.instant", "power.draw.instant");
 
     private static final String BITMASK = "bitmask";
+    static final String DRIVER_VERSION = "driver_version";
+    /** The source a driver sighting from here names. */
+    public static final String SOURCE = "nvidia-smi";
 
     private static final List<Metric> METRICS = List.of(
             new Metric(UsageField.GPU_UTIL, "%", ValueScale.PERCENT, List.of("utilization.gpu")),
@@ -52,6 +54,14 @@ public final class NvidiaSmiGpuQuery {
      * @param node the node the body came from; null to use a {@code hostname} column where one is queried
      */
     public static List<UsageObservation> parse(String body, ZoneId zone, String node) {
+        return read(body, zone, node).observations();
+    }
+
+    /**
+     * The observations of {@link #parse}, and the driver version of each card where {@code driver_version} is
+     * queried: once per node, card and version, at its first row's time.
+     */
+    public static UsageMapping read(String body, ZoneId zone, String node) {
         Table table = NvidiaSmiCsv.read(body, ALIASES);
         Column uuid = NvidiaSmiCsv.require(table, "uuid", "add uuid to --query-gpu");
         Column timestamp = NvidiaSmiCsv.require(table, "timestamp", "add timestamp to --query-gpu");
@@ -76,20 +86,22 @@ public final class NvidiaSmiGpuQuery {
         Column model = table.column("name");
         Column hostname = table.column("hostname");
         String given = node == null || node.isBlank() ? null : node;
-        List<UsageObservation> observations = new ArrayList<>();
+        Column driver = table.column(DRIVER_VERSION);
+        UsageMapping.Builder out = new UsageMapping.Builder();
         for (Row row : table.rows()) {
             String gpu = NvidiaSmiCsv.text(row, uuid);
             Instant at = NvidiaSmiCsv.timestamp(row, timestamp, zone);
             String onNode = given != null ? given : optional(row, hostname);
+            out.driverVersion(onNode, gpu, optional(row, driver), SOURCE, at,
+                    "line " + row.line() + ", " + DRIVER_VERSION + " of " + gpu);
             for (Metric metric : present) {
                 Double value = value(table, row, metric);
                 if (value != null) {
-                    observations.add(UsageObservation.device(gpu, onNode, optional(row, model), metric.field(),
-                            value, at));
+                    out.add(UsageObservation.device(gpu, onNode, optional(row, model), metric.field(), value, at));
                 }
             }
         }
-        return List.copyOf(observations);
+        return out.build();
     }
 
     /** The first of the metric's columns that holds a value in this row, in its field's unit. */
