@@ -9,13 +9,21 @@ import io.fabric8.kubernetes.api.model.rbac.Role;
 import io.fabric8.kubernetes.api.model.rbac.RoleBinding;
 import io.fabric8.kubernetes.api.model.rbac.RoleRef;
 import io.fabric8.kubernetes.api.model.rbac.Subject;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
+import java.io.IOException;
+import java.io.Reader;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.Set;
+import java.util.TreeMap;
 import java.util.TreeSet;
 import java.util.stream.Stream;
 
@@ -26,9 +34,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Least privilege, exactly: what each ServiceAccount may do, as "scope group/resource verb" grants (scope: cluster
- * or the service's own namespace), derived from the rendered roles and bindings.
+ * or the service's own namespace), derived from the rendered roles and bindings. The collector's reads of the GPU
+ * stack's workloads live apart, in k8s/collector-gpu-stack, one Role per namespace of the stack; they are checked
+ * against the components the collector is configured with.
  */
 class RbacTest {
+
+    /** The kustomization of the collector's reads in the GPU stack's namespaces, applied beside an overlay. */
+    static final String GPU_STACK = "collector-gpu-stack";
+    /** The parts of it a platform team may apply alone, each one namespace's, by directory. */
+    static final Map<String, String> GPU_STACK_PARTS = Map.of("gpu-operator", "gpu-operator", "hami", "kube-system",
+            "nvidia-dra-driver-gpu", "nvidia-dra-driver-gpu", "kueue", "kueue-system", "volcano", "volcano-system");
 
     private static final Set<String> READ = Set.of("get", "list", "watch");
 
@@ -99,6 +115,87 @@ class RbacTest {
             assertEquals(needsApi, sa.getAutomountServiceAccountToken(), account + ": ServiceAccount automount");
             assertEquals(needsApi, d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken(), account + ": pod automount");
         }
+    }
+
+    /**
+     * The collector's only reads beyond its ClusterRole: get, list and watch on exactly the kinds of the configured
+     * GPU-stack components, in exactly their namespaces, bound to its ServiceAccount in the namespace of the prod
+     * overlay; and each part renders exactly its own namespace's.
+     */
+    @Test
+    void theGpuStackReadsAreTheConfiguredComponentsKindsInTheirNamespacesAndNothingElse() {
+        Manifests m = Manifests.of(GPU_STACK);
+        Set<String> expected = new TreeSet<>();
+        stackKinds().forEach((namespace, kinds) -> kinds.forEach(kind -> READ.forEach(verb -> expected.add(
+                "namespace:" + namespace + " apps/" + kind.toLowerCase(Locale.ROOT) + "s " + verb))));
+        assertEquals(expected, namespacedGrants(m, "collector-service"), "k8s/" + GPU_STACK);
+        assertTrue(expected.stream().anyMatch(g -> g.startsWith("namespace:gpu-operator apps/daemonsets")),
+                "the GPU Operator's DaemonSets are read: " + expected);
+
+        String gpumeter = Manifests.of("overlays/prod").kind("Namespace").get(0).getMetadata().getName();
+        Set<String> kinds = new TreeSet<>();
+        m.objects().forEach(o -> kinds.add(o.getKind()));
+        assertEquals(Set.of("Role", "RoleBinding"), kinds, "k8s/" + GPU_STACK + " holds Roles and RoleBindings only");
+        for (RoleBinding b : m.all(RoleBinding.class)) {
+            String where = b.getMetadata().getNamespace() + "/" + b.getMetadata().getName();
+            assertEquals("Role", b.getRoleRef().getKind(), where + " binds a Role of its namespace");
+            assertTrue(m.all(Role.class).stream().anyMatch(r -> r.getMetadata().getName().equals(b.getRoleRef().getName())
+                    && r.getMetadata().getNamespace().equals(b.getMetadata().getNamespace())), where + " binds a missing Role");
+            assertEquals(1, b.getSubjects().size(), where + ": one subject");
+            Subject s = b.getSubjects().get(0);
+            assertEquals(List.of("ServiceAccount", "collector-service", gpumeter),
+                    List.of(s.getKind(), s.getName(), s.getNamespace()), where + ": the collector's ServiceAccount");
+        }
+        for (Role r : m.all(Role.class)) {
+            for (PolicyRule rule : r.getRules()) {
+                assertEquals(List.of("apps"), rule.getApiGroups(), r.getMetadata().getNamespace() + ": apps only");
+                assertTrue(rule.getResourceNames() == null || rule.getResourceNames().isEmpty());
+            }
+        }
+        for (Map.Entry<String, String> part : GPU_STACK_PARTS.entrySet()) {
+            Manifests alone = Manifests.of(GPU_STACK + "/" + part.getKey());
+            Set<String> own = new TreeSet<>();
+            expected.stream().filter(g -> g.startsWith("namespace:" + part.getValue() + " ")).forEach(own::add);
+            assertEquals(own, namespacedGrants(alone, "collector-service"), "k8s/" + GPU_STACK + "/" + part.getKey());
+        }
+        assertEquals(stackKinds().keySet(), new TreeSet<>(GPU_STACK_PARTS.values()), "a part for each stack namespace");
+    }
+
+    /** The kinds of the collector's configured GPU-stack components by namespace, from its application.properties. */
+    static Map<String, Set<String>> stackKinds() {
+        Properties props = new Properties();
+        try (Reader in = Files.newBufferedReader(Repo.root().resolve("collector-service/src/main/resources/application.properties"))) {
+            props.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        Map<String, Set<String>> kinds = new TreeMap<>();
+        for (String key : props.stringPropertyNames()) {
+            String value = props.getProperty(key).trim();
+            if (!key.startsWith("gpumeter.collector.stack.components.") || value.equalsIgnoreCase("off")) {
+                continue;
+            }
+            for (String workload : value.split(",")) {
+                String[] parts = workload.trim().split("/");
+                kinds.computeIfAbsent(parts[0], n -> new TreeSet<>()).add(parts[1]);
+            }
+        }
+        assertTrue(kinds.size() >= 5, "configured stack namespaces: " + kinds);
+        return kinds;
+    }
+
+    /** Grants through RoleBindings, scoped by the binding's own namespace. */
+    private static Set<String> namespacedGrants(Manifests m, String account) {
+        Set<String> out = new TreeSet<>();
+        for (RoleBinding b : m.all(RoleBinding.class)) {
+            if (names(b.getSubjects(), account)) {
+                Role role = m.all(Role.class).stream().filter(r -> r.getMetadata().getName().equals(b.getRoleRef().getName())
+                        && r.getMetadata().getNamespace().equals(b.getMetadata().getNamespace())).findFirst()
+                        .orElseThrow(() -> new AssertionError("no Role for " + b.getMetadata().getName()));
+                out.addAll(flatten("namespace:" + b.getMetadata().getNamespace(), role.getRules()));
+            }
+        }
+        return out;
     }
 
     private static void assertBinding(Manifests m, String name, RoleRef ref, List<Subject> subjects, String namespace) {
