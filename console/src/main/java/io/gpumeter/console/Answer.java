@@ -9,8 +9,13 @@ import com.fasterxml.jackson.databind.JsonNode;
  * @param json    the body when it was JSON and the call succeeded
  * @param text    the body as text when the call succeeded
  * @param refusal null when the call succeeded
+ * @param total   a paged list's full length ({@code X-Total-Count}), null when the service did not say
  */
-public record Answer(ApiCall call, int status, JsonNode json, String text, Message refusal) {
+public record Answer(ApiCall call, int status, JsonNode json, String text, Message refusal, Long total) {
+
+    public Answer(ApiCall call, int status, JsonNode json, String text, Message refusal) {
+        this(call, status, json, text, refusal, null);
+    }
 
     public boolean ok() {
         return refusal == null;

@@ -41,6 +41,10 @@ import java.util.Optional;
 @Produces(MediaType.TEXT_HTML)
 public class FleetResource {
 
+    /** How far back the Card page lists its node's changes, and the most it reads. */
+    static final java.time.Duration CHANGES_LOOK_BACK = java.time.Duration.ofDays(1);
+    static final int CHANGES_READ = 200;
+
     private final Session session;
     private final Upstream upstream;
     private final ObjectMapper json;
@@ -139,6 +143,7 @@ public class FleetResource {
         Instant at = at(atText, page);
         List<Occupant> occupants = List.of();
         String node = null;
+        List<BookChange> changes = null;
         if (uuid == null || uuid.isBlank()) {
             page.message(Message.error("Which card?", "The address names no card.", "Open a card from the Fleet page."));
         } else if (at != null) {
@@ -157,6 +162,12 @@ public class FleetResource {
                 } else {
                     page.charts.add(Chart.of("card-chart", "Shares of the card by pod", pie(occupants), json));
                 }
+                String cluster = answer.json().size() > 0 ? Format.text(answer.json().get(0), "cluster") : null;
+                if (viewer.fleet() && node != null && cluster != null) {
+                    // the node's changes over the last day, the two hours drawn among them; a tenant reads no change book
+                    changes = ChangeReads.bulk(upstream, json, viewer, page, List.of(new ChangeReads.Scope(cluster, node,
+                            at.minus(CHANGES_LOOK_BACK), at.plusSeconds(60), CHANGES_READ, true)));
+                }
             }
             Answer curves = usage.join();
             page.call(curves.call());
@@ -168,13 +179,19 @@ public class FleetResource {
                     page.message(Message.info("No usage of this card reached the ledger in the two hours up to " + Format.rfc3339(at) + ".",
                             "Push dcgm-exporter scrapes to the collector's /api/v1/ingest/dcgm (and the HAMi monitor's to /api/v1/ingest/hami-monitor); ./gpumeter up --demo sends simulated ones."));
                 } else {
+                    if (changes != null) {
+                        ChangeMarks.add(option, changes, at.minus(CardUsage.SPAN), at.plusSeconds(60));
+                    }
                     page.charts.add(Chart.of("usage-chart", "The card's activity over two hours", option, json));
                 }
             }
         }
         Instant shown = at != null ? at : Instant.now().truncatedTo(ChronoUnit.SECONDS);
         BigDecimal held = occupants.stream().map(Occupant::fraction).reduce(BigDecimal.ZERO, BigDecimal::add);
+        List<NearChange> near = changes == null || at == null ? List.of()
+                : NearChange.of(changes, at, at.minus(CardUsage.SPAN), at.plusSeconds(60), CHANGES_READ);
         return card.data("page", page).data("uuid", uuid == null ? "" : uuid).data("node", node).data("occupants", occupants)
+                .data("changes", near).data("changesRead", changes != null)
                 .data("held", Format.number(held)).data("at", Format.rfc3339(shown)).data("atMinute", Format.minute(shown));
     }
 

@@ -37,6 +37,11 @@ import java.util.concurrent.CompletableFuture;
 public class JitterResource {
 
     static final int PAGE = 20;
+    /** How far before an event its nodes' changes are read, as the ledger's correlation looks back. */
+    static final Duration LOOK_BACK = Duration.ofDays(1);
+    /** The most changes read per node, newest first, and the most the event's table lists. */
+    static final int CHANGES_READ = 100;
+    static final int CHANGES_SHOWN = 20;
     /** The longest window slo-service's interference factor spans. */
     static final Duration INTERFERENCE_MAX = Duration.ofDays(1);
     /** Activity fields in the order a neighbour's curve is chosen. */
@@ -74,7 +79,8 @@ public class JitterResource {
     /** The chosen event. */
     @TemplateData
     public record Event(long id, String service, String slo, String sli, String start, String end, int badMinutes, String peak,
-                        String limit, List<String> neighbours, List<Suspect> suspects, List<String> gaps) {
+                        String limit, List<String> neighbours, List<Suspect> suspects, List<String> gaps, List<NearChange> changes,
+                        boolean changesRead) {
 
         public int arrivalsHeight() {
             return 60 + 36 * neighbours.size();
@@ -160,11 +166,20 @@ public class JitterResource {
         for (JsonNode n : e.path("neighbours")) {
             neighbours.add(Format.text(n, "namespace") + "/" + Format.text(n, "pod"));
         }
-        page.charts.add(Chart.of("jitter-latency", "The service's latency around the event", latencyChart(e, from, to), json));
+        List<BookChange> changes = changes(e, viewer, page);
+        Instant spanFrom = Format.instant(Optional.ofNullable(from).orElse(Format.text(e, "start"))).orElse(Instant.EPOCH);
+        Instant spanTo = Format.instant(Optional.ofNullable(to).orElse(Format.text(e, "end"))).orElse(Instant.EPOCH);
+        Map<String, Object> latency = latencyChart(e, from, to);
+        ChangeMarks.add(latency, changes == null ? List.of() : changes, spanFrom, spanTo);
+        page.charts.add(Chart.of("jitter-latency", "The service's latency around the event", latency, json));
         if (!neighbours.isEmpty()) {
-            page.charts.add(Chart.of("jitter-arrivals", "The same-card neighbours' arrivals", arrivalsChart(e, from, to, neighbours), json));
+            Map<String, Object> arrivals = arrivalsChart(e, from, to, neighbours);
+            // its lanes run top down, so a line's end is on the time axis: no labels there
+            ChangeMarks.add(arrivals, changes == null ? List.of() : changes, spanFrom, spanTo, false);
+            page.charts.add(Chart.of("jitter-arrivals", "The same-card neighbours' arrivals", arrivals, json));
             Map<String, Object> resources = resourcesChart(e, from, to);
             if (resources != null) {
+                ChangeMarks.add(resources, changes == null ? List.of() : changes, spanFrom, spanTo);
                 page.charts.add(Chart.of("jitter-resources", "The neighbours' activity on the shared cards", resources, json));
             }
         }
@@ -207,7 +222,53 @@ public class JitterResource {
         }
         return new Event(e.path("id").asLong(), service(e), Format.text(e, "slo"), Format.text(e, "sli"), Format.text(e, "start"),
                 Format.text(e, "end"), e.path("badMinutes").asInt(), ms(Format.decimalOrNull(e, "peakP99Ms")),
-                ms(Format.decimalOrNull(e, "limitMs")), neighbours, suspects, gaps);
+                ms(Format.decimalOrNull(e, "limitMs")), neighbours, suspects, gaps,
+                changes == null ? List.of() : NearChange.of(changes, Format.instant(Format.text(e, "start")).orElse(spanFrom), spanFrom,
+                        spanTo, CHANGES_SHOWN), changes != null);
+    }
+
+    /**
+     * The changes of the nodes the event's service ran on, and their clusters' cluster-wide ones, over the day before
+     * the event up to the end of its curves, in one bulk read; the nodes' cluster from the service's occupants at the
+     * event's start (the event names nodes, not clusters). Null when a read was refused (the page says why).
+     */
+    private List<BookChange> changes(JsonNode e, Viewer viewer, Page page) {
+        List<String> nodes = new ArrayList<>();
+        for (JsonNode p : e.path("pods")) {
+            for (JsonNode g : p.path("gpus")) {
+                String node = Format.text(g, "node");
+                if (node != null && !nodes.contains(node)) {
+                    nodes.add(node);
+                }
+            }
+        }
+        String start = Format.text(e, "start");
+        Optional<Instant> startAt = start == null ? Optional.empty() : Format.instant(start);
+        if (nodes.isEmpty() || startAt.isEmpty()) {
+            return List.of();
+        }
+        String namespace = Format.text(e, "namespace");
+        Answer occupants = upstream.getJson(Backend.LEDGER, "/api/v1/fleet/occupants?at=" + Format.query(start)
+                + (namespace != null ? "&namespace=" + Format.query(namespace) : "&node=" + Format.query(nodes.get(0))), viewer.token()).join();
+        page.call(occupants.call());
+        if (!occupants.ok()) {
+            page.message(occupants.refusal());
+            return null;
+        }
+        Map<String, String> clusterOf = new LinkedHashMap<>();
+        for (JsonNode o : occupants.json()) {
+            String node = Format.text(o, "node");
+            String cluster = Format.text(o, "cluster");
+            if (node != null && cluster != null && nodes.contains(node)) {
+                clusterOf.putIfAbsent(node, cluster);
+            }
+        }
+        Instant end = Format.instant(Optional.ofNullable(Format.text(e, "curveTo")).orElse(Optional.ofNullable(Format.text(e, "end"))
+                .orElse(start))).orElse(startAt.get()).plusSeconds(60);
+        List<ChangeReads.Scope> scopes = new ArrayList<>();
+        clusterOf.forEach((node, cluster) -> scopes.add(new ChangeReads.Scope(cluster, node, startAt.get().minus(LOOK_BACK), end,
+                CHANGES_READ, true)));
+        return ChangeReads.bulk(upstream, json, viewer, page, scopes);
     }
 
     /** A service as it is known, "namespace/name" (just the name for an event stored before namespaces counted). */

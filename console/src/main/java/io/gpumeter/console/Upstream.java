@@ -40,8 +40,12 @@ public class Upstream {
 
     /** The call as a page links it, before it is made. */
     public ApiCall describe(Backend backend, String pathAndQuery) {
+        return describe(backend, "GET", pathAndQuery);
+    }
+
+    private ApiCall describe(Backend backend, String method, String pathAndQuery) {
         String base = config.url(backend);
-        return new ApiCall(backend, pathAndQuery, (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + pathAndQuery, null);
+        return new ApiCall(backend, method, pathAndQuery, (base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + pathAndQuery, null);
     }
 
     /** GET {@code pathAndQuery} (already encoded) on {@code backend}, asynchronously; never fails, refuses instead. */
@@ -68,7 +72,7 @@ public class Upstream {
 
     /** POST a JSON body to a read that takes its question in a body (a set of cards too long for a URL). */
     public CompletableFuture<Answer> postJson(Backend backend, String path, String body, String token) {
-        ApiCall call = describe(backend, path);
+        ApiCall call = describe(backend, "POST", path);
         HttpRequest request;
         try {
             request = HttpRequest.newBuilder(URI.create(call.url())).timeout(config.callTimeout())
@@ -92,7 +96,7 @@ public class Upstream {
         if (status >= 200 && status < 300) {
             if (type.startsWith("application/json")) {
                 try {
-                    return new Answer(call, status, json.readTree(body), body, null);
+                    return new Answer(call, status, json.readTree(body), body, null, total(response));
                 } catch (IOException e) {
                     return new Answer(call, status, null, body, Message.error(call.service() + " answered something the console cannot read",
                             "The answer to " + call.pathAndQuery() + " was not valid JSON.", "Check that the console and the services are the same version."));
@@ -155,6 +159,15 @@ public class Upstream {
                 : "the connection to " + config.url(call.backend()) + " failed";
         return new Answer(call, 0, null, null, Message.error(call.service() + " is unreachable",
                 "The console could not reach it: " + why + ".", "Check that " + call.service() + " is running."));
+    }
+
+    /** A paged list's full length as the service's X-Total-Count says it, or null. */
+    private static Long total(HttpResponse<String> response) {
+        try {
+            return response.headers().firstValue("X-Total-Count").map(String::strip).map(Long::valueOf).orElse(null);
+        } catch (NumberFormatException e) {
+            return null;
+        }
     }
 
     private static String text(JsonNode node, String field) {

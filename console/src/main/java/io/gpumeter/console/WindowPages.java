@@ -19,10 +19,12 @@ import jakarta.ws.rs.core.UriInfo;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * Q6 and Q8, fleet-wide figures over a window of days grouped one way: how long work waited in the queues, and how
@@ -159,6 +161,7 @@ public class WindowPages {
             }
         }
         return table.data("page", page).data("incidents", List.of()).data("incidentsRead", false).data("pending", pending)
+                .data("timeline", null).data("changesLink", null)
                 .data("pendingRead", pendingRead).data("decisions", decisions)
                 .data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
                 .data("groups", QUEUE_GROUPS).data("rows", rows)
@@ -178,8 +181,11 @@ public class WindowPages {
         List<Row> rows = new ArrayList<>();
         List<Incident> incidents = new ArrayList<>();
         boolean incidentsRead = false;
+        FailureTimeline.Drawn timeline = null;
         if (days.readable() && by != null) {
             var openCall = upstream.getJson(Backend.LEDGER, "/api/v1/failures/incidents?open=true&limit=100", viewer.token());
+            var inWindowCall = upstream.getJson(Backend.LEDGER, "/api/v1/failures/incidents?" + days.query() + "&limit="
+                    + FailureTimeline.MOST, viewer.token());
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/failures?" + days.query() + "&groupBy=" + by, viewer.token()).join();
             page.call(answer.call());
             if (!answer.ok()) {
@@ -212,6 +218,13 @@ public class WindowPages {
                             List.of(stacked("recovered", recovered, "#3c8d5a"), stacked("open", open, "#c2504a"),
                                     stacked("ended unrecovered", other, "#c9cfd6"))), json));
                 }
+                Answer inWindow = inWindowCall.join();
+                page.call(inWindow.call());
+                if (!inWindow.ok()) {
+                    page.message(inWindow.refusal());
+                } else if (inWindow.json().size() > 0) {
+                    timeline = failureTimeline(inWindow.json(), days, viewer, page);
+                }
                 Answer incidentAnswer = openCall.join();
                 page.call(incidentAnswer.call());
                 if (!incidentAnswer.ok()) {
@@ -240,10 +253,33 @@ public class WindowPages {
         }
         return table.data("page", page).data("incidents", incidents).data("incidentsRead", incidentsRead)
                 .data("pending", List.of()).data("pendingRead", false).data("decisions", null)
+                .data("timeline", timeline).data("changesLink", days.readable() ? "/changes?from=" + days.from() + "&to=" + days.to() : null)
                 .data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
                 .data("groups", FAILURE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Failures", "Recovered", "Open", "per 1,000 GPU-h", "MTTR p50", "MTTR mean", "Root cause"))
                 .data("caption", "Failures that started in the window, and the time to recover of those that did.");
+    }
+
+    /**
+     * The window's failures on a time axis, one lane per cause, with the changes of the nodes they happened on (and
+     * their clusters' cluster-wide ones) marked, from one bulk read of the change book.
+     */
+    private FailureTimeline.Drawn failureTimeline(JsonNode inWindow, Days days, Viewer viewer, Page page) {
+        List<ChangeReads.Scope> scopes = new ArrayList<>();
+        Set<String> seen = new HashSet<>();
+        for (JsonNode i : inWindow) {
+            String cluster = Format.text(i, "cluster");
+            String node = Format.text(i, "node");
+            if (cluster != null && node != null && seen.add(cluster + "/" + node)) {
+                scopes.add(new ChangeReads.Scope(cluster, node, days.start(), days.end(), FailureTimeline.CHANGES_PER_NODE, false));
+            }
+        }
+        List<BookChange> changes = ChangeReads.bulk(upstream, json, viewer, page, scopes);
+        FailureTimeline.Drawn drawn = FailureTimeline.of(inWindow, days.start(), days.end());
+        int marked = changes == null ? 0 : ChangeMarks.add(drawn.option(), changes, days.start(), days.end());
+        page.charts.add(Chart.of("failures-timeline", "Failures in time" + (marked > 0 ? ", with the changes of their nodes" : ""),
+                drawn.option(), json));
+        return drawn.marked(marked);
     }
 
     private static String decisionQuery(String kind, String object) {

@@ -261,6 +261,75 @@ class BrowserTest {
     }
 
     @Test
+    void anAdminSeesWhatChangedOnTheFleetANodeAndWhatAChangeDid() throws IOException {
+        go("/signin");
+        signIn(Fixtures.ADMIN);
+        browser.findElement(By.linkText("Changes")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/changes"));
+        go("/changes?from=2026-11-23&to=2026-12-01");
+        chartDrawn("changes-chart");
+        assertEquals(List.of("NVIDIA-H100-80GB-HBM3", "NODE_CORDONED", "1", "1", "1", "2026-11-30T10:00:30Z", "2026-11-30T10:00:30Z"),
+                cells("#counts-table tbody tr[data-pool='NVIDIA-H100-80GB-HBM3'][data-kind='NODE_CORDONED'] td", false));
+        assertEquals(14, browser.findElements(By.cssSelector("#changes-table tbody tr")).size());
+        assertTrue(browser.findElements(By.cssSelector("#changes-chart svg path")).size() >= 14, "a mark per change");
+        List<String> cordon = cells("#changes-table tbody tr.by-suite td", false);
+        assertEquals("made by gpumeter gpumeter alert-service: cordon (Xid 79)", cordon.get(7), cordon.toString());
+        noConsoleErrors("changes");
+        shoot("changes");
+
+        browser.findElement(By.cssSelector("#changes-table tbody tr:first-child td:nth-child(2) a")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("node=gpu-a"));
+        chartDrawn("changes-chart");
+        assertEquals(List.of("device-plugin", "v0.15.0", "gpu-operator/nvidia-device-plugin-daemonset-x7k2p", "Ready", "0"),
+                cells("#stack-components tbody tr[data-component='device-plugin'] td", false));
+        String driver = ChangeBookStandIn.LAB.stream().filter(c -> c.kind().equals("DRIVER_VERSION")).findFirst().orElseThrow().id();
+        browser.findElement(By.cssSelector("#changes-table tbody tr[data-change='" + driver + "'] a[href*='change=']")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("change=" + driver));
+        chartDrawn("impact-chart");
+        assertEquals(List.of("after", "2026-11-30T09:40:00Z", "2026-12-01T09:40:00Z", "20.00", "10", "2", "100.00", "10 min", "10 min"),
+                cells("#impact-table tbody tr[data-side='after'] td", false));
+        assertEquals(List.of("Xid 79", "0", "2", "", ""), cells("#impact-causes tbody tr[data-xid='Xid 79'] td", false));
+        noConsoleErrors("a node's changes and a change's impact");
+        shoot("changes-node-impact");
+
+        // 2,000 nodes: counted per pool, kind and hour, the table a page at a time
+        ChangeBookStandIn.use(ChangeBookStandIn.fleet(2000, java.time.Instant.parse("2026-11-23T06:00:00Z")));
+        go("/changes?from=2026-11-23&to=2026-11-30");
+        chartDrawn("changes-chart");
+        assertEquals(List.of("NVIDIA-A10", "DRIVER_VERSION", "500", "500", "0"),
+                cells("#counts-table tbody tr[data-pool='NVIDIA-A10'][data-kind='DRIVER_VERSION'] td", false).subList(0, 5));
+        assertEquals(50, browser.findElements(By.cssSelector("#changes-table tbody tr")).size());
+        noConsoleErrors("changes at 2,000 nodes");
+        shoot("changes-2000-nodes");
+        browser.findElement(By.linkText("older →")).click();
+        new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("offset=50"));
+        assertTrue(browser.findElement(By.cssSelector("#changes h2")).getText().startsWith("Changes 51–100 of "));
+        ChangeBookStandIn.reset();
+
+        go("/failures?from=2026-11-23&to=2026-12-01&groupBy=cause");
+        chartDrawn("failures-timeline");
+        assertTrue(browser.findElements(By.cssSelector("#failures-timeline svg text")).stream()
+                .anyMatch(t -> t.getText().contains("DRIVER_VERSION")), "the driver upgrade is marked and labelled");
+        noConsoleErrors("failures with changes");
+        shoot("failures-changes");
+
+        go("/jitter?window=24h&to=2026-11-30T12:00:00Z");
+        chartDrawn("jitter-latency");
+        assertEquals(List.of("5 min before", "2026-11-30T10:15:00Z", "gpu-a", "COMPONENT_VERSION", "dcgm-exporter"),
+                cells("#event-changes tbody tr:first-child td", false).subList(0, 5));
+        noConsoleErrors("jitter with changes");
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("document.getElementById('event-changes').scrollIntoView()");
+        shoot("jitter-changes");
+
+        go("/fleet/card?uuid=GPU-aaaa-0001&at=" + Fixtures.AT);
+        chartDrawn("usage-chart");
+        assertEquals(5, browser.findElements(By.cssSelector("#card-changes tbody tr")).size());
+        noConsoleErrors("card with changes");
+        ((org.openqa.selenium.JavascriptExecutor) browser).executeScript("document.getElementById('usage-chart').scrollIntoView()");
+        shoot("card-changes");
+    }
+
+    @Test
     void aTenantSeesItsOwnSlosAndBudget() throws IOException {
         go("/signin");
         signIn(Fixtures.ACME);
@@ -285,6 +354,7 @@ class BrowserTest {
         assertTrue(browser.getCurrentUrl().endsWith("/hours"), browser.getCurrentUrl());
         assertTrue(browser.findElements(By.cssSelector("nav a[href='/fleet']")).isEmpty(), "no fleet menu for a tenant");
         assertTrue(browser.findElements(By.cssSelector("nav a[href='/idle']")).isEmpty(), "no idle menu for a tenant");
+        assertTrue(browser.findElements(By.cssSelector("nav a[href='/changes']")).isEmpty(), "no changes menu for a tenant");
         go("/hours?month=" + Fixtures.MONTH);
         chartDrawn("hours-chart");
         assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),

@@ -69,7 +69,8 @@ class PagesTest {
         assertTrue(html.contains("<td>globex-lab/notebook-2</td><td>globex</td>"), html);
         assertTrue(html.contains("On gpu-a; showing 2026-11-30T12:00:00Z."), html);
         assertEquals(java.util.Set.of("/api/v1/gpus/GPU-aaaa-0001/occupants?at=2026-11-30T12%3A00%3A00Z",
-                        "/api/v1/gpus/GPU-aaaa-0001/usage?from=2026-11-30T10%3A00%3A00Z&to=2026-11-30T12%3A01%3A00Z"),
+                        "/api/v1/gpus/GPU-aaaa-0001/usage?from=2026-11-30T10%3A00%3A00Z&to=2026-11-30T12%3A01%3A00Z",
+                        "/api/v1/changes/bulk"),
                 java.util.Set.copyOf(StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList()));
         // the card's usage curves: its SM activity and the container's share of its cores, no memory
         assertTrue(html.contains("\"name\":\"card SM_ACTIVE\"") && html.contains("[\"2026-11-30T11:58:00Z\",0.5]")
@@ -441,7 +442,8 @@ class PagesTest {
         assertTrue(resources.contains("[\"2026-11-30T10:20:00Z\",85.0]") && resources.contains("acme-ml/train-7 GPU_UTIL"), resources);
         assertTrue(option(html, "jitter-latency").contains("[\"2026-11-30T10:20:00Z\",1840.5]"));
         // the interference factor of the event's service in its namespace, never the name across namespaces
-        assertEquals(List.of("/api/v1/interference?service=llm&namespace=acme-serve&from=2026-11-29T12%3A00%3A00Z"
+        assertEquals(List.of("/api/v1/changes/bulk", "/api/v1/fleet/occupants?at=2026-11-30T10%3A20%3A00Z&namespace=acme-serve",
+                        "/api/v1/interference?service=llm&namespace=acme-serve&from=2026-11-29T12%3A00%3A00Z"
                         + "&to=2026-11-30T12%3A00%3A00Z&sli=TTFT",
                         "/api/v1/jitter-events/42",
                         "/api/v1/jitter-events?from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&limit=21&offset=0"),
@@ -551,7 +553,7 @@ class PagesTest {
         List<String> pages = List.of("/", "/fleet?at=" + Fixtures.AT, "/fleet/card?uuid=GPU-aaaa-0001&at=" + Fixtures.AT,
                 "/hours?month=" + Fixtures.MONTH, "/hours/report.csv?month=" + Fixtures.MONTH, "/hours/focus.csv?month=" + Fixtures.MONTH,
                 "/idle?from=2026-11-23&to=2026-11-30", "/queues?from=2026-11-23&to=2026-11-30", "/failures?from=2026-11-23&to=2026-11-30",
-                "/jitter?window=24h&to=2026-11-30T12:00:00Z", "/capacity", "/alerts?state=all", "/slos?window=6h", "/budgets?month=2026-11",
+                "/jitter?window=24h&to=2026-11-30T12:00:00Z", "/changes?from=2026-11-23&to=2026-12-01", "/capacity", "/alerts?state=all", "/slos?window=6h", "/budgets?month=2026-11",
                 "/signin", "/signin?code=not-the-code-0123456789", "/no-such-page");
         for (String signedIn : List.of("admin", "nobody")) {
             for (String path : pages) {

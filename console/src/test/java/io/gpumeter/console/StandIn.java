@@ -21,8 +21,12 @@ import java.util.concurrent.Executors;
  */
 final class StandIn {
 
-    /** One answer: status, content type and body. */
-    record Reply(int status, String type, String body) {
+    /** One answer: status, content type, body and any other headers (a list's X-Total-Count and Link). */
+    record Reply(int status, String type, String body, Map<String, String> headers) {
+        Reply(int status, String type, String body) {
+            this(status, type, body, Map.of());
+        }
+
         static Reply json(String body) {
             return new Reply(200, "application/json", body);
         }
@@ -38,13 +42,19 @@ final class StandIn {
         }
     }
 
-    /** A request as a service saw it. */
-    record Seen(Backend backend, String pathAndQuery, String authorization) {
+    /** A request as a service saw it, with its body (empty for a GET). */
+    record Seen(Backend backend, String pathAndQuery, String authorization, String body) {
+    }
+
+    /** An answer worked out from the request, as a service's own logic would; null to leave it to the fixtures. */
+    interface Handler {
+        Reply answer(String path, String query, String body, boolean tenant);
     }
 
     private static final Map<Backend, HttpServer> SERVERS = new EnumMap<>(Backend.class);
     private static final Map<String, Reply> REPLIES = new ConcurrentHashMap<>();
     private static final Map<String, Reply> OVERRIDES = new ConcurrentHashMap<>();
+    private static final Map<String, Handler> HANDLERS = new ConcurrentHashMap<>();
     static final List<Seen> SEEN = new CopyOnWriteArrayList<>();
 
     private StandIn() {
@@ -66,9 +76,13 @@ final class StandIn {
                     String path = exchange.getRequestURI().getRawPath();
                     String query = exchange.getRequestURI().getRawQuery();
                     String auth = exchange.getRequestHeaders().getFirst("Authorization");
-                    SEEN.add(new Seen(b, path + (query != null ? "?" + query : ""), auth));
+                    String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                    SEEN.add(new Seen(b, path + (query != null ? "?" + query : ""), auth, body));
                     boolean tenant = auth != null && Fixtures.isTenant(auth.substring("Bearer ".length()));
                     Reply reply = OVERRIDES.get(key(b, path, false));
+                    if (reply == null) {
+                        reply = handled(b, path, query, body, tenant);
+                    }
                     if (reply == null && query != null) {
                         reply = REPLIES.get(key(b, path + "?" + query, false));
                     }
@@ -82,11 +96,12 @@ final class StandIn {
                         exchange.close();
                         return;
                     }
-                    byte[] body = reply.body().getBytes(StandardCharsets.UTF_8);
+                    byte[] answer = reply.body().getBytes(StandardCharsets.UTF_8);
                     exchange.getResponseHeaders().set("Content-Type", reply.type());
-                    exchange.sendResponseHeaders(reply.status(), body.length);
+                    reply.headers().forEach((name, value) -> exchange.getResponseHeaders().set(name, value));
+                    exchange.sendResponseHeaders(reply.status(), answer.length);
                     try (OutputStream out = exchange.getResponseBody()) {
-                        out.write(body);
+                        out.write(answer);
                     }
                 });
                 server.start();
@@ -115,6 +130,24 @@ final class StandIn {
         REPLIES.put(key(backend, path, forTenant), reply);
     }
 
+    /** Answers worked out by {@code handler} for every path of {@code backend} under {@code pathPrefix}. */
+    static void handle(Backend backend, String pathPrefix, Handler handler) {
+        HANDLERS.put(key(backend, pathPrefix, false), handler);
+    }
+
+    private static Reply handled(Backend backend, String path, String query, String body, boolean tenant) {
+        for (Map.Entry<String, Handler> h : HANDLERS.entrySet()) {
+            String prefix = h.getKey().substring(backend.toString().length() + 1);
+            if (h.getKey().startsWith(backend + " ") && path.startsWith(prefix)) {
+                Reply reply = h.getValue().answer(path, query, body, tenant);
+                if (reply != null) {
+                    return reply;
+                }
+            }
+        }
+        return null;
+    }
+
     /** An answer for every token until {@link #reset()}. */
     static void override(Backend backend, String path, Reply reply) {
         OVERRIDES.put(key(backend, path, false), reply);
@@ -123,6 +156,7 @@ final class StandIn {
     static void reset() {
         OVERRIDES.clear();
         SEEN.clear();
+        ChangeBookStandIn.reset();
     }
 
     private static String key(Backend backend, String path, boolean tenant) {

@@ -1,0 +1,78 @@
+package io.gpumeter.console;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.qute.TemplateData;
+
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One row of the ledger's change book ({@code GET /api/v1/changes}): what changed on a node, or cluster-wide when
+ * {@code node} is null, from {@code before} to {@code after}, where it was seen ({@code source}), and how many changes
+ * of its subject its minute held ({@code count}, a flapping value).
+ */
+@TemplateData
+public record BookChange(String id, Instant at, String cluster, String node, String kind, String subject, String before,
+                         String after, String source, int count) {
+
+    /** The kinds the book holds, in the order the page lists them. */
+    static final List<String> KINDS = List.of("NODE_ADDED", "NODE_REMOVED", "NODE_CORDONED", "NODE_UNCORDONED", "NODE_LABEL",
+            "GPU_ALLOCATABLE", "MIG_LAYOUT", "DRIVER_VERSION", "CUDA_VERSION", "COMPONENT_VERSION", "COMPONENT_HEALTH", "QUOTA");
+    /** How the ledger's source names a change the suite made itself (a runbook action's cordon or label). */
+    static final String SUITE_PREFIX = "gpumeter ";
+
+    /** The change as the ledger answered it; empty when it has no readable instant or kind. */
+    static Optional<BookChange> of(JsonNode c) {
+        String at = Format.text(c, "at");
+        String kind = Format.text(c, "kind");
+        if (at == null || kind == null) {
+            return Optional.empty();
+        }
+        return Format.instant(at).map(instant -> new BookChange(Format.text(c, "id"), instant, Format.text(c, "cluster"),
+                Format.text(c, "node"), kind, Format.text(c, "subject"), Format.text(c, "before"), Format.text(c, "after"),
+                Format.text(c, "source"), Math.max(1, c.path("count").asInt(1))));
+    }
+
+    /** Made by the suite itself, so never read as a cause. */
+    public boolean bySuite() {
+        return source != null && source.startsWith(SUITE_PREFIX);
+    }
+
+    public boolean clusterWide() {
+        return node == null;
+    }
+
+    public String atText() {
+        return Format.rfc3339(at);
+    }
+
+    /** e.g. {@code 550.54.15 → 560.35.03}; {@code (none)} for a value that was or became absent; empty for neither. */
+    public String beforeAfter() {
+        if (before == null && after == null) {
+            return "";
+        }
+        return shown(before) + " → " + shown(after);
+    }
+
+    /** The kind and its subject: {@code COMPONENT_HEALTH device-plugin}. */
+    public String what() {
+        return subject == null ? kind : kind + " " + subject;
+    }
+
+    /** Where: the node, or the cluster for a cluster-wide change. */
+    public String where() {
+        return node != null ? node : (cluster == null ? "" : cluster) + " (cluster-wide)";
+    }
+
+    /** One line for a chart's tooltip. */
+    public String summary() {
+        String values = beforeAfter();
+        return atText() + " " + where() + " " + what() + (values.isEmpty() ? "" : ": " + values)
+                + (count > 1 ? " (" + count + " in the minute)" : "") + (source == null ? "" : " — " + source);
+    }
+
+    private static String shown(String value) {
+        return value == null ? "(none)" : value;
+    }
+}
