@@ -1,7 +1,9 @@
 package io.gpumeter.slo.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.client.Answers;
+import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.client.LedgerRestClient.CardHoldingsRequest;
 import io.gpumeter.slo.client.LedgerRestClient.HoldingsRequest;
@@ -10,6 +12,8 @@ import io.gpumeter.slo.client.LedgerRestClient.UsageRequest;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.WebApplicationException;
+import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
@@ -38,6 +42,10 @@ public class LedgerClient {
     static final int MAX_PODS = 2000;
     /** The most cards the ledger's usage and card holdings reads take at once. */
     static final int MAX_CARDS = 500;
+    /** The most scopes the ledger's bulk read of the change book takes at once. */
+    static final int MAX_SCOPES = 1000;
+
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LedgerRestClient ledger;
 
@@ -110,6 +118,48 @@ public class LedgerClient {
     /** Allocated and used GPU-hours over [from, to) grouped by namespace or tenant, as the ledger answers. */
     public Uni<JsonNode> gpuHours(Instant from, Instant to, String groupBy) {
         return ledger.gpuHours(from.toString(), to.toString(), groupBy);
+    }
+
+    /**
+     * Many scopes of the change book, answered in the order asked: one read per {@value #MAX_SCOPES} scopes, one after
+     * the other.
+     */
+    public Uni<List<ScopeChanges>> changes(List<ChangeScope> scopes) {
+        return inChunks(scopes, MAX_SCOPES, chunk -> ledger.changes(new LedgerRestClient.ChangesRequest(chunk))
+                .map(LedgerClient::orEmpty));
+    }
+
+    /**
+     * A change and the nodes it touched with the ledger's windows around it; null for a change the ledger does not
+     * know. A window the ledger refuses is our caller's: a 400 naming the ledger's field, neither retried nor counted
+     * against the ledger.
+     */
+    @Retry(abortOn = ApiProblem.class)
+    @CircuitBreaker(skipOn = ApiProblem.class)
+    public Uni<ChangeImpact> changeImpact(String id, Instant from, Instant to) {
+        return ledger.changeImpact(id, from == null ? null : from.toString(), to == null ? null : to.toString())
+                .onFailure(Answers::notFound).recoverWithNull()
+                .onFailure(LedgerClient::badRequest).transform(LedgerClient::relayed);
+    }
+
+    private static boolean badRequest(Throwable e) {
+        return e instanceof WebApplicationException w && w.getResponse() != null && w.getResponse().getStatus() == 400;
+    }
+
+    /** The ledger's refusal of a window as ours: its field and its detail. */
+    private static ApiProblem relayed(Throwable e) {
+        Response r = ((WebApplicationException) e).getResponse();
+        String body = r.hasEntity() ? r.readEntity(String.class) : null;
+        String field = null;
+        String detail = null;
+        try {
+            JsonNode problem = body == null ? null : JSON.readTree(body);
+            field = problem == null || !problem.path("field").isTextual() ? null : problem.path("field").asText();
+            detail = problem == null || !problem.path("detail").isTextual() ? null : problem.path("detail").asText();
+        } catch (java.io.IOException ignored) {
+            // not a problem document: said plainly below
+        }
+        return ApiProblem.badRequest(field, detail == null ? "the ledger refused the window around the change" : detail);
     }
 
     /** The fleet's fragmentation at {@code at}, as the ledger answers. */

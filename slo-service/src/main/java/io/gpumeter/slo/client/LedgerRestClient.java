@@ -8,6 +8,7 @@ import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -16,8 +17,9 @@ import org.eclipse.microprofile.rest.client.inject.RegisterRestClient;
 import java.util.List;
 
 /**
- * The ledger-service reads jitter attribution, the interference factor and attainment breakdowns need, each for a
- * whole set of pods or cards at once; use {@link LedgerClient}, which adds the call policy.
+ * The ledger-service reads jitter attribution, the interference factor, attainment breakdowns and the changes before
+ * events need, each for a whole set of pods, cards or scopes at once; use {@link LedgerClient}, which adds the call
+ * policy.
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
@@ -84,4 +86,19 @@ interface LedgerRestClient {
     @Path("/usage/series")
     @Consumes(MediaType.APPLICATION_JSON)
     Uni<List<CardUsage>> usage(UsageRequest request);
+
+    record ChangesRequest(List<ChangeScope> scopes) {
+    }
+
+    /** Many scopes of the change book in one read, answered in the order asked. */
+    @POST
+    @Path("/changes/bulk")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<List<ScopeChanges>> changes(ChangesRequest request);
+
+    /** A change and the nodes it touched, with the windows before and after it (404 for an unknown change). */
+    @GET
+    @Path("/changes/{id}/impact")
+    Uni<ChangeImpact> changeImpact(@PathParam("id") String id, @QueryParam("from") String from,
+                                   @QueryParam("to") String to);
 }

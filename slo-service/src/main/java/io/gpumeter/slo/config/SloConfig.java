@@ -39,6 +39,24 @@ public interface SloConfig {
     /** How long latency minutes and the hours folded from them are kept. */
     RetentionConfig retention();
 
+    /** What changed before a jitter event or a burning SLO, and a change's jitter impact, from the ledger's change book. */
+    Changes changes();
+
+    /** The change book read from the ledger. */
+    interface Changes {
+
+        /**
+         * How far before a jitter event's start, or a firing SLO's status, the changes it carries reach; the pods of a
+         * firing SLO are placed on their nodes over the same span.
+         */
+        @WithDefault("P1D")
+        Duration lookBack();
+
+        /** Longest span (both windows together) a change's jitter impact counts events over. */
+        @WithDefault("P14D")
+        Duration maxImpactSpan();
+    }
+
     /** Reading pods' tenants from the ledger. */
     interface Tenants {
 

@@ -21,7 +21,12 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Jitter events in schema slo, one per SLO and run of bad minutes; a run that touches a stored event extends it. */
 @ApplicationScoped
@@ -171,6 +176,36 @@ public class JitterEventRepository {
                     rows.forEach(r -> out.add(r.getString("namespace")));
                     return out;
                 });
+    }
+
+    /** The pods ("namespace/pod") each of these events' evidence names, by event id; an event naming none is missing. */
+    public Uni<Map<Long, Set<String>>> pods(Collection<Long> ids) {
+        if (ids.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return pool.preparedQuery("""
+                        SELECT e.id, p ->> 'namespace' AS namespace, p ->> 'pod' AS pod
+                        FROM slo.jitter_event e CROSS JOIN LATERAL jsonb_array_elements(
+                            CASE WHEN jsonb_typeof(e.evidence -> 'pods') = 'array' THEN e.evidence -> 'pods' ELSE '[]' END) p
+                        WHERE e.id = ANY($1)""")
+                .execute(Tuple.of(ids.toArray(Long[]::new)))
+                .map(rows -> {
+                    Map<Long, Set<String>> out = new HashMap<>();
+                    for (Row r : rows) {
+                        if (r.getString("namespace") != null && r.getString("pod") != null) {
+                            out.computeIfAbsent(r.getLong("id"), id -> new TreeSet<>())
+                                    .add(r.getString("namespace") + "/" + r.getString("pod"));
+                        }
+                    }
+                    return out;
+                });
+    }
+
+    /** The events that started in {@code [from, to)}, in start order, without their evidence. */
+    public Uni<List<StoredEvent>> startedIn(Instant from, Instant to) {
+        return pool.preparedQuery("SELECT " + COLUMNS + ", NULL AS evidence_text FROM slo.jitter_event"
+                        + " WHERE started_at >= $1 AND started_at < $2 ORDER BY started_at, id")
+                .execute(Tuple.of(offset(from), offset(to))).map(JitterEventRepository::events);
     }
 
     /** One event with its evidence, or null. */

@@ -3,6 +3,7 @@ package io.gpumeter.slo.rest;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.problem.Window;
+import io.gpumeter.slo.service.JitterChanges;
 import io.gpumeter.slo.service.JitterService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -22,15 +23,18 @@ import java.util.List;
 public class JitterEventResource {
 
     private final JitterService jitter;
+    private final JitterChanges changes;
 
-    public JitterEventResource(JitterService jitter) {
+    public JitterEventResource(JitterService jitter, JitterChanges changes) {
         this.jitter = jitter;
+        this.changes = changes;
     }
 
     @GET
     @Operation(summary = "Jitter events overlapping [from, to), of one service (in its namespace; without namespace,"
             + " the only namespace whose events of it overlap, else a 400 naming namespace) or all, by start; the query"
-            + " cuts the page")
+            + " cuts the page; each with the changes of its pods' nodes and clusters in the look-back before its start"
+            + " (changesBefore; absent with changesBeforeNote when the ledger could not be read)")
     public Uni<List<JitterEventSummary>> list(@QueryParam("from") String from, @QueryParam("to") String to,
                                               @QueryParam("service") String service,
                                               @QueryParam("namespace") String namespace,
@@ -38,12 +42,14 @@ public class JitterEventResource {
                                               @QueryParam("offset") String offset) {
         return jitter.list(Params.window(from, to), service == null || service.isBlank() ? null : service.strip(),
                         namespace, Window.of(limit, offset))
-                .map(page -> page.map(JitterEventSummary::of));
+                // the page's changes in one placement read and one read of the change book
+                .chain(page -> changes.of(page).map(before -> page.map(e -> JitterEventSummary.of(e, before.get(e.id())))));
     }
 
     @GET
     @Path("/{id}")
-    @Operation(summary = "One jitter event with its pods, GPUs, neighbours, curves and ranked suspects")
+    @Operation(summary = "One jitter event with its pods, GPUs, neighbours, curves and ranked suspects, and the changes"
+            + " before it")
     public Uni<JitterEventView> get(@PathParam("id") String id) {
         long parsed;
         try {
@@ -51,11 +57,11 @@ public class JitterEventResource {
         } catch (NumberFormatException e) {
             throw ApiProblem.badRequest("id", "id must be a jitter event's number, got '" + id + "'");
         }
-        return jitter.get(parsed).map(event -> {
+        return jitter.get(parsed).chain(event -> {
             if (event == null) {
                 throw ApiProblem.notFound("id", "there is no jitter event " + parsed);
             }
-            return JitterEventView.of(event);
+            return changes.of(event).map(before -> JitterEventView.of(event, before));
         });
     }
 

@@ -4,6 +4,7 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.slo.domain.SloDefinition;
 import io.gpumeter.slo.service.BreakdownService;
+import io.gpumeter.slo.service.SloChanges;
 import io.gpumeter.slo.service.SloRequest;
 import io.gpumeter.slo.service.SloService;
 import io.smallrye.mutiny.Uni;
@@ -33,10 +34,12 @@ public class SloResource {
     private final SloService slos;
     private final BreakdownService breakdowns;
 
+    private final SloChanges changes;
     private final Clock clock;
 
-    public SloResource(SloService slos, BreakdownService breakdowns, Clock clock) {
+    public SloResource(SloService slos, BreakdownService breakdowns, SloChanges changes, Clock clock) {
         this.clock = clock;
+        this.changes = changes;
         this.slos = slos;
         this.breakdowns = breakdowns;
     }
@@ -99,10 +102,13 @@ public class SloResource {
     @GET
     @Path("/{name}/status")
     @Operation(summary = "Attainment, error budget left and the workbook's multi-window burn-rate alerts, as of at"
-            + " (default now), over whole minutes")
+            + " (default now), over whole minutes; while an alert fires, the changes of its pods' nodes and clusters"
+            + " in the look-back before it (changesBefore; absent with changesBeforeNote when the ledger could not be read)")
     public Uni<SloStatusView> status(@PathParam("name") String name, @QueryParam("at") String at) {
         Instant asOf = Params.instantOr("at", at, clock.instant());
-        return slos.status(name, asOf).map(SloStatusView::of);
+        // a fleet read (tenants read their SLOs through slo-states): a burning SLO says what changed before it
+        return slos.status(name, asOf).chain(e -> changes.of(List.of(e))
+                .map(found -> SloStatusView.of(e).with(found.get(e.definition().name()))));
     }
 
     @GET

@@ -5,7 +5,9 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.domain.SloDefinition;
+import io.gpumeter.slo.service.ChangesBefore;
 import io.gpumeter.slo.service.LatencyService;
+import io.gpumeter.slo.service.SloChanges;
 import io.gpumeter.slo.service.SloService;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
@@ -33,10 +35,12 @@ public class SloStateResource {
 
     private final SloService slos;
     private final LatencyService latency;
+    private final SloChanges changes;
     private final SloConfig config;
 
-    public SloStateResource(SloService slos, LatencyService latency, SloConfig config) {
+    public SloStateResource(SloService slos, LatencyService latency, SloChanges changes, SloConfig config) {
         this.slos = slos;
+        this.changes = changes;
         this.latency = latency;
         this.config = config;
     }
@@ -44,7 +48,8 @@ public class SloStateResource {
     @GET
     @Operation(summary = "Every SLO (or, with tenant=, those whose selector names that tenant) with its status as of to"
             + " and, for a latency SLO naming a service and without tenant=, the service's per-minute latency in"
-            + " [from, to)")
+            + " [from, to); without tenant=, a status whose burn-rate alert fires carries the changes of its pods' nodes"
+            + " and clusters in the look-back before to (changesBefore)")
     public Uni<List<SloStateView>> states(@QueryParam("from") String from, @QueryParam("to") String to,
                                           @QueryParam("tenant") List<String> tenant,
                                           @Parameter(description = "the error budget left at this many instants evenly "
@@ -61,13 +66,29 @@ public class SloStateResource {
         if (named.size() > 1) {
             return Uni.createFrom().item(List.of());
         }
-        // a service's curve merges the pods of every tenant, so a tenant's read carries none
-        boolean curves = named.isEmpty();
+        // a service's curve merges the pods of every tenant, and the change book spans every tenant's nodes (a tenant
+        // token always names its tenant here), so a tenant's read carries neither
+        boolean fleet = named.isEmpty();
         return (named.isEmpty() ? slos.list() : slos.listOfTenant(named.get(0)))
                 // one SLO after the other: the evaluations share the service's database session
                 .chain(all -> Multi.createFrom().iterable(all)
-                        .onItem().transformToUniAndConcatenate(stored -> state(stored, window, curves, points))
-                        .collect().asList());
+                        .onItem().transformToUniAndConcatenate(stored -> state(stored, window, fleet, points))
+                        .collect().asList())
+                .chain(read -> fleet ? withChanges(read) : Uni.createFrom().item(read.stream().map(Read::view).toList()));
+    }
+
+    /** One SLO's state and the status it was read from (null when it could not be evaluated). */
+    private record Read(SloStateView view, SloService.Evaluated status) {
+    }
+
+    /** Every firing SLO of the read with what changed before it, from one placement read and one read of the book. */
+    private Uni<List<SloStateView>> withChanges(List<Read> read) {
+        List<SloService.Evaluated> evaluated = read.stream().map(Read::status).filter(e -> e != null).toList();
+        return changes.of(evaluated).map(found -> read.stream().map(r -> {
+            ChangesBefore.Found f = r.status() == null ? null : found.get(r.status().definition().name());
+            SloStateView v = r.view();
+            return f == null ? v : new SloStateView(v.slo(), v.status().with(f), v.latency(), v.budgetLeft(), v.problem());
+        }).toList());
     }
 
     /** The most instants a burn-down is asked at: one read of events serves them all, but each is evaluated. */
@@ -100,7 +121,7 @@ public class SloStateResource {
         return e instanceof ApiProblem p && "selector.namespace".equals(p.field());
     }
 
-    private Uni<SloStateView> state(SloService.Stored stored, TimeWindow window, boolean curves, List<Instant> points) {
+    private Uni<Read> state(SloService.Stored stored, TimeWindow window, boolean curves, List<Instant> points) {
         SloDefinition d = stored.definition();
         List<Instant> ats = new ArrayList<>(points);
         ats.add(window.end()); // the status as of to, from the same read
@@ -112,14 +133,15 @@ public class SloStateResource {
                             ? Uni.createFrom().deferred(() -> latency.report(read.service(), read.namespace(), d.sli(),
                             window))
                             : Uni.createFrom().nullItem();
-                    return curve.map(report -> new SloStateView(SloView.of(stored),
-                            SloStatusView.of(evaluated.get(evaluated.size() - 1)), report, points.isEmpty() ? null
+                    SloService.Evaluated status = evaluated.get(evaluated.size() - 1);
+                    return curve.map(report -> new Read(new SloStateView(SloView.of(stored),
+                            SloStatusView.of(status), report, points.isEmpty() ? null
                             : IntStream.range(0, points.size()).mapToObj(i -> new SloStateView.BudgetLeft(points.get(i),
-                                    evaluated.get(i).status().budgetRemaining())).toList(), null));
+                                    evaluated.get(i).status().budgetRemaining())).toList(), null), status));
                 })
                 // one SLO that cannot be read (a legacy selector whose service several namespaces report) says so in
                 // its own entry, and the others are answered
-                .onFailure(SloStateResource::unpinned).recoverWithItem(e -> new SloStateView(SloView.of(stored), null,
-                        null, null, SloStateView.Problem.of((ApiProblem) e)));
+                .onFailure(SloStateResource::unpinned).recoverWithItem(e -> new Read(new SloStateView(SloView.of(stored),
+                        null, null, null, SloStateView.Problem.of((ApiProblem) e)), null));
     }
 }

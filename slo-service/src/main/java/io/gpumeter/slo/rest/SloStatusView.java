@@ -1,10 +1,12 @@
 package io.gpumeter.slo.rest;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import io.gpumeter.slo.client.Change;
 import io.gpumeter.slo.domain.AlertState;
 import io.gpumeter.slo.domain.SloStatus;
 import io.gpumeter.slo.domain.TenantCoverage;
 import io.gpumeter.slo.domain.WindowBurn;
+import io.gpumeter.slo.service.ChangesBefore;
 import io.gpumeter.slo.service.SloService;
 
 import java.math.BigDecimal;
@@ -13,7 +15,10 @@ import java.util.List;
 
 /**
  * An SLO's standing over its window ending at {@code end}: attainment, error budget and burn-rate alerts; for a
- * tenant selector, how the pods read were attributed ({@code selection}).
+ * tenant selector, how the pods read were attributed ({@code selection}); and while a burn-rate alert fires, outside
+ * a tenant's reads, {@code changesBefore}: the changes of the nodes its pods ran on in the look-back before {@code to}
+ * and of their clusters, newest first, at most 10 — absent, with {@code changesBeforeNote} saying why, when the ledger
+ * could not be read (the note also says when its pods were on no node the ledger knows).
  */
 public record SloStatusView(String name, String service,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String tenant,
@@ -21,7 +26,9 @@ public record SloStatusView(String name, String service,
                             String sli, BigDecimal target, String window,
                             Instant from, Instant to, String state, BigDecimal attainment, long goodEvents,
                             long totalEvents, ErrorBudget errorBudget, List<Alert> alerts,
-                            @JsonInclude(JsonInclude.Include.NON_NULL) TenantCoverage selection) {
+                            @JsonInclude(JsonInclude.Include.NON_NULL) TenantCoverage selection,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) List<Change> changesBefore,
+                            @JsonInclude(JsonInclude.Include.NON_NULL) String changesBeforeNote) {
 
     /**
      * @param allowedBad bad events the window may hold: (1 - target) x total
@@ -53,6 +60,12 @@ public record SloStatusView(String name, String service,
                 e.definition().target(), e.definition().windowText(), s.window().start(), s.window().end(),
                 s.state().name(), s.attainment(), s.good(), s.total(),
                 new ErrorBudget(s.allowedBad(), s.bad(), s.budgetRemaining()),
-                s.alerts().stream().map(Alert::of).toList(), e.selection());
+                s.alerts().stream().map(Alert::of).toList(), e.selection(), null, null);
+    }
+
+    /** The same status with the changes before it (none read: as it is). */
+    SloStatusView with(ChangesBefore.Found found) {
+        return found == null ? this : new SloStatusView(name, service, tenant, namespace, sli, target, window, from, to,
+                state, attainment, goodEvents, totalEvents, errorBudget, alerts, selection, found.changes(), found.note());
     }
 }

@@ -4,6 +4,7 @@ import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.slo.config.SloConfig;
+import io.gpumeter.slo.domain.AlertState;
 import io.gpumeter.slo.domain.BurnAlert;
 import io.gpumeter.slo.domain.BurnRates;
 import io.gpumeter.slo.domain.Objective;
@@ -26,6 +27,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
 
 /** Service level objectives: validated definitions, and each one's attainment, budget and burn-rate alerts. */
 @ApplicationScoped
@@ -38,9 +41,17 @@ public class SloService {
     /**
      * An SLO's status as of the end of the last whole minute before {@code at}; for a tenant selector, how the
      * candidate pod-minutes of the minutes read were attributed (else null). A legacy service selector (no namespace)
-     * comes pinned to the namespace that reported its service in the minutes read.
+     * comes pinned to the namespace that reported its service in the minutes read. {@code recentPods} are the pods
+     * ("namespace/pod") the SLO counted in the look-back before {@code end} ({@code gpumeter.slo.changes.look-back}),
+     * whose nodes are where a burning SLO's changes are looked for (empty for the earlier instants of a burn-down).
      */
-    public record Evaluated(SloDefinition definition, Instant end, SloStatus status, TenantCoverage selection) {
+    public record Evaluated(SloDefinition definition, Instant end, SloStatus status, TenantCoverage selection,
+                            Set<String> recentPods) {
+
+        /** Whether one of its burn-rate alerts fires. */
+        public boolean firing() {
+            return status.alerts().stream().anyMatch(AlertState::firing);
+        }
     }
 
     private final SloRepository repository;
@@ -187,8 +198,13 @@ public class SloService {
         return events.podMinutes(d, new TimeWindow(first.minus(span), last)).map(selected -> {
             // each evaluation counts only the minutes inside its own windows
             var minutes = SloMinutes.perMinute(d, selected.pods());
+            Instant recent = last.minus(config.changes().lookBack());
+            Set<String> recentPods = new TreeSet<>();
+            selected.pods().stream().filter(p -> !p.minute().isBefore(recent) && p.minute().isBefore(last))
+                    .forEach(p -> recentPods.add(p.podKey()));
             return ends.stream().map(end -> new Evaluated(selected.slo(), end, BurnRates.evaluate(d.target(),
-                    d.window(), BurnAlert.WORKBOOK, minutes, end), selected.coverage())).toList();
+                    d.window(), BurnAlert.WORKBOOK, minutes, end), selected.coverage(),
+                    end.equals(last) ? Set.copyOf(recentPods) : Set.of())).toList();
         });
     }
 

@@ -28,7 +28,8 @@ import java.util.stream.Collectors;
  * ({@code POST /api/v1/holdings}, {@code POST /api/v1/card-holdings}) and cards' usage
  * ({@code POST /api/v1/usage/series}) — in the ledger's own JSON shapes from what a test put in
  * {@link #HOLDINGS} and {@link #USAGE}, clipped and filtered as the ledger does, and a pod's scheduling decision from
- * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of). A read that
+ * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of), and the change
+ * book's bulk and impact reads from {@link #CHANGES}. A read that
  * would answer about a card in {@link #FAILING}, or a decision for a pod ("namespace/pod") there, answers 500. The
  * ledger's per-pod and per-card reads are not offered (404), so a caller that falls back to them is noticed.
  */
@@ -95,12 +96,32 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         }
     }
 
+    /** One change of the change book, as the ledger's change reads answer it ({@code node} null: cluster-wide). */
+    public record BookChange(String id, Instant at, String cluster, String node, String kind, String subject,
+                             String before, String after) {
+
+        String json() {
+            return "{\"id\":" + str(id) + ",\"at\":\"" + at + "\",\"cluster\":" + str(cluster) + ",\"node\":" + str(node)
+                    + ",\"kind\":" + str(kind) + ",\"subject\":" + str(subject) + ",\"before\":" + str(before)
+                    + ",\"after\":" + str(after) + ",\"source\":\"node labels\",\"count\":1}";
+        }
+    }
+
     private static final ObjectMapper JSON = new ObjectMapper();
 
     static final List<Holding> HOLDINGS = new CopyOnWriteArrayList<>();
     static final List<Decision> DECISIONS = new CopyOnWriteArrayList<>();
     static final List<Usage> USAGE = new CopyOnWriteArrayList<>();
     static final List<String> FAILING = new CopyOnWriteArrayList<>();
+    /**
+     * The change book: {@code POST /api/v1/changes/bulk} answers each scope from it as the ledger does (the node's
+     * changes and, with clusterWide, the cluster's cluster-wide ones, in [from, to), newest first when asked, cut to the
+     * limit); {@code GET /api/v1/changes/{id}/impact} answers the change, its node (every node {@link #HOLDINGS} names
+     * for a cluster-wide one) and the ledger's windows, with the GPU-hours of {@link #GPU_HOURS} (before, after). A
+     * bulk read answers 500 while {@link #FAILING} holds "changes".
+     */
+    static final List<BookChange> CHANGES = new CopyOnWriteArrayList<>();
+    static final Map<String, double[]> GPU_HOURS = new java.util.concurrent.ConcurrentHashMap<>();
     /**
      * Canned answers of the ledger's GET reads (queue waits, pending, GPU-hours, fragmentation), keyed by path, or by
      * path and groupBy as "path?groupBy=x"; a path not here answers 404.
@@ -204,6 +225,22 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             send(exchange, 200, array(answers));
             return;
         }
+        if (post && path.equals("/api/v1/changes/bulk")) {
+            if (FAILING.contains("changes")) {
+                send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
+                return;
+            }
+            List<String> answers = new ArrayList<>();
+            for (JsonNode scope : JSON.readTree(body).path("scopes")) {
+                answers.add(scope(scope));
+            }
+            send(exchange, 200, array(answers));
+            return;
+        }
+        if (!post && path.startsWith("/api/v1/changes/") && path.endsWith("/impact")) {
+            impact(exchange, path.substring("/api/v1/changes/".length(), path.length() - "/impact".length()), q);
+            return;
+        }
         if (!post) {
             String canned = GETS.getOrDefault(path + "?groupBy=" + q.get("groupBy"), GETS.get(path));
             if (canned != null) {
@@ -212,6 +249,68 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             }
         }
         send(exchange, 404, "{\"title\":\"Not Found\"}");
+    }
+
+    /** One scope of a bulk read of the change book, answered as the ledger does. */
+    private static String scope(JsonNode scope) {
+        String cluster = scope.path("cluster").asText();
+        String node = scope.path("node").isTextual() ? scope.path("node").asText() : null;
+        Instant from = Instant.parse(scope.path("from").asText());
+        Instant to = Instant.parse(scope.path("to").asText());
+        boolean clusterWide = !scope.path("clusterWide").isBoolean() || scope.path("clusterWide").asBoolean();
+        int limit = scope.path("limit").isInt() ? scope.path("limit").asInt() : 1000;
+        boolean newest = scope.path("newestFirst").asBoolean(false);
+        java.util.Comparator<BookChange> order = java.util.Comparator.comparing(BookChange::at);
+        List<BookChange> found = CHANGES.stream().filter(c -> c.cluster().equals(cluster)
+                        && (node == null || node.equals(c.node()) || clusterWide && c.node() == null)
+                        && !c.at().isBefore(from) && c.at().isBefore(to))
+                .sorted(newest ? order.reversed() : order).toList();
+        return "{\"cluster\":" + str(cluster) + ",\"node\":" + str(node) + ",\"from\":\"" + from + "\",\"to\":\"" + to
+                + "\",\"total\":" + found.size() + ",\"changes\":"
+                + array(found.stream().limit(limit).map(BookChange::json).toList()) + "}";
+    }
+
+    /** A change's impact windows as the ledger works them out; 404 for an unknown change, 400 for a wrong bound. */
+    private static void impact(HttpExchange exchange, String id, Map<String, String> q) throws IOException {
+        BookChange change = CHANGES.stream().filter(c -> c.id().equals(id)).findFirst().orElse(null);
+        if (change == null) {
+            send(exchange, 404, "{\"title\":\"Not Found\",\"status\":404,\"field\":\"id\",\"detail\":\"no change " + id + "\"}");
+            return;
+        }
+        Instant at = change.at();
+        Instant from = q.containsKey("from") ? Instant.parse(q.get("from")) : null;
+        Instant to = q.containsKey("to") ? Instant.parse(q.get("to")) : null;
+        Instant start = from != null ? from : to != null ? at.minus(java.time.Duration.between(at, to)) : at.minus(java.time.Duration.ofDays(1));
+        Instant end = to != null ? to : at.plus(java.time.Duration.between(start, at));
+        if (!start.isBefore(at)) {
+            send(exchange, 400, "{\"title\":\"Bad Request\",\"status\":400,\"field\":\"from\",\"detail\":"
+                    + "\"from must be before the change at " + at + "\"}");
+            return;
+        }
+        List<String> nodes = change.node() != null ? List.of(change.node())
+                : HOLDINGS.stream().map(Holding::node).filter(java.util.Objects::nonNull).distinct().sorted().toList();
+        double[] hours = GPU_HOURS.getOrDefault(id, new double[2]);
+        send(exchange, 200, "{\"change\":" + change.json() + ",\"nodes\":" + array(nodes.stream().map(FakeLedger::str).toList())
+                + ",\"before\":{\"from\":\"" + start + "\",\"to\":\"" + at + "\",\"gpuHours\":" + hours[0]
+                + ",\"failures\":0},\"after\":{\"from\":\"" + at + "\",\"to\":\"" + end + "\",\"gpuHours\":" + hours[1]
+                + ",\"failures\":0}}");
+    }
+
+    /**
+     * Whether a request is the holdings read that places a burning SLO's pods on their nodes for the changes before it:
+     * its window is the look-back before the status, one day by default. Tenant reads span hours.
+     */
+    static boolean placesForChanges(String request) {
+        if (!request.startsWith("/api/v1/holdings?")) {
+            return false;
+        }
+        try {
+            JsonNode body = JSON.readTree(request.substring(request.indexOf('?') + 1));
+            return java.time.Duration.between(Instant.parse(body.path("from").asText()), Instant.parse(body.path("to").asText()))
+                    .equals(java.time.Duration.ofDays(1));
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** The calls made to {@code path} (e.g. "/api/v1/holdings") since {@code before} calls had been made. */

@@ -62,6 +62,12 @@ class LedgerCallsResourceTest {
                 .filter(r -> r.startsWith(path + "?")).count();
     }
 
+    /** The holdings reads since {@code before} that asked pods' tenants (not those placing a burning SLO's pods). */
+    static long tenantReads(int before) {
+        return FakeLedger.REQUESTS.subList(before, FakeLedger.REQUESTS.size()).stream()
+                .filter(r -> r.startsWith("/api/v1/holdings?") && !FakeLedger.placesForChanges(r)).count();
+    }
+
     @ParameterizedTest(name = "{0} pods")
     @ValueSource(ints = {3, 6})
     void eachReadOfPodsOrCardsIsOneCallWhateverTheNumberOfPods(int n) {
@@ -69,20 +75,24 @@ class LedgerCallsResourceTest {
         String from = day(n).toString();
         String to = day(n).plusSeconds(600).toString();
 
-        // a tenant SLO's status: one holdings read for all its pods' hours, then remembered
+        // a tenant SLO's status: one holdings read for all its pods' hours, then remembered; burning (3 of its 5
+        // minutes bad), it also places all its pods with one more holdings read and reads the change book once
         int before = FakeLedger.REQUESTS.size();
         JsonPath status = given().queryParam("at", day(n).plusSeconds(630).toString())
                 .get(SloResourceTest.SLOS + "/calls-" + n + "-tenant/status").then().statusCode(200).extract().jsonPath();
         assertEquals(5, status.getLong("totalEvents"), "each of the service's 5 minutes counts once");
-        assertEquals(1, since(before, "/api/v1/holdings"));
-        String asked = FakeLedger.REQUESTS.get(FakeLedger.REQUESTS.size() - 1);
+        assertEquals(1, tenantReads(before));
+        assertEquals(1, since(before, "/api/v1/holdings") - tenantReads(before), "the placement of its pods");
+        assertEquals(1, since(before, "/api/v1/changes/bulk"));
+        String asked = FakeLedger.REQUESTS.subList(before, FakeLedger.REQUESTS.size()).stream()
+                .filter(r -> r.startsWith("/api/v1/holdings?") && !FakeLedger.placesForChanges(r)).findFirst().orElseThrow();
         for (int p = 0; p < n; p++) {
             assertTrue(asked.contains("\"pod\":\"calls-" + n + "-" + p + "\""), asked);
         }
         before = FakeLedger.REQUESTS.size();
         given().queryParam("at", day(n).plusSeconds(630).toString())
                 .get(SloResourceTest.SLOS + "/calls-" + n + "-tenant/status").then().statusCode(200);
-        assertEquals(0, since(before, "/api/v1/holdings"));
+        assertEquals(0, tenantReads(before));
 
         // a breakdown places every pod-minute with one holdings read
         before = FakeLedger.REQUESTS.size();
