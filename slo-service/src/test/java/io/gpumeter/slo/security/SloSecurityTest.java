@@ -139,6 +139,17 @@ class SloSecurityTest {
     }
 
     @Test
+    void aChangesJitterImpactIsAFleetRead() {
+        String path = "/api/v1/changes/0123456789abcdef01234567/jitter-impact";
+        given().get(path).then().statusCode(401);
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).get(path).then().statusCode(403)
+                .contentType("application/problem+json");
+        // a fleet role gets past the door; its window is checked before the ledger is asked
+        given().header("Authorization", TestTokens.bearer("reader")).queryParam("from", "soon").get(path).then()
+                .statusCode(400).body("field", org.hamcrest.Matchers.equalTo("from"));
+    }
+
+    @Test
     void everySloOperationBelongsToANamedFamily() {
         String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
         assertTrue(AccessCoverage.operations(openApi) >= 8);
