@@ -17,6 +17,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
+import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -42,6 +43,7 @@ import java.util.TreeSet;
  * reads every version of the node and replaces its rows, like every failure book.
  */
 @ApplicationScoped
+@Startup
 public class MigBooks {
 
     private static final Logger LOG = Logger.getLogger(MigBooks.class);
@@ -67,7 +69,10 @@ public class MigBooks {
         this.consistency = new MigConsistency(layouts(this.config), this.config.grace(), this.config.instanceStaleness());
     }
 
-    /** The GPU Operator's default layouts with the configured files over them; a file that cannot be read stops the start. */
+    /**
+     * The GPU Operator's default layouts with the configured files over them, read once at start: a file that cannot be
+     * read or parsed stops the start, naming the file and the layout at fault.
+     */
     static MigLayouts layouts(LedgerConfig.Mig config) {
         MigLayouts out = MigLayouts.defaults();
         for (String file : config.layoutFiles().orElse(List.of())) {
