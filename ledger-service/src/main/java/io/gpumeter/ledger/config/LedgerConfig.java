@@ -140,7 +140,10 @@ public interface LedgerConfig {
         @WithDefault("2g.20gb,3g.40gb")
         List<String> migProfiles();
 
-        /** Node labels naming a node pool, first present wins; the card model is the pool otherwise. */
+        /**
+         * Node labels naming a node pool, first present wins; the card model is the pool otherwise. The change book
+         * names each node change's pool by them too.
+         */
         @WithDefault("gpumeter.io/pool,cloud.google.com/gke-nodepool,eks.amazonaws.com/nodegroup,kubernetes.azure.com/agentpool,karpenter.sh/nodepool")
         List<String> poolLabels();
     }

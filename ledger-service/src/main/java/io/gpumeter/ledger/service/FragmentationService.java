@@ -9,6 +9,7 @@ import io.gpumeter.ledger.domain.FragmentationProbe;
 import io.gpumeter.ledger.domain.FragmentationReport;
 import io.gpumeter.ledger.domain.FragmentationSeries;
 import io.gpumeter.ledger.domain.MigProfile;
+import io.gpumeter.ledger.domain.NodePools;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
 import io.gpumeter.ledger.domain.ShapeMix;
 import io.gpumeter.ledger.repository.FragmentationRepository;
@@ -47,7 +48,7 @@ public class FragmentationService {
         this.repository = repository;
         this.mix = ShapeMix.parse(config.fragmentation().shapeMix());
         this.migProfiles = config.fragmentation().migProfiles().stream().map(MigProfile::parse).toList();
-        this.cards = new ProbeCards(policy, config.fragmentation().poolLabels());
+        this.cards = new ProbeCards(policy, new NodePools(config.fragmentation().poolLabels()));
     }
 
     public Uni<FragmentationReport> at(Instant at, String shapes, String groupBy, String cluster) {

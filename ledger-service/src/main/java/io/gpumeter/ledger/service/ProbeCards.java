@@ -6,6 +6,7 @@ import io.gpumeter.ledger.domain.DraCards;
 import io.gpumeter.ledger.domain.HeldUnit;
 import io.gpumeter.ledger.domain.MigProfile;
 import io.gpumeter.ledger.domain.NodeInventory;
+import io.gpumeter.ledger.domain.NodePools;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
 import io.gpumeter.ledger.domain.ProbeCard;
 import io.gpumeter.ledger.domain.UnitKind;
@@ -31,11 +32,11 @@ final class ProbeCards {
     private static final int DEFAULT_CORES = 100;
 
     private final NormalizationPolicy policy;
-    private final List<String> poolLabels;
+    private final NodePools pools;
 
-    ProbeCards(NormalizationPolicy policy, List<String> poolLabels) {
+    ProbeCards(NormalizationPolicy policy, NodePools pools) {
         this.policy = policy;
-        this.poolLabels = List.copyOf(poolLabels);
+        this.pools = pools;
     }
 
     /** @param slices the current slices of NVIDIA's DRA driver by cluster */
@@ -51,7 +52,7 @@ final class ProbeCards {
             boolean migNode = "single".equalsIgnoreCase(strategy) || "mixed".equalsIgnoreCase(strategy);
             Optional<MigProfile> fixed = node.singleStrategyProfile();
             List<DraCards.Card> dra = published.getOrDefault(at.cluster(), Map.of()).getOrDefault(node.name(), List.of());
-            String pool = pool(node, dra.stream().map(DraCards.Card::model).filter(m -> m != null && !m.isBlank())
+            String pool = pools.of(node, dra.stream().map(DraCards.Card::model).filter(m -> m != null && !m.isBlank())
                     .findFirst().orElse(null));
             List<RegisteredGpu> gpus = node.gpus().stream().filter(g -> g.uuid() != null && !g.uuid().isBlank()).toList();
             Set<String> registered = new HashSet<>();
@@ -105,20 +106,5 @@ final class ProbeCards {
             out.add(new RegisteredGpu(node.name() + "#" + i, node.model(), memory == null ? 0 : memory, 0, 0, null, null));
         }
         return out;
-    }
-
-    /** The node's pool label, else its model from feature discovery, else the model its DRA cards publish. */
-    private String pool(NodeInventory node, String publishedModel) {
-        for (String label : poolLabels) {
-            String value = node.labels().get(label);
-            if (value != null && !value.isBlank()) {
-                return value;
-            }
-        }
-        String model = node.model();
-        if (model == null) {
-            model = publishedModel;
-        }
-        return model == null ? "unknown" : model;
     }
 }

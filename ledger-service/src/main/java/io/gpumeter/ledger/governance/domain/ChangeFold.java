@@ -35,7 +35,7 @@ public final class ChangeFold {
             Change first = group.get(0);
             Change last = group.get(group.size() - 1);
             out.add(new BookedChange(id(cluster, key), cluster, first.scope(), first.node(), first.at(), first.kind(),
-                    first.subject(), first.before(), last.after(), first.source(), group.size()));
+                    first.subject(), first.before(), last.after(), first.source(), group.size(), first.pool()));
         });
         return out;
     }

@@ -4,6 +4,7 @@ import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.NodeStatusFact;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.WatchEventType;
+import io.gpumeter.ledger.domain.NodePools;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -20,7 +21,9 @@ import java.util.TreeSet;
  * every other label but the heartbeat ones), what it offers ({@link NodeStatusFact}: cordon, allocatable GPU
  * resources; their suite annotations tell the suite's own actions), its GPU-stack pods ({@link StackPodChanges}) and
  * the driver versions the data paths saw where GFD labels none. The first version of each view is the baseline; a
- * node comes and goes with NODE_ADDED (at its creation where its status tells it) and NODE_REMOVED.
+ * node comes and goes with NODE_ADDED (at its creation where its status tells it) and NODE_REMOVED. Every change
+ * carries the node's pool at its version ({@link NodePoolTimeline}): a node relabelled into another pool has its
+ * changes before in the one and after in the other.
  */
 public final class NodeChanges {
 
@@ -33,13 +36,18 @@ public final class NodeChanges {
     private final String scope;
     private final HeartbeatLabels heartbeats;
     private final List<NodeStatusFact> statuses;
+    private final List<NodeFact> labelVersions;
+    private final NodePoolTimeline pools;
     private final List<Change> out = new ArrayList<>();
 
-    private NodeChanges(String node, List<NodeStatusFact> statuses, HeartbeatLabels heartbeats) {
+    private NodeChanges(String node, List<NodeFact> labels, List<NodeStatusFact> statuses, HeartbeatLabels heartbeats,
+                        NodePools pools) {
         this.node = node;
         this.scope = scope(node);
         this.heartbeats = heartbeats;
         this.statuses = Versions.ordered(statuses, NodeStatusFact::resourceVersion, NodeStatusFact::observedAt);
+        this.labelVersions = Versions.ordered(labels, NodeFact::resourceVersion, NodeFact::observedAt);
+        this.pools = NodePoolTimeline.of(node, labelVersions, this.statuses, pools);
     }
 
     /** The scope of a node's changes in the book. */
@@ -49,18 +57,23 @@ public final class NodeChanges {
 
     public static List<Change> derive(String node, List<NodeFact> labelVersions, List<NodeStatusFact> statusVersions,
                                       List<StackPodFact> stackPods, List<SeenDriver> sightings,
-                                      HeartbeatLabels heartbeats) {
-        NodeChanges changes = new NodeChanges(node, statusVersions, heartbeats);
-        List<NodeFact> labels = Versions.ordered(labelVersions, NodeFact::resourceVersion, NodeFact::observedAt);
+                                      HeartbeatLabels heartbeats, NodePools pools) {
+        NodeChanges changes = new NodeChanges(node, labelVersions, statusVersions, heartbeats, pools);
+        List<NodeFact> labels = changes.labelVersions;
         changes.lifecycle(labels);
         changes.labels(labels);
         changes.status();
-        changes.out.addAll(StackPodChanges.derive(node, changes.scope, stackPods));
+        changes.atTheirInstants(StackPodChanges.derive(node, changes.scope, stackPods));
         boolean gfdDriver = labels.stream().anyMatch(v -> GpuLabels.driverVersion(v.labels()) != null);
         if (!gfdDriver) {
-            changes.out.addAll(SeenDriverChanges.derive(node, changes.scope, sightings));
+            changes.atTheirInstants(SeenDriverChanges.derive(node, changes.scope, sightings));
         }
         return changes.out;
+    }
+
+    /** Changes seen apart from the node's versions (its stack pods, its driver): in its pool at their instants. */
+    private void atTheirInstants(List<Change> seen) {
+        seen.forEach(c -> out.add(c.inPool(pools.atInstant(c.at()))));
     }
 
     /**
@@ -86,11 +99,11 @@ public final class NodeChanges {
             Instant addedAt = created.containsKey(uid) ? created.get(uid) : uid.equals(firstUid) ? null : at;
             if (addedAt != null) {
                 out.add(new Change(scope, node, addedAt, ChangeKind.NODE_ADDED, null, null, null,
-                        created.containsKey(uid) ? STATUS : LABELS));
+                        created.containsKey(uid) ? STATUS : LABELS, pools.firstOf(uid, addedAt)));
             }
         });
         removed.forEach((uid, at) -> out.add(new Change(scope, node, at, ChangeKind.NODE_REMOVED, null, null, null,
-                LABELS)));
+                LABELS, pools.atInstant(at))));
     }
 
     private static void seen(String uid, WatchEventType type, Instant at, Map<String, Instant> firstSeen,
@@ -119,9 +132,10 @@ public final class NodeChanges {
         Map<String, String> a = before.labels();
         Map<String, String> b = after.labels();
         Instant at = after.observedAt();
-        add(at, ChangeKind.DRIVER_VERSION, null, GpuLabels.driverVersion(a), GpuLabels.driverVersion(b), LABELS);
-        add(at, ChangeKind.CUDA_VERSION, null, GpuLabels.cudaVersion(a), GpuLabels.cudaVersion(b), LABELS);
-        add(at, ChangeKind.MIG_LAYOUT, null, GpuLabels.migLayout(a), GpuLabels.migLayout(b), LABELS);
+        String pool = pools.atVersion(after.resourceVersion(), at);
+        add(at, pool, ChangeKind.DRIVER_VERSION, null, GpuLabels.driverVersion(a), GpuLabels.driverVersion(b), LABELS);
+        add(at, pool, ChangeKind.CUDA_VERSION, null, GpuLabels.cudaVersion(a), GpuLabels.cudaVersion(b), LABELS);
+        add(at, pool, ChangeKind.MIG_LAYOUT, null, GpuLabels.migLayout(a), GpuLabels.migLayout(b), LABELS);
         Set<String> keys = new TreeSet<>(a.keySet());
         keys.addAll(b.keySet());
         Map<String, String> marksBefore = null;
@@ -138,7 +152,7 @@ public final class NodeChanges {
                 marksAfter = marksAt(after.resourceVersion(), after.observedAt());
             }
             String suite = SuiteMarks.label(key, y, marksBefore, marksAfter);
-            add(at, ChangeKind.NODE_LABEL, key, x, y, suite == null ? LABELS : suite);
+            add(at, pool, ChangeKind.NODE_LABEL, key, x, y, suite == null ? LABELS : suite);
         }
     }
 
@@ -158,16 +172,17 @@ public final class NodeChanges {
             }
             if (previous != null) {
                 Instant at = v.observedAt();
+                String pool = pools.atVersion(v.resourceVersion(), at);
                 if (previous.unschedulable() != v.unschedulable()) {
                     String suite = SuiteMarks.cordon(v.unschedulable(), previous.suiteAnnotations(), v.suiteAnnotations());
-                    add(at, v.unschedulable() ? ChangeKind.NODE_CORDONED : ChangeKind.NODE_UNCORDONED, null,
+                    add(at, pool, v.unschedulable() ? ChangeKind.NODE_CORDONED : ChangeKind.NODE_UNCORDONED, null,
                             v.unschedulable() ? SCHEDULABLE : CORDONED, v.unschedulable() ? CORDONED : SCHEDULABLE,
                             suite == null ? STATUS : suite);
                 }
                 Set<String> resources = new TreeSet<>(previous.allocatable().keySet());
                 resources.addAll(v.allocatable().keySet());
                 for (String resource : resources) {
-                    add(at, ChangeKind.GPU_ALLOCATABLE, resource, text(previous.allocatable().get(resource)),
+                    add(at, pool, ChangeKind.GPU_ALLOCATABLE, resource, text(previous.allocatable().get(resource)),
                             text(v.allocatable().get(resource)), STATUS);
                 }
             }
@@ -175,9 +190,10 @@ public final class NodeChanges {
         }
     }
 
-    private void add(Instant at, ChangeKind kind, String subject, String before, String after, String source) {
+    private void add(Instant at, String pool, ChangeKind kind, String subject, String before, String after,
+                     String source) {
         if (!Objects.equals(before, after)) {
-            out.add(new Change(scope, node, at, kind, subject, before, after, source));
+            out.add(new Change(scope, node, at, kind, subject, before, after, source, pool));
         }
     }
 

@@ -29,7 +29,7 @@ import static io.gpumeter.ledger.repository.Columns.times;
 @ApplicationScoped
 public class ChangeRepository {
 
-    private static final String COLUMNS = "id, cluster, scope, node, at, kind, subject, before, after, source, count";
+    private static final String COLUMNS = "id, cluster, scope, node, at, kind, subject, before, after, source, count, pool";
 
     private final Pool pool;
 
@@ -48,16 +48,17 @@ public class ChangeRepository {
             return cleared.replaceWithVoid();
         }
         return cleared.chain(() -> conn.preparedQuery("""
-                        INSERT INTO ledger.gov_change (cluster, id, scope, node, at, kind, subject, before, after, source, count)
+                        INSERT INTO ledger.gov_change (cluster, id, scope, node, at, kind, subject, before, after, source, count, pool)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::timestamptz[], $6::text[], $7::text[],
-                            $8::text[], $9::text[], $10::text[], $11::int[]) AS u
+                            $8::text[], $9::text[], $10::text[], $11::int[], $12::text[]) AS u
                         ON CONFLICT DO NOTHING""")
                 .execute(Tuple.from(List.of(cluster, strings(changes, BookedChange::id), strings(changes, BookedChange::scope),
                         strings(changes, BookedChange::node), times(changes, BookedChange::at),
                         strings(changes, c -> c.kind().name()), strings(changes, BookedChange::subject),
                         strings(changes, BookedChange::before), strings(changes, BookedChange::after),
                         strings(changes, BookedChange::source),
-                        changes.stream().map(BookedChange::count).toArray(Integer[]::new)))))
+                        changes.stream().map(BookedChange::count).toArray(Integer[]::new),
+                        strings(changes, BookedChange::pool)))))
                 .replaceWithVoid();
     }
 
@@ -76,15 +77,21 @@ public class ChangeRepository {
 
     /**
      * One scope of a bulk read: a cluster, a node (null for all of them, or with {@code allNodes} false for none: the
-     * cluster-wide changes alone), a window and kinds (empty for all).
+     * cluster-wide changes alone), a window and kinds (empty for all); with a {@code pool}, only the changes of nodes
+     * in that pool at their version (so none cluster-wide).
      */
     public record Scope(String cluster, String node, Instant from, Instant to, Set<ChangeKind> kinds,
-                        boolean clusterWide, int limit, boolean newestFirst, boolean allNodes) {
+                        boolean clusterWide, int limit, boolean newestFirst, boolean allNodes, String pool) {
 
         /** A scope of one node (with the cluster-wide changes where {@code clusterWide}), or of the whole cluster. */
         public Scope(String cluster, String node, Instant from, Instant to, Set<ChangeKind> kinds, boolean clusterWide,
                      int limit, boolean newestFirst) {
-            this(cluster, node, from, to, kinds, clusterWide, limit, newestFirst, true);
+            this(cluster, node, from, to, kinds, clusterWide, limit, newestFirst, true, null);
+        }
+
+        public Scope(String cluster, String node, Instant from, Instant to, Set<ChangeKind> kinds, boolean clusterWide,
+                     int limit, boolean newestFirst, boolean allNodes) {
+            this(cluster, node, from, to, kinds, clusterWide, limit, newestFirst, allNodes, null);
         }
     }
 
@@ -96,7 +103,7 @@ public class ChangeRepository {
      * The changes of many scopes in one statement: each scope is a lateral read of its own ranges of the index
      * (cluster, node, at) — the node's, the cluster-wide ones', or the whole cluster's — each branch an equality the
      * index serves (an OR of them would scan the cluster per scope), cut to its limit in its order, with its whole
-     * count.
+     * count. Kinds and pool are filters on the rows those ranges hold, as cheap as reading them.
      */
     public Uni<List<ScopeChanges>> bulk(List<Scope> scopes) {
         List<ScopeChanges> out = new ArrayList<>();
@@ -112,7 +119,8 @@ public class ChangeRepository {
         }
         return pool.preparedQuery("SELECT s.i, c.total, " + prefixed() + """
                          FROM unnest($1::int[], $2::text[], $3::text[], $4::timestamptz[], $5::timestamptz[], $6::text[],
-                                     $7::bool[], $8::int[], $9::bool[], $10::bool[]) AS s(i, cl, nd, f, t, kinds, cw, lim, newest, an)
+                                     $7::bool[], $8::int[], $9::bool[], $10::bool[], $11::text[])
+                                     AS s(i, cl, nd, f, t, kinds, cw, lim, newest, an, pl)
                         CROSS JOIN LATERAL (
                             SELECT g.*, count(*) OVER () AS total FROM (
                                 SELECT * FROM ledger.gov_change n
@@ -123,7 +131,8 @@ public class ChangeRepository {
                                 UNION ALL
                                 SELECT * FROM ledger.gov_change a
                                 WHERE s.nd IS NULL AND s.an AND a.cluster = s.cl AND a.node IS NOT NULL AND a.at >= s.f AND a.at < s.t) g
-                            WHERE s.kinds IS NULL OR g.kind = ANY(string_to_array(s.kinds, ','))
+                            WHERE (s.kinds IS NULL OR g.kind = ANY(string_to_array(s.kinds, ',')))
+                              AND (s.pl IS NULL OR g.pool = s.pl)
                             ORDER BY CASE WHEN s.newest THEN -extract(epoch FROM g.at) ELSE extract(epoch FROM g.at) END,
                                      g.node NULLS FIRST, g.kind, g.subject NULLS FIRST, g.id
                             LIMIT s.lim) c
@@ -134,7 +143,7 @@ public class ChangeRepository {
                         scopes.stream().map(Scope::clusterWide).toArray(Boolean[]::new),
                         scopes.stream().map(Scope::limit).toArray(Integer[]::new),
                         scopes.stream().map(Scope::newestFirst).toArray(Boolean[]::new),
-                        scopes.stream().map(Scope::allNodes).toArray(Boolean[]::new))))
+                        scopes.stream().map(Scope::allNodes).toArray(Boolean[]::new), strings(scopes, Scope::pool))))
                 .map(rows -> {
                     for (Row r : rows) {
                         int i = r.getInteger("i");
@@ -179,6 +188,7 @@ public class ChangeRepository {
     private static BookedChange change(Row r) {
         return new BookedChange(r.getString("id"), r.getString("cluster"), r.getString("scope"), r.getString("node"),
                 instant(r.getOffsetDateTime("at")), ChangeKind.valueOf(r.getString("kind")), r.getString("subject"),
-                r.getString("before"), r.getString("after"), r.getString("source"), r.getInteger("count"));
+                r.getString("before"), r.getString("after"), r.getString("source"), r.getInteger("count"),
+                r.getString("pool"));
     }
 }

@@ -44,14 +44,16 @@ public class ChangeResource {
 
     /**
      * One change: {@code node} null for a cluster-wide one; {@code count} how many changes of its subject its minute
-     * held (a flapping value), {@code before} the first one's and {@code after} the last one's.
+     * held (a flapping value), {@code before} the first one's and {@code after} the last one's; {@code pool} the node's
+     * pool at the change's version as the fragmentation read names pools (the first pool label it carried, else its
+     * card model), null for a cluster-wide change.
      */
-    public record ChangeView(String id, Instant at, String cluster, String node, String kind, String subject,
-                             String before, String after, String source, int count) {
+    public record ChangeView(String id, Instant at, String cluster, String node, String pool, String kind,
+                             String subject, String before, String after, String source, int count) {
 
         static ChangeView of(BookedChange c) {
-            return new ChangeView(c.id(), c.at(), c.cluster(), c.node(), c.kind().name(), c.subject(), c.before(),
-                    c.after(), c.source(), c.count());
+            return new ChangeView(c.id(), c.at(), c.cluster(), c.node(), c.pool(), c.kind().name(), c.subject(),
+                    c.before(), c.after(), c.source(), c.count());
         }
     }
 
@@ -113,7 +115,8 @@ public class ChangeResource {
                 throw ApiProblem.badRequest(at + ".limit", at + ".limit must be between 1 and " + MAX_PER_SCOPE);
             }
             out.add(new Scope(s.cluster(), Params.optional(s.node()), from, to, ChangeService.kinds(at + ".kinds", s.kinds()),
-                    s.clusterWide() == null || s.clusterWide(), limit, Boolean.TRUE.equals(s.newestFirst())));
+                    s.clusterWide() == null || s.clusterWide(), limit, Boolean.TRUE.equals(s.newestFirst()), true,
+                    Params.optional(s.pool())));
         }
         return out;
     }

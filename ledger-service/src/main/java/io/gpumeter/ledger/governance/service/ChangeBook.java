@@ -7,6 +7,7 @@ import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.StackWorkloadFact;
 import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.domain.NodePools;
 import io.gpumeter.ledger.governance.domain.BookedChange;
 import io.gpumeter.ledger.governance.domain.Change;
 import io.gpumeter.ledger.governance.domain.ChangeFold;
@@ -51,6 +52,7 @@ public class ChangeBook {
     private final ChangeRepository changes;
     private final SkippedBooks skipped;
     private final HeartbeatLabels heartbeats;
+    private final NodePools pools;
 
     public ChangeBook(FactRepository facts, StackFactRepository stack, ChangeRepository changes, SkippedBooks skipped,
                       LedgerConfig config) {
@@ -59,11 +61,17 @@ public class ChangeBook {
         this.changes = changes;
         this.skipped = skipped;
         this.heartbeats = new HeartbeatLabels(config.changes().ignoredLabels());
+        // A node's change is in its pool as the fragmentation probe names pools, by the same labels.
+        this.pools = new NodePools(config.fragmentation().poolLabels());
     }
 
-    /** The rules the book is derived under, to tell a book derived under other ones. */
+    /**
+     * The rules the book is derived under, to tell a book derived under other ones: the excluded heartbeat labels and
+     * the pool labels (each stored change names its node's pool), so that a book stored before either changed — or
+     * before changes carried pools — is derived again at start.
+     */
     public String rules() {
-        return "ignored-labels=" + heartbeats.rules();
+        return "ignored-labels=" + heartbeats.rules() + ";pool-labels=" + pools.rules();
     }
 
     /** After the metering intake stored new versions of these nodes: takes the governance lock, then derives them. */
@@ -104,7 +112,8 @@ public class ChangeBook {
         for (String node : nodes) {
             skipped.derive("changes", "changes of node " + node, () -> book.addAll(ChangeFold.fold(cluster,
                     NodeChanges.derive(node, labelsOf.getOrDefault(node, List.of()), statusOf.getOrDefault(node, List.of()),
-                            podsOf.getOrDefault(node, List.of()), seenOf.getOrDefault(node, List.of()), heartbeats))));
+                            podsOf.getOrDefault(node, List.of()), seenOf.getOrDefault(node, List.of()), heartbeats,
+                            pools))));
         }
         return book;
     }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.ledger.domain.NodePools;
 import io.gpumeter.ledger.governance.domain.ChangeFold;
 import io.gpumeter.ledger.governance.domain.HeartbeatLabels;
 import io.gpumeter.ledger.governance.domain.NodeChanges;
@@ -142,9 +143,11 @@ class ChangeBookAtScaleTest {
             t = t.plus(Duration.ofMinutes(10));
         }
         HeartbeatLabels heartbeats = new HeartbeatLabels(List.of("nvidia.com/gfd.timestamp"));
-        ChangeFold.fold("c", NodeChanges.derive("n", versions, List.of(), List.of(), List.of(), heartbeats));
+        NodePools pools = new NodePools(List.of("gpumeter.io/pool"));
+        ChangeFold.fold("c", NodeChanges.derive("n", versions, List.of(), List.of(), List.of(), heartbeats, pools));
         long start = System.nanoTime();
-        int rows = ChangeFold.fold("c", NodeChanges.derive("n", versions, List.of(), List.of(), List.of(), heartbeats)).size();
+        int rows = ChangeFold.fold("c", NodeChanges.derive("n", versions, List.of(), List.of(), List.of(), heartbeats, pools))
+                .size();
         System.out.printf("change book at scale: deriving a node's month of %d label versions: %d changes in %d ms%n",
                 versions.size(), rows, (System.nanoTime() - start) / 1_000_000);
         assertEquals(446, rows);
