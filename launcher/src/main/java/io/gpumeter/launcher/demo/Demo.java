@@ -6,6 +6,7 @@ import io.gpumeter.launcher.simulator.FleetSimulator;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.gpumeter.launcher.simulator.SimPod;
+import io.gpumeter.launcher.simulator.StackPlan;
 import io.gpumeter.launcher.simulator.TenantPeriod;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
@@ -65,7 +66,9 @@ public final class Demo {
                 plan.gpus().count(), plan.start(), plan.end(), plan.seed());
         boolean watched = api.awaitWatches(List.of("pods"), WATCH_WAIT);
         if (watched) {
-            api.awaitWatches(List.of("pods", "nodes", "namespaces"), Duration.ofSeconds(5));
+            // the GPU stack's DaemonSets and the scheduler's events too, where the collector watches them: their
+            // history then reaches it event by event rather than as the last state its first list finds
+            api.awaitWatches(List.of("pods", "nodes", "namespaces", "daemonsets", "events"), Duration.ofSeconds(5));
             long t0 = System.nanoTime();
             simulator.applyTo(api.client());
             out.printf("Replayed %d watch events into the mock API server at %s in %d s.%n", plan.events().size(),
@@ -100,11 +103,11 @@ public final class Demo {
                             + "  the pack with its evidence: %s/pack%n", DemoExperiment.WORKLOAD, experiment.arms().stream()
                             .map(DemoExperiment.Arm::cell).collect(Collectors.joining(", ")), run, run);
         }
-        showQuestions(suite, signals, budgets);
+        showQuestions(suite, plan, signals, budgets);
     }
 
     /** Where each question's answer is, for the signals just sent. */
-    private void showQuestions(Suite suite, DemoSignals signals, Map<String, BigDecimal> budgets) {
+    private void showQuestions(Suite suite, Plan plan, DemoSignals signals, Map<String, BigDecimal> budgets) {
         String from = Rfc3339.format(signals.usageFrom());
         String to = Rfc3339.format(signals.usageTo());
         String ledger = base(suite, Service.LEDGER);
@@ -126,6 +129,17 @@ public final class Demo {
                 from, to);
         out.printf("  Q8  failures and recoveries:       %s/api/v1/failures?from=%s&to=%s&groupBy=cause%n", ledger,
                 Rfc3339.format(signals.usageTo().minus(Duration.ofDays(1))), to);
+        StackPlan stack = plan.stack();
+        // the collector stamps a change with the instant it saw it: the replayed history's changes are of the last
+        // minutes, so the window reaches past the end of the history
+        out.printf("  What changed (driver %s -> %s on %s, MIG layout, GPU stack):%n"
+                        + "                                     %s/api/v1/changes?from=%s&to=%s%n",
+                stack.upgrade().driverBefore(), stack.upgrade().driverAfter(), stack.upgrade().node(), ledger,
+                Rfc3339.format(plan.start()), Rfc3339.format(signals.usageTo().plus(Duration.ofDays(1))));
+        out.printf("  Data plane or control plane: %s's device plugin crash-looping, its allocatable nvidia.com/gpu 0:%n"
+                        + "                                     %s/api/v1/nodes/%s/gpu-stack?at=%s%n",
+                stack.crashLoop().node(), ledger, stack.crashLoop().node(),
+                Rfc3339.format(stack.crashLoop().from().plus(Duration.ofMinutes(10))));
         out.printf("  Q9  budgets against forecasts:     %s/api/v1/budget-forecasts%n", base(suite, Service.BILLING));
         if (!budgets.isEmpty()) {
             out.printf("      (monthly budgets set: %s; %s's is 90 %% of its forecast)%n", budgets.entrySet().stream()

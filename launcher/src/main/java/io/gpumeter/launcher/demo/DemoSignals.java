@@ -29,7 +29,8 @@ import java.util.SplittableRandom;
  * Everything besides the Kubernetes history that a real fleet sends, made from a {@link Plan} and its seed, in the
  * formats of the public ingest endpoints: dcgm-exporter and HAMi-monitor scrapes once a minute for the last
  * {@link #USAGE_SPAN}, the requests and engine gauges of two inference services with one jitter episode, Kueue and
- * Volcano queues with their waits, a kernel log with Xids, a kernel OOM, SLO definitions and budgets. The same plan
+ * Volcano queues with their waits, kernel logs with Xids (two Xid 79 on the node whose driver was upgraded, after the
+ * upgrade), a kernel OOM, SLO definitions and budgets. The same plan
  * gives the same bodies, byte for byte.
  * <p>
  * The jitter episode: at {@link #neighbourAt()} a memory-bound benchmark pod ({@link #neighbour()}) is scheduled
@@ -551,20 +552,19 @@ public final class DemoSignals {
     }
 
     /**
-     * Kernel logs: on the whole-card node, card 3 falls off the bus and is back 12 minutes later; on the MIG node,
-     * card 5 reports a double-bit ECC error (Xid 48) a quarter of an hour before the end.
+     * Kernel logs: on the node whose driver was upgraded two days before the end (the whole-card node), a card falls
+     * off the bus twice after the upgrade — card 6 27 hours before the end, back 9 minutes later, and card 3 95
+     * minutes before the end, back 12 minutes later; on the MIG node, card 5 reports a double-bit ECC error (Xid 48) a
+     * quarter of an hour before the end.
      */
     public List<Push> kernelLogPushes() {
         List<Push> out = new ArrayList<>();
+        String upgraded = plan.stack().upgrade().node();
         for (SimNode node : plan.nodes()) {
             StringBuilder log = new StringBuilder();
-            if (node.pool() == GpuPool.WHOLE_CARD) {
-                SimGpu gpu = node.gpus().get(3);
-                Instant lost = end.minus(Duration.ofMinutes(95));
-                log.append('[').append(KMSG.format(lost)).append("] NVRM: Xid (PCI:").append(pciBus(gpu))
-                        .append("): 79, pid=0, GPU has fallen off the bus.\n");
-                log.append('[').append(KMSG.format(lost.plus(Duration.ofMinutes(12)))).append("] NVRM: GPU at PCI:")
-                        .append(pciBus(gpu)).append(": ").append(gpu.uuid()).append('\n');
+            if (node.name().equals(upgraded)) {
+                fallsOffTheBus(log, node.gpus().get(6), xid79s().get(0), Duration.ofMinutes(9));
+                fallsOffTheBus(log, node.gpus().get(3), xid79s().get(1), Duration.ofMinutes(12));
             } else if (node.pool() == GpuPool.MIG) {
                 SimGpu gpu = node.gpus().get(5);
                 Instant at = xid48At();
@@ -579,6 +579,19 @@ public final class DemoSignals {
             }
         }
         return out;
+    }
+
+    /** The Xid 79s of the upgraded node, in order: both after its driver upgrade. */
+    public List<Instant> xid79s() {
+        return List.of(end.minus(Duration.ofHours(27)), end.minus(Duration.ofMinutes(95)));
+    }
+
+    /** An Xid 79 on {@code gpu} at {@code at}, and the driver finding the card again {@code back} later. */
+    private static void fallsOffTheBus(StringBuilder log, SimGpu gpu, Instant at, Duration back) {
+        log.append('[').append(KMSG.format(at)).append("] NVRM: Xid (PCI:").append(pciBus(gpu))
+                .append("): 79, pid=0, GPU has fallen off the bus.\n");
+        log.append('[').append(KMSG.format(at.plus(back))).append("] NVRM: GPU at PCI:").append(pciBus(gpu))
+                .append(": ").append(gpu.uuid()).append('\n');
     }
 
     /** node-problem-detector's report of a kernel OOM kill on the first HAMi node, ten minutes before the end. */

@@ -4,11 +4,12 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * The discovery documents of the simulated API server: {@code /api}, {@code /api/v1}, {@code /apis} and the one API
- * group it serves. It holds the core kinds the simulated fleet is made of (namespaces, nodes, pods, events) and
- * Dynamic Resource Allocation's {@code resource.k8s.io/v1} (ResourceClaims, ResourceSlices, DeviceClasses), which
- * the DRA node pool is published through; any other group answers 404, so a client that asks for Kueue or Volcano
- * learns that they are not installed here.
+ * The discovery documents of the simulated API server: {@code /api}, {@code /api/v1}, {@code /apis} and the API
+ * groups it serves. It holds the core kinds the simulated fleet is made of (namespaces, nodes, pods, events),
+ * {@code apps/v1}'s DaemonSets and Deployments (the GPU stack's workloads) and Dynamic Resource Allocation's
+ * {@code resource.k8s.io/v1} (ResourceClaims, ResourceSlices, DeviceClasses), which the DRA node pool is published
+ * through; any other group answers 404, so a client that asks for Kueue or Volcano learns that they are not
+ * installed here.
  */
 final class Discovery {
 
@@ -21,6 +22,13 @@ final class Discovery {
             new Resource("nodes", "node", "Node", false, List.of("no")),
             new Resource("pods", "pod", "Pod", true, List.of("po")),
             new Resource("events", "event", "Event", true, List.of("ev")));
+
+    static final String APPS_GROUP = "apps";
+    static final String APPS_VERSION = "v1";
+
+    static final List<Resource> APPS = List.of(
+            new Resource("daemonsets", "daemonset", "DaemonSet", true, List.of("ds")),
+            new Resource("deployments", "deployment", "Deployment", true, List.of("deploy")));
 
     /** The Dynamic Resource Allocation group, GA since Kubernetes 1.34. */
     static final String RESOURCE_GROUP = "resource.k8s.io";
@@ -63,8 +71,11 @@ final class Discovery {
             case "/api" -> ok("{\"kind\":\"APIVersions\",\"versions\":[\"v1\"],\"serverAddressByClientCIDRs\":"
                     + "[{\"clientCIDR\":\"0.0.0.0/0\",\"serverAddress\":\"127.0.0.1\"}]}");
             case "/api/v1" -> ok(resources("v1", CORE));
-            case "/apis" -> ok("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":[" + group(false) + "]}");
-            case "/apis/" + RESOURCE_GROUP -> ok(group(true));
+            case "/apis" -> ok("{\"kind\":\"APIGroupList\",\"apiVersion\":\"v1\",\"groups\":["
+                    + group(APPS_GROUP, APPS_VERSION, false) + "," + group(RESOURCE_GROUP, RESOURCE_VERSION, false) + "]}");
+            case "/apis/" + APPS_GROUP -> ok(group(APPS_GROUP, APPS_VERSION, true));
+            case "/apis/" + APPS_GROUP + "/" + APPS_VERSION -> ok(resources(APPS_GROUP + "/" + APPS_VERSION, APPS));
+            case "/apis/" + RESOURCE_GROUP -> ok(group(RESOURCE_GROUP, RESOURCE_VERSION, true));
             case "/apis/" + RESOURCE_GROUP + "/" + RESOURCE_VERSION ->
                     ok(resources(RESOURCE_GROUP + "/" + RESOURCE_VERSION, RESOURCE));
             default -> bare.matches("/apis/[^/]+(/[^/]+)?") ? NOT_FOUND : null;
@@ -75,11 +86,10 @@ final class Discovery {
         return new Answer(200, body);
     }
 
-    /** The resource.k8s.io group: as an entry of the group list, or as the document of its own path. */
-    private static String group(boolean document) {
-        String version = "{\"groupVersion\":\"" + RESOURCE_GROUP + "/" + RESOURCE_VERSION + "\",\"version\":\""
-                + RESOURCE_VERSION + "\"}";
-        return "{" + (document ? "\"kind\":\"APIGroup\",\"apiVersion\":\"v1\"," : "") + "\"name\":\"" + RESOURCE_GROUP
+    /** A group of one version: as an entry of the group list, or as the document of its own path. */
+    private static String group(String name, String versionName, boolean document) {
+        String version = "{\"groupVersion\":\"" + name + "/" + versionName + "\",\"version\":\"" + versionName + "\"}";
+        return "{" + (document ? "\"kind\":\"APIGroup\",\"apiVersion\":\"v1\"," : "") + "\"name\":\"" + name
                 + "\",\"versions\":[" + version + "],\"preferredVersion\":" + version + "}";
     }
 

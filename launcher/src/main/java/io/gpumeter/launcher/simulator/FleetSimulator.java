@@ -74,6 +74,8 @@ public final class FleetSimulator {
         SimulationWindow window = SimulationWindow.endingAt(end);
         long spanSeconds = window.span().toSeconds();
         Instant relabelAt = window.start().plusSeconds((long) (spanSeconds * (0.45 + 0.25 * root.nextDouble())));
+        // drawn after everything else, so that the GPU stack's history leaves the rest of it as it was
+        SplittableRandom stackRandom = root.split();
 
         List<SimNode> scheduled = Fleet.build(fleetIds);
         SimNode draNode = DraPool.node(fleetIds);
@@ -81,9 +83,15 @@ public final class FleetSimulator {
         nodes.add(draNode);
         List<SimNamespace> namespaces = Tenancy.build(tenancyIds, window.start(), relabelAt);
         List<PodStory> stories = new Workload(seed, workloadRandom, window, relabelAt).stories();
+        StackHistory stack = new StackHistory(seed, stackRandom.split(), window, nodes);
+        PodStory waiting = stack.waitingJob(new StoryFactory(seed, stackRandom.split(), window), stories);
 
-        // the DRA pool's pods follow a fixed plan of their own (DraPool); the scheduler places the others
-        Scheduler scheduler = new Scheduler(scheduled);
+        // the DRA pool's pods follow a fixed plan of their own (DraPool); the scheduler places the others, the job
+        // that waits for the crash-looping device plugin first, so that the cards it waits for are there for it
+        Scheduler scheduler = new Scheduler(scheduled, stack.outages());
+        if (!scheduler.place(waiting, waiting.createdAt.plusSeconds(1), window.end(), 0)) {
+            throw new IllegalStateException("the job waiting for the device plugin never fits");
+        }
         for (PodStory story : stories) {
             Instant desired = story.createdAt.plusSeconds(placementRandom.nextInt(1, 4));
             scheduler.place(story, desired, window.end(), placementRandom.nextInt(scheduled.size()));
@@ -94,19 +102,23 @@ public final class FleetSimulator {
             timeline.add(window.start(), EventType.ADDED, NamespaceObjects.namespace(ns, window.start()));
         }
         for (SimNode node : nodes) {
-            timeline.add(window.start(), EventType.ADDED, NodeObjects.node(node, window.start()));
+            timeline.add(window.start(), EventType.ADDED,
+                    NodeObjects.node(node, window.start(), stack.nodeState(node, window.start())));
         }
         for (SimNamespace ns : namespaces) {
             for (TenantPeriod period : ns.tenants().subList(1, ns.tenants().size())) {
                 timeline.add(period.since(), EventType.MODIFIED, NamespaceObjects.namespace(ns, period.since()));
             }
         }
+        StackPlan stackPlan = stack.addTo(timeline, waiting);
         List<SimPod> pods = new ArrayList<>();
         for (PodStory story : stories) {
             PodEvents.add(story, timeline);
             pods.add(Truths.of(story, window.end()));
         }
+        PodEvents.add(waiting, timeline);
+        pods.add(Truths.of(waiting, window.end()));
         pods.addAll(DraPool.add(draNode, fleetIds, seed, window, timeline));
-        return new Plan(seed, window, relabelAt, timeline.events(), nodes, namespaces, pods);
+        return new Plan(seed, window, relabelAt, timeline.events(), nodes, namespaces, pods, stackPlan);
     }
 }

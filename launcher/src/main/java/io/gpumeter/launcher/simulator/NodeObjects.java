@@ -14,8 +14,13 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Node objects as GPU feature discovery, the NVIDIA device plugin and HAMi leave them. A DRA node runs neither the
- * device plugin nor feature discovery: its cards are known only from the ResourceSlices its driver publishes.
+ * Node objects as GPU feature discovery, the NVIDIA device plugin, the GPU Operator and HAMi leave them, at one
+ * {@link NodeState} of the GPU stack. Feature discovery labels the driver and CUDA versions under both its names
+ * ({@code nvidia.com/cuda.driver.major/minor/rev} and {@code nvidia.com/cuda.driver-version.*}), as GFD v0.15 does;
+ * the operator labels which of its components run where ({@code nvidia.com/gpu.deploy.*}). A HAMi node runs HAMi's
+ * device plugin instead of NVIDIA's. A DRA node runs neither the device plugin nor feature discovery (the operator's
+ * driver, toolkit and dcgm-exporter only, and NVIDIA's DRA kubelet plugin): its cards are known only from the
+ * ResourceSlices its driver publishes.
  */
 final class NodeObjects {
 
@@ -24,7 +29,8 @@ final class NodeObjects {
     private NodeObjects() {
     }
 
-    static Node node(SimNode node, Instant created) {
+    /** The node labelled as GFD labels a driver of {@code driver} offering CUDA {@code cuda}, e.g. 550.54.15 and 12.4. */
+    static Node node(SimNode node, Instant created, NodeState state) {
         Map<String, String> labels = new LinkedHashMap<>();
         labels.put("kubernetes.io/arch", "amd64");
         labels.put("kubernetes.io/hostname", node.name());
@@ -36,7 +42,10 @@ final class NodeObjects {
             labels.put("nvidia.com/gpu.memory", Long.toString(node.gpus().get(0).memoryMib()));
             labels.put("nvidia.com/gpu.count", Integer.toString(node.gpus().size()));
             labels.put("nvidia.com/gpu.family", node.pool() == GpuPool.HAMI ? "hopper" : "ampere");
+            driverLabels(labels, state);
+            labels.put("nvidia.com/gfd.timestamp", Long.toString(state.labelledAt().getEpochSecond()));
         }
+        deployLabels(labels, node.pool());
         Map<String, String> annotations = new LinkedHashMap<>();
         annotations.put("node.alpha.kubernetes.io/ttl", "0");
         Map<String, Quantity> capacity = new LinkedHashMap<>();
@@ -58,8 +67,13 @@ final class NodeObjects {
             case MIG -> {
                 labels.put("nvidia.com/mig.capable", "true");
                 labels.put("nvidia.com/mig.strategy", "mixed");
-                labels.put("nvidia.com/mig.config", "all-balanced");
-                labels.put("nvidia.com/mig.config.state", "success");
+                labels.put("nvidia.com/mig.config", state.migConfig());
+                labels.put("nvidia.com/mig.config.state", state.migState());
+                if (!state.migApplied()) {
+                    // MIG mode off: the mixed strategy advertises the whole cards
+                    capacity.put("nvidia.com/gpu", new Quantity(Integer.toString(node.gpus().size())));
+                    break;
+                }
                 for (MigProfile profile : MigProfile.values()) {
                     String prefix = "nvidia.com/mig-" + profile.profile();
                     int count = profile.perGpu() * node.gpus().size();
@@ -89,7 +103,7 @@ final class NodeObjects {
                 .endSpec()
                 .withNewStatus()
                 .withCapacity(capacity)
-                .withAllocatable(new LinkedHashMap<>(capacity))
+                .withAllocatable(allocatable(capacity, state))
                 .addNewAddress().withType("InternalIP").withAddress(node.hostIp()).endAddress()
                 .addNewAddress().withType("Hostname").withAddress(node.name()).endAddress()
                 .addNewCondition()
@@ -105,6 +119,52 @@ final class NodeObjects {
                 .endNodeInfo()
                 .endStatus()
                 .build();
+    }
+
+    /**
+     * What the node offers: its capacity, but none of the device plugin's resources while the plugin is down (the
+     * kubelet keeps the capacity it last registered and counts none of it healthy).
+     */
+    private static Map<String, Quantity> allocatable(Map<String, Quantity> capacity, NodeState state) {
+        Map<String, Quantity> out = new LinkedHashMap<>(capacity);
+        if (!state.plugin()) {
+            out.replaceAll((resource, amount) -> resource.startsWith("nvidia.com/") ? new Quantity("0") : amount);
+        }
+        return out;
+    }
+
+    /** GPU feature discovery's driver and CUDA labels, under their old names and the cuda.*-version ones. */
+    private static void driverLabels(Map<String, String> labels, NodeState state) {
+        String[] driver = state.driver().split("\\.");
+        String[] cuda = state.cuda().split("\\.");
+        labels.put("nvidia.com/cuda.driver-version.full", state.driver());
+        labels.put("nvidia.com/cuda.driver-version.major", driver[0]);
+        labels.put("nvidia.com/cuda.driver-version.minor", driver[1]);
+        labels.put("nvidia.com/cuda.driver-version.revision", driver[2]);
+        labels.put("nvidia.com/cuda.driver.major", driver[0]);
+        labels.put("nvidia.com/cuda.driver.minor", driver[1]);
+        labels.put("nvidia.com/cuda.driver.rev", driver[2]);
+        labels.put("nvidia.com/cuda.runtime-version.full", state.cuda());
+        labels.put("nvidia.com/cuda.runtime-version.major", cuda[0]);
+        labels.put("nvidia.com/cuda.runtime-version.minor", cuda[1]);
+        labels.put("nvidia.com/cuda.runtime.major", cuda[0]);
+        labels.put("nvidia.com/cuda.runtime.minor", cuda[1]);
+    }
+
+    /**
+     * The GPU Operator's {@code nvidia.com/gpu.deploy.*} labels: which of its components the node runs. A HAMi node
+     * is set to run HAMi's device plugin instead of NVIDIA's, a DRA node the DRA kubelet plugin (the label its
+     * nodeSelector asks for) instead of the device plugin, feature discovery and the MIG manager.
+     */
+    private static void deployLabels(Map<String, String> labels, GpuPool pool) {
+        for (StackComponent c : StackComponent.values()) {
+            if (c.operand() != null && (c.runsOn(pool) || c.optedOut(pool))) {
+                labels.put("nvidia.com/gpu.deploy." + c.operand(), Boolean.toString(c.runsOn(pool)));
+            }
+        }
+        if (pool == GpuPool.DRA) {
+            labels.put(StackComponent.DRA_NODE_LABEL, "true");
+        }
     }
 
     static String podCidr(SimNode node) {

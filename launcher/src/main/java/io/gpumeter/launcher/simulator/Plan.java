@@ -10,9 +10,11 @@ import java.util.stream.Stream;
  * events were made from, so that a test can derive its expectations without trusting any parser.
  *
  * @param relabelAt when the relabelled namespace changed tenant
+ * @param pods      the pods that ask for GPUs (the GPU stack's own pods are in {@code stack})
+ * @param stack     what happened to the GPU stack: its driver upgrade, MIG layout, crash loop and image update
  */
 public record Plan(long seed, SimulationWindow window, Instant relabelAt, List<SimEvent> events, List<SimNode> nodes,
-                   List<SimNamespace> namespaces, List<SimPod> pods) {
+                   List<SimNamespace> namespaces, List<SimPod> pods, StackPlan stack) {
 
     public Plan {
         events = List.copyOf(events);

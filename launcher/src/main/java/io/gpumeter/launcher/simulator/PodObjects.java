@@ -51,6 +51,7 @@ final class PodObjects {
                 .withTerminationGracePeriodSeconds(PodStory.GRACE_SECONDS)
                 .withSchedulerName(s.template.pool == GpuPool.HAMI ? "hami-scheduler" : "default-scheduler")
                 .withServiceAccountName("default")
+                .withNodeSelector(s.nodeSelector)
                 .withNodeName(bound ? s.nodeName : null)
                 .addNewToleration().withKey("nvidia.com/gpu").withOperator("Exists").withEffect("NoSchedule").endToleration()
                 .endSpec()
@@ -169,6 +170,9 @@ final class PodObjects {
     }
 
     private static String unschedulableMessage(PodStory s) {
+        if (s.unschedulableMessage != null) {
+            return s.unschedulableMessage;
+        }
         String resource = s.template.pool == GpuPool.MIG ? s.migProfile.resourceName() : "nvidia.com/gpu";
         return "0/4 nodes are available: 4 Insufficient " + resource
                 + ". preemption: 0/4 nodes are available: 4 No preemption victims found for incoming pod.";

@@ -31,6 +31,10 @@ final class PodStory {
     int gpucores;
     boolean coresDeclared;
     MigProfile migProfile;
+    /** The pod's nodeSelector; null for none. */
+    java.util.Map<String, String> nodeSelector;
+    /** What the scheduler says while it cannot place the pod; null for the fleet's usual words. */
+    String unschedulableMessage;
 
     Instant createdAt;
     long pullSeconds;

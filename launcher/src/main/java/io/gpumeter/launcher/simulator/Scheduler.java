@@ -3,11 +3,13 @@ package io.gpumeter.launcher.simulator;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * Places pods on the fleet within capacity, first fit: a pod that does not fit when it asks waits until enough
- * holds end (queueing), and stays Pending if that never happens before the end of the history.
+ * holds end (queueing), and stays Pending if that never happens before the end of the history. A node binds no new
+ * pod while it offers no GPUs (an outage); the pods it runs keep running, as the kubelet lets them.
  */
 final class Scheduler {
 
@@ -16,9 +18,12 @@ final class Scheduler {
 
     private final List<SimNode> nodes;
     private final CapacityBook book = new CapacityBook();
+    /** By node: when it takes no new GPU work (its device plugin down, its MIG layout not applied yet). */
+    private final Map<String, List<StackHistory.Outage>> outages;
 
-    Scheduler(List<SimNode> nodes) {
+    Scheduler(List<SimNode> nodes, Map<String, List<StackHistory.Outage>> outages) {
         this.nodes = nodes;
+        this.outages = outages;
         for (SimNode node : nodes) {
             for (SimGpu gpu : node.gpus()) {
                 switch (node.pool()) {
@@ -48,12 +53,19 @@ final class Scheduler {
         List<Instant> candidates = new ArrayList<>();
         candidates.add(desired);
         book.releasesAfter(unitKeys(pool), desired).forEach(r -> candidates.add(r.plusSeconds(REACTION_SECONDS)));
+        // a node offering its GPUs again is a chance as much as a hold ending
+        pool.forEach(n -> outages.getOrDefault(n.name(), List.of()).stream().map(StackHistory.Outage::to)
+                .filter(to -> to.isAfter(desired)).forEach(to -> candidates.add(to.plusSeconds(REACTION_SECONDS))));
+        candidates.sort(null);
         for (Instant at : candidates) {
             if (!at.isBefore(end)) {
                 return false;
             }
             Instant until = at.plus(story.holdFor());
             for (SimNode node : order) {
+                if (unavailable(node, at)) {
+                    continue;
+                }
                 Optional<List<Grant>> grants = tryNode(story, node, at, until);
                 if (grants.isPresent()) {
                     for (Grant g : grants.get()) {
@@ -69,6 +81,10 @@ final class Scheduler {
             }
         }
         return false;
+    }
+
+    private boolean unavailable(SimNode node, Instant at) {
+        return outages.getOrDefault(node.name(), List.of()).stream().anyMatch(o -> o.covers(at));
     }
 
     private Optional<List<Grant>> tryNode(PodStory story, SimNode node, Instant from, Instant to) {

@@ -140,4 +140,38 @@ class DemoSignalsTest {
         assertTrue(all.matches("(?s)\\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}\\] NVRM: .*"), all);
         assertEquals(Rfc3339.format(END.minus(Duration.ofMinutes(15))), Rfc3339.format(s.xid48At()));
     }
+
+    @Test
+    void twoXid79LandOnTheNodeWhoseDriverWasUpgradedAfterItsUpgrade() {
+        for (long seed : new long[] {42, 7}) {
+            DemoSignals s = signals(seed);
+            var upgrade = s.plan().stack().upgrade();
+            DemoSignals.Push log = s.kernelLogPushes().stream()
+                    .filter(p -> p.path().equals("/api/v1/ingest/kmsg?node=" + upgrade.node())).findFirst().orElseThrow();
+            java.time.format.DateTimeFormatter kmsg = java.time.format.DateTimeFormatter
+                    .ofPattern("EEE MMM ppd HH:mm:ss yyyy", java.util.Locale.ROOT).withZone(java.time.ZoneOffset.UTC);
+            List<Instant> xid79 = new ArrayList<>();
+            Set<String> buses = new HashSet<>();
+            for (String line : log.body().split("\n")) {
+                Instant at = java.time.ZonedDateTime.parse(line.substring(1, line.indexOf(']')), kmsg).toInstant();
+                assertTrue(at.isBefore(END), line);
+                if (line.contains("): 79, pid=0, GPU has fallen off the bus.")) {
+                    xid79.add(at);
+                    buses.add(line.substring(line.indexOf("(PCI:") + 5, line.indexOf(')')));
+                } else {
+                    // each card is found again: the driver prints its bus and UUID
+                    assertTrue(line.contains("] NVRM: GPU at PCI:"), line);
+                }
+            }
+            assertEquals(2, xid79.size(), log.body());
+            assertEquals(2, buses.size(), "two cards fell off the bus");
+            assertEquals(s.xid79s(), xid79);
+            for (Instant at : xid79) {
+                assertTrue(at.isAfter(upgrade.at()), at + " after the upgrade at " + upgrade.at());
+            }
+            // the one of the last day is still the one the failures page shows: 95 minutes before the end
+            assertEquals(END.minus(Duration.ofMinutes(95)), xid79.get(1));
+            assertTrue(xid79.get(0).isBefore(END.minus(Duration.ofDays(1))));
+        }
+    }
 }

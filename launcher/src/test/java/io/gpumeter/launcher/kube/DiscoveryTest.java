@@ -38,10 +38,17 @@ class DiscoveryTest {
     }
 
     @Test
-    void theFabric8ClientDiscoversTheCoreKindsAndTheDraGroupOnly() {
+    void theFabric8ClientDiscoversTheCoreKindsAndTheAppsAndDraGroupsOnly() {
         try (SimulatedApiServer server = SimulatedApiServer.start()) {
             APIGroupList groups = server.client().getApiGroups();
-            assertEquals(List.of("resource.k8s.io"), groups.getGroups().stream().map(APIGroup::getName).toList());
+            // apps for the GPU stack's DaemonSets, resource.k8s.io for the DRA pool
+            assertEquals(List.of("apps", "resource.k8s.io"), groups.getGroups().stream().map(APIGroup::getName).toList());
+            APIResourceList apps = server.client().getApiResources("apps/v1");
+            assertEquals("apps/v1", apps.getGroupVersion());
+            assertEquals(Set.of("daemonsets", "deployments"), apps.getResources().stream().map(APIResource::getName)
+                    .collect(Collectors.toSet()));
+            assertTrue(apps.getResources().stream().allMatch(APIResource::getNamespaced));
+            assertTrue(server.client().supports(io.fabric8.kubernetes.api.model.apps.DaemonSet.class));
             APIGroup dra = server.client().getApiGroup("resource.k8s.io");
             assertEquals("resource.k8s.io/v1", dra.getPreferredVersion().getGroupVersion());
             assertEquals(List.of("v1"), dra.getVersions().stream().map(GroupVersionForDiscovery::getVersion).toList());
@@ -54,7 +61,7 @@ class DiscoveryTest {
             assertTrue(draKinds.getResources().stream().filter(r -> !r.getName().equals("resourceclaims"))
                     .noneMatch(APIResource::getNamespaced));
             assertTrue(server.client().supports(ResourceSlice.class));
-            assertNull(server.client().getApiGroup("resource.k8s.io.example"), "only the one group is served");
+            assertNull(server.client().getApiGroup("resource.k8s.io.example"), "only the groups listed are served");
             assertNull(server.client().getApiGroup("kueue.x-k8s.io"), "Kueue is not served here");
             APIResourceList core = server.client().getApiResources("v1");
             assertEquals("v1", core.getGroupVersion());
@@ -91,6 +98,17 @@ class DiscoveryTest {
             Result describe = run(home, kubectl, "--server", server.url(), "describe", "pod", "probe-0", "-n", "team-a");
             assertEquals(0, describe.code(), describe.text());
             assertTrue(describe.text().contains("gpu-a100-01"), describe.text());
+
+            server.client().resource(new io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder().withNewMetadata()
+                    .withName("nvidia-dcgm-exporter").withNamespace("gpu-operator").endMetadata().withNewSpec()
+                    .withNewSelector().addToMatchLabels("app", "nvidia-dcgm-exporter").endSelector().withNewTemplate()
+                    .withNewMetadata().addToLabels("app", "nvidia-dcgm-exporter").endMetadata().withNewSpec()
+                    .addNewContainer().withName("nvidia-dcgm-exporter")
+                    .withImage("nvcr.io/nvidia/k8s/dcgm-exporter:3.3.5-3.4.1-ubuntu22.04").endContainer().endSpec()
+                    .endTemplate().endSpec().build()).create();
+            Result daemonSets = run(home, kubectl, "--server", server.url(), "get", "ds", "-n", "gpu-operator", "-o", "name");
+            assertEquals(0, daemonSets.code(), daemonSets.text());
+            assertEquals("daemonset.apps/nvidia-dcgm-exporter", daemonSets.text().strip());
         }
     }
 

@@ -8,6 +8,8 @@ import io.gpumeter.launcher.simulator.EventType;
 import io.gpumeter.launcher.simulator.FleetSimulator;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.SimEvent;
+import io.gpumeter.launcher.simulator.StackPlan;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
@@ -73,8 +75,54 @@ class SimulatedApiServerTest {
                     && s.pod().getMetadata().getDeletionGracePeriodSeconds() != null
                     && s.pod().getMetadata().getDeletionGracePeriodSeconds() == 30L
                     && "Running".equals(s.pod().getStatus().getPhase())), "a terminating pod was seen as such");
-            assertEquals(plan.pods().stream().filter(p -> p.deletedAt() == null).count(),
+            // the GPU pods alive at the end, and the GPU stack's
+            assertEquals(plan.pods().stream().filter(p -> p.deletedAt() == null).count() + plan.stack().pods().size(),
                     server.client().pods().inAnyNamespace().list().getItems().size());
         }
+    }
+
+    @Test
+    void theGpuStacksDaemonSetsAndPodsReachAWatcherAndStayAsTheHistoryLeftThem() throws Exception {
+        FleetSimulator simulator = new FleetSimulator(42, Instant.parse("2026-11-30T04:43:00Z"));
+        Plan plan = simulator.plan();
+        List<DaemonSet> daemonSets = new CopyOnWriteArrayList<>();
+        List<Pod> stackPods = new CopyOnWriteArrayList<>();
+        try (SimulatedApiServer server = SimulatedApiServer.start();
+             Watch sets = server.client().apps().daemonSets().inNamespace("gpu-operator").watch(collect(daemonSets));
+             Watch pods = server.client().pods().inNamespace("gpu-operator").watch(collect(stackPods))) {
+            assertTrue(server.awaitWatches(List.of("daemonsets", "pods"), Duration.ofSeconds(10)));
+            simulator.applyTo(server.client());
+            long expected = plan.events().stream().filter(e -> e.kind().equals("DaemonSet")
+                    && e.object().getMetadata().getNamespace().equals("gpu-operator")).count();
+            long deadline = System.currentTimeMillis() + 30_000;
+            while (daemonSets.size() < expected && System.currentTimeMillis() < deadline) {
+                Thread.sleep(100);
+            }
+            assertEquals(expected, daemonSets.size(), "every version of the operator's DaemonSets");
+            StackPlan.ImageUpdate update = plan.stack().dcgmExporter();
+            assertTrue(daemonSets.stream().anyMatch(d -> d.getMetadata().getName().equals(update.daemonSet())
+                    && d.getSpec().getTemplate().getSpec().getContainers().get(0).getImage().equals(update.imageAfter())));
+            StackPlan.CrashLoop loop = plan.stack().crashLoop();
+            assertTrue(stackPods.stream().anyMatch(p -> p.getMetadata().getName().equals(loop.pod())
+                    && "CrashLoopBackOff".equals(p.getStatus().getContainerStatuses().get(0).getState().getWaiting() == null
+                    ? null : p.getStatus().getContainerStatuses().get(0).getState().getWaiting().getReason())));
+            DaemonSet driver = server.client().apps().daemonSets().inNamespace("gpu-operator")
+                    .withName("nvidia-driver-daemonset").get();
+            assertEquals(plan.stack().upgrade().imageAfter(),
+                    driver.getSpec().getTemplate().getSpec().getContainers().get(0).getImage());
+        }
+    }
+
+    private static <T> Watcher<T> collect(List<T> into) {
+        return new Watcher<>() {
+            @Override
+            public void eventReceived(Action action, T object) {
+                into.add(object);
+            }
+
+            @Override
+            public void onClose(WatcherException cause) {
+            }
+        };
     }
 }

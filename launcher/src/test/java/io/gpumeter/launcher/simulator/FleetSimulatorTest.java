@@ -71,9 +71,12 @@ class FleetSimulatorTest {
             assertTrue(Set.of("ADDED", "MODIFIED", "DELETED").contains(event.get("type").asText()), line);
             JsonNode object = event.get("object");
             String kind = object.get("kind").asText();
-            assertTrue(Set.of("Namespace", "Node", "Pod", "DeviceClass", "ResourceSlice", "ResourceClaim").contains(kind));
-            assertEquals(Set.of("Namespace", "Node", "Pod").contains(kind) ? "v1" : "resource.k8s.io/v1",
-                    object.get("apiVersion").asText());
+            // the GPU stack's DaemonSets and the scheduler's events besides the fleet's objects
+            assertTrue(Set.of("Namespace", "Node", "Pod", "Event", "DaemonSet", "DeviceClass", "ResourceSlice",
+                    "ResourceClaim").contains(kind), kind);
+            String apiVersion = Set.of("Namespace", "Node", "Pod", "Event").contains(kind) ? "v1"
+                    : kind.equals("DaemonSet") ? "apps/v1" : "resource.k8s.io/v1";
+            assertEquals(apiVersion, object.get("apiVersion").asText());
             long version = Long.parseLong(object.get("metadata").get("resourceVersion").asText());
             assertTrue(version > previous, "resourceVersion must increase: " + version + " after " + previous);
             previous = version;
@@ -281,7 +284,17 @@ class FleetSimulatorTest {
             Map<String, Pod> live = new HashMap<>();
             client.pods().inAnyNamespace().list().getItems().forEach(p -> live.put(p.getMetadata().getName(), p));
             List<SimPod> expected = plan.pods().stream().filter(p -> p.deletedAt() == null).toList();
-            assertEquals(expected.size(), live.size());
+            // the GPU pods, and the GPU stack's pods alive at the end
+            assertEquals(expected.size() + plan.stack().pods().size(), live.size());
+            for (StackPlan.LivePod stackPod : plan.stack().pods()) {
+                Pod stored = live.get(stackPod.name());
+                assertNotNull(stored, stackPod.name());
+                assertEquals(stackPod.node(), stored.getSpec().getNodeName());
+                assertEquals(stackPod.image(), stored.getSpec().getContainers().get(0).getImage());
+            }
+            assertEquals(StackComponent.NEXT_DCGM_EXPORTER_IMAGE, client.apps().daemonSets().inNamespace("gpu-operator")
+                    .withName("nvidia-dcgm-exporter").get().getSpec().getTemplate().getSpec().getContainers().get(0)
+                    .getImage());
             Map<String, PodHistory> histories = PodHistory.of(plan);
             for (SimPod pod : expected) {
                 List<SimEvent> events = histories.get(pod.uid()).events();

@@ -18,10 +18,13 @@ import java.util.Map;
 record PodHistory(String uid, List<SimEvent> events, String node, Instant boundAt, Instant releasedAt,
                   Map<String, Long> gpuResources, List<String[]> hamiDevices) {
 
+    /** The GPU pods' histories; the GPU stack's own pods ask for no GPU and are not among them. */
     static Map<String, PodHistory> of(Plan plan) {
+        java.util.Set<String> gpuPods = new java.util.HashSet<>();
+        plan.pods().forEach(p -> gpuPods.add(p.uid()));
         Map<String, List<SimEvent>> byUid = new LinkedHashMap<>();
-        plan.eventsOfKind("Pod").forEach(e -> byUid.computeIfAbsent(e.object().getMetadata().getUid(),
-                u -> new ArrayList<>()).add(e));
+        plan.eventsOfKind("Pod").filter(e -> gpuPods.contains(e.object().getMetadata().getUid()))
+                .forEach(e -> byUid.computeIfAbsent(e.object().getMetadata().getUid(), u -> new ArrayList<>()).add(e));
         Map<String, PodHistory> out = new LinkedHashMap<>();
         byUid.forEach((uid, events) -> out.put(uid, of(uid, events)));
         return out;
