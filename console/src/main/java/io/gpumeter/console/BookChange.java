@@ -9,12 +9,13 @@ import java.util.Optional;
 
 /**
  * One row of the ledger's change book ({@code GET /api/v1/changes}): what changed on a node, or cluster-wide when
- * {@code node} is null, from {@code before} to {@code after}, where it was seen ({@code source}), and how many changes
- * of its subject its minute held ({@code count}, a flapping value).
+ * {@code node} is null, from {@code before} to {@code after}, where it was seen ({@code source}), how many changes of
+ * its subject its minute held ({@code count}, a flapping value), and the pool its node was in then ({@code pool}, null
+ * for a cluster-wide change).
  */
 @TemplateData
-public record BookChange(String id, Instant at, String cluster, String node, String kind, String subject, String before,
-                         String after, String source, int count) {
+public record BookChange(String id, Instant at, String cluster, String node, String pool, String kind, String subject,
+                         String before, String after, String source, int count) {
 
     /** The kinds the book holds, in the order the page lists them. */
     static final List<String> KINDS = List.of("NODE_ADDED", "NODE_REMOVED", "NODE_CORDONED", "NODE_UNCORDONED", "NODE_LABEL",
@@ -30,7 +31,7 @@ public record BookChange(String id, Instant at, String cluster, String node, Str
             return Optional.empty();
         }
         return Format.instant(at).map(instant -> new BookChange(Format.text(c, "id"), instant, Format.text(c, "cluster"),
-                Format.text(c, "node"), kind, Format.text(c, "subject"), Format.text(c, "before"), Format.text(c, "after"),
+                Format.text(c, "node"), Format.text(c, "pool"), kind, Format.text(c, "subject"), Format.text(c, "before"), Format.text(c, "after"),
                 Format.text(c, "source"), Math.max(1, c.path("count").asInt(1))));
     }
 

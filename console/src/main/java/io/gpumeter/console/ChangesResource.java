@@ -164,24 +164,12 @@ public class ChangesResource {
             if (!kinds.isEmpty()) {
                 query.append("&kind=").append(String.join(",", kinds));
             }
-            CompletableFuture<Answer> capacity = node != null ? null : upstream.getJson(Backend.LEDGER, "/api/v1/capacity?" + days.query()
-                    + "&groupBy=cluster,node,model" + (cluster != null ? "&cluster=" + cluster : ""), viewer.token());
             CompletableFuture<Answer> impactCall = changeId == null ? null
                     : upstream.getJson(Backend.LEDGER, "/api/v1/changes/" + Format.segment(changeId) + "/impact", viewer.token());
             ChangeReads.Window window = ChangeReads.window(upstream, viewer, page, query.toString());
-            NodePools nodePools = NodePools.of(null, List.of());
-            if (capacity != null) {
-                Answer a = capacity.join();
-                page.call(a.call());
-                if (!a.ok()) {
-                    page.message(a.refusal());
-                } else if (window != null) {
-                    nodePools = NodePools.of(a.json(), window.changes());
-                }
-            }
             if (window != null) {
-                NodePools named = nodePools;
                 List<BookChange> all = window.changes();
+                NodePools named = NodePools.of(all);
                 pools.addAll(new TreeSet<>(all.stream().map(named::of).toList()));
                 List<BookChange> kept = filters.pool() == null ? all : all.stream().filter(c -> filters.pool().equals(named.of(c))).toList();
                 if (window.cut()) {

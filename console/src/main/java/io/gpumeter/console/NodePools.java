@@ -1,63 +1,35 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.MissingNode;
-
-import java.math.BigDecimal;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
- * Each node's pool, from one read of the ledger's capacity over the window per cluster, node and model: the card
- * model the inventory knows the node by, which is how the ledger's fragmentation names a node's pool where no pool
- * label does (a node that changed models in the window is in the one it supplied most card-hours as). Pools are named
- * with their cluster when the fleet has more than one.
+ * The pool each change is drawn and counted in: the {@code pool} the ledger's change book names for it — its node's
+ * pool at the change (the first pool label the node carried, else its card model, as the ledger's fragmentation names
+ * pools) — {@link #CLUSTER_WIDE} for a change of no node, {@link #UNKNOWN} where the ledger named none (a row stored
+ * before the book named pools, until the ledger derives it again). Pools are named with their cluster when the changes
+ * span more than one.
  */
 final class NodePools {
 
     static final String CLUSTER_WIDE = "cluster-wide";
     static final String UNKNOWN = "unknown";
 
-    private final Map<String, String> model = new HashMap<>();
-    private final Map<String, BigDecimal> hours = new HashMap<>();
-    private final Set<String> clusters = new HashSet<>();
+    private final boolean manyClusters;
 
-    private NodePools() {
+    private NodePools(boolean manyClusters) {
+        this.manyClusters = manyClusters;
     }
 
-    /**
-     * From {@code GET /api/v1/capacity?…&groupBy=cluster,node,model} (null when it was not read), for the changes to
-     * be grouped: whether they span clusters decides whether pools are named with their cluster.
-     */
-    static NodePools of(JsonNode capacity, List<BookChange> changes) {
-        NodePools pools = new NodePools();
-        changes.stream().map(BookChange::cluster).filter(Objects::nonNull).forEach(pools.clusters::add);
-        for (JsonNode row : capacity == null ? MissingNode.getInstance() : capacity) {
-            JsonNode group = row.path("group");
-            String cluster = Format.text(group, "cluster");
-            String node = Format.text(group, "node");
-            String m = Format.text(group, "model");
-            if (node == null || m == null || m.isBlank()) {
-                continue;
-            }
-            String key = cluster + "/" + node;
-            BigDecimal h = Format.decimal(row, "cardHours");
-            if (!pools.hours.containsKey(key) || h.compareTo(pools.hours.get(key)) > 0) {
-                pools.hours.put(key, h);
-                pools.model.put(key, m);
-            }
-        }
-        return pools;
+    /** For these changes: whether they span clusters decides whether pools are named with their cluster. */
+    static NodePools of(List<BookChange> changes) {
+        return new NodePools(changes.stream().map(BookChange::cluster).filter(Objects::nonNull).distinct().limit(2).count() > 1);
     }
 
-    /** The pool of the change's node; {@link #CLUSTER_WIDE} for a change of no node. */
+    /** The pool of the change; {@link #CLUSTER_WIDE} for a change of no node. */
     String of(BookChange change) {
         String pool = change.node() == null ? CLUSTER_WIDE
-                : model.getOrDefault(change.cluster() + "/" + change.node(), UNKNOWN);
-        return clusters.size() > 1 && change.cluster() != null ? change.cluster() + "/" + pool : pool;
+                : change.pool() == null || change.pool().isBlank() ? UNKNOWN : change.pool();
+        return manyClusters && change.cluster() != null ? change.cluster() + "/" + pool : pool;
     }
 }

@@ -268,8 +268,8 @@ class BrowserTest {
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/changes"));
         go("/changes?from=2026-11-23&to=2026-12-01");
         chartDrawn("changes-chart");
-        assertEquals(List.of("NVIDIA-H100-80GB-HBM3", "NODE_CORDONED", "1", "1", "1", "2026-11-30T10:00:30Z", "2026-11-30T10:00:30Z"),
-                cells("#counts-table tbody tr[data-pool='NVIDIA-H100-80GB-HBM3'][data-kind='NODE_CORDONED'] td", false));
+        assertEquals(List.of("training", "NODE_CORDONED", "1", "1", "1", "2026-11-30T10:00:30Z", "2026-11-30T10:00:30Z"),
+                cells("#counts-table tbody tr[data-pool='training'][data-kind='NODE_CORDONED'] td", false));
         assertEquals(14, browser.findElements(By.cssSelector("#changes-table tbody tr")).size());
         assertTrue(browser.findElements(By.cssSelector("#changes-chart svg path")).size() >= 14, "a mark per change");
         List<String> cordon = cells("#changes-table tbody tr.by-suite td", false);

@@ -30,20 +30,21 @@ import java.util.stream.Stream;
  * The ledger's change book as the stand-in ledger answers it, worked out from a book of changes the way the ledger's
  * ChangeResource does — the list by window, cluster, node and kinds, ordered and paged with X-Total-Count and Link;
  * the bulk read per scope (a node's scope with its cluster's cluster-wide changes); a change's impact; a node's GPU
- * stack — and each node's model in the capacity read by model. The shapes are those of the ledger's own resource
- * tests (ChangeBookResourceTest, ChangeImpactResourceTest); ids are the ledger's (24 hex digits of SHA-256 of the
- * cluster and the row's natural key). Tenant tokens are refused, as the ledger refuses them.
+ * stack. Each item names its node's pool as the ledger's book does (its pool label at the change, else its card
+ * model; null cluster-wide). The shapes are those of the ledger's own resource tests (ChangeBookResourceTest,
+ * ChangePoolsResourceTest, ChangeImpactResourceTest); ids are the ledger's (24 hex digits of SHA-256 of the cluster and
+ * the row's natural key). Tenant tokens are refused, as the ledger refuses them.
  */
 final class ChangeBookStandIn {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     /** One row of the book. */
-    record Item(String id, Instant at, String cluster, String node, String kind, String subject, String before, String after,
-                String source, int count) {
+    record Item(String id, Instant at, String cluster, String node, String pool, String kind, String subject, String before,
+                String after, String source, int count) {
     }
 
-    /** The changes and the nodes' card models (cluster/node to model) and card counts. */
+    /** The changes and the nodes' card models (cluster/node to model, what their GPU stack says) and card counts. */
     record Book(List<Item> items, Map<String, String> models, Map<String, Integer> cards) {
     }
 
@@ -52,29 +53,30 @@ final class ChangeBookStandIn {
      * allocatable at 0 for 20 minutes), a MIG reconfiguration of gpu-b with its pending state, a flapping label, a
      * driver upgrade on gpu-a twenty minutes before its Xid 79 (the Failures fixture's open incident), the
      * alert-service's cordon of gpu-a after it (the Alerts fixture's action), and a dcgm-exporter image update on
-     * gpu-a during jitter event 42.
+     * gpu-a during jitter event 42. gpu-a carries a pool label ({@code training}); gpu-b none, its pool its card model.
      */
+    private static final String A100 = "NVIDIA-A100-SXM4-80GB";
     static final List<Item> LAB = List.of(
-            change("2026-11-20T00:00:00Z", "lab", "gpu-a", "NODE_ADDED", null, null, null, "node status", 1),
-            change("2026-11-29T01:00:00Z", "lab", null, "QUOTA", "clusterqueue/team-a-cq[default]:nvidia.com/gpu", "nominal=8",
+            change("2026-11-20T00:00:00Z", "lab", "gpu-a", "training", "NODE_ADDED", null, null, null, "node status", 1),
+            change("2026-11-29T01:00:00Z", "lab", null, null, "QUOTA", "clusterqueue/team-a-cq[default]:nvidia.com/gpu", "nominal=8",
                     "nominal=16", "ClusterQueue team-a-cq", 1),
-            change("2026-11-29T03:00:00Z", "lab", null, "COMPONENT_VERSION", "device-plugin", "v0.14.5", "v0.15.0",
+            change("2026-11-29T03:00:00Z", "lab", null, null, "COMPONENT_VERSION", "device-plugin", "v0.14.5", "v0.15.0",
                     "DaemonSet gpu-operator/nvidia-device-plugin-daemonset", 1),
-            change("2026-11-29T03:10:00Z", "lab", "gpu-b", "COMPONENT_HEALTH", "device-plugin", "Ready", "CrashLoopBackOff",
+            change("2026-11-29T03:10:00Z", "lab", "gpu-b", A100, "COMPONENT_HEALTH", "device-plugin", "Ready", "CrashLoopBackOff",
                     "pod gpu-operator/nvidia-device-plugin-daemonset-x7k2p", 1),
-            change("2026-11-29T03:10:00Z", "lab", "gpu-b", "GPU_ALLOCATABLE", "nvidia.com/gpu", "2", "0", "node status", 1),
-            change("2026-11-29T03:30:00Z", "lab", "gpu-b", "COMPONENT_HEALTH", "device-plugin", "CrashLoopBackOff", "Ready",
+            change("2026-11-29T03:10:00Z", "lab", "gpu-b", A100, "GPU_ALLOCATABLE", "nvidia.com/gpu", "2", "0", "node status", 1),
+            change("2026-11-29T03:30:00Z", "lab", "gpu-b", A100, "COMPONENT_HEALTH", "device-plugin", "CrashLoopBackOff", "Ready",
                     "pod gpu-operator/nvidia-device-plugin-daemonset-x7k2p", 1),
-            change("2026-11-29T03:30:00Z", "lab", "gpu-b", "GPU_ALLOCATABLE", "nvidia.com/gpu", "0", "2", "node status", 1),
-            change("2026-11-29T06:00:00Z", "lab", "gpu-b", "MIG_LAYOUT", null, "all-disabled", "all-3g.40gb", "node labels", 1),
-            change("2026-11-29T06:00:00Z", "lab", "gpu-b", "NODE_LABEL", "nvidia.com/mig.config.state", null, "pending", "node labels", 1),
-            change("2026-11-29T06:02:00Z", "lab", "gpu-b", "NODE_LABEL", "nvidia.com/mig.config.state", "pending", "success", "node labels", 1),
-            change("2026-11-30T04:00:00Z", "lab", "gpu-a", "NODE_LABEL", "example.com/flap", "a", "b", "node labels", 5),
-            change("2026-11-30T09:40:00Z", "lab", "gpu-a", "CUDA_VERSION", null, "12.4", "12.6", "node labels", 1),
-            change("2026-11-30T09:40:00Z", "lab", "gpu-a", "DRIVER_VERSION", null, "550.54.15", "560.35.03", "node labels", 1),
-            change("2026-11-30T10:00:30Z", "lab", "gpu-a", "NODE_CORDONED", null, "schedulable", "cordoned",
+            change("2026-11-29T03:30:00Z", "lab", "gpu-b", A100, "GPU_ALLOCATABLE", "nvidia.com/gpu", "0", "2", "node status", 1),
+            change("2026-11-29T06:00:00Z", "lab", "gpu-b", A100, "MIG_LAYOUT", null, "all-disabled", "all-3g.40gb", "node labels", 1),
+            change("2026-11-29T06:00:00Z", "lab", "gpu-b", A100, "NODE_LABEL", "nvidia.com/mig.config.state", null, "pending", "node labels", 1),
+            change("2026-11-29T06:02:00Z", "lab", "gpu-b", A100, "NODE_LABEL", "nvidia.com/mig.config.state", "pending", "success", "node labels", 1),
+            change("2026-11-30T04:00:00Z", "lab", "gpu-a", "training", "NODE_LABEL", "example.com/flap", "a", "b", "node labels", 5),
+            change("2026-11-30T09:40:00Z", "lab", "gpu-a", "training", "CUDA_VERSION", null, "12.4", "12.6", "node labels", 1),
+            change("2026-11-30T09:40:00Z", "lab", "gpu-a", "training", "DRIVER_VERSION", null, "550.54.15", "560.35.03", "node labels", 1),
+            change("2026-11-30T10:00:30Z", "lab", "gpu-a", "training", "NODE_CORDONED", null, "schedulable", "cordoned",
                     "gpumeter alert-service: cordon (Xid 79)", 1),
-            change("2026-11-30T10:15:00Z", "lab", "gpu-a", "COMPONENT_VERSION", "dcgm-exporter", "3.3.5-3.4.0-ubuntu22.04",
+            change("2026-11-30T10:15:00Z", "lab", "gpu-a", "training", "COMPONENT_VERSION", "dcgm-exporter", "3.3.5-3.4.0-ubuntu22.04",
                     "3.3.7-3.4.2-ubuntu22.04", "pod gpu-operator/nvidia-dcgm-exporter-9xq2m", 1));
     static final Map<String, String> LAB_MODELS = Map.of("lab/gpu-a", "NVIDIA-H100-80GB-HBM3", "lab/gpu-b", "NVIDIA-A100-SXM4-80GB");
     static final Map<String, Integer> LAB_CARDS = Map.of("lab/gpu-a", 4, "lab/gpu-b", 2);
@@ -98,14 +100,15 @@ final class ChangeBookStandIn {
     }
 
     /** A row as the ledger derives it, its id the ledger's. */
-    static Item change(String at, String cluster, String node, String kind, String subject, String before, String after,
-                       String source, int count) {
+    static Item change(String at, String cluster, String node, String pool, String kind, String subject, String before,
+                       String after, String source, int count) {
         Instant instant = Instant.parse(at);
         String scope = node != null ? "node/" + node : kind.equals("QUOTA") ? "queue/" + subject : "component/" + subject;
         String key = scope + '\n' + kind + '\n' + Objects.toString(subject, "") + '\n' + instant.truncatedTo(ChronoUnit.MINUTES).getEpochSecond();
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest((cluster + '\n' + key).getBytes(StandardCharsets.UTF_8));
-            return new Item(HexFormat.of().formatHex(digest, 0, 12), instant, cluster, node, kind, subject, before, after, source, count);
+            return new Item(HexFormat.of().formatHex(digest, 0, 12), instant, cluster, node, pool, kind, subject, before, after,
+                    source, count);
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException(e);
         }
@@ -122,11 +125,11 @@ final class ChangeBookStandIn {
         List<Item> items = new ArrayList<>();
         Map<String, String> models = new LinkedHashMap<>();
         Map<String, Integer> cards = new LinkedHashMap<>();
-        items.add(item(start.minus(Duration.ofHours(1)), null, "COMPONENT_VERSION", "device-plugin", "v0.14.5", "v0.15.0",
+        items.add(item(start.minus(Duration.ofHours(1)), null, null, "COMPONENT_VERSION", "device-plugin", "v0.14.5", "v0.15.0",
                 "DaemonSet gpu-operator/nvidia-device-plugin-daemonset", 1));
-        items.add(item(start.plus(Duration.ofHours(30)), null, "QUOTA", "clusterqueue/training[h100]:nvidia.com/gpu", "nominal=512",
+        items.add(item(start.plus(Duration.ofHours(30)), null, null, "QUOTA", "clusterqueue/training[h100]:nvidia.com/gpu", "nominal=512",
                 "nominal=640", "ClusterQueue training", 1));
-        items.add(item(start.plus(Duration.ofHours(80)), null, "QUOTA", "clusterqueue/batch[a100]:nvidia.com/gpu", "nominal=256",
+        items.add(item(start.plus(Duration.ofHours(80)), null, null, "QUOTA", "clusterqueue/batch[a100]:nvidia.com/gpu", "nominal=256",
                 "nominal=128", "ClusterQueue batch", 1));
         for (int i = 0; i < nodes; i++) {
             String node = "gpu-%04d".formatted(i);
@@ -135,42 +138,42 @@ final class ChangeBookStandIn {
             cards.put("prod/" + node, 8);
             Instant dp = start.plusSeconds(5L * i);
             String pod = "pod gpu-operator/nvidia-device-plugin-daemonset-" + Integer.toString(36 * 36 + i, 36);
-            items.add(item(dp, node, "COMPONENT_VERSION", "device-plugin", "v0.14.5", "v0.15.0", pod, 1));
-            items.add(item(dp, node, "COMPONENT_HEALTH", "device-plugin", "Ready", "NotReady", pod, 1));
-            items.add(item(dp.plusSeconds(60), node, "COMPONENT_HEALTH", "device-plugin", "NotReady", "Ready", pod, 1));
+            items.add(item(dp, node, model, "COMPONENT_VERSION", "device-plugin", "v0.14.5", "v0.15.0", pod, 1));
+            items.add(item(dp, node, model, "COMPONENT_HEALTH", "device-plugin", "Ready", "NotReady", pod, 1));
+            items.add(item(dp.plusSeconds(60), node, model, "COMPONENT_HEALTH", "device-plugin", "NotReady", "Ready", pod, 1));
             Instant driver = start.plus(Duration.ofDays(1)).plusSeconds(10L * i);
-            items.add(item(driver, node, "DRIVER_VERSION", null, "550.54.15", "560.35.03", "node labels", 1));
-            items.add(item(driver, node, "CUDA_VERSION", null, "12.4", "12.6", "node labels", 1));
-            items.add(item(start.plus(Duration.ofDays(3)).plusSeconds(3L * i), node, "COMPONENT_VERSION", "dcgm-exporter",
+            items.add(item(driver, node, model, "DRIVER_VERSION", null, "550.54.15", "560.35.03", "node labels", 1));
+            items.add(item(driver, node, model, "CUDA_VERSION", null, "12.4", "12.6", "node labels", 1));
+            items.add(item(start.plus(Duration.ofDays(3)).plusSeconds(3L * i), node, model, "COMPONENT_VERSION", "dcgm-exporter",
                     "3.3.5-3.4.0-ubuntu22.04", "3.3.7-3.4.2-ubuntu22.04", "pod gpu-operator/nvidia-dcgm-exporter-" + i, 1));
             if (model.contains("A100")) {
                 Instant mig = start.plus(Duration.ofDays(2)).plusSeconds(20L * i);
-                items.add(item(mig, node, "MIG_LAYOUT", null, "all-disabled", "all-1g.10gb", "node labels", 1));
-                items.add(item(mig, node, "NODE_LABEL", "nvidia.com/mig.config.state", null, "pending", "node labels", 1));
-                items.add(item(mig.plusSeconds(120), node, "NODE_LABEL", "nvidia.com/mig.config.state", "pending", "success", "node labels", 1));
+                items.add(item(mig, node, model, "MIG_LAYOUT", null, "all-disabled", "all-1g.10gb", "node labels", 1));
+                items.add(item(mig, node, model, "NODE_LABEL", "nvidia.com/mig.config.state", null, "pending", "node labels", 1));
+                items.add(item(mig.plusSeconds(120), node, model, "NODE_LABEL", "nvidia.com/mig.config.state", "pending", "success", "node labels", 1));
             }
             if (i % 50 == 0) {
                 Instant cordon = start.plus(Duration.ofDays(4)).plusSeconds(60L * i);
-                items.add(item(cordon, node, "NODE_CORDONED", null, "schedulable", "cordoned", "gpumeter alert-service: cordon (Xid 79)", 1));
-                items.add(item(cordon.plus(Duration.ofHours(2)), node, "NODE_UNCORDONED", null, "cordoned", "schedulable", "node status", 1));
+                items.add(item(cordon, node, model, "NODE_CORDONED", null, "schedulable", "cordoned", "gpumeter alert-service: cordon (Xid 79)", 1));
+                items.add(item(cordon.plus(Duration.ofHours(2)), node, model, "NODE_UNCORDONED", null, "cordoned", "schedulable", "node status", 1));
             }
         }
         return new Book(List.copyOf(items), models, cards);
     }
 
-    /** A quarter of the nodes each: H100, A100 (which goes MIG), L40S, A10. */
+    /** A quarter of the nodes each: H100, A100 (which goes MIG), L40S, A10; no pool labels, so these are the pools. */
     static String model(int i, int nodes) {
         return List.of("NVIDIA-H100-80GB-HBM3", "NVIDIA-A100-SXM4-80GB", "NVIDIA-L40S", "NVIDIA-A10").get(Math.min(3, 4 * i / nodes));
     }
 
-    private static Item item(Instant at, String node, String kind, String subject, String before, String after, String source, int count) {
-        return change(at.toString(), "prod", node, kind, subject, before, after, source, count);
+    private static Item item(Instant at, String node, String pool, String kind, String subject, String before, String after,
+                             String source, int count) {
+        return change(at.toString(), "prod", node, pool, kind, subject, before, after, source, count);
     }
 
     static void install() {
         StandIn.handle(Backend.LEDGER, "/api/v1/changes", ChangeBookStandIn::changes);
         StandIn.handle(Backend.LEDGER, "/api/v1/nodes/", ChangeBookStandIn::gpuStack);
-        StandIn.handle(Backend.LEDGER, "/api/v1/capacity", ChangeBookStandIn::capacity);
     }
 
     // --- the ledger's answers ------------------------------------------------------------------------------------
@@ -251,6 +254,7 @@ final class ChangeBookStandIn {
                 return problem(400, at + ".cluster", at + ".cluster must be a DNS label");
             }
             String node = s.path("node").asText(null);
+            String pool = s.path("pool").asText(null);
             Instant from = Instant.parse(s.path("from").asText());
             Instant to = Instant.parse(s.path("to").asText());
             boolean clusterWide = !s.has("clusterWide") || s.path("clusterWide").asBoolean(true);
@@ -264,7 +268,8 @@ final class ChangeBookStandIn {
             List<Item> found = book.items().stream().filter(c -> cluster.equals(c.cluster()))
                     .filter(c -> !c.at().isBefore(from) && c.at().isBefore(to))
                     .filter(c -> node == null || node.equals(c.node()) || (clusterWide && c.node() == null))
-                    .filter(c -> kinds.isEmpty() || kinds.contains(c.kind())).sorted(ORDER).toList();
+                    .filter(c -> kinds.isEmpty() || kinds.contains(c.kind()))
+                    .filter(c -> pool == null || pool.equals(c.pool())).sorted(ORDER).toList();
             if (s.path("newestFirst").asBoolean(false)) {
                 found = new ArrayList<>(found);
                 Collections.reverse(found);
@@ -414,33 +419,6 @@ final class ChangeBookStandIn {
                         && Objects.equals(subject, c.subject()) && !c.at().isAfter(at)).max(ORDER).map(Item::after);
     }
 
-    /** The capacity by cluster, node and model: each node of the book's inventory, its card-hours over the window. */
-    private static StandIn.Reply capacity(String path, String query, String body, boolean tenant) {
-        Map<String, List<String>> q = params(query);
-        String groupBy = one(q, "groupBy");
-        if (tenant || groupBy == null || !groupBy.contains("model") || !path.equals("/api/v1/capacity")) {
-            return null;
-        }
-        double hours = Duration.between(Instant.parse(one(q, "from")), Instant.parse(one(q, "to"))).toSeconds() / 3600.0;
-        String cluster = one(q, "cluster");
-        ArrayNode rows = JSON.createArrayNode();
-        new TreeSet<>(book.models().keySet()).forEach(key -> {
-            String[] cn = key.split("/", 2);
-            if (cluster != null && !cluster.equals(cn[0])) {
-                return;
-            }
-            String model = book.models().get(key);
-            ObjectNode row = rows.addObject();
-            row.put("key", key + "/" + model);
-            ObjectNode group = row.putObject("group");
-            group.put("cluster", cn[0]);
-            group.put("node", cn[1]);
-            group.put("model", model);
-            row.put("cardHours", hours * book.cards().getOrDefault(key, 8));
-        });
-        return StandIn.Reply.json(rows.toString());
-    }
-
     // --- helpers -------------------------------------------------------------------------------------------------
 
     static ArrayNode array(List<Item> items) {
@@ -451,6 +429,7 @@ final class ChangeBookStandIn {
             o.put("at", c.at().toString());
             o.put("cluster", c.cluster());
             o.put("node", c.node());
+            o.put("pool", c.pool());
             o.put("kind", c.kind());
             o.put("subject", c.subject());
             o.put("before", c.before());

@@ -29,8 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * The Changes page over the stand-in ledger's change book (answered as the ledger's ChangeResource answers), its
- * figures against the API's own answer, a 2,000-node cluster's week, and the changes marked on the Failures, Jitter
- * and Card pages from one bulk read each.
+ * figures against the API's own answer, its lanes per pool as the book's items name them, a 2,000-node cluster's week,
+ * and the changes marked on the Failures, Jitter and Card pages from one bulk read each.
  */
 @QuarkusTest
 @QuarkusTestResource(value = StandInResource.class, restrictToAnnotatedClass = false)
@@ -51,10 +51,9 @@ class ChangesPagesTest {
     @Test
     void theBookPerPoolAndKindOnATimeAxisWithEachChangeBeforeAndAfter() throws IOException {
         String html = page("/changes?" + WEEK, Fixtures.ADMIN);
-        assertEquals(List.of("/api/v1/capacity?" + WEEK_API + "&groupBy=cluster,node,model",
-                        "/api/v1/changes?" + WEEK_API + "&limit=10000&offset=0"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList(), "one read of the book, one of the nodes' models");
-        // the pools are the nodes' card models; the quota and the DaemonSet's image are cluster-wide
+        assertEquals(List.of("/api/v1/changes?" + WEEK_API + "&limit=10000&offset=0"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList(), "one read of the book, whose items name their pools");
+        // the pools are the items' own: gpu-a's pool label, gpu-b's card model; the quota and the DaemonSet's image are cluster-wide
         Map<String, List<Integer>> counts = toLists(counts(html));
         Map<String, List<Integer>> expected = new TreeMap<>();
         expected.put("cluster-wide|COMPONENT_VERSION", List.of(1, 0, 0));
@@ -63,23 +62,23 @@ class ChangesPagesTest {
         expected.put("NVIDIA-A100-SXM4-80GB|GPU_ALLOCATABLE", List.of(2, 1, 0));
         expected.put("NVIDIA-A100-SXM4-80GB|MIG_LAYOUT", List.of(1, 1, 0));
         expected.put("NVIDIA-A100-SXM4-80GB|COMPONENT_HEALTH", List.of(2, 1, 0));
-        expected.put("NVIDIA-H100-80GB-HBM3|NODE_CORDONED", List.of(1, 1, 1));
-        expected.put("NVIDIA-H100-80GB-HBM3|NODE_LABEL", List.of(1, 1, 0));
-        expected.put("NVIDIA-H100-80GB-HBM3|DRIVER_VERSION", List.of(1, 1, 0));
-        expected.put("NVIDIA-H100-80GB-HBM3|CUDA_VERSION", List.of(1, 1, 0));
-        expected.put("NVIDIA-H100-80GB-HBM3|COMPONENT_VERSION", List.of(1, 1, 0));
+        expected.put("training|NODE_CORDONED", List.of(1, 1, 1));
+        expected.put("training|NODE_LABEL", List.of(1, 1, 0));
+        expected.put("training|DRIVER_VERSION", List.of(1, 1, 0));
+        expected.put("training|CUDA_VERSION", List.of(1, 1, 0));
+        expected.put("training|COMPONENT_VERSION", List.of(1, 1, 0));
         assertEquals(expected, counts, "changes, nodes and the suite's own per pool and kind");
-        assertEquals(apiCounts("/api/v1/changes?" + WEEK_API, ChangeBookStandIn.LAB_MODELS), counts, "the page's counts are the API's");
+        assertEquals(apiCounts("/api/v1/changes?" + WEEK_API), counts, "the page's counts are the API's");
 
         // the newest first, each with before → after and its source; the suite's own cordon marked as such
         String driver = ChangeBookStandIn.LAB.stream().filter(c -> c.kind().equals("DRIVER_VERSION")).findFirst().orElseThrow().id();
         assertTrue(html.contains("<h2>Changes 1–14 of 14, newest first</h2>"), html);
         assertTrue(html.contains("<tr data-change=\"" + driver + "\" class=\"\"><td class=\"at\">2026-11-30T09:40:00Z</td><td><a href=\"/changes?from=2026-11-23&amp;"
-                + "to=2026-12-01&amp;node=gpu-a&amp;cluster=lab\">gpu-a</a></td><td>NVIDIA-H100-80GB-HBM3</td><td>DRIVER_VERSION</td><td></td>"
+                + "to=2026-12-01&amp;node=gpu-a&amp;cluster=lab\">gpu-a</a></td><td>training</td><td>DRIVER_VERSION</td><td></td>"
                 + "<td>550.54.15 → 560.35.03</td><td class=\"num\">1</td><td>node labels</td><td><a href=\"/changes?from=2026-11-23&amp;"
                 + "to=2026-12-01&amp;change=" + driver + "#impact\""), html);
         assertTrue(html.contains("<td class=\"at\">2026-11-30T10:00:30Z</td><td><a href=\"/changes?from=2026-11-23&amp;to=2026-12-01&amp;node=gpu-a&amp;"
-                + "cluster=lab\">gpu-a</a></td><td>NVIDIA-H100-80GB-HBM3</td><td>NODE_CORDONED</td><td></td><td>schedulable → cordoned</td>"
+                + "cluster=lab\">gpu-a</a></td><td>training</td><td>NODE_CORDONED</td><td></td><td>schedulable → cordoned</td>"
                 + "<td class=\"num\">1</td><td><span class=\"suite\">made by gpumeter</span> gpumeter alert-service: cordon (Xid 79)</td>"), html);
         assertTrue(html.contains("class=\" by-suite\""), "the suite's row is styled apart");
         assertTrue(html.contains("<td>lab (cluster-wide)</td><td>cluster-wide</td><td>QUOTA</td><td>clusterqueue/team-a-cq[default]:nvidia.com/gpu</td>"
@@ -95,12 +94,12 @@ class ChangesPagesTest {
         chart.path("yAxis").get(0).path("data").forEach(l -> lanes.add(l.asText()));
         assertEquals(List.of("cluster-wide · COMPONENT_VERSION", "cluster-wide · QUOTA", "NVIDIA-A100-SXM4-80GB · NODE_LABEL",
                 "NVIDIA-A100-SXM4-80GB · GPU_ALLOCATABLE", "NVIDIA-A100-SXM4-80GB · MIG_LAYOUT", "NVIDIA-A100-SXM4-80GB · COMPONENT_HEALTH",
-                "NVIDIA-H100-80GB-HBM3 · NODE_CORDONED", "NVIDIA-H100-80GB-HBM3 · NODE_LABEL", "NVIDIA-H100-80GB-HBM3 · DRIVER_VERSION",
-                "NVIDIA-H100-80GB-HBM3 · CUDA_VERSION", "NVIDIA-H100-80GB-HBM3 · COMPONENT_VERSION"), lanes);
+                "training · NODE_CORDONED", "training · NODE_LABEL", "training · DRIVER_VERSION", "training · CUDA_VERSION",
+                "training · COMPONENT_VERSION"), lanes);
         assertEquals("[\"1\",\"1\",\"2\",\"2\",\"1\",\"2\",\"1\",\"1\",\"1\",\"1\",\"1\"]", chart.path("yAxis").get(1).path("data").toString(),
                 "each lane's count at its right end");
         JsonNode cordon = point(chart, "NODE_CORDONED", 0);
-        assertEquals("[\"2026-11-30T10:00:30Z\",\"NVIDIA-H100-80GB-HBM3 · NODE_CORDONED\"]", cordon.path("value").toString());
+        assertEquals("[\"2026-11-30T10:00:30Z\",\"training · NODE_CORDONED\"]", cordon.path("value").toString());
         assertEquals("emptyCircle", cordon.path("symbol").asText());
         assertEquals("/changes?from=2026-11-23&to=2026-12-01&node=gpu-a&cluster=lab", cordon.path("link").asText(), "a change leads to its node's lane");
         assertEquals(14, points(chart), "every change drawn by itself");
@@ -190,7 +189,7 @@ class ChangesPagesTest {
 
     @Test
     void whatTheBookSaysIsShownAsTextNeverAsMarkup() {
-        ChangeBookStandIn.use(new ChangeBookStandIn.Book(List.of(ChangeBookStandIn.change("2026-11-30T08:00:00Z", "lab", "gpu-a", "NODE_LABEL",
+        ChangeBookStandIn.use(new ChangeBookStandIn.Book(List.of(ChangeBookStandIn.change("2026-11-30T08:00:00Z", "lab", "gpu-a", "<i>pool</i>", "NODE_LABEL",
                 "example.com/<img src=x onerror=alert(1)>", "\"><script>alert('before')</script>", "<b>after</b>",
                 "pod team-x/<script>alert('source')</script>", 1)), ChangeBookStandIn.LAB_MODELS, ChangeBookStandIn.LAB_CARDS));
         String html = page("/changes?" + WEEK, Fixtures.ADMIN);
@@ -199,6 +198,40 @@ class ChangesPagesTest {
         String chart = option(html, "changes-chart");
         assertFalse(chart.contains("<"), "the chart's data carries no markup: " + chart);
         assertTrue(chart.contains("\\u003cscript\\u003ealert('source')"), chart);
+        assertTrue(html.contains("<td>&lt;i&gt;pool&lt;/i&gt;</td>") && !html.contains("<i>pool"), "the pool too");
+    }
+
+    @Test
+    void eachChangeIsInThePoolItsNodeWasInThenAsTheBookNamesIt() throws IOException {
+        // gpu-a relabelled from training into inference between its driver and its CUDA upgrade; gpu-b's row stored
+        // before the book named pools
+        ChangeBookStandIn.use(new ChangeBookStandIn.Book(List.of(
+                ChangeBookStandIn.change("2026-11-29T08:00:00Z", "lab", "gpu-a", "training", "DRIVER_VERSION", null, "550.54.15",
+                        "560.35.03", "node labels", 1),
+                ChangeBookStandIn.change("2026-11-29T09:00:00Z", "lab", "gpu-a", "inference", "NODE_LABEL", "gpumeter.io/pool", "training",
+                        "inference", "node labels", 1),
+                ChangeBookStandIn.change("2026-11-29T10:00:00Z", "lab", "gpu-a", "inference", "CUDA_VERSION", null, "12.4", "12.6",
+                        "node labels", 1),
+                ChangeBookStandIn.change("2026-11-29T11:00:00Z", "lab", "gpu-b", null, "GPU_ALLOCATABLE", "nvidia.com/gpu", "2", "0",
+                        "node status", 1)), ChangeBookStandIn.LAB_MODELS, ChangeBookStandIn.LAB_CARDS));
+        String html = page("/changes?" + WEEK, Fixtures.ADMIN);
+        assertEquals(List.of("/api/v1/changes?" + WEEK_API + "&limit=10000&offset=0"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList(), "no read of the nodes beside the book");
+        JsonNode chart = chart(html, "changes-chart");
+        List<String> lanes = new ArrayList<>();
+        chart.path("yAxis").get(0).path("data").forEach(l -> lanes.add(l.asText()));
+        assertEquals(List.of("inference · NODE_LABEL", "inference · CUDA_VERSION", "training · DRIVER_VERSION", "unknown · GPU_ALLOCATABLE"),
+                lanes, "one node in two pools, each change in the one of its time");
+        Map<String, List<Integer>> counts = toLists(counts(html));
+        assertEquals(List.of("inference|CUDA_VERSION", "inference|NODE_LABEL", "training|DRIVER_VERSION", "unknown|GPU_ALLOCATABLE"),
+                List.copyOf(counts.keySet()));
+        assertEquals(apiCounts("/api/v1/changes?" + WEEK_API), counts);
+        assertTrue(html.contains("<option value=\"inference\">inference</option><option value=\"training\">training</option>"
+                + "<option value=\"unknown\">unknown</option>"), html);
+
+        html = page("/changes?" + WEEK + "&pool=training", Fixtures.ADMIN);
+        assertTrue(html.contains("<h2>Changes 1–1 of 1, newest first</h2>") && html.contains("<td>550.54.15 → 560.35.03</td>")
+                && !html.contains("12.4 → 12.6"), html);
     }
 
     @Test
@@ -213,8 +246,7 @@ class ChangesPagesTest {
         int total = (int) fleet.items().stream().filter(c -> !c.at().isBefore(Instant.parse("2026-11-23T00:00:00Z"))
                 && c.at().isBefore(Instant.parse("2026-11-30T00:00:00Z"))).count();
         assertTrue(total > 10_000, "more than one page of the list: " + total);
-        assertEquals(List.of("/api/v1/capacity?" + weekApi + "&groupBy=cluster,node,model",
-                        "/api/v1/changes?" + weekApi + "&limit=10000&offset=0", "/api/v1/changes?" + weekApi + "&limit=10000&offset=10000"),
+        assertEquals(List.of("/api/v1/changes?" + weekApi + "&limit=10000&offset=0", "/api/v1/changes?" + weekApi + "&limit=10000&offset=10000"),
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList(), "the book a page of 10,000 at a time");
         // counted per pool, kind and hour: a cell per lane and hour that holds any, the counts adding up to every change
         JsonNode chart = chart(html, "changes-chart");
@@ -249,7 +281,7 @@ class ChangesPagesTest {
         assertEquals(1000, chart.path("visualMap").path("max").asInt());
 
         // the counts per pool and kind are the API's, read whole
-        assertEquals(apiCounts("/api/v1/changes?" + weekApi, fleet.models()), toLists(counts(html)));
+        assertEquals(apiCounts("/api/v1/changes?" + weekApi), toLists(counts(html)));
         assertEquals(List.of(500, 500, 0), toLists(counts(html)).get("NVIDIA-A10|DRIVER_VERSION"));
         assertEquals(List.of(10, 10, 10), toLists(counts(html)).get("NVIDIA-H100-80GB-HBM3|NODE_CORDONED"));
 
@@ -362,8 +394,8 @@ class ChangesPagesTest {
         return out;
     }
 
-    /** What the stand-in ledger answers, whole, counted as the page should: per pool (the node's model) and kind. */
-    private static Map<String, List<Integer>> apiCounts(String pathAndQuery, Map<String, String> models) throws IOException {
+    /** What the stand-in ledger answers, whole, counted as the page should: per pool (as each item names it) and kind. */
+    private static Map<String, List<Integer>> apiCounts(String pathAndQuery) throws IOException {
         String body = given().baseUri(StandIn.url(Backend.LEDGER)).header("Authorization", "Bearer " + Fixtures.ADMIN).urlEncodingEnabled(false)
                 .get(pathAndQuery).then().statusCode(200).extract().asString();
         Map<String, List<String>> changes = new TreeMap<>();
@@ -371,7 +403,7 @@ class ChangesPagesTest {
         Map<String, Integer> suite = new TreeMap<>();
         for (JsonNode c : JSON.readTree(body)) {
             String node = c.path("node").isNull() ? null : c.path("node").asText();
-            String pool = node == null ? "cluster-wide" : models.getOrDefault(c.path("cluster").asText() + "/" + node, "unknown");
+            String pool = node == null ? "cluster-wide" : c.path("pool").isNull() ? "unknown" : c.path("pool").asText();
             String key = pool + "|" + c.path("kind").asText();
             changes.computeIfAbsent(key, k -> new ArrayList<>()).add(c.path("id").asText());
             Set<String> set = nodes.computeIfAbsent(key, k -> new HashSet<>());
