@@ -4,6 +4,7 @@ import io.fabric8.kubernetes.api.model.APIResource;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.gpumeter.launcher.demo.Demo;
 import io.gpumeter.launcher.demo.DemoExperiment;
 import io.gpumeter.launcher.demo.DemoSignals;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
@@ -11,6 +12,7 @@ import io.gpumeter.launcher.simulator.DraPool;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.gpumeter.launcher.simulator.SimGpu;
+import io.gpumeter.launcher.simulator.StackPlan;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.restassured.path.json.JsonPath;
@@ -24,6 +26,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 import static io.restassured.RestAssured.given;
@@ -192,6 +195,50 @@ class DemoEndToEndTest {
         JsonPath reconciliation = get(Service.LEDGER, "/api/v1/reconciliation",
                 Map.of("from", from(), "to", to(), "groupBy", "namespace"));
         assertFalse(reconciliation.getList("$").isEmpty(), reconciliation.prettify());
+    }
+
+    /**
+     * The demo's GPU stack in the change book: the driver upgrade, the MIG layout, the allocatable drop of the crash
+     * loop and dcgm-exporter's image update. The collector stamps a change with the instant it saw it, and the demo
+     * replays its history in seconds, so the window reaches from the history's start past now; and the drop and the
+     * recovery of the crash loop, seen a few events apart, may fall in one clock minute, which the book folds into one
+     * row (8 -> 8, counted twice) — that row still says the allocatable moved.
+     */
+    @Test
+    void theChangeBookTellsTheDriverUpgradeTheMigLayoutTheAllocatableDropAndTheImageUpdate() throws Exception {
+        StackPlan stack = plan.stack();
+        String to = Rfc3339.format(Instant.now().plus(Duration.ofHours(1)));
+        Function<String, List<Map<String, Object>>> changes = kind -> get(Service.LEDGER, "/api/v1/changes",
+                Map.of("from", Rfc3339.format(plan.start()), "to", to, "cluster", Demo.CLUSTER, "kind", kind,
+                        "limit", 1000)).getList("$");
+        List<Map<String, Object>> driver = eventually(Duration.ofSeconds(90), () -> changes.apply("DRIVER_VERSION"),
+                l -> !l.isEmpty());
+        assertEquals(1, driver.size(), "one node upgraded: " + driver);
+        assertEquals(stack.upgrade().node(), driver.get(0).get("node"), driver.toString());
+        assertEquals(stack.upgrade().driverBefore(), driver.get(0).get("before"), driver.toString());
+        assertEquals(stack.upgrade().driverAfter(), driver.get(0).get("after"), driver.toString());
+        List<Map<String, Object>> cuda = changes.apply("CUDA_VERSION");
+        assertTrue(cuda.stream().anyMatch(c -> stack.upgrade().node().equals(c.get("node"))
+                && "12.4".equals(c.get("before")) && "12.6".equals(c.get("after"))), cuda.toString());
+
+        List<Map<String, Object>> mig = eventually(Duration.ofSeconds(30), () -> changes.apply("MIG_LAYOUT"),
+                l -> !l.isEmpty());
+        assertTrue(mig.stream().anyMatch(c -> stack.mig().node().equals(c.get("node"))
+                && stack.mig().configBefore().equals(c.get("before")) && stack.mig().configAfter().equals(c.get("after"))),
+                mig.toString());
+
+        List<Map<String, Object>> allocatable = eventually(Duration.ofSeconds(30),
+                () -> changes.apply("GPU_ALLOCATABLE"), l -> l.stream().anyMatch(c -> stack.crashLoop().node().equals(c.get("node"))));
+        assertTrue(allocatable.stream().anyMatch(c -> stack.crashLoop().node().equals(c.get("node"))
+                && "nvidia.com/gpu".equals(c.get("subject")) && "8".equals(c.get("before"))
+                && ("0".equals(c.get("after")) || ((Number) c.get("count")).intValue() >= 2)), allocatable.toString());
+
+        List<Map<String, Object>> versions = eventually(Duration.ofSeconds(30), () -> changes.apply("COMPONENT_VERSION"),
+                l -> l.stream().anyMatch(c -> "dcgm-exporter".equals(c.get("subject")) && c.get("node") == null));
+        String before = stack.dcgmExporter().imageBefore();
+        String after = stack.dcgmExporter().imageAfter();
+        assertTrue(versions.stream().anyMatch(c -> "dcgm-exporter".equals(c.get("subject")) && c.get("node") == null
+                && before.endsWith(":" + c.get("before")) && after.endsWith(":" + c.get("after"))), versions.toString());
     }
 
     @Test

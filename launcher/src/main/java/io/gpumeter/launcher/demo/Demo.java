@@ -136,10 +136,11 @@ public final class Demo {
                         + "                                     %s/api/v1/changes?from=%s&to=%s%n",
                 stack.upgrade().driverBefore(), stack.upgrade().driverAfter(), stack.upgrade().node(), ledger,
                 Rfc3339.format(plan.start()), Rfc3339.format(signals.usageTo().plus(Duration.ofDays(1))));
-        out.printf("  Data plane or control plane: %s's device plugin crash-looping, its allocatable nvidia.com/gpu 0:%n"
-                        + "                                     %s/api/v1/nodes/%s/gpu-stack?at=%s%n",
-                stack.crashLoop().node(), ledger, stack.crashLoop().node(),
-                Rfc3339.format(stack.crashLoop().from().plus(Duration.ofMinutes(10))));
+        // for the same reason the node's GPU stack is read as it stands: the crash loop is in the book, as
+        // GPU_ALLOCATABLE and COMPONENT_HEALTH changes of the node
+        out.printf("  Data plane or control plane: what %s offers and how its GPU stack's pods serve it:%n"
+                        + "                                     %s/api/v1/nodes/%s/gpu-stack%n",
+                stack.crashLoop().node(), ledger, stack.crashLoop().node());
         out.printf("  Q9  budgets against forecasts:     %s/api/v1/budget-forecasts%n", base(suite, Service.BILLING));
         if (!budgets.isEmpty()) {
             out.printf("      (monthly budgets set: %s; %s's is 90 %% of its forecast)%n", budgets.entrySet().stream()
