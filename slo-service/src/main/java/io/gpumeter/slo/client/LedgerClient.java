@@ -129,17 +129,20 @@ public class LedgerClient {
                 .map(LedgerClient::orEmpty));
     }
 
+    /** The ledger's answer on a change's impact: the impact, or null and why the ledger gave none. */
+    public record ImpactRead(ChangeImpact impact, ApiProblem refused) {
+    }
+
     /**
-     * A change and the nodes it touched with the ledger's windows around it; null for a change the ledger does not
-     * know. A window the ledger refuses is our caller's: a 400 naming the ledger's field, neither retried nor counted
-     * against the ledger.
+     * A change and the nodes it touched with the ledger's windows around it; no impact for a change the ledger does
+     * not know. A window the ledger refuses is our caller's: a 400 naming the ledger's field, answered (so neither
+     * retried nor counted against the ledger by the class's policy) for the caller to raise.
      */
-    @Retry(abortOn = ApiProblem.class)
-    @CircuitBreaker(skipOn = ApiProblem.class)
-    public Uni<ChangeImpact> changeImpact(String id, Instant from, Instant to) {
+    public Uni<ImpactRead> changeImpact(String id, Instant from, Instant to) {
         return ledger.changeImpact(id, from == null ? null : from.toString(), to == null ? null : to.toString())
-                .onFailure(Answers::notFound).recoverWithNull()
-                .onFailure(LedgerClient::badRequest).transform(LedgerClient::relayed);
+                .map(impact -> new ImpactRead(impact, null))
+                .onFailure(Answers::notFound).recoverWithItem(new ImpactRead(null, null))
+                .onFailure(LedgerClient::badRequest).recoverWithItem(e -> new ImpactRead(null, relayed(e)));
     }
 
     private static boolean badRequest(Throwable e) {

@@ -68,7 +68,11 @@ public class JitterImpact {
      *                    refused, or {@code from} for windows spanning more than the configured maximum
      */
     public Uni<Impact> of(String id, Instant from, Instant to) {
-        return ledger.changeImpact(id, from, to).chain(impact -> {
+        return ledger.changeImpact(id, from, to).chain(read -> {
+            if (read.refused() != null) {
+                throw read.refused();
+            }
+            ChangeImpact impact = read.impact();
             if (impact == null) {
                 throw ApiProblem.notFound("id", "the ledger knows no change " + id);
             }
