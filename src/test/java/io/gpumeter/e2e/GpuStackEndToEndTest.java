@@ -22,9 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The history of one GPU node and its GPU Operator, sent through the collector as it happens: a driver upgrade, the
- * device plugin crash-looping with the node's GPUs gone from allocatable, and a dcgm-exporter image update. The
- * ledger's change book and the node's gpu-stack read must tell each, in order, from what the collector sent.
+ * A recorded history of one GPU node and its GPU Operator, replayed through the collector long after it happened: a
+ * driver upgrade, the device plugin crash-looping with the node's GPUs gone from allocatable, and a dcgm-exporter
+ * image update. The ledger's change book and the node's gpu-stack read must tell each at the instant it happened (the
+ * versions' managedFields times), not at the replay's.
  */
 @ExtendWith(GpuStackEndToEndTest.StartSuite.class)
 class GpuStackEndToEndTest {
@@ -52,7 +53,13 @@ class GpuStackEndToEndTest {
         return line;
     }
 
-    static ObjectNode node(String rv, String driver, String cuda, String allocatable) {
+    /** Who last wrote a version, and when: what an API server's watch output carries. */
+    static void written(ObjectNode meta, String manager, String at) {
+        meta.putArray("managedFields").addObject().put("manager", manager).put("operation", "Update")
+                .put("apiVersion", "v1").put("time", at).put("fieldsType", "FieldsV1").putObject("fieldsV1");
+    }
+
+    static ObjectNode node(String rv, String driver, String cuda, String allocatable, String at) {
         ObjectNode o = JSON.createObjectNode().put("kind", "Node").put("apiVersion", "v1");
         ObjectNode meta = o.putObject("metadata").put("name", NODE).put("uid", "node-s1").put("resourceVersion", rv)
                 .put("creationTimestamp", "2026-09-01T00:00:00Z");
@@ -62,27 +69,30 @@ class GpuStackEndToEndTest {
                 .put("nvidia.com/cuda.driver.major", d[0]).put("nvidia.com/cuda.driver.minor", d[1])
                 .put("nvidia.com/cuda.driver.rev", d[2]).put("nvidia.com/cuda.runtime.major", c[0])
                 .put("nvidia.com/cuda.runtime.minor", c[1])
-                .put("nvidia.com/gfd.timestamp", "2026-09-0" + rv.charAt(rv.length() - 1) + "T00:00:00Z");
+                .put("nvidia.com/gfd.timestamp", at);
+        written(meta, "gpu-feature-discovery", at);
         ObjectNode status = o.putObject("status");
         status.putObject("capacity").put("cpu", "96").put("nvidia.com/gpu", "8");
         status.putObject("allocatable").put("cpu", "96").put("nvidia.com/gpu", allocatable);
         return line(rv.equals("100") ? "ADDED" : "MODIFIED", o);
     }
 
-    static ObjectNode daemonSet(String name, String rv, String image) {
+    static ObjectNode daemonSet(String name, String rv, String image, String at) {
         ObjectNode o = JSON.createObjectNode().put("kind", "DaemonSet").put("apiVersion", "apps/v1");
-        o.putObject("metadata").put("name", name).put("namespace", "gpu-operator").put("uid", "ds-" + name)
+        ObjectNode meta = o.putObject("metadata").put("name", name).put("namespace", "gpu-operator").put("uid", "ds-" + name)
                 .put("resourceVersion", rv);
+        written(meta, "gpu-operator", at);
         ArrayNode containers = o.putObject("spec").putObject("template").putObject("spec").putArray("containers");
         containers.addObject().put("name", name).put("image", image);
         return line(rv.startsWith("2") ? "ADDED" : "MODIFIED", o);
     }
 
-    static ObjectNode pluginPod(String rv, boolean ready, int restarts, String waiting) {
+    static ObjectNode pluginPod(String rv, boolean ready, int restarts, String waiting, String at) {
         ObjectNode o = JSON.createObjectNode().put("kind", "Pod").put("apiVersion", "v1");
         ObjectNode meta = o.putObject("metadata").put("name", "nvidia-device-plugin-daemonset-x7k2p")
                 .put("namespace", "gpu-operator").put("uid", "dp-s1").put("resourceVersion", rv)
                 .put("creationTimestamp", "2026-09-01T00:05:00Z");
+        written(meta, "kubelet", at);
         meta.putArray("ownerReferences").addObject().put("apiVersion", "apps/v1").put("kind", "DaemonSet")
                 .put("name", "nvidia-device-plugin-daemonset").put("uid", "ds-nvidia-device-plugin-daemonset")
                 .put("controller", true);
@@ -101,7 +111,7 @@ class GpuStackEndToEndTest {
         return line("MODIFIED", o);
     }
 
-    /** Each step arrives in its own request, as a live watch would deliver it, with the instant it happened. */
+    /** The history in one request, as `./gpumeter replay` sends a recorded watch stream. */
     static void replay(ObjectNode... lines) {
         StringBuilder body = new StringBuilder();
         for (ObjectNode l : lines) {
@@ -114,34 +124,24 @@ class GpuStackEndToEndTest {
 
     @BeforeAll
     static void history() {
-        replay(node("100", "550.54.15", "12.4", "8"),
-                daemonSet("nvidia-dcgm-exporter", "200", "nvcr.io/nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04"),
-                daemonSet("nvidia-device-plugin-daemonset", "201", "nvcr.io/nvidia/k8s-device-plugin:v0.17.0"),
-                pluginPod("300", true, 0, null));
-        // a heartbeat: only feature discovery's timestamp moves
-        replay(node("101", "550.54.15", "12.4", "8"));
-        // the driver upgrade
-        replay(node("102", "560.35.03", "12.6", "8"));
-        // the device plugin crash-loops and the node offers no GPU
-        replay(pluginPod("301", false, 3, "CrashLoopBackOff"), node("103", "560.35.03", "12.6", "0"));
-        // the book folds one subject's changes within a clock minute into one row: recover in the next minute
-        nextMinute();
-        // recovered, and dcgm-exporter updated
-        replay(pluginPod("302", true, 4, null), node("104", "560.35.03", "12.6", "8"),
-                daemonSet("nvidia-dcgm-exporter", "202", "nvcr.io/nvidia/k8s/dcgm-exporter:4.1.1-4.0.4-ubuntu22.04"));
-    }
-
-    /** The replay intake stamps what it reads with the time it reads it. */
-    static void nextMinute() {
-        long minute = System.currentTimeMillis() / 60_000;
-        while (System.currentTimeMillis() / 60_000 == minute) {
-            try {
-                Thread.sleep(250);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
-        }
+        replay(node("100", "550.54.15", "12.4", "8", "2026-09-01T00:00:00Z"),
+                daemonSet("nvidia-dcgm-exporter", "200", "nvcr.io/nvidia/k8s/dcgm-exporter:3.3.9-3.6.1-ubuntu22.04",
+                        "2026-09-01T00:01:00Z"),
+                daemonSet("nvidia-device-plugin-daemonset", "201", "nvcr.io/nvidia/k8s-device-plugin:v0.17.0",
+                        "2026-09-01T00:01:00Z"),
+                pluginPod("300", true, 0, null, "2026-09-01T00:06:00Z"),
+                // a heartbeat: only feature discovery's timestamp moves
+                node("101", "550.54.15", "12.4", "8", "2026-09-02T00:00:00Z"),
+                // the driver upgrade
+                node("102", "560.35.03", "12.6", "8", "2026-09-03T08:00:00Z"),
+                // the device plugin crash-loops and the node offers no GPU
+                pluginPod("301", false, 3, "CrashLoopBackOff", "2026-09-04T10:00:00Z"),
+                node("103", "560.35.03", "12.6", "0", "2026-09-04T10:00:05Z"),
+                // recovered twenty minutes later, and dcgm-exporter updated the next day
+                pluginPod("302", true, 4, null, "2026-09-04T10:20:00Z"),
+                node("104", "560.35.03", "12.6", "8", "2026-09-04T10:20:05Z"),
+                daemonSet("nvidia-dcgm-exporter", "202", "nvcr.io/nvidia/k8s/dcgm-exporter:4.1.1-4.0.4-ubuntu22.04",
+                        "2026-09-05T09:00:00Z"));
     }
 
     static List<Map<String, Object>> changes(String kind) {
@@ -157,6 +157,7 @@ class GpuStackEndToEndTest {
         assertEquals("550.54.15", driver.get(0).get("before"));
         assertEquals("560.35.03", driver.get(0).get("after"));
         assertEquals(NODE, driver.get(0).get("node"));
+        assertEquals("2026-09-03T08:00:00Z", driver.get(0).get("at"), "the instant the upgrade was written, not replayed");
         List<Map<String, Object>> cuda = changes("CUDA_VERSION");
         assertEquals(List.of("12.6"), cuda.stream().map(c -> c.get("after")).toList(), cuda.toString());
         List<Map<String, Object>> labels = changes("NODE_LABEL");
@@ -168,6 +169,8 @@ class GpuStackEndToEndTest {
         List<String> allocatable = changes("GPU_ALLOCATABLE").stream()
                 .map(c -> c.get("subject") + " " + c.get("before") + "->" + c.get("after")).toList();
         assertEquals(List.of("nvidia.com/gpu 8->0", "nvidia.com/gpu 0->8"), allocatable);
+        assertEquals(List.of("2026-09-04T10:00:05Z", "2026-09-04T10:20:05Z"),
+                changes("GPU_ALLOCATABLE").stream().map(c -> c.get("at")).toList());
         List<String> health = changes("COMPONENT_HEALTH").stream()
                 .filter(c -> NODE.equals(c.get("node")))
                 .map(c -> c.get("subject") + " " + c.get("before") + "->" + c.get("after")).toList();

@@ -4,15 +4,16 @@ import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
-import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 
 /**
- * Binds pods without what no translator of a pod reads: managed fields, volumes, scheduling constraints, and each
- * container's command, environment, probes and mounts. In an API server's watch output these are most of a pod's
- * bytes; skipped, they cost a pass of the tokenizer instead of a model built and thrown away. What is left out cannot
- * make a pod unreadable either. Only pods are bound this way: a Namespace's managed fields date its labels.
+ * Binds pods without what no translator of a pod reads: the field sets of managed fields (their times date a GPU-stack
+ * pod's version), volumes, scheduling constraints, and each container's command, environment, probes and mounts. In
+ * an API server's watch output these are most of a pod's bytes; skipped, they cost a pass of the tokenizer instead of
+ * a model built and thrown away. What is left out cannot make a pod unreadable either. Only pods are bound this way:
+ * a Namespace's managed fields date its labels.
  */
 final class LeanPods {
 
@@ -22,15 +23,15 @@ final class LeanPods {
     /** A copy of {@code model} that leaves those fields out of the classes a pod is made of. */
     static ObjectMapper mapper(ObjectMapper model) {
         return model.copy()
-                .addMixIn(ObjectMeta.class, LeanObjectMeta.class)
+                .addMixIn(ManagedFieldsEntry.class, LeanManagedFields.class)
                 .addMixIn(PodSpec.class, LeanPodSpec.class)
                 .addMixIn(Container.class, LeanContainer.class)
                 .addMixIn(ContainerStatus.class, LeanContainerStatus.class);
     }
 
-    @JsonIgnoreProperties({"managedFields"})
+    @JsonIgnoreProperties({"fieldsV1", "fieldsType", "subresource"})
     @RegisterForReflection
-    private interface LeanObjectMeta {
+    private interface LeanManagedFields {
     }
 
     @JsonIgnoreProperties({"volumes", "affinity", "tolerations", "topologySpreadConstraints", "securityContext",

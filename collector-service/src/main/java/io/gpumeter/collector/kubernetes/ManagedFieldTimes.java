@@ -1,6 +1,7 @@
 package io.gpumeter.collector.kubernetes;
 
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.gpumeter.common.fact.WatchEventType;
 
 import java.time.Instant;
 import java.util.HashMap;
@@ -8,12 +9,32 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * When each label was last set, according to metadata.managedFields: the time of the entry whose fieldsV1
- * names {@code f:metadata} / {@code f:labels} / {@code f:<key>}. Replayed histories split at these instants.
+ * When an object's fields were last set, according to metadata.managedFields: each label's time (the entry whose
+ * fieldsV1 names {@code f:metadata} / {@code f:labels} / {@code f:<key>}), and the version's own (the latest entry).
+ * Replayed histories split at these instants rather than at the instant they were replayed.
  */
 final class ManagedFieldTimes {
 
     private ManagedFieldTimes() {
+    }
+
+    /**
+     * When this version was written: its latest managedFields time, for an object added or modified; {@code seen}
+     * where the version names none, for a deletion (written before it happened), or where the time lies after
+     * {@code seen} (a clock ahead of ours).
+     */
+    static Instant written(List<ManagedFieldsEntry> entries, WatchEventType type, Instant seen) {
+        if (entries == null || type == WatchEventType.DELETED) {
+            return seen;
+        }
+        Instant latest = null;
+        for (ManagedFieldsEntry entry : entries) {
+            Instant time = entry == null ? null : Timestamps.parse(entry.getTime(), "metadata.managedFields.time");
+            if (time != null && (latest == null || time.isAfter(latest))) {
+                latest = time;
+            }
+        }
+        return latest == null || latest.isAfter(seen) ? seen : latest;
     }
 
     static Map<String, Instant> labelTimes(List<ManagedFieldsEntry> entries) {

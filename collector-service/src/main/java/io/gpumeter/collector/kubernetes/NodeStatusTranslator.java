@@ -49,7 +49,8 @@ public final class NodeStatusTranslator {
                 settings);
         var spec = node.getSpec();
         boolean unschedulable = spec != null && Boolean.TRUE.equals(spec.getUnschedulable());
-        return new NodeStatusFact(meta.getName(), meta.getUid(), meta.getResourceVersion(), type, observedAt, createdAt,
+        return new NodeStatusFact(meta.getName(), meta.getUid(), meta.getResourceVersion(), type,
+                ManagedFieldTimes.written(meta.getManagedFields(), type, observedAt), createdAt,
                 capacity, allocatable, unschedulable, taints(spec == null ? null : spec.getTaints()),
                 gpuLabels(meta.getLabels(), settings), suiteAnnotations(meta.getAnnotations()));
     }

@@ -28,7 +28,8 @@ public final class NodeTranslator {
         if (meta.getLabels() != null && meta.getLabels().containsValue(null)) {
             throw new Skip("a label without value"); // the API server stores none; a recorded stream may
         }
-        return new NodeFact(meta.getName(), meta.getUid(), meta.getResourceVersion(), type, observedAt,
-                meta.getLabels(), gpus);
+        // dated when the version was written, so that a recorded history replayed later keeps its label changes' instants
+        return new NodeFact(meta.getName(), meta.getUid(), meta.getResourceVersion(), type,
+                ManagedFieldTimes.written(meta.getManagedFields(), type, observedAt), meta.getLabels(), gpus);
     }
 }

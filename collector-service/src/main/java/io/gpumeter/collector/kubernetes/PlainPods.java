@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -107,10 +108,24 @@ final class PlainPods {
                 case "labels" -> meta.setLabels(strings(p, value));
                 case "annotations" -> meta.setAnnotations(strings(p, value));
                 case "ownerReferences" -> meta.setOwnerReferences(list(p, value, PlainPods::ownerReference));
+                case "managedFields" -> meta.setManagedFields(list(p, value, PlainPods::managedField));
                 default -> p.skipChildren();
             }
         }
         return meta;
+    }
+
+    /** An entry's time alone: what a stack pod's fact reads of it (when its version was written). */
+    private static ManagedFieldsEntry managedField(JsonParser p, JsonToken start) throws IOException {
+        ManagedFieldsEntry entry = new ManagedFieldsEntry();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            if ("time".equals(p.currentName())) {
+                entry.setTime(string(p, value));
+            } else {
+                p.skipChildren();
+            }
+        }
+        return entry;
     }
 
     private static OwnerReference ownerReference(JsonParser p, JsonToken start) throws IOException {

@@ -66,7 +66,8 @@ public final class StackPodTranslator {
             }
         }
         return new StackPodFact(meta.getNamespace(), meta.getName(), meta.getUid(), meta.getResourceVersion(), type,
-                observedAt, component, spec == null ? null : blankToNull(spec.getNodeName()),
+                ManagedFieldTimes.written(meta.getManagedFields(), type, observedAt), component,
+                spec == null ? null : blankToNull(spec.getNodeName()),
                 StackImages.of(spec == null ? null : spec.getContainers(), "spec.containers"),
                 status == null ? null : blankToNull(status.getPhase()), ready(status == null ? null : status.getConditions()),
                 restarts, waitingReason);

@@ -36,6 +36,7 @@ public final class StackWorkloadTranslator {
         List<String> images = StackImages.of(template == null || template.getSpec() == null ? null
                 : template.getSpec().getContainers(), "spec.template.spec.containers");
         return new StackWorkloadFact(meta.getNamespace(), meta.getName(), meta.getUid(), kind, component,
-                meta.getResourceVersion(), type, observedAt, images);
+                meta.getResourceVersion(), type, ManagedFieldTimes.written(meta.getManagedFields(), type, observedAt),
+                images);
     }
 }

@@ -117,6 +117,7 @@ class PlainPodsTest {
             "/metadata/creationTimestamp", "/metadata/deletionTimestamp", "/metadata/labels/*", "/metadata/annotations/*",
             "/metadata/ownerReferences/*/apiVersion", "/metadata/ownerReferences/*/kind",
             "/metadata/ownerReferences/*/name", "/metadata/ownerReferences/*/uid", "/metadata/ownerReferences/*/controller",
+            "/metadata/managedFields/*/time",
             "/spec/nodeName", "/spec/schedulerName", "/spec/containers/*/name", "/spec/containers/*/image",
             "/spec/containers/*/resources/limits/*", "/spec/containers/*/resources/requests/*",
             "/spec/initContainers/*/name", "/spec/initContainers/*/image",
