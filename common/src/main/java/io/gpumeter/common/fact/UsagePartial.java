@@ -1,6 +1,7 @@
 package io.gpumeter.common.fact;
 
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The samples of one series within one minute, gathered before delivery so the ledger writes the minute's rollup
@@ -20,6 +21,23 @@ public record UsagePartial(String gpuUuid, String node, UsageScope scope, String
     /** How many values the partial carries (0 when its arrays are missing). */
     public int size() {
         return values == null ? 0 : values.length;
+    }
+
+    /**
+     * Its earliest and its latest sample (none for an empty partial): what a sighting of its series needs, which
+     * spans the minute's first to last value.
+     */
+    public List<UsageSample> earliestAndLatest() {
+        if (size() == 0) {
+            return List.of();
+        }
+        int first = 0;
+        int last = 0;
+        for (int i = 1; i < size(); i++) {
+            first = millis[i] < millis[first] ? i : first;
+            last = millis[i] > millis[last] ? i : last;
+        }
+        return List.of(sample(first), sample(last));
     }
 
     /** The sample at index {@code i}. */

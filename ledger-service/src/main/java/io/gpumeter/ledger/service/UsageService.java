@@ -77,17 +77,9 @@ public class UsageService {
     static List<UsageSample> sightings(UsageBatch batch) {
         List<UsageSample> out = new ArrayList<>(batch.samples());
         for (UsagePartial p : batch.partials()) {
-            if (p.pod() == null || p.namespace() == null) {
-                continue;
+            if (p.pod() != null && p.namespace() != null) {
+                out.addAll(p.earliestAndLatest());
             }
-            int first = 0;
-            int last = 0;
-            for (int i = 1; i < p.size(); i++) {
-                first = p.millis()[i] < p.millis()[first] ? i : first;
-                last = p.millis()[i] > p.millis()[last] ? i : last;
-            }
-            out.add(p.sample(first));
-            out.add(p.sample(last));
         }
         return out;
     }

@@ -108,17 +108,9 @@ public class MigBooks {
         List<UsageSample> out = new ArrayList<>();
         batch.samples().stream().filter(MigBooks::namesInstance).forEach(out::add);
         for (UsagePartial p : batch.partials()) {
-            if (p.size() == 0 || !namesInstance(p.sample(0))) {
-                continue;
+            if (p.size() > 0 && namesInstance(p.sample(0))) {
+                out.addAll(p.earliestAndLatest());
             }
-            int first = 0;
-            int last = 0;
-            for (int i = 1; i < p.size(); i++) {
-                first = p.millis()[i] < p.millis()[first] ? i : first;
-                last = p.millis()[i] > p.millis()[last] ? i : last;
-            }
-            out.add(p.sample(first));
-            out.add(p.sample(last));
         }
         return out;
     }
