@@ -1,6 +1,12 @@
 package io.gpumeter.launcher.simulator;
 
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.ManagedFieldsEntryBuilder;
+import io.fabric8.kubernetes.api.model.Node;
+import io.fabric8.kubernetes.api.model.ObjectMeta;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,8 +46,29 @@ final class Timeline {
         long version = FIRST_RESOURCE_VERSION;
         for (Entry e : sorted) {
             e.object().getMetadata().setResourceVersion(Long.toString(version++));
+            written(e.object(), e.at());
             events.add(new SimEvent(e.at(), e.type(), e.object()));
         }
         return events;
     }
+
+    /**
+     * Dates a node's or the GPU stack's version as an API server does, by its writer's managedFields entry, so that a
+     * replay of the history tells when each of their changes happened rather than when it was replayed.
+     */
+    private static void written(HasMetadata object, Instant at) {
+        ObjectMeta meta = object.getMetadata();
+        boolean stack = object instanceof DaemonSet || object instanceof Deployment
+                || object instanceof Pod && STACK_NAMESPACES.contains(meta.getNamespace());
+        if (!(object instanceof Node) && !stack || meta.getManagedFields() != null && !meta.getManagedFields().isEmpty()) {
+            return;
+        }
+        meta.setManagedFields(List.of(new ManagedFieldsEntryBuilder()
+                .withManager(object instanceof Pod || object instanceof Node ? "kubelet" : "kube-controller-manager")
+                .withOperation("Update").withApiVersion(object.getApiVersion()).withTime(Rfc3339.format(at)).build()));
+    }
+
+    /** Where the simulated GPU stack runs. */
+    private static final java.util.Set<String> STACK_NAMESPACES = java.util.Arrays.stream(StackComponent.values())
+            .map(StackComponent::namespace).collect(java.util.stream.Collectors.toUnmodifiableSet());
 }
