@@ -381,9 +381,9 @@ public class JitterResource {
                 JsonNode curve = curves.get(field);
                 if (curve != null && curve.path("points").size() > 0) {
                     List<List<Object>> points = new ArrayList<>();
-                    double scale = "GPU_UTIL".equals(field) ? 1 : 100;
                     for (JsonNode p : curve.path("points")) {
-                        points.add(List.of(Format.text(p, "minute"), Math.round(p.path("mean").asDouble() * scale * 10) / 10.0));
+                        // every activity, GPU_UTIL included, is stored as a ratio 0..1 (UsageField)
+                        points.add(List.of(Format.text(p, "minute"), Math.round(p.path("mean").asDouble() * 1000) / 10.0));
                     }
                     Map<String, Object> s = new LinkedHashMap<>();
                     s.put("name", name + " " + field);

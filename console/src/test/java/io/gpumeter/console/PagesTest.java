@@ -440,6 +440,8 @@ class PagesTest {
         assertTrue(arrivals.contains("[[\"2026-11-30T10:15:00Z\",\"globex-lab/notebook-2\"],[\"2026-11-30T10:40:00Z\",\"globex-lab/notebook-2\"]]"), arrivals);
         String resources = option(html, "jitter-resources");
         assertTrue(resources.contains("[\"2026-11-30T10:20:00Z\",85.0]") && resources.contains("acme-ml/train-7 GPU_UTIL"), resources);
+        // GPU_UTIL is stored as every activity is, a ratio 0..1 (the collector divides DCGM's percent by 100)
+        assertTrue(resources.contains("[\"2026-11-30T10:00:00Z\",40.0]"), resources);
         assertTrue(option(html, "jitter-latency").contains("[\"2026-11-30T10:20:00Z\",1840.5]"));
         // the interference factor of the event's service in its namespace, never the name across namespaces
         assertEquals(List.of("/api/v1/changes/bulk", "/api/v1/fleet/occupants?at=2026-11-30T10%3A20%3A00Z&namespace=acme-serve",
