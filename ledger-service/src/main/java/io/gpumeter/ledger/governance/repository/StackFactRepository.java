@@ -134,29 +134,26 @@ public class StackFactRepository {
 
     /** Every stored status version of these nodes. */
     public Uni<List<NodeStatusFact>> statusVersions(SqlClient db, String cluster, Collection<String> nodes) {
-        return db.preparedQuery("""
-                        SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_node_status_fact
-                        WHERE cluster = $1 AND name = ANY($2)""")
-                .execute(Tuple.of(cluster, nodes.toArray(String[]::new)))
-                .map(rows -> StoredPayloads.decode(json, rows, NodeStatusFact.class));
+        return payloads(db, "gov_node_status_fact", "name", cluster, nodes, NodeStatusFact.class);
     }
 
     /** Every stored version of the stack pods that ran on these nodes. */
     public Uni<List<StackPodFact>> podsOn(SqlClient db, String cluster, Collection<String> nodes) {
-        return db.preparedQuery("""
-                        SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_stack_pod_fact
-                        WHERE cluster = $1 AND node = ANY($2)""")
-                .execute(Tuple.of(cluster, nodes.toArray(String[]::new)))
-                .map(rows -> StoredPayloads.decode(json, rows, StackPodFact.class));
+        return payloads(db, "gov_stack_pod_fact", "node", cluster, nodes, StackPodFact.class);
     }
 
     /** Every stored version of the workloads of these components. */
     public Uni<List<StackWorkloadFact>> workloadsOf(SqlClient db, String cluster, Collection<String> components) {
-        return db.preparedQuery("""
-                        SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.gov_stack_workload_fact
-                        WHERE cluster = $1 AND component = ANY($2)""")
-                .execute(Tuple.of(cluster, components.toArray(String[]::new)))
-                .map(rows -> StoredPayloads.decode(json, rows, StackWorkloadFact.class));
+        return payloads(db, "gov_stack_workload_fact", "component", cluster, components, StackWorkloadFact.class);
+    }
+
+    /** The stored versions in one of this class's tables whose {@code column} is one of {@code values}. */
+    private <T> Uni<List<T>> payloads(SqlClient db, String table, String column, String cluster,
+                                      Collection<String> values, Class<T> type) {
+        return db.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger." + table
+                        + " WHERE cluster = $1 AND " + column + " = ANY($2)")
+                .execute(Tuple.of(cluster, values.toArray(String[]::new)))
+                .map(rows -> StoredPayloads.decode(json, rows, type));
     }
 
     /** Every stored version of these queue objects, named kind/namespace/name as the queue object insert keys them. */
