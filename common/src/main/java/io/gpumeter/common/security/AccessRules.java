@@ -57,6 +57,13 @@ public final class AccessRules {
             // A run is computed from every tenant's pods a plan selects, so tenant tokens neither submit nor read runs.
             new AccessRule("Acceptance runs (submitting a plan)", "slo", Set.of("POST"),
                     List.of("/api/v1/acceptance/runs"), EnumSet.of(ADMIN, OPERATOR), null, false),
+            // A tenant triages its own pods, workloads and services; the answer names no other tenant's objects.
+            new AccessRule("Triage (a pod, workload, pod group, node or service: symptom, cause, evidence, fix)", "alert",
+                    READ, List.of("/api/v1/triage"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
+            new AccessRule("A tenant's workloads now (what each holds or why it waits)", "ledger", READ,
+                    List.of("/api/v1/tenants/*/workloads"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "{3}", false),
+            new AccessRule("Reviewing an incident (root cause as decided, prevention items)", "alert", Set.of("POST"),
+                    List.of("/api/v1/failures/incidents/*/review"), EnumSet.of(ADMIN, OPERATOR), null, false),
             new AccessRule("Closing a month", "billing", Set.of("POST"),
                     List.of("/api/v1/reports/monthly/*/close"), EnumSet.of(ADMIN), null, false),
             new AccessRule("Operations (rule evaluations, jitter detections, SLOs, rate cards, budgets)",

@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.FailureCause;
+
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumMap;

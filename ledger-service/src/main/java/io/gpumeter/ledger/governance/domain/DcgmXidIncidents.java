@@ -1,5 +1,9 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
+import io.gpumeter.common.triage.FailureCause;
+
 import io.gpumeter.common.fact.GpuAddressFact;
 import io.gpumeter.common.fact.XidFact;
 

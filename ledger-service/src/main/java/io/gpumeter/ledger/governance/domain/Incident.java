@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
 import java.time.Duration;
 import java.time.Instant;
 

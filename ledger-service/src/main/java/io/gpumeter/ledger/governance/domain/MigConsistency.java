@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
 import io.gpumeter.ledger.domain.MigProfile;
 
 import java.time.Duration;

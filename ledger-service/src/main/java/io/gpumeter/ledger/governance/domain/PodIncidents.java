@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.FailureCause;
+
 import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.EventFact;

@@ -1,5 +1,9 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
+import io.gpumeter.common.triage.FailureCause;
+
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStream;

@@ -4,7 +4,7 @@ import io.gpumeter.common.problem.Page;
 import io.gpumeter.common.problem.Window;
 import io.gpumeter.common.sql.PagedQuery;
 import io.gpumeter.ledger.governance.domain.Incident;
-import io.gpumeter.ledger.governance.domain.RootCauseClass;
+import io.gpumeter.common.triage.RootCauseClass;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

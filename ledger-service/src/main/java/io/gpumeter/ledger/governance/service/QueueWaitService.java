@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.governance.domain.PendingReason;
+import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.ledger.governance.domain.QueueSource;
 import io.gpumeter.ledger.governance.domain.QueueWaitRow;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository;

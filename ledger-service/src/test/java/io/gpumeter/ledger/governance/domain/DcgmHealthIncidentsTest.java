@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
 import io.gpumeter.common.fact.UsageField;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.fact.UsageScope;

@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.RegisteredGpu;
 import io.gpumeter.common.fact.WatchEventType;

@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.ledger.governance.domain.NodeOomIncidents.OomTermination;

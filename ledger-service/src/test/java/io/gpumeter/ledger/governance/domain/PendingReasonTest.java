@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.PendingReason;
+
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 

@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
 import io.gpumeter.common.fact.LogSignalFact;
 import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PodStatusFact;

@@ -1,5 +1,9 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
+import io.gpumeter.common.triage.PendingReason;
+
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WatchEventType;
 import org.junit.jupiter.api.Test;

@@ -1,5 +1,9 @@
 package io.gpumeter.ledger.governance.domain;
 
+import io.gpumeter.common.triage.RootCauseClass;
+
+import io.gpumeter.common.triage.PendingReason;
+
 import io.gpumeter.common.fact.AdmissionCheckState;
 import io.gpumeter.common.fact.WorkloadFact;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package io.gpumeter.ledger.governance.domain;
+package io.gpumeter.common.triage;
 
 import java.util.Locale;
 import java.util.regex.Pattern;
@@ -11,9 +11,19 @@ import java.util.regex.Pattern;
 public enum PendingReason {
     WRONG_SCHEDULER(RootCauseClass.DATA_PLANE, null),
     GPUMEM_CONFLICT(RootCauseClass.WORKLOAD, null),
+    /** A request no node can honour whatever it holds: GPU cores over 100, a MIG profile no node offers. */
+    INVALID_REQUEST(RootCauseClass.WORKLOAD, null),
+    /** No GPU node carries the labels the pod's selector or required node affinity asks for. */
+    NO_MATCHING_NODE(RootCauseClass.WORKLOAD, null),
+    /** The nodes that would fit offer the resource and all of it is held. */
+    CLUSTER_FULL(RootCauseClass.CONTROL_PLANE, null),
+    /** Admissible within quota, waiting its turn behind others in its queue. */
+    QUEUED(RootCauseClass.CONTROL_PLANE, null),
     ADMISSION_CHECK(RootCauseClass.CONTROL_PLANE, "admission check|admissioncheck"),
     INACTIVE(RootCauseClass.CONTROL_PLANE, "deactivated|spec\\.active|stopped|clusterqueue .*inactive"),
     GANG(RootCauseClass.CONTROL_PLANE, "gang|minavailable|minmember|pod group is not ready|notenoughresources|podgroup"),
+    /** A Volcano queue that is closed or whose capability the job would exceed. */
+    VOLCANO_QUEUE(RootCauseClass.CONTROL_PLANE, "queue .*(closed|closing)|exceeds? (the )?queue capability|queue resource quota insufficient|overused"),
     NO_DEVICE(RootCauseClass.DATA_PLANE,
             "unexpectedadmissionerror|devices unavailable|device plugin|no gpu|no device|unhealthy devices"
                     + "|card(type)?mismatch|nodeunfitpod|all node scores do not meet"),

@@ -1,11 +1,18 @@
-package io.gpumeter.ledger.governance.domain;
+package io.gpumeter.common.triage;
 
 import java.util.Locale;
 
 /** The failure causes the ledger counts, each with its root-cause class; Xids are classed by {@link XidCatalog}. */
 public enum FailureCause {
+    /** Killed for memory; when triaged, its own growth (its memory rose to its grant or limit). */
     OOM(RootCauseClass.WORKLOAD),
     CUDA_OOM(RootCauseClass.WORKLOAD),
+    /** Out of card memory while its own use stayed under its grant: the neighbours on the card filled it. */
+    NEIGHBOUR_MEMORY_PRESSURE(RootCauseClass.DATA_PLANE),
+    /** A shared card's grant was not enforced: a HAMi share used more memory than it was granted. */
+    ISOLATION_NOT_ENFORCED(RootCauseClass.OPERATIONS_CONFIGURATION),
+    /** The node's kernel OOM killer ended it (node memory, not the card's). */
+    NODE_OOM(RootCauseClass.DATA_PLANE),
     GPU_INVISIBLE(RootCauseClass.DATA_PLANE),
     CUDA_DRIVER_MISMATCH(RootCauseClass.OPERATIONS_CONFIGURATION),
     TOPOLOGY_AFFINITY(RootCauseClass.DATA_PLANE),
@@ -19,7 +26,23 @@ public enum FailureCause {
     GPU_LOST(RootCauseClass.DATA_PLANE),
     /** The card's memory needs a reset or a replacement (row remapping, double-bit ECC, page retirement). */
     GPU_HEALTH(RootCauseClass.DATA_PLANE),
-    MIG_RECONFIGURATION(RootCauseClass.OPERATIONS_CONFIGURATION);
+    MIG_RECONFIGURATION(RootCauseClass.OPERATIONS_CONFIGURATION),
+    MIG_FAILED(RootCauseClass.OPERATIONS_CONFIGURATION),
+    MIG_INCONSISTENT(RootCauseClass.OPERATIONS_CONFIGURATION),
+    /** A slow service whose neighbours on its card rose when its latency did. */
+    NEIGHBOUR_INTERFERENCE(RootCauseClass.DATA_PLANE),
+    /** A slow service whose own request rate rose while no neighbour changed. */
+    OWN_LOAD(RootCauseClass.WORKLOAD),
+    /** A slow service whose cause the inputs at hand cannot name; the answer says what it could not rule out. */
+    UNEXPLAINED(RootCauseClass.DATA_PLANE),
+    /** Using more than declared: a quota's soft limit exceeded. */
+    QUOTA_SOFT(RootCauseClass.CONTROL_PLANE),
+    /** Using more than declared: a quota's hard limit exceeded. */
+    QUOTA_HARD(RootCauseClass.CONTROL_PLANE),
+    /** Using a GPU no admission granted (bypassing the queue). */
+    QUOTA_BYPASS(RootCauseClass.CONTROL_PLANE),
+    /** A HAMi grant that the cluster's own components do not confirm. */
+    HAMI_GRANT_UNVERIFIED(RootCauseClass.CONTROL_PLANE);
 
     private final RootCauseClass rootCause;
 

@@ -1,4 +1,4 @@
-package io.gpumeter.ledger.governance.domain;
+package io.gpumeter.common.triage;
 
 import io.gpumeter.common.problem.Params;
 

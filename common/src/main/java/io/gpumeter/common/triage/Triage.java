@@ -1,0 +1,97 @@
+package io.gpumeter.common.triage;
+
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * The answer of a triage: from a symptom of one subject to its classified cause, with the facts that decided it,
+ * what a person would run to see each of them, what ruled the other causes out, and the smallest fix.
+ *
+ * <p>The service that holds a subject's facts diagnoses it (the ledger for pods, workloads, pod groups and nodes,
+ * slo-service for inference services) and leaves {@code fix} null; alert-service adds the runbook's fix.
+ *
+ * @param layer   the {@link RootCauseClass} label of the cause; null when the symptom is NONE
+ * @param cause   a {@link PendingReason} or {@link FailureCause} label (or an Xid cause such as {@code xid-79}),
+ *                as the other reads serve them; null when the symptom is NONE
+ * @param checked what was looked at, so that NONE, OTHER or UNEXPLAINED say what they could and could not read
+ */
+public record Triage(Subject subject, Instant at, Symptom symptom, String layer, String cause, Confidence confidence,
+                     Scope scope, List<ChangeRef> changes, Recurrence recurrence, List<Evidence> evidence,
+                     List<Alternative> alternatives, List<String> checked, Fix fix) {
+
+    public Triage {
+        changes = changes == null ? List.of() : List.copyOf(changes);
+        evidence = evidence == null ? List.of() : List.copyOf(evidence);
+        alternatives = alternatives == null ? List.of() : List.copyOf(alternatives);
+        checked = checked == null ? List.of() : List.copyOf(checked);
+    }
+
+    /** The same answer with the runbook's fix. */
+    public Triage withFix(Fix value) {
+        return new Triage(subject, at, symptom, layer, cause, confidence, scope, changes, recurrence, evidence,
+                alternatives, checked, value);
+    }
+
+    /** The kinds of subject a triage starts from, as the request names them. */
+    public enum SubjectKind {
+        POD, WORKLOAD, POD_GROUP, NODE, SERVICE
+    }
+
+    /**
+     * What was triaged; {@code namespace} is null for a node, {@code uid} when the ledger knows the object.
+     *
+     * @param tenant the tenant its namespace belongs to (null for a node), which decides who may read the answer
+     */
+    public record Subject(SubjectKind kind, String cluster, String namespace, String name, String uid, String tenant) {
+    }
+
+    /**
+     * How far the cause reaches at {@code at}.
+     *
+     * @param level POD, NODE, QUEUE or CLUSTER
+     * @param alike the pods (namespace/name) or nodes showing the same cause then; another tenant's are counted in
+     *              {@code othersAlike}, never named, in an answer to a tenant
+     */
+    public record Scope(String level, List<String> alike, int othersAlike) {
+
+        public Scope {
+            alike = alike == null ? List.of() : List.copyOf(alike);
+        }
+    }
+
+    /** One entry of the change book in the subject's scope before {@code at}, newest first. */
+    public record ChangeRef(String id, Instant at, String kind, String node, String component, String from, String to) {
+    }
+
+    /**
+     * How often the same cause struck the same owner (workload, pod group, service or node).
+     *
+     * @param last7d    occurrences in the seven days before {@code at}, this one included
+     * @param firstSeen the earliest of them
+     */
+    public record Recurrence(int last7d, Instant firstSeen) {
+    }
+
+    /**
+     * One fact that decided the cause.
+     *
+     * @param source  where it was read: pod-status, event, node, gpu-stack, workload, pod-group, usage, incident,
+     *                violation, change, jitter, slo, …
+     * @param command what a person would run to see the same fact, e.g. {@code kubectl describe pod -n ns name}
+     */
+    public record Evidence(Instant at, String source, String fact, String command) {
+    }
+
+    /** A cause the tree considered and the fact that ruled it out. */
+    public record Alternative(String cause, String ruledOutBy) {
+    }
+
+    /**
+     * The runbook's entry for the cause.
+     *
+     * @param action what to do, smallest first
+     * @param verify how to see that it worked
+     */
+    public record Fix(String action, String verify) {
+    }
+}
