@@ -1,5 +1,7 @@
 package io.gpumeter.slo.acceptance;
 
+import io.gpumeter.common.text.HtmlText;
+
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -178,9 +180,6 @@ public final class VerdictHtml {
     }
 
     static String esc(String s) {
-        if (s == null) {
-            return "";
-        }
-        return s.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("\"", "&quot;");
+        return HtmlText.escape(s);
     }
 }

@@ -1,5 +1,7 @@
 package io.gpumeter.slo.acceptance;
 
+import io.gpumeter.common.text.MarkdownText;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -46,36 +48,8 @@ public final class VerdictMarkdown {
         return m.toString();
     }
 
-    /**
-     * Text as Markdown shows it literally. Names, risks and the cluster's messages come from plans and from the
-     * cluster, and everything written here goes through this: HTML's {@code & < >} become entities, so a viewer that
-     * allows HTML renders no tag; each character that opens emphasis, code, a link or image, a strikethrough or a
-     * table cell is escaped with a backslash, and so is a heading's or a list's marker where the text begins (it
-     * begins a list item); a line break becomes a space, so a row or list item stays one line.
-     */
+    /** Text as Markdown shows it literally (names, risks and the cluster's messages come from plans and the cluster). */
     static String text(String s) {
-        if (s == null) {
-            return "";
-        }
-        StringBuilder out = new StringBuilder(s.length() + 16);
-        int digits = 0;
-        while (digits < s.length() && Character.isDigit(s.charAt(digits))) {
-            digits++;
-        }
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            switch (c) {
-                case '&' -> out.append("&amp;");
-                case '<' -> out.append("&lt;");
-                case '>' -> out.append("&gt;");
-                case '\n', '\r' -> out.append(' ');
-                case '\\', '`', '*', '_', '[', ']', '|', '~' -> out.append('\\').append(c);
-                case '#', '-', '+' -> out.append(i == 0 ? "\\" : "").append(c);
-                // "1." or "1)" opens a numbered list
-                case '.', ')' -> out.append(i > 0 && i == digits ? "\\" : "").append(c);
-                default -> out.append(c);
-            }
-        }
-        return out.toString();
+        return MarkdownText.literal(s);
     }
 }
