@@ -1,5 +1,7 @@
 package io.gpumeter.common.triage;
 
+import com.fasterxml.jackson.annotation.JsonCreator;
+
 import java.time.Instant;
 import java.util.List;
 
@@ -14,22 +16,36 @@ import java.util.List;
  * @param cause   a {@link PendingReason} or {@link FailureCause} label (or an Xid cause such as {@code xid-79}),
  *                as the other reads serve them; null when the symptom is NONE
  * @param checked what was looked at, so that NONE, OTHER or UNEXPLAINED say what they could and could not read
+ * @param named   every pod, workload, pod group, service and namespace the answer names anywhere (scope, evidence,
+ *                alternatives, checked) with its tenant, so that an answer to a tenant can keep that tenant's own
+ *                names and replace every other tenant's; null from a diagnosis that marks none, which alert-service
+ *                then reads as "every namespace but the subject's may be another tenant's"
  */
 public record Triage(Subject subject, Instant at, Symptom symptom, String layer, String cause, Confidence confidence,
                      Scope scope, List<ChangeRef> changes, Recurrence recurrence, List<Evidence> evidence,
-                     List<Alternative> alternatives, List<String> checked, Fix fix) {
+                     List<Alternative> alternatives, List<String> checked, Fix fix, List<Named> named) {
 
+    @JsonCreator // the canonical constructor, not the shorter one below
     public Triage {
         changes = changes == null ? List.of() : List.copyOf(changes);
         evidence = evidence == null ? List.of() : List.copyOf(evidence);
         alternatives = alternatives == null ? List.of() : List.copyOf(alternatives);
         checked = checked == null ? List.of() : List.copyOf(checked);
+        named = named == null ? null : List.copyOf(named);
+    }
+
+    /** An answer that marks no names (see {@code named}). */
+    public Triage(Subject subject, Instant at, Symptom symptom, String layer, String cause, Confidence confidence,
+                  Scope scope, List<ChangeRef> changes, Recurrence recurrence, List<Evidence> evidence,
+                  List<Alternative> alternatives, List<String> checked, Fix fix) {
+        this(subject, at, symptom, layer, cause, confidence, scope, changes, recurrence, evidence, alternatives, checked,
+                fix, null);
     }
 
     /** The same answer with the runbook's fix. */
     public Triage withFix(Fix value) {
         return new Triage(subject, at, symptom, layer, cause, confidence, scope, changes, recurrence, evidence,
-                alternatives, checked, value);
+                alternatives, checked, value, named);
     }
 
     /** The kinds of subject a triage starts from, as the request names them. */
@@ -84,6 +100,18 @@ public record Triage(Subject subject, Instant at, Symptom symptom, String layer,
 
     /** A cause the tree considered and the fact that ruled it out. */
     public record Alternative(String cause, String ruledOutBy) {
+    }
+
+    /**
+     * A Kubernetes object (or, with a null {@code name}, a namespace) the answer names, and the tenant it belongs to.
+     * The diagnosing service lists each one it writes into the answer, in any of the forms it writes it
+     * ({@code namespace/name}, or the bare name beside its namespace), so that none is missed when the answer is cut
+     * for a tenant.
+     *
+     * @param kind   POD, WORKLOAD, POD_GROUP or SERVICE; null for a namespace named alone
+     * @param tenant the tenant of its namespace; null for a namespace of no tenant (the GPU stack's, kube-system)
+     */
+    public record Named(SubjectKind kind, String namespace, String name, String tenant) {
     }
 
     /**

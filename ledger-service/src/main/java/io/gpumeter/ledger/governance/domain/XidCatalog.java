@@ -3,6 +3,7 @@ package io.gpumeter.ledger.governance.domain;
 import io.gpumeter.common.triage.RootCauseClass;
 
 import io.gpumeter.common.triage.FailureCause;
+import io.gpumeter.common.triage.XidClass;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -13,7 +14,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * NVIDIA Xid codes: the text dcgm-exporter prints for each (its xidErrCodeToText table, shipped as a resource) and
@@ -42,21 +42,14 @@ public final class XidCatalog {
         }
     }
 
-    static final Set<Integer> APPLICATION = Set.of(13, 31, 43, 45, 68, 69);
-    static final Set<Integer> HARDWARE_DRIVER = Set.of(8, 32, 38, 48, 54, 56, 57, 58, 61, 62, 63, 64, 65, 74, 79, 92, 94,
-            95, 109, 110, 119, 120, 121, 122, 123, 124, 136, 140, 143, 144, 145, 146, 147, 148, 149, 150, 151, 154, 155,
-            156, 157, 158, 159);
-
     private static final Map<Integer, String> TEXT = load();
 
     private XidCatalog() {
     }
 
+    /** The code's class, as common's {@link XidClass} holds the catalogue's classes for every reader. */
     public static Severity severity(int code) {
-        if (APPLICATION.contains(code)) {
-            return Severity.APPLICATION;
-        }
-        return HARDWARE_DRIVER.contains(code) ? Severity.HARDWARE_DRIVER : Severity.UNCLASSIFIED;
+        return Severity.valueOf(XidClass.of(code).name());
     }
 
     /** dcgm-exporter's text for the code, or "Unknown Error" as dcgm-exporter itself says past its table. */
