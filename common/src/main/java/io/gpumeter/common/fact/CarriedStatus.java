@@ -11,15 +11,23 @@ import java.util.Optional;
  * governance view again.
  */
 public record CarriedStatus(String reason, String message, String groupName, String queueName, Instant deletedAt,
-                            Instant readyChangedAt, List<ContainerStatusFact> containers) {
+                            Instant readyChangedAt, List<ContainerStatusFact> containers, NotScheduled scheduling,
+                            PodPlacement placement) {
 
     public CarriedStatus {
         containers = containers == null ? List.of() : List.copyOf(containers);
     }
 
+    /** Fields that say nothing of the scheduling condition or the placement. */
+    public CarriedStatus(String reason, String message, String groupName, String queueName, Instant deletedAt,
+                         Instant readyChangedAt, List<ContainerStatusFact> containers) {
+        this(reason, message, groupName, queueName, deletedAt, readyChangedAt, containers, null, null);
+    }
+
     public static CarriedStatus of(PodStatusFact status) {
         return new CarriedStatus(status.reason(), status.message(), status.groupName(), status.queueName(),
-                status.deletedAt(), status.readyChangedAt(), status.containers());
+                status.deletedAt(), status.readyChangedAt(), status.containers(), status.scheduling(),
+                status.placement());
     }
 
     /** The governance view these fields make of a pod version. */
@@ -27,7 +35,7 @@ public record CarriedStatus(String reason, String message, String groupName, Str
         return new PodStatusFact(pod.uid(), pod.namespace(), pod.name(), pod.resourceVersion(), pod.type(),
                 pod.observedAt(), pod.createdAt(), pod.scheduledAt(), deletedAt, pod.nodeName(), pod.schedulerName(),
                 pod.phase(), reason, message, pod.owner(), groupName, queueName, pod.gpuResources(), readyChangedAt,
-                containers);
+                containers, scheduling, placement);
     }
 
     /**

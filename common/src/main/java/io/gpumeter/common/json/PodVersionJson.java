@@ -10,10 +10,15 @@ import com.fasterxml.jackson.databind.ser.std.StdSerializer;
 import io.gpumeter.common.fact.CarriedStatus;
 import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
+import io.gpumeter.common.fact.LabelRequirement;
+import io.gpumeter.common.fact.NodeSelectorTerm;
+import io.gpumeter.common.fact.NotScheduled;
 import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PodClaim;
 import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.PodPlacement;
 import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.PodToleration;
 import io.gpumeter.common.fact.VgpuGrant;
 import io.gpumeter.common.fact.WatchEventType;
 import io.quarkus.jackson.ObjectMapperCustomizer;
@@ -124,6 +129,8 @@ public class PodVersionJson implements ObjectMapperCustomizer {
             amounts(gen, pod.gpuResources());
             instant(gen, provider, instants, READY_CHANGED_AT, pod.readyChangedAt());
             containers(gen, provider, instants, pod.containers());
+            scheduling(gen, provider, instants, pod.scheduling());
+            placement(gen, pod.placement());
             gen.writeEndObject();
         }
     }
@@ -145,6 +152,8 @@ public class PodVersionJson implements ObjectMapperCustomizer {
             instant(gen, provider, instants, DELETED_AT, status.deletedAt());
             instant(gen, provider, instants, READY_CHANGED_AT, status.readyChangedAt());
             containers(gen, provider, instants, status.containers());
+            scheduling(gen, provider, instants, status.scheduling());
+            placement(gen, status.placement());
             gen.writeEndObject();
         }
     }
@@ -178,6 +187,68 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         startArray(gen, CONTAINERS);
         for (ContainerStatusFact container : containers) {
             CONTAINER_WRITER.write(container, gen, provider, instants);
+        }
+        gen.writeEndArray();
+    }
+
+    private static void scheduling(JsonGenerator gen, SerializerProvider provider, JsonSerializer<Object> instants,
+                                   NotScheduled scheduling) throws IOException {
+        if (scheduling == null) {
+            nullField(gen, SCHEDULING);
+            return;
+        }
+        startObject(gen, SCHEDULING);
+        string(gen, REASON, scheduling.reason());
+        string(gen, MESSAGE, scheduling.message());
+        instant(gen, provider, instants, SINCE, scheduling.since());
+        gen.writeEndObject();
+    }
+
+    private static void placement(JsonGenerator gen, PodPlacement placement) throws IOException {
+        if (placement == null) {
+            nullField(gen, PLACEMENT);
+            return;
+        }
+        startObject(gen, PLACEMENT);
+        startObject(gen, NODE_SELECTOR);
+        for (Map.Entry<String, String> label : placement.nodeSelector().entrySet()) {
+            gen.writeStringField(label.getKey(), label.getValue());
+        }
+        gen.writeEndObject();
+        startArray(gen, NODE_AFFINITY);
+        for (NodeSelectorTerm term : placement.nodeAffinity()) {
+            gen.writeStartObject();
+            requirements(gen, MATCH_EXPRESSIONS, term.matchExpressions());
+            requirements(gen, MATCH_FIELDS, term.matchFields());
+            gen.writeEndObject();
+        }
+        gen.writeEndArray();
+        startArray(gen, TOLERATIONS);
+        for (PodToleration toleration : placement.tolerations()) {
+            gen.writeStartObject();
+            string(gen, KEY, toleration.key());
+            string(gen, OPERATOR, toleration.operator());
+            string(gen, VALUE, toleration.value());
+            string(gen, EFFECT, toleration.effect());
+            gen.writeEndObject();
+        }
+        gen.writeEndArray();
+        gen.writeEndObject();
+    }
+
+    private static void requirements(JsonGenerator gen, SerializableString field, List<LabelRequirement> requirements)
+            throws IOException {
+        startArray(gen, field);
+        for (LabelRequirement requirement : requirements) {
+            gen.writeStartObject();
+            string(gen, KEY, requirement.key());
+            string(gen, OPERATOR, requirement.operator());
+            startArray(gen, VALUES);
+            for (String value : requirement.values()) {
+                gen.writeString(value);
+            }
+            gen.writeEndArray();
+            gen.writeEndObject();
         }
         gen.writeEndArray();
     }

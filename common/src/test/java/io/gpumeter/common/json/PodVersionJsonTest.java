@@ -9,10 +9,15 @@ import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.LabelRequirement;
+import io.gpumeter.common.fact.NodeSelectorTerm;
+import io.gpumeter.common.fact.NotScheduled;
 import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PodClaim;
 import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.PodPlacement;
 import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.PodToleration;
 import io.gpumeter.common.fact.VgpuGrant;
 import io.gpumeter.common.fact.WatchEventType;
 import org.junit.jupiter.api.Test;
@@ -121,10 +126,49 @@ public class PodVersionJsonTest {
         return containers;
     }
 
+    private static NotScheduled scheduling(SplittableRandom random) {
+        return random.nextInt(3) == 0 ? null : new NotScheduled(text(random), text(random), instant(random));
+    }
+
+    private static List<LabelRequirement> requirements(SplittableRandom random) {
+        List<LabelRequirement> requirements = new ArrayList<>();
+        for (int i = random.nextInt(3); i > 0; i--) {
+            List<String> values = new ArrayList<>();
+            for (int v = random.nextInt(3); v > 0; v--) {
+                values.add(key(random));
+            }
+            requirements.add(new LabelRequirement(text(random), text(random), random.nextInt(4) == 0 ? null : values));
+        }
+        return requirements;
+    }
+
+    /** A placement, sometimes none, sometimes with parts left null (each then written empty). */
+    public static PodPlacement placement(SplittableRandom random) {
+        if (random.nextInt(3) == 0) {
+            return null;
+        }
+        Map<String, String> selector = new LinkedHashMap<>();
+        for (int i = random.nextInt(3); i > 0; i--) {
+            String value = text(random);
+            selector.put(key(random), value == null ? "" : value);
+        }
+        List<NodeSelectorTerm> terms = new ArrayList<>();
+        for (int i = random.nextInt(3); i > 0; i--) {
+            terms.add(new NodeSelectorTerm(requirements(random), random.nextInt(4) == 0 ? null : requirements(random)));
+        }
+        List<PodToleration> tolerations = new ArrayList<>();
+        for (int i = random.nextInt(3); i > 0; i--) {
+            tolerations.add(new PodToleration(text(random), text(random), text(random), text(random)));
+        }
+        return new PodPlacement(random.nextInt(5) == 0 ? null : selector, random.nextInt(5) == 0 ? null : terms,
+                random.nextInt(5) == 0 ? null : tolerations);
+    }
+
     /** What a governance view of some pod version says beyond it. */
     public static CarriedStatus carried(SplittableRandom random) {
         return new CarriedStatus(text(random), text(random), text(random), text(random), instant(random),
-                instant(random), random.nextInt(5) == 0 ? null : containers(random));
+                instant(random), random.nextInt(5) == 0 ? null : containers(random), scheduling(random),
+                placement(random));
     }
 
     public static PodStatusFact status(SplittableRandom random) {
@@ -133,7 +177,7 @@ public class PodVersionJsonTest {
                 instant(random), instant(random), instant(random), text(random), text(random), text(random),
                 text(random), text(random), owner(random), text(random), text(random),
                 random.nextInt(5) == 0 ? null : amounts(random), instant(random),
-                random.nextInt(5) == 0 ? null : containers);
+                random.nextInt(5) == 0 ? null : containers, scheduling(random), placement(random));
     }
 
     @Test
