@@ -4,6 +4,7 @@ import io.gpumeter.common.problem.Page;
 import io.gpumeter.common.problem.Window;
 import io.gpumeter.common.sql.PagedQuery;
 import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.governance.domain.IncidentIds;
 import io.gpumeter.common.triage.RootCauseClass;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -51,10 +52,10 @@ public class IncidentRepository {
         }
         return cleared.chain(() -> conn.preparedQuery("""
                         INSERT INTO ledger.gov_incident (cluster, incident_key, scope, subject, cause, root_class, node, gpu_pci, gpu_uuid,
-                            namespace, pod, pod_uid, started_at, recovered_at, ended_at, occurrences, evidence)
+                            namespace, pod, pod_uid, started_at, recovered_at, ended_at, occurrences, evidence, id)
                         SELECT $1, u.* FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
                             $9::text[], $10::text[], $11::text[], $12::text[], $13::timestamptz[], $14::timestamptz[],
-                            $15::timestamptz[], $16::int[], $17::text[]) AS u
+                            $15::timestamptz[], $16::int[], $17::text[], $18::text[]) AS u
                         ON CONFLICT DO NOTHING""")
                 .execute(Tuple.from(List.of(cluster, strings(incidents, Incident::key), strings(incidents, Incident::scope),
                         strings(incidents, Incident::subject), strings(incidents, Incident::cause),
@@ -64,12 +65,52 @@ public class IncidentRepository {
                         strings(incidents, Incident::podUid), times(incidents, Incident::startedAt),
                         times(incidents, Incident::recoveredAt), times(incidents, Incident::endedAt),
                         incidents.stream().map(Incident::occurrences).toArray(Integer[]::new),
-                        strings(incidents, Incident::evidence)))))
+                        strings(incidents, Incident::evidence),
+                        strings(incidents, i -> IncidentIds.of(cluster, i))))))
                 .replaceWithVoid();
     }
 
-    /** One stored incident and its cluster. */
-    public record StoredIncident(String cluster, Incident incident) {
+    /**
+     * One stored incident, its cluster and its stable id ({@link IncidentIds}).
+     */
+    public record StoredIncident(String cluster, Incident incident, String id) {
+    }
+
+    /** The incident of this stable id, or null. */
+    public Uni<StoredIncident> byId(String id) {
+        return pool.preparedQuery("SELECT * FROM ledger.gov_incident WHERE id = $1 ORDER BY cluster, incident_key LIMIT 1")
+                .execute(Tuple.of(id))
+                .map(rows -> rows.size() == 0 ? null : incident(rows.iterator().next()));
+    }
+
+    /**
+     * Gives up to {@code most} rows stored before incidents had ids theirs, computed by the rule every derivation
+     * writes; answers how many it gave one.
+     */
+    public Uni<Integer> fillMissingIds(int most) {
+        return pool.preparedQuery("SELECT cluster, incident_key, started_at FROM ledger.gov_incident WHERE id IS NULL LIMIT $1")
+                .execute(Tuple.of(most))
+                .chain(rows -> {
+                    List<String> clusters = new ArrayList<>();
+                    List<String> keys = new ArrayList<>();
+                    List<String> ids = new ArrayList<>();
+                    for (Row r : rows) {
+                        clusters.add(r.getString("cluster"));
+                        keys.add(r.getString("incident_key"));
+                        ids.add(IncidentIds.of(r.getString("cluster"), r.getString("incident_key"),
+                                instant(r.getOffsetDateTime("started_at"))));
+                    }
+                    if (ids.isEmpty()) {
+                        return Uni.createFrom().item(0);
+                    }
+                    return pool.preparedQuery("""
+                                    UPDATE ledger.gov_incident g SET id = u.id
+                                    FROM unnest($1::text[], $2::text[], $3::text[]) AS u(cluster, incident_key, id)
+                                    WHERE g.cluster = u.cluster AND g.incident_key = u.incident_key AND g.id IS NULL""")
+                            .execute(Tuple.of(clusters.toArray(String[]::new), keys.toArray(String[]::new),
+                                    ids.toArray(String[]::new)))
+                            .map(updated -> ids.size());
+                });
     }
 
     /** Incidents that started in [from, to). */
@@ -138,13 +179,17 @@ public class IncidentRepository {
         return out;
     }
 
-    private static StoredIncident incident(Row r) {
-        return new StoredIncident(r.getString("cluster"), new Incident(r.getString("incident_key"),
+    /** A stored row; one stored before ids (until the backfill reaches it) gets the id the rule gives it. */
+    static StoredIncident incident(Row r) {
+        String cluster = r.getString("cluster");
+        Incident incident = new Incident(r.getString("incident_key"),
                 r.getString("scope"), r.getString("subject"), r.getString("cause"),
                 RootCauseClass.valueOf(r.getString("root_class")), r.getString("node"), r.getString("gpu_pci"),
                 r.getString("gpu_uuid"), r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
                 instant(r.getOffsetDateTime("started_at")), instant(r.getOffsetDateTime("recovered_at")),
-                instant(r.getOffsetDateTime("ended_at")), r.getInteger("occurrences"), r.getString("evidence")));
+                instant(r.getOffsetDateTime("ended_at")), r.getInteger("occurrences"), r.getString("evidence"));
+        String id = r.getString("id");
+        return new StoredIncident(cluster, incident, id != null ? id : IncidentIds.of(cluster, incident));
     }
 
     /**

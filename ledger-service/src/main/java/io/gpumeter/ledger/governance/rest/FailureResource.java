@@ -1,10 +1,12 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Page;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.problem.Window;
 import io.gpumeter.ledger.governance.domain.FailureRow;
 import io.gpumeter.ledger.governance.domain.BookedChange;
+import io.gpumeter.ledger.governance.domain.IncidentIds;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
 import io.gpumeter.ledger.governance.rest.ChangeResource.ChangeView;
 import io.gpumeter.ledger.governance.service.FailureService;
@@ -12,6 +14,7 @@ import io.gpumeter.ledger.governance.service.IncidentChanges;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
+import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
@@ -37,8 +40,10 @@ public class FailureResource {
     /**
      * One incident as reported, with {@code changesBefore}: the changes of its node and the cluster-wide ones in the
      * look-back before its start, newest first, at most {@value IncidentChanges#MOST}.
+     *
+     * @param id stable when the incident is derived again ({@link IncidentIds}); {@code /incidents/{id}} answers it
      */
-    public record IncidentView(String cluster, String cause, String rootCauseClass, String scope, String node,
+    public record IncidentView(String id, String cluster, String cause, String rootCauseClass, String scope, String node,
                                String gpuPci, String gpuUuid, String namespace, String pod, Instant startedAt,
                                Instant recoveredAt, Instant endedAt, BigDecimal repairSeconds, boolean open,
                                int occurrences, String evidence, List<ChangeView> changesBefore) {
@@ -70,9 +75,25 @@ public class FailureResource {
         return found.chain(page -> changes.before(page).map(before -> page.map(s -> view(s, before))));
     }
 
+    /** One incident by its stable id, with its changes before; a 404 problem naming the id when there is none. */
+    @GET
+    @Path("/incidents/{id}")
+    public Uni<IncidentView> incident(@PathParam("id") String id) {
+        if (!IncidentIds.wellFormed(id)) {
+            throw ApiProblem.notFound("id", "no incident has the id '" + id + "' (an id is " + IncidentIds.LENGTH
+                    + " lower-case hex digits)");
+        }
+        return failures.incident(id).chain(found -> {
+            if (found == null) {
+                throw ApiProblem.notFound("id", "no incident has the id '" + id + "'");
+            }
+            return changes.before(List.of(found)).map(before -> view(found, before));
+        });
+    }
+
     private static IncidentView view(StoredIncident s, Map<String, List<BookedChange>> before) {
         var i = s.incident();
-        return new IncidentView(s.cluster(), i.cause(), i.rootCause().label(), i.scope(), i.node(), i.gpuPci(), i.gpuUuid(),
+        return new IncidentView(s.id(), s.cluster(), i.cause(), i.rootCause().label(), i.scope(), i.node(), i.gpuPci(), i.gpuUuid(),
                 i.namespace(), i.pod(), i.startedAt(), i.recoveredAt(), i.endedAt(),
                 i.repair() == null ? null : BigDecimal.valueOf(i.repair().toMillis(), 3).stripTrailingZeros(), i.open(),
                 i.occurrences(), i.evidence(),

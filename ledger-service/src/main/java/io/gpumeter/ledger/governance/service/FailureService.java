@@ -83,6 +83,11 @@ public class FailureService {
         return incidents.listed(from, to, true, causeOrNull(cause), cluster, window);
     }
 
+    /** The incident of this stable id, or a null item. */
+    public Uni<StoredIncident> incident(String id) {
+        return incidents.byId(id);
+    }
+
     private static String causeOrNull(String cause) {
         return cause == null || cause.isBlank() ? null : cause;
     }
