@@ -19,7 +19,10 @@ import static io.gpumeter.collector.kubernetes.PlainTokens.next;
 import static io.gpumeter.collector.kubernetes.PlainTokens.object;
 import static io.gpumeter.collector.kubernetes.PlainTokens.string;
 
-/** A pod's status for {@link PlainPods}: phase, reason, conditions, the containers' states and the claims' names. */
+/**
+ * A pod's status for {@link PlainPods}: phase, reason, conditions (with the reason and message a PodScheduled=False
+ * condition carries), the containers' states and the claims' names.
+ */
 final class PlainPodStatuses {
 
     private PlainPodStatuses() {
@@ -50,6 +53,8 @@ final class PlainPodStatuses {
             switch (p.currentName()) {
                 case "type" -> condition.setType(string(p, value));
                 case "status" -> condition.setStatus(string(p, value));
+                case "reason" -> condition.setReason(string(p, value));
+                case "message" -> condition.setMessage(string(p, value));
                 case "lastTransitionTime" -> condition.setLastTransitionTime(string(p, value));
                 default -> p.skipChildren();
             }

@@ -3,8 +3,13 @@ package io.gpumeter.collector.kubernetes;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import io.fabric8.kubernetes.api.model.Affinity;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ManagedFieldsEntry;
+import io.fabric8.kubernetes.api.model.NodeAffinity;
+import io.fabric8.kubernetes.api.model.NodeSelector;
+import io.fabric8.kubernetes.api.model.NodeSelectorRequirement;
+import io.fabric8.kubernetes.api.model.NodeSelectorTerm;
 import io.fabric8.kubernetes.api.model.ObjectMeta;
 import io.fabric8.kubernetes.api.model.OwnerReference;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -12,6 +17,7 @@ import io.fabric8.kubernetes.api.model.PodResourceClaim;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceRequirements;
+import io.fabric8.kubernetes.api.model.Toleration;
 
 import java.io.IOException;
 import java.util.LinkedHashMap;
@@ -152,10 +158,89 @@ final class PlainPods {
                 case "containers" -> spec.setContainers(list(p, value, PlainPods::container));
                 case "initContainers" -> spec.setInitContainers(list(p, value, PlainPods::container));
                 case "resourceClaims" -> spec.setResourceClaims(list(p, value, PlainPods::resourceClaim));
+                case "nodeSelector" -> spec.setNodeSelector(strings(p, value));
+                case "affinity" -> spec.setAffinity(affinity(p, value));
+                case "tolerations" -> spec.setTolerations(list(p, value, PlainPods::toleration));
                 default -> p.skipChildren();
             }
         }
         return spec;
+    }
+
+    /** The required node affinity alone: what the scheduler only prefers, and pod (anti-)affinity, are not read. */
+    private static Affinity affinity(JsonParser p, JsonToken start) throws IOException {
+        Affinity affinity = new Affinity();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            if ("nodeAffinity".equals(p.currentName())) {
+                affinity.setNodeAffinity(nodeAffinity(p, value));
+            } else {
+                p.skipChildren();
+            }
+        }
+        return affinity;
+    }
+
+    private static NodeAffinity nodeAffinity(JsonParser p, JsonToken start) throws IOException {
+        NodeAffinity affinity = new NodeAffinity();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            if ("requiredDuringSchedulingIgnoredDuringExecution".equals(p.currentName())) {
+                affinity.setRequiredDuringSchedulingIgnoredDuringExecution(nodeSelector(p, value));
+            } else {
+                p.skipChildren();
+            }
+        }
+        return affinity;
+    }
+
+    private static NodeSelector nodeSelector(JsonParser p, JsonToken start) throws IOException {
+        NodeSelector selector = new NodeSelector();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            if ("nodeSelectorTerms".equals(p.currentName())) {
+                selector.setNodeSelectorTerms(list(p, value, PlainPods::nodeSelectorTerm));
+            } else {
+                p.skipChildren();
+            }
+        }
+        return selector;
+    }
+
+    private static NodeSelectorTerm nodeSelectorTerm(JsonParser p, JsonToken start) throws IOException {
+        NodeSelectorTerm term = new NodeSelectorTerm();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "matchExpressions" -> term.setMatchExpressions(list(p, value, PlainPods::requirement));
+                case "matchFields" -> term.setMatchFields(list(p, value, PlainPods::requirement));
+                default -> p.skipChildren();
+            }
+        }
+        return term;
+    }
+
+    private static NodeSelectorRequirement requirement(JsonParser p, JsonToken start) throws IOException {
+        NodeSelectorRequirement requirement = new NodeSelectorRequirement();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "key" -> requirement.setKey(string(p, value));
+                case "operator" -> requirement.setOperator(string(p, value));
+                case "values" -> requirement.setValues(list(p, value, PlainTokens::string));
+                default -> p.skipChildren();
+            }
+        }
+        return requirement;
+    }
+
+    private static Toleration toleration(JsonParser p, JsonToken start) throws IOException {
+        Toleration toleration = new Toleration();
+        for (JsonToken value = object(p, start); value != null; value = next(p)) {
+            switch (p.currentName()) {
+                case "key" -> toleration.setKey(string(p, value));
+                case "operator" -> toleration.setOperator(string(p, value));
+                case "value" -> toleration.setValue(string(p, value));
+                case "effect" -> toleration.setEffect(string(p, value));
+                default -> p.skipChildren();
+            }
+        }
+        return toleration;
     }
 
     private static Container container(JsonParser p, JsonToken start) throws IOException {

@@ -225,7 +225,8 @@ class WatchEventsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"\"volumes\":\"oops\"", "\"tolerations\":{\"a\":1}"})
+    @ValueSource(strings = {"\"volumes\":\"oops\"", "\"topologySpreadConstraints\":{\"a\":1}",
+            "\"affinity\":{\"podAntiAffinity\":7,\"nodeAffinity\":{\"preferredDuringSchedulingIgnoredDuringExecution\":\"x\"}}"})
     void aFieldNoTranslatorReadsCannotMakeAPodUnreadable(String odd) {
         String line = "{\"type\":\"ADDED\",\"object\":" + GPU_POD_OBJECT.replace("\"spec\":{", "\"spec\":{" + odd + ",") + "}";
         assertEquals(viaTree(line), viaBytes(line));
