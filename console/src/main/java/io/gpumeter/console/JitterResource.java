@@ -63,7 +63,7 @@ public class JitterResource {
     /** An event in the list. */
     @TemplateData
     public record Row(long id, String link, String service, String slo, String sli, String start, String end, int badMinutes,
-                      String peak, String limit, String suspect, boolean chosen) {
+                      String peak, String limit, String suspect, boolean chosen, String triage) {
     }
 
     /** A ranked suspect and why. */
@@ -80,7 +80,7 @@ public class JitterResource {
     @TemplateData
     public record Event(long id, String service, String slo, String sli, String start, String end, int badMinutes, String peak,
                         String limit, List<String> neighbours, List<Suspect> suspects, List<String> gaps, List<NearChange> changes,
-                        boolean changesRead) {
+                        boolean changesRead, String triage) {
 
         public int arrivalsHeight() {
             return 60 + 36 * neighbours.size();
@@ -127,7 +127,7 @@ public class JitterResource {
                             Format.text(e, "sli"), Format.text(e, "start"), Format.text(e, "end"), e.path("badMinutes").asInt(),
                             ms(Format.decimalOrNull(e, "peakP99Ms")), ms(Format.decimalOrNull(e, "limitMs")),
                             top == null ? "" : top + (score != null ? " (" + score.setScale(2, java.math.RoundingMode.HALF_EVEN) + ")" : ""),
-                            chosen != null && id == chosen));
+                            chosen != null && id == chosen, TriageLinks.ofJitterEvent(e)));
                 }
                 if (events.isEmpty()) {
                     page.message(Message.info(offset > 0 ? "No more jitter events in this window." : "No jitter event between "
@@ -224,7 +224,7 @@ public class JitterResource {
                 Format.text(e, "end"), e.path("badMinutes").asInt(), ms(Format.decimalOrNull(e, "peakP99Ms")),
                 ms(Format.decimalOrNull(e, "limitMs")), neighbours, suspects, gaps,
                 changes == null ? List.of() : NearChange.of(changes, Format.instant(Format.text(e, "start")).orElse(spanFrom), spanFrom,
-                        spanTo, CHANGES_SHOWN), changes != null);
+                        spanTo, CHANGES_SHOWN), changes != null, TriageLinks.ofJitterEvent(e));
     }
 
     /**

@@ -29,6 +29,11 @@ public record Viewer(String token, String subject, List<String> groups, String t
         return tenant == null && groups.stream().anyMatch(FLEET_ROLES::contains);
     }
 
+    /** May record an incident's review (alert-service's access table: operators and admins). */
+    public boolean reviews() {
+        return tenant == null && groups.stream().anyMatch(g -> g.equals("admin") || g.equals("operator"));
+    }
+
     /** e.g. {@code admin} or {@code tenant acme}, for the header. */
     public String role() {
         return tenant != null ? "tenant " + tenant : String.join(", ", groups);

@@ -57,13 +57,13 @@ public class WindowPages {
     /** An open incident and the evidence it was opened on. */
     @TemplateData
     public record Incident(String cause, String rootCause, String where, String startedAt, String age, int occurrences,
-                           String evidence) {
+                           String evidence, String triage, String review) {
     }
 
     /** What waits in a queue now: an object, its queues, why it waits, and where it stands. */
     @TemplateData
     public record Pending(String kind, String object, String link, String queue, String state, String waitingSince, String age,
-                          String reason, String cq, String lq, String priority, int rejections) {
+                          String reason, String cq, String lq, String priority, int rejections, String triage) {
     }
 
     /** One step of an object's way through the schedulers. */
@@ -73,7 +73,8 @@ public class WindowPages {
 
     /** An object's scheduling decisions as the page shows them. */
     @TemplateData
-    public record Decisions(String kind, String object, String state, String queue, String reason, List<Step> steps, int lanes) {
+    public record Decisions(String kind, String object, String state, String queue, String reason, List<Step> steps, int lanes,
+                            String triage) {
 
         public int chartHeight() {
             return Math.max(160, 70 + 40 * lanes);
@@ -137,6 +138,7 @@ public class WindowPages {
                     page.message(waiting.refusal());
                 } else {
                     pendingRead = true;
+                    java.time.Instant asOf = triageInstant(days);
                     for (JsonNode p : waiting.json()) {
                         String kind = KINDS.getOrDefault(Optional.ofNullable(Format.text(p, "source")).orElse("pod"), "pod");
                         String object = Format.text(p, "namespace") + "/" + Format.text(p, "name");
@@ -146,7 +148,8 @@ public class WindowPages {
                                 Optional.ofNullable(Format.text(p, "reasonClass")).orElse(Optional.ofNullable(Format.text(p, "reason")).orElse("")),
                                 Optional.ofNullable(Format.text(p, "positionInClusterQueue")).orElse(""),
                                 Optional.ofNullable(Format.text(p, "positionInLocalQueue")).orElse(""),
-                                Optional.ofNullable(Format.text(p, "priority")).orElse(""), p.path("rejections").asInt()));
+                                Optional.ofNullable(Format.text(p, "priority")).orElse(""), p.path("rejections").asInt(),
+                                TriageLinks.ofPending(p, asOf)));
                     }
                 }
                 if (decisionCall != null) {
@@ -155,7 +158,7 @@ public class WindowPages {
                     if (!d.ok()) {
                         page.message(d.refusal());
                     } else {
-                        decisions = decisions(d.json(), chosenKind, chosen, page);
+                        decisions = decisions(d.json(), chosenKind, chosen, page, TriageLinks.ofObject(chosenKind, chosen, triageInstant(days)));
                     }
                 }
             }
@@ -246,7 +249,8 @@ public class WindowPages {
                         String age = started == null ? "" : Format.instant(started).map(t -> Format.duration(
                                 BigDecimal.valueOf(Math.max(0, java.time.Duration.between(t, now).toSeconds())))).orElse("");
                         incidents.add(new Incident(Format.text(i, "cause"), Format.text(i, "rootCauseClass"), String.join(" · ", where),
-                                started, age, i.path("occurrences").asInt(), Format.text(i, "evidence")));
+                                started, age, i.path("occurrences").asInt(), Format.text(i, "evidence"), TriageLinks.ofIncident(i),
+                                TriageLinks.reviewOf(i)));
                     }
                 }
             }
@@ -282,6 +286,11 @@ public class WindowPages {
         return drawn.marked(marked);
     }
 
+    /** What waits is triaged at the instant the list was read: now for a window reaching into today. */
+    private static java.time.Instant triageInstant(Days days) {
+        return days.to().isAfter(java.time.LocalDate.now(java.time.ZoneOffset.UTC)) ? null : days.end();
+    }
+
     private static String decisionQuery(String kind, String object) {
         int slash = object.indexOf('/');
         return slash > 0 ? "namespace=" + Format.query(object.substring(0, slash)) + "&" + kind + "=" + Format.query(object.substring(slash + 1))
@@ -302,7 +311,7 @@ public class WindowPages {
     }
 
     /** The trail as a table and as a timeline: one row per step kind, a mark per entry, the waits as bands. */
-    private Decisions decisions(JsonNode d, String kind, String object, Page page) {
+    private Decisions decisions(JsonNode d, String kind, String object, Page page, String triage) {
         List<Step> steps = new ArrayList<>();
         List<String> lanes = new ArrayList<>();
         List<Map<String, Object>> marks = new ArrayList<>();
@@ -344,7 +353,7 @@ public class WindowPages {
         JsonNode q = d.path("queue");
         String queue = q.isObject() ? queueOf(q) : "";
         return new Decisions(kind, object, Optional.ofNullable(Format.text(d, "state")).orElse(""), queue,
-                Optional.ofNullable(Format.text(d, "reason")).orElse(""), steps, lanes.size());
+                Optional.ofNullable(Format.text(d, "reason")).orElse(""), steps, lanes.size(), triage);
     }
 
     private static String groupBy(String text, List<String> allowed, Page page) {

@@ -107,6 +107,7 @@ final class Fixtures {
 
     static void install() {
         ChangeBookStandIn.install();
+        TriageStandIn.install();
         // Two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one filled by MIG slices on a card Kubernetes
         // does not name (the device plugin says how many, not which).
         StandIn.reply(Backend.LEDGER, "/api/v1/capacity", false, StandIn.Reply.json("""
@@ -200,7 +201,7 @@ final class Fixtures {
         StandIn.reply(Backend.ALERT, "/api/v1/actions", true, StandIn.Reply.problem(403, "Forbidden",
                 "a tenant token may not read fleet-wide figures"));
         StandIn.reply(Backend.LEDGER, "/api/v1/failures/incidents", false, StandIn.Reply.json("""
-                [{"cluster":"lab","cause":"XID_79","rootCauseClass":"hardware","scope":"gpu","node":"gpu-a","gpuPci":"00000000:3B:00.0",
+                [{"id":"5d41402abc4b2a76b9719d91","cluster":"lab","cause":"XID_79","rootCauseClass":"hardware","scope":"gpu","node":"gpu-a","gpuPci":"00000000:3B:00.0",
                   "gpuUuid":"GPU-aaaa-0001","namespace":null,"pod":null,"startedAt":"2026-11-30T10:00:00Z","recoveredAt":null,
                   "endedAt":null,"repairSeconds":null,"open":true,"occurrences":3,
                   "evidence":"kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus"}]"""));

@@ -232,7 +232,8 @@ class PagesTest {
                 + "groupBy=clusterQueue&amp;workload=acme-ml%2Fjob-train-9-3f2a1\" title=\"its scheduling decisions\">acme-ml/job-train-9-3f2a1</a> "
                 + "<span class=\"sub\">workload</span></td><td>team-a-cq · acme-lq</td><td>pending</td><td>2026-11-30T11:00:00Z</td>"
                 + "<td class=\"num\">1 h</td><td>quota</td><td class=\"num\">1</td><td class=\"num\">1</td><td class=\"num\">100</td>"
-                + "<td class=\"num\">2</td></tr>"), html);
+                + "<td class=\"num\">2</td><td><a class=\"triage\" href=\"/triage?namespace=acme-ml&amp;workload=job-train-9-3f2a1&amp;"
+                + "cluster=lab&amp;at=2026-11-30T00%3A00%3A00Z\" title=\"why it waits: the diagnosis, its evidence and the fix\">triage</a></td></tr>"), html);
         assertTrue(html.contains("<td>default-scheduler</td><td>Pending</td><td>2026-11-30T11:50:00Z</td><td class=\"num\">10 min</td>"
                 + "<td>insufficient_gpu</td><td class=\"num\"></td>"), html);
         assertFalse(html.contains("decisions-chart-option"), "no timeline before a pod is chosen");
@@ -324,7 +325,8 @@ class PagesTest {
         String html = page("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause", Fixtures.ADMIN);
         assertTrue(html.contains("<tr><td>XID_79</td><td>hardware</td><td>lab · gpu-a · GPU-aaaa-0001 · 00000000:3B:00.0</td>"
                 + "<td>2026-11-30T10:00:00Z</td>"), html);
-        assertTrue(html.contains("<td class=\"num\">3</td><td class=\"evidence\">kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus</td></tr>"), html);
+        assertTrue(html.contains("<td class=\"num\">3</td><td class=\"evidence\">kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus</td>"
+                + "<td class=\"links\"><a class=\"triage\" href=\"/triage?node=gpu-a&amp;cluster=lab&amp;at=2026-11-30T10%3A00%3A00Z\">triage</a>"), html);
         assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100")));
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
@@ -421,7 +423,8 @@ class PagesTest {
         assertTrue(html.contains("<tr data-event=\"42\" class=\"chosen\"><td class=\"num\"><a href=\"/jitter?window=24h&amp;"
                 + "to=2026-11-30T12%3A00%3A00Z&amp;offset=0&amp;event=42\">42</a></td><td>acme-serve/llm</td><td>chat-ttft</td><td>TTFT</td>"
                 + "<td>2026-11-30T10:20:00Z</td><td>2026-11-30T10:26:00Z</td><td class=\"num\">6</td><td class=\"num\">1840 ms</td>"
-                + "<td class=\"num\">1000 ms</td><td>globex-lab/notebook-2 (0.81)</td></tr>"), html);
+                + "<td class=\"num\">1000 ms</td><td>globex-lab/notebook-2 (0.81)</td><td><a class=\"triage\" href=\"/triage?"
+                + "namespace=acme-serve&amp;service=llm&amp;at=2026-11-30T10%3A20%3A00Z\">triage</a></td></tr>"), html);
         // an event stored before services belonged to a namespace shows its service's name alone
         assertTrue(html.contains("<tr data-event=\"41\" class=\"\"><td class=\"num\"><a href=\"/jitter?window=24h&amp;"
                 + "to=2026-11-30T12%3A00%3A00Z&amp;offset=0&amp;event=41\">41</a></td><td>llm</td>"), html);
