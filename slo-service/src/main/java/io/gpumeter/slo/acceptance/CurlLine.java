@@ -11,9 +11,10 @@ import java.util.List;
  * The curl line that repeats a read of an acceptance run, for a reviewer to run from the pack's {@code requests.sh}.
  * Names in it come from plans and from the cluster (a model name its tenant chose), so every word is single-quoted and
  * every query value percent-encoded: the line runs curl and nothing else, and asks what the run asked. The token is
- * the reviewer's {@code $GPUMETER_TOKEN}; slo-service's own reads go to {@code $GPUMETER_SLO}.
+ * the reviewer's {@code $GPUMETER_TOKEN}; slo-service's own reads go to {@code $GPUMETER_SLO}. A triage's evidence
+ * names its reads the same way.
  */
-final class CurlLine {
+public final class CurlLine {
 
     static final String TOKEN = "GPUMETER_TOKEN";
     static final String SLO = "GPUMETER_SLO";
@@ -27,7 +28,7 @@ final class CurlLine {
     }
 
     /** A GET of slo-service's own {@code path}, at whatever URL the reviewer's {@code $GPUMETER_SLO} names. */
-    static String slo(String path, String... params) {
+    public static String slo(String path, String... params) {
         return curl(ShellWords.variable(SLO) + ShellWords.quote(path + query(params)));
     }
 
