@@ -82,8 +82,9 @@ public final class Demo {
         DemoFeed feed = new DemoFeed(suite, out);
         if (watched) {
             api.client().resource(signals.neighbour()).create();
+            api.client().resource(signals.oomPod()).create();
         } else {
-            feed.replay(signals.neighbourNdjson(), CLUSTER);
+            feed.replay(signals.neighbourNdjson() + signals.oomPodNdjson(), CLUSTER);
         }
         feed.send(signals, CLUSTER);
         if (System.getenv().getOrDefault("QUARKUS_REST_CLIENT_ALERTMANAGER_URL", "").isBlank()) {

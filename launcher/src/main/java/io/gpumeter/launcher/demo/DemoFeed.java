@@ -83,6 +83,7 @@ public final class DemoFeed {
             pool.shutdownNow();
         }
         signals.kernelLogPushes().forEach(p -> send(p, 200));
+        signals.containerLogPushes().forEach(p -> send(p, 200));
         signals.latencyPushes().forEach(p -> send(p, 200));
         signals.engineGaugePushes().forEach(p -> send(p, 200));
         signals.sloPushes().forEach(p -> send(p, 201, 409));

@@ -72,6 +72,7 @@ public final class DemoSignals {
     private final Instant from;
     private final SimPod chatPod;
     private final SimPod secondPod;
+    private DemoOom oom;
 
     public DemoSignals(Plan plan) {
         this.plan = plan;
@@ -168,6 +169,18 @@ public final class DemoSignals {
         return event("ADDED", io.fabric8.kubernetes.client.utils.Serialization.asJson(pod)) + "\n";
     }
 
+    /** The out-of-memory under the neighbour's pressure, on the shared card. */
+    DemoOom oom() {
+        if (oom == null) {
+            oom = new DemoOom(this);
+        }
+        return oom;
+    }
+
+    String sharedHostIp() {
+        return hostIp(sharedNode());
+    }
+
     private String hostIp(String node) {
         return plan.nodes().stream().filter(n -> n.name().equals(node)).map(SimNode::hostIp).findFirst().orElse(null);
     }
@@ -227,8 +240,21 @@ public final class DemoSignals {
         return Math.round(grant.memoryMib() * (activity(pod, minute) <= IDLE * 1.1 ? 0.15 : 0.8));
     }
 
-    /** The card's activity in {@code minute}: the sum of its units' shares, capped at 1; the neighbour's on top. */
+    /**
+     * The card's activity in {@code minute}: the sum of its units' shares, capped at 1; the neighbour's and the
+     * embedding job's on top.
+     */
     public CardMinute card(SimGpu gpu, Instant minute) {
+        CardMinute c = cardWithout(gpu, minute);
+        if (!oom().runs(gpu, minute)) {
+            return c;
+        }
+        return new CardMinute(round(Math.min(1, c.sm() + DemoOom.SM_SHARE)), c.dram(),
+                Math.min(gpu.memoryMib(), c.fbUsedMib() + oom().usedMib(minute)), c.holders());
+    }
+
+    /** The card's minute without the embedding job that runs out of memory. */
+    CardMinute cardWithout(SimGpu gpu, Instant minute) {
         Instant mid = minute.plusSeconds(30);
         List<Holder> holders = new ArrayList<>();
         double sm = 0;
@@ -264,7 +290,7 @@ public final class DemoSignals {
                 StringBuilder hami = new StringBuilder();
                 Map<String, StringBuilder> metrics = new LinkedHashMap<>();
                 for (String name : List.of("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE",
-                        "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_XID_ERRORS")) {
+                        "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_XID_ERRORS")) {
                     metrics.put(name, new StringBuilder("# TYPE ").append(name).append(" gauge\n"));
                 }
                 for (SimGpu gpu : node.gpus()) {
@@ -282,6 +308,7 @@ public final class DemoSignals {
                     line(metrics, "DCGM_FI_PROF_SM_ACTIVE", labels, fmt(c.sm()), ts);
                     line(metrics, "DCGM_FI_PROF_DRAM_ACTIVE", labels, fmt(c.dram()), ts);
                     line(metrics, "DCGM_FI_DEV_FB_USED", labels, fmt(c.fbUsedMib()), ts);
+                    line(metrics, "DCGM_FI_DEV_FB_FREE", labels, fmt(gpu.memoryMib() - c.fbUsedMib()), ts);
                     line(metrics, "DCGM_FI_DEV_POWER_USAGE", labels, fmt(round(70 + 330 * c.sm())), ts);
                     line(metrics, "DCGM_FI_DEV_XID_ERRORS", base, xidAt(gpu, minute), ts);
                     if (node.pool() == GpuPool.MIG) {
@@ -310,6 +337,9 @@ public final class DemoSignals {
                             vgpu(hami, "deviceuuid=\"" + gpu.uuid() + "\",podnamespace=\"" + n.getMetadata().getNamespace()
                                     + "\",podname=\"" + n.getMetadata().getName() + "\",ctrname=\"bench\",vdeviceid=\"0\"",
                                     NEIGHBOUR_SHARE, NEIGHBOUR_MEMORY_MIB, 24000, ts);
+                        }
+                        if (oom().runs(gpu, minute)) {
+                            vgpu(hami, oom().hamiLabels(), DemoOom.SM_SHARE, oom().usedMib(minute), oom().grantMib(), ts);
                         }
                     }
                 }
@@ -592,6 +622,21 @@ public final class DemoSignals {
                 .append("): 79, pid=0, GPU has fallen off the bus.\n");
         log.append('[').append(KMSG.format(at.plus(back))).append("] NVRM: GPU at PCI:").append(pciBus(gpu))
                 .append(": ").append(gpu.uuid()).append('\n');
+    }
+
+    /** Container logs: the embedding job's, with its CUDA out-of-memory. */
+    public List<Push> containerLogPushes() {
+        return List.of(oom().logPush());
+    }
+
+    /** The embedding job's pod, for the API server the collector watches. */
+    public Pod oomPod() {
+        return oom().pod();
+    }
+
+    /** The embedding job's pod as a watch event, for the replay endpoint. */
+    public String oomPodNdjson() {
+        return oom().ndjson();
     }
 
     /** node-problem-detector's report of a kernel OOM kill on the first HAMi node, ten minutes before the end. */

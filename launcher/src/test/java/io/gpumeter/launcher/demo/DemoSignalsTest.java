@@ -81,6 +81,36 @@ class DemoSignalsTest {
     }
 
     @Test
+    void theEmbeddingJobRunsOutOfCardMemoryWhileUnderItsGrantBecauseTheCardIsFull() {
+        for (long seed : new long[] {1, 7, 42}) {
+            DemoSignals s = signals(seed);
+            DemoOom oom = s.oom();
+            var shared = s.plan().gpus().filter(g -> g.uuid().equals(s.sharedCard())).findFirst().orElseThrow();
+            Instant lastMinute = oom.oomAt().truncatedTo(java.time.temporal.ChronoUnit.MINUTES).minus(Duration.ofMinutes(1));
+            DemoSignals.CardMinute full = s.card(shared, lastMinute);
+            assertTrue(full.fbUsedMib() >= 0.95 * shared.memoryMib(), "seed " + seed + ": the card is full before the OOM: "
+                    + full.fbUsedMib() + " of " + shared.memoryMib());
+            long own = oom.usedMib(lastMinute);
+            assertTrue(own < 0.95 * oom.grantMib() && own > 0.5 * oom.grantMib(), "seed " + seed
+                    + ": its own use stays under its grant: " + own + " of " + oom.grantMib());
+            assertTrue(oom.createdAt().isAfter(s.jitterEnd()), "no suspect of the jitter episode");
+            assertTrue(oom.oomAt().isBefore(s.usageTo()));
+            // the scrape of that minute shows the card full and the job's share under its limit
+            String hami = s.usagePushes().stream().filter(p -> p.path().equals("/api/v1/ingest/hami-monitor?node=" + s.sharedNode()))
+                    .map(DemoSignals.Push::body).filter(b -> b.contains(String.valueOf(lastMinute.plusSeconds(30).toEpochMilli())))
+                    .findFirst().orElseThrow();
+            assertTrue(hami.contains("hami_vgpu_memory_used_bytes{" + oom.hamiLabels() + "} " + own * 1024 * 1024));
+            assertTrue(hami.contains("hami_vgpu_memory_limit_bytes{" + oom.hamiLabels() + "} " + oom.grantMib() * 1024 * 1024));
+            String log = s.containerLogPushes().get(0).body();
+            assertTrue(log.contains(Rfc3339.format(oom.oomAt()) + " torch.OutOfMemoryError: CUDA out of memory"), log);
+            Pod pod = s.oomPod();
+            assertEquals(String.valueOf(oom.grantMib()), pod.getSpec().getContainers().get(0).getResources().getLimits()
+                    .get("nvidia.com/gpumem").getAmount());
+            assertEquals(s.sharedNode(), pod.getSpec().getNodeName());
+        }
+    }
+
+    @Test
     void theChatServiceIsSlowOnlyWhileItsNeighbourIsThereAndSlowEnoughForTheJitterRule() throws Exception {
         DemoSignals s = signals(42);
         DemoSignals.InferenceService chat = s.services().get(0);
