@@ -94,6 +94,9 @@ public final class Cli {
             if (type == ReplayCommand.class) {
                 return type.cast(new ReplayCommand(env));
             }
+            if (type == TriageCommand.class) {
+                return type.cast(new TriageCommand(env));
+            }
             return CommandLine.defaultFactory().create(type);
         }
     }

@@ -24,7 +24,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 /** The command line as a whole: its help, its refusals, and its completion script. */
 class CliTest {
 
-    private static final List<String> COMMANDS = List.of("up", "simulate", "replay", "token", "jwks", "completion", "help");
+    private static final List<String> COMMANDS = List.of("up", "simulate", "replay", "triage", "token", "jwks", "completion", "help");
 
     private static CommandLine cli() {
         PrintStream sink = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
@@ -95,7 +95,7 @@ class CliTest {
         Run run = Run.of("upp", "--demo");
         assertEquals(2, run.exitCode(), run.toString());
         List<String> lines = run.err().strip().lines().toList();
-        assertEquals("gpumeter: unknown command 'upp' (try: up, simulate, replay, token, jwks, completion, help)", lines.get(0));
+        assertEquals("gpumeter: unknown command 'upp' (try: up, simulate, replay, triage, token, jwks, completion, help)", lines.get(0));
         assertTrue(lines.get(1).endsWith("See './gpumeter --help'."), lines.get(1));
         Run help = Run.of("help", "upp");
         assertEquals(2, help.exitCode(), help.toString());
