@@ -146,6 +146,35 @@ class TenantEscapeMatrixTest {
     }
 
     /**
+     * A triage of another tenant's pod is a 404 worded as one of a pod nobody knows, naming nothing but what the
+     * request named; a triage of acme's own pod, which shares its card with initech's and hooli's, names neither.
+     */
+    @Test
+    void aTenantTriagingAnotherTenantsPodIsTold404AsForAnUnknownOneAndItsOwnPodsAnswerNamesNoOtherTenant()
+            throws Exception {
+        HttpResponse<String> other = send(triage("namespace=initech-ml&pod=initech-train-0&cluster=" + CLUSTER));
+        HttpResponse<String> unknown = send(triage("namespace=initech-ml&pod=nobody-0&cluster=" + CLUSTER));
+        assertEquals(404, other.statusCode(), other.body());
+        assertEquals(unknown.body().replace("nobody-0", "initech-train-0"), other.body());
+        for (String named : List.of("hooli", "globex", "acme")) {
+            assertTrue(!other.body().contains(named), named + " in " + other.body());
+        }
+        assertEquals(404, send(triage("node=" + NODE)).statusCode(), "a node is no tenant's");
+
+        HttpResponse<String> own = send(triage("pod=acme-ml/acme-train-0&cluster=" + CLUSTER));
+        assertEquals(200, own.statusCode(), own.body());
+        String verdict = judge(new Attempt(new Operation(Service.ALERT, "GET", "/api/v1/triage", List.of()), "GET",
+                "/api/v1/triage", "own pod"), own);
+        assertEquals(null, verdict);
+        assertEquals("acme", JSON.readTree(own.body()).path("subject").path("tenant").asText());
+    }
+
+    private static Attempt triage(String query) {
+        return new Attempt(new Operation(Service.ALERT, "GET", "/api/v1/triage", List.of()), "GET",
+                "/api/v1/triage?" + query, "triage");
+    }
+
+    /**
      * Null when the answer keeps acme to its own rows; else what leaked. A refusal may repeat what the request said
      * (a value it refuses), which is no leak; a server failure is a finding of its own.
      */
@@ -258,9 +287,12 @@ class TenantEscapeMatrixTest {
         VALUES.put("day", List.of("2026-11-02"));
         VALUES.put("cluster", List.of(CLUSTER));
         VALUES.put("namespace", List.of("initech-ml", "acme-ml"));
-        VALUES.put("pod", List.of("initech-train-0", "acme-train-0"));
+        // a name alone, and namespace/name as a triage takes it (its only way to name a subject in one parameter)
+        VALUES.put("pod", List.of("initech-train-0", "acme-train-0", "initech-ml/initech-train-0", "acme-ml/acme-train-0"));
+        VALUES.put("workload", List.of("initech-ml/initech-train-0"));
+        VALUES.put("podGroup", List.of("initech-ml/initech-train-0"));
         VALUES.put("node", List.of(NODE));
-        VALUES.put("service", List.of("initech-chat"));
+        VALUES.put("service", List.of("initech-chat", "initech-ml/initech-chat"));
         VALUES.put("groupBy", List.of("tenant", "team", "project", "namespace", "cluster", "model", "node", "owner",
                 "tenant,namespace", "gpu", "pool", "fleet", "cause", "rootCause", "tenant,day", "team,week"));
         VALUES.put("bucket", List.of("day", "week"));
