@@ -42,6 +42,32 @@ public interface SloConfig {
     /** What changed before a jitter event or a burning SLO, and a change's jitter impact, from the ledger's change book. */
     Changes changes();
 
+    /** Triage of a slow inference service: what is looked at, and when a rise counts. */
+    TriageWindows triage();
+
+    /** How a service's slow spell is looked for and its cause decided. */
+    interface TriageWindows {
+
+        /** How far before {@code at} a jitter event or a burning SLO makes the service slow at {@code at}. */
+        @WithDefault("PT1H")
+        Duration lookBack();
+
+        /** The span before a slow spell its request rate is compared with. */
+        @WithDefault("PT1H")
+        Duration baseline();
+
+        /** The service's own load rose when its request rate in the spell is at least this many times the baseline's. */
+        @WithDefault("1.5")
+        double loadRise();
+
+        /**
+         * A neighbour's activity rose when its own DRAM_ACTIVE or SM_ACTIVE (a ratio, 0..1) just before the spell is at
+         * least this much above its earlier mean.
+         */
+        @WithDefault("0.1")
+        double minActivityRise();
+    }
+
     /** The change book read from the ledger. */
     interface Changes {
 

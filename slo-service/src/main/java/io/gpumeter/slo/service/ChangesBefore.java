@@ -87,18 +87,35 @@ public class ChangesBefore {
         Instant to = subjects.stream().map(s -> s.placed().end()).max(Comparator.naturalOrder()).orElseThrow();
         Uni<Map<String, List<PodHoldings.Holding>>> held = pods.isEmpty() ? Uni.createFrom().item(Map.of())
                 : ledger.holdings(pods, new TimeWindow(from, to));
-        return held.chain(holdings -> {
-                    Map<String, Set<Node>> nodes = new LinkedHashMap<>();
-                    subjects.forEach(s -> nodes.put(s.key(), nodesOf(s, holdings)));
-                    return read(subjects, nodes);
-                })
-                .onFailure().recoverWithItem(e -> {
-                    LOG.warnf("The change book could not be read: %s", Answers.reason(e));
-                    Map<String, Found> out = new HashMap<>();
-                    Found note = Found.unread("ledger: the changes before could not be read (" + Answers.reason(e) + ")");
-                    subjects.forEach(s -> out.put(s.key(), note));
-                    return out;
-                });
+        return unreadAsNote(subjects, held.chain(holdings -> readPlaced(subjects, holdings)));
+    }
+
+    /**
+     * Like {@link #of(List)}, for a caller that has read where the subjects' pods ran already (the ledger's holdings
+     * of them over their windows): one read of the book.
+     */
+    public Uni<Map<String, Found>> of(List<Subject> subjects, Map<String, List<PodHoldings.Holding>> holdings) {
+        if (subjects.isEmpty()) {
+            return Uni.createFrom().item(Map.of());
+        }
+        return unreadAsNote(subjects, Uni.createFrom().deferred(() -> readPlaced(subjects, holdings)));
+    }
+
+    private Uni<Map<String, Found>> readPlaced(List<Subject> subjects,
+                                               Map<String, List<PodHoldings.Holding>> holdings) {
+        Map<String, Set<Node>> nodes = new LinkedHashMap<>();
+        subjects.forEach(s -> nodes.put(s.key(), nodesOf(s, holdings)));
+        return read(subjects, nodes);
+    }
+
+    private static Uni<Map<String, Found>> unreadAsNote(List<Subject> subjects, Uni<Map<String, Found>> read) {
+        return read.onFailure().recoverWithItem(e -> {
+            LOG.warnf("The change book could not be read: %s", Answers.reason(e));
+            Map<String, Found> out = new HashMap<>();
+            Found note = Found.unread("ledger: the changes before could not be read (" + Answers.reason(e) + ")");
+            subjects.forEach(s -> out.put(s.key(), note));
+            return out;
+        });
     }
 
     /** The nodes the subject's pods held units on during its window. */

@@ -171,7 +171,7 @@ public final class PerformanceDiagnosis {
         List<String> checked = new ArrayList<>();
         checked.add("jitter events of " + service + " overlapping " + in.lookBack().start() + " to "
                 + in.lookBack().end() + ": " + (in.jitter().isEmpty() ? "none" : String.join(", ",
-                in.jitter().stream().map(j -> j.id() + " (" + j.slo() + ")").toList())));
+                in.jitter().stream().map(j -> "event " + j.id() + " (SLO " + j.slo() + ")").toList())));
         sloLines(service, in.slos(), in.lookBack(), checked);
         checked.add("the spell: " + spell.start() + " to " + spell.end() + (spell.eventId() == null
                 ? " (from the first bad minute of a burning SLO in the look-back)" : " (jitter event " + spell.eventId() + ")"));

@@ -150,6 +150,18 @@ class SloSecurityTest {
     }
 
     @Test
+    void aServicesDiagnosisIsAFleetReadThatTriageCutsForTenants() {
+        String path = "/api/v1/triage/diagnosis";
+        given().queryParam("namespace", "ml").queryParam("service", "chat").get(path).then().statusCode(401);
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("namespace", "ml")
+                .queryParam("service", "chat").get(path).then().statusCode(403).contentType("application/problem+json");
+        // alert-service's token gets past the door; the question is checked before anything is read
+        given().header("Authorization", TestTokens.serviceBearer("slo")).queryParam("namespace", "ml")
+                .queryParam("service", "chat").queryParam("at", "soon").get(path).then().statusCode(400)
+                .body("field", org.hamcrest.Matchers.equalTo("at"));
+    }
+
+    @Test
     void everySloOperationBelongsToANamedFamily() {
         String openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().asString();
         assertTrue(AccessCoverage.operations(openApi) >= 8);
