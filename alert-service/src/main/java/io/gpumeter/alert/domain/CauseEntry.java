@@ -1,5 +1,7 @@
 package io.gpumeter.alert.domain;
 
+import io.quarkus.runtime.annotations.RegisterForReflection;
+
 import java.util.List;
 
 /**
@@ -10,6 +12,8 @@ import java.util.List;
  *              Xid of a class without its own) or {@code xid} (one Xid's own)
  * @param layer the root-cause class the cause belongs to
  */
+// served inside a Response, whose entity type the native build cannot see
+@RegisterForReflection
 public record CauseEntry(String cause, String kind, String layer, List<String> steps, String verify) {
 
     public CauseEntry {

@@ -4,6 +4,7 @@ import io.gpumeter.alert.service.TriageService;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -18,6 +19,9 @@ import jakarta.ws.rs.core.MediaType;
  */
 @Path("/api/v1/triage")
 @Produces(MediaType.APPLICATION_JSON)
+// read from the diagnosing services and written back: every part of the answer is bound by Jackson, native too
+@RegisterForReflection(targets = {Triage.class, Triage.Subject.class, Triage.Scope.class, Triage.ChangeRef.class,
+        Triage.Recurrence.class, Triage.Evidence.class, Triage.Alternative.class, Triage.Named.class, Triage.Fix.class})
 public class TriageResource {
 
     private final TriageService triage;

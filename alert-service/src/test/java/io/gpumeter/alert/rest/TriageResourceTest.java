@@ -231,6 +231,14 @@ class TriageResourceTest {
     }
 
     @Test
+    void theApiDescriptionOffersEveryParameterTheTenantEscapeMatrixTries() {
+        JsonPath openApi = given().queryParam("format", "json").get("/q/openapi").then().statusCode(200).extract().jsonPath();
+        List<String> parameters = openApi.getList("paths.'/api/v1/triage'.get.parameters.findAll { it.in == 'query' }.name");
+        assertEquals(List.of("at", "cluster", "namespace", "node", "pod", "podGroup", "service", "tenant", "workload"),
+                parameters.stream().sorted().toList());
+    }
+
+    @Test
     void theRunbookReadServesTheCausesBesideTheAlerts() {
         JsonPath alerts = given().header("Authorization", READER).get("/api/v1/runbook").then().statusCode(200)
                 .extract().jsonPath();
