@@ -33,6 +33,7 @@ public final class TenantCut {
     static final String SERVICE = "another tenant's service";
     static final String NAMESPACE = "another tenant's namespace";
     static final String TENANT = "another tenant";
+    private static final Set<String> NO_TENANT = Set.of("unassigned", "unknown");
 
     /** Not inside a longer name, path or label: no name character, dot, slash or dash before it. */
     private static final String BEFORE = "(?<![A-Za-z0-9_./-])";
@@ -97,6 +98,8 @@ public final class TenantCut {
         bareNames = alternation(bare, "");
         bareNamespaces = alternation(foreignNamespaces, "");
         foreignTenants.remove(lower(tenant));
+        // the ledger's words for a pod of no tenant: its names are hidden, the word itself names no one
+        foreignTenants.removeAll(NO_TENANT);
         tenants = alternation(foreignTenants, "");
     }
 

@@ -101,6 +101,18 @@ class TenantCutTest {
     }
 
     @Test
+    void aPodOfNoTenantIsHiddenButTheWordForNoTenantStays() {
+        Triage whole = answer(ACME_POD, List.of("scratch/notebook-3"),
+                List.of(new Evidence(AT, "usage", "scratch/notebook-3 (tenant unassigned) held the card; cause of its "
+                        + "growth unknown", null)), List.of(), List.of(),
+                List.of(new Named(SubjectKind.POD, "scratch", "notebook-3", "unassigned")));
+        Triage cut = TenantCut.of(whole, "acme").orElseThrow();
+        assertEquals(List.of(), cut.scope().alike());
+        assertEquals("another tenant's pod (tenant unassigned) held the card; cause of its growth unknown",
+                cut.evidence().get(0).fact());
+    }
+
+    @Test
     void anotherTenantsSubjectANodeOrASubjectOfNoTenantIsNotTheTenants() {
         Subject initech = new Subject(SubjectKind.POD, "east", "initech-ml", "big-0", "uid-2", "initech");
         Subject node = new Subject(SubjectKind.NODE, "east", null, "gpu-a100-01", "uid-3", null);
