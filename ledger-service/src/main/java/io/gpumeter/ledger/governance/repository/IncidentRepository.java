@@ -180,7 +180,7 @@ public class IncidentRepository {
     }
 
     /** A stored row; one stored before ids (until the backfill reaches it) gets the id the rule gives it. */
-    static StoredIncident incident(Row r) {
+    public static StoredIncident incident(Row r) {
         String cluster = r.getString("cluster");
         Incident incident = new Incident(r.getString("incident_key"),
                 r.getString("scope"), r.getString("subject"), r.getString("cause"),

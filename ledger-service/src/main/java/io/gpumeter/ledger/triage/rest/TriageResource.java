@@ -1,0 +1,37 @@
+package io.gpumeter.ledger.triage.rest;
+
+import io.gpumeter.common.triage.Triage;
+import io.gpumeter.common.triage.TriageRequest;
+import io.gpumeter.ledger.triage.service.TriageService;
+import io.smallrye.mutiny.Uni;
+import jakarta.ws.rs.GET;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.MediaType;
+
+/**
+ * The ledger's diagnosis of a pod, Kueue Workload, PodGroup or node (ADR 19): the symptom, its cause with the layer,
+ * the evidence and what a person runs to see it, what was ruled out, the changes before it, how often it recurred and
+ * how far it reached; the fix is alert-service's to add. A fleet read; a triage writes nothing.
+ */
+@Path("/api/v1/triage")
+@Produces(MediaType.APPLICATION_JSON)
+public class TriageResource {
+
+    private final TriageService triage;
+
+    public TriageResource(TriageService triage) {
+        this.triage = triage;
+    }
+
+    /** Exactly one of pod, workload, podGroup (each with namespace, or written namespace/name) or node; service is 400. */
+    @GET
+    @Path("/diagnosis")
+    public Uni<Triage> diagnosis(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod,
+                                 @QueryParam("workload") String workload, @QueryParam("podGroup") String podGroup,
+                                 @QueryParam("node") String node, @QueryParam("service") String service,
+                                 @QueryParam("cluster") String cluster, @QueryParam("at") String at) {
+        return triage.diagnose(TriageRequest.of(namespace, pod, workload, podGroup, node, service, cluster, at));
+    }
+}
