@@ -1,7 +1,9 @@
 package io.gpumeter.common.fact;
 
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Where a pod may be placed, as its spec says: {@code spec.nodeSelector}, the terms of its required node affinity
@@ -13,7 +15,8 @@ public record PodPlacement(Map<String, String> nodeSelector, List<NodeSelectorTe
                            List<PodToleration> tolerations) {
 
     public PodPlacement {
-        nodeSelector = nodeSelector == null ? Map.of() : Map.copyOf(nodeSelector);
+        // sorted, so that a placement read back is written in the same order as the one written
+        nodeSelector = nodeSelector == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(nodeSelector));
         nodeAffinity = nodeAffinity == null ? List.of() : List.copyOf(nodeAffinity);
         tolerations = tolerations == null ? List.of() : List.copyOf(tolerations);
     }

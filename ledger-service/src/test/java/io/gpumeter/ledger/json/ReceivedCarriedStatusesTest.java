@@ -123,7 +123,7 @@ class ReceivedCarriedStatusesTest {
             "a state as an array             | `\"lastState\":{`                   | `\"lastState\":[{`                           | false",
             "a container as null             | `\"containers\":[`                  | `\"containers\":[null,`                      | false",
             "a field name twice              | `\"queueName\":\"team-a\"`          | `\"queueName\":\"b\",\"queueName\":\"team-a\"` | false",
-            "a trailing comma                | `\"finishedAt\":null}}]}`           | `\"finishedAt\":null}}],}`                   | false",
+            "a trailing comma                | `\"placement\":null}`              | `\"placement\":null,}`                     | false",
             "a literal misspelt              | `\"init\":false`                    | `\"init\":fals`                              | false",
             "a string not closed             | `\"gang-1\"`                        | `\"gang-1`                                   | false",
             "a control character in a string | `\"gang-1\"`                        | `\"gang\t-1\"`                               | false",
@@ -162,7 +162,8 @@ class ReceivedCarriedStatusesTest {
 
     /** Whether every instant of the entry is written with a four-digit year, the UTC form, without a sign. */
     private static boolean fourDigitYears(CarriedStatus entry) {
-        List<Instant> instants = new ArrayList<>(Arrays.asList(entry.deletedAt(), entry.readyChangedAt()));
+        List<Instant> instants = new ArrayList<>(Arrays.asList(entry.deletedAt(), entry.readyChangedAt(),
+                entry.scheduling() == null ? null : entry.scheduling().since()));
         for (ContainerStatusFact container : entry.containers()) {
             for (ContainerState state : Arrays.asList(container.state(), container.lastState())) {
                 if (state != null) {
