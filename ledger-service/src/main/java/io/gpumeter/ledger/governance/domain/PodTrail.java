@@ -5,6 +5,7 @@ import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.EventFact;
+import io.gpumeter.common.fact.NotScheduled;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WatchEventType;
 
@@ -18,14 +19,18 @@ import java.util.Set;
 import java.util.function.Function;
 
 /**
- * The scheduling history of one GPU pod: created → scheduled with the scheduler's refusals in between, plus the
- * request checks that explain a pod no scheduler will place (a HAMi request sent to another scheduler,
- * gpumem together with gpumem-percentage).
+ * The scheduling history of one GPU pod: created → scheduled with the scheduler's refusals in between (its
+ * FailedScheduling events, else the PodScheduled=False condition it keeps on the pod), plus the request checks that
+ * explain a pod no scheduler will place (a HAMi request sent to another scheduler, gpumem together with
+ * gpumem-percentage, GPU cores over 100).
  */
 public final class PodTrail {
 
     static final Set<String> HAMI_RESOURCES = Set.of("nvidia.com/gpumem", "nvidia.com/gpumem-percentage", "nvidia.com/gpucores");
     static final Set<String> HAMI_SCHEDULERS = Set.of("hami-scheduler", "volcano");
+    static final String HAMI_CORES = "nvidia.com/gpucores";
+    /** The PodScheduled reason of a pod a scheduling gate holds back (Kueue's, until its Workload is admitted). */
+    public static final String GATED = "SchedulingGated";
 
     /** A problem with the request itself, found without asking the scheduler. */
     public record Finding(PendingReason reason, String message) {
@@ -100,7 +105,36 @@ public final class PodTrail {
             findings.add(new Finding(PendingReason.GPUMEM_CONFLICT,
                     "requests nvidia.com/gpumem together with nvidia.com/gpumem-percentage; HAMi accepts only one of them"));
         }
+        Long cores = asks.get(HAMI_CORES);
+        if (cores != null && cores > 100) {
+            findings.add(new Finding(PendingReason.INVALID_REQUEST, "requests " + HAMI_CORES + "=" + cores
+                    + ", a share of one card's cores in percent: more than 100 is a share no card has"));
+        }
         return findings;
+    }
+
+    /** The newest version's PodScheduled=False condition while the pod is not scheduled, or null. */
+    public NotScheduled notScheduled() {
+        return scheduledAt() == null ? latest.scheduling() : null;
+    }
+
+    /** The newest version. */
+    public PodStatusFact latest() {
+        return latest;
+    }
+
+    /**
+     * When what {@link #state()} says of a pending pod was said: its latest FailedScheduling event, else its
+     * PodScheduled=False condition's transition, else its creation.
+     */
+    public Instant refusedAt() {
+        Instant event = events.stream().filter(e -> "FailedScheduling".equals(e.reason())).map(EventFact::lastAt)
+                .filter(t -> t != null).max(Comparator.naturalOrder()).orElse(null);
+        if (event != null) {
+            return event;
+        }
+        NotScheduled condition = latest.scheduling();
+        return condition != null && condition.since() != null ? condition.since() : createdAt();
     }
 
     public QueueState state() {
@@ -126,9 +160,19 @@ public final class PodTrail {
         }
         EventFact why = events.stream().filter(e -> "FailedScheduling".equals(e.reason()))
                 .max(Comparator.comparing(EventFact::lastAt)).orElse(null);
-        return new QueueState(keys(), created, QueueState.State.PENDING, created,
-                why == null ? PendingReason.OTHER : PendingReason.classify(why.message()),
-                why == null ? "Unscheduled" : why.reason(), why == null ? null : why.message(), rejections, admissions);
+        if (why != null) {
+            return new QueueState(keys(), created, QueueState.State.PENDING, created, PendingReason.classify(why.message()),
+                    why.reason(), why.message(), rejections, admissions);
+        }
+        // a scheduler that records no event, or whose events expired, still keeps its refusal on the pod
+        NotScheduled condition = latest.scheduling();
+        if (condition != null && condition.message() != null) {
+            return new QueueState(keys(), created, QueueState.State.PENDING, created,
+                    PendingReason.classify(condition.message()), condition.reason() == null ? "Unschedulable" : condition.reason(),
+                    condition.message(), GATED.equals(condition.reason()) ? rejections : Math.max(rejections, 1), admissions);
+        }
+        return new QueueState(keys(), created, QueueState.State.PENDING, created, PendingReason.OTHER, "Unscheduled", null,
+                rejections, admissions);
     }
 
     public List<TrailEntry> trail() {
@@ -146,6 +190,17 @@ public final class PodTrail {
             } else if (!"Scheduled".equals(e.reason())) {
                 trail.add(TrailEntry.of(e.firstAt(), "event", e.eventType(), e.reason(), e.message(), detail));
             }
+        }
+        Map<String, NotScheduled> conditions = new LinkedHashMap<>();
+        for (PodStatusFact v : versions) {
+            NotScheduled c = v.scheduling();
+            if (c != null && c.message() != null) {
+                conditions.putIfAbsent(c.reason() + "|" + c.message(), c);
+            }
+        }
+        for (NotScheduled c : conditions.values()) {
+            trail.add(TrailEntry.refusal(c.since() != null ? c.since() : created, "unschedulable", c.reason(), c.message(),
+                    PendingReason.classify(c.message()), null));
         }
         Instant scheduled = scheduledAt();
         if (scheduled != null) {

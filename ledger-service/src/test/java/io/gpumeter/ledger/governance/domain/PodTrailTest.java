@@ -59,4 +59,32 @@ class PodTrailTest {
         assertEquals("insufficient-resources", steps.get(1).reasonClass());
         assertEquals("on node gpu-1", steps.get(2).message());
     }
+
+    @Test
+    void aRefusalKeptOnlyAsThePodScheduledConditionIsWhatThePodWaitsFor() {
+        String message = "0/4 nodes are available: 4 Insufficient nvidia.com/gpu.";
+        PodStatusFact base = pending("default-scheduler", Map.of("nvidia.com/gpu", 2L), null);
+        PodStatusFact refused = new PodStatusFact(base.uid(), base.namespace(), base.name(), base.resourceVersion(),
+                base.type(), base.observedAt(), base.createdAt(), null, null, null, base.schedulerName(), "Pending", null,
+                null, null, null, null, base.gpuResources(), null, List.of(),
+                new io.gpumeter.common.fact.NotScheduled("Unschedulable", message, t("2026-05-01T00:00:01Z")), null);
+        PodTrail trail = new PodTrail(List.of(refused), List.of());
+        QueueState state = trail.state();
+        assertEquals(QueueState.State.PENDING, state.state());
+        assertEquals(PendingReason.INSUFFICIENT_RESOURCES, state.reasonClass(), "no longer other: the condition says why");
+        assertEquals("Unschedulable", state.reason());
+        assertEquals(message, state.message());
+        assertEquals(1, state.rejections());
+        assertEquals(t("2026-05-01T00:00:01Z"), trail.refusedAt());
+        assertEquals(List.of("created", "unschedulable"), trail.trail().stream().map(TrailEntry::step).toList());
+        assertEquals("insufficient-resources", trail.trail().get(1).reasonClass());
+    }
+
+    @Test
+    void gpuCoresOverAHundredIsAnInvalidRequest() {
+        PodTrail trail = new PodTrail(List.of(pending("hami-scheduler",
+                Map.of("nvidia.com/gpu", 1L, "nvidia.com/gpucores", 150L), null)), List.of());
+        assertEquals(PendingReason.INVALID_REQUEST, trail.state().reasonClass());
+        assertTrue(trail.state().message().contains("nvidia.com/gpucores=150"), trail.state().message());
+    }
 }
