@@ -35,15 +35,21 @@ final class TriageLinks {
     }
 
     static String ofIncident(JsonNode i) {
+        TriageSubject subject = subjectOf(i);
+        return subject == null ? null : subject.link();
+    }
+
+    /** What an incident is triaged as: its pod when it names one, else its node, when it started; null for neither. */
+    static TriageSubject subjectOf(JsonNode i) {
         Instant at = instant(i, "startedAt");
         String cluster = Format.text(i, "cluster");
         String pod = Format.text(i, "pod");
         String namespace = Format.text(i, "namespace");
         if (pod != null && namespace != null) {
-            return TriageSubject.link("pod", namespace, pod, cluster, at);
+            return new TriageSubject("pod", namespace, pod, cluster, at);
         }
         String node = Format.text(i, "node");
-        return node == null ? null : TriageSubject.link("node", null, node, cluster, at);
+        return node == null ? null : new TriageSubject("node", null, node, cluster, at);
     }
 
     /** The incident's review page; null for an incident the ledger gave no id (an older ledger). */

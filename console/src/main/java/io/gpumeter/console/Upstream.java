@@ -88,6 +88,35 @@ public class Upstream {
                 .exceptionally(failure -> unreachable(call, failure));
     }
 
+    /**
+     * A file a service answers (an export: YAML, JSON, a zip), its bytes as they are, for the console to hand on with
+     * the service's type and file name; a refusal in readable words otherwise.
+     */
+    public CompletableFuture<Download> download(Backend backend, String pathAndQuery, String token) {
+        ApiCall call = describe(backend, pathAndQuery);
+        HttpRequest request;
+        try {
+            request = HttpRequest.newBuilder(URI.create(call.url())).timeout(config.callTimeout())
+                    .header("Authorization", "Bearer " + token).header("Accept", "*/*").GET().build();
+        } catch (IllegalArgumentException e) {
+            return CompletableFuture.completedFuture(new Download(0, null, null, null, Message.error("The console is misconfigured",
+                    backend.title() + "'s address is not a URL: " + config.url(backend), null)));
+        }
+        return http.sendAsync(request, HttpResponse.BodyHandlers.ofByteArray()).thenApply(response -> {
+            String type = response.headers().firstValue("Content-Type").orElse("application/octet-stream");
+            int status = response.statusCode();
+            if (status >= 200 && status < 300) {
+                return new Download(status, type, response.headers().firstValue("Content-Disposition").orElse(null), response.body(), null);
+            }
+            return new Download(status, type, null, null, refusal(call, status, type.toLowerCase(Locale.ROOT),
+                    new String(response.body(), StandardCharsets.UTF_8)));
+        }).exceptionally(failure -> new Download(0, null, null, null, unreachable(call, failure).refusal()));
+    }
+
+    /** A file as a service answered it, or its refusal. */
+    public record Download(int status, String type, String disposition, byte[] body, Message refusal) {
+    }
+
     /** @param wantsJson a 2xx answer that is not JSON is then a refusal too: a page would have no figures to read */
     private Answer read(ApiCall call, HttpResponse<String> response, boolean wantsJson) {
         int status = response.statusCode();

@@ -30,6 +30,7 @@ final class Fixtures {
     static final String MONTH = "2026-11";
     static final String ADMIN = token("local-admin", List.of("admin"));
     static final String ACME = token("acme-ci", List.of("tenant:acme"));
+    static final String READER = token("fleet-reader", List.of("reader"));
     static final String SIGNIN_CODE = "one-time-code-0123456789abcdef";
     static final String SIGNIN_TOKEN = token("local-admin", List.of("admin"));
     /** The key that seals the console's sessions in the tests. */
@@ -108,6 +109,7 @@ final class Fixtures {
     static void install() {
         ChangeBookStandIn.install();
         TriageStandIn.install();
+        ReviewStandIn.install();
         // Two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one filled by MIG slices on a card Kubernetes
         // does not name (the device plugin says how many, not which).
         StandIn.reply(Backend.LEDGER, "/api/v1/capacity", false, StandIn.Reply.json("""

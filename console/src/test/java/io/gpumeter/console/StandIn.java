@@ -157,6 +157,7 @@ final class StandIn {
         OVERRIDES.clear();
         SEEN.clear();
         ChangeBookStandIn.reset();
+        ReviewStandIn.reset();
     }
 
     private static String key(Backend backend, String path, boolean tenant) {

@@ -30,6 +30,7 @@ final class TriageStandIn {
         FLEET.put("node gpu-a", XID);
         FLEET.put("service acme-serve/llm", INTERFERENCE);
         FLEET.put("pod acme-ml/train-7", HEALTHY);
+        FLEET.put("pod acme-ml/train-5", NEIGHBOUR_OOM);
         FLEET.put("pod acme-ml/" + HOSTILE_POD, HOSTILE);
         // acme's own subjects, the neighbour named as alert-service names another tenant's pod to a tenant
         TENANT.put("workload acme-ml/job-train-9-3f2a1", QUOTA);
@@ -139,6 +140,24 @@ final class TriageStandIn {
              "alternatives":[{"cause":"own-load","ruledOutBy":"its request rate stayed at 300 per minute"}],
              "checked":["jitter event 42","the service's request rate"],
              "fix":{"action":"Move the neighbour off the card, or give the service a card of its own.","verify":null},"named":null}""";
+
+    /* train-5 ran out of card memory while its own stayed under its grant: the time-sliced card's neighbour filled it. */
+    static final String NEIGHBOUR_OOM = """
+            {"subject":{"kind":"POD","cluster":"lab","namespace":"acme-ml","name":"train-5","uid":"u5b","tenant":"acme"},
+             "at":"2026-11-30T09:30:00Z","symptom":"OOM","layer":"data-plane","cause":"neighbour-memory-pressure","confidence":"HIGH",
+             "scope":{"level":"POD","alike":[],"othersAlike":0},"changes":[],
+             "recurrence":{"last7d":1,"firstSeen":"2026-11-30T09:30:00Z"},
+             "evidence":[{"at":"2026-11-30T09:29:00Z","source":"usage","fact":"GPU-aaaa-0001: 81920 of 81920 MiB of framebuffer used",
+                          "command":"nvidia-smi --query-gpu=memory.used,memory.total --format=csv -i GPU-aaaa-0001"},
+                         {"at":"2026-11-30T09:29:00Z","source":"usage","fact":"train-5's own memory 30720 MiB, under its 40960 MiB grant",
+                          "command":null},
+                         {"at":"2026-11-30T09:30:00Z","source":"pod-status","fact":"main terminated: OOMKilled (CUDA out of memory)",
+                          "command":"kubectl get pod -n acme-ml train-5 -o jsonpath='{.status.containerStatuses[*].lastState}'"}],
+             "alternatives":[{"cause":"oom","ruledOutBy":"its memory stayed at 30720 MiB, under its 40960 MiB grant"},
+                             {"cause":"isolation-not-enforced","ruledOutBy":"the card is time-sliced: no HAMi grant to enforce"},
+                             {"cause":"node-oom","ruledOutBy":"no kernel OOM kill on gpu-a"}],
+             "checked":["the card's memory at the minute","the pod's own memory and grant","gpu-a's kernel log"],
+             "fix":{"action":"Give train-5 a card of its own, or cap its neighbours' memory with HAMi shares.","verify":null},"named":null}""";
 
     static final String HEALTHY = """
             {"subject":{"kind":"POD","cluster":"lab","namespace":"acme-ml","name":"train-7","uid":"u1","tenant":"acme"},

@@ -1,0 +1,137 @@
+package io.gpumeter.console;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.quarkus.qute.TemplateData;
+import jakarta.ws.rs.core.MultivaluedMap;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The form that records an incident's review, as posted and as shown again: the root-cause class and cause as
+ * decided, a summary, and the prevention items — an alert threshold and an admission policy from their fields, the
+ * incident kept as a regression case, and any other items (acceptance items, more of each) as the JSON array
+ * alert-service takes. The console checks only what it must to build the body; alert-service judges the rest and
+ * its refusal names the field.
+ *
+ * @param more     the other items, as typed (a JSON array)
+ * @param problems what the console could not read, each naming its field; empty when the form can be sent
+ */
+@TemplateData
+public record ReviewForm(String rootCauseClass, String cause, String summary, PreventionFields.Threshold threshold,
+                         PreventionFields.Admission admission, boolean regression, String regressionNote, String more,
+                         List<String> problems) {
+
+    /** The root-cause classes as alert-service reads them (their labels). */
+    public static final List<String> CLASSES = List.of("control-plane", "data-plane", "workload", "operations-configuration");
+
+    /**
+     * A form holding the review recorded before, to record it again (its items as JSON), or, for a first review, the
+     * layer and cause the incident's triage reaches now.
+     */
+    static ReviewForm of(ReviewView recorded, TriageView now, ObjectMapper json) {
+        if (recorded == null) {
+            return new ReviewForm(now == null || now.layer() == null ? "" : now.layer(), now == null || now.cause() == null ? "" : now.cause(),
+                    "", PreventionFields.Threshold.EMPTY, PreventionFields.Admission.EMPTY, false, "", "", List.of());
+        }
+        ArrayNode items = json.createArrayNode();
+        // as alert-service took them: without the number, export path and expression it adds when it serves them
+        recorded.prevention().forEach(i -> items.add(((ObjectNode) i.deepCopy()).without(List.of("n", "export", "expr"))));
+        String more;
+        try {
+            more = items.isEmpty() ? "" : json.writerWithDefaultPrettyPrinter().writeValueAsString(items);
+        } catch (JsonProcessingException e) {
+            more = items.toString();
+        }
+        return new ReviewForm(blank(recorded.rootCauseClass()), blank(recorded.cause()), blank(recorded.summary()),
+                PreventionFields.Threshold.EMPTY, PreventionFields.Admission.EMPTY, false, "", more, List.of());
+    }
+
+    static ReviewForm read(MultivaluedMap<String, String> form) {
+        List<String> problems = new ArrayList<>();
+        String rootCause = PreventionFields.one(form, "rootCauseClass");
+        if (!CLASSES.contains(rootCause)) {
+            problems.add("rootCauseClass: pick one of " + String.join(", ", CLASSES) + ".");
+        }
+        String cause = PreventionFields.one(form, "cause");
+        if (cause.isEmpty()) {
+            problems.add("cause: name the cause as decided (e.g. no-device, xid-79).");
+        }
+        String summary = PreventionFields.one(form, "summary");
+        if (summary.isEmpty()) {
+            problems.add("summary: say in a few lines what happened.");
+        }
+        return new ReviewForm(rootCause, cause, summary, PreventionFields.Threshold.read(form), PreventionFields.Admission.read(form),
+                "on".equals(PreventionFields.one(form, "regression")), PreventionFields.one(form, "regressionNote"),
+                PreventionFields.one(form, "more"), problems);
+    }
+
+    /** The review as alert-service takes it, or null with the problems added when an item cannot be read. */
+    String body(ObjectMapper json) {
+        List<String> found = new ArrayList<>();
+        ArrayNode prevention = json.createArrayNode();
+        if (threshold.filled()) {
+            prevention.add(threshold.item(found));
+        }
+        if (admission.filled()) {
+            prevention.add(admission.item());
+        }
+        if (regression) {
+            ObjectNode item = prevention.addObject().put("kind", "REGRESSION_CASE");
+            if (!regressionNote.isEmpty()) {
+                item.put("note", regressionNote);
+            }
+        }
+        if (!more.isEmpty()) {
+            try {
+                JsonNode items = json.readTree(more);
+                if (!items.isArray()) {
+                    found.add("more items: write a JSON array of items, [ {\"kind\": \"ACCEPTANCE_ITEM\", …} ].");
+                } else {
+                    prevention.addAll((ArrayNode) items);
+                }
+            } catch (JsonProcessingException e) {
+                found.add("more items: not JSON (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ").");
+            }
+        }
+        if (!found.isEmpty()) {
+            problems.addAll(found);
+            return null;
+        }
+        ObjectNode body = json.createObjectNode().put("rootCauseClass", rootCauseClass).put("cause", cause).put("summary", summary);
+        body.set("prevention", prevention);
+        return body.toString();
+    }
+
+    public List<String> functions() {
+        return PreventionFields.FUNCTIONS;
+    }
+
+    public List<String> aggregates() {
+        return PreventionFields.AGGREGATES;
+    }
+
+    public List<String> comparisons() {
+        return PreventionFields.COMPARISONS;
+    }
+
+    public List<String> severities() {
+        return PreventionFields.SEVERITIES;
+    }
+
+    public List<String> policies() {
+        return PreventionFields.POLICIES;
+    }
+
+    public List<String> actions() {
+        return PreventionFields.ACTIONS;
+    }
+
+    private static String blank(String value) {
+        return value == null ? "" : value;
+    }
+}
