@@ -115,7 +115,7 @@ public class LedgerClient {
 
     private static Incident incident(IncidentView i) {
         return new Incident(i.cause(), i.rootCauseClass(), i.node(), i.gpuUuid(), i.namespace(), i.pod(), i.startedAt(),
-                i.open(), i.evidence());
+                i.open(), i.evidence(), i.id());
     }
 
     private static <T> List<T> orEmpty(List<T> rows) {

@@ -39,7 +39,7 @@ interface LedgerRestClient {
     }
 
     record IncidentView(String cause, String rootCauseClass, String node, String gpuUuid, String namespace, String pod,
-                        Instant startedAt, boolean open, String evidence) {
+                        Instant startedAt, boolean open, String evidence, String id) {
     }
 
     @GET

@@ -7,12 +7,20 @@ import java.util.Map;
 
 /**
  * Everything one evaluation reads, fetched once: the occupied cards with their series, the ledger's violation
- * episodes and failure incidents, slo-service's SLO states, and billing-service's budget forecasts and cost
- * judgements, each possibly absent or failed.
+ * episodes and failure incidents, slo-service's SLO states, billing-service's budget forecasts and cost
+ * judgements, and those of the incidents waiting too long for a review, each possibly absent or failed.
  */
 public record Snapshot(Instant now, Source<List<Card>> cards, Source<List<ViolationEpisode>> violations,
                        Source<List<Incident>> incidents, Source<List<SloState>> slos,
-                       Source<List<BudgetForecast>> budgets, Source<List<CostAnomaly>> costs) {
+                       Source<List<BudgetForecast>> budgets, Source<List<CostAnomaly>> costs,
+                       Source<List<Incident>> unreviewed) {
+
+    /** A snapshot without the reviews' source (it counts as absent). */
+    public Snapshot(Instant now, Source<List<Card>> cards, Source<List<ViolationEpisode>> violations,
+                    Source<List<Incident>> incidents, Source<List<SloState>> slos,
+                    Source<List<BudgetForecast>> budgets, Source<List<CostAnomaly>> costs) {
+        this(now, cards, violations, incidents, slos, budgets, costs, Source.absent("reviews not read"));
+    }
 
     /** A snapshot without billing-service's sources (they count as absent). */
     public Snapshot(Instant now, Source<List<Card>> cards, Source<List<ViolationEpisode>> violations,

@@ -15,9 +15,11 @@ import io.gpumeter.alert.domain.rule.GpuMissingRule;
 import io.gpumeter.alert.domain.rule.GpuOomRule;
 import io.gpumeter.alert.domain.rule.GpuQuotaHardViolationRule;
 import io.gpumeter.alert.domain.rule.HamiLedgerDriftRule;
+import io.gpumeter.alert.domain.rule.IncidentUnreviewedRule;
 import io.gpumeter.alert.domain.rule.InferenceLatencyRule;
 import io.gpumeter.alert.domain.rule.Rule;
 import io.gpumeter.alert.domain.rule.SloFastBurnRule;
+import io.gpumeter.alert.review.ReviewConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -34,7 +36,7 @@ public class RuleBook {
     private final List<Rule> rules;
     private final Duration usageLookback;
 
-    public RuleBook(AlertConfig config) {
+    public RuleBook(AlertConfig config, ReviewConfig reviews) {
         RulesConfig r = config.rules();
         this.rules = List.of(
                 new GpuFallenOffBusRule(),
@@ -50,7 +52,8 @@ public class RuleBook {
                 new GpuQuotaHardViolationRule(r.violations().recent()),
                 new HamiLedgerDriftRule(r.violations().recent()),
                 new BudgetForecastOverrunRule(r.budget().tolerance(), r.budget().minElapsed()),
-                new CostAnomalyRule());
+                new CostAnomalyRule(),
+                new IncidentUnreviewedRule(reviews.unreviewedAfter()));
         // Xid needs the minutes before its window to tell a new code from a lasting one.
         this.usageLookback = max(r.idle().duration(), r.driverXid().window().multipliedBy(2),
                 r.missing().silence().plusMinutes(30), r.bandwidth().forDuration().plus(r.bandwidth().fresh()));

@@ -19,6 +19,7 @@ import io.gpumeter.alert.domain.SloState;
 import io.gpumeter.alert.domain.Snapshot;
 import io.gpumeter.alert.domain.Source;
 import io.gpumeter.alert.domain.ViolationEpisode;
+import io.gpumeter.alert.review.UnreviewedIncidents;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -34,7 +35,8 @@ import java.util.TreeMap;
 /**
  * Takes one evaluation's snapshot: the occupied cards and their series from the ledger (two reads, whatever the size
  * of the fleet), the ledger's violations and incidents (those that started within the lookback and those still open),
- * slo-service's SLO states, and billing-service's budget forecasts and cost judgements. A source that fails is marked
+ * slo-service's SLO states, billing-service's budget forecasts and cost judgements, and which of those incidents
+ * wait for a review (one read of the reviews). A source that fails is marked
  * failed, never replaced by an empty answer, so that no alert resolves because a call timed out.
  */
 @ApplicationScoped
@@ -44,9 +46,12 @@ public class SnapshotService {
     private final SloClient slo;
     private final BillingClient billing;
     private final AlertConfig config;
+    private final UnreviewedIncidents unreviewed;
     private final Duration usageLookback;
 
-    public SnapshotService(LedgerClient ledger, SloClient slo, BillingClient billing, AlertConfig config, RuleBook rules) {
+    public SnapshotService(LedgerClient ledger, SloClient slo, BillingClient billing, AlertConfig config, RuleBook rules,
+                           UnreviewedIncidents unreviewed) {
+        this.unreviewed = unreviewed;
         this.ledger = ledger;
         this.slo = slo;
         this.billing = billing;
@@ -72,9 +77,12 @@ public class SnapshotService {
                 .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Answers.reason(e)));
         Uni<Source<List<CostAnomaly>>> costs = billing.costAnomalies(now)
                 .onFailure().recoverWithItem(e -> Source.failed("billing-service: " + Answers.reason(e)));
-        return Uni.combine().all().unis(cards, violations, incidents, slos, budgets, costs).asTuple()
+        // the incidents waiting for a review are those just read: one read of the reviews, no call to the ledger
+        Uni<Source<List<Incident>>> read = incidents.memoize().indefinitely();
+        Uni<Source<List<Incident>>> waiting = read.chain(i -> unreviewed.waiting(i, now));
+        return Uni.combine().all().unis(cards, violations, read, slos, budgets, costs, waiting).asTuple()
                 .map(t -> new Snapshot(now, t.getItem1(), t.getItem2(), t.getItem3(), t.getItem4(), t.getItem5(),
-                        t.getItem6()));
+                        t.getItem6(), t.getItem7()));
     }
 
     /** The cards held now and their series: one read of the fleet's occupants, one of the held cards' usage. */

@@ -336,8 +336,8 @@ class WebhookResourceTest {
     @Order(12)
     void theRunbookIsServedAsJsonAndMarkdown() {
         JsonPath runbook = given().get("/api/v1/runbook").then().statusCode(200).contentType("application/json").extract().jsonPath();
-        // The thirteen rules alert-service raises and the Prometheus-only collector backlog.
-        assertEquals(14, runbook.getList("$").size());
+        // The fourteen rules alert-service raises and the Prometheus-only collector backlog.
+        assertEquals(15, runbook.getList("$").size());
         String health = "find { it.alertname == 'GpuHealthDegraded' }";
         assertEquals("critical", runbook.getString(health + ".severity"));
         assertEquals("alert-service", runbook.getString(health + ".raisedBy"));
