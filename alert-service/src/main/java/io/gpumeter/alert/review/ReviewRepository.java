@@ -4,8 +4,32 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.gpumeter.common.fact.AdmissionCheckState;
+import io.gpumeter.common.fact.ContainerState;
+import io.gpumeter.common.fact.ContainerStatusFact;
+import io.gpumeter.common.fact.DriverSightingFact;
+import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.GpuAddressFact;
+import io.gpumeter.common.fact.LogSignalFact;
+import io.gpumeter.common.fact.NodeStatusFact;
+import io.gpumeter.common.fact.NodeTaint;
+import io.gpumeter.common.fact.ObjectCondition;
+import io.gpumeter.common.fact.Owner;
+import io.gpumeter.common.fact.PendingPositionFact;
+import io.gpumeter.common.fact.PodGroupFact;
+import io.gpumeter.common.fact.PodSetAssignment;
+import io.gpumeter.common.fact.PodSetRequest;
+import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.QueueObjectFact;
+import io.gpumeter.common.fact.QuotaLine;
+import io.gpumeter.common.fact.StackPodFact;
+import io.gpumeter.common.fact.StackWorkloadFact;
+import io.gpumeter.common.fact.VolcanoJobFact;
+import io.gpumeter.common.fact.WorkloadFact;
+import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.common.triage.Triage;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -28,6 +52,14 @@ import java.util.Set;
  * that two identical reviews sent at once store one version and a review is stored whole or not at all.
  */
 @ApplicationScoped
+// what a row keeps as JSON is read back with the ObjectMapper, outside any REST signature the native build sees
+@RegisterForReflection(targets = {IncidentRef.class, GovernanceBatch.class, WorkloadFact.class, QueueObjectFact.class,
+        PodGroupFact.class, VolcanoJobFact.class, EventFact.class, PodStatusFact.class, XidFact.class, GpuAddressFact.class,
+        LogSignalFact.class, PendingPositionFact.class, NodeStatusFact.class, StackWorkloadFact.class, StackPodFact.class,
+        DriverSightingFact.class, Owner.class, PodSetRequest.class, PodSetAssignment.class, ObjectCondition.class,
+        AdmissionCheckState.class, QuotaLine.class, ContainerStatusFact.class, ContainerState.class, NodeTaint.class,
+        Triage.class, Triage.Subject.class, Triage.Scope.class, Triage.ChangeRef.class, Triage.Recurrence.class,
+        Triage.Evidence.class, Triage.Alternative.class, Triage.Fix.class, Triage.Named.class})
 public class ReviewRepository {
 
     private static final String COLUMNS = "incident_id, version, content_hash, root_cause, cause, summary, prevention::text "

@@ -6,6 +6,7 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.triage.Triage;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.quarkus.security.identity.CurrentIdentityAssociation;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -57,11 +58,14 @@ public class ReviewResource {
     }
 
     /** A review as served: the decision, its items with their exports, and what was frozen with it. */
+    // answered inside a Response, so the native build cannot see it from the method's signature
+    @RegisterForReflection
     public record ReviewView(String incidentId, int version, int versions, String reviewer, Instant reviewedAt,
                              String rootCauseClass, String cause, String summary, List<JsonNode> prevention,
                              IncidentRef incident, Triage triage, String triageNote, Inputs inputs, String page) {
 
         /** The inputs a regression case keeps: how many facts, and what the redaction did (or why there are none). */
+        @RegisterForReflection
         public record Inputs(Integer facts, String note) {
         }
 
