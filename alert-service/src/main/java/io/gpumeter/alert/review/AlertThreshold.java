@@ -71,13 +71,14 @@ public record AlertThreshold(String alert, String metric, SortedMap<String, Stri
         if (aggregate == null && !by.isEmpty()) {
             throw new InvalidInput(Fields.at(at, "by"), Fields.at(at, "by") + " keeps labels of an aggregate; name aggregate too");
         }
-        String comparison = item.has("comparison") ? oneOf(item, "comparison", at, COMPARISONS) : ">";
+        String comparison = oneOf(item, "comparison", at, COMPARISONS);
         BigDecimal threshold = Fields.number(item, "threshold", at, true, false);
         String forDuration = Fields.matching(item, "for", at, false, DURATION, "a Prometheus duration such as 10m");
-        String severity = item.has("severity") ? oneOf(item, "severity", at, SEVERITIES) : "warning";
+        String severity = oneOf(item, "severity", at, SEVERITIES);
         String description = Fields.text(item, "description", at, false, MAX_DESCRIPTION);
-        return new AlertThreshold(alert, metric, matchers, function, range, aggregate, by, comparison, threshold,
-                forDuration == null ? "5m" : forDuration, severity, description);
+        return new AlertThreshold(alert, metric, matchers, function, range, aggregate, by,
+                comparison == null ? ">" : comparison, threshold, forDuration == null ? "5m" : forDuration,
+                severity == null ? "warning" : severity, description);
     }
 
     /** The rule's PromQL expression. */
