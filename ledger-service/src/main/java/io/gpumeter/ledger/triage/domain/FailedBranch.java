@@ -52,6 +52,10 @@ public final class FailedBranch {
                 confidence = Confidence.MEDIUM;
                 checked.add("the kernel named the card by its PCI address alone; the pod's card on node " + i.node()
                         + " is not known to be that one");
+            } else if (cards.isEmpty() && !"pod".equals(i.scope()) && c.holdings().stream().noneMatch(h -> h.gpuUuid() != null)) {
+                confidence = Confidence.MEDIUM;
+                checked.add("no allocation names the pod's card: it ran on node " + i.node() + ", where " + i.gpuUuid()
+                        + " failed");
             }
         }
         containerFacts(c, i).forEach(evidence::add);

@@ -14,7 +14,8 @@ import java.util.Set;
 
 /**
  * The incidents that concern a pod at an instant, best lead first. An incident concerns the pod when it is the
- * pod's own, or its card's while the pod held that card, or its node's (a MIG layout) while the pod ran there; and
+ * pod's own, or its card's while the pod held that card (its node's, for a pod no allocation names a card of), or its
+ * node's (a MIG layout) while the pod ran there; and
  * when it was open at the instant or ended within {@link #RECENT} before it. Open ones lead; among those, a fault
  * under the pod (its card, its node's MIG layout, a driver it cannot see) comes before what its own containers did,
  * because the one explains the other; then the newest.
@@ -107,10 +108,11 @@ public final class Leads {
         }
         boolean cardScoped = CARD_SCOPES.contains(i.scope())
                 || "node".equals(i.scope()) && FailureCause.GPU_LOST.label().equals(i.cause());
-        if (cardScoped && i.gpuUuid() != null) {
+        if (cardScoped && i.gpuUuid() != null && c.holdings().stream().anyMatch(h -> h.gpuUuid() != null)) {
             return c.holdings().stream().anyMatch(h -> i.gpuUuid().equals(h.gpuUuid()) && h.overlaps(i.startedAt(), until));
         }
-        // a node's MIG layout, or a card the kernel named by its address alone: the pod ran on the node then
+        // a node's MIG layout, a card the kernel named by its address alone, or a pod whose cards nothing names (a
+        // replay of its governance facts alone): the pod ran on the node then
         return i.node() != null && ranOn(c, i.node(), i.startedAt(), until);
     }
 

@@ -24,7 +24,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -373,10 +372,5 @@ public class TriageRepository {
 
     private static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();
-    }
-
-    @SuppressWarnings("unused")
-    private static String[] array(String... values) {
-        return Arrays.copyOf(values, values.length);
     }
 }

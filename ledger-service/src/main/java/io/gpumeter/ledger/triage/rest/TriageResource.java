@@ -1,7 +1,9 @@
 package io.gpumeter.ledger.triage.rest;
 
+import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
+import io.gpumeter.ledger.triage.service.TriageInputs;
 import io.gpumeter.ledger.triage.service.TriageService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -20,9 +22,11 @@ import jakarta.ws.rs.core.MediaType;
 public class TriageResource {
 
     private final TriageService triage;
+    private final TriageInputs inputs;
 
-    public TriageResource(TriageService triage) {
+    public TriageResource(TriageService triage, TriageInputs inputs) {
         this.triage = triage;
+        this.inputs = inputs;
     }
 
     /** Exactly one of pod, workload, podGroup (each with namespace, or written namespace/name) or node; service is 400. */
@@ -33,5 +37,18 @@ public class TriageResource {
                                  @QueryParam("node") String node, @QueryParam("service") String service,
                                  @QueryParam("cluster") String cluster, @QueryParam("at") String at) {
         return triage.diagnose(TriageRequest.of(namespace, pod, workload, podGroup, node, service, cluster, at));
+    }
+
+    /**
+     * The governance facts the diagnosis of the same query reads, as {@code POST /api/v1/facts/governance} takes them,
+     * so that a regression case replays them into a fresh suite; the same 400s and 404s as the diagnosis.
+     */
+    @GET
+    @Path("/inputs")
+    public Uni<GovernanceBatch> inputs(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod,
+                                       @QueryParam("workload") String workload, @QueryParam("podGroup") String podGroup,
+                                       @QueryParam("node") String node, @QueryParam("service") String service,
+                                       @QueryParam("cluster") String cluster, @QueryParam("at") String at) {
+        return inputs.of(TriageRequest.of(namespace, pod, workload, podGroup, node, service, cluster, at));
     }
 }

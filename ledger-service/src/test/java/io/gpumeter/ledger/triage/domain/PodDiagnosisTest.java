@@ -59,6 +59,10 @@ class PodDiagnosisTest {
                                 RootCauseClass.DATA_PLANE, "GPU-1", "2026-06-01T11:30:00Z",
                                 "Xid 79 (hardware-driver: GPU has fallen off the bus)")), null),
                         Symptom.FAILED, "gpu-lost", RootCauseClass.DATA_PLANE, Confidence.HIGH),
+                f("a card fault under a pod whose cards nothing names is its node's", pod(List.of(running(up(
+                                "2026-06-01T09:00:30Z"), null, 0)), List.of(cardIncident("gpu", "gpu-lost", RootCauseClass.DATA_PLANE,
+                                "GPU-1", "2026-06-01T11:30:00Z", "Xid 79")), List.of(), null),
+                        Symptom.FAILED, "gpu-lost", RootCauseClass.DATA_PLANE, Confidence.MEDIUM),
                 f("a hardware Xid from dcgm", healthy(List.of(cardIncident("dcgm", "xid-48", RootCauseClass.DATA_PLANE, "GPU-1",
                         "2026-06-01T11:30:00Z", "Xid 48")), null), Symptom.FAILED, "xid-48", RootCauseClass.DATA_PLANE, Confidence.HIGH),
                 f("memory waiting for a reset", healthy(List.of(cardIncident("dcgm-health", "gpu-health", RootCauseClass.DATA_PLANE,

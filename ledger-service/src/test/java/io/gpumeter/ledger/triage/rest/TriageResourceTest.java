@@ -221,6 +221,32 @@ class TriageResourceTest {
     }
 
     @Test
+    void theInputsOfATriageReplayIntoAFreshClusterAndTriageToTheSameCause() throws Exception {
+        String batch = given().queryParam("pod", "ml/lost").queryParam("cluster", "tri").queryParam("at", AT)
+                .get("/api/v1/triage/inputs").then().statusCode(200)
+                .body("cluster", equalTo("tri"))
+                .body("podStatuses.uid", everyItem(equalTo("tr-lost")))
+                .body("xids.code", contains(79))
+                .body("volcanoJobs", hasSize(0))
+                .extract().asString();
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(batch);
+        tree.put("cluster", "tri-replay");
+        given().contentType(ContentType.JSON).body(json.writeValueAsString(tree)).post("/api/v1/facts/governance")
+                .then().statusCode(200);
+        // no allocation names its card in the replay: the card's node is where it ran, the cause the same
+        triage("pod", "ml/lost", "cluster", "tri-replay", "at", AT).statusCode(200)
+                .body("symptom", equalTo("FAILED")).body("cause", equalTo("gpu-lost")).body("layer", equalTo("data-plane"));
+        // a node's inputs are its own facts; bad input is refused as the diagnosis refuses it
+        given().queryParam("node", "gpu-t1").queryParam("cluster", "tri").queryParam("at", AT).get("/api/v1/triage/inputs")
+                .then().statusCode(200).body("xids", hasSize(1)).body("podStatuses", hasSize(0));
+        given().queryParam("namespace", "ml").queryParam("pod", "ghost").queryParam("cluster", "tri")
+                .get("/api/v1/triage/inputs").then().statusCode(404).body("field", equalTo("pod"));
+        given().queryParam("namespace", "ml").queryParam("service", "chat").get("/api/v1/triage/inputs").then().statusCode(400)
+                .body("field", equalTo("service"));
+    }
+
+    @Test
     void everyCommandIsQuotedWordsAndEveryAnswerCarriesItsChangesAsAList() {
         for (String pod : List.of("lost", "oomed", "fine")) {
             triage("namespace", "ml", "pod", pod, "cluster", "tri", "at", AT).statusCode(200)

@@ -1,0 +1,275 @@
+package io.gpumeter.ledger.triage.service;
+
+import io.gpumeter.common.fact.DriverSightingFact;
+import io.gpumeter.common.fact.EventFact;
+import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.LogSignalFact;
+import io.gpumeter.common.fact.NodeStatusFact;
+import io.gpumeter.common.fact.PendingPositionFact;
+import io.gpumeter.common.fact.PodGroupFact;
+import io.gpumeter.common.fact.PodStatusFact;
+import io.gpumeter.common.fact.QueueObjectFact;
+import io.gpumeter.common.fact.StackPodFact;
+import io.gpumeter.common.fact.StackWorkloadFact;
+import io.gpumeter.common.fact.WorkloadFact;
+import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.triage.Triage.SubjectKind;
+import io.gpumeter.common.triage.TriageRequest;
+import io.gpumeter.ledger.governance.domain.SeenDriver;
+import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
+import io.gpumeter.ledger.governance.repository.IncidentSourceRepository;
+import io.gpumeter.ledger.governance.repository.StackFactRepository;
+import io.gpumeter.ledger.triage.repository.TriageInputRepository;
+import io.gpumeter.ledger.triage.repository.TriageRepository;
+import io.gpumeter.ledger.triage.repository.TriageRepository.Located;
+import io.smallrye.mutiny.Uni;
+import io.vertx.mutiny.sqlclient.Pool;
+import jakarta.enterprise.context.ApplicationScoped;
+
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.function.Function;
+
+/**
+ * The governance facts a triage reads, as the ledger's governance intake takes them, so that a regression case replays
+ * them into a fresh suite and triages to the same cause: the subject's pod versions (a Workload's or PodGroup's
+ * member pods'), their events and log lines, the Workloads and PodGroups of them, and of the nodes they ran on the
+ * status versions, GPU-stack pods, Xid reports and card announcements, kernel OOM events and driver sightings, the
+ * stack's workloads; for a subject that may wait, the fleet it waits against too (each node's newest status, each
+ * stack pod's, each queue object's, the namespace's queue places). Only what was stored up to {@code at}. The metering
+ * facts (pod allocations, node registrations, namespaces) and the usage are other reads' to give.
+ */
+@ApplicationScoped
+public class TriageInputs {
+
+    private final Clock clock;
+    private final Pool pool;
+    private final TriageRepository triage;
+    private final TriageInputRepository inputs;
+    private final GovernanceSourceRepository source;
+    private final IncidentSourceRepository incidentSource;
+    private final StackFactRepository stack;
+
+    public TriageInputs(Clock clock, Pool pool, TriageRepository triage, TriageInputRepository inputs,
+                        GovernanceSourceRepository source, IncidentSourceRepository incidentSource, StackFactRepository stack) {
+        this.clock = clock;
+        this.pool = pool;
+        this.triage = triage;
+        this.inputs = inputs;
+        this.source = source;
+        this.incidentSource = incidentSource;
+        this.stack = stack;
+    }
+
+    /** What one subject's facts are gathered into. */
+    private static final class Gathered {
+        final String cluster;
+        final Instant at;
+        final List<WorkloadFact> workloads = new ArrayList<>();
+        final List<PodGroupFact> podGroups = new ArrayList<>();
+        final List<EventFact> events = new ArrayList<>();
+        final List<PodStatusFact> pods = new ArrayList<>();
+        final List<LogSignalFact> signals = new ArrayList<>();
+        final Set<String> nodes = new TreeSet<>();
+        boolean mayWait;
+        String namespace;
+
+        Gathered(String cluster, Instant at) {
+            this.cluster = cluster;
+            this.at = at;
+        }
+    }
+
+    public Uni<GovernanceBatch> of(TriageRequest request) {
+        if (request.kind() == SubjectKind.SERVICE) {
+            throw ApiProblem.badRequest("service", "an inference service is triaged by slo-service, which holds its inputs");
+        }
+        Instant at = request.at() != null ? request.at() : clock.instant();
+        return switch (request.kind()) {
+            case NODE -> triage.locateNode(request.cluster(), request.name()).chain(found -> {
+                Located node = TriageService.pick(found, at).orElseThrow(() -> ApiProblem.notFound("node", "no node '"
+                        + request.name() + "' is in the ledger" + (found.isEmpty() ? "" : " at or before " + at)));
+                Gathered g = new Gathered(node.cluster(), at);
+                g.nodes.add(request.name());
+                return nodesAndFleet(g);
+            });
+            case POD -> triage.locatePod(request.cluster(), request.namespace(), request.name()).chain(found -> {
+                Located pod = TriageService.pick(found, at).orElseThrow(() -> ApiProblem.notFound("pod", "no pod '"
+                        + request.namespace() + "/" + request.name() + "' is in the ledger"
+                        + (found.isEmpty() ? "" : " at or before " + at)));
+                Gathered g = new Gathered(pod.cluster(), at);
+                g.namespace = request.namespace();
+                return pods(g, List.of(pod.uid())).chain(() -> owned(g)).chain(() -> nodesAndFleet(g));
+            });
+            default -> group(request, at);
+        };
+    }
+
+    private Uni<GovernanceBatch> group(TriageRequest request, Instant at) {
+        boolean workload = request.kind() == SubjectKind.WORKLOAD;
+        String field = workload ? "workload" : "podGroup";
+        return triage.locate(workload ? "gov_workload_fact" : "gov_pod_group_fact", request.cluster(), request.namespace(),
+                request.name()).chain(found -> {
+            Located object = TriageService.pick(found, at).orElseThrow(() -> ApiProblem.notFound(field, "no " + field + " '"
+                    + request.namespace() + "/" + request.name() + "' is in the ledger"
+                    + (found.isEmpty() ? "" : " at or before " + at)));
+            Gathered g = new Gathered(object.cluster(), at);
+            g.namespace = request.namespace();
+            g.mayWait = true;
+            Uni<List<String>> members;
+            if (workload) {
+                members = workloads(g, List.of(object.uid())).chain(() -> {
+                    WorkloadFact newest = g.workloads.stream().max(Comparator.comparing(WorkloadFact::observedAt)).orElse(null);
+                    return newest == null || newest.owner() == null || newest.owner().name() == null
+                            ? Uni.createFrom().item(List.<String>of())
+                            : triage.ownerPods(g.cluster, g.namespace, newest.owner().kind(), newest.owner().name());
+                });
+            } else {
+                members = podGroups(g, List.of(object.uid())).chain(() -> triage.groupPods(g.cluster, g.namespace, request.name()));
+            }
+            return members.chain(uids -> pods(g, uids)).chain(() -> nodesAndFleet(g));
+        });
+    }
+
+    /** The pods' versions, events and log lines up to the instant, and the nodes they ran on. */
+    private Uni<Void> pods(Gathered g, List<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return Uni.join().all(uids.stream().map(uid -> triage.podVersions(g.cluster, uid)).toList()).andFailFast()
+                .chain(all -> {
+                    Set<String> names = new TreeSet<>();
+                    for (List<PodStatusFact> versions : all) {
+                        for (PodStatusFact v : versions) {
+                            if (!v.observedAt().isAfter(g.at)) {
+                                g.pods.add(v);
+                                names.add(v.namespace() + "/" + v.name());
+                                if (v.nodeName() != null) {
+                                    g.nodes.add(v.nodeName());
+                                }
+                            }
+                        }
+                    }
+                    PodStatusFact newest = g.pods.stream().max(Comparator.comparing(PodStatusFact::observedAt)).orElse(null);
+                    if (newest != null && newest.scheduledAt() == null && newest.nodeName() == null) {
+                        g.mayWait = true;
+                    }
+                    return source.eventsAbout(pool, g.cluster, "Pod", uids, names)
+                            .invoke(events -> g.events.addAll(upTo(events, EventFact::firstAt, g.at)))
+                            .chain(() -> source.logSignals(pool, g.cluster, names))
+                            .invoke(signals -> g.signals.addAll(upTo(signals, LogSignalFact::at, g.at)))
+                            .replaceWithVoid();
+                });
+    }
+
+    /** The Workloads of a pod's owner and the PodGroup it names, with their events. */
+    private Uni<Void> owned(Gathered g) {
+        PodStatusFact newest = g.pods.stream().max(Comparator.comparing(PodStatusFact::observedAt)).orElse(null);
+        if (newest == null) {
+            return Uni.createFrom().voidItem();
+        }
+        Uni<List<String>> workloads = newest.owner() == null || newest.owner().name() == null
+                ? Uni.createFrom().item(List.of())
+                : inputs.workloadsOwnedBy(g.cluster, g.namespace, newest.owner().kind(), newest.owner().name());
+        Uni<Set<String>> groups = newest.groupName() == null ? Uni.createFrom().item(Set.of())
+                : source.uidsByName(pool, g.cluster, "gov_pod_group_fact", Set.of(g.namespace + "/" + newest.groupName()));
+        return workloads.chain(uids -> workloads(g, uids)).chain(() -> groups).chain(uids -> podGroups(g, List.copyOf(uids)));
+    }
+
+    private Uni<Void> workloads(Gathered g, List<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.workloads(pool, g.cluster, uids).chain(versions -> {
+            List<WorkloadFact> kept = upTo(versions, WorkloadFact::observedAt, g.at);
+            g.workloads.addAll(kept);
+            return source.eventsAbout(pool, g.cluster, "Workload", uids, names(kept, w -> w.namespace() + "/" + w.name()))
+                    .invoke(events -> g.events.addAll(upTo(events, EventFact::firstAt, g.at))).replaceWithVoid();
+        });
+    }
+
+    private Uni<Void> podGroups(Gathered g, List<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().voidItem();
+        }
+        return source.podGroups(pool, g.cluster, uids).chain(versions -> {
+            List<PodGroupFact> kept = upTo(versions, PodGroupFact::observedAt, g.at);
+            g.podGroups.addAll(kept);
+            return source.eventsAbout(pool, g.cluster, "PodGroup", uids, names(kept, p -> p.namespace() + "/" + p.name()))
+                    .invoke(events -> g.events.addAll(upTo(events, EventFact::firstAt, g.at))).replaceWithVoid();
+        });
+    }
+
+    /** The nodes' facts, and the fleet's where the subject may wait; then the batch. */
+    private Uni<GovernanceBatch> nodesAndFleet(Gathered g) {
+        List<String> nodes = List.copyOf(g.nodes);
+        Instant from = g.at.minus(TriageRepository.INCIDENT_LOOK_BACK);
+        Uni<List<NodeStatusFact>> statuses = g.mayWait ? inputs.latestStatuses(g.cluster, g.at)
+                .chain(latest -> stack.statusVersions(pool, g.cluster, nodes)
+                        .map(own -> union(own, latest, NodeStatusFact::observedAt, g.at)))
+                : stack.statusVersions(pool, g.cluster, nodes).map(own -> upTo(own, NodeStatusFact::observedAt, g.at));
+        Uni<List<StackPodFact>> stackPods = g.mayWait ? inputs.latestStackPods(g.cluster, g.at)
+                .chain(latest -> stack.podsOn(pool, g.cluster, nodes)
+                        .map(own -> union(own, latest, StackPodFact::observedAt, g.at)))
+                : stack.podsOn(pool, g.cluster, nodes).map(own -> upTo(own, StackPodFact::observedAt, g.at));
+        Uni<List<QueueObjectFact>> queues = g.mayWait ? inputs.latestQueueObjects(g.cluster, g.at)
+                : Uni.createFrom().item(List.of());
+        Uni<List<PendingPositionFact>> positions = g.mayWait && g.namespace != null
+                ? inputs.positions(g.cluster, g.namespace, g.at) : Uni.createFrom().item(List.of());
+        Uni<List<StackWorkloadFact>> stackWorkloads = stack.workloadsAt(pool, g.cluster, g.at);
+        Uni<List<XidFact>> xids = nodes.isEmpty() ? Uni.createFrom().item(List.of())
+                : inputs.xidsOn(g.cluster, nodes, from, g.at);
+        Uni<List<io.gpumeter.common.fact.GpuAddressFact>> addresses = nodes.isEmpty() ? Uni.createFrom().item(List.of())
+                : inputs.addressesOn(g.cluster, nodes, g.at);
+        Uni<List<EventFact>> ooms = nodes.isEmpty() ? Uni.createFrom().item(List.of())
+                : incidentSource.nodeOomEvents(pool, g.cluster, nodes);
+        Uni<List<SeenDriver>> drivers = nodes.isEmpty() ? Uni.createFrom().item(List.of())
+                : stack.sightings(pool, g.cluster, nodes, g.at);
+        return Uni.combine().all().unis(statuses, stackPods, queues, positions, stackWorkloads, xids, addresses, ooms, drivers)
+                .asTuple().map(t -> {
+                    List<EventFact> events = new ArrayList<>(g.events);
+                    events.addAll(upTo(t.getItem8(), EventFact::firstAt, g.at));
+                    return new GovernanceBatch(g.cluster, g.workloads, t.getItem3(), g.podGroups, List.of(), events, g.pods,
+                            t.getItem6(), t.getItem7(), g.signals, t.getItem4(), t.getItem1(), t.getItem5(), t.getItem2(),
+                            sightings(t.getItem9(), g.at));
+                });
+    }
+
+    /** A sighting as the intake takes it: its first instant and, where later, its last (the intake widens the row). */
+    static List<DriverSightingFact> sightings(List<SeenDriver> seen, Instant at) {
+        List<DriverSightingFact> out = new ArrayList<>();
+        for (SeenDriver s : seen) {
+            out.add(new DriverSightingFact(s.node(), s.gpuUuid(), s.version(), s.source(), s.firstSeen()));
+            Instant last = s.lastSeen().isAfter(at) ? at : s.lastSeen();
+            if (last.isAfter(s.firstSeen())) {
+                out.add(new DriverSightingFact(s.node(), s.gpuUuid(), s.version(), s.source(), last));
+            }
+        }
+        return out;
+    }
+
+    /** The nodes' own versions and the fleet's newest, each once, up to the instant. */
+    private static <T> List<T> union(List<T> own, List<T> latest, Function<T, Instant> at, Instant until) {
+        Set<T> out = new LinkedHashSet<>(own);
+        out.addAll(latest);
+        return upTo(List.copyOf(out), at, until);
+    }
+
+    private static <T> List<T> upTo(List<T> facts, Function<T, Instant> at, Instant until) {
+        return facts.stream().filter(f -> at.apply(f) == null || !at.apply(f).isAfter(until)).toList();
+    }
+
+    private static <T> Set<String> names(List<T> facts, Function<T, String> name) {
+        Set<String> out = new TreeSet<>();
+        facts.forEach(f -> out.add(name.apply(f)));
+        return out;
+    }
+
+}
