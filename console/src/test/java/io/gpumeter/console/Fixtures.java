@@ -110,6 +110,7 @@ final class Fixtures {
         ChangeBookStandIn.install();
         TriageStandIn.install();
         ReviewStandIn.install();
+        WorkloadsStandIn.install();
         // Two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one filled by MIG slices on a card Kubernetes
         // does not name (the device plugin says how many, not which).
         StandIn.reply(Backend.LEDGER, "/api/v1/capacity", false, StandIn.Reply.json("""
