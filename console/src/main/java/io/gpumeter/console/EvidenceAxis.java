@@ -56,25 +56,28 @@ final class EvidenceAxis {
         if (triage.at() != null) {
             series.put("markLine", Map.of("silent", true, "symbol", List.of("none", "none"),
                     "lineStyle", Map.of("color", "#c2504a", "type", "dashed"),
-                    "label", Map.of("formatter", "triaged", "position", "end"),
+                    // the lanes run top down, so the line's start is its top, clear of the time axis's labels
+                    "label", Map.of("formatter", "triaged", "position", "start"),
                     "data", List.of(Map.of("xAxis", Format.rfc3339(triage.at())))));
         }
         Map<String, Object> option = new LinkedHashMap<>();
         // the tooltip's template encodes the fact, a tenant's text, as HTML text
         option.put("tooltip", Map.of("trigger", "item", "formatter", "{b}", "confine", true, "extraCssText", "max-width: 480px; white-space: normal;"));
-        option.put("grid", Map.of("left", 110, "right", 60, "top", 30, "bottom", 60));
+        option.put("legend", Map.of("top", 0, "type", "scroll"));
+        option.put("grid", Map.of("left", 110, "right", 60, "top", 48, "bottom", 60));
         option.put("xAxis", Map.of("type", "time", "min", Format.rfc3339(from), "max", Format.rfc3339(to)));
         option.put("yAxis", Map.of("type", "category", "data", lanes, "inverse", true));
         option.put("dataZoom", List.of(Map.of("type", "slider", "xAxisIndex", 0, "height", 18, "bottom", 8),
                 Map.of("type", "inside", "xAxisIndex", 0)));
         option.put("series", new ArrayList<>(List.of(series)));
-        ChangeMarks.add(option, triage.changes(), from, to);
+        // the legend names the changes' kinds by colour and the tooltip tells each: no labels on the time axis
+        ChangeMarks.add(option, triage.changes(), from, to, false);
         return option;
     }
 
     /** The chart's height for its lanes. */
     static int height(TriageView triage) {
         long lanes = triage.evidence().stream().map(TriageView.Evidence::source).distinct().count();
-        return (int) Math.max(180, 110 + 34 * lanes);
+        return (int) Math.max(200, 130 + 34 * lanes);
     }
 }

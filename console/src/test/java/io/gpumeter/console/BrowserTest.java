@@ -4,33 +4,19 @@ import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.openqa.selenium.By;
-import org.openqa.selenium.OutputType;
-import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.WebDriver;
 import org.openqa.selenium.WebElement;
-import org.openqa.selenium.chrome.ChromeDriver;
-import org.openqa.selenium.chrome.ChromeDriverService;
-import org.openqa.selenium.chrome.ChromeOptions;
-import org.openqa.selenium.logging.LogEntry;
-import org.openqa.selenium.logging.LogType;
-import org.openqa.selenium.logging.LoggingPreferences;
 import org.openqa.selenium.support.ui.ExpectedConditions;
 import org.openqa.selenium.support.ui.WebDriverWait;
 
-import java.io.File;
 import java.io.IOException;
 import java.net.URL;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
-import java.util.logging.Level;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,54 +31,29 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTestResource(value = StandInResource.class, restrictToAnnotatedClass = false)
 class BrowserTest {
 
-    private static final Path CHROMIUM = Path.of("/usr/bin/chromium");
-    private static final Path CHROMEDRIVER = Path.of("/usr/bin/chromedriver");
-    private static final Path SCREENSHOTS = Path.of("target", "screenshots");
-
+    private static Chromium chromium;
     private static WebDriver browser;
-    private static Path profile;
 
     @TestHTTPResource("/")
     URL base;
 
     @BeforeAll
     static void open() throws IOException {
-        Assumptions.assumeTrue(Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
-                "Chromium is not installed (apt-get install -y chromium chromium-driver): browser test skipped");
-        profile = Files.createTempDirectory("gpumeter-console-chromium");
-        ChromeOptions options = new ChromeOptions();
-        options.setBinary(CHROMIUM.toFile());
-        options.addArguments("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                "--disable-dev-shm-usage", "--window-size=1440,1200", "--user-data-dir=" + profile);
-        LoggingPreferences logs = new LoggingPreferences();
-        logs.enable(LogType.BROWSER, Level.ALL);
-        options.setCapability("goog:loggingPrefs", logs);
-        ChromeDriverService service = new ChromeDriverService.Builder().usingDriverExecutable(CHROMEDRIVER.toFile())
-                .usingAnyFreePort().build();
-        browser = new ChromeDriver(service, options);
-        browser.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(30));
-        Files.createDirectories(SCREENSHOTS);
+        chromium = Chromium.start();
+        browser = chromium.browser;
     }
 
     @AfterAll
     static void close() throws IOException {
-        if (browser != null) {
-            browser.quit();
-        }
-        if (profile != null) {
-            try (var files = Files.walk(profile)) {
-                files.sorted(java.util.Comparator.reverseOrder()).map(Path::toFile).forEach(File::delete);
-            }
+        if (chromium != null) {
+            chromium.quit();
         }
     }
 
     @BeforeEach
     void signedOut() {
         StandIn.reset();
-        browser.manage().deleteAllCookies();
-        // each test answers for its own console errors: the refusals another test provoked on purpose are dropped
-        browser.manage().logs().get(LogType.BROWSER);
+        chromium.signedOut();
     }
 
     @Test
@@ -227,7 +188,7 @@ class BrowserTest {
         go("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue");
         chartDrawn("window-chart");
         assertEquals(List.of("acme-ml/job-train-9-3f2a1\nworkload", "team-a-cq · acme-lq", "pending", "2026-11-30T11:00:00Z", "1 h", "quota",
-                "1", "1", "100", "2"), cells("#pending-table tbody tr:nth-child(1) td", false));
+                "1", "1", "100", "2", "triage"), cells("#pending-table tbody tr:nth-child(1) td", false));
         browser.findElement(By.linkText("globex-lab/notebook-3")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("pod=globex-lab%2Fnotebook-3"));
         chartDrawn("decisions-chart");
@@ -528,29 +489,22 @@ class BrowserTest {
     }
 
     private void signIn(String token) {
-        browser.findElement(By.id("token")).sendKeys(token);
-        browser.findElement(By.cssSelector("#paste-form button[type=submit]")).click();
-        new WebDriverWait(browser, Duration.ofSeconds(10)).until(d -> !d.getCurrentUrl().contains("/signin"));
+        chromium.signIn(token);
     }
 
     private void chartDrawn(String id) {
-        new WebDriverWait(browser, Duration.ofSeconds(15))
-                .until(ExpectedConditions.presenceOfElementLocated(By.cssSelector("#" + id + "[data-drawn='true'] svg")));
+        chromium.chartDrawn(id);
     }
 
     private List<String> cells(String selector, boolean firstLineOnly) {
-        return browser.findElements(By.cssSelector(selector)).stream()
-                .map(e -> firstLineOnly ? e.getText().lines().findFirst().orElse("") : e.getText().strip()).toList();
+        return chromium.cells(selector, firstLineOnly);
     }
 
     private void noConsoleErrors(String page) {
-        List<LogEntry> errors = browser.manage().logs().get(LogType.BROWSER).getAll().stream()
-                .filter(e -> e.getLevel().intValue() >= Level.SEVERE.intValue()).toList();
-        assertTrue(errors.isEmpty(), page + ": the browser console has errors: " + errors);
+        chromium.noConsoleErrors(page);
     }
 
     private void shoot(String name) throws IOException {
-        File shot = ((TakesScreenshot) browser).getScreenshotAs(OutputType.FILE);
-        Files.copy(shot.toPath(), SCREENSHOTS.resolve(name + ".png"), StandardCopyOption.REPLACE_EXISTING);
+        chromium.shoot(name);
     }
 }
