@@ -99,20 +99,32 @@ public class TriageRepository {
      * versions with an empty status, so that its placement and requests are still read.
      */
     public Uni<List<PodStatusFact>> podVersions(String cluster, String uid) {
+        return podVersions(cluster, List.of(uid));
+    }
+
+    /** As {@link #podVersions(String, String)} for many pods in two statements. */
+    public Uni<List<PodStatusFact>> podVersions(String cluster, Collection<String> uids) {
+        if (uids.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
         return pool.preparedQuery("SELECT " + PodStatusVersions.COLUMNS + " FROM ledger." + PodStatusVersions.RELATION
-                        + " WHERE cluster = $1 AND uid = $2")
-                .execute(Tuple.of(cluster, uid))
+                        + " WHERE cluster = $1 AND uid = ANY($2)")
+                .execute(Tuple.of(cluster, uids.toArray(String[]::new)))
                 .chain(rows -> {
-                    List<PodStatusFact> views = PodStatusVersions.decode(json, rows);
-                    if (!views.isEmpty()) {
+                    List<PodStatusFact> views = new ArrayList<>(PodStatusVersions.decode(json, rows));
+                    Set<String> metered = new TreeSet<>(uids);
+                    views.forEach(v -> metered.remove(v.uid()));
+                    if (metered.isEmpty()) {
                         return Uni.createFrom().item(views);
                     }
                     return pool.preparedQuery("SELECT convert_to(payload::text, 'UTF8') AS p FROM ledger.pod_fact"
-                                    + " WHERE cluster = $1 AND uid = $2")
-                            .execute(Tuple.of(cluster, uid))
-                            .map(pods -> StoredPayloads.decode(json, pods, PodFact.class).stream()
-                                    .map(p -> new CarriedStatus(null, null, null, null, p.deletionTimestamp(), null, List.of()).on(p))
-                                    .toList());
+                                    + " WHERE cluster = $1 AND uid = ANY($2)")
+                            .execute(Tuple.of(cluster, metered.toArray(String[]::new)))
+                            .map(pods -> {
+                                StoredPayloads.decode(json, pods, PodFact.class).forEach(p -> views.add(
+                                        new CarriedStatus(null, null, null, null, p.deletionTimestamp(), null, List.of()).on(p)));
+                                return views;
+                            });
                 });
     }
 

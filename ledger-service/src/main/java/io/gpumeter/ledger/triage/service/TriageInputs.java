@@ -143,17 +143,15 @@ public class TriageInputs {
         if (uids.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return Uni.join().all(uids.stream().map(uid -> triage.podVersions(g.cluster, uid)).toList()).andFailFast()
-                .chain(all -> {
+        return triage.podVersions(g.cluster, uids)
+                .chain(versions -> {
                     Set<String> names = new TreeSet<>();
-                    for (List<PodStatusFact> versions : all) {
-                        for (PodStatusFact v : versions) {
-                            if (!v.observedAt().isAfter(g.at)) {
-                                g.pods.add(v);
-                                names.add(v.namespace() + "/" + v.name());
-                                if (v.nodeName() != null) {
-                                    g.nodes.add(v.nodeName());
-                                }
+                    for (PodStatusFact v : versions) {
+                        if (!v.observedAt().isAfter(g.at)) {
+                            g.pods.add(v);
+                            names.add(v.namespace() + "/" + v.name());
+                            if (v.nodeName() != null) {
+                                g.nodes.add(v.nodeName());
                             }
                         }
                     }

@@ -33,6 +33,7 @@ import static org.hamcrest.Matchers.startsWith;
  * ml/oomed  HAMi share of 40960 MiB of GPU-T2 (gpu-t2) from 09:00; other/hog a share of 60000 MiB beside it. At 10:21
  *           ml/oomed uses 20000 MiB; at 10:30 30000 MiB while other/hog uses 51000 and the card 81500 of 81920; its
  *           container logs "CUDA out of memory" at 10:30:20: OOM, neighbour-memory-pressure, naming other/hog.
+ * ml/lost-wl the admitted Kueue Workload of ml/lost's Job: FAILED gpu-lost through its pod.
  * ml/fine   HAMi share of GPU-T3 (gpu-t3), running: NONE.
  * ml/cpu    a pod asking for no GPU: NONE, saying so.
  * </pre>
@@ -91,6 +92,12 @@ class TriageResourceTest {
             + status("tr-oomed", "ml", "oomed", "gpu-t2", GPU, 1, "2026-03-10T10:31:00Z") + ","
             + status("tr-fine", "ml", "fine", "gpu-t3", GPU, 0, "2026-03-10T09:00:30Z") + ","
             + status("tr-cpu", "ml", "cpu", "gpu-t3", "{}", 0, "2026-03-10T09:00:30Z") + "],"
+            + "\"workloads\":[{\"uid\":\"tr-wl\",\"namespace\":\"ml\",\"name\":\"lost-wl\",\"resourceVersion\":\"w1\","
+            + "\"type\":\"MODIFIED\",\"observedAt\":\"2026-03-10T09:00:00Z\",\"apiVersion\":\"kueue.x-k8s.io/v1beta1\","
+            + "\"createdAt\":\"2026-03-10T08:58:00Z\",\"queueName\":\"lq\",\"active\":true,\"owner\":{\"kind\":\"Job\",\"name\":\"lost-job\"},"
+            + "\"podSets\":[{\"name\":\"main\",\"count\":1,\"requests\":{\"nvidia.com/gpu\":1}}],\"clusterQueue\":\"cq\","
+            + "\"conditions\":[{\"type\":\"QuotaReserved\",\"status\":\"True\",\"reason\":\"QuotaReserved\",\"lastTransitionTime\":\"2026-03-10T08:59:00Z\"},"
+            + "{\"type\":\"Admitted\",\"status\":\"True\",\"reason\":\"Admitted\",\"lastTransitionTime\":\"2026-03-10T08:59:00Z\"}]}],"
             + "\"xids\":[{\"node\":\"gpu-t1\",\"pciBusId\":\"0000:3b:00\",\"gpuUuid\":\"GPU-T1\",\"at\":\"2026-03-10T11:30:00Z\","
             + "\"code\":79,\"pid\":0,\"message\":\"GPU has fallen off the bus.\",\"source\":\"kmsg\"}],"
             + "\"logSignals\":[{\"namespace\":\"ml\",\"pod\":\"oomed\",\"container\":\"main\",\"at\":\"2026-03-10T10:30:20Z\","
@@ -155,6 +162,20 @@ class TriageResourceTest {
                 .body("subject.kind", equalTo("NODE")).body("subject.tenant", nullValue())
                 .body("symptom", equalTo("FAILED")).body("cause", equalTo("gpu-lost"))
                 .body("scope.level", equalTo("NODE")).body("scope.alike", contains("ml/lost"));
+    }
+
+    @Test
+    void anAdmittedWorkloadIsTriagedThroughThePodWhoseIncidentLeads() {
+        triage("namespace", "ml", "workload", "lost-wl", "cluster", "tri", "at", AT).statusCode(200)
+                .body("subject.kind", equalTo("WORKLOAD")).body("subject.uid", equalTo("tr-wl"))
+                .body("subject.tenant", equalTo("acme"))
+                .body("symptom", equalTo("FAILED")).body("cause", equalTo("gpu-lost"))
+                .body("scope.alike", contains("ml/lost"))
+                .body("named.find { it.kind == 'WORKLOAD' }.name", equalTo("lost-wl"));
+        given().queryParam("namespace", "ml").queryParam("workload", "lost-wl").queryParam("cluster", "tri")
+                .queryParam("at", AT).get("/api/v1/triage/inputs").then().statusCode(200)
+                .body("workloads.name", contains("lost-wl")).body("podStatuses.uid", everyItem(equalTo("tr-lost")))
+                .body("xids", hasSize(1));
     }
 
     @Test
