@@ -4,6 +4,7 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.triage.service.TenantWorkloads;
 import io.gpumeter.ledger.triage.service.TenantWorkloads.Workload;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -21,6 +22,7 @@ import java.util.List;
  */
 @Path("/api/v1/tenants/{tenant}/workloads")
 @Produces(MediaType.APPLICATION_JSON)
+@RegisterForReflection(targets = {Workload.class, TenantWorkloads.Unit.class})
 public class TenantWorkloadsResource {
 
     private final TenantWorkloads workloads;

@@ -5,6 +5,7 @@ import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
 import io.gpumeter.ledger.triage.service.TriageInputs;
 import io.gpumeter.ledger.triage.service.TriageService;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -19,6 +20,9 @@ import jakarta.ws.rs.core.MediaType;
  */
 @Path("/api/v1/triage")
 @Produces(MediaType.APPLICATION_JSON)
+// every part of the answer is written by Jackson, native too
+@RegisterForReflection(targets = {Triage.class, Triage.Subject.class, Triage.Scope.class, Triage.ChangeRef.class,
+        Triage.Recurrence.class, Triage.Evidence.class, Triage.Alternative.class, Triage.Named.class, Triage.Fix.class})
 public class TriageResource {
 
     private final TriageService triage;
