@@ -8,6 +8,8 @@ import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredPosition;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredWait;
+import io.gpumeter.ledger.triage.pending.WaitDiagnosis;
+import io.gpumeter.ledger.triage.pending.WaitJudge;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -50,8 +52,10 @@ public class QueueWaitService {
     }
 
     /**
-     * One object that waits now. For a Kueue Workload the visibility API listed: its place in its queues as last
-     * read ({@code positionObservedAt}; 0 = next to be considered) and its priority; null otherwise.
+     * One object that waits now. {@code reasonClass} is the cause the facts decide ({@link WaitJudge}: the nodes, the
+     * device plugins, the holdings, the queue's quota and place), {@code reason} and {@code message} what was said.
+     * For a Kueue Workload the visibility API listed: its place in its queues as last read ({@code positionObservedAt};
+     * 0 = next to be considered) and its priority; null otherwise.
      */
     public record Pending(String cluster, String source, String namespace, String name, String clusterQueue,
                           String localQueue, String volcanoQueue, String scheduler, String state, Instant waitingSince,
@@ -62,10 +66,12 @@ public class QueueWaitService {
 
     private final QueueBookRepository books;
     private final TenantResolver tenants;
+    private final WaitJudge judge;
 
-    public QueueWaitService(QueueBookRepository books, TenantResolver tenants) {
+    public QueueWaitService(QueueBookRepository books, TenantResolver tenants, WaitJudge judge) {
         this.books = books;
         this.tenants = tenants;
+        this.judge = judge;
     }
 
     public Uni<List<QueueWaitRow>> distribution(Instant from, Instant to, String groupBy, String cluster) {
@@ -82,20 +88,25 @@ public class QueueWaitService {
 
     public Uni<List<Pending>> pending(String cluster, Instant at) {
         return books.waiting(cluster).chain(items -> books.latestPositions(cluster)
-                .map(positions -> items.stream().map(i -> pending(i, at, i.source() == QueueSource.KUEUE
-                        ? positions.get(i.cluster() + "|" + i.namespace() + "|" + i.name()) : null)).toList()));
+                .chain(positions -> judge.ofStored(cluster, at, items)
+                        .map(causes -> items.stream().map(i -> pending(i, at, i.source() == QueueSource.KUEUE
+                                ? positions.get(i.cluster() + "|" + i.namespace() + "|" + i.name()) : null,
+                                causes.get(WaitJudge.key(i.cluster(), i.source(), i.uid())))).toList())));
     }
 
-    private static Pending pending(StoredItem i, Instant at, StoredPosition position) {
+    private static Pending pending(StoredItem i, Instant at, StoredPosition position, WaitDiagnosis cause) {
         PendingReason cls = null;
-        if (i.reasonClass() != null) {
+        if (cause != null && cause.reason() != null) {
+            cls = cause.reason();
+        } else if (i.reasonClass() != null) {
             cls = PendingReason.valueOf(i.reasonClass().toUpperCase(Locale.ROOT).replace('-', '_'));
         }
         BigDecimal age = i.waitingSince() == null ? null
                 : BigDecimal.valueOf(Math.max(0, Duration.between(i.waitingSince(), at).toMillis()), 3).stripTrailingZeros();
         return new Pending(i.cluster(), i.source().name().toLowerCase(Locale.ROOT), i.namespace(), i.name(),
                 i.clusterQueue(), i.localQueue(), i.volcanoQueue(), i.scheduler(), i.state(), i.waitingSince(), age,
-                i.reasonClass(), cls == null ? null : cls.rootCause().label(), i.reason(), i.message(), i.rejections(),
+                cls == null ? null : cls.label(), cls == null ? null : cls.rootCause().label(), i.reason(), i.message(),
+                i.rejections(),
                 position == null ? null : position.priority(),
                 position == null ? null : position.positionInClusterQueue(),
                 position == null ? null : position.positionInLocalQueue(),

@@ -1,6 +1,8 @@
 package io.gpumeter.ledger.governance.service;
 
+import io.gpumeter.common.fact.PodGroupFact;
 import io.gpumeter.common.fact.QueueObjectFact;
+import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.QuotaLine;
 import io.gpumeter.common.problem.ApiProblem;
@@ -15,6 +17,8 @@ import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.governance.repository.PodStatusVersions;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
+import io.gpumeter.ledger.triage.pending.WaitDiagnosis;
+import io.gpumeter.ledger.triage.pending.WaitJudge;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -22,6 +26,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
+import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -30,7 +35,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.stream.Collectors;
 
-/** Q6: why a pod, workload or pod group waits or was admitted, and whether each ClusterQueue honours its quota. */
+/**
+ * Q6: why a pod, workload or pod group waits or was admitted, and whether each ClusterQueue honours its quota. The
+ * class of a wait is the cause the facts decide now ({@link WaitJudge}), the trail keeps what was said at each step.
+ */
 @ApplicationScoped
 public class SchedulingAuditService {
 
@@ -40,11 +48,21 @@ public class SchedulingAuditService {
     private final Pool pool;
     private final GovernanceSourceRepository source;
     private final QueueBookRepository books;
+    private final WaitJudge judge;
+    private final Clock clock;
 
-    public SchedulingAuditService(Pool pool, GovernanceSourceRepository source, QueueBookRepository books) {
+    public SchedulingAuditService(Pool pool, GovernanceSourceRepository source, QueueBookRepository books,
+                                  WaitJudge judge, Clock clock) {
         this.pool = pool;
         this.source = source;
         this.books = books;
+        this.judge = judge;
+        this.clock = clock;
+    }
+
+    /** The cause of a wait now, or null for an object that does not wait. */
+    private Uni<WaitDiagnosis> judged(QueueState state, java.util.function.Supplier<Uni<WaitDiagnosis>> judgement) {
+        return WaitJudge.WAITING.contains(state.state().name()) ? judgement.get() : Uni.createFrom().nullItem();
     }
 
     public Uni<Decision> ofWorkload(String cluster, String namespace, String name) {
@@ -55,34 +73,51 @@ public class SchedulingAuditService {
                             QueueKeys keys = trail.keys();
                             // the admission names the ClusterQueue; until then the one its LocalQueue feeds is where it waits
                             String admittedBy = keys.clusterQueue();
+                            QueueState state = trail.state();
+                            WorkloadFact latest = versions.stream().max(java.util.Comparator.comparing(WorkloadFact::observedAt))
+                                    .orElseThrow();
                             return books.queuesBehind(at[0], keys.namespace(), admittedBy == null ? keys.localQueue() : null, null)
-                                    .map(behind -> decision(at[0], "Workload", trail.state(), trail.episodes(), null, trail.trail(),
-                                            Decision.Queue.of(admittedBy != null ? admittedBy : behind.clusterQueue(),
-                                                    keys.localQueue(), null)));
+                                    .chain(behind -> judged(state, () -> judge.ofWorkload(at[0], clock.instant(), trail, latest))
+                                            .map(cause -> decision(at[0], "Workload", state, cause, trail.episodes(), null,
+                                                    trail.trail(), Decision.Queue.of(admittedBy != null ? admittedBy
+                                                            : behind.clusterQueue(), keys.localQueue(), null))));
                         })));
     }
 
     public Uni<Decision> ofPodGroup(String cluster, String namespace, String name) {
         return locate("gov_pod_group_fact", "podGroup", cluster, namespace, name).chain(at -> source.podGroups(pool, at[0], Set.of(at[1]))
                 .chain(versions -> source.eventsAbout(pool, at[0], "PodGroup", Set.of(at[1]), Set.of(namespace + "/" + name))
-                        .map(events -> {
+                        .chain(events -> {
                             PodGroupTrail trail = new PodGroupTrail(versions, events);
-                            return decision(at[0], "PodGroup", trail.state(), trail.episodes(), trail.phases(), trail.trail(),
-                                    Decision.Queue.of(null, null, trail.keys().volcanoQueue()));
+                            QueueState state = trail.state();
+                            PodGroupFact latest = versions.stream().max(java.util.Comparator.comparing(PodGroupFact::observedAt))
+                                    .orElseThrow();
+                            return judged(state, () -> judge.ofPodGroup(at[0], clock.instant(), trail, latest))
+                                    .map(cause -> decision(at[0], "PodGroup", state, cause, trail.episodes(), trail.phases(),
+                                            trail.trail(), Decision.Queue.of(null, null, trail.keys().volcanoQueue())));
                         })));
     }
 
     public Uni<Decision> ofPod(String cluster, String namespace, String name) {
+        return ofPod(cluster, namespace, name, true);
+    }
+
+    /** @param judged whether a wait's cause is judged from the facts (not for the queue part alone) */
+    private Uni<Decision> ofPod(String cluster, String namespace, String name, boolean judged) {
         return locate(PodStatusVersions.RELATION, "pod", cluster, namespace, name).chain(at -> source.pods(pool, at[0], Set.of(at[1]))
                 .chain(versions -> source.eventsAbout(pool, at[0], "Pod", Set.of(at[1]), Set.of(namespace + "/" + name))
                         .chain(events -> {
                             PodTrail trail = new PodTrail(versions, events);
+                            QueueState state = trail.state();
                             String localQueue = trail.keys().localQueue();
                             // a pod names its LocalQueue (label kueue.x-k8s.io/queue-name) and its gang (PodGroup);
                             // the ClusterQueue and the Volcano queue are behind those objects
                             return books.queuesBehind(at[0], trail.keys().namespace(), localQueue, trail.groupName())
-                                    .map(behind -> decision(at[0], "Pod", trail.state(), trail.episodes(), null, trail.trail(),
-                                            Decision.Queue.of(behind.clusterQueue(), localQueue, behind.volcanoQueue())));
+                                    .chain(behind -> (judged ? judged(state, () -> judge.ofPod(at[0], clock.instant(), trail))
+                                            : Uni.createFrom().<WaitDiagnosis>nullItem())
+                                            .map(cause -> decision(at[0], "Pod", state, cause, trail.episodes(), null,
+                                                    trail.trail(), Decision.Queue.of(behind.clusterQueue(), localQueue,
+                                                            behind.volcanoQueue()))));
                         })));
     }
 
@@ -96,7 +131,7 @@ public class SchedulingAuditService {
                     int slash = key.indexOf('/');
                     String namespace = key.substring(0, slash);
                     String pod = key.substring(slash + 1);
-                    return ofPod(cluster, namespace, pod).map(d -> new PodQueue(namespace, pod, true, d.queue()))
+                    return ofPod(cluster, namespace, pod, false).map(d -> new PodQueue(namespace, pod, true, d.queue()))
                             .onFailure(e -> e instanceof ApiProblem p && p.status() == 404)
                             .recoverWithItem(new PodQueue(namespace, pod, false, null));
                 }).merge(QUEUE_READS_AT_ONCE)
@@ -158,13 +193,14 @@ public class SchedulingAuditService {
         });
     }
 
-    private static Decision decision(String cluster, String kind, QueueState s, List<WaitEpisode> episodes,
-                                     List<PodGroupTrail.Phase> phases, List<TrailEntry> trail, Decision.Queue queue) {
+    private static Decision decision(String cluster, String kind, QueueState s, WaitDiagnosis cause,
+                                     List<WaitEpisode> episodes, List<PodGroupTrail.Phase> phases, List<TrailEntry> trail,
+                                     Decision.Queue queue) {
         List<Decision.Wait> waits = episodes.stream().map(e -> new Decision.Wait(e.waitFrom(), e.reservedAt(), e.admittedAt(),
                 BigDecimal.valueOf(e.waitMillis(), 3).stripTrailingZeros(), e.requeued())).toList();
+        io.gpumeter.common.triage.PendingReason cls = cause != null && cause.reason() != null ? cause.reason() : s.reasonClass();
         return new Decision(cluster, kind, s.keys().namespace(), s.keys().name(), s.keys().uid(), queue, s.state().name(),
-                s.waitingSince(), s.reasonClass() == null ? null : s.reasonClass().label(),
-                s.reasonClass() == null ? null : s.reasonClass().rootCause().label(), s.reason(), s.message(),
-                s.rejections(), waits, phases, trail);
+                s.waitingSince(), cls == null ? null : cls.label(), cls == null ? null : cls.rootCause().label(), s.reason(),
+                s.message(), s.rejections(), waits, phases, trail);
     }
 }

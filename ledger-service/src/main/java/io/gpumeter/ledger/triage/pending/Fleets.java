@@ -49,7 +49,7 @@ public final class Fleets {
         String seenComponent = null;
         String seenNamespace = null;
         for (StackPodFact p : stackPods) {
-            if (!pluginComponents.contains(p.component()) || p.type() == WatchEventType.DELETED || p.node() == null
+            if (p.component() == null || !pluginComponents.contains(p.component()) || p.type() == WatchEventType.DELETED || p.node() == null
                     || "Succeeded".equals(p.phase()) || "Failed".equals(p.phase())) {
                 continue;
             }

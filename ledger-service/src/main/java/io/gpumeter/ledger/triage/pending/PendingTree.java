@@ -51,6 +51,24 @@ public final class PendingTree {
         return new Walk(waiting, fleet).run();
     }
 
+    /**
+     * A pod a scheduling gate holds back until its Workload is admitted waits for what its Workload waits for: the
+     * Workload's diagnosis, with the gate as its first fact.
+     */
+    public static WaitDiagnosis heldByGate(WaitDiagnosis workload, Waiting pod, String workloadName) {
+        List<Triage.Evidence> evidence = new ArrayList<>();
+        evidence.add(new Triage.Evidence(pod.toldAt(), "pod-status", "SchedulingGated: a scheduling gate holds the pod"
+                + " back until its Workload '" + workloadName + "' is admitted", Commands.describePod(pod.namespace(), pod.name())));
+        evidence.addAll(workload.evidence());
+        List<String> checked = new ArrayList<>();
+        checked.add("the pod's scheduling gate and its Workload '" + workloadName + "'");
+        checked.addAll(workload.checked());
+        List<Triage.Named> named = new ArrayList<>(workload.named());
+        named.add(new Triage.Named(Triage.SubjectKind.WORKLOAD, pod.namespace(), workloadName, null));
+        return new WaitDiagnosis(workload.cause(), workload.reason(), workload.layer(), workload.confidence(),
+                workload.scope(), workload.nodes(), evidence, workload.alternatives(), checked, named);
+    }
+
     /** How far a cause reaches. */
     static String scope(PendingReason reason) {
         return switch (reason) {
@@ -69,6 +87,7 @@ public final class PendingTree {
         private final List<Triage.Alternative> alternatives = new ArrayList<>();
         private final List<String> checked = new ArrayList<>();
         private final List<String> nodes = new ArrayList<>();
+        private final List<Triage.Named> named = new ArrayList<>();
 
         Walk(Waiting w, Fleet fleet) {
             this.w = w;
@@ -104,7 +123,7 @@ public final class PendingTree {
             if (topology) {
                 FailureCause cause = FailureCause.TOPOLOGY_AFFINITY;
                 return new WaitDiagnosis(cause.label(), null, cause.rootCause(), Confidence.HIGH, "NODE", nodes, evidence,
-                        alternatives, checked);
+                        alternatives, checked, named);
             }
             return decided(PendingReason.NO_DEVICE, Confidence.HIGH);
         }
@@ -456,6 +475,9 @@ public final class PendingTree {
                     evidence.add(new Triage.Evidence(p.observedAt() != null ? p.observedAt() : fleet.at(), "gpu-stack", fact,
                             Commands.devicePlugin(p, n.name())));
                 }
+                if (p.name() != null) {
+                    named.add(new Triage.Named(Triage.SubjectKind.POD, p.namespace(), p.name(), null));
+                }
             }
             NodeAt first = blind.get(0);
             alternatives.add(new Triage.Alternative(PendingReason.CLUSTER_FULL.label(), "node " + first.name() + " has "
@@ -545,7 +567,7 @@ public final class PendingTree {
             }
             RootCauseClass layer = reason.rootCause();
             return new WaitDiagnosis(reason.label(), reason, layer, confidence, scope(reason), nodes, evidence,
-                    alternatives, checked);
+                    alternatives, checked, named);
         }
 
         private static String names(List<NodeAt> list) {

@@ -17,12 +17,15 @@ import java.util.List;
  * @param scope       POD, NODE, QUEUE or CLUSTER: how far the cause reaches
  * @param nodes       the nodes the cause lies on (those not reporting, those full, those that refuse it)
  * @param checked     what was read, and what could not be
+ * @param named       the pods and workloads the evidence names besides the one that waits (a device plugin's pod, the
+ *                    Workload a gated pod waits on), their tenants left to the caller
  */
 public record WaitDiagnosis(String cause, PendingReason reason, RootCauseClass layer, Confidence confidence,
                             String scope, List<String> nodes, List<Triage.Evidence> evidence,
-                            List<Triage.Alternative> alternatives, List<String> checked) {
+                            List<Triage.Alternative> alternatives, List<String> checked, List<Triage.Named> named) {
 
     public WaitDiagnosis {
+        named = named == null ? List.of() : List.copyOf(named);
         nodes = nodes == null ? List.of() : List.copyOf(nodes);
         evidence = evidence == null ? List.of() : List.copyOf(evidence);
         alternatives = alternatives == null ? List.of() : List.copyOf(alternatives);
