@@ -51,7 +51,12 @@ public final class DcgmSeries {
             rule("DCGM_FI_DEV_ROW_REMAP_UNCORRECTABLE_TOTAL", UsageField.UNCORRECTABLE_REMAPPED_ROWS, ValueScale.COUNT),
             rule("DCGM_FI_DEV_ECC_DBE_VOL_TOTAL", UsageField.ECC_DBE_VOLATILE, ValueScale.COUNT),
             rule("DCGM_FI_DEV_RETIRED_PENDING", UsageField.RETIRED_PAGES_PENDING, ValueScale.COUNT),
-            rule("DCGM_FI_DEV_PAGE_RETIRED_PENDING", UsageField.RETIRED_PAGES_PENDING, ValueScale.COUNT));
+            rule("DCGM_FI_DEV_PAGE_RETIRED_PENDING", UsageField.RETIRED_PAGES_PENDING, ValueScale.COUNT),
+            // Counters since the driver loaded (energy in mJ, time held back in ns): the ledger derives their
+            // increase per minute, resets included.
+            rule("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", UsageField.TOTAL_ENERGY_MJ, ValueScale.COUNT),
+            rule("DCGM_FI_DEV_POWER_VIOLATION", UsageField.POWER_VIOLATION_NS, ValueScale.COUNT),
+            rule("DCGM_FI_DEV_THERMAL_VIOLATION", UsageField.THERMAL_VIOLATION_NS, ValueScale.COUNT));
 
     /** The label dcgm-exporter carries the card's driver version in. */
     static final String DRIVER_VERSION = "DCGM_FI_DRIVER_VERSION";
@@ -92,6 +97,11 @@ public final class DcgmSeries {
                 out.invalid(sample, "no UUID label");
                 continue;
             }
+            String blank = blank(rule.scale(), sample.value());
+            if (blank != null) {
+                out.invalid(sample, blank);
+                continue;
+            }
             Double value = rule.scale().normalise(sample.value());
             if (value == null) {
                 out.invalid(sample, "value " + sample.value() + " is not a " + rule.scale().describe());
@@ -103,7 +113,7 @@ public final class DcgmSeries {
                 out.invalid(sample, "GPU_I_ID \"" + instance + "\" is not a GPU instance id");
                 continue;
             }
-            out.add(new UsageObservation(uuid,
+            UsageObservation observation = new UsageObservation(uuid,
                     given != null ? given : sample.label("Hostname", "hostname"),
                     sample.label("modelName"),
                     sample.label("GPU_I_PROFILE"),
@@ -111,9 +121,36 @@ public final class DcgmSeries {
                     sample.label("namespace", "pod_namespace"),
                     sample.label("pod", "pod_name"),
                     sample.label("container", "container_name"),
-                    rule.field(), value, at(sample, receivedAt)));
+                    rule.field(), value, at(sample, receivedAt));
+            if (rule.field() == UsageField.THROTTLE_REASONS) {
+                ClockEvents.Decoded decoded;
+                try {
+                    decoded = ClockEvents.decode(value);
+                } catch (IllegalArgumentException e) {
+                    out.invalid(sample, e.getMessage());
+                    continue;
+                }
+                if (decoded.unknownBits() != 0) {
+                    out.note(ClockEvents.unknownBits(sample.name() + sample.labels(), decoded));
+                }
+                out.add(observation);
+                decoded.values().forEach(v -> out.add(observation.with(v.reason().field(), v.value())));
+                continue;
+            }
+            out.add(observation);
         }
         return out.build();
+    }
+
+    /** Why a value is one of DCGM's blanks ("no reading"), or null when it is a reading. */
+    private static String blank(ValueScale scale, double value) {
+        boolean blank = switch (scale) {
+            case CODE, COUNT -> DcgmBlanks.isInt64Blank(value);
+            case QUANTITY -> DcgmBlanks.isFp64Blank(value);
+            default -> false;
+        };
+        return blank ? "value " + value + " is DCGM's blank (no reading: not supported, not found or not permitted)"
+                : null;
     }
 
     /**

@@ -191,6 +191,22 @@ public final class NvidiaSmiCsv {
         return (double) Long.parseUnsignedLong(hex, 16);
     }
 
+    /** A clocks-event reason's column: 1 for "Active", 0 for "Not Active"; null when missing. */
+    static Double activeFlag(Row row, Column column) {
+        String cell = row.cell(column);
+        if (missing(cell)) {
+            return null;
+        }
+        if (cell.equals("Active")) {
+            return 1.0;
+        }
+        if (cell.equals("Not Active")) {
+            return 0.0;
+        }
+        throw new UsageParseException(row.line(), "column " + column.name() + ": \"" + shown(cell)
+                + "\" is neither Active nor Not Active");
+    }
+
     /** A required text cell: present and not one of the missing-value forms. */
     static String text(Row row, Column column) {
         String cell = row.cell(column);

@@ -3,31 +3,56 @@ package io.gpumeter.collector.usage;
 import io.gpumeter.collector.usage.NvidiaSmiCsv.Column;
 import io.gpumeter.collector.usage.NvidiaSmiCsv.Row;
 import io.gpumeter.collector.usage.NvidiaSmiCsv.Table;
+import io.gpumeter.common.fact.ClockEventReason;
 import io.gpumeter.common.fact.UsageField;
 
 import java.time.Instant;
 import java.time.ZoneId;
+import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
 
 /**
  * Reads {@code nvidia-smi --query-gpu=… --format=csv[,nounits]} with any subset and order of columns, the full
  * 200-odd column query included: a {@code uuid} and a {@code timestamp} column and at least one metric column.
+ * <p>
+ * The clocks-event reasons are taken apart row by row into one 0/1 series per {@link ClockEventReason}: from the
+ * {@code clocks_event_reasons.active} bitmask where it is queried and has a value, else from the per-reason columns
+ * ({@code clocks_event_reasons.sw_power_cap} and the like, "Active" or "Not Active"; there is none for the display
+ * clock setting). The legacy {@code clocks_throttle_reasons.*} names are read as the same columns.
  */
 public final class NvidiaSmiGpuQuery {
 
     private record Metric(UsageField field, String unit, ValueScale scale, List<String> columns) {
     }
 
+    private static final String REASONS = "clocks_event_reasons.";
+    private static final String ACTIVE = REASONS + "active";
+
+    /** The per-reason column of each reason nvidia-smi has one for: its name in lower case. */
+    private static final Map<ClockEventReason, String> REASON_COLUMNS = new EnumMap<>(ClockEventReason.class);
+
     // nvidia-smi heads a column with its canonical name whichever alias was queried; accept the aliases too
-    private static final Map<String, String> ALIASES = Map.of(
+    private static final Map<String, String> ALIASES = new HashMap<>(Map.of(
             "gpu_uuid", "uuid",
             "gpu_name", "name",
             "clocks.sm", "clocks.current.sm",
-            "clocks_throttle_reasons.active", "clocks_event_reasons.active",
+            "clocks_throttle_reasons.active", ACTIVE,
             "gpu.power.draw.average", "power.draw.average",
-            "gpu.power.draw.instant", "power.draw.instant");
+            "gpu.power.draw.instant", "power.draw.instant"));
+
+    static {
+        for (ClockEventReason reason : ClockEventReason.values()) {
+            if (reason != ClockEventReason.DISPLAY_CLOCK_SETTING) {
+                String column = reason.name().toLowerCase(Locale.ROOT);
+                REASON_COLUMNS.put(reason, REASONS + column);
+                ALIASES.put("clocks_throttle_reasons." + column, REASONS + column);
+            }
+        }
+    }
 
     private static final String BITMASK = "bitmask";
     static final String DRIVER_VERSION = "driver_version";
@@ -68,7 +93,13 @@ public final class NvidiaSmiGpuQuery {
         List<Metric> present = METRICS.stream()
                 .filter(metric -> metric.columns().stream().anyMatch(table.columns()::containsKey))
                 .toList();
-        if (present.isEmpty()) {
+        Map<ClockEventReason, Column> reasonColumns = new EnumMap<>(ClockEventReason.class);
+        REASON_COLUMNS.forEach((reason, name) -> {
+            if (table.column(name) != null) {
+                reasonColumns.put(reason, table.column(name));
+            }
+        });
+        if (present.isEmpty() && reasonColumns.isEmpty()) {
             throw new UsageParseException(table.headerLine(), "no metric column; query at least one of "
                     + METRICS.stream().map(metric -> metric.columns().get(0)).collect(Collectors.joining(", ")));
         }
@@ -94,14 +125,37 @@ public final class NvidiaSmiGpuQuery {
             String onNode = given != null ? given : optional(row, hostname);
             out.driverVersion(onNode, gpu, optional(row, driver), SOURCE, at,
                     "line " + row.line() + ", " + DRIVER_VERSION + " of " + gpu);
+            Double mask = null;
             for (Metric metric : present) {
                 Double value = value(table, row, metric);
                 if (value != null) {
                     out.add(UsageObservation.device(gpu, onNode, optional(row, model), metric.field(), value, at));
+                    mask = metric.field() == UsageField.THROTTLE_REASONS ? value : mask;
                 }
             }
+            reasons(row, mask, reasonColumns, UsageObservation.device(gpu, onNode, optional(row, model),
+                    UsageField.THROTTLE_REASONS, mask == null ? 0 : mask, at), out);
         }
         return out.build();
+    }
+
+    /** The row's clocks-event reasons, one 0/1 observation each: from the bitmask, else from the per-reason columns. */
+    private static void reasons(Row row, Double mask, Map<ClockEventReason, Column> columns, UsageObservation series,
+                                UsageMapping.Builder out) {
+        if (mask != null) {
+            ClockEvents.Decoded decoded = ClockEvents.decode(mask.longValue());
+            if (decoded.unknownBits() != 0) {
+                out.note(ClockEvents.unknownBits("line " + row.line() + ", " + ACTIVE, decoded));
+            }
+            decoded.values().forEach(v -> out.add(series.with(v.reason().field(), v.value())));
+            return;
+        }
+        columns.forEach((reason, column) -> {
+            Double active = NvidiaSmiCsv.activeFlag(row, column);
+            if (active != null) {
+                out.add(series.with(reason.field(), active));
+            }
+        });
     }
 
     /** The first of the metric's columns that holds a value in this row, in its field's unit. */

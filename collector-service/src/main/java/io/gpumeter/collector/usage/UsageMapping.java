@@ -58,6 +58,13 @@ public record UsageMapping(List<UsageObservation> observations, int unknownSampl
             invalid(sample.name() + sample.labels(), reason);
         }
 
+        /** A remark on a reading that was kept (in part): listed with the problems, counted as nothing skipped. */
+        void note(String problem) {
+            if (problems.size() < MAX_PROBLEMS) {
+                problems.add(problem);
+            }
+        }
+
         /** An unusable reading of something other than a Prometheus sample: a process row, say. */
         void invalid(String what, String reason) {
             invalid++;

@@ -35,6 +35,12 @@ public record UsageObservation(String gpuUuid, String node, String model, String
         }
     }
 
+    /** The same series' reading of another field at the same instant: a decoded bit of a bitmask, say. */
+    public UsageObservation with(UsageField otherField, double otherValue) {
+        return new UsageObservation(gpuUuid, node, model, migProfile, migInstanceId, namespace, pod, container, pid,
+                otherField, otherValue, at);
+    }
+
     /** A device-level observation: no MIG instance, no pod. */
     static UsageObservation device(String gpuUuid, String node, String model, UsageField field, double value,
                                    Instant at) {

@@ -58,8 +58,6 @@ class DcgmSeriesTest {
                 arguments("power", "DCGM_FI_DEV_POWER_USAGE", "409.692000", UsageField.POWER_W, 409.692),
                 arguments("power, DCGM 4.x name", "DCGM_FI_DEV_BOARD_POWER_WATTS", "78.5", UsageField.POWER_W, 78.5),
                 arguments("SM clock", "DCGM_FI_DEV_SM_CLOCK", "1215", UsageField.SM_CLOCK_MHZ, 1215),
-                arguments("throttle reasons, old name", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "4", UsageField.THROTTLE_REASONS, 4),
-                arguments("clock event reasons, new name", "DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "257", UsageField.THROTTLE_REASONS, 257),
                 arguments("last Xid", "DCGM_FI_DEV_XID_ERRORS", "79", UsageField.XID, 79),
                 arguments("last Xid, DCGM 4.x name", "DCGM_FI_DEV_XID_ERROR", "119", UsageField.XID, 119),
                 arguments("no Xid yet", "DCGM_FI_DEV_XID_ERRORS", "0", UsageField.XID, 0),
@@ -75,6 +73,11 @@ class DcgmSeriesTest {
                 arguments("pages pending retirement", "DCGM_FI_DEV_RETIRED_PENDING", "5", UsageField.RETIRED_PAGES_PENDING, 5),
                 arguments("pages pending retirement, DCGM 4.x name", "DCGM_FI_DEV_PAGE_RETIRED_PENDING", "0",
                         UsageField.RETIRED_PAGES_PENDING, 0),
+                arguments("energy since the driver loaded", "DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "319159391",
+                        UsageField.TOTAL_ENERGY_MJ, 319159391),
+                arguments("time held back by the power limit", "DCGM_FI_DEV_POWER_VIOLATION", "1500000000",
+                        UsageField.POWER_VIOLATION_NS, 1.5e9),
+                arguments("time held back by heat", "DCGM_FI_DEV_THERMAL_VIOLATION", "0", UsageField.THERMAL_VIOLATION_NS, 0),
                 arguments("negative zero is zero", "DCGM_FI_DEV_FB_USED", "-0", UsageField.FB_USED_MIB, 0.0));
     }
 
@@ -188,8 +191,8 @@ class DcgmSeriesTest {
     @Test
     void mapsTheA100MigScrape() {
         UsageMapping mapping = map(Fixtures.read("dcgm-exporter-scrape-a100-mig-1g5gb.prom"), null);
-        assertEquals(12, mapping.observations().size());
-        assertEquals(9, mapping.unknownSamples());
+        assertEquals(13, mapping.observations().size());
+        assertEquals(8, mapping.unknownSamples());
         assertEquals(0, mapping.invalidSamples());
         List<UsageObservation> mig = mapping.observations().stream().filter(o -> o.migInstanceId() != null).toList();
         assertEquals(List.of(
@@ -200,13 +203,15 @@ class DcgmSeriesTest {
                 mig);
         assertTrue(mapping.observations().contains(
                 new UsageObservation(U, "ub20-a100-k8s", null, null, null, null, null, null, UsageField.POWER_W, 409.692, RECEIVED)));
+        assertTrue(mapping.observations().contains(new UsageObservation(U, "ub20-a100-k8s", null, null, null, null, null,
+                null, UsageField.TOTAL_ENERGY_MJ, 319159391, RECEIVED)));
     }
 
     @Test
     void mapsTheKubernetesScrape() {
         UsageMapping mapping = map(Fixtures.read("dcgm-exporter-scrape-l40s-k8s-pod-labels.prom"), "gpu-node-07");
-        assertEquals(22, mapping.observations().size());
-        assertEquals(10, mapping.unknownSamples());
+        assertEquals(24, mapping.observations().size());
+        assertEquals(8, mapping.unknownSamples());
         String held = "GPU-5f0c2a81-9b3e-4d7a-8e21-3c6b9d0f1a42";
         assertTrue(mapping.observations().contains(new UsageObservation(held, "gpu-node-07", "NVIDIA L40S", null, null,
                 "team-a", "trainer-6c9f7d-x2kqp", "trainer", UsageField.SM_ACTIVE, 0.71255, RECEIVED)));
@@ -215,6 +220,85 @@ class DcgmSeriesTest {
         assertTrue(mapping.observations().stream()
                 .filter(o -> o.gpuUuid().equals("GPU-a1e47b90-2c5d-4f18-b6a3-7d2e8f9c0b13"))
                 .allMatch(o -> o.pod() == null && o.namespace() == null && o.container() == null));
+    }
+
+    /** The card's bitmask and its nine reasons, each 0 or 1, as one sample yields them. */
+    private static List<UsageObservation> decoded(double mask) {
+        List<UsageObservation> out = new java.util.ArrayList<>();
+        out.add(device(UsageField.THROTTLE_REASONS, mask));
+        for (io.gpumeter.common.fact.ClockEventReason reason : io.gpumeter.common.fact.ClockEventReason.values()) {
+            out.add(device(reason.field(), reason.in((long) mask) ? 1 : 0));
+        }
+        return out;
+    }
+
+    @Test
+    void decodesTheClocksEventBitmaskUnderBothNames() {
+        UsageMapping old = map("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS{" + DEVICE + "} 4\n", null);
+        assertEquals(decoded(4), old.observations());
+        UsageMapping current = map("DCGM_FI_DEV_CLOCKS_EVENT_REASONS{" + DEVICE + "} 257\n", null);
+        assertEquals(decoded(257), current.observations());
+        assertEquals(1.0, current.observations().stream()
+                .filter(o -> o.field() == UsageField.CLOCKS_EVENT_DISPLAY_CLOCK_SETTING).findFirst().orElseThrow().value());
+        assertEquals(List.of(), current.problems());
+    }
+
+    @Test
+    void keepsTheKnownReasonsOfABitmaskWithUnknownBitsAndSaysSo() {
+        UsageMapping mapping = map("DCGM_FI_DEV_CLOCKS_EVENT_REASONS{" + DEVICE + "} 1028\n", null);
+        assertEquals(decoded(1028), mapping.observations());
+        assertEquals(0, mapping.invalidSamples());
+        assertEquals(1, mapping.problems().size());
+        assertTrue(mapping.problems().get(0).contains("bits 0x400 of clocks-event bitmask 0x404"), mapping.problems().get(0));
+    }
+
+    static Stream<Arguments> blanks() {
+        return Stream.of(
+                arguments("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "9223372036854775792", "DCGM's blank"),
+                arguments("DCGM_FI_DEV_CLOCKS_EVENT_REASONS", "4.5", "not a non-negative integer code"),
+                arguments("DCGM_FI_DEV_TOTAL_ENERGY_CONSUMPTION", "9223372036854775794", "DCGM's blank"),
+                arguments("DCGM_FI_DEV_POWER_VIOLATION", "-3", "not a non-negative integer count"),
+                arguments("DCGM_FI_DEV_POWER_USAGE", "140737488355330", "DCGM's blank"));
+    }
+
+    @ParameterizedTest(name = "{0} {1}")
+    @MethodSource("blanks")
+    void skipsBlanksAndGarbageWithAReason(String metric, String value, String why) {
+        UsageMapping mapping = map(metric + "{" + DEVICE + "} " + value + "\n", null);
+        assertEquals(List.of(), mapping.observations(), "no raw bitmask and no reason series either");
+        assertEquals(1, mapping.invalidSamples());
+        assertTrue(mapping.problems().get(0).contains(why), mapping.problems().get(0));
+    }
+
+    @Test
+    void foldsTheMigCopiesOfPowerAndHeatIntoTheCardsSeries() {
+        UsageMapping mapping = map(Fixtures.read("dcgm-exporter-scrape-a30-mig-power-heat.prom"), null);
+        // 2 cards: power per instance copy (3), energy (3), bitmask + 9 reasons per copy (30), violations (6);
+        // the sync boost counter is not read
+        assertEquals(42, mapping.observations().size());
+        assertEquals(1, mapping.unknownSamples());
+        assertEquals(0, mapping.invalidSamples());
+        List<io.gpumeter.common.fact.UsageSample> samples = mapping.observations().stream().map(UsageSamples::of).toList();
+        String capped = "GPU-7c1e9d42-0a5b-4f3c-9e26-5d8b1a4c7f30";
+        String hot = "GPU-2e8f0b17-6d4a-4c91-b3e5-0f7a9c2d6e84";
+        // card-wide series leave the MIG instance: the card's one series
+        for (io.gpumeter.common.fact.UsageSample s : samples) {
+            if (s.field() != UsageField.POWER_W && s.field() != UsageField.THROTTLE_REASONS) {
+                assertEquals(io.gpumeter.common.fact.UsageScope.DEVICE, s.scope(), s.toString());
+                assertEquals("", s.scopeKey());
+            }
+        }
+        assertTrue(samples.stream().anyMatch(s -> s.gpuUuid().equals(capped)
+                && s.field() == UsageField.CLOCKS_EVENT_SW_POWER_CAP && s.value() == 1));
+        assertTrue(samples.stream().anyMatch(s -> s.gpuUuid().equals(capped)
+                && s.field() == UsageField.TOTAL_ENERGY_MJ && s.value() == 93817264051.0));
+        // 96 = 0x40 | 0x20: hardware and software thermal slowdown
+        assertEquals(Set.of(UsageField.CLOCKS_EVENT_SW_THERMAL_SLOWDOWN, UsageField.CLOCKS_EVENT_HW_THERMAL_SLOWDOWN),
+                samples.stream().filter(s -> s.gpuUuid().equals(hot) && s.value() == 1
+                                && io.gpumeter.common.fact.ClockEventReason.of(s.field()) != null)
+                        .map(io.gpumeter.common.fact.UsageSample::field).collect(Collectors.toSet()));
+        assertTrue(samples.stream().anyMatch(s -> s.gpuUuid().equals(hot)
+                && s.field() == UsageField.THERMAL_VIOLATION_NS && s.value() == 7.031e9));
     }
 
     private static final Pattern COUNTER_ROW = Pattern.compile("^(#\\s*)?(DCGM_[A-Z0-9_]+)\\s*,\\s*([a-z]+)\\s*,");
@@ -235,15 +319,16 @@ class DcgmSeriesTest {
         EnumSet<UsageField> enabled = EnumSet.of(UsageField.GPU_UTIL, UsageField.GR_ENGINE_ACTIVE,
                 UsageField.TENSOR_ACTIVE, UsageField.DRAM_ACTIVE, UsageField.FB_USED_MIB, UsageField.FB_FREE_MIB,
                 UsageField.FB_RESERVED_MIB, UsageField.POWER_W, UsageField.SM_CLOCK_MHZ, UsageField.XID,
-                UsageField.ROW_REMAP_FAILURE, UsageField.UNCORRECTABLE_REMAPPED_ROWS);
+                UsageField.ROW_REMAP_FAILURE, UsageField.UNCORRECTABLE_REMAPPED_ROWS, UsageField.TOTAL_ENERGY_MJ);
         for (String csv : List.of("dcgm-exporter-default-counters.csv", "dcgm-exporter-dcp-metrics-included.csv")) {
             String text = Fixtures.read(csv);
             assertEquals(enabled, fieldsOf(text, true), csv);
-            // SM_ACTIVE and SM_OCCUPANCY ship commented out, and so do the volatile double-bit ECC count and the
-            // pages pending retirement: a counters CSV of ours must enable them
+            // SM_ACTIVE and SM_OCCUPANCY ship commented out, and so do the volatile double-bit ECC count, the
+            // pages pending retirement and the power and thermal violation counters: a counters CSV of ours must
+            // enable them (the clocks-event bitmask, field 112, is not in these files at all)
             EnumSet<UsageField> all = EnumSet.copyOf(enabled);
             all.addAll(List.of(UsageField.SM_ACTIVE, UsageField.SM_OCCUPANCY, UsageField.ECC_DBE_VOLATILE,
-                    UsageField.RETIRED_PAGES_PENDING));
+                    UsageField.RETIRED_PAGES_PENDING, UsageField.POWER_VIOLATION_NS, UsageField.THERMAL_VIOLATION_NS));
             assertEquals(all, fieldsOf(text, false), csv);
         }
     }
@@ -261,17 +346,19 @@ class DcgmSeriesTest {
             }
         }
         UsageMapping mapping = map(body.toString(), null);
-        // 10 usage series, and of the row remapper's three the uncorrectable rows and the failure flag.
-        assertEquals(12, mapping.observations().size());
-        assertEquals(metrics - 12, mapping.unknownSamples());
+        // 10 usage series, the energy counter, and of the row remapper's three the uncorrectable rows and the failure
+        // flag.
+        assertEquals(13, mapping.observations().size());
+        assertEquals(metrics - 13, mapping.unknownSamples());
         assertEquals(0, mapping.invalidSamples());
     }
 
     @Test
     void namesBothSpellingsOfEveryField() {
-        assertEquals(30, DcgmSeries.metricNames().size());
+        assertEquals(33, DcgmSeries.metricNames().size());
         EnumSet<UsageField> read = EnumSet.range(UsageField.GPU_UTIL, UsageField.XID);
         read.addAll(EnumSet.range(UsageField.ROW_REMAP_FAILURE, UsageField.RETIRED_PAGES_PENDING));
+        read.addAll(EnumSet.range(UsageField.TOTAL_ENERGY_MJ, UsageField.THERMAL_VIOLATION_NS));
         assertEquals(read, DcgmSeries.metricNames().stream()
                 .map(name -> DcgmSeries.fieldOf(name).orElseThrow())
                 .collect(Collectors.toCollection(() -> EnumSet.noneOf(UsageField.class))));

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.usage;
 
+import io.gpumeter.common.fact.ClockEventReason;
 import io.gpumeter.common.fact.UsageField;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -32,6 +33,18 @@ class NvidiaSmiGpuQueryTest {
         return new UsageObservation(U, "node-a", model, null, null, null, null, null, field, value, AT);
     }
 
+    /** The nine reason series of a bitmask, 1 where its bit is set, as a row yields them after the bitmask. */
+    private static List<UsageObservation> reasons(String model, long mask) {
+        return java.util.Arrays.stream(ClockEventReason.values())
+                .map(r -> o(model, r.field(), r.in(mask) ? 1 : 0)).toList();
+    }
+
+    private static List<UsageObservation> concat(List<UsageObservation> first, List<UsageObservation> then) {
+        List<UsageObservation> out = new java.util.ArrayList<>(first);
+        out.addAll(then);
+        return out;
+    }
+
     static Stream<Arguments> valid() {
         return Stream.of(
                 arguments("three columns, nounits", "timestamp, uuid, utilization.gpu\n" + TS + ", " + U + ", 45\n",
@@ -45,13 +58,21 @@ class NvidiaSmiGpuQueryTest {
                 arguments("every metric column", "timestamp, name, uuid, utilization.gpu [%], memory.used [MiB], memory.free [MiB],"
                         + " memory.reserved [MiB], power.draw [W], clocks.current.sm [MHz], clocks_event_reasons.active\n"
                         + TS + ", NVIDIA L40S, " + U + ", 97 %, 32716 MiB, 12871 MiB, 511 MiB, 287.41 W, 1980 MHz, 0x0000000000000004\n",
-                        List.of(o("NVIDIA L40S", UsageField.GPU_UTIL, 0.97), o("NVIDIA L40S", UsageField.FB_USED_MIB, 32716),
+                        concat(List.of(o("NVIDIA L40S", UsageField.GPU_UTIL, 0.97), o("NVIDIA L40S", UsageField.FB_USED_MIB, 32716),
                                 o("NVIDIA L40S", UsageField.FB_FREE_MIB, 12871), o("NVIDIA L40S", UsageField.FB_RESERVED_MIB, 511),
                                 o("NVIDIA L40S", UsageField.POWER_W, 287.41), o("NVIDIA L40S", UsageField.SM_CLOCK_MHZ, 1980),
-                                o("NVIDIA L40S", UsageField.THROTTLE_REASONS, 4))),
+                                o("NVIDIA L40S", UsageField.THROTTLE_REASONS, 4)), reasons("NVIDIA L40S", 4))),
                 arguments("query aliases as headers", "timestamp, gpu_uuid, gpu_name, clocks.sm [MHz], clocks_throttle_reasons.active\n"
                         + TS + ", " + U + ", NVIDIA T4, 585 MHz, 0x0000000000000001\n",
-                        List.of(o("NVIDIA T4", UsageField.SM_CLOCK_MHZ, 585), o("NVIDIA T4", UsageField.THROTTLE_REASONS, 1))),
+                        concat(List.of(o("NVIDIA T4", UsageField.SM_CLOCK_MHZ, 585), o("NVIDIA T4", UsageField.THROTTLE_REASONS, 1)),
+                                reasons("NVIDIA T4", 1))),
+                arguments("per-reason columns without the bitmask", "timestamp, uuid, clocks_event_reasons.sw_power_cap,"
+                        + " clocks_event_reasons.hw_thermal_slowdown, clocks_event_reasons.gpu_idle\n"
+                        + TS + ", " + U + ", Active, Not Active, [N/A]\n",
+                        List.of(o(UsageField.CLOCKS_EVENT_SW_POWER_CAP, 1), o(UsageField.CLOCKS_EVENT_HW_THERMAL_SLOWDOWN, 0))),
+                arguments("the bitmask wins over the per-reason columns", "timestamp, uuid, clocks_event_reasons.active,"
+                        + " clocks_event_reasons.sw_power_cap\n" + TS + ", " + U + ", 0x0000000000000040, Active\n",
+                        concat(List.of(o(UsageField.THROTTLE_REASONS, 0x40)), reasons(null, 0x40))),
                 arguments("power.draw.average stands in for a missing power.draw", "timestamp, uuid, power.draw [W], power.draw.average [W]\n"
                         + TS + ", " + U + ", [N/A], 70.5 W\n", List.of(o(UsageField.POWER_W, 70.5))),
                 arguments("power.draw.instant alone", "timestamp, uuid, gpu.power.draw.instant [W]\n" + TS + ", " + U + ", 70.25 W\n",
@@ -118,6 +139,8 @@ class NvidiaSmiGpuQueryTest {
                 arguments("a missing timestamp", head + "[N/A], " + U + ", 5 %\n", 2, "column timestamp has no value"),
                 arguments("a missing uuid", head + TS + ", [N/A], 5 %\n", 2, "column uuid has no value"),
                 arguments("a bitmask without 0x", "timestamp, uuid, clocks_event_reasons.active\n" + TS + ", " + U + ", 4\n", 2, "is not a hexadecimal bitmask"),
+                arguments("a reason neither Active nor Not Active", "timestamp, uuid, clocks_event_reasons.sw_power_cap\n" + TS
+                        + ", " + U + ", Yes\n", 2, "column clocks_event_reasons.sw_power_cap: \"Yes\" is neither Active nor Not Active"),
                 arguments("a bitmask with bad digits", "timestamp, uuid, clocks_event_reasons.active\n" + TS + ", " + U + ", 0xZZ\n", 2, "is not a hexadecimal bitmask"),
                 arguments("a bitmask wider than 64 bits", "timestamp, uuid, clocks_event_reasons.active\n" + TS + ", " + U + ", 0x10000000000000000\n",
                         2, "is not a hexadecimal bitmask"),
@@ -171,7 +194,11 @@ class NvidiaSmiGpuQueryTest {
                         h200(UsageField.POWER_W, 78.28, "22:22:01.444"),
                         h200(UsageField.SM_CLOCK_MHZ, 345, "22:22:01.444"),
                         h200(UsageField.THROTTLE_REASONS, 1, "22:22:01.444")),
-                NvidiaSmiGpuQuery.parse(body, ZoneOffset.UTC, "h200-node"));
+                NvidiaSmiGpuQuery.parse(body, ZoneOffset.UTC, "h200-node").subList(0, 6));
+        // the bitmask's nine reasons follow: GPU idle alone, as the per-reason columns of the capture also say
+        assertEquals(java.util.Arrays.stream(ClockEventReason.values())
+                        .map(r -> h200(r.field(), r == ClockEventReason.GPU_IDLE ? 1 : 0, "22:22:01.444")).toList(),
+                NvidiaSmiGpuQuery.parse(body, ZoneOffset.UTC, "h200-node").subList(6, 15));
     }
 
     @Test
@@ -184,7 +211,25 @@ class NvidiaSmiGpuQueryTest {
                         h200(UsageField.POWER_W, 295.01, "22:22:27.218"),
                         h200(UsageField.SM_CLOCK_MHZ, 1980, "22:22:27.218"),
                         h200(UsageField.THROTTLE_REASONS, 0, "22:22:27.218")),
-                NvidiaSmiGpuQuery.parse(body, ZoneOffset.UTC, "h200-node"));
+                NvidiaSmiGpuQuery.parse(body, ZoneOffset.UTC, "h200-node").subList(0, 6));
+        assertTrue(NvidiaSmiGpuQuery.parse(body, ZoneOffset.UTC, "h200-node").subList(6, 15).stream()
+                .allMatch(o -> ClockEventReason.of(o.field()) != null && o.value() == 0));
+    }
+
+    @Test
+    void readsTheLegacyPerReasonColumnsOfADriverBeforeClocksEventReasons() {
+        List<UsageObservation> got = NvidiaSmiGpuQuery.parse(Fixtures.read("nvidia-smi-query-gpu-clocks-event-reasons.csv"),
+                ZoneOffset.UTC, "l40s-node");
+        String capped = "GPU-9b3d5e71-4c08-4a2f-8d6e-1f0c7b9a3e52";
+        // 3 rows with values, each power, clock and the eight reasons nvidia-smi has a column for (no display)
+        assertEquals(30, got.size());
+        assertTrue(got.stream().noneMatch(o -> o.field() == UsageField.CLOCKS_EVENT_DISPLAY_CLOCK_SETTING));
+        assertEquals(List.of(UsageField.CLOCKS_EVENT_SW_POWER_CAP, UsageField.CLOCKS_EVENT_SW_POWER_CAP,
+                        UsageField.CLOCKS_EVENT_SW_THERMAL_SLOWDOWN, UsageField.CLOCKS_EVENT_HW_THERMAL_SLOWDOWN),
+                got.stream().filter(o -> o.gpuUuid().equals(capped) && o.value() == 1 && ClockEventReason.of(o.field()) != null)
+                        .map(UsageObservation::field).sorted().toList());
+        assertTrue(got.stream().anyMatch(o -> !o.gpuUuid().equals(capped) && o.field() == UsageField.CLOCKS_EVENT_GPU_IDLE
+                && o.value() == 1));
     }
 
     @Test
