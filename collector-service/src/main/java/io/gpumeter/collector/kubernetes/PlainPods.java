@@ -121,7 +121,7 @@ final class PlainPods {
         return meta;
     }
 
-    /** An entry's time alone: what a stack pod's fact reads of it (when its version was written). */
+    /** An entry's time alone: what a pod's fact reads of it (when its version was written). */
     private static ManagedFieldsEntry managedField(JsonParser p, JsonToken start) throws IOException {
         ManagedFieldsEntry entry = new ManagedFieldsEntry();
         for (JsonToken value = object(p, start); value != null; value = next(p)) {

@@ -61,7 +61,8 @@ public final class PodTranslator {
             }
         }
         return new PodFact(meta.getUid(), meta.getNamespace(), meta.getName(), meta.getResourceVersion(), type,
-                observedAt, Timestamps.parse(meta.getCreationTimestamp(), "metadata.creationTimestamp"),
+                ManagedFieldTimes.written(meta.getManagedFields(), type, observedAt),
+                Timestamps.parse(meta.getCreationTimestamp(), "metadata.creationTimestamp"),
                 scheduledAt(pod), spec == null ? null : blankToNull(spec.getNodeName()),
                 status == null ? null : status.getPhase(), spec == null ? null : spec.getSchedulerName(),
                 allTerminated, lastFinished,

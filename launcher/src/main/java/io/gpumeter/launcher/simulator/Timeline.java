@@ -53,14 +53,14 @@ final class Timeline {
     }
 
     /**
-     * Dates a node's or the GPU stack's version as an API server does, by its writer's managedFields entry, so that a
-     * replay of the history tells when each of their changes happened rather than when it was replayed.
+     * Dates a node's, a pod's or the GPU stack's version as an API server does, by its writer's managedFields entry,
+     * so that a replay of the history tells when each of their changes happened rather than when it was replayed.
      */
     private static void written(HasMetadata object, Instant at) {
         ObjectMeta meta = object.getMetadata();
-        boolean stack = object instanceof DaemonSet || object instanceof Deployment
-                || object instanceof Pod && STACK_NAMESPACES.contains(meta.getNamespace());
-        if (!(object instanceof Node) && !stack || meta.getManagedFields() != null && !meta.getManagedFields().isEmpty()) {
+        boolean stack = object instanceof DaemonSet || object instanceof Deployment;
+        if (!(object instanceof Node) && !(object instanceof Pod) && !stack
+                || meta.getManagedFields() != null && !meta.getManagedFields().isEmpty()) {
             return;
         }
         meta.setManagedFields(List.of(new ManagedFieldsEntryBuilder()
@@ -68,7 +68,4 @@ final class Timeline {
                 .withOperation("Update").withApiVersion(object.getApiVersion()).withTime(Rfc3339.format(at)).build()));
     }
 
-    /** Where the simulated GPU stack runs. */
-    private static final java.util.Set<String> STACK_NAMESPACES = java.util.Arrays.stream(StackComponent.values())
-            .map(StackComponent::namespace).collect(java.util.stream.Collectors.toUnmodifiableSet());
 }
