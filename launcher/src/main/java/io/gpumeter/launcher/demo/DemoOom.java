@@ -99,6 +99,9 @@ final class DemoOom {
                 .addToAnnotations("hami.io/vgpu-node", signals.sharedNode())
                 .addToAnnotations("hami.io/bind-phase", "success")
                 .addToAnnotations("hami.io/bind-time", String.valueOf(createdAt().getEpochSecond()))
+                // the kubelet's last write, when it reported the failure: what dates this version
+                .addNewManagedField().withManager("kubelet").withOperation("Update").withApiVersion("v1")
+                .withTime(failed).endManagedField()
                 .endMetadata()
                 .withNewSpec().withSchedulerName("hami-scheduler").withNodeName(signals.sharedNode()).withRestartPolicy("Never")
                 .addNewContainer().withName(CONTAINER).withImage(image)

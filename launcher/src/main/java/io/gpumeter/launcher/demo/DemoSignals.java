@@ -145,6 +145,8 @@ public final class DemoSignals {
                 .addToAnnotations("hami.io/vgpu-node", sharedNode())
                 .addToAnnotations("hami.io/bind-phase", "success")
                 .addToAnnotations("hami.io/bind-time", String.valueOf(neighbourAt().getEpochSecond()))
+                .addNewManagedField().withManager("kubelet").withOperation("Update").withApiVersion("v1")
+                .withTime(at).endManagedField()
                 .endMetadata()
                 .withNewSpec().withSchedulerName("hami-scheduler").withNodeName(sharedNode()).withRestartPolicy("Never")
                 .addNewContainer().withName("bench").withImage("nvcr.io/nvidia/cuda:12.6.2-runtime-ubuntu22.04")
@@ -627,6 +629,15 @@ public final class DemoSignals {
     /** Container logs: the embedding job's, with its CUDA out-of-memory. */
     public List<Push> containerLogPushes() {
         return List.of(oom().logPush());
+    }
+
+    /** The embedding job's pod, namespace/name, and when its CUDA allocation failed. */
+    public String oomPodKey() {
+        return DemoOom.NAMESPACE + "/" + DemoOom.POD;
+    }
+
+    public Instant oomAt() {
+        return oom().oomAt();
     }
 
     /** The embedding job's pod, for the API server the collector watches. */
