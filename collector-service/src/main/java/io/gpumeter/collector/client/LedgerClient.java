@@ -4,6 +4,7 @@ import io.gpumeter.common.client.Answers;
 import io.gpumeter.common.fact.BundleResult;
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.HostBatch;
 import io.gpumeter.common.fact.IngestResult;
 import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.UsageBatch;
@@ -28,12 +29,14 @@ public class LedgerClient {
     private final LedgerApi api;
     private final LedgerUsageApi usageApi;
     private final GovernanceLedgerApi governanceApi;
+    private final LedgerHostApi hostApi;
 
     public LedgerClient(@RestClient LedgerApi api, @RestClient LedgerUsageApi usageApi,
-                        @RestClient GovernanceLedgerApi governanceApi) {
+                        @RestClient GovernanceLedgerApi governanceApi, @RestClient LedgerHostApi hostApi) {
         this.api = api;
         this.usageApi = usageApi;
         this.governanceApi = governanceApi;
+        this.hostApi = hostApi;
     }
 
     public IngestResult deliver(FactBatch batch) {
@@ -58,6 +61,10 @@ public class LedgerClient {
 
     public UsageReceipt deliver(UsageBatch batch) {
         return Answers.delivered("the ledger", "batch", () -> usageApi.deliver(batch));
+    }
+
+    public HostReceipt deliver(HostBatch batch) {
+        return Answers.delivered("the ledger", "batch", () -> hostApi.deliver(batch));
     }
 
     public IngestResult deliver(GovernanceBatch batch) {

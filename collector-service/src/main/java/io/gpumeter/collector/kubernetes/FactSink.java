@@ -160,6 +160,12 @@ public final class FactSink {
         later.skipped.forEach((reason, count) -> skipped.merge(reason, count, Integer::sum));
     }
 
+    /** Hands each pod version and governance fact collected so far to {@code each}, as collected (before hand-over). */
+    public void forEachCollected(java.util.function.Consumer<Object> each) {
+        pods.forEach(each);
+        governance.forEach(each);
+    }
+
     public void skip(String reason) {
         skipped.merge(reason, 1, Integer::sum);
     }

@@ -10,6 +10,7 @@ import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.governance.GovernanceBuffer;
 import io.gpumeter.collector.governance.GovernanceInformers;
 import io.gpumeter.collector.governance.PendingPositionPolls;
+import io.gpumeter.collector.host.GpuPlaces;
 import io.gpumeter.collector.kubernetes.DraInformers;
 import io.gpumeter.collector.kubernetes.ContentChanges;
 import io.gpumeter.collector.kubernetes.FactSink;
@@ -60,6 +61,8 @@ public class LiveWatch {
     /** Pod informers of GPU-stack namespaces outside {@code gpumeter.collector.watch.namespaces}: stack facts only. */
     private final List<SharedIndexInformer<Pod>> stackPodInformers = new java.util.concurrent.CopyOnWriteArrayList<>();
     private final GpuStack stack;
+    /** The GPU pods and nodes host intake keeps the series of. */
+    private final GpuPlaces places;
     private volatile State state;
     private volatile String problem;
 
@@ -67,7 +70,8 @@ public class LiveWatch {
 
     public LiveWatch(KubernetesClient client, CollectorConfig config, FactBuffer buffer, GovernanceBuffer governance,
                      PendingPositionPolls pendingPositions, LedgerClient ledger, MeterRegistry metrics, Clock clock,
-                     GpuStack stack) {
+                     GpuStack stack, GpuPlaces places) {
+        this.places = places;
         this.clock = clock;
         this.stack = stack;
         this.pendingPositions = pendingPositions;
@@ -178,7 +182,9 @@ public class LiveWatch {
         } else {
             sink.accept(type, object, clock.instant());
         }
+        long now = clock.millis();
         for (Object fact : sink.all()) {
+            places.learn(config.cluster(), fact, now);
             if (changes.isNews(fact)) {
                 buffer.add(fact);
             } else {
@@ -186,6 +192,7 @@ public class LiveWatch {
             }
         }
         sink.governanceFacts().forEach(fact -> {
+            places.learn(config.cluster(), fact, now);
             if (stackChanges.isNews(config.cluster(), fact)) {
                 governance.add(fact);
                 pendingPositions.seen(fact);

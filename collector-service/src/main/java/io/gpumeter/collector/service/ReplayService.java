@@ -5,6 +5,7 @@ import io.gpumeter.collector.client.JsonBody;
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.kubernetes.FactSink;
+import io.gpumeter.collector.host.GpuPlaces;
 import io.gpumeter.collector.kubernetes.GpuStack;
 import io.gpumeter.collector.kubernetes.WatchStreamReader;
 import io.gpumeter.common.fact.BundleResult;
@@ -44,9 +45,12 @@ public class ReplayService {
     private final OldestFirst parsers;
 
     private final GpuStack stack;
+    /** The GPU pods and nodes host intake keeps the series of: a replayed GPU pod is one. */
+    private final GpuPlaces places;
 
     public ReplayService(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics, ObjectMapper json, Clock clock,
-                         GpuStack stack) {
+                         GpuStack stack, GpuPlaces places) {
+        this.places = places;
         this.stack = stack;
         this.parallelism = Math.max(1, config.replay().parsers().orElse(Runtime.getRuntime().availableProcessors()));
         this.parsers = new OldestFirst(parallelism, "replay-parser");
@@ -71,6 +75,8 @@ public class ReplayService {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
+        long now = clock.millis();
+        sink.forEachCollected(fact -> places.learn(target, fact, now));
         int skipped = sink.skippedCount();
         Map<String, Integer> skippedByReason = sink.skippedByReason();
         BundleResult both = sink.facts() == 0 && sink.governanceFacts().isEmpty()

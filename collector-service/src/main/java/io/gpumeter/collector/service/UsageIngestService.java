@@ -5,6 +5,7 @@ import io.gpumeter.collector.client.UsageReceipt;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.governance.GovernanceBuffer;
 import io.gpumeter.collector.governance.GovernanceDelivery;
+import io.gpumeter.collector.host.GpuPlaces;
 import io.gpumeter.collector.kubernetes.ContentChanges;
 import io.gpumeter.collector.usage.DcgmSeries;
 import io.gpumeter.collector.usage.GpuIndexes;
@@ -57,11 +58,14 @@ public class UsageIngestService {
     private final Clock clock;
     private final GovernanceBuffer governance;
     private final GovernanceDelivery governanceNow;
+    /** The GPU pods and nodes host intake keeps the series of: a node sending GPU usage is one. */
+    private final GpuPlaces places;
     /** The driver version last sent per cluster, source, node and card: room for 100,000 cards, then the oldest goes. */
     private final ContentChanges driverVersions = new ContentChanges(100_000);
 
     public UsageIngestService(LedgerClient ledger, UsageDelivery buffer, CollectorConfig config, MeterRegistry metrics,
-            Clock clock, GovernanceBuffer governance, GovernanceDelivery governanceNow) {
+            Clock clock, GovernanceBuffer governance, GovernanceDelivery governanceNow, GpuPlaces places) {
+        this.places = places;
         this.clock = clock;
         this.governance = governance;
         this.governanceNow = governanceNow;
@@ -118,6 +122,8 @@ public class UsageIngestService {
 
     private UsageIngestResult deliver(UsageMapping mapping, String node, String cluster) {
         String target = cluster == null || cluster.isEmpty() ? config.cluster() : ClusterName.require("cluster", cluster);
+        mapping.observations().stream().map(o -> java.util.Arrays.asList(o.node(), o.namespace(), o.pod())).distinct()
+                .forEach(place -> places.usage(target, place.get(0), place.get(1), place.get(2)));
         List<io.gpumeter.common.fact.UsageSample> samples = mapping.observations().stream().map(UsageSamples::of).toList();
         UsageReceipt receipt;
         if (samples.isEmpty()) {

@@ -63,7 +63,7 @@ class LedgerClientTest {
     @Test
     void aBundleThatCouldNotBeWrittenFailsWithThatCauseNotWithTheLedgersRefusalOfWhatArrived() {
         RefusingEmptyBodies ledger = new RefusingEmptyBodies();
-        LedgerClient client = new LedgerClient(ledger, null, null);
+        LedgerClient client = new LedgerClient(ledger, null, null, null);
         JsonBody unwritable = JsonBody.writing(new ObjectMapper(), () -> {
             throw new IllegalStateException("a fact that cannot be written");
         }, writer);
@@ -78,7 +78,7 @@ class LedgerClientTest {
     @Test
     void aWrittenBundleIsDeliveredAndTheLedgersRefusalStaysARefusal() {
         RefusingEmptyBodies ledger = new RefusingEmptyBodies();
-        LedgerClient client = new LedgerClient(ledger, null, null);
+        LedgerClient client = new LedgerClient(ledger, null, null, null);
 
         BundleResult result = client.deliver(JsonBody.writing(new ObjectMapper(), () -> List.of("fact"), writer));
         assertEquals("[\"fact\"]", ledger.received);

@@ -26,6 +26,8 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static final List<JsonNode> GOVERNANCE = new CopyOnWriteArrayList<>();
     static final List<JsonNode> USAGE = new CopyOnWriteArrayList<>();
     static final List<JsonNode> LIVE_PODS = new CopyOnWriteArrayList<>();
+    /** Host-minute batches the ledger took. */
+    static final List<JsonNode> HOST = new CopyOnWriteArrayList<>();
     /** The Authorization header of each fact batch: the collector presents its service token. */
     static final List<String> AUTHORIZATIONS = new CopyOnWriteArrayList<>();
     /** Requests to the bundle intake, refused ones included: a retry shows as a second call. */
@@ -116,6 +118,20 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                 USAGE.add(batch);
                 reply = ("{\"accepted\":" + batch.path("samples").size() + ",\"duplicates\":0,\"podsBound\":0}")
                         .getBytes(StandardCharsets.UTF_8);
+            }
+            exchange.getResponseHeaders().add("Content-Type", "application/json");
+            exchange.sendResponseHeaders(status, reply.length);
+            exchange.getResponseBody().write(reply);
+            exchange.close();
+        });
+        server.createContext("/api/v1/host/minutes", exchange -> {
+            JsonNode batch = JSON.readTree(exchange.getRequestBody());
+            int status = STATUS.get();
+            byte[] reply = ("{\"status\":" + status + "}").getBytes(StandardCharsets.UTF_8);
+            if (status == 200) {
+                HOST.add(batch);
+                reply = ("{\"stored\":" + (batch.path("containers").size() + batch.path("nodes").size())
+                        + ",\"unchanged\":0}").getBytes(StandardCharsets.UTF_8);
             }
             exchange.getResponseHeaders().add("Content-Type", "application/json");
             exchange.sendResponseHeaders(status, reply.length);
