@@ -101,6 +101,26 @@ class ConsoleEndToEndTest {
             browser.shoot(page[0]);
         }
         dryRunActions();
+        triageOfTheEmbeddingJob();
+    }
+
+    /** The Triage page of the demo's out-of-memory draws the path alert-service's triage answers, with its fix. */
+    private void triageOfTheEmbeddingJob() throws IOException {
+        String[] pod = signals.oomPodKey().split("/");
+        String at = Rfc3339.format(signals.oomAt().plus(Duration.ofMinutes(1)));
+        JsonPath answer = api(Service.ALERT, "/api/v1/triage", Map.of("namespace", pod[0], "pod", pod[1], "cluster",
+                io.gpumeter.launcher.demo.Demo.CLUSTER, "at", at));
+        browser.go("/triage?namespace=" + pod[0] + "&pod=" + pod[1] + "&cluster=" + io.gpumeter.launcher.demo.Demo.CLUSTER
+                + "&at=" + at);
+        assertEquals(List.of(), browser.texts(".message.error"), "triage: the APIs answered");
+        assertEquals(List.of(answer.getString("symptom")), browser.texts("#node-symptom .value"));
+        assertEquals(List.of(answer.getString("cause")), browser.texts("#node-cause .value"));
+        assertEquals(answer.getList("alternatives.cause"), browser.attributes(".node.ruled-out", "data-cause"));
+        assertEquals(List.of(answer.getString("fix.action")), browser.texts("#triage-fix .action"));
+        assertEquals(answer.getList("evidence").size(), browser.texts("#evidence-table tbody tr").size());
+        browser.chartDrawn("evidence-chart");
+        browser.noConsoleErrors("triage");
+        browser.shoot("triage-oom");
     }
 
     /** Q1: the cards held at the instant and who held them are the fleet's occupants the ledger answers. */
@@ -266,11 +286,39 @@ class ConsoleEndToEndTest {
             browser.noConsoleErrors(page[0]);
             browser.shoot(page[0]);
         }
+        myWorkloads();
         browser.go("/fleet");
         assertTrue(browser.texts(".message.error").stream().anyMatch(m -> m.contains("refused")), browser.texts(".message").toString());
         assertEquals(List.of(), browser.texts("li.card.held"));
         browser.noConsoleErrors("tenant fleet");
         browser.shoot("tenant-fleet-refused");
+    }
+
+    /** My workloads: the tenant's own pods only, each a click from its triage, which names no other tenant. */
+    private void myWorkloads() throws IOException {
+        browser.go("/workloads");
+        assertEquals(List.of(), browser.texts(".message.error"), "my workloads: the ledger answered");
+        List<String> rows = browser.attributes("#waiting-table tbody tr, #holding-table tbody tr", "data-object");
+        assertFalse(rows.isEmpty(), "the tenant's pods now");
+        assertTrue(rows.stream().allMatch(r -> r.startsWith(TENANT + "-")), "only the tenant's namespaces: " + rows);
+        String source = browser.source();
+        for (String other : TENANTS) {
+            assertTrue(other.equals(TENANT) || !source.contains(other), "my workloads names " + other);
+        }
+        browser.shoot("tenant-workloads");
+        String triage = browser.attributes("#holding-table a.triage, #waiting-table a.triage", "href").get(0);
+        if (triage.startsWith("http")) {
+            browser.open(triage);
+        } else {
+            browser.go(triage);
+        }
+        assertEquals(List.of(), browser.texts(".message.error"), "the tenant's own triage: " + triage);
+        String page = browser.source();
+        for (String other : TENANTS) {
+            assertTrue(other.equals(TENANT) || !page.contains(other), "the tenant's triage names " + other);
+        }
+        browser.noConsoleErrors("tenant triage");
+        browser.shoot("tenant-triage");
     }
 
     private static JsonPath api(Service service, String path, Map<String, ?> params) {
