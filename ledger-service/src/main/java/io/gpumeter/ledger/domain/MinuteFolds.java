@@ -28,10 +28,12 @@ public final class MinuteFolds {
     /** The seconds of one minute row this delivery brings, by second of the minute. */
     public static final class Fold {
         private long seconds;
+        private int offered;
         private final int[] millis = new int[60];
         private final double[] values = new double[60];
 
         void offer(int millisIntoMinute, double value) {
+            offered++;
             int second = millisIntoMinute / 1000;
             long bit = 1L << second;
             if ((seconds & bit) == 0 || millisIntoMinute < millis[second]) {
@@ -68,6 +70,11 @@ public final class MinuteFolds {
                 }
             }
             return max;
+        }
+
+        /** The milliseconds into the minute of a second held (its earliest reading). */
+        public int millis(int second) {
+            return millis[second];
         }
 
         /** The value of a second held. */
@@ -107,6 +114,21 @@ public final class MinuteFolds {
 
     public Map<Key, Fold> rows() {
         return folds;
+    }
+
+    /**
+     * The rows of the fields {@code keep} accepts, as folds of their own; each keeps the count of values offered for
+     * its rows, so the two parts of a delivery add up to the whole.
+     */
+    public MinuteFolds only(java.util.function.Predicate<String> keep) {
+        MinuteFolds out = new MinuteFolds();
+        folds.forEach((key, fold) -> {
+            if (keep.test(key.field())) {
+                out.folds.put(key, fold);
+                out.offered += fold.offered;
+            }
+        });
+        return out;
     }
 
     /** Values offered, duplicates within the delivery included. */

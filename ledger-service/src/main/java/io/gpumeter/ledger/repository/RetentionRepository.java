@@ -74,6 +74,9 @@ public class RetentionRepository {
                                 .chain(() -> conn.query(fold(minutes)).execute())
                                 .map(RetentionRepository::folded)
                                 .call(() -> conn.query("DROP TABLE " + minutes).execute())
+                                // the day's counter readings go with it: its minutes were derived from them
+                                .call(() -> conn.query("DROP TABLE IF EXISTS ledger."
+                                        + CounterRepository.partition(day)).execute())
                                 .map(counts -> Optional.of(new Folded(day, counts[0], counts[1])));
                     });
         }));

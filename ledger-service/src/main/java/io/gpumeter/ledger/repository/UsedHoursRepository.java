@@ -27,7 +27,8 @@ import static io.gpumeter.ledger.repository.FactRepository.toOffset;
  * unit's fraction — its HAMi containers' core utilization, else the SM time of the processes nvidia-smi saw for it;
  * else its card's activity per minute. A card's activity is never copied to every pod on it: what the pods measured
  * on the card took of it is theirs, the rest is apportioned among the other units by allocated fraction, each capped
- * at its own fraction. Every row says which source it came from ({@link UsageSource}).
+ * at its own fraction. Every row says which source it came from ({@link UsageSource}). The same pass splits each
+ * minute's energy of a card among the units on it by allocated fraction (used-hours.sql).
  */
 @ApplicationScoped
 public class UsedHoursRepository {
@@ -61,9 +62,11 @@ public class UsedHoursRepository {
                     for (Row row : rows) {
                         List<String> values = new ArrayList<>();
                         dimensions.forEach(d -> values.add(row.getString("d" + d.ordinal())));
+                        Double joules = row.getDouble("energy_j");
                         out.put(String.join("/", values), new UsedHours(nonNull(row.getBigDecimal("used")),
                                 nonNull(row.getBigDecimal("covered")), row.getString("metrics"),
-                                UsageSource.parseAll(row.getString("sources"))));
+                                UsageSource.parseAll(row.getString("sources")), joules == null ? 0 : joules,
+                                nonNull(row.getBigDecimal("energy_covered")), row.getString("energy_sources")));
                     }
                     return out;
                 });

@@ -7,6 +7,7 @@ import io.gpumeter.ledger.domain.GpuHours;
 import io.gpumeter.ledger.domain.GroupDimension;
 import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.repository.IdleEnergyRepository;
 import io.gpumeter.ledger.repository.UsedHoursRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -18,22 +19,33 @@ import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 
-/** Allocated, used and idle normalized GPU-hours per group over a window. */
+/** Allocated, used and idle normalized GPU-hours per group over a window, and the energy of the group's units and cards. */
 @ApplicationScoped
 public class GpuHoursService {
 
     /** Bounds one query's work; a year of monthly reports fits with room to spare. */
     static final Duration MAX_WINDOW = Duration.ofDays(400);
 
+    /** The dimensions a card has: grouped by these alone, a group's cards have an energy no unit held. */
+    private static final Set<GroupDimension> CARD_DIMENSIONS = EnumSet.of(GroupDimension.CLUSTER, GroupDimension.NODE,
+            GroupDimension.MODEL, GroupDimension.DAY, GroupDimension.WEEK, GroupDimension.MONTH);
+
     private final AllocationRepository allocations;
     private final UsedHoursRepository used;
+    private final IdleEnergyRepository idleEnergy;
     private final Clock clock;
 
-    public GpuHoursService(AllocationRepository allocations, UsedHoursRepository used, Clock clock) {
+    public GpuHoursService(AllocationRepository allocations, UsedHoursRepository used, IdleEnergyRepository idleEnergy,
+                           Clock clock) {
         this.allocations = allocations;
         this.used = used;
+        this.idleEnergy = idleEnergy;
         this.clock = clock;
     }
 
@@ -52,11 +64,33 @@ public class GpuHoursService {
         List<TimeBucket> buckets = dims.stream().filter(GroupDimension::bucket).findFirst()
                 .map(unit -> TimeBucket.over(window, unit, zone)).orElse(null);
         Instant now = clock.instant();
-        return allocations.allocatedHours(window, dims, now, tenant, buckets)
+        Uni<List<GpuHours>> rows = allocations.allocatedHours(window, dims, now, tenant, buckets)
                 .chain(allocated -> used.usedHours(window, dims, now, tenant, buckets)
                         .map(usedByKey -> allocated.stream()
                                 .map(a -> GpuHours.of(a.key(), a.group(), a.allocatedGpuHours(), usedByKey.get(a.key())))
                                 .toList()));
+        if (tenant != null || !CARD_DIMENSIONS.containsAll(dims)) {
+            return rows;
+        }
+        return rows.chain(hours -> idleEnergy.idleEnergy(window, dims, now, buckets).map(idle -> withIdle(hours, idle)));
+    }
+
+    /**
+     * The rows with their cards' idle energy, and a row of its own for each group whose cards drew energy while it held
+     * nothing in the window (allocated 0), in key order after the others: the rows' energy and idle energy then add up
+     * to all the energy their cards drew.
+     */
+    static List<GpuHours> withIdle(List<GpuHours> hours, List<IdleEnergyRepository.Idle> idle) {
+        Map<String, IdleEnergyRepository.Idle> byKey = new LinkedHashMap<>();
+        idle.forEach(i -> byKey.put(i.key(), i));
+        List<GpuHours> out = new ArrayList<>();
+        for (GpuHours h : hours) {
+            IdleEnergyRepository.Idle i = byKey.remove(h.key());
+            out.add(h.withIdleEnergy(i == null ? 0 : i.joules()));
+        }
+        byKey.values().stream().sorted(java.util.Comparator.comparing(IdleEnergyRepository.Idle::key))
+                .forEach(i -> out.add(GpuHours.idleOnly(i.key(), i.group(), i.joules())));
+        return out;
     }
 
     /** The IANA time zone of the bucket seams, UTC when absent. */

@@ -7,6 +7,7 @@ import io.gpumeter.common.fact.UsagePartial;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.domain.CardUsage;
+import io.gpumeter.ledger.domain.CounterField;
 import io.gpumeter.ledger.domain.MinuteFolds;
 import io.gpumeter.ledger.domain.UsagePoint;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
@@ -25,7 +26,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Stores usage — single samples and per-minute partials alike — into the minute rollups and learns from their pod
+ * Stores usage — single samples and per-minute partials alike — into the minute rollups (the cards' counters into
+ * their readings, from which {@link CounterBooks} derives their minutes) and learns from their pod
  * labels which cards anonymous allocations hold, re-deriving those pods; changes of a card's Xid gauge and of its
  * memory-health series become
  * failure incidents, and the MIG instances it reports are kept for MIG consistency — all in one transaction per batch.
@@ -43,8 +45,11 @@ public class UsageService {
     private final IncidentBooks incidentBooks;
     private final MigBooks migBooks;
 
+    private final CounterBooks counters;
+
     public UsageService(Pool pool, UsageRepository usage, AllocationBooks books, IncidentBooks incidentBooks,
-                        MigBooks migBooks) {
+                        MigBooks migBooks, CounterBooks counters) {
+        this.counters = counters;
         this.incidentBooks = incidentBooks;
         this.migBooks = migBooks;
         this.pool = pool;
@@ -56,11 +61,14 @@ public class UsageService {
         validate(batch);
         String cluster = batch.cluster();
         MinuteFolds folds = MinuteFolds.of(batch.samples(), batch.partials());
+        MinuteFolds rollups = folds.only(field -> CounterField.ofRaw(field).isEmpty());
+        MinuteFolds counterReadings = folds.only(field -> CounterField.ofRaw(field).isPresent());
         List<UsageSample> sightings = sightings(batch);
         List<UsageSample> gaugeReadings = incidentGaugeReadings(batch);
         return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> usage.ensurePartitions(conn, folds.days()))
-                .chain(() -> usage.addMinutes(conn, cluster, folds))
+                .chain(() -> usage.addMinutes(conn, cluster, rollups))
+                .chain(added -> counters.record(conn, cluster, counterReadings).map(more -> added + more))
                 .call(() -> incidentBooks.recordXidGauge(conn, cluster, gaugeReadings))
                 .call(() -> incidentBooks.recordHealthGauges(conn, cluster, gaugeReadings))
                 .call(() -> migBooks.recordInstances(conn, cluster, batch))
@@ -158,6 +166,11 @@ public class UsageService {
         }
         if (field == null) {
             throw ApiProblem.badRequest(at + "field", at + "field is required");
+        }
+        if (field instanceof UsageField f && f.derived()) {
+            throw ApiProblem.badRequest(at + "field", at + "field " + f + " is derived by the ledger from the card's "
+                    + "counter; send the counter (" + java.util.Arrays.stream(CounterField.values())
+                    .filter(c -> c.derived() == f).findFirst().orElseThrow().raw() + ")");
         }
     }
 

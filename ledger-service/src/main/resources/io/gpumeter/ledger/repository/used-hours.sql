@@ -1,6 +1,9 @@
 -- Used card-equivalent hours per group over the window [$1, $2); a held unit counts up to $3, the earlier of the
 -- window's end and now; $4 is the tenant asked for, null for all. {dimensions} and {groups} are the group columns
 -- over `m`; {tenant_filter} is "AND tenant = $4" when a tenant is asked for, else "AND $4::text IS NULL".
+-- In the same pass, the energy of the group's units: each span of a card's energy (its mean power times the span's
+-- seconds) is split among the units on the card by allocated fraction times the seconds each held it, capped at the
+-- whole card when they held more; the rest is the card's idle energy, no unit's (idle-energy.sql).
 WITH card AS (
     -- The first step: the cards the asked tenant held in the window, read by the window and the tenant on indexed
     -- columns, as the arrays of clusters and cards the later reads filter by. Their other occupants join below
@@ -20,6 +23,21 @@ activity AS (
     -- The activity of those cards and of their MIG instances per minute of the window (SM_ACTIVE, else
     -- GR_ENGINE_ACTIVE, else GPU_UTIL, with the card's GPU_UTIL beside it).
     SELECT a.* FROM card c CROSS JOIN LATERAL ledger.card_activity(c.clusters, c.gpu_uuids, $1, $2) a),
+energy AS (
+    -- The energy of those cards per minute (per hour before the minute retention): the card's mean power over the span
+    -- from its energy counter where the ledger derived it, else from its power draw, and which of the two.
+    SELECT e.* FROM card c CROSS JOIN LATERAL ledger.card_energy(c.clusters, c.gpu_uuids, $1, $2) e
+    WHERE e.watts IS NOT NULL),
+energy_held AS (
+    -- Every unit beside each span of its card's energy, with the card-equivalents all units held of the span (inside
+    -- the window): the span's energy is split among them by fraction times seconds held, over that when above one.
+    SELECT seg.cluster, seg.tenant, seg.team, seg.project, seg.namespace, seg.pod, seg.node, seg.gpu_model,
+           seg.owner_kind, seg.owner_name, seg.fraction, seg.a, seg.b, e.minute, e.span, e.watts, e.source AS e_source,
+           sum(seg.fraction * ledger.clipped_seconds(e.minute, e.minute + e.span, seg.a, seg.b))
+               OVER (PARTITION BY e.cluster, e.gpu_uuid, e.minute)
+             / nullif(ledger.clipped_seconds(e.minute, e.minute + e.span, $1, $2), 0) AS held
+    FROM seg JOIN energy e ON e.cluster = seg.cluster AND e.gpu_uuid = seg.gpu_uuid
+         AND e.minute < seg.b AND e.minute + e.span > seg.a),
 pod_reading AS (
     -- What pods measured on those cards per minute (per hour before the minute retention): HAMi containers' core
     -- utilization, and the SM time of the processes the pusher named a pod for (a bare pid names no pod).
@@ -118,16 +136,24 @@ measured AS (
     -- the bucket's label and {seg_start}, {seg_end} the segment clipped to it: an hour across a seam is split.
     SELECT o.*, {bucket} AS bucket, ledger.clipped_seconds(o.minute, o.minute + o.span, {seg_start}, {seg_end}) AS o_sec
     FROM (SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
-                 a, b, minute, span, metric, via, share FROM own
+                 a, b, minute, span, metric, via, share, FALSE AS energy, NULL::float8 AS watts, NULL::float8 AS held,
+                 NULL::text AS e_source FROM own
           UNION ALL
           SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
-                 a, b, minute, span, metric, via, least(fraction, coalesce(portion, 0)) FROM apportioned) o
+                 a, b, minute, span, metric, via, least(fraction, coalesce(portion, 0)), FALSE, NULL, NULL, NULL
+          FROM apportioned
+          UNION ALL
+          SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
+                 a, b, minute, span, NULL, NULL, 0, TRUE, watts, held, e_source FROM energy_held) o
     {bucket_join})
 SELECT {dimensions},
-       sum(m.o_sec * m.share) / 3600 AS used,
-       sum(m.o_sec * m.fraction) / 3600 AS covered,
+       sum(m.o_sec * m.share) FILTER (WHERE NOT m.energy) / 3600 AS used,
+       sum(m.o_sec * m.fraction) FILTER (WHERE NOT m.energy) / 3600 AS covered,
        string_agg(DISTINCT m.metric, ',' ORDER BY m.metric) AS metrics,
-       string_agg(DISTINCT m.via, ',' ORDER BY m.via) AS sources
+       string_agg(DISTINCT m.via, ',' ORDER BY m.via) AS sources,
+       sum(m.o_sec::float8 * m.fraction::float8 * m.watts / greatest(1, m.held)) FILTER (WHERE m.energy) AS energy_j,
+       sum(m.o_sec * m.fraction) FILTER (WHERE m.energy) / 3600 AS energy_covered,
+       string_agg(DISTINCT m.e_source, ',' ORDER BY m.e_source) AS energy_sources
 FROM measured m
 WHERE $4::text IS NULL OR m.tenant = $4
 GROUP BY {groups}
