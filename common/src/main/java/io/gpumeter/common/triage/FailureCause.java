@@ -33,6 +33,14 @@ public enum FailureCause {
     NEIGHBOUR_INTERFERENCE(RootCauseClass.DATA_PLANE),
     /** A slow service whose own request rate rose while no neighbour changed. */
     OWN_LOAD(RootCauseClass.WORKLOAD),
+    /** Its container's CPU at its limit, or throttled by CFS above the threshold: the GPU waits for the host. */
+    CPU_SATURATED(RootCauseClass.WORKLOAD),
+    /** The node's I/O pressure, or the pod's own disk, held the work back. */
+    IO_WAIT(RootCauseClass.DATA_PLANE),
+    /** The pod's network took the configured share of the node's: the work waited on the wire. */
+    NETWORK(RootCauseClass.DATA_PLANE),
+    /** The card slowed its clocks for power or heat (a power cap, a hardware slowdown, thermal limits). */
+    POWER_OR_THERMAL(RootCauseClass.DATA_PLANE),
     /** A slow service whose cause the inputs at hand cannot name; the answer says what it could not rule out. */
     UNEXPLAINED(RootCauseClass.DATA_PLANE),
     /** Using more than declared: a quota's soft limit exceeded. */
