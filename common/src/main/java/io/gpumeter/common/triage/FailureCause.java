@@ -66,10 +66,10 @@ public enum FailureCause {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** The cause a pushed log signal names, or null. */
-    public static FailureCause ofSignal(String signal) {
+    /** The cause a label names (a pushed log signal's, a stored incident's), or null. */
+    public static FailureCause ofLabel(String label) {
         for (FailureCause c : values()) {
-            if (c.label().equals(signal)) {
+            if (c.label().equals(label)) {
                 return c;
             }
         }

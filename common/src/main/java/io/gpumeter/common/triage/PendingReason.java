@@ -51,6 +51,16 @@ public enum PendingReason {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
+    /** The class a label names ({@code cluster-full}, as {@link #label()} writes it), or null. */
+    public static PendingReason ofLabel(String label) {
+        for (PendingReason r : values()) {
+            if (r.label().equals(label)) {
+                return r;
+            }
+        }
+        return null;
+    }
+
     /** The class of a waiting message; null or empty text is OTHER. */
     public static PendingReason classify(String message) {
         if (message == null || message.isBlank()) {

@@ -131,7 +131,7 @@ public final class PodIncidents {
             }
         }
         for (LogSignalFact s : signals) {
-            FailureCause cause = FailureCause.ofSignal(s.signal());
+            FailureCause cause = FailureCause.ofLabel(s.signal());
             if (cause != null) {
                 add(seen, new Observation(cause, s.at(), s.container(), 1, s.line()));
             }

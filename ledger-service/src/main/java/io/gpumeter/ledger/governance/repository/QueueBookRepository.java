@@ -27,8 +27,11 @@ import static io.gpumeter.ledger.repository.Columns.times;
 @ApplicationScoped
 public class QueueBookRepository {
 
-    /** A LocalQueue's ClusterQueue from its newest stored version, for workloads not admitted yet. */
-    private static final String LOCAL_QUEUES = """
+    /**
+     * A LocalQueue's ClusterQueue from its newest stored version, for workloads not admitted yet: the table
+     * {@code lq(cluster, namespace, name, cq)} of a WITH clause.
+     */
+    public static final String LOCAL_QUEUES = """
             WITH lq AS (SELECT DISTINCT ON (cluster, namespace, name) cluster, namespace, name, cluster_queue AS cq
                         FROM ledger.gov_queue_object_fact_fields WHERE kind = 'LOCAL_QUEUE'
                         ORDER BY cluster, namespace, name, revision DESC NULLS LAST, observed_at DESC)
@@ -153,17 +156,20 @@ public class QueueBookRepository {
                 .execute(params)
                 .map(rows -> {
                     List<StoredItem> out = new ArrayList<>();
-                    for (Row r : rows) {
-                        out.add(new StoredItem(r.getString("cluster"), QueueSource.valueOf(r.getString("source")),
-                                r.getString("object_uid"), r.getString("namespace"), r.getString("name"), r.getString("cq"),
-                                r.getString("local_queue"), r.getString("volcano_queue"), r.getString("scheduler"),
-                                instant(r.getOffsetDateTime("created_at")), r.getString("state"),
-                                instant(r.getOffsetDateTime("waiting_since")), r.getString("reason_class"),
-                                r.getString("reason"), r.getString("message"), r.getInteger("rejections"),
-                                r.getInteger("admissions")));
-                    }
+                    rows.forEach(r -> out.add(storedItem(r)));
                     return out;
                 });
+    }
+
+    /** A row of {@code gov_queue_item} with its ClusterQueue as {@code cq} (its own, else the one its LocalQueue feeds). */
+    public static StoredItem storedItem(Row r) {
+        return new StoredItem(r.getString("cluster"), QueueSource.valueOf(r.getString("source")),
+                r.getString("object_uid"), r.getString("namespace"), r.getString("name"), r.getString("cq"),
+                r.getString("local_queue"), r.getString("volcano_queue"), r.getString("scheduler"),
+                instant(r.getOffsetDateTime("created_at")), r.getString("state"),
+                instant(r.getOffsetDateTime("waiting_since")), r.getString("reason_class"),
+                r.getString("reason"), r.getString("message"), r.getInteger("rejections"),
+                r.getInteger("admissions"));
     }
 
     /** The queues behind a LocalQueue and a PodGroup name, each null when the ledger holds no such object. */

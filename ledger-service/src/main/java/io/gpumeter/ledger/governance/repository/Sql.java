@@ -4,12 +4,12 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 
 /** Instants out of the rows; parameter columns are {@link io.gpumeter.ledger.repository.Columns}'. */
-final class Sql {
+public final class Sql {
 
     private Sql() {
     }
 
-    static Instant instant(OffsetDateTime t) {
+    public static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();
     }
 }

@@ -95,12 +95,7 @@ public class QueueWaitService {
     }
 
     private static Pending pending(StoredItem i, Instant at, StoredPosition position, WaitDiagnosis cause) {
-        PendingReason cls = null;
-        if (cause != null && cause.reason() != null) {
-            cls = cause.reason();
-        } else if (i.reasonClass() != null) {
-            cls = PendingReason.valueOf(i.reasonClass().toUpperCase(Locale.ROOT).replace('-', '_'));
-        }
+        PendingReason cls = WaitJudge.shownClass(cause, i.reasonClass());
         BigDecimal age = i.waitingSince() == null ? null
                 : BigDecimal.valueOf(Math.max(0, Duration.between(i.waitingSince(), at).toMillis()), 3).stripTrailingZeros();
         return new Pending(i.cluster(), i.source().name().toLowerCase(Locale.ROOT), i.namespace(), i.name(),

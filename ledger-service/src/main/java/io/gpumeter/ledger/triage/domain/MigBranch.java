@@ -36,7 +36,7 @@ public final class MigBranch {
 
     public static Diagnosis diagnose(Incident i, Instant at, NodeStack stack, List<Alternative> prior, List<String> cards) {
         String cause = causeOf(i);
-        FailureCause value = FailureCause.valueOf(cause.toUpperCase(java.util.Locale.ROOT).replace('-', '_'));
+        FailureCause value = FailureCause.ofLabel(cause);
         String node = i.node();
         List<Evidence> evidence = new ArrayList<>();
         evidence.add(IncidentEvidence.of(i, at));

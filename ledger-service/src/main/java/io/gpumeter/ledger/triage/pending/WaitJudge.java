@@ -8,6 +8,7 @@ import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.WorkloadFact;
+import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.ledger.domain.HeldUnit;
 import io.gpumeter.ledger.governance.domain.PodGroupTrail;
 import io.gpumeter.ledger.governance.domain.PodTrail;
@@ -25,6 +26,7 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -64,6 +66,14 @@ public class WaitJudge {
 
     public static String key(String cluster, QueueSource source, String uid) {
         return cluster + "|" + source.name() + "|" + uid;
+    }
+
+    /**
+     * The class a read of what waits shows: the cause the facts decide, else (a kubelet's refusal, whose cause is a
+     * failure's, or a wait not judged) the class stored with what was said; null when neither is known.
+     */
+    public static PendingReason shownClass(WaitDiagnosis judged, String storedClass) {
+        return judged != null && judged.reason() != null ? judged.reason() : PendingReason.ofLabel(storedClass);
     }
 
     /** Every cluster's nodes at {@code at} (one cluster's when named): four reads, whatever the number of nodes. */
@@ -238,7 +248,7 @@ public class WaitJudge {
             return source.eventsAbout(pool, cluster, "Workload", Set.of(uid), names).map(events -> {
                 List<EventFact> before = events.stream().filter(e -> e.firstAt() == null || !e.firstAt().isAfter(at)).toList();
                 WorkloadTrail trail = new WorkloadTrail(versions, before);
-                WorkloadFact latest = versions.stream().max(java.util.Comparator.comparing(WorkloadFact::observedAt)).orElseThrow();
+                WorkloadFact latest = versions.stream().max(Comparator.comparing(WorkloadFact::observedAt)).orElseThrow();
                 return new WorkloadAt(trail, latest);
             });
         });

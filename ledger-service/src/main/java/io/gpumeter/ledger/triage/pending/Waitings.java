@@ -6,13 +6,13 @@ import io.gpumeter.common.fact.PodSetRequest;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.triage.PendingReason;
+import io.gpumeter.ledger.governance.domain.QueueSource;
 import io.gpumeter.ledger.governance.domain.QueueState;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
 
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.LinkedHashMap;
-import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -40,7 +40,7 @@ public final class Waitings {
                                Instant toldAt, String scheduler, PodStatusFact latest, String localQueue,
                                String namespace, String name) {
         boolean known = latest != null && (latest.placement() != null || latest.scheduling() != null);
-        return new Waiting(io.gpumeter.ledger.governance.domain.QueueSource.POD, namespace, name, state, since, told,
+        return new Waiting(QueueSource.POD, namespace, name, state, since, told,
                 reason, message, toldAt, scheduler, latest == null ? Map.of() : latest.gpuResources(),
                 latest == null ? null : latest.placement(), known, podReason(latest), latest == null ? null : latest.message(),
                 null, localQueue, null, null);
@@ -80,7 +80,7 @@ public final class Waitings {
             scheduler = latest.podSets().stream().map(PodSetRequest::schedulerName).filter(n -> n != null).findFirst()
                     .orElse(null);
         }
-        return new Waiting(io.gpumeter.ledger.governance.domain.QueueSource.KUEUE, namespace, name, state, since, told,
+        return new Waiting(QueueSource.KUEUE, namespace, name, state, since, told,
                 reason, message, toldAt, scheduler, latest == null ? Map.of() : perPod(latest), null, false, null, null,
                 clusterQueue, localQueue, null, kueue);
     }
@@ -106,7 +106,7 @@ public final class Waitings {
 
     private static Waiting podGroup(String state, Instant since, PendingReason told, String reason, String message,
                                     Instant toldAt, String volcanoQueue, String namespace, String name) {
-        return new Waiting(io.gpumeter.ledger.governance.domain.QueueSource.VOLCANO, namespace, name, state, since, told,
+        return new Waiting(QueueSource.VOLCANO, namespace, name, state, since, told,
                 reason, message, toldAt, "volcano", Map.of(), null, false, null, null, null, null, volcanoQueue, null);
     }
 
@@ -144,13 +144,7 @@ public final class Waitings {
 
     /** The PendingReason a stored label names; OTHER for none. */
     static PendingReason reason(String label) {
-        if (label == null) {
-            return PendingReason.OTHER;
-        }
-        try {
-            return PendingReason.valueOf(label.toUpperCase(Locale.ROOT).replace('-', '_'));
-        } catch (IllegalArgumentException e) {
-            return PendingReason.OTHER;
-        }
+        PendingReason named = PendingReason.ofLabel(label);
+        return named == null ? PendingReason.OTHER : named;
     }
 }

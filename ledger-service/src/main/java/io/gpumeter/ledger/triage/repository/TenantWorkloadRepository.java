@@ -1,5 +1,7 @@
 package io.gpumeter.ledger.triage.repository;
 
+import io.gpumeter.ledger.governance.repository.QueueBookRepository;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
 import io.gpumeter.ledger.triage.domain.Holding;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -8,7 +10,6 @@ import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -48,11 +49,11 @@ public class TenantWorkloadRepository {
                 });
     }
 
-    /** One queue state of the tenant's, with the ClusterQueue its LocalQueue feeds and its newest queue place. */
-    public record Item(String cluster, String source, String uid, String namespace, String name, String clusterQueue,
-                       String localQueue, String volcanoQueue, Instant createdAt, String state, Instant waitingSince,
-                       String reasonClass, String reason, String message, Integer positionInClusterQueue,
-                       Integer positionInLocalQueue) {
+    /**
+     * One queue state of the tenant's as the queue book stores it (its ClusterQueue its own or the one its LocalQueue
+     * feeds), with its newest queue place.
+     */
+    public record Item(StoredItem stored, Integer positionInClusterQueue, Integer positionInLocalQueue) {
     }
 
     /** The queue states (not finished, not deleted) of these namespaces. */
@@ -60,10 +61,7 @@ public class TenantWorkloadRepository {
         if (spaces.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return pool.preparedQuery("""
-                        WITH lq AS (SELECT DISTINCT ON (cluster, namespace, name) cluster, namespace, name, cluster_queue AS cq
-                                    FROM ledger.gov_queue_object_fact_fields WHERE kind = 'LOCAL_QUEUE'
-                                    ORDER BY cluster, namespace, name, revision DESC NULLS LAST, observed_at DESC)
+        return pool.preparedQuery(QueueBookRepository.LOCAL_QUEUES + """
                         SELECT w.*, coalesce(w.cluster_queue, lq.cq) AS cq, p.position_cq, p.position_lq
                         FROM unnest($1::text[], $2::text[]) AS s(cluster, namespace)
                         JOIN ledger.gov_queue_item w ON w.cluster = s.cluster AND w.namespace = s.namespace
@@ -78,11 +76,7 @@ public class TenantWorkloadRepository {
                 .map(rows -> {
                     List<Item> out = new ArrayList<>();
                     for (Row r : rows) {
-                        out.add(new Item(r.getString("cluster"), r.getString("source"), r.getString("object_uid"),
-                                r.getString("namespace"), r.getString("name"), r.getString("cq"), r.getString("local_queue"),
-                                r.getString("volcano_queue"), instant(r.getOffsetDateTime("created_at")), r.getString("state"),
-                                instant(r.getOffsetDateTime("waiting_since")), r.getString("reason_class"),
-                                r.getString("reason"), r.getString("message"), r.getInteger("position_cq"),
+                        out.add(new Item(QueueBookRepository.storedItem(r), r.getInteger("position_cq"),
                                 r.getInteger("position_lq")));
                     }
                     return out;
@@ -102,18 +96,8 @@ public class TenantWorkloadRepository {
                 .execute(Tuple.of(tenant, cluster, offset(at)))
                 .map(rows -> {
                     List<Held> out = new ArrayList<>();
-                    for (Row r : rows) {
-                        out.add(new Held(r.getString("cluster"), new Holding(r.getString("namespace"), r.getString("pod"),
-                                r.getString("pod_uid"), r.getString("node"), r.getString("gpu_uuid"), r.getString("unit_kind"),
-                                r.getString("mig_profile"), r.getInteger("cores"), r.getLong("memory_mib"),
-                                r.getBigDecimal("fraction"), instant(r.getOffsetDateTime("seg_start")),
-                                instant(r.getOffsetDateTime("seg_end")), r.getString("tenant"))));
-                    }
+                    rows.forEach(r -> out.add(new Held(r.getString("cluster"), HoldingRepository.holding(r))));
                     return out;
                 });
-    }
-
-    private static Instant instant(OffsetDateTime t) {
-        return t == null ? null : t.toInstant();
     }
 }

@@ -4,12 +4,15 @@ import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.common.triage.Triage.SubjectKind;
 import io.gpumeter.common.triage.TriageRequest;
 import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.governance.domain.QueueSource;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
 import io.gpumeter.ledger.governance.service.TenantResolver;
 import io.gpumeter.ledger.triage.domain.Holding;
+import io.gpumeter.ledger.triage.pending.WaitDiagnosis;
+import io.gpumeter.ledger.triage.pending.WaitJudge;
 import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository;
 import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository.Held;
 import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository.Item;
-import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository.Space;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -20,17 +23,17 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
 /**
  * A tenant's workloads at an instant: each pod that holds units of cards (its node and units), and each pod, Kueue
- * Workload and Volcano PodGroup of its namespaces the queue book has not seen finish — why it waits (state, the
- * pending read's reason class, its place in its queues) or that it is admitted — each with the query that triages it.
- * The tenant's namespaces are those whose tenant at the instant is it. The queue book holds each object's state now:
- * for an earlier instant, an object whose wait had not begun by then is left out.
+ * Workload and Volcano PodGroup of its namespaces the queue book has not seen finish — why it waits (state, the cause
+ * the {@link WaitJudge} decides from the facts at the instant, as the pending read and a triage show it, its place in
+ * its queues) or that it is admitted — each with the query that triages it. The tenant's namespaces are those whose
+ * tenant at the instant is it. The queue book holds each object's state now: for an earlier instant, an object whose
+ * wait had not begun by then is left out.
  */
 @ApplicationScoped
 public class TenantWorkloads {
@@ -43,9 +46,10 @@ public class TenantWorkloads {
     /**
      * One of the tenant's objects.
      *
-     * @param kind   POD, WORKLOAD or POD_GROUP, as a triage names it
-     * @param state  HOLDING for a pod that holds units; else the queue book's state (PENDING, EVICTED, INACTIVE, ADMITTED)
-     * @param triage the query string of {@code GET /api/v1/triage} that triages it
+     * @param kind        POD, WORKLOAD or POD_GROUP, as a triage names it
+     * @param state       HOLDING for a pod that holds units; else the queue book's state (PENDING, EVICTED, INACTIVE, ADMITTED)
+     * @param reasonClass of what waits, the cause the facts decide; of what is admitted, the class last said
+     * @param triage      the query string of {@code GET /api/v1/triage} that triages it
      */
     public record Workload(String kind, String cluster, String namespace, String name, String uid, String state,
                            String node, List<Unit> units, Instant since, String reasonClass, String rootCauseClass,
@@ -55,11 +59,14 @@ public class TenantWorkloads {
 
     private final TenantWorkloadRepository repository;
     private final TenantResolver tenants;
+    private final WaitJudge judge;
     private final String tenantLabel;
 
-    public TenantWorkloads(TenantWorkloadRepository repository, TenantResolver tenants, LedgerConfig config) {
+    public TenantWorkloads(TenantWorkloadRepository repository, TenantResolver tenants, WaitJudge judge,
+                           LedgerConfig config) {
         this.repository = repository;
         this.tenants = tenants;
+        this.judge = judge;
         this.tenantLabel = config.attribution().tenantLabel();
     }
 
@@ -70,33 +77,49 @@ public class TenantWorkloads {
             return tenants.tenants(byCluster).map(t -> candidates.stream()
                     .filter(s -> tenant.equals(t.at(s.cluster(), s.namespace(), at))).toList());
         }).chain(spaces -> Uni.combine().all().unis(repository.holdings(cluster, tenant, at), repository.items(spaces))
-                .asTuple().map(t -> list(t.getItem1(), t.getItem2(), at)));
+                .asTuple().chain(t -> {
+                    List<Item> listed = t.getItem2().stream().filter(i -> listed(i.stored(), at)).toList();
+                    List<StoredItem> waiting = listed.stream().map(Item::stored).filter(TenantWorkloads::waits).toList();
+                    // every wait judged at once, against the nodes of its own cluster (of each one's, when none is named)
+                    return judge.ofStored(cluster != null ? cluster : onlyCluster(waiting), at, waiting)
+                            .map(causes -> list(t.getItem1(), listed, causes));
+                }));
     }
 
-    private static List<Workload> list(List<Held> held, List<Item> items, Instant at) {
+    private static boolean waits(StoredItem i) {
+        return WaitJudge.WAITING.contains(i.state());
+    }
+
+    /** Listed at the instant: begun by then, and not a running pod (listed with what it holds instead). */
+    private static boolean listed(StoredItem i, Instant at) {
+        if (waits(i) && i.waitingSince() != null && i.waitingSince().isAfter(at)
+                || i.createdAt() != null && i.createdAt().isAfter(at)) {
+            return false;
+        }
+        return !(i.source() == QueueSource.POD && "ADMITTED".equals(i.state()));
+    }
+
+    private static String onlyCluster(List<StoredItem> items) {
+        Set<String> clusters = new TreeSet<>();
+        items.forEach(i -> clusters.add(i.cluster()));
+        return clusters.size() == 1 ? clusters.iterator().next() : null;
+    }
+
+    private static List<Workload> list(List<Held> held, List<Item> items, Map<String, WaitDiagnosis> causes) {
         List<Workload> out = new ArrayList<>();
-        Set<String> holding = new TreeSet<>();
-        for (Item i : items) {
-            boolean waits = "PENDING".equals(i.state()) || "EVICTED".equals(i.state()) || "INACTIVE".equals(i.state());
-            if (waits && i.waitingSince() != null && i.waitingSince().isAfter(at) || i.createdAt() != null && i.createdAt().isAfter(at)) {
-                continue;
-            }
-            if ("POD".equals(i.source()) && "ADMITTED".equals(i.state())) {
-                continue; // a running pod is listed with what it holds
-            }
-            SubjectKind kind = switch (i.source()) {
-                case "KUEUE" -> SubjectKind.WORKLOAD;
-                case "VOLCANO" -> SubjectKind.POD_GROUP;
-                default -> SubjectKind.POD;
-            };
-            PendingReason reason = i.reasonClass() == null ? null
-                    : PendingReason.valueOf(i.reasonClass().toUpperCase(Locale.ROOT).replace('-', '_'));
+        for (Item item : items) {
+            StoredItem i = item.stored();
+            boolean waits = waits(i);
+            PendingReason reason = waits ? WaitJudge.shownClass(causes.get(WaitJudge.key(i.cluster(), i.source(), i.uid())),
+                    i.reasonClass()) : PendingReason.ofLabel(i.reasonClass());
+            SubjectKind kind = i.source().subjectKind();
             out.add(new Workload(kind.name(), i.cluster(), i.namespace(), i.name(), i.uid(), i.state(), null, List.of(),
-                    waits ? i.waitingSince() : i.createdAt(), i.reasonClass(),
+                    waits ? i.waitingSince() : i.createdAt(), reason == null ? null : reason.label(),
                     reason == null ? null : reason.rootCause().label(), i.reason(), i.message(), i.clusterQueue(),
-                    i.localQueue(), i.volcanoQueue(), i.positionInClusterQueue(), i.positionInLocalQueue(),
+                    i.localQueue(), i.volcanoQueue(), item.positionInClusterQueue(), item.positionInLocalQueue(),
                     query(kind, i.cluster(), i.namespace(), i.name())));
         }
+        Set<String> holding = new TreeSet<>();
         Map<String, List<Held>> byPod = new LinkedHashMap<>();
         held.forEach(h -> byPod.computeIfAbsent(h.cluster() + "\n" + h.holding().podUid(), k -> new ArrayList<>()).add(h));
         for (List<Held> units : byPod.values()) {
