@@ -59,6 +59,26 @@ class UsageIngestResourceTest {
     }
 
     @Test
+    void powerAndHeatReachTheLedgerDecodedAndAsTheCardsSeries() throws IOException {
+        given().contentType("text/plain").body(fixture("dcgm-exporter-scrape-a30-mig-power-heat.prom"))
+                .queryParam("node", "gpu-a30-03").post("/api/v1/ingest/dcgm").then().statusCode(200)
+                .body("samples", equalTo(42)).body("skipped", equalTo(1));
+        List<JsonNode> samples = samples();
+        String capped = "GPU-7c1e9d42-0a5b-4f3c-9e26-5d8b1a4c7f30";
+        // the card's two MIG copies of its bitmask yield one series per reason on the card, power capped
+        List<JsonNode> cap = samples.stream().filter(s -> s.path("gpuUuid").asText().equals(capped)
+                && s.path("field").asText().equals("CLOCKS_EVENT_SW_POWER_CAP")).toList();
+        assertEquals(2, cap.size());
+        assertTrue(cap.stream().allMatch(s -> s.path("value").asDouble() == 1.0 && s.path("scope").asText().equals("DEVICE")));
+        assertTrue(samples.stream().anyMatch(s -> s.path("gpuUuid").asText().equals(capped)
+                && s.path("field").asText().equals("CLOCKS_EVENT_HW_THERMAL_SLOWDOWN") && s.path("value").asDouble() == 0.0));
+        assertTrue(samples.stream().anyMatch(s -> s.path("field").asText().equals("TOTAL_ENERGY_MJ")
+                && s.path("scope").asText().equals("DEVICE") && s.path("value").asDouble() == 93817264051.0));
+        assertTrue(samples.stream().anyMatch(s -> s.path("field").asText().equals("THERMAL_VIOLATION_NS")
+                && s.path("value").asDouble() == 7.031e9));
+    }
+
+    @Test
     void memoryHealthSeriesAreTheWholeCardsEvenOnAMigInstance() {
         String card = "UUID=\"GPU-H\",gpu=\"0\",Hostname=\"a100-2\"";
         String body = "DCGM_FI_DEV_ROW_REMAP_FAILURE{" + card + ",namespace=\"ml\",pod=\"p\",container=\"c\"} 1\n"
