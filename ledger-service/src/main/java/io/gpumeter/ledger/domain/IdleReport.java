@@ -19,7 +19,12 @@ public record IdleReport(Instant from, Instant to, String groupBy, String cluste
      *                        apportioned by allocated fraction, and time no tenant held sits in "(unallocated)"
      * @param shares          the split as parts of the group's total
      * @param activityMetrics the activity fields the busy test read, comma-separated
+     * @param energyKWh       the energy the group's units drew: each minute of a card's energy split among the units
+     *                        on it by allocated fraction, as GPU-hours reads split it
+     * @param idleEnergyKWh   the energy the group's cards drew while no unit held them, booked to no tenant (grouped
+     *                        by tenant, it is the "(unallocated)" row's)
      */
-    public record Row(String key, Map<String, String> group, IdleSplit seconds, IdleSplit shares, String activityMetrics) {
+    public record Row(String key, Map<String, String> group, IdleSplit seconds, IdleSplit shares, String activityMetrics,
+                      java.math.BigDecimal energyKWh, java.math.BigDecimal idleEnergyKWh) {
     }
 }

@@ -18,11 +18,16 @@ import java.util.stream.Collectors;
 
 import static io.gpumeter.ledger.repository.FactRepository.toOffset;
 
-/** The energy of cards no unit held, per group of the cards' own dimensions (idle-energy.sql). */
+/** The energy of cards no unit held, per group of the cards' own dimensions (idle-energy.sql), and per card. */
 @ApplicationScoped
 public class IdleEnergyRepository {
 
     private static final SqlFile SQL = SqlFile.load("idle-energy.sql");
+    private static final SqlFile PER_CARD = SqlFile.load("card-energy.sql");
+
+    /** A card's energy held by one tenant's units, or by no unit (tenant null). */
+    public record CardPart(String cluster, String gpuUuid, String tenant, double joules) {
+    }
 
     /** One group's idle energy. */
     public record Idle(String key, Map<String, String> group, double joules) {
@@ -56,6 +61,25 @@ public class IdleEnergyRepository {
                         dimensions.forEach(d -> values.put(d.label(), row.getString("d" + d.ordinal())));
                         Double joules = row.getDouble("idle_j");
                         out.add(new Idle(String.join("/", values.values()), values, joules == null ? 0 : joules));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Each card's energy over [from, cap) per tenant holding it and the part no unit held (card-energy.sql).
+     *
+     * @param cluster one cluster, null for all
+     */
+    public Uni<List<CardPart>> perCard(Instant from, Instant cap, String cluster) {
+        return pool.preparedQuery(PER_CARD.fill(Map.of()))
+                .execute(Tuple.of(toOffset(from), toOffset(cap), cluster))
+                .map(rows -> {
+                    List<CardPart> out = new ArrayList<>();
+                    for (Row row : rows) {
+                        Double joules = row.getDouble("joules");
+                        out.add(new CardPart(row.getString("cluster"), row.getString("gpu_uuid"), row.getString("tenant"),
+                                joules == null ? 0 : joules));
                     }
                     return out;
                 });

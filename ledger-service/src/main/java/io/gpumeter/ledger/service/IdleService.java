@@ -12,6 +12,7 @@ import io.gpumeter.ledger.domain.IdleReport;
 import io.gpumeter.ledger.domain.IdleSplit;
 import io.gpumeter.ledger.domain.IntervalSet;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
+import io.gpumeter.ledger.repository.IdleEnergyRepository;
 import io.gpumeter.ledger.repository.IdleRepository;
 import io.gpumeter.ledger.repository.IdleRepository.AllocatedPart;
 import io.gpumeter.ledger.repository.IdleRepository.Card;
@@ -62,10 +63,12 @@ public class IdleService {
     private final double busyThreshold;
     private final Clock clock;
     private final HamiResources hami;
+    private final IdleEnergyRepository energy;
 
     public IdleService(IdleRepository idle, NormalizationPolicy policy, ObjectMapper json, LedgerConfig config,
-            Clock clock, HamiResources hami) {
+            Clock clock, HamiResources hami, IdleEnergyRepository energy) {
         this.hami = hami;
+        this.energy = energy;
         this.idle = idle;
         this.policy = policy;
         this.json = json;
@@ -83,11 +86,13 @@ public class IdleService {
         }
         return idle.cards(from, cap, filter).chain(cards -> idle.allocated(from, cap, filter, busyThreshold)
                 .chain(parts -> idle.pending(from, cap, filter)
-                        .map(pending -> new IdleReport(from, to, group.label(), filter, busyThreshold,
-                                rows(group, cards, parts, requests(pending))))));
+                        .chain(pending -> energy.perCard(from, cap, filter)
+                                .map(joules -> new IdleReport(from, to, group.label(), filter, busyThreshold,
+                                        rows(group, cards, parts, requests(pending), joules))))));
     }
 
-    private List<IdleReport.Row> rows(GroupBy group, List<Card> cards, List<AllocatedPart> parts, List<Waiting> waiting) {
+    private List<IdleReport.Row> rows(GroupBy group, List<Card> cards, List<AllocatedPart> parts, List<Waiting> waiting,
+                                      List<IdleEnergyRepository.CardPart> joules) {
         Groups groups = new Groups(group);
         Map<String, IntervalSet> fitting = new HashMap<>();
         for (Card card : cards) {
@@ -111,6 +116,12 @@ public class IdleService {
                         part.unmeasured()), part.metrics());
             }
         }
+        for (IdleEnergyRepository.CardPart part : joules) {
+            Card card = byKey.get(part.cluster() + "/" + part.gpuUuid());
+            if (card != null) {
+                groups.addEnergy(card, part.tenant(), part.joules());
+            }
+        }
         return groups.rows();
     }
 
@@ -120,6 +131,8 @@ public class IdleService {
         private final Map<String, Map<String, String>> values = new TreeMap<>();
         private final Map<String, IdleSplit> splits = new HashMap<>();
         private final Map<String, TreeSet<String>> metrics = new HashMap<>();
+        private final Map<String, Double> unitJoules = new HashMap<>();
+        private final Map<String, Double> idleJoules = new HashMap<>();
 
         Groups(GroupBy by) {
             this.by = by;
@@ -127,6 +140,30 @@ public class IdleService {
 
         /** Adds a card's part; tenant null is time no tenant held, metrics the activity fields read, comma-separated. */
         void add(Card card, String tenant, IdleSplit split, String metricList) {
+            if (by == GroupBy.TENANT && split.total().signum() == 0) {
+                return;
+            }
+            String key = key(card, tenant);
+            splits.merge(key, split, IdleSplit::plus);
+            TreeSet<String> used = metrics.computeIfAbsent(key, k -> new TreeSet<>());
+            if (metricList != null) {
+                used.addAll(Arrays.asList(metricList.split(",")));
+            }
+        }
+
+        /** Adds a card's energy held by a tenant's units, or by none (tenant null): the group's idle energy. */
+        void addEnergy(Card card, String tenant, double joules) {
+            if (by == GroupBy.TENANT && joules == 0) {
+                return;
+            }
+            String key = key(card, tenant);
+            splits.putIfAbsent(key, IdleSplit.ZERO);
+            metrics.computeIfAbsent(key, k -> new TreeSet<>());
+            (tenant == null ? idleJoules : unitJoules).merge(key, joules, Double::sum);
+        }
+
+        /** The group of a card's part, registered on first sight. */
+        private String key(Card card, String tenant) {
             Map<String, String> group = new LinkedHashMap<>();
             switch (by) {
                 case GPU -> {
@@ -137,20 +174,11 @@ public class IdleService {
                     group.put("cluster", card.cluster());
                     group.put("node", card.node() == null ? "unknown" : card.node());
                 }
-                case TENANT -> {
-                    if (split.total().signum() == 0) {
-                        return;
-                    }
-                    group.put("tenant", tenant == null ? UNALLOCATED : tenant);
-                }
+                case TENANT -> group.put("tenant", tenant == null ? UNALLOCATED : tenant);
             }
             String key = by == GroupBy.GPU ? card.gpuUuid() : String.join("/", group.values());
             values.putIfAbsent(key, group);
-            splits.merge(key, split, IdleSplit::plus);
-            TreeSet<String> used = metrics.computeIfAbsent(key, k -> new TreeSet<>());
-            if (metricList != null) {
-                used.addAll(Arrays.asList(metricList.split(",")));
-            }
+            return key;
         }
 
         List<IdleReport.Row> rows() {
@@ -159,10 +187,17 @@ public class IdleService {
                 IdleSplit split = splits.get(key);
                 TreeSet<String> used = metrics.get(key);
                 rows.add(new IdleReport.Row(key, group, split.rounded(), split.shares(),
-                        used.isEmpty() ? null : String.join(",", used)));
+                        used.isEmpty() ? null : String.join(",", used), kWh(unitJoules.get(key)),
+                        kWh(idleJoules.get(key))));
             });
             return rows;
         }
+    }
+
+    /** Joules as kilowatt-hours; none measured is 0. */
+    private static BigDecimal kWh(Double joules) {
+        return joules == null ? BigDecimal.ZERO : BigDecimal.valueOf(joules)
+                .divide(BigDecimal.valueOf(3_600_000), 9, java.math.RoundingMode.HALF_EVEN).stripTrailingZeros();
     }
 
     /** A pending pod's request and the part of the window it waited. */

@@ -157,6 +157,26 @@ class EnergyResourceTest {
     }
 
     @Test
+    void theIdleSplitReportsTheUnitsEnergyAndTheIdleEnergyBesideIt() {
+        JsonPath nodes = given().queryParam("from", at(0)).queryParam("to", at(3600)).queryParam("groupBy", "node")
+                .queryParam("cluster", "energy").get("/api/v1/idle").then().statusCode(200).extract().jsonPath()
+                .using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+        assertKWh("0.0333333333", nodes.get("rows.find { it.key == 'energy/h100' }.energyKWh"));
+        assertKWh("0.0333333333", nodes.get("rows.find { it.key == 'energy/h100' }.idleEnergyKWh"));
+        assertKWh("0.02", nodes.get("rows.find { it.key == 'energy/l4' }.energyKWh"));
+        assertKWh("0.03", nodes.get("rows.find { it.key == 'energy/l4' }.idleEnergyKWh"));
+        JsonPath tenants = given().queryParam("from", at(0)).queryParam("to", at(3600)).queryParam("groupBy", "tenant")
+                .queryParam("cluster", "energy").get("/api/v1/idle").then().statusCode(200).extract().jsonPath()
+                .using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+        assertKWh("0.02", tenants.get("rows.find { it.key == 'ta' }.energyKWh"));
+        assertKWh("0", tenants.get("rows.find { it.key == 'ta' }.idleEnergyKWh"));
+        assertKWh("0.0133333333", tenants.get("rows.find { it.key == 'tb' }.energyKWh"));
+        // GPU-E was held half all along, so its idle half sits in (unallocated) with no unallocated seconds of its own
+        assertKWh("0.0633333333", tenants.get("rows.find { it.key == '(unallocated)' }.idleEnergyKWh"));
+        assertKWh("0", tenants.get("rows.find { it.key == '(unallocated)' }.energyKWh"));
+    }
+
+    @Test
     void bucketsSplitTheEnergyAsTheyAddUpToTheWindow() {
         JsonPath days = hours("cluster,day");
         List<Map<String, Object>> rows = days.getList("findAll { it.group.cluster == 'energy' }");
