@@ -11,12 +11,13 @@ import java.util.List;
  * The scheduling audit of one object (Q6): where it stands, every wait that ended in admission, and the ordered
  * trail of decisions that explains it.
  *
- * @param kind   Workload, PodGroup or Pod
- * @param queue  the queues the object went through; null when it went through none
- * @param phases for a PodGroup, its phase trail
+ * @param kind      Workload, PodGroup or Pod
+ * @param createdAt when the object was created (its metadata.creationTimestamp, else when the ledger first saw it)
+ * @param queue     the queues the object went through; null when it went through none
+ * @param phases    for a PodGroup, its phase trail
  */
-public record Decision(String cluster, String kind, String namespace, String name, String uid, Queue queue,
-                       String state, Instant waitingSince, String reasonClass, String rootCauseClass, String reason,
+public record Decision(String cluster, String kind, String namespace, String name, String uid, Instant createdAt,
+                       Queue queue, String state, Instant waitingSince, String reasonClass, String rootCauseClass, String reason,
                        String message, int rejections, List<Wait> waits, List<PodGroupTrail.Phase> phases,
                        List<TrailEntry> trail) {
 

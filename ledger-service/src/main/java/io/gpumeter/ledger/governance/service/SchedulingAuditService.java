@@ -131,9 +131,10 @@ public class SchedulingAuditService {
                     int slash = key.indexOf('/');
                     String namespace = key.substring(0, slash);
                     String pod = key.substring(slash + 1);
-                    return ofPod(cluster, namespace, pod, false).map(d -> new PodQueue(namespace, pod, true, d.queue()))
+                    return ofPod(cluster, namespace, pod, false)
+                            .map(d -> new PodQueue(namespace, pod, true, d.queue(), d.createdAt()))
                             .onFailure(e -> e instanceof ApiProblem p && p.status() == 404)
-                            .recoverWithItem(new PodQueue(namespace, pod, false, null));
+                            .recoverWithItem(new PodQueue(namespace, pod, false, null, null));
                 }).merge(QUEUE_READS_AT_ONCE)
                 .collect().asList()
                 .map(found -> {
@@ -199,8 +200,8 @@ public class SchedulingAuditService {
         List<Decision.Wait> waits = episodes.stream().map(e -> new Decision.Wait(e.waitFrom(), e.reservedAt(), e.admittedAt(),
                 BigDecimal.valueOf(e.waitMillis(), 3).stripTrailingZeros(), e.requeued())).toList();
         io.gpumeter.common.triage.PendingReason cls = cause != null && cause.reason() != null ? cause.reason() : s.reasonClass();
-        return new Decision(cluster, kind, s.keys().namespace(), s.keys().name(), s.keys().uid(), queue, s.state().name(),
-                s.waitingSince(), cls == null ? null : cls.label(), cls == null ? null : cls.rootCause().label(), s.reason(),
+        return new Decision(cluster, kind, s.keys().namespace(), s.keys().name(), s.keys().uid(), s.createdAt(), queue,
+                s.state().name(), s.waitingSince(), cls == null ? null : cls.label(), cls == null ? null : cls.rootCause().label(), s.reason(),
                 s.message(), s.rejections(), waits, phases, trail);
     }
 }

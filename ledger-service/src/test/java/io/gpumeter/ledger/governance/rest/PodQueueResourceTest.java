@@ -22,6 +22,7 @@ import static org.hamcrest.Matchers.nullValue;
  * LocalQueue serve/lq-serve   version 3 fed cq-old, version 7 (newest) feeds cq-serve
  * PodGroup   ml-train/train-pg (Volcano) in queue research-q
  * serve/chat-0     label kueue.x-k8s.io/queue-name=lq-serve        -> cq-serve, lq-serve, no Volcano queue
+ *                  (created 2024-05-02T23:58:30Z, first seen and observed 2024-05-03T00:00:00Z like the others)
  * serve/orphan-0   label kueue.x-k8s.io/queue-name=lq-gone         -> LocalQueue the ledger never saw: lq-gone only
  * ml-train/train-0 annotation scheduling.k8s.io/group-name=train-pg -> Volcano queue research-q only
  * serve/plain-0    neither                                          -> no queue
@@ -41,11 +42,17 @@ class PodQueueResourceTest {
     }
 
     static String pod(String namespace, String name, String scheduler, String groupName, String queueName) {
+        return pod(namespace, name, scheduler, groupName, queueName, "2024-05-03T00:00:00Z");
+    }
+
+    /** A pod version observed at 2024-05-03T00:00:00Z, created at {@code createdAt}, scheduled at 00:00:05. */
+    static String pod(String namespace, String name, String scheduler, String groupName, String queueName,
+                      String createdAt) {
         return """
                 {"uid":"uid-%s","namespace":"%s","name":"%s","resourceVersion":"4","type":"MODIFIED","observedAt":"2024-05-03T00:00:00Z",
-                 "createdAt":"2024-05-03T00:00:00Z","scheduledAt":"2024-05-03T00:00:05Z","nodeName":"gpu-1","schedulerName":"%s",
+                 "createdAt":"%s","scheduledAt":"2024-05-03T00:00:05Z","nodeName":"gpu-1","schedulerName":"%s",
                  "phase":"Running","groupName":%s,"queueName":%s,"gpuResources":{"nvidia.com/gpu":1}}"""
-                .formatted(name, namespace, name, scheduler, quoted(groupName), quoted(queueName));
+                .formatted(name, namespace, name, createdAt, scheduler, quoted(groupName), quoted(queueName));
     }
 
     private static String quoted(String s) {
@@ -66,7 +73,7 @@ class PodQueueResourceTest {
                   "observedAt":"2024-05-03T00:00:00Z","createdAt":"2024-05-02T23:59:00Z","queue":"research-q","minMember":1,
                   "phase":"Running"}],
                 "podStatuses":["""
-                + pod("serve", "chat-0", "default-scheduler", null, "lq-serve") + ","
+                + pod("serve", "chat-0", "default-scheduler", null, "lq-serve", "2024-05-02T23:58:30Z") + ","
                 + pod("serve", "orphan-0", "default-scheduler", null, "lq-gone") + ","
                 + pod("ml-train", "train-0", "volcano", "train-pg", null) + ","
                 + pod("serve", "plain-0", "default-scheduler", null, null) + ","
@@ -83,6 +90,7 @@ class PodQueueResourceTest {
     @Test
     void aKueuePodNamesItsLocalQueueAndTheClusterQueueItsNewestVersionFeeds() {
         decision("serve", "chat-0")
+                .body("createdAt", equalTo("2024-05-02T23:58:30Z"))
                 .body("queue.clusterQueue", equalTo("cq-serve"))
                 .body("queue.localQueue", equalTo("lq-serve"))
                 .body("queue", hasKey("volcanoQueue")).body("queue.volcanoQueue", nullValue());
@@ -125,7 +133,11 @@ class PodQueueResourceTest {
                 .body("[1].queue.clusterQueue", equalTo("cq-serve")).body("[1].queue.localQueue", equalTo("lq-serve"))
                 .body("[2].queue", nullValue())
                 .body("[3].queue", nullValue())
-                .body("[4].queue.clusterQueue", nullValue()).body("[4].queue.localQueue", equalTo("lq-gone"));
+                .body("[4].queue.clusterQueue", nullValue()).body("[4].queue.localQueue", equalTo("lq-gone"))
+                // each pod's creation, where its start-up is measured from; none for a pod the ledger never saw
+                .body("[1].createdAt", equalTo("2024-05-02T23:58:30Z"))
+                .body("[3].createdAt", equalTo("2024-05-03T00:00:00Z"))
+                .body("[2].createdAt", nullValue());
     }
 
     @Test
