@@ -40,9 +40,10 @@ public final class AccessRules {
                             "/api/v1/nodes/*/occupants"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
             // Reads that name their set in a body; fleet reads like the per-card usage and the pods' placements.
-            new AccessRule("Bulk reads (pods' and cards' holdings over a window, cards' usage, pods' and nodes' host minutes, pods' queues, changes in many scopes)", "ledger", Set.of("POST"),
+            new AccessRule("Bulk reads (pods' and cards' holdings over a window, cards' usage, pods' and nodes' host minutes, pods' queues, pods' incidents, changes in many scopes)", "ledger", Set.of("POST"),
                     List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series", "/api/v1/host/series",
-                            "/api/v1/pod-queues", "/api/v1/changes/bulk"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE),
+                            "/api/v1/pod-queues", "/api/v1/failures/pod-incidents", "/api/v1/changes/bulk"),
+                    EnumSet.of(ADMIN, OPERATOR, READER, SERVICE),
                     null, false),
             // What changed on the fleet's nodes and GPU stack spans every tenant's pods: never a tenant's read.
             new AccessRule("The GPU stack's state and the change book (a node at an instant, changes, a change's impact)",

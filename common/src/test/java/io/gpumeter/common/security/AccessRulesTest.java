@@ -47,6 +47,8 @@ class AccessRulesTest {
             "POST;/api/v1/holdings;admin operator reader service",
             "POST;/api/v1/card-holdings;admin operator reader service",
             "POST;/api/v1/pod-queues;admin operator reader service",
+            "POST;/api/v1/failures/pod-incidents;admin operator reader service",
+            "POST;/api/v1/failures/other;admin",
             "POST;/api/v1/usage/series;admin operator reader service",
             "GET;/api/v1/usage/series;admin operator reader service",
             "GET;/api/v1/slo-states;admin operator reader service tenant",

@@ -122,6 +122,20 @@ public class IncidentRepository {
                 .map(IncidentRepository::stored);
     }
 
+    /**
+     * Incidents that started in [from, to) naming one of these pods ("namespace/pod"), of one cluster where given, by
+     * start: the started_at index narrows to the window, the pods are matched in it.
+     */
+    public Uni<List<StoredIncident>> startedOfPods(Instant from, Instant to, String cluster, Collection<String> pods) {
+        return pool.preparedQuery("""
+                        SELECT * FROM ledger.gov_incident
+                        WHERE started_at >= $1 AND started_at < $2 AND ($3::text IS NULL OR cluster = $3)
+                          AND namespace IS NOT NULL AND pod IS NOT NULL AND namespace || '/' || pod = ANY($4)
+                        ORDER BY started_at, incident_key, cluster""")
+                .execute(Tuple.of(offset(from), offset(to), cluster, pods.toArray(String[]::new)))
+                .map(IncidentRepository::stored);
+    }
+
     /** Incidents that started in [from, to) on these nodes of a cluster. */
     public Uni<List<StoredIncident>> startedOn(Instant from, Instant to, String cluster, Collection<String> nodes) {
         return pool.preparedQuery("""

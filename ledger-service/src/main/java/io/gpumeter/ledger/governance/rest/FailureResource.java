@@ -12,7 +12,11 @@ import io.gpumeter.ledger.governance.rest.ChangeResource.ChangeView;
 import io.gpumeter.ledger.governance.service.FailureService;
 import io.gpumeter.ledger.governance.service.IncidentChanges;
 import io.smallrye.mutiny.Uni;
+import io.gpumeter.ledger.rest.HoldingsRequest;
+import io.gpumeter.ledger.rest.PodRefs;
+import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -28,6 +32,9 @@ import java.util.Map;
 @Path("/api/v1/failures")
 @Produces(MediaType.APPLICATION_JSON)
 public class FailureResource {
+
+    /** The most pods one pod incidents read names; a larger set is split by the caller. */
+    static final int MAX_PODS = 2000;
 
     private final FailureService failures;
     private final IncidentChanges changes;
@@ -73,6 +80,24 @@ public class FailureResource {
                 : failures.incidents(Params.instant("from", from), Params.instant("to", to), cause, cluster, window);
         // the page's changes in one read of the change book
         return found.chain(page -> changes.before(page).map(before -> page.map(s -> view(s, before))));
+    }
+
+    /**
+     * The incidents of a set of pods that started in [from, to), by start, each as {@link #incidents} answers it: what
+     * a caller judging many pods' failures and recoveries (an acceptance cell's MTTR) needs, in one request.
+     */
+    @POST
+    @Path("/pod-incidents")
+    @Consumes(MediaType.APPLICATION_JSON)
+    public Uni<List<IncidentView>> podIncidents(HoldingsRequest request) {
+        if (request == null) {
+            throw ApiProblem.badRequest("body", "a pod incidents request is required: {\"from\",\"to\",\"pods\":"
+                    + "[{\"namespace\",\"pod\"}]}");
+        }
+        Instant from = Params.instant("from", request.from());
+        Instant to = Params.instant("to", request.to());
+        return failures.incidentsOfPods(from, to, Params.optional(request.cluster()), PodRefs.keys(request.pods(), MAX_PODS))
+                .chain(found -> changes.before(found).map(before -> found.stream().map(s -> view(s, before)).toList()));
     }
 
     /** One incident by its stable id, with its changes before; a 404 problem naming the id when there is none. */

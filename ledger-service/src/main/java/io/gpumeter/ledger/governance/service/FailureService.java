@@ -72,6 +72,12 @@ public class FailureService {
         return incidents.listed(from, to, false, causeOrNull(cause), cluster, window);
     }
 
+    /** The incidents of a set of pods ("namespace/pod") that started in [from, to), of one cluster where given. */
+    public Uni<List<StoredIncident>> incidentsOfPods(Instant from, Instant to, String cluster, List<String> pods) {
+        QueueWaitService.window(from, to);
+        return incidents.startedOfPods(from, to, cluster, pods);
+    }
+
     /**
      * The incidents neither recovered nor ended, whatever their start: a card waiting weeks for its reset is still
      * failing. A bound given still limits the start; with both, they form a window as for {@link #incidents}.
