@@ -50,7 +50,18 @@ public record Triage(Subject subject, Instant at, Symptom symptom, String layer,
 
     /** The kinds of subject a triage starts from, as the request names them. */
     public enum SubjectKind {
-        POD, WORKLOAD, POD_GROUP, NODE, SERVICE
+        POD, WORKLOAD, POD_GROUP, NODE, SERVICE;
+
+        /** The query parameter that names a subject of this kind, as every triage read takes it. */
+        public String parameter() {
+            return switch (this) {
+                case POD -> "pod";
+                case WORKLOAD -> "workload";
+                case POD_GROUP -> "podGroup";
+                case NODE -> "node";
+                case SERVICE -> "service";
+            };
+        }
     }
 
     /**

@@ -46,12 +46,7 @@ public record TriageRequest(Triage.SubjectKind kind, String cluster, String name
                 name = name.substring(slash + 1);
             }
             if (ns == null) {
-                String field = switch (kind) {
-                    case POD -> "pod";
-                    case WORKLOAD -> "workload";
-                    case POD_GROUP -> "podGroup";
-                    default -> "service";
-                };
+                String field = kind.parameter();
                 throw ApiProblem.badRequest("namespace", "namespace is required with " + field
                         + " (or write " + field + "=namespace/name)");
             }
@@ -62,17 +57,10 @@ public record TriageRequest(Triage.SubjectKind kind, String cluster, String name
     /** The request as the query string the services take, for one service to ask another the same question. */
     public String query() {
         StringBuilder q = new StringBuilder();
-        String field = switch (kind) {
-            case POD -> "pod";
-            case WORKLOAD -> "workload";
-            case POD_GROUP -> "podGroup";
-            case NODE -> "node";
-            case SERVICE -> "service";
-        };
         if (namespace != null) {
             q.append("namespace=").append(encode(namespace)).append('&');
         }
-        q.append(field).append('=').append(encode(name));
+        q.append(kind.parameter()).append('=').append(encode(name));
         if (cluster != null) {
             q.append("&cluster=").append(encode(cluster));
         }

@@ -17,7 +17,8 @@ import io.gpumeter.ledger.triage.domain.Diagnosis;
 import io.gpumeter.ledger.triage.domain.Holding;
 import io.gpumeter.ledger.triage.domain.Leads;
 import io.gpumeter.ledger.triage.domain.OveruseBranch;
-import io.gpumeter.ledger.triage.repository.TriageRepository;
+import io.gpumeter.ledger.triage.repository.HoldingRepository;
+import io.gpumeter.ledger.triage.repository.TriageIncidentRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -50,11 +51,13 @@ public class Composer {
     /** The most pods or nodes an answer names alike. */
     static final int MOST_ALIKE = 50;
 
-    private final TriageRepository triage;
+    private final TriageIncidentRepository incidents;
+    private final HoldingRepository holdings;
     private final TenantResolver tenants;
 
-    public Composer(TriageRepository triage, TenantResolver tenants) {
-        this.triage = triage;
+    public Composer(TriageIncidentRepository incidents, HoldingRepository holdings, TenantResolver tenants) {
+        this.incidents = incidents;
+        this.holdings = holdings;
         this.tenants = tenants;
     }
 
@@ -105,7 +108,7 @@ public class Composer {
         }
         boolean ownFailure = "pod".equals(lead.scope());
         List<String> pods = ownFailure ? owner.podUids() : List.of();
-        return triage.sameCause(subject.cluster(), lead.cause(), pods, ownFailure ? null : lead.node(), at.minus(WEEK), at)
+        return incidents.sameCause(subject.cluster(), lead.cause(), pods, ownFailure ? null : lead.node(), at.minus(WEEK), at)
                 .map(found -> {
                     if (found.isEmpty()) {
                         return new Recurrence(1, lead.startedAt());
@@ -122,14 +125,14 @@ public class Composer {
             if (lead == null || !"pod".equals(lead.scope()) || owner.podUids().size() <= 1) {
                 return Uni.createFrom().item(new Scope("POD", List.of(), 0));
             }
-            return triage.sameCause(subject.cluster(), lead.cause(), owner.podUids(), null, at.minus(WEEK), at)
+            return incidents.sameCause(subject.cluster(), lead.cause(), owner.podUids(), null, at.minus(WEEK), at)
                     .map(found -> new Scope("POD", alikePods(found, at, self), 0));
         }
         if (lead == null) {
             return podsOn(subject.cluster(), d.nodes(), d.cards(), at, self).map(pods -> new Scope(d.level(), pods, 0));
         }
         Instant then = Leads.openAt(lead, at) ? at : lead.startedAt();
-        return triage.openOfCause(subject.cluster(), lead.cause(), at).chain(open -> {
+        return incidents.openOfCause(subject.cluster(), lead.cause(), at).chain(open -> {
             Set<String> nodes = new TreeSet<>();
             open.forEach(s -> {
                 if (s.incident().node() != null && !d.nodes().contains(s.incident().node()) && !"pod".equals(s.incident().scope())) {
@@ -150,7 +153,7 @@ public class Composer {
         if (nodes.isEmpty() && cards.isEmpty()) {
             return Uni.createFrom().item(List.of());
         }
-        return triage.holdingsAt(cluster, cards.isEmpty() ? nodes : List.of(), cards, at).map(held -> {
+        return holdings.holdingsAt(cluster, cards.isEmpty() ? nodes : List.of(), cards, at).map(held -> {
             Set<String> out = new TreeSet<>();
             for (Holding h : held) {
                 if (!h.podKey().equals(self)) {

@@ -4,8 +4,10 @@ import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.LogSignalFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.ledger.config.ViolationConfig;
+import io.gpumeter.ledger.domain.GrantFinding;
 import io.gpumeter.ledger.domain.Violation;
 import io.gpumeter.ledger.domain.ViolationRules;
+import io.gpumeter.ledger.governance.domain.BookedChange;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
@@ -15,7 +17,11 @@ import io.gpumeter.ledger.triage.domain.Holding;
 import io.gpumeter.ledger.triage.domain.Leads.Lead;
 import io.gpumeter.ledger.triage.domain.MemoryMinute;
 import io.gpumeter.ledger.triage.domain.PodCase;
-import io.gpumeter.ledger.triage.repository.TriageRepository;
+import io.gpumeter.ledger.triage.repository.CardMemoryRepository;
+import io.gpumeter.ledger.triage.repository.HoldingRepository;
+import io.gpumeter.ledger.triage.repository.OveruseRepository;
+import io.gpumeter.ledger.triage.repository.PodVersionRepository;
+import io.gpumeter.ledger.triage.repository.TriageIncidentRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -46,18 +52,27 @@ public class PodCaseReader {
     static final Duration MEMORY_BEFORE = Duration.ofMinutes(10);
 
     private final Pool pool;
-    private final TriageRepository triage;
+    private final PodVersionRepository versions;
+    private final HoldingRepository holdings;
+    private final TriageIncidentRepository incidents;
+    private final CardMemoryRepository memory;
+    private final OveruseRepository overuse;
     private final GovernanceSourceRepository source;
     private final IncidentSourceRepository incidentSource;
     private final StackReader stacks;
     private final ChangeReader changes;
     private final ViolationRules rules;
 
-    public PodCaseReader(Pool pool, TriageRepository triage, GovernanceSourceRepository source,
-                         IncidentSourceRepository incidentSource, StackReader stacks, ChangeReader changes,
-                         ViolationConfig violations) {
+    public PodCaseReader(Pool pool, PodVersionRepository versions, HoldingRepository holdings,
+                         TriageIncidentRepository incidents, CardMemoryRepository memory, OveruseRepository overuse,
+                         GovernanceSourceRepository source, IncidentSourceRepository incidentSource, StackReader stacks,
+                         ChangeReader changes, ViolationConfig violations) {
         this.pool = pool;
-        this.triage = triage;
+        this.versions = versions;
+        this.holdings = holdings;
+        this.incidents = incidents;
+        this.memory = memory;
+        this.overuse = overuse;
         this.source = source;
         this.incidentSource = incidentSource;
         this.stacks = stacks;
@@ -68,11 +83,11 @@ public class PodCaseReader {
     /** The first round: everything but the extras; versions, events and signals up to {@code at}. */
     public Uni<PodCase> first(String cluster, String namespace, String name, String uid, Instant at) {
         String key = namespace + "/" + name;
-        Uni<List<PodStatusFact>> versions = triage.podVersions(cluster, uid);
+        Uni<List<PodStatusFact>> podVersions = versions.podVersions(cluster, uid);
         Uni<List<EventFact>> events = source.eventsAbout(pool, cluster, "Pod", Set.of(uid), Set.of(key));
         Uni<List<LogSignalFact>> signals = source.logSignals(pool, cluster, Set.of(key));
-        Uni<List<Holding>> holdings = triage.holdingsOfPods(cluster, Set.of(uid));
-        return Uni.combine().all().unis(versions, events, signals, holdings).asTuple().chain(t -> {
+        Uni<List<Holding>> units = holdings.holdingsOfPods(cluster, Set.of(uid));
+        return Uni.combine().all().unis(podVersions, events, signals, units).asTuple().chain(t -> {
             List<PodStatusFact> upTo = t.getItem1().stream().filter(v -> !v.observedAt().isAfter(at)).toList();
             List<Holding> held = t.getItem4().stream().filter(h -> !h.since().isAfter(at)).toList();
             Set<String> nodes = new TreeSet<>();
@@ -86,7 +101,7 @@ public class PodCaseReader {
                     nodes.add(h.node());
                 }
             });
-            return triage.incidentsAround(cluster, Set.of(uid), nodes, at).map(found -> new PodCase(cluster, namespace,
+            return incidents.incidentsAround(cluster, Set.of(uid), nodes, at).map(found -> new PodCase(cluster, namespace,
                     name, uid, at, upTo, t.getItem2().stream().filter(e -> !e.firstAt().isAfter(at)).toList(),
                     t.getItem3().stream().filter(s -> !s.at().isAfter(at)).toList(), incidents(found), held, null));
         });
@@ -95,7 +110,7 @@ public class PodCaseReader {
     /** The second round: what the lead's branch reads, and the changes before it. */
     public Uni<PodCase> extras(PodCase c, Lead lead) {
         Instant since = lead == null ? c.at() : lead.incident().startedAt();
-        Uni<List<io.gpumeter.ledger.governance.domain.BookedChange>> before =
+        Uni<List<BookedChange>> before =
                 changes.before(c.cluster(), c.nodes(), since, c.at());
         if (lead == null) {
             return before.chain(found -> overuse(c).map(v -> c.with(new PodCase.Extras(null, null, null, null, found,
@@ -129,9 +144,9 @@ public class PodCaseReader {
         if (cards.isEmpty()) {
             return events.map(e -> new Oom(List.of(), Map.of(), e));
         }
-        return Uni.combine().all().unis(events, triage.holdingsAt(c.cluster(), List.of(), cards, i.startedAt()),
-                        triage.memoryMinutes(c.cluster(), cards, minute.minus(MEMORY_BEFORE), minute),
-                        triage.registeredMemory(c.cluster(), nodes))
+        return Uni.combine().all().unis(events, holdings.holdingsAt(c.cluster(), List.of(), cards, i.startedAt()),
+                        memory.memoryMinutes(c.cluster(), cards, minute.minus(MEMORY_BEFORE), minute),
+                        memory.registeredMemory(c.cluster(), nodes))
                 .asTuple().map(t -> {
                     Map<String, List<MemoryMinute>> byCard = new HashMap<>();
                     t.getItem3().forEach(m -> byCard.computeIfAbsent(m.gpuUuid(), k -> new ArrayList<>()).add(m));
@@ -144,14 +159,14 @@ public class PodCaseReader {
     }
 
     /** The pod's over-use and bypass episodes of the week before {@code at}, and its unverified HAMi grants. */
-    record Overuse(List<Violation> violations, List<io.gpumeter.ledger.domain.GrantFinding> grants) {
+    record Overuse(List<Violation> violations, List<GrantFinding> grants) {
     }
 
     Uni<Overuse> overuse(PodCase c) {
         Instant from = c.at().minus(WEEK).truncatedTo(ChronoUnit.MINUTES);
         Instant to = c.at().truncatedTo(ChronoUnit.MINUTES).plus(1, ChronoUnit.MINUTES);
-        Uni<List<io.gpumeter.ledger.domain.GrantFinding>> grants = triage.grantFindings(c.cluster(), c.uid());
-        return triage.sightings(c.cluster(), c.namespace(), c.name()).chain(seen -> {
+        Uni<List<GrantFinding>> grants = overuse.grantFindings(c.cluster(), c.uid());
+        return holdings.sightings(c.cluster(), c.namespace(), c.name()).chain(seen -> {
             Set<String> cards = new TreeSet<>(seen);
             c.holdings().forEach(h -> {
                 if (h.gpuUuid() != null) {
@@ -161,8 +176,8 @@ public class PodCaseReader {
             if (cards.isEmpty()) {
                 return grants.map(g -> new Overuse(List.of(), g));
             }
-            return Uni.combine().all().unis(triage.containerMinutes(c.cluster(), cards, c.namespace(), c.name(), from, to),
-                            triage.processMinutes(c.cluster(), cards, c.namespace(), c.name(), from, to), grants)
+            return Uni.combine().all().unis(overuse.containerMinutes(c.cluster(), cards, c.namespace(), c.name(), from, to),
+                            overuse.processMinutes(c.cluster(), cards, c.namespace(), c.name(), from, to), grants)
                     .asTuple().map(t -> {
                         List<ViolationRules.Holding> held = c.holdings().stream().filter(h -> h.gpuUuid() != null)
                                 .map(h -> new ViolationRules.Holding(c.cluster(), h.gpuUuid(), h.namespace(), h.pod(),
