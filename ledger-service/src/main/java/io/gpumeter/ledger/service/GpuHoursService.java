@@ -88,7 +88,8 @@ public class GpuHoursService {
             IdleEnergyRepository.Idle i = byKey.remove(h.key());
             out.add(h.withIdleEnergy(i == null ? 0 : i.joules()));
         }
-        byKey.values().stream().sorted(java.util.Comparator.comparing(IdleEnergyRepository.Idle::key))
+        byKey.values().stream().filter(i -> i.joules() > 0)
+                .sorted(java.util.Comparator.comparing(IdleEnergyRepository.Idle::key))
                 .forEach(i -> out.add(GpuHours.idleOnly(i.key(), i.group(), i.joules())));
         return out;
     }

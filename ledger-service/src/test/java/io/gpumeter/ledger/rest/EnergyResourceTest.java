@@ -33,7 +33,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   every minute 10:00-10:09: 24,000 J; a: 0.3 x 240,000 = 72,000 J; b: 48,000 J; idle: 120,000 J
  * node l4: GPU-F; pod c (tenant tc, 100 % cores: a whole card) 10:00-10:04; no counter, POWER_W 300 every 15 s
  *   10:00:00-10:09:45: 18,000 J a minute; c: 72,000 J; idle: 6 x 18,000 = 108,000 J
- * cluster: units 192,000 J = 0.0533333333 kWh, idle 228,000 J = 0.0633333333 kWh
+ * node spare: GPU-G, never allocated; POWER_W 100 every 15 s 10:00:00-10:09:45: idle 60,000 J = 0.0166666667 kWh
+ * cluster: units 192,000 J = 0.0533333333 kWh, idle 288,000 J = 0.08 kWh
  * </pre>
  */
 @QuarkusTest
@@ -100,13 +101,15 @@ class EnergyResourceTest {
             return;
         }
         loaded = true;
-        String facts = "{\"cluster\":\"energy\",\"nodes\":[" + node("h100", "GPU-E") + "," + node("l4", "GPU-F") + "],\"pods\":["
+        String facts = "{\"cluster\":\"energy\",\"nodes\":[" + node("h100", "GPU-E") + "," + node("l4", "GPU-F") + ","
+                + node("spare", "GPU-G") + "],\"pods\":["
                 + hamiPod("a-1", "h100", "GPU-E", 30, 600) + "," + hamiPod("b-1", "h100", "GPU-E", 20, 600) + ","
                 + hamiPod("c-1", "l4", "GPU-F", 100, 240) + "]}";
         given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
         List<String> power = new ArrayList<>();
         for (int s = 0; s < 600; s += 15) {
             power.add(sample("GPU-F", "POWER_W", 300, s));
+            power.add(sample("GPU-G", "POWER_W", 100, s));
         }
         String usage = "{\"cluster\":\"energy\",\"samples\":[" + String.join(",", power) + "],\"partials\":["
                 + counterPartials() + "]}";
@@ -150,9 +153,13 @@ class EnergyResourceTest {
         assertKWh("0.0333333333", nodes.get("find { it.key == 'energy/h100' }.idleEnergyKWh"));
         assertKWh("0.02", nodes.get("find { it.key == 'energy/l4' }.energyKWh"));
         assertKWh("0.03", nodes.get("find { it.key == 'energy/l4' }.idleEnergyKWh"));
+        // a node that held nothing still drew energy: a row of its own, allocated 0
+        assertKWh("0", nodes.get("find { it.key == 'energy/spare' }.allocatedGpuHours"));
+        assertKWh("0", nodes.get("find { it.key == 'energy/spare' }.energyKWh"));
+        assertKWh("0.0166666667", nodes.get("find { it.key == 'energy/spare' }.idleEnergyKWh"));
         JsonPath cluster = hours("cluster");
         assertKWh("0.0533333333", cluster.get("find { it.key == 'energy' }.energyKWh"));
-        assertKWh("0.0633333333", cluster.get("find { it.key == 'energy' }.idleEnergyKWh"));
+        assertKWh("0.08", cluster.get("find { it.key == 'energy' }.idleEnergyKWh"));
         assertEquals("ENERGY_COUNTER,POWER_INTEGRAL", cluster.getString("find { it.key == 'energy' }.energySource"));
     }
 
@@ -171,8 +178,8 @@ class EnergyResourceTest {
         assertKWh("0.02", tenants.get("rows.find { it.key == 'ta' }.energyKWh"));
         assertKWh("0", tenants.get("rows.find { it.key == 'ta' }.idleEnergyKWh"));
         assertKWh("0.0133333333", tenants.get("rows.find { it.key == 'tb' }.energyKWh"));
-        // GPU-E was held half all along, so its idle half sits in (unallocated) with no unallocated seconds of its own
-        assertKWh("0.0633333333", tenants.get("rows.find { it.key == '(unallocated)' }.idleEnergyKWh"));
+        // GPU-E's idle half, GPU-F's six minutes and GPU-G's ten: all in (unallocated)
+        assertKWh("0.08", tenants.get("rows.find { it.key == '(unallocated)' }.idleEnergyKWh"));
         assertKWh("0", tenants.get("rows.find { it.key == '(unallocated)' }.energyKWh"));
     }
 
@@ -182,7 +189,7 @@ class EnergyResourceTest {
         List<Map<String, Object>> rows = days.getList("findAll { it.group.cluster == 'energy' }");
         assertEquals(1, rows.size(), "one day");
         assertKWh("0.0533333333", rows.get(0).get("energyKWh"));
-        assertKWh("0.0633333333", rows.get(0).get("idleEnergyKWh"));
+        assertKWh("0.08", rows.get(0).get("idleEnergyKWh"));
     }
 
     @Test
