@@ -77,6 +77,18 @@ class CollectorFuzzTest {
     }
 
     @Test
+    void hostSeriesFromKubeletsAndNodeExporters() {
+        String kubelet = io.gpumeter.collector.host.HostFixtures.text("kubelet-1.35-containerd-metrics-cadvisor.prom");
+        fuzz("cadvisor", "/api/v1/ingest/cadvisor", "text/plain", 18L, List.of(
+                kubelet.substring(0, kubelet.indexOf('\n', 20_000) + 1),
+                io.gpumeter.collector.host.HostFixtures.text("kubelet-1.15-docker-metrics-cadvisor.prom").substring(0, 12_000)
+                        .replaceFirst("\n[^\n]*$", "\n")));
+        fuzz("node-exporter", "/api/v1/ingest/node-exporter", "text/plain", 19L, List.of(
+                io.gpumeter.collector.host.HostFixtures.text("node-exporter-1.5.0-debian12-scrape-1.prom"),
+                "node_pressure_io_stalled_seconds_total 12.5\nnode_network_receive_drop_total{device=\"eth0\"} 3\n"));
+    }
+
+    @Test
     void kernelAndContainerLogs() {
         fuzz("kmsg", "/api/v1/ingest/kmsg?node=n1", "text/plain", 16L, List.of(
                 "[  123.456789] NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.\n"

@@ -98,6 +98,17 @@ class LedgerFuzzTest {
                 "{\"from\":\"2026-07-01T10:00:00Z\",\"to\":\"2026-07-01T11:00:00Z\",\"field\":\"SM_ACTIVE\",\"gpus\":[\"GPU-FZ\"]}"));
     }
 
+    @Test
+    void hostMinutesAndHostSeriesReads() {
+        fuzz("host minutes", "/api/v1/host/minutes", 59L, List.of(
+                HostResourceTest.batch("fz", HostResourceTest.container("fz-1", "main", "2026-07-01T10:00:00Z", 60_000, 2, 3),
+                        HostResourceTest.node("fz-n1", "2026-07-01T10:00:00Z", 30_000, 1)),
+                HostResourceTest.batch("fz", "", HostResourceTest.node("fz-n1", "2026-07-01T10:01:00Z", 60_000, 0.5))));
+        fuzz("host series", "/api/v1/host/series", 60L, List.of(
+                "{\"cluster\":\"fz\",\"from\":\"2026-07-01T10:00:00Z\",\"to\":\"2026-07-01T11:00:00Z\",\"pods\":[\"ml/fz-1\"]}",
+                "{\"cluster\":\"fz\",\"from\":\"2026-07-01T10:00:00Z\",\"to\":\"2026-07-01T11:00:00Z\",\"nodes\":[\"fz-n1\"]}"));
+    }
+
     private static void fuzz(String what, String path, long seed, List<String> seeds) {
         Map<Integer, Integer> statuses = Fuzz.json(seed, seeds).overHttp(what, CASES, body -> {
             Response r = given().contentType("application/json").body(body).post(path);
