@@ -50,13 +50,9 @@ public class DiagnosisClient {
 
     public Uni<Diagnosis> diagnose(TriageRequest r) {
         String at = r.at() == null ? null : r.at().toString();
-        Uni<Triage> call = switch (r.kind()) {
-            case POD -> ledger.diagnosis(r.namespace(), r.name(), null, null, null, r.cluster(), at);
-            case WORKLOAD -> ledger.diagnosis(r.namespace(), null, r.name(), null, null, r.cluster(), at);
-            case POD_GROUP -> ledger.diagnosis(r.namespace(), null, null, r.name(), null, r.cluster(), at);
-            case NODE -> ledger.diagnosis(null, null, null, null, r.name(), r.cluster(), at);
-            case SERVICE -> slo.diagnosis(r.namespace(), r.name(), r.cluster(), at);
-        };
+        Uni<Triage> call = r.kind() == Triage.SubjectKind.SERVICE ? slo.diagnosis(r.namespace(), r.name(), r.cluster(), at)
+                : ledger.diagnosis(r.namespace(), r.nameIf(Triage.SubjectKind.POD), r.nameIf(Triage.SubjectKind.WORKLOAD),
+                r.nameIf(Triage.SubjectKind.POD_GROUP), r.nameIf(Triage.SubjectKind.NODE), r.cluster(), at);
         String service = service(r);
         return call.map(answer -> new Diagnosis(answer, null))
                 .onFailure(DiagnosisClient::refused).recoverWithItem(e -> new Diagnosis(null, problem(service, e)));

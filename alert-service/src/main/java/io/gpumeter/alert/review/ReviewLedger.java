@@ -53,20 +53,9 @@ public class ReviewLedger {
 
     /** The facts the ledger's diagnosis of the subject reads, or empty when it offers no such read. */
     public Uni<Optional<GovernanceBatch>> inputs(TriageRequest r) {
-        Query q = Query.of(r);
-        return ledger.inputs(q.namespace, q.pod, q.workload, q.podGroup, q.node, r.cluster(), q.at)
+        return ledger.inputs(r.namespace(), r.nameIf(Triage.SubjectKind.POD), r.nameIf(Triage.SubjectKind.WORKLOAD),
+                        r.nameIf(Triage.SubjectKind.POD_GROUP), r.nameIf(Triage.SubjectKind.NODE), r.cluster(),
+                        r.at() == null ? null : r.at().toString())
                 .map(Optional::ofNullable).onFailure(Answers::notFound).recoverWithItem(Optional.empty());
-    }
-
-    /** A request's subject as the ledger's query parameters. */
-    private record Query(String namespace, String pod, String workload, String podGroup, String node, String at) {
-
-        static Query of(TriageRequest r) {
-            String name = r.name();
-            return new Query(r.namespace(), r.kind() == Triage.SubjectKind.POD ? name : null,
-                    r.kind() == Triage.SubjectKind.WORKLOAD ? name : null,
-                    r.kind() == Triage.SubjectKind.POD_GROUP ? name : null,
-                    r.kind() == Triage.SubjectKind.NODE ? name : null, r.at() == null ? null : r.at().toString());
-        }
     }
 }

@@ -55,13 +55,7 @@ public class TriageService {
 
     /** The one answer for a subject that is unknown, or not the tenant's. */
     static ApiProblem unknown(TriageRequest r) {
-        String field = switch (r.kind()) {
-            case POD -> "pod";
-            case WORKLOAD -> "workload";
-            case POD_GROUP -> "podGroup";
-            case NODE -> "node";
-            case SERVICE -> "service";
-        };
+        String field = r.kind().parameter();
         String noun = switch (r.kind()) {
             case POD -> "pod";
             case WORKLOAD -> "Kueue Workload";

@@ -54,6 +54,14 @@ public record TriageRequest(Triage.SubjectKind kind, String cluster, String name
         return new TriageRequest(kind, Params.optional(cluster), ns, name, Params.instantOrNull("at", at));
     }
 
+    /**
+     * The subject's name when it is of this kind, else null: the request as the one parameter per kind a service's
+     * client sends ({@code pod=}, {@code workload=}…), the others left out.
+     */
+    public String nameIf(Triage.SubjectKind asked) {
+        return kind == asked ? name : null;
+    }
+
     /** The request as the query string the services take, for one service to ask another the same question. */
     public String query() {
         StringBuilder q = new StringBuilder();
