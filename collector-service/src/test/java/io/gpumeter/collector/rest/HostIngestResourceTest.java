@@ -84,6 +84,25 @@ class HostIngestResourceTest {
     }
 
     @Test
+    void aReplayedGpuPodAndItsNodeAreKeptAndAPodAskingForNoGpuIsNot() {
+        String gpuPod = "{\"type\":\"ADDED\",\"object\":{\"kind\":\"Pod\",\"apiVersion\":\"v1\",\"metadata\":"
+                + "{\"name\":\"replayed-0\",\"namespace\":\"ml\",\"uid\":\"r0\",\"resourceVersion\":\"7\"},"
+                + "\"spec\":{\"nodeName\":\"gpu-r\",\"containers\":[{\"name\":\"main\",\"resources\":{\"limits\":"
+                + "{\"nvidia.com/gpu\":\"1\"}}}]}}}";
+        String cpuPod = gpuPod.replace("replayed-0", "cpu-only-0").replace("\"uid\":\"r0\"", "\"uid\":\"c0\"")
+                .replace("{\"nvidia.com/gpu\":\"1\"}", "{\"cpu\":\"1\"}");
+        byte[] replay = (gpuPod + "\n" + cpuPod + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        given().contentType("application/x-ndjson").body(replay).queryParam("cluster", "default")
+                .post("/api/v1/ingest/kubernetes").then().statusCode(200);
+        String body = "container_cpu_usage_seconds_total{container=\"main\",id=\"/r\",namespace=\"ml\",pod=\"replayed-0\"} 1 " + T0
+                + "\ncontainer_cpu_usage_seconds_total{container=\"main\",id=\"/c\",namespace=\"ml\",pod=\"cpu-only-0\"} 1 " + T0 + "\n";
+        given().contentType("text/plain").body(body).queryParam("node", "gpu-r").post("/api/v1/ingest/cadvisor").then()
+                .statusCode(200).body("kept", equalTo(1)).body("other", equalTo(1));
+        given().contentType("text/plain").body("node_pressure_io_stalled_seconds_total 1\n").queryParam("node", "gpu-r")
+                .post("/api/v1/ingest/node-exporter").then().statusCode(200).body("kept", equalTo(1));
+    }
+
+    @Test
     void aRealKubeletPageIsReadAndTheSamePageSentTwiceCountsOnce() {
         places.usage("default", "datagen-1-35", "scraper", "e2e-daemonset-kb65b");
         String page = HostFixtures.text("kubelet-1.35-containerd-metrics-cadvisor.prom");
