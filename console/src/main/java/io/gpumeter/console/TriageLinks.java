@@ -19,9 +19,14 @@ final class TriageLinks {
     private TriageLinks() {
     }
 
+    /** The triage's kind of subject (pod, workload, podGroup) of a row of the queue-wait read, by its source. */
+    static String kindOf(JsonNode pending) {
+        return KIND_OF_SOURCE.getOrDefault(pending.hasNonNull("source") ? pending.get("source").asText() : "pod", "pod");
+    }
+
     /** @param at the instant the waiting list was read; null when it was now */
     static String ofPending(JsonNode p, Instant at) {
-        String kind = KIND_OF_SOURCE.getOrDefault(p.hasNonNull("source") ? p.get("source").asText() : "pod", "pod");
+        String kind = kindOf(p);
         String name = Format.text(p, "name");
         String namespace = Format.text(p, "namespace");
         return name == null || namespace == null ? null

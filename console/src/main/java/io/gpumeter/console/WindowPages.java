@@ -81,8 +81,6 @@ public class WindowPages {
         }
     }
 
-    private static final Map<String, String> KINDS = Map.of("pod", "pod", "kueue", "workload", "volcano", "podGroup");
-
     @GET
     @Path("queues")
     @Blocking
@@ -140,7 +138,7 @@ public class WindowPages {
                     pendingRead = true;
                     java.time.Instant asOf = triageInstant(days);
                     for (JsonNode p : waiting.json()) {
-                        String kind = KINDS.getOrDefault(Optional.ofNullable(Format.text(p, "source")).orElse("pod"), "pod");
+                        String kind = TriageLinks.kindOf(p);
                         String object = Format.text(p, "namespace") + "/" + Format.text(p, "name");
                         String link = "/queues?from=" + days.from() + "&to=" + days.to() + "&groupBy=" + by + "&" + kind + "=" + Format.query(object);
                         pending.add(new Pending(kind, object, link, queueOf(p), Optional.ofNullable(Format.text(p, "state")).orElse(""),

@@ -3,10 +3,11 @@ package io.gpumeter.ledger.triage.domain;
 import static io.gpumeter.common.shell.ShellWords.quote;
 
 /**
- * What a person runs to see a fact the triage read, each name single-quoted ({@link io.gpumeter.common.shell.ShellWords})
- * so that nothing in a pod's, node's or card's name means anything to the shell. A command on the node itself runs
- * through a debug pod that enters the host's filesystem, as a person without SSH to the node would. A command about a
- * node not known is null.
+ * What a person runs to see a fact about one pod, node or card the triage read (the queues' and the fleet's are
+ * {@link io.gpumeter.ledger.triage.pending.WaitCommands}'), each name single-quoted
+ * ({@link io.gpumeter.common.shell.ShellWords}) so that nothing in a pod's, node's or card's name means anything to the
+ * shell. A command on the node itself runs through a debug pod that enters the host's filesystem, as a person without
+ * SSH to the node would. A command about a node not known is null.
  */
 public final class Commands {
 
@@ -29,15 +30,20 @@ public final class Commands {
         return "kubectl get events -n " + quote(namespace) + " --field-selector " + quote("involvedObject.name=" + pod);
     }
 
+    /** The part of a pod's object at a JSONPath ({@code {.spec.tolerations}}). */
+    public static String podSpec(String namespace, String pod, String jsonPath) {
+        return "kubectl get pod -n " + quote(namespace) + " " + quote(pod) + " -o jsonpath=" + quote(jsonPath);
+    }
+
     public static String podAnnotation(String namespace, String pod, String annotation) {
-        return "kubectl get pod -n " + quote(namespace) + " " + quote(pod) + " -o jsonpath="
-                + quote("{.metadata.annotations." + annotation.replace(".", "\\.") + "}");
+        return podSpec(namespace, pod, "{.metadata.annotations." + annotation.replace(".", "\\.") + "}");
     }
 
     public static String nodeEvents(String node) {
         return "kubectl get events -A --field-selector " + quote("involvedObject.kind=Node,involvedObject.name=" + node);
     }
 
+    /** The node's allocated resources, what its pods hold of each. */
     public static String describeNode(String node) {
         return node == null ? null : "kubectl describe node " + quote(node);
     }
@@ -51,6 +57,10 @@ public final class Commands {
 
     public static String nodeAllocatable(String node) {
         return nodeJsonPath(node, "{.status.allocatable}");
+    }
+
+    public static String nodeTaints(String node) {
+        return nodeJsonPath(node, "{.spec.taints}");
     }
 
     public static String nodeLabel(String node, String label) {

@@ -11,6 +11,7 @@ import io.gpumeter.ledger.governance.domain.Incident;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -84,6 +85,11 @@ public record PodCase(String cluster, String namespace, String name, String uid,
 
     /** Every node the pod ran on, as its versions and holdings name them. */
     public Set<String> nodes() {
+        return nodesOf(versions, holdings);
+    }
+
+    /** Every node these pod versions and holdings name, in order. */
+    public static Set<String> nodesOf(Collection<PodStatusFact> versions, Collection<Holding> holdings) {
         Set<String> out = new TreeSet<>();
         versions.forEach(v -> {
             if (v.nodeName() != null) {

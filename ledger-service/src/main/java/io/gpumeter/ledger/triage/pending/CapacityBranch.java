@@ -3,6 +3,7 @@ package io.gpumeter.ledger.triage.pending;
 import io.gpumeter.common.triage.Confidence;
 import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.common.triage.Triage;
+import io.gpumeter.ledger.triage.domain.Commands;
 
 import java.util.List;
 import java.util.Locale;
@@ -46,7 +47,7 @@ final class CapacityBranch {
         for (NodeAt n : blind) {
             if (shown++ == PendingTree.NODES_SHOWN) {
                 f.evidence.add(new Triage.Evidence(f.fleet.at(), "node", "and " + (blind.size() - PendingTree.NODES_SHOWN)
-                        + " more nodes alike", Commands.nodesOffering(resource)));
+                        + " more nodes alike", WaitCommands.nodesOffering(resource)));
                 break;
             }
             f.nodes.add(n.name());
@@ -67,7 +68,7 @@ final class CapacityBranch {
             };
             if (fact != null) {
                 f.evidence.add(new Triage.Evidence(p.observedAt() != null ? p.observedAt() : f.fleet.at(), "gpu-stack", fact,
-                        Commands.devicePlugin(p, n.name())));
+                        WaitCommands.devicePlugin(p, n.name())));
             }
             if (p.name() != null) {
                 f.named.add(new Triage.Named(Triage.SubjectKind.POD, p.namespace(), p.name(), null));
@@ -100,13 +101,13 @@ final class CapacityBranch {
         }
         if (admitted.size() > PendingTree.NODES_SHOWN) {
             f.evidence.add(new Triage.Evidence(f.fleet.at(), "node", "and " + (admitted.size() - PendingTree.NODES_SHOWN)
-                    + " more nodes as full", Commands.nodesOffering(resource)));
+                    + " more nodes as full", WaitCommands.nodesOffering(resource)));
         }
         boolean allReady = admitted.stream().allMatch(n -> n.plugin().state() == DevicePlugin.State.READY);
         boolean anyUnknown = admitted.stream().anyMatch(n -> n.plugin().state() == DevicePlugin.State.UNKNOWN);
         if (allReady) {
             f.evidence.add(new Triage.Evidence(f.fleet.at(), "gpu-stack", "the device plugin is ready on all "
-                    + admitted.size() + " of them", Commands.devicePlugin(admitted.get(0).plugin(), admitted.get(0).name())));
+                    + admitted.size() + " of them", WaitCommands.devicePlugin(admitted.get(0).plugin(), admitted.get(0).name())));
         }
         if (anyUnknown) {
             f.checked.add("no device plugin pod of cluster '" + f.fleet.cluster() + "' is in the ledger: judged by allocatable alone");

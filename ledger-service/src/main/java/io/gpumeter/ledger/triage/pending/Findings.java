@@ -6,6 +6,7 @@ import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.common.triage.RootCauseClass;
 import io.gpumeter.common.triage.Triage;
 import io.gpumeter.ledger.governance.domain.QueueSource;
+import io.gpumeter.ledger.triage.domain.Commands;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -52,10 +53,10 @@ final class Findings {
                     : Commands.describePod(w.namespace(), w.name());
         } else if (w.source() == QueueSource.KUEUE) {
             source = "Pending".equals(w.reason()) ? "event" : "workload";
-            command = Commands.workload(w.namespace(), w.name());
+            command = WaitCommands.workload(w.namespace(), w.name());
         } else {
             source = "pod-group";
-            command = Commands.podGroup(w.namespace(), w.name());
+            command = WaitCommands.podGroup(w.namespace(), w.name());
         }
         String fact = (w.reason() == null ? "" : w.reason()) + (w.message() == null ? "" : (w.reason() == null ? "" : ": ")
                 + w.message());

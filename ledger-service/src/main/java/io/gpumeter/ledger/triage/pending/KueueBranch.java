@@ -27,7 +27,7 @@ final class KueueBranch {
         if (off != null) {
             f.evidence.add(new Triage.Evidence(off.lastTransitionTime(), "cluster-queue", "ClusterQueue '"
                     + k.clusterQueue().name() + "' is not active: " + off.reason()
-                    + (off.message() == null ? "" : " (" + off.message() + ")"), Commands.clusterQueue(k.clusterQueue().name())));
+                    + (off.message() == null ? "" : " (" + off.message() + ")"), WaitCommands.clusterQueue(k.clusterQueue().name())));
             f.said();
             f.alternatives.add(new Triage.Alternative(PendingReason.QUOTA.label(),
                     "a ClusterQueue that is not active admits nothing, whatever its quota"));
@@ -100,8 +100,8 @@ final class KueueBranch {
             place += "; priority " + p.priority();
         }
         f.evidence.add(new Triage.Evidence(p.observedAt(), "pending-position", place,
-                f.w.localQueue() == null ? Commands.workload(f.w.namespace(), f.w.name())
-                        : Commands.pendingWorkloads(f.w.namespace(), f.w.localQueue())));
+                f.w.localQueue() == null ? WaitCommands.workload(f.w.namespace(), f.w.name())
+                        : WaitCommands.pendingWorkloads(f.w.namespace(), f.w.localQueue())));
     }
 
     static void rooms(Findings f, KueueQueue k) {
@@ -114,7 +114,7 @@ final class KueueBranch {
                     + " reserved of " + Findings.plain(r.nominal()) + " nominal"
                     + (r.borrowingLimit() == null ? "" : " (+" + Findings.plain(r.borrowingLimit()) + " it may borrow)")
                     + ", " + Findings.plain(r.free()) + " free; it asks " + Findings.plain(r.ask()),
-                    Commands.clusterQueue(k.clusterQueue().name())));
+                    WaitCommands.clusterQueue(k.clusterQueue().name())));
         }
     }
 }

@@ -4,6 +4,7 @@ import io.gpumeter.common.fact.NodeTaint;
 import io.gpumeter.common.triage.Confidence;
 import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.common.triage.Triage;
+import io.gpumeter.ledger.triage.domain.Commands;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -75,7 +76,7 @@ final class NodeBranch {
             f.said();
             f.evidence.add(new Triage.Evidence(largest.statusAt(), "node", "it asks " + need + " " + resource
                     + " per pod; the most any node it may go to has is " + largest.has(resource) + " (node "
-                    + largest.name() + ")", Commands.nodesOffering(resource)));
+                    + largest.name() + ")", WaitCommands.nodesOffering(resource)));
             f.alternatives.add(new Triage.Alternative(PendingReason.CLUSTER_FULL.label(),
                     "even an empty node it may go to has fewer than it asks"));
             return f.decided(PendingReason.INVALID_REQUEST, Confidence.HIGH);
@@ -101,12 +102,12 @@ final class NodeBranch {
                     .filter(Resources::isMig).distinct().sorted().collect(Collectors.joining(", "));
             f.evidence.add(new Triage.Evidence(f.fleet.at(), "node", "it asks " + resource + "; no node offers that MIG profile"
                     + (offered.isEmpty() ? " (no node offers any)" : " (offered: " + offered + ")"),
-                    Commands.nodesOffering(resource)));
+                    WaitCommands.nodesOffering(resource)));
             f.alternatives.add(new Triage.Alternative(PendingReason.CLUSTER_FULL.label(), "no node has " + resource + " to be full"));
             return f.decided(PendingReason.INVALID_REQUEST, Confidence.HIGH);
         }
         f.evidence.add(new Triage.Evidence(f.fleet.at(), "node", "no node's status offers " + resource,
-                Commands.nodesOffering(resource)));
+                WaitCommands.nodesOffering(resource)));
         f.checked.add("no node offering " + resource + " is in the ledger: the nodes that have the cards may not be collected");
         return f.decided(PendingReason.NO_DEVICE, Confidence.MEDIUM);
     }
@@ -117,7 +118,7 @@ final class NodeBranch {
                 Commands.podSpec(f.w.namespace(), f.w.name(), "{.spec.nodeSelector} {.spec.affinity.nodeAffinity}")));
         f.evidence.add(new Triage.Evidence(f.fleet.at(), "node", "none of the " + offering.size() + " nodes offering "
                 + resource + " carries those labels" + nearMiss(f, offering),
-                Commands.nodesSelected(Placement.labelSelector(f.w.placement()))));
+                WaitCommands.nodesSelected(Placement.labelSelector(f.w.placement()))));
         f.alternatives.add(new Triage.Alternative(PendingReason.AFFINITY_OR_TAINT.label(), "no node offering " + resource
                 + " carries the labels it selects, so no taint or cordon decided it"));
         f.alternatives.add(new Triage.Alternative(PendingReason.CLUSTER_FULL.label(), "no node it may go to exists to be full"));
@@ -146,7 +147,7 @@ final class NodeBranch {
         for (NodeAt n : matching) {
             if (shown++ == PendingTree.NODES_SHOWN) {
                 f.evidence.add(new Triage.Evidence(f.fleet.at(), "node", "and " + (matching.size() - PendingTree.NODES_SHOWN)
-                        + " more nodes refuse it alike", Commands.nodesSelected(Placement.labelSelector(f.w.placement()))));
+                        + " more nodes refuse it alike", WaitCommands.nodesSelected(Placement.labelSelector(f.w.placement()))));
                 break;
             }
             f.nodes.add(n.name());

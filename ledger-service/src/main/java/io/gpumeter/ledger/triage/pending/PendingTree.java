@@ -2,6 +2,7 @@ package io.gpumeter.ledger.triage.pending;
 
 import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.common.triage.Triage;
+import io.gpumeter.ledger.triage.domain.Commands;
 
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -41,7 +42,7 @@ public final class PendingTree {
 
     public static WaitDiagnosis diagnose(Waiting waiting, Fleet fleet) {
         Findings found = new Findings(waiting, fleet);
-        if ("TopologyAffinityError".equals(waiting.podReason()) || "UnexpectedAdmissionError".equals(waiting.podReason())) {
+        if (waiting.podReason() != null && Waiting.KUBELET_REFUSALS.contains(waiting.podReason())) {
             return RequestBranch.kubelet(found);
         }
         if ("RequestCheck".equals(waiting.reason())) {

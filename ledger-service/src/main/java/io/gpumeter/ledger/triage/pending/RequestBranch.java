@@ -4,6 +4,7 @@ import io.gpumeter.common.triage.Confidence;
 import io.gpumeter.common.triage.FailureCause;
 import io.gpumeter.common.triage.PendingReason;
 import io.gpumeter.common.triage.Triage;
+import io.gpumeter.ledger.triage.domain.Commands;
 
 /**
  * The branch of a wait the scheduler is not the last word on: the kubelet's refusal of a pod placed on a node

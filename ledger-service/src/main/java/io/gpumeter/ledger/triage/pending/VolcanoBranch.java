@@ -19,7 +19,7 @@ final class VolcanoBranch {
         f.said();
         if (f.w.told() == PendingReason.VOLCANO_QUEUE && f.w.volcanoQueue() != null) {
             f.evidence.add(new Triage.Evidence(f.w.toldAt(), "volcano-queue", "its Volcano queue '" + f.w.volcanoQueue() + "'",
-                    Commands.volcanoQueue(f.w.volcanoQueue())));
+                    WaitCommands.volcanoQueue(f.w.volcanoQueue())));
         }
         return f.decided(f.w.told(), PendingTree.SAID_OUTRIGHT.contains(f.w.told()) ? Confidence.HIGH : Confidence.MEDIUM);
     }

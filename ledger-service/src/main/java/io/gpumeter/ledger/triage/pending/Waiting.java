@@ -6,6 +6,7 @@ import io.gpumeter.ledger.governance.domain.QueueSource;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * One pod, Kueue Workload or Volcano PodGroup that waits, as the diagnosis tree reads it: what Kueue, Volcano or the
@@ -25,6 +26,9 @@ public record Waiting(QueueSource source, String namespace, String name, String 
                       PendingReason told, String reason, String message, Instant toldAt, String scheduler,
                       Map<String, Long> asks, PodPlacement placement, boolean placementKnown, String podReason,
                       String podMessage, String clusterQueue, String localQueue, String volcanoQueue, KueueQueue kueue) {
+
+    /** The pod status reasons of a kubelet that refused a pod placed on its node, which so never starts. */
+    public static final Set<String> KUBELET_REFUSALS = Set.of("TopologyAffinityError", "UnexpectedAdmissionError");
 
     public Waiting {
         asks = asks == null ? Map.of() : Map.copyOf(asks);

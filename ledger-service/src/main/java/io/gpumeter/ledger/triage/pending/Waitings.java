@@ -51,8 +51,7 @@ public final class Waitings {
         if (latest == null || latest.reason() == null) {
             return null;
         }
-        return "TopologyAffinityError".equals(latest.reason()) || "UnexpectedAdmissionError".equals(latest.reason())
-                ? latest.reason() : null;
+        return Waiting.KUBELET_REFUSALS.contains(latest.reason()) ? latest.reason() : null;
     }
 
     /** A Workload, from its trail's state and newest version, with what Kueue says of its queue. */

@@ -11,6 +11,7 @@ import io.gpumeter.ledger.governance.domain.QueueSource;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.governance.repository.PodStatusVersions;
 import io.gpumeter.ledger.triage.pending.WaitDiagnosis;
+import io.gpumeter.ledger.triage.pending.Waiting;
 import io.gpumeter.ledger.triage.pending.WaitJudge;
 import io.gpumeter.ledger.triage.service.AlikeWaits.Alike;
 import io.gpumeter.ledger.triage.service.WaitTrails.GroupAt;
@@ -31,9 +32,6 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class PendingTriage {
-
-    /** The pod status reasons of a kubelet that refused a placed pod, which never starts. */
-    static final Set<String> KUBELET_REFUSALS = Set.of("TopologyAffinityError", "UnexpectedAdmissionError");
 
     private final Pool pool;
     private final GovernanceSourceRepository source;
@@ -96,7 +94,7 @@ public class PendingTriage {
             return false;
         }
         return WaitJudge.WAITING.contains(trail.state().state().name())
-                || latest.reason() != null && KUBELET_REFUSALS.contains(latest.reason());
+                || latest.reason() != null && Waiting.KUBELET_REFUSALS.contains(latest.reason());
     }
 
     private Uni<Triage> workload(TriageRequest r, Instant at) {

@@ -90,18 +90,7 @@ public class PodCaseReader {
         return Uni.combine().all().unis(podVersions, events, signals, units).asTuple().chain(t -> {
             List<PodStatusFact> upTo = t.getItem1().stream().filter(v -> !v.observedAt().isAfter(at)).toList();
             List<Holding> held = t.getItem4().stream().filter(h -> !h.since().isAfter(at)).toList();
-            Set<String> nodes = new TreeSet<>();
-            upTo.forEach(v -> {
-                if (v.nodeName() != null) {
-                    nodes.add(v.nodeName());
-                }
-            });
-            held.forEach(h -> {
-                if (h.node() != null) {
-                    nodes.add(h.node());
-                }
-            });
-            return incidents.incidentsAround(cluster, Set.of(uid), nodes, at).map(found -> new PodCase(cluster, namespace,
+            return incidents.incidentsAround(cluster, Set.of(uid), PodCase.nodesOf(upTo, held), at).map(found -> new PodCase(cluster, namespace,
                     name, uid, at, upTo, t.getItem2().stream().filter(e -> !e.firstAt().isAfter(at)).toList(),
                     t.getItem3().stream().filter(s -> !s.at().isAfter(at)).toList(), incidents(found), held, null));
         });

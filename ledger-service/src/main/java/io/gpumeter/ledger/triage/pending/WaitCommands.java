@@ -3,43 +3,18 @@ package io.gpumeter.ledger.triage.pending;
 import static io.gpumeter.common.shell.ShellWords.quote;
 
 /**
- * What a person would run to see each fact a wait is judged by. Every name comes from the cluster, much of it
- * written by tenants, so each is single-quoted ({@link io.gpumeter.common.shell.ShellWords}): a name cannot run
- * anything.
+ * What a person would run to see the facts a wait is judged by that are the queues' and the nodes' as a fleet (a
+ * pod's and one node's own are {@link io.gpumeter.ledger.triage.domain.Commands}'). Every name comes from the cluster, much of it written by tenants,
+ * so each is single-quoted ({@link io.gpumeter.common.shell.ShellWords}): a name cannot run anything.
  */
-public final class Commands {
+public final class WaitCommands {
 
     /** The label the GPU Operator's device plugin pods carry. */
     static final String NVIDIA_DEVICE_PLUGIN_LABEL = "app=nvidia-device-plugin-daemonset";
     /** The label HAMi's device plugin pods carry. */
     static final String HAMI_DEVICE_PLUGIN_LABEL = "app.kubernetes.io/component=hami-device-plugin";
 
-    private Commands() {
-    }
-
-    public static String describePod(String namespace, String pod) {
-        return "kubectl describe pod -n " + quote(namespace) + " " + quote(pod);
-    }
-
-    public static String podEvents(String namespace, String pod) {
-        return "kubectl get events -n " + quote(namespace) + " --field-selector involvedObject.name=" + quote(pod);
-    }
-
-    public static String podSpec(String namespace, String pod, String jsonPath) {
-        return "kubectl get pod -n " + quote(namespace) + " " + quote(pod) + " -o jsonpath=" + quote(jsonPath);
-    }
-
-    public static String nodeAllocatable(String node) {
-        return "kubectl get node " + quote(node) + " -o jsonpath=" + quote("{.status.allocatable}");
-    }
-
-    public static String nodeTaints(String node) {
-        return "kubectl get node " + quote(node) + " -o jsonpath=" + quote("{.spec.taints}");
-    }
-
-    /** The node's allocated resources, what its pods hold of each. */
-    public static String describeNode(String node) {
-        return "kubectl describe node " + quote(node);
+    private WaitCommands() {
     }
 
     public static String nodesSelected(String labelSelector) {
