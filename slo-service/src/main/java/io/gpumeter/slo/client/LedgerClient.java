@@ -93,6 +93,16 @@ public class LedgerClient {
                 chunk.stream().map(LedgerClient::podRef).toList())).map(LedgerClient::orEmpty));
     }
 
+    /**
+     * The incidents of a set of pods ("namespace/pod") that started in the window, as the ledger answers them, one read
+     * per {@value #MAX_PODS} pods.
+     */
+    public Uni<List<JsonNode>> podIncidents(Collection<String> podKeys, TimeWindow window) {
+        return inChunks(List.copyOf(podKeys), MAX_PODS, chunk -> ledger.podIncidents(new HoldingsRequest(
+                window.start().toString(), window.end().toString(), chunk.stream().map(LedgerClient::podRef).toList()))
+                .map(LedgerClient::orEmpty));
+    }
+
     /** Every usage series of each card, per minute, over [from, to); a card without any is missing. */
     public Uni<Map<String, List<UsagePoint>>> usage(Collection<String> gpuUuids, Instant from, Instant to) {
         return inChunks(List.copyOf(gpuUuids), MAX_CARDS, chunk -> ledger.usage(

@@ -59,6 +59,12 @@ interface LedgerRestClient {
     record PodQueuesRequest(List<PodRef> pods) {
     }
 
+    /** The incidents of a set of pods that started in a window, by start (the holdings read's body). */
+    @POST
+    @Path("/failures/pod-incidents")
+    @Consumes(MediaType.APPLICATION_JSON)
+    Uni<List<JsonNode>> podIncidents(HoldingsRequest request);
+
     /** Queue waits (p50/p95/p99, seconds) of what was admitted in a window, per group. */
     @GET
     @Path("/queue-wait")

@@ -2,13 +2,15 @@ package io.gpumeter.slo.client;
 
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 
+import java.time.Instant;
+
 /**
  * The ledger's answer for one pod of a pod queues read ({@code POST /api/v1/pod-queues}): {@code known} false when the
  * ledger holds no scheduling record of the pod, which is not the same as a pod that went through no queue
- * ({@code queue} null).
+ * ({@code queue} null). {@code createdAt} is the pod's creation as the ledger's pod facts hold it (null when unknown).
  */
 @JsonIgnoreProperties(ignoreUnknown = true)
-public record PodQueue(String namespace, String pod, boolean known, Queue queue) {
+public record PodQueue(String namespace, String pod, boolean known, Queue queue, Instant createdAt) {
 
     /**
      * The Kueue and Volcano queues, each null when the ledger does not know it.

@@ -29,7 +29,7 @@ import java.util.stream.Collectors;
  * ({@code POST /api/v1/usage/series}) — in the ledger's own JSON shapes from what a test put in
  * {@link #HOLDINGS} and {@link #USAGE}, clipped and filtered as the ledger does, and a pod's scheduling decision from
  * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of), and the change
- * book's bulk and impact reads from {@link #CHANGES}. A read that
+ * book's bulk and impact reads from {@link #CHANGES}, and pods' incidents from {@link #INCIDENTS}. A read that
  * would answer about a card in {@link #FAILING}, or a decision for a pod ("namespace/pod") there, answers 500. The
  * ledger's per-pod and per-card reads are not offered (404), so a caller that falls back to them is noticed.
  */
@@ -76,15 +76,24 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         }
     }
 
-    /** A pod's scheduling decision with the queues it went through; all three null: it went through none. */
-    public record Decision(String namespace, String pod, String clusterQueue, String localQueue, String volcanoQueue) {
+    /**
+     * A pod's scheduling decision with the queues it went through (all three null: it went through none) and when the
+     * pod was created (null: not said).
+     */
+    public record Decision(String namespace, String pod, String clusterQueue, String localQueue, String volcanoQueue,
+                           Instant createdAt) {
+
+        public Decision(String namespace, String pod, String clusterQueue, String localQueue, String volcanoQueue) {
+            this(namespace, pod, clusterQueue, localQueue, volcanoQueue, null);
+        }
 
         /** The pod's entry in a pod queues answer, shaped as the ledger's PodQueue. */
         String json() {
             String queue = clusterQueue == null && localQueue == null && volcanoQueue == null ? "null"
                     : "{\"clusterQueue\":" + quoted(clusterQueue) + ",\"localQueue\":" + quoted(localQueue)
                     + ",\"volcanoQueue\":" + quoted(volcanoQueue) + "}";
-            return "{\"namespace\":" + str(namespace) + ",\"pod\":" + str(pod) + ",\"known\":true,\"queue\":" + queue + "}";
+            return "{\"namespace\":" + str(namespace) + ",\"pod\":" + str(pod) + ",\"known\":true,\"queue\":" + queue
+                    + ",\"createdAt\":" + (createdAt == null ? "null" : "\"" + createdAt + "\"") + "}";
         }
 
         static String unknown(String namespace, String pod) {
@@ -93,6 +102,19 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
         private static String quoted(String s) {
             return str(s);
+        }
+    }
+
+    /** An incident of a pod, as the ledger's incident reads answer it ({@code recoveredAt} null: not recovered). */
+    public record Incident(String id, String namespace, String pod, String cause, Instant startedAt,
+                           Instant recoveredAt) {
+
+        String json() {
+            return "{\"id\":" + str(id) + ",\"cluster\":\"c1\",\"cause\":" + str(cause) + ",\"rootCauseClass\":"
+                    + "\"workload\",\"scope\":\"pod\",\"namespace\":" + str(namespace) + ",\"pod\":" + str(pod)
+                    + ",\"startedAt\":\"" + startedAt + "\",\"recoveredAt\":" + (recoveredAt == null ? "null"
+                    : "\"" + recoveredAt + "\"") + ",\"endedAt\":null,\"open\":" + (recoveredAt == null)
+                    + ",\"occurrences\":1,\"changesBefore\":[]}";
         }
     }
 
@@ -111,6 +133,8 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
     static final List<Holding> HOLDINGS = new CopyOnWriteArrayList<>();
     static final List<Decision> DECISIONS = new CopyOnWriteArrayList<>();
+    /** The incidents {@code POST /api/v1/failures/pod-incidents} answers, of the pods asked that started in the window. */
+    static final List<Incident> INCIDENTS = new CopyOnWriteArrayList<>();
     static final List<Usage> USAGE = new CopyOnWriteArrayList<>();
     static final List<String> FAILING = new CopyOnWriteArrayList<>();
     /**
@@ -223,6 +247,17 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
                         .findFirst().map(Decision::json).orElse(Decision.unknown(namespace, pod)));
             }
             send(exchange, 200, array(answers));
+            return;
+        }
+        if (post && path.equals("/api/v1/failures/pod-incidents")) {
+            JsonNode asked = JSON.readTree(body);
+            Instant from = Instant.parse(asked.path("from").asText());
+            Instant to = Instant.parse(asked.path("to").asText());
+            Set<String> pods = new LinkedHashSet<>();
+            asked.path("pods").forEach(p -> pods.add(p.path("namespace").asText() + "/" + p.path("pod").asText()));
+            send(exchange, 200, array(INCIDENTS.stream().filter(i -> pods.contains(i.namespace() + "/" + i.pod())
+                            && !i.startedAt().isBefore(from) && i.startedAt().isBefore(to))
+                    .sorted(java.util.Comparator.comparing(Incident::startedAt)).map(Incident::json).toList()));
             return;
         }
         if (post && path.equals("/api/v1/changes/bulk")) {
