@@ -22,16 +22,22 @@ import java.util.stream.Collectors;
 @ApplicationScoped
 public class HostRetentionRepository {
 
-    /** A minute table, its hour table, its key and its columns: summed, or kept at their largest. */
-    private record Table(String minutes, String hours, String key, List<String> summed, List<String> largest) {
+    /**
+     * A minute table, its hour table, its key and its columns: summed, or kept at their largest.
+     *
+     * @param onConflict the hour table's key as its upsert names it, written out whole so that it can be checked
+     */
+    private record Table(String minutes, String hours, String key, String onConflict, List<String> summed,
+                         List<String> largest) {
     }
 
     private static final Table CONTAINERS = new Table("host_container_minute", "host_container_hour",
-            "cluster, namespace, pod, container",
+            "cluster, namespace, pod, container", "ON CONFLICT (cluster, namespace, pod, container, hour)",
             List.of("cpu_seconds", "cfs_periods", "cfs_throttled_periods", "fs_read_bytes", "fs_write_bytes",
                     "net_receive_bytes", "net_transmit_bytes"),
             List.of("cpu_limit_cores"));
     private static final Table NODES = new Table("host_node_minute", "host_node_hour", "cluster, node",
+            "ON CONFLICT (cluster, node, hour)",
             List.of("cpu_idle_seconds", "cpu_iowait_seconds", "cpu_user_seconds", "cpu_system_seconds",
                     "cpu_other_seconds", "cpu_pressure_waiting_seconds", "io_pressure_stalled_seconds",
                     "memory_pressure_stalled_seconds", "net_receive_bytes", "net_transmit_bytes", "net_receive_drops",
@@ -122,12 +128,12 @@ public class HostRetentionRepository {
                 written AS (
                     INSERT INTO ledger.%s AS h (%s)
                     SELECT * FROM src
-                    ON CONFLICT (%s, hour) DO UPDATE SET minutes = h.minutes + excluded.minutes,
+                    %s DO UPDATE SET minutes = h.minutes + excluded.minutes,
                         covered_ms = h.covered_ms + excluded.covered_ms, samples = h.samples + excluded.samples%s, %s
                     RETURNING 1)
                 SELECT (SELECT coalesce(sum(minutes), 0) FROM src)::int8 AS minute_rows,
                        (SELECT count(*) FROM written)::int8 AS hour_rows""".formatted(t.key(),
-                containers ? ", max(node) AS node" : "", sums, maxes, partition, t.key(), t.hours(), columns, t.key(),
+                containers ? ", max(node) AS node" : "", sums, maxes, partition, t.key(), t.hours(), columns, t.onConflict(),
                 containers ? ", node = excluded.node" : "", String.join(", ", updates));
     }
 
