@@ -20,9 +20,9 @@ import io.gpumeter.ledger.governance.domain.SeenDriver;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.governance.repository.IncidentSourceRepository;
 import io.gpumeter.ledger.governance.repository.StackFactRepository;
+import io.gpumeter.ledger.triage.repository.PodVersionRepository;
+import io.gpumeter.ledger.triage.repository.TriageIncidentRepository;
 import io.gpumeter.ledger.triage.repository.TriageInputRepository;
-import io.gpumeter.ledger.triage.repository.TriageRepository;
-import io.gpumeter.ledger.triage.repository.TriageRepository.Located;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -51,17 +51,20 @@ public class TriageInputs {
 
     private final Clock clock;
     private final Pool pool;
-    private final TriageRepository triage;
+    private final TriageSubjects subjects;
+    private final PodVersionRepository versions;
     private final TriageInputRepository inputs;
     private final GovernanceSourceRepository source;
     private final IncidentSourceRepository incidentSource;
     private final StackFactRepository stack;
 
-    public TriageInputs(Clock clock, Pool pool, TriageRepository triage, TriageInputRepository inputs,
-                        GovernanceSourceRepository source, IncidentSourceRepository incidentSource, StackFactRepository stack) {
+    public TriageInputs(Clock clock, Pool pool, TriageSubjects subjects, PodVersionRepository versions,
+                        TriageInputRepository inputs, GovernanceSourceRepository source,
+                        IncidentSourceRepository incidentSource, StackFactRepository stack) {
         this.clock = clock;
         this.pool = pool;
-        this.triage = triage;
+        this.subjects = subjects;
+        this.versions = versions;
         this.inputs = inputs;
         this.source = source;
         this.incidentSource = incidentSource;
@@ -92,50 +95,37 @@ public class TriageInputs {
             throw ApiProblem.badRequest("service", "an inference service is triaged by slo-service, which holds its inputs");
         }
         Instant at = request.at() != null ? request.at() : clock.instant();
-        return switch (request.kind()) {
-            case NODE -> triage.locateNode(request.cluster(), request.name()).chain(found -> {
-                Located node = TriageService.pick(found, at).orElseThrow(() -> ApiProblem.notFound("node", "no node '"
-                        + request.name() + "' is in the ledger" + (found.isEmpty() ? "" : " at or before " + at)));
-                Gathered g = new Gathered(node.cluster(), at);
-                g.nodes.add(request.name());
-                return nodesAndFleet(g);
-            });
-            case POD -> triage.locatePod(request.cluster(), request.namespace(), request.name()).chain(found -> {
-                Located pod = TriageService.pick(found, at).orElseThrow(() -> ApiProblem.notFound("pod", "no pod '"
-                        + request.namespace() + "/" + request.name() + "' is in the ledger"
-                        + (found.isEmpty() ? "" : " at or before " + at)));
-                Gathered g = new Gathered(pod.cluster(), at);
-                g.namespace = request.namespace();
-                return pods(g, List.of(pod.uid())).chain(() -> owned(g)).chain(() -> nodesAndFleet(g));
-            });
-            default -> group(request, at);
-        };
+        return subjects.locate(request, at).chain(found -> {
+            Gathered g = new Gathered(found.cluster(), at);
+            return switch (request.kind()) {
+                case NODE -> {
+                    g.nodes.add(request.name());
+                    yield nodesAndFleet(g);
+                }
+                case POD -> {
+                    g.namespace = request.namespace();
+                    yield pods(g, List.of(found.uid())).chain(() -> owned(g)).chain(() -> nodesAndFleet(g));
+                }
+                default -> group(request, found.uid(), g);
+            };
+        });
     }
 
-    private Uni<GovernanceBatch> group(TriageRequest request, Instant at) {
-        boolean workload = request.kind() == SubjectKind.WORKLOAD;
-        String field = workload ? "workload" : "podGroup";
-        return triage.locate(workload ? "gov_workload_fact" : "gov_pod_group_fact", request.cluster(), request.namespace(),
-                request.name()).chain(found -> {
-            Located object = TriageService.pick(found, at).orElseThrow(() -> ApiProblem.notFound(field, "no " + field + " '"
-                    + request.namespace() + "/" + request.name() + "' is in the ledger"
-                    + (found.isEmpty() ? "" : " at or before " + at)));
-            Gathered g = new Gathered(object.cluster(), at);
-            g.namespace = request.namespace();
-            g.mayWait = true;
-            Uni<List<String>> members;
-            if (workload) {
-                members = workloads(g, List.of(object.uid())).chain(() -> {
-                    WorkloadFact newest = g.workloads.stream().max(Comparator.comparing(WorkloadFact::observedAt)).orElse(null);
-                    return newest == null || newest.owner() == null || newest.owner().name() == null
-                            ? Uni.createFrom().item(List.<String>of())
-                            : triage.ownerPods(g.cluster, g.namespace, newest.owner().kind(), newest.owner().name());
-                });
-            } else {
-                members = podGroups(g, List.of(object.uid())).chain(() -> triage.groupPods(g.cluster, g.namespace, request.name()));
-            }
-            return members.chain(uids -> pods(g, uids)).chain(() -> nodesAndFleet(g));
-        });
+    private Uni<GovernanceBatch> group(TriageRequest request, String uid, Gathered g) {
+        g.namespace = request.namespace();
+        g.mayWait = true;
+        Uni<List<String>> members;
+        if (request.kind() == SubjectKind.WORKLOAD) {
+            members = workloads(g, List.of(uid)).chain(() -> {
+                WorkloadFact newest = g.workloads.stream().max(Comparator.comparing(WorkloadFact::observedAt)).orElse(null);
+                return newest == null || newest.owner() == null || newest.owner().name() == null
+                        ? Uni.createFrom().item(List.<String>of())
+                        : versions.ownerPods(g.cluster, g.namespace, newest.owner().kind(), newest.owner().name());
+            });
+        } else {
+            members = podGroups(g, List.of(uid)).chain(() -> versions.groupPods(g.cluster, g.namespace, request.name()));
+        }
+        return members.chain(uids -> pods(g, uids)).chain(() -> nodesAndFleet(g));
     }
 
     /** The pods' versions, events and log lines up to the instant, and the nodes they ran on. */
@@ -143,10 +133,10 @@ public class TriageInputs {
         if (uids.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return triage.podVersions(g.cluster, uids)
-                .chain(versions -> {
+        return versions.podVersions(g.cluster, uids)
+                .chain(stored -> {
                     Set<String> names = new TreeSet<>();
-                    for (PodStatusFact v : versions) {
+                    for (PodStatusFact v : stored) {
                         if (!v.observedAt().isAfter(g.at)) {
                             g.pods.add(v);
                             names.add(v.namespace() + "/" + v.name());
@@ -208,7 +198,7 @@ public class TriageInputs {
     /** The nodes' facts, and the fleet's where the subject may wait; then the batch. */
     private Uni<GovernanceBatch> nodesAndFleet(Gathered g) {
         List<String> nodes = List.copyOf(g.nodes);
-        Instant from = g.at.minus(TriageRepository.INCIDENT_LOOK_BACK);
+        Instant from = g.at.minus(TriageIncidentRepository.INCIDENT_LOOK_BACK);
         Uni<List<NodeStatusFact>> statuses = g.mayWait ? inputs.latestStatuses(g.cluster, g.at)
                 .chain(latest -> stack.statusVersions(pool, g.cluster, nodes)
                         .map(own -> union(own, latest, NodeStatusFact::observedAt, g.at)))
