@@ -29,6 +29,15 @@ public final class Advice {
                     + " check the engine's KV-cache usage (GET /api/v1/engine-gauges) for preemptions"),
             Map.entry("FAILURE_RATE", "Read the failures and incidents of the window (GET /api/v1/failures) and the"
                     + " runbook's entry for their cause"),
+            Map.entry("COLD_START", "Shorten the pods' start-up: pre-pull the image on the GPU nodes, load the model"
+                    + " from a node-local cache, keep a warm replica; the pod's trail (GET /api/v1/scheduling-decisions)"
+                    + " shows how long it waited before it ran"),
+            Map.entry("P99_SPREAD", "Find the minutes the p99 jumped in the curve CSV and the jitter events' ranked"
+                    + " suspects then (GET /api/v1/jitter-events); cap or move the neighbour they name"),
+            Map.entry("JITTER_EVENT_RATE", "Open the jitter events' ranked suspects (GET /api/v1/jitter-events/{id}) and"
+                    + " cap or move the neighbour, or give the workload a MIG instance"),
+            Map.entry("MTTR", "Read the cell's incidents in the curve CSV and the runbook's entry for their cause;"
+                    + " shorten recovery with a readiness probe and a restart back-off that fit the model's load time"),
             Map.entry("FRAGMENTATION", "Bin-pack shared workloads onto fewer cards, or repartition MIG to the shapes"
                     + " demanded (GET /api/v1/fragmentation)"),
             Map.entry("QUEUE_WAIT_P50", "Raise the ClusterQueue's nominal quota or borrowing limit, or commit a"
@@ -76,6 +85,9 @@ public final class Advice {
             Map.entry("MAX", List.of("InferenceLatencyP99High")),
             Map.entry("INTERFERENCE_FACTOR", List.of("InferenceLatencyP99High", "GpuDramBandwidthSaturated")),
             Map.entry("FAILURE_RATE", List.of("GpuWorkloadOom", "GpuDriverXid")),
+            Map.entry("MTTR", List.of("GpuWorkloadOom", "GpuDriverXid")),
+            Map.entry("P99_SPREAD", List.of("InferenceLatencyP99High")),
+            Map.entry("JITTER_EVENT_RATE", List.of("InferenceLatencyP99High", "SloErrorBudgetFastBurn")),
             Map.entry("USED_ALLOCATED", List.of("GpuAllocationIdle")),
             Map.entry("IDLE_COST", List.of("GpuAllocationIdle")),
             Map.entry("USED_COST", List.of("GpuAllocationIdle")),

@@ -1,5 +1,7 @@
 package io.gpumeter.slo.acceptance;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.domain.LatencySummary;
 import io.gpumeter.slo.domain.Sli;
 import io.gpumeter.slo.domain.TokenRate;
@@ -12,13 +14,20 @@ import java.util.Map;
  * What one cell's pods did in the window: each SLI's merged percentiles and per-minute curve, requests and
  * failures, and what the ledger holds of the pods (units held, queues) with the reads that said so.
  *
- * @param gpus the GPUs the cell held: whole cards count 1, a shared or partitioned unit its fraction
+ * @param gpus          the GPUs the cell held: whole cards count 1, a shared or partitioned unit its fraction
  * @param tokenReadings each pod's generation-token counter readings in the window ("namespace/pod")
+ * @param createdAt     each pod's creation as the ledger's pod facts hold it (a pod the ledger does not know is missing)
+ * @param okMinutes     each pod's minutes in the window in which it answered a request successfully, in order
+ * @param incidents     the ledger's incidents of the cell's pods that started in the window (null answer: no read)
+ * @param jitter        the jitter events of the cell's services that started in the window
+ * @param window        the plan's window, which all of the above were read over
  */
 public record CellData(Plan.Cell cell, List<String> pods, Map<Sli, SliData> latency, long requests, long failed,
                        long activeMinutes, List<RequestPoint> requestCurve, double gpus, List<Run.PodFact> facts,
                        List<String> clusterQueues, List<Run.Call> calls,
-                       Map<String, List<TokenRate.Reading>> tokenReadings) {
+                       Map<String, List<TokenRate.Reading>> tokenReadings, Map<String, Instant> createdAt,
+                       Map<String, List<Instant>> okMinutes, LedgerReads.Read<List<JsonNode>> incidents,
+                       JitterEventReads.CellEvents jitter, TimeWindow window) {
 
     /** An SLI's percentiles over the window and its curve. */
     public record SliData(LatencySummary total, List<MinutePoint> curve) {

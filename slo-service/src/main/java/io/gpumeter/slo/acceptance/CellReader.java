@@ -41,11 +41,15 @@ public class CellReader {
     private final LedgerReads ledger;
     private final EngineGaugeRepository gauges;
 
-    public CellReader(LatencyRepository latency, SloEvents events, LedgerReads ledger, EngineGaugeRepository gauges) {
+    private final JitterEventReads jitter;
+
+    public CellReader(LatencyRepository latency, SloEvents events, LedgerReads ledger, EngineGaugeRepository gauges,
+                      JitterEventReads jitter) {
         this.gauges = gauges;
         this.latency = latency;
         this.events = events;
         this.ledger = ledger;
+        this.jitter = jitter;
     }
 
     /**
@@ -90,7 +94,11 @@ public class CellReader {
         }
         return latencies.chain(() -> minutes(cell, Sli.AVAILABILITY, window)).chain(requests -> {
             Set<String> pods = new TreeSet<>();
-            requests.forEach(m -> pods.add(m.podKey()));
+            Set<String> services = new TreeSet<>();
+            requests.forEach(m -> {
+                pods.add(m.podKey());
+                services.add(m.namespace() + "/" + m.service());
+            });
             Map<Instant, long[]> perMinute = new TreeMap<>();
             for (PodMinute m : requests) {
                 long[] sums = perMinute.computeIfAbsent(m.minute(), k -> new long[2]);
@@ -103,15 +111,40 @@ public class CellReader {
             long failed = curve.stream().mapToLong(CellData.RequestPoint::failed).sum();
             List<Run.Call> calls = new ArrayList<>();
             return gauges.tokenReadings(pods, window).chain(tokens -> ledger.holdings(pods, window)
-                    .chain(held -> ledger.podQueues(pods).map(queues -> {
+                    .chain(held -> ledger.podQueues(pods).chain(queues -> ledger.podIncidents(pods, window)
+                    .chain(incidents -> jitter.of(services, window).map(jitterEvents -> {
                 calls.add(held.call());
                 calls.add(queues.call());
                 List<Run.PodFact> facts = facts(cell.name(), held.answer());
                 return new CellData(cell, List.copyOf(pods), Map.copyOf(bySli), total, failed, curve.size(),
                         List.copyOf(curve), gpus(held.answer()), facts, clusterQueues(queues.answer()),
-                        List.copyOf(calls), tokens);
-            })));
+                        List.copyOf(calls), tokens, createdAt(queues.answer()), okMinutes(requests), incidents,
+                        jitterEvents, window);
+            })))));
         });
+    }
+
+    /** Each known pod's creation, from the pod queues read. */
+    private static Map<String, Instant> createdAt(List<PodQueue> queues) {
+        Map<String, Instant> out = new TreeMap<>();
+        if (queues != null) {
+            queues.stream().filter(q -> q != null && q.known() && q.createdAt() != null)
+                    .forEach(q -> out.put(q.namespace() + "/" + q.pod(), q.createdAt()));
+        }
+        return out;
+    }
+
+    /** Each pod's minutes in which at least one request succeeded (requests over failures), in order. */
+    static Map<String, List<Instant>> okMinutes(List<PodMinute> requests) {
+        Map<String, Set<Instant>> byPod = new TreeMap<>();
+        for (PodMinute m : requests) {
+            if (m.requests() > m.failed()) {
+                byPod.computeIfAbsent(m.podKey(), k -> new TreeSet<>()).add(m.minute());
+            }
+        }
+        Map<String, List<Instant>> out = new TreeMap<>();
+        byPod.forEach((pod, minutes) -> out.put(pod, List.copyOf(minutes)));
+        return out;
     }
 
     /**

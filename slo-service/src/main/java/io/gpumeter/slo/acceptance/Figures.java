@@ -31,6 +31,10 @@ public final class Figures {
                     + " vllm:generation_tokens_total, sent as generationTokensTotal to POST /api/v1/ingest/engine-gauges)",
                     cell.calls(), tokenCsv(cell));
             case FAILURE_RATE -> from(cell.failureRate(), "no requests", cell.calls(), requestCsv(cell));
+            case COLD_START -> ColdStarts.figure(cell);
+            case P99_SPREAD -> P99Spread.figure(cell, sli == null ? Sli.TTFT : sli);
+            case JITTER_EVENT_RATE -> JitterRate.figure(cell);
+            case MTTR -> Mttr.figure(cell);
             case INTERFERENCE_FACTOR -> fleet.interference.containsKey(cell.cell().name())
                     ? ownFactor(fleet.interference.get(cell.cell().name()), cell, sli == null ? Sli.TTFT : sli)
                     : interference(sli == null ? Sli.TTFT : sli, cell, all);

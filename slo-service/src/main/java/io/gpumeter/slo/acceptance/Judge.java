@@ -53,7 +53,7 @@ public final class Judge {
                 calls.add(0, c);
             }
         });
-        if (clause.metric().latency() || clause.metric() == Plan.Metric.INTERFERENCE_FACTOR) {
+        if (clause.metric().takesSli() || clause.metric() == Plan.Metric.INTERFERENCE_FACTOR) {
             // where a reviewer reads the cell's latency again: slo-service's own read of the same stored minutes
             calls.add(0, new Run.Call(CurlLine.slo("/api/v1/latency", "service", cell.service(),
                     "namespace", cell.namespace(), "sli", String.valueOf(clause.sli() == null ? "TTFT" : clause.sli()),
@@ -71,8 +71,8 @@ public final class Judge {
                 + (clause.kind() == Kind.RATIO ? " over " + clause.baselineCell() : "");
         Run.Evidence evidence = new Run.Evidence(List.copyOf(calls), List.copyOf(pods), List.of(), csv);
         if (observed == null) {
-            return new Run.Outcome(clause.name(), clause.kind().name(), clause.metric().name(), sli(clause),
-                    clause.cell(), clause.baselineCell(), Run.NO_DATA, null, limit, comparison, unit,
+            return new Run.Outcome(clause.name(), clause.quadrant().name(), clause.kind().name(),
+                    clause.metric().name(), sli(clause), clause.cell(), clause.baselineCell(), Run.NO_DATA, null, limit, comparison, unit,
                     what + ": no data (" + missing + ")", evidence);
         }
         BigDecimal value = BigDecimal.valueOf(observed).setScale(SCALE, RoundingMode.HALF_EVEN).stripTrailingZeros();
@@ -82,8 +82,8 @@ public final class Judge {
             pass = value.compareTo(clause.min()) >= 0;
         }
         String verdict = pass ? Run.PASS : Run.FAIL;
-        return new Run.Outcome(clause.name(), clause.kind().name(), clause.metric().name(), sli(clause), clause.cell(),
-                clause.baselineCell(), verdict, value, limit, comparison, unit, what + " = " + value.toPlainString()
+        return new Run.Outcome(clause.name(), clause.quadrant().name(), clause.kind().name(), clause.metric().name(),
+                sli(clause), clause.cell(), clause.baselineCell(), verdict, value, limit, comparison, unit, what + " = " + value.toPlainString()
                 + " " + unit + " " + comparison + " " + limit.toPlainString() + ": " + verdict, evidence);
     }
 
@@ -100,8 +100,8 @@ public final class Judge {
         BigDecimal limit = BigDecimal.valueOf(clause.within().toSeconds());
         String what = clause.namespace() + "/" + clause.pod() + " held back by " + at;
         if (read == null || read.answer() == null) {
-            return new Run.Outcome(clause.name(), "BLOCKED", null, null, null, null, Run.NO_DATA, null, limit, "<=",
-                    "s", what + ": no data (the ledger gave no answer)",
+            return new Run.Outcome(clause.name(), clause.quadrant().name(), "BLOCKED", null, null, null, null,
+                    Run.NO_DATA, null, limit, "<=", "s", what + ": no data (the ledger gave no answer)",
                     new Run.Evidence(calls, List.of(), List.of(), "namespace,name,state,waiting_since,age_seconds\n"));
         }
         StringBuilder csv = new StringBuilder("namespace,name,state,waiting_since,age_seconds,reason\n");
@@ -114,8 +114,9 @@ public final class Judge {
             }
         }
         if (found == null) {
-            return new Run.Outcome(clause.name(), "BLOCKED", null, null, null, null, Run.FAIL, null, limit, "<=",
-                    "s", what + ": not waiting in any queue at " + at + ", so not held back: FAIL",
+            return new Run.Outcome(clause.name(), clause.quadrant().name(), "BLOCKED", null, null, null, null,
+                    Run.FAIL, null, limit, "<=", "s", what + ": not waiting in any queue at " + at
+                    + ", so not held back: FAIL",
                     new Run.Evidence(calls, List.of(), List.of(), csv.toString()));
         }
         List<String> quotes = new ArrayList<>();
@@ -126,14 +127,16 @@ public final class Judge {
         }
         Instant since = found.hasNonNull("waitingSince") ? Instant.parse(found.path("waitingSince").asText()) : at;
         if (!since.isBefore(plan.to())) {
-            return new Run.Outcome(clause.name(), "BLOCKED", null, null, null, null, Run.FAIL, null, limit, "<=",
-                    "s", what + ": it began waiting at " + since + ", after the window: FAIL",
+            return new Run.Outcome(clause.name(), clause.quadrant().name(), "BLOCKED", null, null, null, null,
+                    Run.FAIL, null, limit, "<=", "s", what + ": it began waiting at " + since
+                    + ", after the window: FAIL",
                     new Run.Evidence(calls, List.of(), List.copyOf(quotes), csv.toString()));
         }
         BigDecimal waited = BigDecimal.valueOf(Math.max(0, java.time.Duration.between(since, at).toSeconds()));
-        return new Run.Outcome(clause.name(), "BLOCKED", null, null, null, null, Run.PASS, waited, limit, "<=", "s",
-                what + ": waiting since " + since + " (" + found.path("state").asText("") + ": "
-                        + found.path("message").asText(found.path("reason").asText("")) + "): PASS",
+        return new Run.Outcome(clause.name(), clause.quadrant().name(), "BLOCKED", null, null, null, null,
+                Run.PASS, waited, limit, "<=", "s", what + ": waiting since " + since + " ("
+                + found.path("state").asText("") + ": " + found.path("message").asText(found.path("reason").asText(""))
+                + "): PASS",
                 new Run.Evidence(calls, List.of(), List.copyOf(quotes), csv.toString()));
     }
 

@@ -53,6 +53,15 @@ public class LedgerReads {
         return record(post("/api/v1/pod-queues", body), ledger.podQueues(pods), a -> a);
     }
 
+    /** The ledger's incidents of the pods that started in the window, by start; no read for no pods. */
+    public Uni<Read<List<JsonNode>>> podIncidents(Collection<String> pods, TimeWindow window) {
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("from", window.start().toString());
+        body.put("to", window.end().toString());
+        body.put("pods", pods.stream().map(LedgerReads::podRef).toList());
+        return record(post("/api/v1/failures/pod-incidents", body), ledger.podIncidents(pods, window), a -> a);
+    }
+
     public Uni<Read<JsonNode>> queueWait(Instant from, Instant to, String groupBy) {
         return record(get("/api/v1/queue-wait", "from", from.toString(), "to", to.toString(), "groupBy", groupBy),
                 ledger.queueWait(from, to, groupBy), a -> a);

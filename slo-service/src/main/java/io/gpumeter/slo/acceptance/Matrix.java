@@ -10,16 +10,23 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The test matrix, workload × form × metric, with the three benchmark classes never in one table: peak (the
- * dedicated cells' health baseline), shareability (p95/p99, interference factor and jitter-minute rate of shared
- * cells) and deliverability (queue wait, failure rate, used/allocated, and allocated, used and idle cost of every
- * cell).
+ * The test matrix, workload × form × metric, each figure in its quadrant and the three benchmark classes never in one
+ * table: peak (the dedicated cells' health baseline: TTFT p50/p99, throughput, tokens/s, p99 spread, jitter events),
+ * shareability (shared cells: TTFT p95/p99, interference factor, jitter-minute rate, p99 spread, jitter events) and
+ * deliverability (every cell: cold start, queue wait, failure rate, MTTR, used/allocated, and allocated, used and
+ * idle cost).
  */
 public final class Matrix {
 
     public static final String PEAK = "peak";
     public static final String SHAREABILITY = "shareability";
     public static final String DELIVERABILITY = "deliverability";
+
+    /** A figure of the matrix alone: the commitment's jitter margin, which needs the cell's latency clause. */
+    public static final String JITTER_MINUTE_RATE = "JITTER_MINUTE_RATE";
+    public static final Quadrant JITTER_MINUTE_RATE_QUADRANT = Quadrant.STABILITY;
+    static final String JITTER_MINUTE_RATE_DEFINITION = "the share of a shared cell's minutes whose p99 exceeded twice"
+            + " the limit of the cell's first latency THRESHOLD clause (the commitment's jitter margin); matrix only";
 
     private Matrix() {
     }
@@ -31,27 +38,28 @@ public final class Matrix {
         List<Run.MatrixRow> deliver = new ArrayList<>();
         for (Plan.Cell c : plan.cells()) {
             CellData d = cells.get(c.name());
+            Column col = new Column(d, cells, fleet);
             if (c.form() == Plan.Form.DEDICATED) {
-                add(peak, PEAK, d, "TTFT_P50", Figures.of(Metric.P50, Sli.TTFT, d, cells, fleet).value(), "ms");
-                add(peak, PEAK, d, "TTFT_P99", Figures.of(Metric.P99, Sli.TTFT, d, cells, fleet).value(), "ms");
-                add(peak, PEAK, d, "THROUGHPUT", d.throughput(), "requests/s");
-                add(peak, PEAK, d, "TOKENS_PER_S", d.tokensPerSecond(), "tokens/s");
+                col.add(peak, PEAK, Metric.P50, Sli.TTFT);
+                col.add(peak, PEAK, Metric.P99, Sli.TTFT);
+                col.add(peak, PEAK, Metric.THROUGHPUT, null);
+                col.add(peak, PEAK, Metric.TOKENS_PER_S, null);
+                col.add(peak, PEAK, Metric.P99_SPREAD, Sli.TTFT);
+                col.add(peak, PEAK, Metric.JITTER_EVENT_RATE, null);
             } else {
-                add(share, SHAREABILITY, d, "TTFT_P95", Figures.of(Metric.P95, Sli.TTFT, d, cells, fleet).value(), "ms");
-                add(share, SHAREABILITY, d, "TTFT_P99", Figures.of(Metric.P99, Sli.TTFT, d, cells, fleet).value(), "ms");
-                add(share, SHAREABILITY, d, "INTERFERENCE_FACTOR",
-                        Figures.of(Metric.INTERFERENCE_FACTOR, Sli.TTFT, d, cells, fleet).value(), "x");
+                col.add(share, SHAREABILITY, Metric.P95, Sli.TTFT);
+                col.add(share, SHAREABILITY, Metric.P99, Sli.TTFT);
+                col.add(share, SHAREABILITY, Metric.INTERFERENCE_FACTOR, null);
                 commitments.stream().filter(k -> k.cell().equals(c.name()) && k.jitterMargin() != null).findFirst()
-                        .ifPresent(k -> add(share, SHAREABILITY, d, "JITTER_MINUTE_RATE",
-                                k.jitterMargin().doubleValue(), "ratio"));
+                        .ifPresent(k -> share.add(row(JITTER_MINUTE_RATE_QUADRANT, SHAREABILITY, d, JITTER_MINUTE_RATE,
+                                k.jitterMargin().doubleValue(), "ratio")));
+                col.add(share, SHAREABILITY, Metric.P99_SPREAD, Sli.TTFT);
+                col.add(share, SHAREABILITY, Metric.JITTER_EVENT_RATE, null);
             }
-            add(deliver, DELIVERABILITY, d, "QUEUE_WAIT_P50", Figures.of(Metric.QUEUE_WAIT_P50, null, d, cells, fleet).value(), "s");
-            add(deliver, DELIVERABILITY, d, "QUEUE_WAIT_P95", Figures.of(Metric.QUEUE_WAIT_P95, null, d, cells, fleet).value(), "s");
-            add(deliver, DELIVERABILITY, d, "FAILURE_RATE", d.failureRate(), "ratio");
-            add(deliver, DELIVERABILITY, d, "USED_ALLOCATED", Figures.of(Metric.USED_ALLOCATED, null, d, cells, fleet).value(), "ratio");
-            String currency = CostFigures.currency(fleet) == null ? "cost" : CostFigures.currency(fleet);
-            for (Metric cost : List.of(Metric.ALLOCATED_COST, Metric.USED_COST, Metric.IDLE_COST)) {
-                add(deliver, DELIVERABILITY, d, cost.name(), Figures.of(cost, null, d, cells, fleet).value(), currency);
+            for (Metric m : List.of(Metric.COLD_START, Metric.QUEUE_WAIT_P50, Metric.QUEUE_WAIT_P95,
+                    Metric.FAILURE_RATE, Metric.MTTR, Metric.USED_ALLOCATED, Metric.ALLOCATED_COST, Metric.USED_COST,
+                    Metric.IDLE_COST)) {
+                col.add(deliver, DELIVERABILITY, m, null);
             }
         }
         List<Run.MatrixRow> out = new ArrayList<>(peak);
@@ -60,9 +68,23 @@ public final class Matrix {
         return List.copyOf(out);
     }
 
-    private static void add(List<Run.MatrixRow> rows, String kind, CellData d, String metric, Double value, String unit) {
-        rows.add(new Run.MatrixRow(kind, d.cell().workload(), d.cell().form().name(), d.cell().name(), metric,
-                value == null ? null : BigDecimal.valueOf(value).setScale(Judge.SCALE, RoundingMode.HALF_EVEN)
-                        .stripTrailingZeros(), unit));
+    /** One cell's figures, each named by its metric (an SLI's before it) and in the metric's quadrant and unit. */
+    private record Column(CellData d, Map<String, CellData> cells, FleetFigures fleet) {
+
+        void add(List<Run.MatrixRow> rows, String kind, Metric metric, Sli sli) {
+            String unit = metric.unit();
+            if ("cost".equals(unit) && CostFigures.currency(fleet) != null) {
+                unit = CostFigures.currency(fleet);
+            }
+            rows.add(row(metric.quadrant(), kind, d, sli == null ? metric.name() : sli + "_" + metric,
+                    Figures.of(metric, sli, d, cells, fleet).value(), unit));
+        }
+    }
+
+    private static Run.MatrixRow row(Quadrant quadrant, String kind, CellData d, String metric, Double value,
+                                     String unit) {
+        return new Run.MatrixRow(quadrant.name(), kind, d.cell().workload(), d.cell().form().name(), d.cell().name(),
+                metric, value == null ? null : BigDecimal.valueOf(value).setScale(Judge.SCALE, RoundingMode.HALF_EVEN)
+                .stripTrailingZeros(), unit);
     }
 }

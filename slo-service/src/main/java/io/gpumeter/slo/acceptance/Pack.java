@@ -41,6 +41,7 @@ public final class Pack {
         put(files, "verdict.html", VerdictHtml.render(row.id, row.createdAt, run));
         put(files, "verdict.md", VerdictMarkdown.render(row.id, row.createdAt, run));
         put(files, "matrix.csv", matrix(run));
+        put(files, "README.md", readme(row.id));
         put(files, "commitments.csv", commitments(run));
         int n = 1;
         for (Run.Outcome o : run.assertions()) {
@@ -101,10 +102,55 @@ public final class Pack {
     }
 
     private static String matrix(Run run) {
-        StringBuilder csv = new StringBuilder("class,workload,form,cell,metric,value,unit\n");
-        run.matrix().forEach(r -> csv.append(PackCsv.line(r.benchmarkClass(), r.workload(), r.form(), r.cell(),
-                r.metric(), r.value(), r.unit())));
+        StringBuilder csv = new StringBuilder("quadrant,class,workload,form,cell,metric,value,unit\n");
+        run.matrix().forEach(r -> csv.append(PackCsv.line(Quadrant.of(r.quadrant(), r.metric()), r.benchmarkClass(),
+                r.workload(), r.form(), r.cell(), r.metric(), r.value(), r.unit())));
         return csv.toString();
+    }
+
+    /**
+     * What the pack holds and what each figure means, quadrant by quadrant, from the metrics' own definitions: a
+     * reviewer reads the verdict without the suite's documentation at hand. The same for every run of one build.
+     */
+    static String readme(long id) {
+        StringBuilder md = new StringBuilder("# Acceptance run ").append(id).append("\n\n")
+                .append("""
+                        - `verdict.html`, `verdict.md`: the one-page verdict, a section per quadrant.
+                        - `run.json`: the run as computed and stored; `plan.json`: the plan as submitted.
+                        - `matrix.csv`: every figure by quadrant, benchmark class, workload, form and cell.
+                        - `commitments.csv`: what each cell can be promised per GPU at its SLO, after margins.
+                        - `evidence/NN-assertion/`: `verdict.txt`, the reads behind it (`requests.sh` to run them again,
+                          `responses.txt` their answers), the cells' pods (`pods.csv`), the curve behind the figure
+                          (`curve.csv`) and what the cluster said (`quotes.txt`).
+                        - `SHA256SUMS`: the SHA-256 of every other file.
+
+                        ## Metrics
+
+                        A figure without data is NO_DATA, never PASS. A RATIO clause divides a cell's figure by its
+                        baseline cell's.
+                        """);
+        for (Quadrant q : Quadrant.values()) {
+            md.append("\n### ").append(q.title()).append("\n\n").append(q.covers()).append(".\n\n")
+                    .append("| metric | unit | definition |\n|---|---|---|\n");
+            for (Plan.Metric m : Plan.Metric.values()) {
+                if (m.quadrant() == q) {
+                    // a figure of one SLI is named with it in the matrix: TTFT_P99, TTFT_P99_SPREAD
+                    md.append("| ").append(m.name()).append(m.takesSli() ? " (of the clause's `sli`; TTFT_" + m.name()
+                            + " in the matrix)" : "").append(" | ").append(m.unit()).append(" | ").append(m.definition())
+                            .append(" |\n");
+                }
+            }
+            if (q == Matrix.JITTER_MINUTE_RATE_QUADRANT) {
+                md.append("| ").append(Matrix.JITTER_MINUTE_RATE).append(" | ratio | ")
+                        .append(Matrix.JITTER_MINUTE_RATE_DEFINITION).append(" |\n");
+            }
+            if (q == Quadrant.GOVERNANCE) {
+                md.append("| BLOCKED (a clause kind) | s | the pod or Kueue workload named is among what the ledger lists"
+                        + " as waiting (Pending or rejected), having begun before the window's end; the figure is how"
+                        + " long it had waited when the clause's `within` was up |\n");
+            }
+        }
+        return md.toString();
     }
 
     private static String commitments(Run run) {

@@ -112,7 +112,7 @@ public final class PlanReader {
         }
         Metric metric = member(a, "metric", at + ".metric", Metric.values());
         Sli sli = null;
-        if (metric.latency()) {
+        if (metric.takesSli()) {
             sli = member(a, "sli", at + ".sli", new Sli[]{Sli.TTFT, Sli.ITL, Sli.E2E});
         }
         String cell = cellName(a, "cell", at, cells);
@@ -126,16 +126,18 @@ public final class PlanReader {
             requireLimit(max, min, at + (metric.higherIsBetter() ? ".minRatio" : ".maxRatio"), "maxRatio or minRatio");
             return new Clause(name, kind, metric, sli, cell, baseline, max, min, null, null, null);
         }
-        if (metric.latency()) {
+        if (metric.inMilliseconds()) {
             BigDecimal maxMs = number(a, "maxMs", at);
             if (a.has("max")) {
-                throw new InvalidInput(at + ".max", at + ".max is for unitless figures; a latency's limit is maxMs");
+                throw new InvalidInput(at + ".max", at + ".max is for figures not in milliseconds; " + metric
+                        + "'s limit is maxMs");
             }
             requireLimit(maxMs, null, at + ".maxMs", "maxMs");
             return new Clause(name, kind, metric, sli, cell, null, maxMs, null, null, null, null);
         }
         if (a.has("maxMs")) {
-            throw new InvalidInput(at + ".maxMs", at + ".maxMs is for latencies; " + metric + " takes max or min");
+            throw new InvalidInput(at + ".maxMs", at + ".maxMs is for figures in milliseconds; " + metric + " ("
+                    + metric.unit() + ") takes max or min");
         }
         BigDecimal max = number(a, "max", at);
         BigDecimal min = number(a, "min", at);

@@ -30,9 +30,11 @@ public record Run(String name, Instant from, Instant to, String verdict, int pas
     /**
      * One clause's verdict: PASS or FAIL only with an observed figure, NO_DATA without one.
      *
+     * @param quadrant   PERFORMANCE, STABILITY, EFFICIENCY or GOVERNANCE, as its metric declares
      * @param comparison "<=" when the figure must stay at or under the limit, ">=" when at or above
      */
-    public record Outcome(String name, String kind, String metric, String sli, String cell, String baselineCell,
+    public record Outcome(String name, String quadrant, String kind, String metric, String sli, String cell,
+                          String baselineCell,
                           String verdict, BigDecimal observed, BigDecimal limit, String comparison, String unit,
                           String statement, Evidence evidence) {
     }
@@ -55,9 +57,9 @@ public record Run(String name, Instant from, Instant to, String verdict, int pas
                           String ownerName, String tenant) {
     }
 
-    /** One figure of the matrix: workload × form × metric, kept in its benchmark class. */
-    public record MatrixRow(String benchmarkClass, String workload, String form, String cell, String metric,
-                            BigDecimal value, String unit) {
+    /** One figure of the matrix: workload × form × metric, in its quadrant and kept in its benchmark class. */
+    public record MatrixRow(String quadrant, String benchmarkClass, String workload, String form, String cell,
+                            String metric, BigDecimal value, String unit) {
     }
 
     /**

@@ -13,13 +13,16 @@ import java.util.Set;
 
 /**
  * The one-page verdict as a self-contained HTML page: inline CSS, inline SVG, no script and nothing fetched, laid out
- * to print on one A4 page. The verdict is on top; then each clause with a bar of its figure against its limit, the
- * matrix pivoted to one row per cell, the commitments, risks and recommended actions.
+ * to print on one A4 page. The verdict is on top; then the four quadrants side by side in pairs, each with its own
+ * verdict, its clauses (a bar of each figure against its limit) and its figures of the matrix pivoted to one row per
+ * cell; then the commitments, risks and recommended actions.
  */
 public final class VerdictHtml {
 
     /** Lists longer than this are cut on the page (the pack holds them whole), so the page stays one page. */
     static final int MAX_LINES = 6;
+    /** A clause's bar: its width in pixels, of which the figure or its limit, whichever is larger, takes 90%. */
+    static final int BAR = 54;
 
     private static final String CSS = """
             @page{size:A4;margin:10mm}
@@ -39,15 +42,23 @@ public final class VerdictHtml {
             .n{text-align:right;font-variant-numeric:tabular-nums}
             ul{margin:0;padding-left:4mm}li{white-space:nowrap;overflow:hidden;text-overflow:ellipsis}
             .meta{color:#57606a}
+            .quadrants{display:grid;grid-template-columns:1fr 1fr;column-gap:4mm;align-items:start}
+            .quadrant{min-width:0}
+            .quadrant h2 .meta{font-weight:400;font-size:7.5pt}
+            .quadrant p{margin:.5mm 0;font-size:7.5pt}
+            table.a td,table.a th{font-size:7.5pt;padding:.5mm .8mm}
+            table.m{margin-top:1mm}
             table.m td,table.m th{padding:.5mm .6mm;font-size:7pt}
             table.m th{white-space:normal;line-height:1.1;vertical-align:bottom}
             """;
 
-    /** The matrix's column heads, short enough for one A4 width; each keeps the full name as its title. */
+    /** The matrix's column heads, short enough for half an A4 width; each keeps the full name as its title. */
     private static final Map<String, String> SHORT = Map.ofEntries(Map.entry("TTFT_P50", "TTFT p50"),
             Map.entry("TTFT_P95", "TTFT p95"), Map.entry("TTFT_P99", "TTFT p99"), Map.entry("THROUGHPUT", "req/s"),
-            Map.entry("TOKENS_PER_S", "tok/s"),
-            Map.entry("INTERFERENCE_FACTOR", "IF"), Map.entry("JITTER_MINUTE_RATE", "jitter"),
+            Map.entry("TOKENS_PER_S", "tok/s"), Map.entry("COLD_START", "cold start s"),
+            Map.entry("INTERFERENCE_FACTOR", "IF"), Map.entry("JITTER_MINUTE_RATE", "jitter min"),
+            Map.entry("TTFT_P99_SPREAD", "p99 spread"), Map.entry("JITTER_EVENT_RATE", "jitter /h"),
+            Map.entry("MTTR", "MTTR s"),
             Map.entry("QUEUE_WAIT_P50", "wait p50"), Map.entry("QUEUE_WAIT_P95", "wait p95"),
             Map.entry("FAILURE_RATE", "failed"), Map.entry("USED_ALLOCATED", "used / alloc"),
             Map.entry("ALLOCATED_COST", "cost"), Map.entry("USED_COST", "used cost"), Map.entry("IDLE_COST", "idle cost"));
@@ -66,8 +77,11 @@ public final class VerdictHtml {
                 .append(run.failed()).append(" failed, ").append(run.noData()).append(" without data · window ")
                 .append(run.from()).append(" – ").append(run.to()).append(" · run ").append(id).append(", computed ")
                 .append(createdAt).append("</span></div>");
-        assertions(h, run);
-        matrix(h, run);
+        h.append("<div class=\"quadrants\">");
+        for (VerdictSections.Section s : VerdictSections.of(run)) {
+            section(h, s, run.cells());
+        }
+        h.append("</div>");
         commitments(h, run);
         h.append("<h2>Risks</h2>");
         list(h, run.risks(), "none found");
@@ -77,12 +91,30 @@ public final class VerdictHtml {
         return h.toString();
     }
 
-    private static void assertions(StringBuilder h, Run run) {
-        h.append("<h2>Assertions</h2><table><colgroup><col style=\"width:34%\"><col style=\"width:10%\">"
-                + "<col style=\"width:14%\"><col style=\"width:12%\"><col style=\"width:30%\"></colgroup>"
+    /** A quadrant: its heading with its verdict and tally, its clauses, then its figures of the matrix. */
+    private static void section(StringBuilder h, VerdictSections.Section s, List<Run.CellView> cells) {
+        h.append("<section class=\"quadrant\" id=\"").append(s.title().toLowerCase(Locale.ROOT)).append("\"><h2>")
+                .append(esc(s.title()));
+        if (s.verdict() != null) {
+            h.append(" <span class=\"v ").append(s.verdict()).append("\">").append(s.verdict()).append("</span>");
+        }
+        h.append(" <span class=\"meta\">").append(esc(s.tally())).append("</span></h2><p class=\"meta\">")
+                .append(esc(s.covers())).append("</p>");
+        if (!s.assertions().isEmpty()) {
+            assertions(h, s.assertions());
+        }
+        if (!s.figures().isEmpty()) {
+            matrix(h, s.figures(), cells);
+        }
+        h.append("</section>");
+    }
+
+    private static void assertions(StringBuilder h, List<Run.Outcome> outcomes) {
+        h.append("<table class=\"a\"><colgroup><col style=\"width:33%\"><col style=\"width:17%\">"
+                + "<col style=\"width:21%\"><col style=\"width:13%\"><col style=\"width:16%\"></colgroup>"
                 + "<tr><th>assertion</th><th>verdict</th><th class=\"n\">observed</th><th class=\"n\">limit</th>"
                 + "<th>figure</th></tr>");
-        for (Run.Outcome o : run.assertions()) {
+        for (Run.Outcome o : outcomes) {
             h.append("<tr class=\"assertion\"><td title=\"").append(esc(o.statement())).append("\">")
                     .append(esc(o.name())).append("</td><td class=\"v ").append(o.verdict()).append("\">")
                     .append(o.verdict()).append("</td><td class=\"n\">").append(num(o.observed())).append(' ')
@@ -95,32 +127,32 @@ public final class VerdictHtml {
     /** The figure as a bar against its limit (the tick); the bar's colour is the verdict's. */
     static String bar(Run.Outcome o) {
         if (o.observed() == null || o.limit() == null || o.limit().signum() == 0) {
-            return "<svg width=\"180\" height=\"10\" role=\"img\"><text x=\"0\" y=\"9\" font-size=\"8\" fill=\"#6e7781\">"
-                    + "no data</text></svg>";
+            return "<svg width=\"" + BAR + "\" height=\"10\" role=\"img\"><text x=\"0\" y=\"9\" font-size=\"8\""
+                    + " fill=\"#6e7781\">no data</text></svg>";
         }
+        int length = BAR - 6;
         double scale = Math.max(o.observed().doubleValue(), o.limit().doubleValue()) * 1.1;
-        int w = (int) Math.round(170 * o.observed().doubleValue() / scale);
-        int tick = (int) Math.round(170 * o.limit().doubleValue() / scale);
+        int w = (int) Math.round(length * o.observed().doubleValue() / scale);
+        int tick = (int) Math.round(length * o.limit().doubleValue() / scale);
         String colour = Run.PASS.equals(o.verdict()) ? "#1a7f37" : "#cf222e";
-        return "<svg width=\"180\" height=\"10\" role=\"img\"><rect x=\"0\" y=\"1\" width=\"" + w
+        return "<svg width=\"" + BAR + "\" height=\"10\" role=\"img\"><rect x=\"0\" y=\"1\" width=\"" + w
                 + "\" height=\"8\" fill=\"" + colour + "\"/><line x1=\"" + tick + "\" x2=\"" + tick
                 + "\" y1=\"0\" y2=\"10\" stroke=\"#1b1f24\" stroke-width=\"1.5\"/></svg>";
     }
 
-    private static void matrix(StringBuilder h, Run run) {
+    /** A quadrant's figures pivoted to one row per cell, the benchmark classes as column groups. */
+    private static void matrix(StringBuilder h, List<Run.MatrixRow> figures, List<Run.CellView> cells) {
         Set<String> metrics = new LinkedHashSet<>();
         Map<String, Map<String, Run.MatrixRow>> byCell = new LinkedHashMap<>();
-        for (Run.MatrixRow r : run.matrix()) {
+        for (Run.MatrixRow r : figures) {
             metrics.add(r.benchmarkClass() + ":" + r.metric());
             byCell.computeIfAbsent(r.cell(), c -> new LinkedHashMap<>()).put(r.benchmarkClass() + ":" + r.metric(), r);
         }
-        // fifteen figures a cell: a smaller type, heads that wrap, latencies to a tenth of a millisecond
-        h.append("<h2>Matrix (workload × form × metric)</h2><table class=\"m\"><tr><th rowspan=\"2\""
-                + " style=\"width:13%\">cell</th>");
+        h.append("<table class=\"m\"><tr><th rowspan=\"2\" style=\"width:17%\">cell</th>");
         Map<String, Integer> spans = new LinkedHashMap<>();
         metrics.forEach(m -> spans.merge(m.split(":")[0], 1, Integer::sum));
-        spans.forEach((kind, n) -> h.append("<th colspan=\"").append(n).append("\" class=\"class\">").append(kind)
-                .append("</th>"));
+        spans.forEach((kind, n) -> h.append("<th colspan=\"").append(n).append("\" class=\"class\" title=\"")
+                .append(kind).append("\">").append(kind).append("</th>"));
         h.append("</tr><tr>");
         for (String m : metrics) {
             String metric = m.split(":")[1];
@@ -128,10 +160,13 @@ public final class VerdictHtml {
                     .append("\">").append(esc(SHORT.getOrDefault(metric, metric))).append("</th>");
         }
         h.append("</tr>");
-        for (Run.CellView c : run.cells()) {
-            h.append("<tr><td title=\"").append(esc(c.workload())).append("\">").append(esc(c.name())).append(" <span class=\"meta\">")
-                    .append(esc(c.form())).append("</span></td>");
-            Map<String, Run.MatrixRow> rows = byCell.getOrDefault(c.name(), Map.of());
+        for (Run.CellView c : cells) {
+            Map<String, Run.MatrixRow> rows = byCell.get(c.name());
+            if (rows == null) {
+                continue;
+            }
+            h.append("<tr><td title=\"").append(esc(c.workload() + " · " + c.form())).append("\">").append(esc(c.name()))
+                    .append("</td>");
             for (String m : metrics) {
                 Run.MatrixRow r = rows.get(m);
                 h.append("<td class=\"n\">").append(r == null ? "" : "ms".equals(r.unit()) ? ms(r.value())

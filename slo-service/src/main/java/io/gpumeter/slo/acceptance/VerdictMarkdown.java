@@ -5,7 +5,10 @@ import io.gpumeter.common.text.MarkdownText;
 import java.time.Instant;
 import java.util.List;
 
-/** The one-page verdict as Markdown: the same content as the HTML page, tables instead of charts. */
+/**
+ * The one-page verdict as Markdown: the same content as the HTML page, tables instead of charts — a section per
+ * quadrant with its assertions and its matrix figures, then commitments, risks and actions.
+ */
 public final class VerdictMarkdown {
 
     private VerdictMarkdown() {
@@ -16,19 +19,9 @@ public final class VerdictMarkdown {
         m.append("# ").append(text(run.name())).append("\n\n**Verdict: ").append(text(run.verdict())).append("** — ")
                 .append(run.passed()).append(" passed, ").append(run.failed()).append(" failed, ").append(run.noData())
                 .append(" without data. Window ").append(run.from()).append(" – ").append(run.to()).append("; run ")
-                .append(id).append(", computed ").append(createdAt).append(".\n\n## Assertions\n\n")
-                .append("| assertion | verdict | observed | limit | statement |\n|---|---|---:|---:|---|\n");
-        for (Run.Outcome o : run.assertions()) {
-            m.append("| ").append(text(o.name())).append(" | ").append(text(o.verdict())).append(" | ")
-                    .append(VerdictHtml.num(o.observed())).append(' ').append(text(o.unit())).append(" | ")
-                    .append(text(o.comparison())).append(' ').append(VerdictHtml.num(o.limit())).append(" | ")
-                    .append(text(o.statement())).append(" |\n");
-        }
-        m.append("\n## Matrix\n\n| class | workload | form | cell | metric | value | unit |\n|---|---|---|---|---|---:|---|\n");
-        for (Run.MatrixRow r : run.matrix()) {
-            m.append("| ").append(text(r.benchmarkClass())).append(" | ").append(text(r.workload())).append(" | ")
-                    .append(text(r.form())).append(" | ").append(text(r.cell())).append(" | ").append(text(r.metric()))
-                    .append(" | ").append(VerdictHtml.num(r.value())).append(" | ").append(text(r.unit())).append(" |\n");
+                .append(id).append(", computed ").append(createdAt).append(".\n");
+        for (VerdictSections.Section s : VerdictSections.of(run)) {
+            section(m, s);
         }
         m.append("\n## Commitments\n\n| workload | form | cell | SLO | measured/GPU | committed/GPU | queue-wait ceiling |"
                 + " degrades first |\n|---|---|---|---|---:|---:|---:|---|\n");
@@ -46,6 +39,30 @@ public final class VerdictMarkdown {
         m.append("\n## Recommended actions\n\n");
         (run.actions().isEmpty() ? List.of("none") : run.actions()).forEach(a -> m.append("- ").append(text(a)).append('\n'));
         return m.toString();
+    }
+
+    /** A quadrant: its verdict and tally, its assertions, then its figures of the matrix. */
+    private static void section(StringBuilder m, VerdictSections.Section s) {
+        m.append("\n## ").append(text(s.title())).append(s.verdict() == null ? "" : " — " + text(s.verdict()))
+                .append("\n\n").append(text(s.covers())).append(": ").append(s.tally()).append(".\n");
+        if (!s.assertions().isEmpty()) {
+            m.append("\n| assertion | verdict | observed | limit | statement |\n|---|---|---:|---:|---|\n");
+            for (Run.Outcome o : s.assertions()) {
+                m.append("| ").append(text(o.name())).append(" | ").append(text(o.verdict())).append(" | ")
+                        .append(VerdictHtml.num(o.observed())).append(' ').append(text(o.unit())).append(" | ")
+                        .append(text(o.comparison())).append(' ').append(VerdictHtml.num(o.limit())).append(" | ")
+                        .append(text(o.statement())).append(" |\n");
+            }
+        }
+        if (!s.figures().isEmpty()) {
+            m.append("\n| class | workload | form | cell | metric | value | unit |\n|---|---|---|---|---|---:|---|\n");
+            for (Run.MatrixRow r : s.figures()) {
+                m.append("| ").append(text(r.benchmarkClass())).append(" | ").append(text(r.workload())).append(" | ")
+                        .append(text(r.form())).append(" | ").append(text(r.cell())).append(" | ")
+                        .append(text(r.metric())).append(" | ").append(VerdictHtml.num(r.value())).append(" | ")
+                        .append(text(r.unit())).append(" |\n");
+            }
+        }
     }
 
     /** Text as Markdown shows it literally (names, risks and the cluster's messages come from plans and the cluster). */

@@ -214,8 +214,9 @@ class AcceptanceRunResourceTest {
         assertEquals("FAIL", a.get("admitted pod is not blocked").getString("verdict"));
 
         // the matrix keeps the classes apart; commitments divide by the GPUs held (a half card for hami-2)
-        // TTFT p50 and p99, requests/s and tokens/s
-        assertEquals(List.of("peak", "peak", "peak", "peak"), run.getList("matrix.findAll { it.cell == 'dedicated' && it.benchmarkClass == 'peak' }.benchmarkClass"));
+        // TTFT p50 and p99, requests/s, tokens/s, the p99's spread and jitter events per hour
+        assertEquals(List.of("TTFT_P50", "TTFT_P99", "THROUGHPUT", "TOKENS_PER_S", "TTFT_P99_SPREAD", "JITTER_EVENT_RATE"),
+                run.getList("matrix.findAll { it.cell == 'dedicated' && it.benchmarkClass == 'peak' }.metric"));
         near(1.4, run.getDouble("matrix.find { it.cell == 'hami-2' && it.metric == 'INTERFERENCE_FACTOR' }.value"), "IF");
         near(10 / 60.0 / 0.5, run.getDouble("commitments.find { it.cell == 'hami-2' }.throughputPerGpu"), "per GPU");
         near(10 / 60.0 * 0.8, run.getDouble("commitments.find { it.cell == 'dedicated' }.committedPerGpu"),
