@@ -9,18 +9,20 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Ranks an event's same-card neighbours: one that arrived, or whose activity rose, just before the event first.
+ * Ranks an event's suspects — its same-card neighbours, and the host and the card themselves (the service's own CPU
+ * throttling, its nodes' CPU and I/O pressure, its network, its cards' power and thermal slowdowns) — by one rule: the
+ * one that arrived, or whose curve rose, just before the event first.
  * <p>
- * score = arrival + ramp, each from 0 to 1. arrival = 1 - (minutes between the neighbour's {@code since} and the
- * event's start) / {@link #ARRIVAL_HORIZON}, floored at 0 (1 for an arrival inside the first bad minute). ramp = the
- * largest rise of {@link #RAMP_FIELDS} (ratios 0..1): the mean of the {@link #RECENT} minutes before the event and
- * its first minute, minus the mean of the earlier minutes of the curve (0 when there are none: a pod that did not
- * exist used nothing), floored at 0.
+ * score = arrival + ramp, each from 0 to 1. arrival = 1 - (minutes between the suspect's {@code since} and the
+ * event's start) / {@link #ARRIVAL_HORIZON}, floored at 0 (1 for an arrival inside the first bad minute); the host and
+ * the card do not arrive (since null: 0). ramp = the largest rise of its kind's curves ({@link SuspectKind#riseFields},
+ * ratios 0..1): the mean of the {@link #RECENT} minutes before the event and its first minute, minus the mean of the
+ * earlier minutes of the curve (0 when there are none: a pod that did not exist used nothing), floored at 0.
  */
 public final class SuspectRanking {
 
     /** Activities whose rise just before an event marks a neighbour that started to compete. */
-    public static final List<String> RAMP_FIELDS = List.of("DRAM_ACTIVE", "SM_ACTIVE");
+    public static final List<String> RAMP_FIELDS = SuspectKind.NEIGHBOUR.riseFields();
     public static final Duration ARRIVAL_HORIZON = Duration.ofMinutes(10);
     public static final Duration RECENT = Duration.ofMinutes(3);
 
@@ -28,38 +30,55 @@ public final class SuspectRanking {
     public record MinuteValue(Instant minute, double value) {
     }
 
-    /** What is known of a neighbour: when it arrived, and its activity curves by field. */
-    public record Neighbour(String key, Instant since, Map<String, List<MinuteValue>> activity) {
+    /**
+     * What is known of a suspect: its kind, when it arrived (null: unknown, or the host or card, which do not arrive),
+     * and its curves by field; only its kind's {@link SuspectKind#riseFields} are scored.
+     */
+    public record Candidate(String key, SuspectKind kind, Instant since, Map<String, List<MinuteValue>> curves) {
+
+        /** A same-card neighbour with its activity curves. */
+        public static Candidate neighbour(String key, Instant since, Map<String, List<MinuteValue>> activity) {
+            return new Candidate(key, SuspectKind.NEIGHBOUR, since, activity);
+        }
     }
 
     /** One field's rise: the mean before and the mean just before the event. */
     public record Rise(String field, double before, double recent, double rise) {
     }
 
-    /** A ranked neighbour with the parts of its score and a sentence per part. */
-    public record Suspect(int rank, String key, double score, double arrival, Double arrivedMinutesBefore,
-                          double ramp, List<Rise> rises, List<String> reasons) {
+    /**
+     * A ranked suspect with the parts of its score and a sentence per part; {@code kind} is its
+     * {@link SuspectKind#label()} and {@code cause} the label of the cause it points to (both null in evidence stored
+     * before the host and the card were suspects: a neighbour).
+     */
+    public record Suspect(int rank, String key, String kind, String cause, double score, double arrival,
+                          Double arrivedMinutesBefore, double ramp, List<Rise> rises, List<String> reasons) {
+
+        /** Its kind; a neighbour when stored without one. */
+        public SuspectKind suspectKind() {
+            return SuspectKind.ofLabel(kind);
+        }
     }
 
     private SuspectRanking() {
     }
 
-    public static List<Suspect> rank(Instant eventStart, List<Neighbour> neighbours) {
+    public static List<Suspect> rank(Instant eventStart, List<Candidate> candidates) {
         List<Suspect> scored = new ArrayList<>();
-        for (Neighbour n : neighbours) {
+        for (Candidate n : candidates) {
             scored.add(score(eventStart, n));
         }
         scored.sort(Comparator.comparingDouble(Suspect::score).reversed().thenComparing(Suspect::key));
         List<Suspect> ranked = new ArrayList<>(scored.size());
         for (int i = 0; i < scored.size(); i++) {
             Suspect s = scored.get(i);
-            ranked.add(new Suspect(i + 1, s.key(), s.score(), s.arrival(), s.arrivedMinutesBefore(), s.ramp(),
-                    s.rises(), s.reasons()));
+            ranked.add(new Suspect(i + 1, s.key(), s.kind(), s.cause(), s.score(), s.arrival(),
+                    s.arrivedMinutesBefore(), s.ramp(), s.rises(), s.reasons()));
         }
         return ranked;
     }
 
-    private static Suspect score(Instant eventStart, Neighbour n) {
+    private static Suspect score(Instant eventStart, Candidate n) {
         List<String> reasons = new ArrayList<>();
         double arrival = 0;
         Double minutesBefore = null;
@@ -71,14 +90,16 @@ public final class SuspectRanking {
                     : String.format(Locale.ROOT, "present %.1f min before the event, longer than %d min (arrival 0)",
                     minutesBefore, ARRIVAL_HORIZON.toMinutes()));
         } else {
-            reasons.add("arrival unknown (arrival 0)");
+            reasons.add(n.kind() == SuspectKind.NEIGHBOUR ? "arrival unknown (arrival 0)"
+                    : "the service's own " + (n.kind() == SuspectKind.CARD_CLOCKS ? "card" : "host") + ", no arrival (arrival 0)");
         }
         List<Rise> rises = new ArrayList<>();
         double ramp = 0;
         Instant recentFrom = eventStart.minus(RECENT);
         Instant recentTo = eventStart.plus(Duration.ofMinutes(1));
-        for (String field : RAMP_FIELDS) {
-            List<MinuteValue> curve = n.activity().get(field);
+        List<String> fields = n.kind().riseFields();
+        for (String field : fields) {
+            List<MinuteValue> curve = n.curves().get(field);
             if (curve == null || curve.isEmpty()) {
                 continue;
             }
@@ -93,10 +114,11 @@ public final class SuspectRanking {
             ramp = Math.max(ramp, rise);
         }
         if (rises.isEmpty()) {
-            reasons.add("no " + String.join("/", RAMP_FIELDS) + " curve (ramp 0)");
+            reasons.add("no " + String.join("/", fields) + " curve (ramp 0)");
         }
         arrival = round(arrival);
-        return new Suspect(0, n.key(), round(arrival + ramp), arrival, minutesBefore, ramp, rises, reasons);
+        return new Suspect(0, n.key(), n.kind().label(), n.kind().cause().label(), round(arrival + ramp), arrival,
+                minutesBefore, ramp, rises, reasons);
     }
 
     /** The mean of the points in [from, to), from null meaning the curve's start; 0 without points. */

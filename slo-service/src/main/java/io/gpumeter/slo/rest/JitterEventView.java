@@ -16,8 +16,10 @@ import java.util.List;
 /**
  * A jitter event with its evidence: the span {@code [start, end)} of consecutive minutes whose p99 was over
  * {@code limitMs} = factor x thresholdMs, the service's pods and GPUs, the same-card neighbours with their curves,
- * the service's p50/p95/p99 curve and KV-cache usage, the ranked suspects with the parts of their scores, and what
- * changed before it ({@code changesBefore}, as in {@link JitterEventSummary}).
+ * the service's p50/p95/p99 curve and KV-cache usage, the host's and the cards' pressures on the service with their
+ * curves on the same axis ({@code pressures}) and those that could not be measured ({@code unmeasured}; both empty for
+ * an event attributed before they were read), the ranked suspects — neighbours and pressures — with the parts of their
+ * scores, and what changed before it ({@code changesBefore}, as in {@link JitterEventSummary}).
  */
 public record JitterEventView(long id, String slo, String service, String namespace, String sli,
                               Instant start, Instant end,
@@ -25,8 +27,10 @@ public record JitterEventView(long id, String slo, String service, String namesp
                               BigDecimal limitMs, Instant curveFrom, Instant curveTo,
                               List<JitterEvidence.PodGpus> pods, List<JitterEvidence.Neighbour> neighbours,
                               List<JitterEvidence.LatencyPoint> latency,
-                              List<EngineGaugeService.KvPoint> kvCacheUsage, List<SuspectRanking.Suspect> suspects,
-                              List<String> gaps, Instant detectedAt, Instant updatedAt,
+                              List<EngineGaugeService.KvPoint> kvCacheUsage,
+                              List<JitterEvidence.Pressure> pressures, List<JitterEvidence.Unmeasured> unmeasured,
+                              List<SuspectRanking.Suspect> suspects, List<String> gaps, Instant detectedAt,
+                              Instant updatedAt,
                               @JsonInclude(JsonInclude.Include.NON_NULL) List<Change> changesBefore,
                               @JsonInclude(JsonInclude.Include.NON_NULL) String changesBeforeNote) {
 
@@ -38,6 +42,7 @@ public record JitterEventView(long id, String slo, String service, String namesp
                 e.start(), e.end(), e.badMinutes(),
                 e.peakP99Ms(), e.thresholdMs(), e.factor(), JitterEventSummary.limit(e), x.curveFrom(), x.curveTo(),
                 x.pods(), x.neighbours(), x.latency(), x.kvCacheUsage() == null ? List.of() : x.kvCacheUsage(),
+                x.pressures() == null ? List.of() : x.pressures(), x.unmeasured() == null ? List.of() : x.unmeasured(),
                 x.suspects(), x.gaps(), e.detectedAt(), e.updatedAt(), changes.changes(), changes.note());
     }
 }

@@ -23,8 +23,10 @@ import java.util.function.Function;
 
 /**
  * Gathers a jitter event's evidence from the ledger: the service's pods and their cards during the first bad minute,
- * the other pods on those cards, their curves around the event, and the suspects ranked. Each is one read for the
- * whole set of pods or cards. A ledger failure leaves a gap, named in {@code gaps}, rather than losing the event.
+ * the other pods on those cards, their curves around the event, the host's and the cards' pressures on the service
+ * ({@link HostPressures}), and the suspects — neighbours and pressures — ranked by one rule. Each is one read for the
+ * whole set of pods, nodes or cards. A ledger failure leaves a gap, named in {@code gaps} (or, for a pressure, in
+ * {@code unmeasured}), rather than losing the event.
  */
 @ApplicationScoped
 public class JitterAttribution {
@@ -38,11 +40,14 @@ public class JitterAttribution {
     private final Neighbourhood neighbourhood;
     private final LedgerClient ledger;
     private final LatencyRepository latency;
+    private final HostPressures host;
 
-    public JitterAttribution(Neighbourhood neighbourhood, LedgerClient ledger, LatencyRepository latency) {
+    public JitterAttribution(Neighbourhood neighbourhood, LedgerClient ledger, LatencyRepository latency,
+                             HostPressures host) {
         this.neighbourhood = neighbourhood;
         this.ledger = ledger;
         this.latency = latency;
+        this.host = host;
     }
 
     /**
@@ -68,21 +73,30 @@ public class JitterAttribution {
             String cards = String.join(", ", gpus);
             Uni<Map<String, List<Occupant>>> onCards = neighbourhood.occupants(gpus, start)
                     .onFailure().recoverWithItem(e -> gap(gaps, Map.of(), "the occupants of GPU " + cards, e));
+            String[] usageFailed = {null};
+            // one usage read for the cards: the neighbours' curves and the cards' own clocks-event reasons alike
             Uni<Map<String, List<UsagePoint>>> usage = gpus.isEmpty() ? Uni.createFrom().item(Map.of())
                     : ledger.usage(gpus, curve.start(), curve.end())
-                    .onFailure().recoverWithItem(e -> gap(gaps, Map.of(), "the usage curves of GPU " + cards, e));
-            return onCards.chain(occupants -> usage.chain(usageByGpu -> {
+                    .onFailure().recoverWithItem(e -> {
+                        usageFailed[0] = e.getClass().getSimpleName();
+                        return gap(gaps, Map.of(), "the usage curves of GPU " + cards, e);
+                    });
+            return onCards.chain(occupants -> usage.chain(usageByGpu -> host.read(heldByPod, eventPods, curve,
+                    usageFailed[0] == null ? usageByGpu : null, usageFailed[0]).chain(pressures -> {
                 Map<String, List<Occupant>> byPod = new TreeMap<>();
                 occupants.values().forEach(list -> list.stream().filter(o -> !servicePods.contains(o.podKey()))
                         .forEach(o -> byPod.computeIfAbsent(o.podKey(), k -> new ArrayList<>()).add(o)));
                 return latency.podsWithRequests(byPod.keySet(), curve).map(inference -> {
                     List<JitterEvidence.Neighbour> neighbours = new ArrayList<>();
                     byPod.forEach((key, units) -> neighbours.add(neighbour(units, inference.contains(key), usageByGpu)));
-                    List<SuspectRanking.Neighbour> signals = neighbours.stream().map(JitterAttribution::signal).toList();
+                    List<SuspectRanking.Candidate> candidates = new ArrayList<>();
+                    neighbours.forEach(n -> candidates.add(signal(n)));
+                    candidates.addAll(PressureCurves.candidates(pressures.pressures()));
                     return new JitterEvidence(start, curve.start(), curve.end(), podGpus, neighbours, latencyCurve,
-                            kvCurve, SuspectRanking.rank(start, signals), List.copyOf(gaps));
+                            kvCurve, SuspectRanking.rank(start, candidates), List.copyOf(gaps), pressures.pressures(),
+                            pressures.unmeasured());
                 });
-            }));
+            })));
         });
     }
 
@@ -156,7 +170,7 @@ public class JitterAttribution {
         return new JitterEvidence.Curve(scope, out);
     }
 
-    private static SuspectRanking.Neighbour signal(JitterEvidence.Neighbour n) {
+    private static SuspectRanking.Candidate signal(JitterEvidence.Neighbour n) {
         Map<String, List<SuspectRanking.MinuteValue>> activity = new TreeMap<>();
         Function<JitterEvidence.Point, SuspectRanking.MinuteValue> value =
                 p -> new SuspectRanking.MinuteValue(p.minute(), p.mean());
@@ -166,6 +180,6 @@ public class JitterAttribution {
                 activity.put(field, c.points().stream().map(value).toList());
             }
         }
-        return new SuspectRanking.Neighbour(n.namespace() + "/" + n.pod(), n.since(), activity);
+        return SuspectRanking.Candidate.neighbour(n.namespace() + "/" + n.pod(), n.since(), activity);
     }
 }

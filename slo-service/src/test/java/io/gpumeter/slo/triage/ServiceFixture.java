@@ -83,12 +83,12 @@ final class ServiceFixture {
 
     /** The spell as the decision reads it: suspects ranked from the neighbours' curves, as attribution ranks them. */
     PerformanceDiagnosis.Spell spell(Long id, Instant start, Instant end, List<JitterEvidence.Neighbour> neighbours) {
-        List<SuspectRanking.Neighbour> ranked = new ArrayList<>();
+        List<SuspectRanking.Candidate> ranked = new ArrayList<>();
         for (JitterEvidence.Neighbour n : neighbours) {
             Map<String, List<SuspectRanking.MinuteValue>> activity = new TreeMap<>();
             n.curves().forEach((field, c) -> activity.put(field, c.points().stream()
                     .map(p -> new SuspectRanking.MinuteValue(p.minute(), p.mean())).toList()));
-            ranked.add(new SuspectRanking.Neighbour(n.namespace() + "/" + n.pod(), n.since(), activity));
+            ranked.add(SuspectRanking.Candidate.neighbour(n.namespace() + "/" + n.pod(), n.since(), activity));
         }
         JitterEvidence evidence = new JitterEvidence(start, start.minus(Duration.ofMinutes(10)), end.plus(Duration.ofMinutes(10)),
                 pods(), neighbours, List.of(), List.of(), SuspectRanking.rank(start, ranked), List.of());
