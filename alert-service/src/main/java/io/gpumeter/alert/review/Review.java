@@ -1,6 +1,6 @@
 package io.gpumeter.alert.review;
 
-import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.triage.InputBundle;
 import io.gpumeter.common.triage.Triage;
 
 import java.time.Instant;
@@ -16,5 +16,5 @@ import java.time.Instant;
  */
 public record Review(String incidentId, int version, int versions, String contentHash, ReviewInput decision,
                      String reviewer, Instant reviewedAt, IncidentRef incident, Triage triage, String triageNote,
-                     GovernanceBatch inputs, String inputsNote) {
+                     InputBundle inputs, String inputsNote) {
 }

@@ -83,7 +83,7 @@ public class ReviewExports {
 
     /** The inputs kept with the review; for a review written before the ledger offered them, the ledger's now. */
     private Uni<Response> regression(Review review, int n, RegressionCase item, String file) {
-        TriageRequest request = ReviewService.subject(review.incident()).orElseThrow(() -> ApiProblem.notFound("n",
+        TriageRequest request = ReviewService.subject(review).orElseThrow(() -> ApiProblem.notFound("n",
                 "the incident names neither a pod nor a node: there is no triage to replay"));
         if (review.inputs() != null) {
             return Uni.createFrom().item(zip(RegressionCaseExport.zip(review, n, item, request, review.inputs(), true,
@@ -100,9 +100,8 @@ public class ReviewExports {
                     var batch = found.orElseThrow(() -> ApiProblem.notFound("n", "the ledger offers no inputs of this "
                             + "incident's triage (" + (review.inputsNote() == null ? "none were kept" : review.inputsNote()) + ")"));
                     InputsRedaction.Redacted r = InputsRedaction.redact(batch, own);
-                    return zip(RegressionCaseExport.zip(review, n, item, request, r.batch(), false, r.batch().size()
-                            + " facts; " + r.namespaces() + " other namespaces and " + r.objects()
-                            + " of their objects under pseudonyms, their text dropped", json), file);
+                    return zip(RegressionCaseExport.zip(review, n, item, request, r.inputs(), false,
+                            InputsRedaction.note(r), json), file);
                 });
     }
 

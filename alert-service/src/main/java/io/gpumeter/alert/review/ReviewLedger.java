@@ -1,7 +1,7 @@
 package io.gpumeter.alert.review;
 
 import io.gpumeter.common.client.Answers;
-import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.triage.InputBundle;
 import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
 import io.smallrye.mutiny.Uni;
@@ -52,7 +52,7 @@ public class ReviewLedger {
     }
 
     /** The facts the ledger's diagnosis of the subject reads, or empty when it offers no such read. */
-    public Uni<Optional<GovernanceBatch>> inputs(TriageRequest r) {
+    public Uni<Optional<InputBundle>> inputs(TriageRequest r) {
         return ledger.inputs(r.namespace(), r.nameIf(Triage.SubjectKind.POD), r.nameIf(Triage.SubjectKind.WORKLOAD),
                         r.nameIf(Triage.SubjectKind.POD_GROUP), r.nameIf(Triage.SubjectKind.NODE), r.cluster(),
                         r.at() == null ? null : r.at().toString())

@@ -1,7 +1,7 @@
 package io.gpumeter.alert.review;
 
-import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.security.ServiceToken;
+import io.gpumeter.common.triage.InputBundle;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -36,10 +36,13 @@ interface ReviewLedgerRestClient {
     @Path("/failures/incidents")
     Uni<List<IncidentRef>> openIncidents(@QueryParam("open") boolean open);
 
-    /** Every fact the ledger's diagnosis of the subject (GET /api/v1/triage/diagnosis) reads, as the governance facts the ledger's intake takes. */
+    /**
+     * Every fact the ledger's diagnosis of the subject (GET /api/v1/triage/diagnosis) reads, as the ledger's intakes
+     * take them: the metering and governance facts as a bundle, the usage minutes as a usage batch.
+     */
     @GET
     @Path("/triage/inputs")
-    Uni<GovernanceBatch> inputs(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod,
+    Uni<InputBundle> inputs(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod,
                                 @QueryParam("workload") String workload, @QueryParam("podGroup") String podGroup,
                                 @QueryParam("node") String node, @QueryParam("cluster") String cluster,
                                 @QueryParam("at") String at);

@@ -9,25 +9,37 @@ import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.DriverSightingFact;
 import io.gpumeter.common.fact.EventFact;
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.GpuAddressFact;
 import io.gpumeter.common.fact.LogSignalFact;
+import io.gpumeter.common.fact.NamespaceFact;
+import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.NodeStatusFact;
 import io.gpumeter.common.fact.NodeTaint;
 import io.gpumeter.common.fact.ObjectCondition;
 import io.gpumeter.common.fact.Owner;
 import io.gpumeter.common.fact.PendingPositionFact;
+import io.gpumeter.common.fact.PodClaim;
+import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodGroupFact;
 import io.gpumeter.common.fact.PodSetAssignment;
 import io.gpumeter.common.fact.PodSetRequest;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.QuotaLine;
+import io.gpumeter.common.fact.RegisteredGpu;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.StackWorkloadFact;
+import io.gpumeter.common.fact.UsageBatch;
+import io.gpumeter.common.fact.UsagePartial;
+import io.gpumeter.common.fact.UsageSample;
+import io.gpumeter.common.fact.VgpuGrant;
 import io.gpumeter.common.fact.VolcanoJobFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.common.triage.InputBundle;
 import io.gpumeter.common.triage.Triage;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
@@ -59,7 +71,9 @@ import java.util.Set;
         DriverSightingFact.class, Owner.class, PodSetRequest.class, PodSetAssignment.class, ObjectCondition.class,
         AdmissionCheckState.class, QuotaLine.class, ContainerStatusFact.class, ContainerState.class, NodeTaint.class,
         Triage.class, Triage.Subject.class, Triage.Scope.class, Triage.ChangeRef.class, Triage.Recurrence.class,
-        Triage.Evidence.class, Triage.Alternative.class, Triage.Fix.class, Triage.Named.class})
+        Triage.Evidence.class, Triage.Alternative.class, Triage.Fix.class, Triage.Named.class, InputBundle.class,
+        FactBundle.class, FactBatch.class, NamespaceFact.class, NodeFact.class, RegisteredGpu.class, PodFact.class,
+        VgpuGrant.class, PodClaim.class, UsageBatch.class, UsagePartial.class, UsageSample.class})
 public class ReviewRepository {
 
     private static final String COLUMNS = "incident_id, version, content_hash, root_cause, cause, summary, prevention::text "
@@ -69,7 +83,7 @@ public class ReviewRepository {
 
     /** A version about to be written; its number is decided under the lock. */
     public record Draft(String incidentId, ReviewInput decision, String reviewer, Instant reviewedAt,
-                        IncidentRef incident, Triage triage, String triageNote, GovernanceBatch inputs,
+                        IncidentRef incident, Triage triage, String triageNote, InputBundle inputs,
                         String inputsNote) {
     }
 
@@ -156,7 +170,16 @@ public class ReviewRepository {
                 r.getString("content_hash"), ReviewInput.read(decision), r.getString("reviewer"),
                 r.getOffsetDateTime("reviewed_at").toInstant(), read(r.getString("incident"), IncidentRef.class),
                 triage == null ? null : read(triage, Triage.class), r.getString("triage_note"),
-                inputs == null ? null : read(inputs, GovernanceBatch.class), r.getString("inputs_note"));
+                inputs == null ? null : inputs(inputs), r.getString("inputs_note"));
+    }
+
+    /** The inputs as kept: the whole bundle, or — for a version written before it was kept — its governance facts. */
+    private InputBundle inputs(String text) {
+        JsonNode tree = read(text, JsonNode.class);
+        if (tree.has("bundle") || tree.has("usage")) {
+            return json.convertValue(tree, InputBundle.class);
+        }
+        return InputBundle.governanceOnly(json.convertValue(tree, GovernanceBatch.class));
     }
 
     private String write(Object value) {

@@ -2,9 +2,9 @@ package io.gpumeter.alert.review;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpumeter.common.client.Answers;
-import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.triage.InputBundle;
 import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
 import io.gpumeter.alert.service.TriageService;
@@ -12,6 +12,7 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Clock;
+import java.time.Instant;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -74,22 +75,42 @@ public class ReviewService {
                     null, "the incident names neither a pod nor a node to triage", null,
                     decision.wantsInputs() ? "the incident names neither a pod nor a node: no inputs to keep" : null));
         }
-        TriageRequest request = subject.get();
-        // the whole answer with the runbook's fix, as an operator's triage sees it; a subject nobody knows any more
-        // (its pod long gone) is kept as a note, anything else stores nothing
-        Uni<Optional<Triage>> answer = triage.triage(request, null).map(Optional::of)
+        TriageRequest atStart = subject.get();
+        // the whole answer with the runbook's fix, as an operator's triage sees it; a subject nobody knows at the start
+        // is asked about again where the incident left it (a pod the ledger learnt of only from the version the kubelet
+        // wrote when it failed); one nobody knows then either (its pod long gone) is kept as a note, anything else
+        // stores nothing
+        return triageAt(atStart).chain(first -> {
+            Instant later = first.isPresent() ? null : later(incident);
+            return later == null ? Uni.createFrom().item(new Asked(atStart, first))
+                    : triageAt(at(atStart, later)).map(second -> second.isPresent() ? new Asked(at(atStart, later), second)
+                    : new Asked(atStart, first));
+        }).chain(asked -> inputs(asked.request(), incident, decision).chain(in -> reviews.write(new ReviewRepository.Draft(
+                incident.id(), decision, reviewer, clock.instant(), incident, asked.answer().orElse(null),
+                asked.answer().isPresent() ? null : "no service knows " + describe(atStart) + " any more, or none triages it yet",
+                in.inputs(), in.note()))));
+    }
+
+    /** The question a review asked and the triage it answered (none when no service knew the subject then). */
+    private record Asked(TriageRequest request, Optional<Triage> answer) {
+    }
+
+    private Uni<Optional<Triage>> triageAt(TriageRequest request) {
+        return triage.triage(request, null).map(Optional::of)
                 .onFailure(e -> e instanceof ApiProblem p && p.status() == 404).recoverWithItem(Optional.empty())
                 .onFailure().transform(e -> e instanceof ApiProblem p
                         ? new ApiProblem(p.status() < 500 ? 502 : p.status(), p.status() < 500 ? "Bad Gateway" : p.title(),
                         null, "the incident's triage could not be computed: " + p.getMessage() + "; nothing was stored")
                         : unavailable("the incident's triage could not be computed", e));
-        return answer.chain(t -> inputs(request, incident, decision).chain(in -> reviews.write(new ReviewRepository.Draft(
-                incident.id(), decision, reviewer, clock.instant(), incident, t.orElse(null),
-                t.isPresent() ? null : "no service knows " + describe(request) + " any more, or none triages it yet",
-                in.batch(), in.note()))));
     }
 
-    private record Inputs(GovernanceBatch batch, String note) {
+    /** Where the incident left its subject: its recovery, else its end, else now while it is open; null at its start. */
+    private Instant later(IncidentRef i) {
+        Instant then = i.recoveredAt() != null ? i.recoveredAt() : i.endedAt() != null ? i.endedAt() : clock.instant();
+        return i.startedAt() == null || then.isAfter(i.startedAt()) ? then : null;
+    }
+
+    private record Inputs(InputBundle inputs, String note) {
     }
 
     /** The facts the triage read, redacted to the incident's namespace, when a regression case asks for them. */
@@ -103,11 +124,19 @@ public class ReviewService {
         }
         return ledger.inputs(request)
                 .onFailure().transform(e -> unavailable("the ledger could not be asked for the triage's inputs", e))
-                .map(batch -> batch.map(b -> {
+                .map(found -> found.map(b -> {
                     InputsRedaction.Redacted r = InputsRedaction.redact(b, own);
-                    return new Inputs(r.batch(), r.batch().size() + " facts; " + r.namespaces()
-                            + " other namespaces and " + r.objects() + " of their objects under pseudonyms, their text dropped");
+                    return new Inputs(r.inputs(), InputsRedaction.note(r));
                 }).orElse(new Inputs(null, "the ledger offers no inputs for " + describe(request))));
+    }
+
+    /** What a stored review triaged: its subject at the instant of the triage it keeps, else at the incident's start. */
+    static Optional<TriageRequest> subject(Review r) {
+        return subject(r.incident()).map(q -> r.triage() != null && r.triage().at() != null ? at(q, r.triage().at()) : q);
+    }
+
+    private static TriageRequest at(TriageRequest r, Instant at) {
+        return new TriageRequest(r.kind(), r.cluster(), r.namespace(), r.name(), at);
     }
 
     /** What the review triages: the incident's pod at its start, else its node. */

@@ -48,6 +48,8 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static final List<String> INCIDENT_QUERIES = new CopyOnWriteArrayList<>();
     /** Every call, as "METHOD path", in order. */
     static final List<String> CALLS = new CopyOnWriteArrayList<>();
+    /** Every call with its query, decoded: {@code GET /path?a=b}. */
+    static final List<String> ASKED = new CopyOnWriteArrayList<>();
     /** Bodies POSTed to /tickets, with their Authorization header first. */
     static final List<List<String>> TICKETS = new CopyOnWriteArrayList<>();
 
@@ -72,6 +74,16 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     private void handle(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
         CALLS.add(exchange.getRequestMethod() + " " + path);
+        String raw = exchange.getRequestURI().getRawQuery();
+        String decoded = raw == null ? "" : java.net.URLDecoder.decode(raw, StandardCharsets.UTF_8);
+        ASKED.add(exchange.getRequestMethod() + " " + path + (raw == null ? "" : "?" + decoded));
+        String at = java.util.Arrays.stream(decoded.split("&")).filter(p -> p.startsWith("at=")).map(p -> p.substring(3))
+                .findFirst().orElse(null);
+        if (at != null && ROUTES.containsKey(path + "@" + at)) {
+            Answer then = ROUTES.get(path + "@" + at);
+            reply(exchange, then.status(), then.body());
+            return;
+        }
         if (path.equals(FLEET_OCCUPANTS) && !ROUTES.containsKey(path)) {
             Answer fleet = fleetOccupants();
             reply(exchange, fleet.status(), fleet.body());
@@ -180,12 +192,18 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
     static void reset() {
         ROUTES.clear();
         CALLS.clear();
+        ASKED.clear();
         TICKETS.clear();
         INCIDENT_QUERIES.clear();
     }
 
     static void answer(String path, String json) {
         ROUTES.put(path, new Answer(200, json));
+    }
+
+    /** An answer to calls of this path whose {@code at} is this instant only, ahead of the path's own. */
+    static void answerAt(String path, Instant at, int status, String body) {
+        ROUTES.put(path + "@" + at, new Answer(status, body));
     }
 
     static void fail(String path, int status) {

@@ -14,7 +14,9 @@ import io.fabric8.kubernetes.api.model.admissionregistration.v1.ValidatingAdmiss
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.gpumeter.alert.review.InputsRedactionTest;
 import io.gpumeter.alert.review.SloPlanReader;
-import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.FactBundle;
+import io.gpumeter.common.fact.UsageBatch;
+import io.gpumeter.common.shell.ShellWords;
 import io.gpumeter.common.testing.AuthEnabled;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.TestTokens;
@@ -84,6 +86,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ReviewResourceTest {
 
+    @jakarta.inject.Inject
+    io.vertx.mutiny.sqlclient.Pool pool;
+
     private static final ObjectMapper JSON = new ObjectMapper().findAndRegisterModules()
             .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
     private static final String OPERATOR = TestTokens.bearer("operator");
@@ -134,7 +139,7 @@ class ReviewResourceTest {
                 + incident(OLD_OPEN, "trainer-3", NOW.minus(Duration.ofDays(30)), true) + "]");
         FakeLedger.answer("/api/v1/triage/diagnosis", triage("neighbour-memory-pressure",
                 "the card's memory was full (80 GiB) while its own stayed under its grant <img src=x onerror=alert(1)>"));
-        FakeLedger.answer("/api/v1/triage/inputs", JSON.writeValueAsString(InputsRedactionTest.batch()));
+        FakeLedger.answer("/api/v1/triage/inputs", JSON.writeValueAsString(InputsRedactionTest.inputs()));
     }
 
     static final String ALERT = "{\"kind\":\"ALERT_THRESHOLD\",\"alert\":\"GpuCardMemoryNearlyFull\","
@@ -519,26 +524,94 @@ class ReviewResourceTest {
         byte[] zip = as(READER).get(item(4)).then().statusCode(200).contentType("application/zip")
                 .header("Content-Disposition", containsString(".zip")).extract().asByteArray();
         Map<String, String> files = unzip(zip);
-        assertEquals(List.of("README.md", "governance.json", "expected.json", "replay.sh"), List.copyOf(files.keySet()));
-        for (String secret : List.of("rival-lab", "secret-run-7", "secret-wl", "project falcon")) {
+        assertEquals(List.of("README.md", "bundle.json", "usage.json", "expected.json", "replay.sh"),
+                List.copyOf(files.keySet()));
+        for (String secret : List.of("rival-lab", "secret-run-7", "secret-wl", "project falcon", "rival-corp")) {
             files.forEach((name, text) -> assertFalse(text.contains(secret), secret + " in " + name + ":\n" + text));
         }
         ObjectMapper strict = new ObjectMapper().findAndRegisterModules().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
-        GovernanceBatch batch = strict.readValue(files.get("governance.json"), GovernanceBatch.class);
-        assertEquals(InputsRedactionTest.batch().size(), batch.size(), "every fact the triage read is kept");
-        assertEquals("trainer-0", batch.podStatuses().get(0).name());
-        assertEquals("other-tenant-1", batch.podStatuses().get(1).namespace());
+        FactBundle bundle = strict.readValue(files.get("bundle.json"), FactBundle.class);
+        assertEquals(InputsRedactionTest.batch().size(), bundle.governance().size(), "every governance fact the triage read is kept");
+        assertEquals("trainer-0", bundle.governance().podStatuses().get(0).name());
+        assertEquals("other-tenant-1", bundle.governance().podStatuses().get(1).namespace());
+        assertEquals(List.of("trainer-0", bundle.governance().podStatuses().get(1).name()),
+                bundle.facts().pods().stream().map(p -> p.name()).toList(), "both pods' versions, the other's pseudonymised alike");
+        assertEquals("GPU-1", bundle.facts().nodes().get(0).gpus().get(0).uuid());
+        UsageBatch usage = strict.readValue(files.get("usage.json"), UsageBatch.class);
+        assertEquals(4, usage.values());
         JsonNode expected = JSON.readTree(files.get("expected.json"));
         assertEquals("neighbour-memory-pressure", expected.path("cause").asText());
         assertTrue(expected.path("triageQuery").asText().contains("namespace=ml-team"), expected.toString());
-        assertTrue(files.get("README.md").contains("/api/v1/facts/governance"), files.get("README.md"));
-        assertTrue(files.get("README.md").contains("must triage to `neighbour-memory-pressure`"), files.get("README.md"));
+        String readme = files.get("README.md");
+        assertTrue(readme.contains("must triage to `neighbour-memory-pressure`"), readme);
         String replay = files.get("replay.sh");
-        assertTrue(replay.contains("--data-binary @governance.json \"$LEDGER\"'/api/v1/facts/governance'"), replay);
+        List<String> curls = replay.lines().filter(l -> l.startsWith("curl ")).toList();
+        assertEquals(3, curls.size(), replay);
+        assertTrue(curls.get(0).endsWith("--data-binary @bundle.json \"$LEDGER\"'/api/v1/facts/bundles'"), curls.get(0));
+        assertTrue(curls.get(1).endsWith("--data-binary @usage.json \"$LEDGER\"'/api/v1/usage'"), curls.get(1));
+        assertTrue(curls.get(2).startsWith("curl -fsS -H 'Authorization: Bearer '\"$GPUMETER_TOKEN\" \"$ALERT\"'/api/v1/triage?"),
+                curls.get(2));
+        for (String curl : curls) {
+            assertTrue(ShellWords.onlyQuoted(curl), "every word quoted: " + curl);
+            assertTrue(readme.contains(curl + "\n"), "the README gives the same command: " + curl + "\n" + readme);
+        }
 
         as(READER).get(review(INCIDENT) + "/items/9").then().statusCode(404).body("field", equalTo("n"));
         as(READER).get(review(INCIDENT) + "/items/first").then().statusCode(400).body("field", equalTo("n"));
         as(READER).get(review(INCIDENT) + "/items/0").then().statusCode(404).body("field", equalTo("n"));
+    }
+
+    /**
+     * A pod the ledger learnt of only from the version the kubelet wrote as it failed is unknown at the incident's
+     * start: the review asks again where the incident left it, its end, and keeps that triage and the inputs it read.
+     */
+    @Test
+    @Order(10)
+    void aSubjectUnknownAtTheIncidentsStartIsTriagedWhereTheIncidentLeftIt() throws IOException {
+        String late = "f6f6f6f6f6f6f6f6f6f6f6f6";
+        Instant started = NOW.minus(Duration.ofHours(30));
+        Instant ended = started.plusSeconds(1);
+        ObjectNode incident = (ObjectNode) JSON.readTree(incident(late, "embed-0", started, false));
+        incident.put("endedAt", ended.toString());
+        FakeLedger.answer(FakeLedger.INCIDENTS + "/" + late, incident.toString());
+        String unknown = "{\"status\":404,\"title\":\"Not Found\",\"field\":\"pod\",\"detail\":\"no pod 'ml-team/embed-0' at or before\"}";
+        FakeLedger.answerAt("/api/v1/triage/diagnosis", started, 404, unknown);
+        FakeLedger.answerAt("/api/v1/triage/inputs", started, 404, unknown);
+        FakeLedger.ASKED.clear();
+
+        JsonPath r = post(late, body("Known only as it failed.", REGRESSION)).then().statusCode(201).extract().jsonPath();
+        assertEquals("neighbour-memory-pressure", r.getString("triage.cause"), r.prettify());
+        assertEquals(null, r.getString("triageNote"));
+        assertTrue(r.getInt("inputs.facts") > 0, r.prettify());
+        List<String> asked = FakeLedger.ASKED.stream().filter(a -> a.contains("/api/v1/triage/")).toList();
+        assertEquals(List.of("diagnosis at=" + started, "diagnosis at=" + ended, "inputs at=" + ended),
+                asked.stream().map(a -> a.replaceAll(".*/api/v1/triage/(\\w+)\\?.*\\bat=([^&]+).*", "$1 at=$2")).toList(),
+                String.join("\n", asked));
+    }
+
+    /**
+     * A version written while only the governance facts were kept still exports them: the bundle holds its governance
+     * half alone, no usage file, no command to send one.
+     */
+    @Test
+    @Order(10)
+    void aRegressionCaseKeptBeforeTheMeteringFactsExportsTheGovernanceFactsItKept() throws IOException {
+        String legacy = "0123456789abcdef01234567";
+        pool.preparedQuery("""
+                        INSERT INTO alert.incident_review (incident_id, version, content_hash, root_cause, cause, summary,
+                            prevention, reviewer, reviewed_at, incident, triage, triage_note, inputs, inputs_note)
+                        SELECT $1, version, content_hash, root_cause, cause, summary, prevention, reviewer, reviewed_at,
+                            incident, triage, triage_note, inputs->'bundle'->'governance', inputs_note
+                        FROM alert.incident_review WHERE incident_id = $2 AND version = 1""")
+                .execute(io.vertx.mutiny.sqlclient.Tuple.of(legacy, INCIDENT)).await().indefinitely();
+        Map<String, String> files = unzip(as(READER).get(review(legacy) + "/items/4?version=1").then().statusCode(200)
+                .contentType("application/zip").extract().asByteArray());
+        assertEquals(List.of("README.md", "bundle.json", "expected.json", "replay.sh"), List.copyOf(files.keySet()));
+        ObjectMapper strict = new ObjectMapper().findAndRegisterModules().enable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+        FactBundle bundle = strict.readValue(files.get("bundle.json"), FactBundle.class);
+        assertEquals(null, bundle.facts());
+        assertEquals(InputsRedactionTest.batch().size(), bundle.governance().size());
+        assertFalse(files.get("replay.sh").contains("/api/v1/usage"), files.get("replay.sh"));
     }
 
     // --- waiting for a review ---------------------------------------------------------------------------------------

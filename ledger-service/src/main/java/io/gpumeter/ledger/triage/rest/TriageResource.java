@@ -1,6 +1,16 @@
 package io.gpumeter.ledger.triage.rest;
 
-import io.gpumeter.common.fact.GovernanceBatch;
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
+import io.gpumeter.common.fact.NamespaceFact;
+import io.gpumeter.common.fact.NodeFact;
+import io.gpumeter.common.fact.PodClaim;
+import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.RegisteredGpu;
+import io.gpumeter.common.fact.UsageBatch;
+import io.gpumeter.common.fact.UsagePartial;
+import io.gpumeter.common.fact.VgpuGrant;
+import io.gpumeter.common.triage.InputBundle;
 import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
 import io.gpumeter.ledger.triage.service.TriageInputs;
@@ -22,7 +32,9 @@ import jakarta.ws.rs.core.MediaType;
 @Produces(MediaType.APPLICATION_JSON)
 // every part of the answer is written by Jackson, native too
 @RegisterForReflection(targets = {Triage.class, Triage.Subject.class, Triage.Scope.class, Triage.ChangeRef.class,
-        Triage.Recurrence.class, Triage.Evidence.class, Triage.Alternative.class, Triage.Named.class, Triage.Fix.class})
+        Triage.Recurrence.class, Triage.Evidence.class, Triage.Alternative.class, Triage.Named.class, Triage.Fix.class,
+        InputBundle.class, FactBundle.class, FactBatch.class, NamespaceFact.class, NodeFact.class, RegisteredGpu.class,
+        PodFact.class, VgpuGrant.class, PodClaim.class, UsageBatch.class, UsagePartial.class})
 public class TriageResource {
 
     private final TriageService triage;
@@ -44,12 +56,13 @@ public class TriageResource {
     }
 
     /**
-     * The governance facts the diagnosis of the same query reads, as {@code POST /api/v1/facts/governance} takes them,
-     * so that a regression case replays them into a fresh suite; the same 400s and 404s as the diagnosis.
+     * The facts the diagnosis of the same query reads, {@code bundle} as {@code POST /api/v1/facts/bundles} takes them
+     * (metering and governance), {@code usage} as {@code POST /api/v1/usage} does, so that a regression case replays
+     * them into a fresh suite; the same 400s and 404s as the diagnosis.
      */
     @GET
     @Path("/inputs")
-    public Uni<GovernanceBatch> inputs(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod,
+    public Uni<InputBundle> inputs(@QueryParam("namespace") String namespace, @QueryParam("pod") String pod,
                                        @QueryParam("workload") String workload, @QueryParam("podGroup") String podGroup,
                                        @QueryParam("node") String node, @QueryParam("service") String service,
                                        @QueryParam("cluster") String cluster, @QueryParam("at") String at) {

@@ -2,24 +2,35 @@ package io.gpumeter.ledger.triage.service;
 
 import io.gpumeter.common.fact.DriverSightingFact;
 import io.gpumeter.common.fact.EventFact;
+import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.LogSignalFact;
 import io.gpumeter.common.fact.NodeStatusFact;
+import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PendingPositionFact;
+import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.PodGroupFact;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.StackWorkloadFact;
+import io.gpumeter.common.fact.UsageBatch;
+import io.gpumeter.common.fact.UsagePartial;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.triage.InputBundle;
 import io.gpumeter.common.triage.Triage.SubjectKind;
 import io.gpumeter.common.triage.TriageRequest;
 import io.gpumeter.ledger.governance.domain.SeenDriver;
 import io.gpumeter.ledger.governance.repository.GovernanceSourceRepository;
 import io.gpumeter.ledger.governance.repository.IncidentSourceRepository;
+import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
 import io.gpumeter.ledger.governance.repository.StackFactRepository;
+import io.gpumeter.ledger.triage.domain.Holding;
+import io.gpumeter.ledger.triage.domain.StoredMinute;
+import io.gpumeter.ledger.triage.repository.HoldingRepository;
 import io.gpumeter.ledger.triage.repository.PodVersionRepository;
 import io.gpumeter.ledger.triage.repository.TriageIncidentRepository;
 import io.gpumeter.ledger.triage.repository.TriageInputRepository;
@@ -29,22 +40,29 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Clock;
 import java.time.Instant;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.function.Function;
 
 /**
- * The governance facts a triage reads, as the ledger's governance intake takes them, so that a regression case replays
- * them into a fresh suite and triages to the same cause: the subject's pod versions (a Workload's or PodGroup's
- * member pods'), their events and log lines, the Workloads and PodGroups of them, and of the nodes they ran on the
- * status versions, GPU-stack pods, Xid reports and card announcements, kernel OOM events and driver sightings, the
- * stack's workloads; for a subject that may wait, the fleet it waits against too (each node's newest status, each
- * stack pod's, each queue object's, the namespace's queue places). Only what was stored up to {@code at}. The metering
- * facts (pod allocations, node registrations, namespaces) and the usage are other reads' to give.
+ * The facts a triage reads, as the ledger's intakes take them ({@link InputBundle}), so that a regression case replays
+ * them into a fresh suite and triages to the same cause. The governance facts: the subject's pod views (a Workload's
+ * or PodGroup's member pods'), their events and log lines, the Workloads and PodGroups of them, and of the nodes they
+ * ran on the status versions, GPU-stack pods, Xid reports and card announcements, kernel OOM events and driver
+ * sightings, the stack's workloads; for a subject that may wait, the fleet it waits against too (each node's newest
+ * status, each stack pod's, each queue object's, the namespace's queue places). The metering facts the holdings were
+ * booked from: the subject's pod versions and those of every pod that held a unit on its nodes or cards at {@code at}
+ * or at the start of one of its incidents (anywhere in the cluster at {@code at} for a subject that may wait), those
+ * nodes' versions with their HAMi registrations (the fleet's newest too), the pods' namespaces. The usage: the minutes
+ * of the subject's cards' memory series that the OOM branch reads before each of those instants. Only what was stored
+ * up to {@code at}.
  */
 @ApplicationScoped
 public class TriageInputs {
@@ -57,10 +75,15 @@ public class TriageInputs {
     private final GovernanceSourceRepository source;
     private final IncidentSourceRepository incidentSource;
     private final StackFactRepository stack;
+    private final HoldingRepository holdings;
+    private final TriageIncidentRepository incidents;
 
     public TriageInputs(Clock clock, Pool pool, TriageSubjects subjects, PodVersionRepository versions,
                         TriageInputRepository inputs, GovernanceSourceRepository source,
-                        IncidentSourceRepository incidentSource, StackFactRepository stack) {
+                        IncidentSourceRepository incidentSource, StackFactRepository stack, HoldingRepository holdings,
+                        TriageIncidentRepository incidents) {
+        this.holdings = holdings;
+        this.incidents = incidents;
         this.clock = clock;
         this.pool = pool;
         this.subjects = subjects;
@@ -90,7 +113,7 @@ public class TriageInputs {
         }
     }
 
-    public Uni<GovernanceBatch> of(TriageRequest request) {
+    public Uni<InputBundle> of(TriageRequest request) {
         if (request.kind() == SubjectKind.SERVICE) {
             throw ApiProblem.badRequest("service", "an inference service is triaged by slo-service, which holds its inputs");
         }
@@ -100,18 +123,19 @@ public class TriageInputs {
             return switch (request.kind()) {
                 case NODE -> {
                     g.nodes.add(request.name());
-                    yield nodesAndFleet(g);
+                    yield nodesAndFleet(g).chain(governance -> metering(g, governance));
                 }
                 case POD -> {
                     g.namespace = request.namespace();
-                    yield pods(g, List.of(found.uid())).chain(() -> owned(g)).chain(() -> nodesAndFleet(g));
+                    yield pods(g, List.of(found.uid())).chain(() -> owned(g)).chain(() -> nodesAndFleet(g))
+                            .chain(governance -> metering(g, governance));
                 }
                 default -> group(request, found.uid(), g);
             };
         });
     }
 
-    private Uni<GovernanceBatch> group(TriageRequest request, String uid, Gathered g) {
+    private Uni<InputBundle> group(TriageRequest request, String uid, Gathered g) {
         g.namespace = request.namespace();
         g.mayWait = true;
         Uni<List<String>> members;
@@ -125,7 +149,8 @@ public class TriageInputs {
         } else {
             members = podGroups(g, List.of(uid)).chain(() -> versions.groupPods(g.cluster, g.namespace, request.name()));
         }
-        return members.chain(uids -> pods(g, uids)).chain(() -> nodesAndFleet(g));
+        return members.chain(uids -> pods(g, uids)).chain(() -> nodesAndFleet(g))
+                .chain(governance -> metering(g, governance));
     }
 
     /** The pods' versions, events and log lines up to the instant, and the nodes they ran on. */
@@ -228,6 +253,66 @@ public class TriageInputs {
                             t.getItem6(), t.getItem7(), g.signals, t.getItem4(), t.getItem1(), t.getItem5(), t.getItem2(),
                             sightings(t.getItem9(), g.at));
                 });
+    }
+
+    /**
+     * The metering facts and usage behind the holdings and the cards' memory the diagnosis reads, beside the
+     * governance facts: first the subject's holdings and incidents (which cards, which instants), then in one round
+     * the pod versions, node versions and memory minutes, then the pods' namespaces.
+     */
+    private Uni<InputBundle> metering(Gathered g, GovernanceBatch governance) {
+        Set<String> uids = new TreeSet<>();
+        g.pods.forEach(p -> uids.add(p.uid()));
+        Uni<List<Holding>> held = uids.isEmpty() ? Uni.createFrom().item(List.of()) : holdings.holdingsOfPods(g.cluster, uids);
+        Uni<List<StoredIncident>> started = incidents.incidentsAround(g.cluster, uids, g.nodes, g.at);
+        return Uni.combine().all().unis(held, started).asTuple().chain(t -> {
+            Set<String> nodes = new TreeSet<>(g.nodes);
+            Set<String> cards = new TreeSet<>();
+            Map<String, String> nodeOfCard = new HashMap<>();
+            for (Holding h : t.getItem1()) {
+                if (h.since() != null && h.since().isAfter(g.at)) {
+                    continue;
+                }
+                if (h.node() != null) {
+                    nodes.add(h.node());
+                }
+                if (h.gpuUuid() != null) {
+                    cards.add(h.gpuUuid());
+                    if (h.node() != null) {
+                        nodeOfCard.put(h.gpuUuid(), h.node());
+                    }
+                }
+            }
+            // the instants the diagnosis reads holdings and memory at: the question's and each incident's start
+            Set<Instant> instants = new TreeSet<>();
+            instants.add(g.at);
+            t.getItem2().forEach(i -> instants.add(i.incident().startedAt()));
+            List<Instant> when = List.copyOf(instants);
+            Uni<List<PodFact>> pods = inputs.podFacts(g.cluster, uids, nodes, cards, g.mayWait, when, g.at);
+            Uni<List<NodeFact>> nodeFacts = inputs.nodeFacts(g.cluster, nodes, g.mayWait, g.at);
+            Uni<List<StoredMinute>> minutes = cards.isEmpty() ? Uni.createFrom().item(List.of())
+                    : inputs.memoryMinutes(g.cluster, cards,
+                    when.stream().map(i -> i.truncatedTo(ChronoUnit.MINUTES).minus(PodCaseReader.MEMORY_BEFORE)).toList(),
+                    when.stream().map(i -> i.truncatedTo(ChronoUnit.MINUTES)).toList());
+            return Uni.combine().all().unis(pods, nodeFacts, minutes).asTuple().chain(m -> {
+                Set<String> namespaces = new TreeSet<>();
+                if (g.namespace != null) {
+                    namespaces.add(g.namespace);
+                }
+                m.getItem1().forEach(p -> namespaces.add(p.namespace()));
+                governance.podStatuses().forEach(p -> namespaces.add(p.namespace()));
+                List<UsagePartial> partials = new ArrayList<>();
+                for (StoredMinute row : m.getItem3()) {
+                    UsagePartial p = row.partial(nodeOfCard.get(row.gpuUuid()));
+                    if (p != null) {
+                        partials.add(p);
+                    }
+                }
+                return inputs.namespaceFacts(g.cluster, namespaces, g.at).map(ns -> new InputBundle(g.cluster,
+                        new FactBundle(new FactBatch(g.cluster, ns, m.getItem2(), m.getItem1()), governance),
+                        partials.isEmpty() ? null : new UsageBatch(g.cluster, List.of(), partials)));
+            });
+        });
     }
 
     /** A sighting as the intake takes it: its first instant and, where later, its last (the intake widens the row). */

@@ -174,8 +174,11 @@ class TriageResourceTest {
                 .body("named.find { it.kind == 'WORKLOAD' }.name", equalTo("lost-wl"));
         given().queryParam("namespace", "ml").queryParam("workload", "lost-wl").queryParam("cluster", "tri")
                 .queryParam("at", AT).get("/api/v1/triage/inputs").then().statusCode(200)
-                .body("workloads.name", contains("lost-wl")).body("podStatuses.uid", everyItem(equalTo("tr-lost")))
-                .body("xids", hasSize(1));
+                .body("bundle.governance.workloads.name", contains("lost-wl"))
+                .body("bundle.governance.podStatuses.uid", everyItem(equalTo("tr-lost")))
+                .body("bundle.governance.xids", hasSize(1))
+                // a Workload may wait: every pod holding a unit then is the fleet it is judged against
+                .body("bundle.facts.pods.uid", hasItem("tr-lost")).body("bundle.facts.pods.uid", hasItem("tr-hog"));
     }
 
     @Test
@@ -241,30 +244,94 @@ class TriageResourceTest {
         org.junit.jupiter.api.Assertions.assertEquals(before, after);
     }
 
+    /** The inputs with every half's cluster renamed, so that they replay beside the originals. */
+    static com.fasterxml.jackson.databind.node.ObjectNode renamed(String inputs, String cluster) throws Exception {
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(inputs);
+        tree.put("cluster", cluster);
+        for (String half : List.of("facts", "governance")) {
+            if (tree.path("bundle").path(half).isObject()) {
+                ((com.fasterxml.jackson.databind.node.ObjectNode) tree.path("bundle").path(half)).put("cluster", cluster);
+            }
+        }
+        if (tree.path("usage").isObject()) {
+            ((com.fasterxml.jackson.databind.node.ObjectNode) tree.path("usage")).put("cluster", cluster);
+        }
+        return tree;
+    }
+
+    /** Posts the halves as a replay does: the bundle, then the usage. */
+    static void replay(com.fasterxml.jackson.databind.node.ObjectNode inputs) {
+        given().contentType(ContentType.JSON).body(inputs.path("bundle").toString()).post("/api/v1/facts/bundles")
+                .then().statusCode(200);
+        if (inputs.path("usage").isObject()) {
+            given().contentType(ContentType.JSON).body(inputs.path("usage").toString()).post("/api/v1/usage")
+                    .then().statusCode(200);
+        }
+    }
+
     @Test
     void theInputsOfATriageReplayIntoAFreshClusterAndTriageToTheSameCause() throws Exception {
-        String batch = given().queryParam("pod", "ml/lost").queryParam("cluster", "tri").queryParam("at", AT)
+        String inputs = given().queryParam("pod", "ml/lost").queryParam("cluster", "tri").queryParam("at", AT)
                 .get("/api/v1/triage/inputs").then().statusCode(200)
                 .body("cluster", equalTo("tri"))
-                .body("podStatuses.uid", everyItem(equalTo("tr-lost")))
-                .body("xids.code", contains(79))
-                .body("volcanoJobs", hasSize(0))
+                .body("bundle.governance.cluster", equalTo("tri"))
+                .body("bundle.governance.podStatuses.uid", everyItem(equalTo("tr-lost")))
+                .body("bundle.governance.xids.code", contains(79))
+                .body("bundle.governance.volcanoJobs", hasSize(0))
+                // what its holding was booked from: its version, its node's registration, its namespace's tenant
+                .body("bundle.facts.pods.uid", contains("tr-lost"))
+                .body("bundle.facts.nodes.name", contains("gpu-t1"))
+                .body("bundle.facts.nodes[0].gpus[0].uuid", equalTo("GPU-T1"))
+                .body("bundle.facts.namespaces.name", contains("ml"))
                 .extract().asString();
-        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
-        com.fasterxml.jackson.databind.node.ObjectNode tree = (com.fasterxml.jackson.databind.node.ObjectNode) json.readTree(batch);
-        tree.put("cluster", "tri-replay");
-        given().contentType(ContentType.JSON).body(json.writeValueAsString(tree)).post("/api/v1/facts/governance")
-                .then().statusCode(200);
-        // no allocation names its card in the replay: the card's node is where it ran, the cause the same
+        replay(renamed(inputs, "tri-replay"));
         triage("pod", "ml/lost", "cluster", "tri-replay", "at", AT).statusCode(200)
-                .body("symptom", equalTo("FAILED")).body("cause", equalTo("gpu-lost")).body("layer", equalTo("data-plane"));
-        // a node's inputs are its own facts; bad input is refused as the diagnosis refuses it
+                .body("symptom", equalTo("FAILED")).body("cause", equalTo("gpu-lost")).body("layer", equalTo("data-plane"))
+                .body("evidence.source", hasItem("allocation"))
+                .body("subject.tenant", equalTo("acme"));
+        // a node's inputs are its own facts and the pods held on it then; bad input is refused as the diagnosis refuses it
         given().queryParam("node", "gpu-t1").queryParam("cluster", "tri").queryParam("at", AT).get("/api/v1/triage/inputs")
-                .then().statusCode(200).body("xids", hasSize(1)).body("podStatuses", hasSize(0));
+                .then().statusCode(200).body("bundle.governance.xids", hasSize(1))
+                .body("bundle.governance.podStatuses", hasSize(0))
+                .body("bundle.facts.pods.uid", contains("tr-lost"));
         given().queryParam("namespace", "ml").queryParam("pod", "ghost").queryParam("cluster", "tri")
                 .get("/api/v1/triage/inputs").then().statusCode(404).body("field", equalTo("pod"));
         given().queryParam("namespace", "ml").queryParam("service", "chat").get("/api/v1/triage/inputs").then().statusCode(400)
                 .body("field", equalTo("service"));
+    }
+
+    /**
+     * An OOM under a neighbour's pressure is decided by the card's memory and the neighbour's holding: the inputs
+     * carry the neighbour's pod version and the card's memory minutes before the OOM, and replayed they decide it again.
+     * Without the usage the same facts leave it undecided, which is what the usage is there for.
+     */
+    @Test
+    void anOomsInputsCarryTheCardsMemoryAndItsNeighboursAndReplayToTheSameCause() throws Exception {
+        String inputs = given().queryParam("pod", "ml/oomed").queryParam("cluster", "tri").queryParam("at", AT)
+                .get("/api/v1/triage/inputs").then().statusCode(200)
+                .body("bundle.facts.pods.uid", contains("tr-hog", "tr-oomed"))
+                .body("bundle.facts.nodes.name", contains("gpu-t2"))
+                .body("bundle.facts.namespaces.name", contains("ml", "other"))
+                .body("usage.cluster", equalTo("tri"))
+                .body("usage.samples", hasSize(0))
+                // the two minutes of the card's own series and the two pods' HAMi series, each minute one partial
+                .body("usage.partials.findAll { it.scope == 'DEVICE' && it.field == 'FB_USED_MIB' }.values.flatten()",
+                        contains(21000.0f, 81500.0f))
+                .body("usage.partials.findAll { it.scopeKey == 'other/hog/main' }[0].pod", equalTo("hog"))
+                .body("usage.partials.findAll { it.scopeKey == 'other/hog/main' }[0].millis", contains(10000))
+                .extract().asString();
+        com.fasterxml.jackson.databind.node.ObjectNode tree = renamed(inputs, "tri-oom-replay");
+        com.fasterxml.jackson.databind.node.ObjectNode withoutUsage = tree.deepCopy();
+        withoutUsage.remove("usage");
+        replay(renamed(withoutUsage.toString(), "tri-oom-no-usage"));
+        triage("pod", "ml/oomed", "cluster", "tri-oom-no-usage", "at", AT).statusCode(200)
+                .body("symptom", equalTo("OOM")).body("cause", equalTo("cuda-oom"));
+        replay(tree);
+        triage("pod", "ml/oomed", "cluster", "tri-oom-replay", "at", AT).statusCode(200)
+                .body("symptom", equalTo("OOM")).body("cause", equalTo("neighbour-memory-pressure"))
+                .body("evidence.fact", hasItem("beside it on GPU-T2 at 2026-03-10T10:30:00Z: other/hog 51000 MiB"))
+                .body("named.find { it.name == 'hog' }.tenant", equalTo("globex"));
     }
 
     @Test
