@@ -127,17 +127,15 @@ public final class Pack {
                         ## Metrics
 
                         A figure without data is NO_DATA, never PASS. A RATIO clause divides a cell's figure by its
-                        baseline cell's.
+                        baseline cell's. In the matrix a figure of one SLI is named with it: TTFT_P99, TTFT_P99_SPREAD.
                         """);
         for (Quadrant q : Quadrant.values()) {
             md.append("\n### ").append(q.title()).append("\n\n").append(q.covers()).append(".\n\n")
                     .append("| metric | unit | definition |\n|---|---|---|\n");
             for (Plan.Metric m : Plan.Metric.values()) {
                 if (m.quadrant() == q) {
-                    // a figure of one SLI is named with it in the matrix: TTFT_P99, TTFT_P99_SPREAD
-                    md.append("| ").append(m.name()).append(m.takesSli() ? " (of the clause's `sli`; TTFT_" + m.name()
-                            + " in the matrix)" : "").append(" | ").append(m.unit()).append(" | ").append(m.definition())
-                            .append(" |\n");
+                    md.append("| ").append(m.name()).append(m.takesSli() ? " (of the clause's `sli`)" : "").append(" | ")
+                            .append(m.unit()).append(" | ").append(m.definition()).append(" |\n");
                 }
             }
             if (q == Matrix.JITTER_MINUTE_RATE_QUADRANT) {
