@@ -11,7 +11,8 @@ import java.util.Locale;
 
 /**
  * The causes of a slow spell the verdict did not pick, and what ruled each out: the neighbours on its cards (none
- * arrived or rose), its own load (its request rate did not rise); null where it could not be ruled out.
+ * arrived or rose), its own load (its request rate did not rise), the host's and the card's causes (none of their
+ * pressures rose, {@link PressureFacts}); null where it could not be ruled out.
  */
 final class PerformanceAlternatives {
 
@@ -31,20 +32,27 @@ final class PerformanceAlternatives {
         if (cause != FailureCause.OWN_LOAD) {
             alternatives.add(new Triage.Alternative(FailureCause.OWN_LOAD.label(), loadRuledOut(v, t)));
         }
+        for (FailureCause c : PressureFacts.CAUSES) {
+            if (c != cause) {
+                alternatives.add(new Triage.Alternative(c.label(), PressureFacts.ruledOut(c, v, spell, t, names)));
+            }
+        }
         return alternatives;
     }
 
     /** What ruled neighbour interference out; null when it could not be (its neighbours were not read whole). */
     private static String neighboursRuledOut(PerformanceCause.Verdict v, Spell spell, PerformanceCause.Thresholds t,
                                              Names names) {
-        if (!spell.neighboursRead()) {
+        List<PerformanceCause.Signal> neighbours = spell.signals().stream().filter(PerformanceCause.Signal::neighbour)
+                .toList();
+        if (!spell.neighboursRead() || v.changed(FailureCause.NEIGHBOUR_INTERFERENCE)) {
             return null;
         }
-        if (spell.signals().isEmpty()) {
+        if (neighbours.isEmpty()) {
             return "no other pod held its cards at " + spell.start();
         }
         List<String> described = new ArrayList<>();
-        for (PerformanceCause.Signal n : spell.signals().subList(0, Math.min(DESCRIBED, spell.signals().size()))) {
+        for (PerformanceCause.Signal n : neighbours.subList(0, Math.min(DESCRIBED, neighbours.size()))) {
             SuspectRanking.Suspect s = n.suspect();
             String arrived = s.arrivedMinutesBefore() == null ? "arrival unknown"
                     : String.format(Locale.ROOT, "present %.1f min before", s.arrivedMinutesBefore());
@@ -52,7 +60,7 @@ final class PerformanceAlternatives {
                     .orElse(s.rises() == null || s.rises().isEmpty() ? "no activity curve" : "only the card's curves");
             described.add(names.pod(s.key()) + " (" + arrived + ", " + activity + ")");
         }
-        int more = spell.signals().size() - described.size();
+        int more = neighbours.size() - described.size();
         return String.format(Locale.ROOT, "no neighbour on its cards arrived in the %d min before %s or rose by %s: %s%s",
                 SuspectRanking.ARRIVAL_HORIZON.toMinutes(), spell.start(), PerformanceDiagnosis.plain(t.minActivityRise()),
                 String.join("; ", described), more > 0 ? " and " + more + " more" : "");

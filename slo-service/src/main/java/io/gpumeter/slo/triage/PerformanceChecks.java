@@ -17,7 +17,7 @@ final class PerformanceChecks {
     }
 
     /** @param service the service as the answer names it */
-    static List<String> of(Inputs in, PerformanceCause.Verdict v, RequestRate rate, String service) {
+    static List<String> of(Inputs in, PerformanceCause.Verdict v, RequestRate rate, String service, Names names) {
         FailureCause cause = v.cause();
         List<String> checked = new ArrayList<>();
         checked.add("jitter events of " + service + " overlapping " + in.lookBack().start() + " to "
@@ -46,8 +46,7 @@ final class PerformanceChecks {
             checked.add("interference factor " + in.interference().window().start() + " to "
                     + in.interference().window().end() + ": no minutes both alone and shared on its cards to compare");
         }
-        checked.add((cause == FailureCause.UNEXPLAINED ? "could not rule out" : "not read")
-                + ": the host's CPU throttling, I/O wait, network and power or thermal limits (no host inputs are read yet)");
+        checked.addAll(PressureFacts.checks(in, v, names));
         checked.add("recurrence: its jitter events in the " + PerformanceDiagnosis.RECURRENCE.toDays() + " days before " + in.at()
                 + ", each judged by the suspects and the request rates stored with it");
         checked.add("scope: other services' jitter events overlapping the spell whose pods were its neighbours");

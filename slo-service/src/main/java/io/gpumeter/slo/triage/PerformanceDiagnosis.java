@@ -50,12 +50,16 @@ public final class PerformanceDiagnosis {
      *
      * @param service        "namespace/name"
      * @param eventId        the jitter event it is, or null for a burning SLO's spell without one
-     * @param signals        the neighbours on its cards at its start, in their suspects' rank order
+     * @param signals        its suspects at its start — the neighbours on its cards, the host's and the cards'
+     *                       pressures — in their rank order
      * @param neighboursRead whether its cards and their other pods were read whole
      * @param pods           its pods ("namespace/pod")
+     * @param unmeasured     the pressures that could not be measured and why; null when the host and the cards were
+     *                       not read (a jitter event attributed before they were)
      */
     public record Spell(String service, Long eventId, Instant start, Instant end,
-                        List<PerformanceCause.Signal> signals, boolean neighboursRead, Set<String> pods) {
+                        List<PerformanceCause.Signal> signals, boolean neighboursRead, Set<String> pods,
+                        List<JitterEvidence.Unmeasured> unmeasured) {
     }
 
     /**
@@ -124,7 +128,7 @@ public final class PerformanceDiagnosis {
         // in this order: the answer lists the names as the evidence, the alternatives and the scope write them
         List<Triage.Evidence> evidence = PerformanceEvidence.of(in, v, rate, names, service, cmd);
         List<Triage.Alternative> alternatives = PerformanceAlternatives.of(v, spell, t, names);
-        List<String> checked = PerformanceChecks.of(in, v, rate, service);
+        List<String> checked = PerformanceChecks.of(in, v, rate, service, names);
         Triage.Scope scope = PerformanceReach.scope(in, cause, t, names);
         Triage.Recurrence recurrence = PerformanceReach.recurrence(in, cause, t);
         List<Triage.ChangeRef> changes = in.changes() == null ? List.of() : in.changes().stream()

@@ -17,8 +17,8 @@ import java.util.Optional;
 
 /**
  * The evidence of a slow service's triage, in time order, each fact with the command that shows it: its jitter events
- * and burning SLOs, where its pods ran, the neighbour whose own activity rose, its request rate against the baseline,
- * its interference factor.
+ * and burning SLOs, where its pods ran, the host's or the card's pressure that rose ({@link PressureFacts}) or the
+ * neighbour whose own activity rose, its request rate against the baseline, its interference factor.
  */
 final class PerformanceEvidence {
 
@@ -44,7 +44,8 @@ final class PerformanceEvidence {
         }
         placement(in, names, cmd).ifPresent(evidence::add);
         if (v.change() != null) {
-            evidence.add(neighbourEvidence(v.change(), in, names, cmd));
+            evidence.add(v.change().signal().neighbour() ? neighbourEvidence(v.change(), in, names, cmd)
+                    : PressureFacts.evidence(v.change(), in, names, cmd));
         }
         evidence.add(rateEvidence(rate, in.subject(), service, cmd));
         if (in.interference() != null && in.interference().ifLatency() != null) {
@@ -78,9 +79,9 @@ final class PerformanceEvidence {
                 .filter(p -> p.namespace().equals(in.subject().namespace())).map(JitterEvidence.PodGpus::pod).toList())));
     }
 
-    private static Triage.Evidence neighbourEvidence(PerformanceCause.NeighbourChange change, Inputs in, Names names,
+    private static Triage.Evidence neighbourEvidence(PerformanceCause.Changed change, Inputs in, Names names,
                                                      TriageCommands cmd) {
-        SuspectRanking.Suspect s = change.neighbour().suspect();
+        SuspectRanking.Suspect s = change.signal().suspect();
         JitterEvidence.Neighbour n = in.neighbourhood().neighbours().stream()
                 .filter(x -> (x.namespace() + "/" + x.pod()).equals(s.key())).findFirst().orElse(null);
         Instant start = in.spell().start();

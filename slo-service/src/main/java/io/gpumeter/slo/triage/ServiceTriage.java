@@ -149,7 +149,8 @@ public class ServiceTriage {
                                         .chain(others -> reads.requests(List.of(key), requestsWindow)
                                                 .map(requests -> {
                                                     Spell spell = new Spell(key, event == null ? null : event.id(),
-                                                            start, end, found.signals(), found.read(), spellPods);
+                                                            start, end, found.signals(), found.read(), spellPods,
+                                                            found.unmeasured());
                                                     Map<String, String> tenants = ServicePlacements.tenants(allPods, subject,
                                                             found.neighbourhood());
                                                     var inputs = new PerformanceDiagnosis.Inputs(subject, at, look,

@@ -52,8 +52,12 @@ public class SpellReads {
         this.config = config;
     }
 
-    /** The neighbours of the spell: the jitter event's stored evidence, or read from the ledger at its start. */
-    record Found(Neighbourhood neighbourhood, List<PerformanceCause.Signal> signals, boolean read) {
+    /**
+     * The suspects of the spell — its neighbours, the host's and the cards' pressures — and what of them could not be
+     * measured (null: not read): the jitter event's stored evidence, or read from the ledger at its start.
+     */
+    record Found(Neighbourhood neighbourhood, List<PerformanceCause.Signal> signals, boolean read,
+                 List<JitterEvidence.Unmeasured> unmeasured) {
     }
 
     Uni<Found> neighbourhood(EventRow event, Instant start, Instant end, Set<String> spellPods,
@@ -63,7 +67,8 @@ public class SpellReads {
                 JitterEvidence x = e.evidence();
                 return new Found(new Neighbourhood("jitter event " + event.id() + "'s evidence, read at its first bad"
                         + " minute " + event.start(), orEmpty(x.pods()), orEmpty(x.neighbours()), orEmpty(x.gaps())),
-                        signals(event.suspects(), event.ownCurves()), read(event.gaps(), event.placedPods()));
+                        signals(event.suspects(), event.ownCurves()), read(event.gaps(), event.placedPods()),
+                        x.unmeasured());
             });
         }
         TimeWindow curve = new TimeWindow(start.minus(config.jitter().curveMargin()), end);
@@ -71,7 +76,7 @@ public class SpellReads {
             int placed = (int) orEmpty(x.pods()).stream().filter(p -> !p.gpus().isEmpty()).count();
             return new Found(new Neighbourhood("the ledger at the spell's first bad minute " + start, orEmpty(x.pods()),
                     orEmpty(x.neighbours()), orEmpty(x.gaps())), signals(x.suspects(), PerformanceCause.ownCurves(x)),
-                    read(orEmpty(x.gaps()), placed));
+                    read(orEmpty(x.gaps()), placed), x.unmeasured());
         });
     }
 
@@ -144,7 +149,7 @@ public class SpellReads {
 
     static Spell spell(EventRow e) {
         return new Spell(e.serviceKey(), e.id(), e.start(), e.end(), signals(e.suspects(), e.ownCurves()),
-                read(e.gaps(), e.placedPods()), e.pods());
+                read(e.gaps(), e.placedPods()), e.pods(), e.unmeasured());
     }
 
     private static <T> List<T> orEmpty(List<T> list) {

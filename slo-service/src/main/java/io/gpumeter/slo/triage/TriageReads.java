@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.domain.SuspectRanking;
+import io.gpumeter.slo.service.JitterEvidence;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -35,11 +36,15 @@ import java.util.TreeSet;
 @ApplicationScoped
 public class TriageReads {
 
-    /** The jitter event's evidence as a triage reads it: no curves, only what decides and names. */
+    /**
+     * The jitter event's evidence as a triage reads it: no curves, only what decides and names ({@code unmeasured}
+     * null for an event attributed before the host and the cards were read).
+     */
     public record EventRow(long id, String slo, String service, String namespace, String sli, Instant start,
                            Instant end, int badMinutes, double peakP99Ms, BigDecimal thresholdMs, BigDecimal factor,
                            List<SuspectRanking.Suspect> suspects, List<String> gaps, int placedPods,
-                           Map<String, Set<String>> ownCurves, Set<String> pods, Set<String> podsAmong) {
+                           Map<String, Set<String>> ownCurves, Set<String> pods, Set<String> podsAmong,
+                           List<JitterEvidence.Unmeasured> unmeasured) {
 
         /** "namespace/name" of its service. */
         public String serviceKey() {
@@ -56,6 +61,8 @@ public class TriageReads {
     };
     private static final TypeReference<List<String>> STRINGS = new TypeReference<>() {
     };
+    private static final TypeReference<List<JitterEvidence.Unmeasured>> UNMEASURED = new TypeReference<>() {
+    };
 
     /** The curves attribution names per neighbour; a field measured on its own containers or MIG instance is its own. */
     private static final String EVENT_COLUMNS = """
@@ -63,6 +70,7 @@ public class TriageReads {
             e.threshold_ms, e.factor,
             coalesce(e.evidence -> 'suspects', '[]')::text AS suspects,
             coalesce(e.evidence -> 'gaps', '[]')::text AS gaps,
+            coalesce(e.evidence -> 'unmeasured', 'null')::text AS unmeasured,
             (SELECT count(*) FROM jsonb_array_elements(CASE WHEN jsonb_typeof(e.evidence -> 'pods') = 'array'
                                                             THEN e.evidence -> 'pods' ELSE '[]' END) p
              WHERE jsonb_typeof(p -> 'gpus') = 'array' AND jsonb_array_length(p -> 'gpus') > 0) AS placed_pods,
@@ -182,7 +190,8 @@ public class TriageReads {
                 r.getBigDecimal("threshold_ms"), r.getBigDecimal("factor"), read(r.getString("suspects"), SUSPECTS, r),
                 read(r.getString("gaps"), STRINGS, r), r.getLong("placed_pods").intValue(), own,
                 new TreeSet<>(Arrays.asList(r.getArrayOfStrings("pods"))),
-                new TreeSet<>(Arrays.asList(r.getArrayOfStrings("pods_among"))));
+                new TreeSet<>(Arrays.asList(r.getArrayOfStrings("pods_among"))),
+                read(r.getString("unmeasured"), UNMEASURED, r));
     }
 
     private <T> T read(String json, TypeReference<T> type, Row r) {

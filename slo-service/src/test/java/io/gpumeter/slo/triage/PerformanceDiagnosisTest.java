@@ -93,8 +93,18 @@ class PerformanceDiagnosisTest {
         assertEquals(Confidence.LOW, t.confidence());
         assertNotNull(alternative(t, "neighbour-interference").ruledOutBy());
         assertNotNull(alternative(t, "own-load").ruledOutBy());
-        assertTrue(t.checked().contains("could not rule out: the host's CPU throttling, I/O wait, network and power or"
-                + " thermal limits (no host inputs are read yet)"), t.checked().toString());
+        // the host and the card were measured and stayed flat: each of their causes is ruled out by its numbers
+        assertEquals("its pods' CPU throttling and its nodes' CPU pressure did not rise by 0.1 in the 3 min before"
+                        + " 2026-12-14T10:10:00Z: the CFS throttling of its pod ml/chat-0 CFS_THROTTLED_RATIO 0.020 to 0.020"
+                        + " (+0.000); the CPU pressure of node n1 CPU_PRESSURE 0.050 to 0.050 (+0.000)",
+                alternative(t, "cpu-saturated").ruledOutBy());
+        assertNotNull(alternative(t, "io-wait").ruledOutBy());
+        assertNotNull(alternative(t, "network").ruledOutBy());
+        assertTrue(alternative(t, "power-or-thermal").ruledOutBy().startsWith("its cards' power and thermal slowdowns"
+                + " did not rise"), alternative(t, "power-or-thermal").ruledOutBy());
+        assertTrue(t.checked().contains("host and card around the spell: the power and thermal slowdowns of card GPU-A,"
+                + " the CFS throttling of its pod ml/chat-0, its pod ml/chat-0's share of its node's network, the CPU"
+                + " pressure of node n1, the I/O pressure of node n1 measured"), t.checked().toString());
         Triage.Evidence jitter = evidence(t, "jitter");
         assertEquals("jitter event 42 of SLO chat-ttft: TTFT p99 over 200 ms for 5 minutes from 2026-12-14T10:10:00Z to"
                 + " 2026-12-14T10:20:00Z, at most 310.5 ms", jitter.fact());
@@ -236,5 +246,124 @@ class PerformanceDiagnosisTest {
                 Duration.ofHours(1));
         assertNull(none.ratio());
         assertTrue(!none.rose(1.5));
+    }
+
+    @Test
+    void aCpuThrottledServiceTriagesToCpuSaturatedWithItsOwnCpuTheTopSuspect() {
+        ServiceFixture f = new ServiceFixture().cpuThrottles();
+        PerformanceDiagnosis.Spell spell = f.inputs().spell();
+        assertEquals("cpu-throttling:ml/chat-0", spell.signals().get(0).suspect().key(), "its jitter event's top suspect");
+        assertEquals(1, spell.signals().get(0).suspect().rank());
+        Triage t = f.triage();
+        assertEquals("cpu-saturated", t.cause());
+        assertEquals("workload", t.layer());
+        assertEquals(Confidence.HIGH, t.confidence());
+        Triage.Evidence host = evidence(t, "host");
+        assertEquals("the CFS throttling of its pod ml/chat-0: CFS_THROTTLED_RATIO rose from 0.020 to 0.600 in the 3 min"
+                + " before the spell (+0.580); suspect 1 of 6 (score 0.580)", host.fact());
+        assertEquals("promtool query range --start=2026-12-14T10:00:00Z --end=2026-12-14T10:20:00Z --step=1m"
+                + " \"$PROMETHEUS_URL\" 'sum(rate(container_cpu_cfs_throttled_periods_total{namespace=\"ml\","
+                + "pod=\"chat-0\",container!=\"\"}[1m])) / sum(rate(container_cpu_cfs_periods_total{namespace=\"ml\","
+                + "pod=\"chat-0\",container!=\"\"}[1m]))'", host.command());
+        assertTrue(ShellWords.onlyQuoted(host.command()));
+        assertTrue(alternative(t, "neighbour-interference").ruledOutBy().startsWith("no neighbour on its cards arrived"));
+        assertNotNull(alternative(t, "own-load").ruledOutBy());
+        assertNotNull(alternative(t, "io-wait").ruledOutBy());
+        assertTrue(t.alternatives().stream().noneMatch(a -> a.cause().equals("cpu-saturated")));
+    }
+
+    @Test
+    void aPowerCappedCardTriagesToPowerOrThermal() {
+        Triage t = new ServiceFixture().powerCapped().triage();
+        assertEquals("power-or-thermal", t.cause());
+        assertEquals("data-plane", t.layer());
+        assertEquals(Confidence.HIGH, t.confidence());
+        Triage.Evidence card = evidence(t, "usage");
+        assertTrue(card.fact().startsWith("the power and thermal slowdowns of card GPU-A: CLOCKS_EVENT_SW_POWER_CAP rose"
+                + " from 0.000 to 1.000"), card.fact());
+        assertEquals("curl -sS -H 'Authorization: Bearer '\"$GPUMETER_TOKEN\" \"$GPUMETER_LEDGER\"'/api/v1/gpus/GPU-A/"
+                + "throttling?from=2026-12-14T10%3A00%3A00Z&to=2026-12-14T10%3A20%3A00Z'", card.command());
+        assertNotNull(alternative(t, "cpu-saturated").ruledOutBy());
+    }
+
+    @Test
+    void aNodeUnderIoPressureTriagesToIoWait() {
+        Triage t = new ServiceFixture().ioStalls().triage();
+        assertEquals("io-wait", t.cause());
+        Triage.Evidence host = evidence(t, "host");
+        assertTrue(host.fact().startsWith("the I/O pressure of node n1: IO_PRESSURE rose from 0.010 to 0.500"), host.fact());
+        assertTrue(host.command().endsWith("'rate(node_pressure_io_stalled_seconds_total{instance=~\"n1(:[0-9]+)?\"}[1m])'"),
+                host.command());
+        assertNotNull(alternative(t, "cpu-saturated").ruledOutBy());
+        assertNotNull(alternative(t, "neighbour-interference").ruledOutBy());
+    }
+
+    @Test
+    void interferenceAndCpuSaturationDifferOnlyInTheDecidingEvidence() {
+        ServiceFixture neighbour = new ServiceFixture().neighbourRises();
+        ServiceFixture cpu = new ServiceFixture().cpuThrottles();
+        // the same service, load, neighbourhood and changes; only the curve that rose differs
+        assertEquals(neighbour.requests(), cpu.requests());
+        assertEquals(neighbour.inputs().neighbourhood().pods(), cpu.inputs().neighbourhood().pods());
+        Triage n = neighbour.triage();
+        Triage c = cpu.triage();
+        assertEquals("neighbour-interference", n.cause());
+        assertEquals("cpu-saturated", c.cause());
+        assertEquals(Confidence.HIGH, n.confidence());
+        assertEquals(Confidence.HIGH, c.confidence());
+        assertEquals(n.changes(), c.changes());
+        assertEquals(n.evidence().stream().filter(e -> !e.source().equals("usage")).toList(),
+                c.evidence().stream().filter(e -> !e.source().equals("host")).toList(),
+                "everything but the deciding fact is the same");
+        assertNotNull(alternative(n, "cpu-saturated").ruledOutBy());
+        assertNotNull(alternative(c, "neighbour-interference").ruledOutBy());
+
+        // both rose: the host is ruled out before neighbours are blamed, and the neighbour is named, not ruled out
+        Triage both = new ServiceFixture().neighbourRises().cpuThrottles().triage();
+        assertEquals("cpu-saturated", both.cause());
+        assertEquals(Confidence.MEDIUM, both.confidence());
+        assertNull(alternative(both, "neighbour-interference").ruledOutBy());
+        assertTrue(both.checked().contains("not ruled out: neighbour-interference, neighbour research/train-0's own"
+                + " DRAM_ACTIVE rose too (+0.500)"), both.checked().toString());
+    }
+
+    @Test
+    void withoutHostDataUnexplainedSaysWhatIsMissing() {
+        ServiceFixture f = new ServiceFixture();
+        f.hostRead = false;
+        Triage t = f.triage();
+        assertEquals("unexplained", t.cause());
+        assertEquals(Confidence.LOW, t.confidence());
+        for (String cause : List.of("cpu-saturated", "io-wait", "network", "power-or-thermal")) {
+            assertNull(alternative(t, cause).ruledOutBy(), cause + " cannot be ruled out unmeasured");
+        }
+        List<String> checked = t.checked();
+        assertTrue(checked.contains("host and card around the spell: nothing measured"), checked.toString());
+        assertTrue(checked.contains("could not rule out cpu-saturated: no CFS periods of pod ml/chat-0 in the ledger's host"
+                + " series (the kubelet's cAdvisor container_cpu_cfs_periods_total and"
+                + " container_cpu_cfs_throttled_periods_total)"), checked.toString());
+        assertTrue(checked.stream().anyMatch(c -> c.startsWith("could not rule out io-wait: no I/O pressure stall of node n1")),
+                checked.toString());
+        assertTrue(checked.stream().anyMatch(c -> c.startsWith("could not rule out network: no network bytes of pod ml/chat-0")),
+                checked.toString());
+        assertTrue(checked.stream().anyMatch(c -> c.startsWith("could not rule out power-or-thermal: no clocks-event reasons"
+                + " of power or heat and no power or thermal violation counters of card GPU-A")), checked.toString());
+    }
+
+    @Test
+    void aSpellAttributedBeforeTheHostWasReadSaysItWasNotRead() {
+        ServiceFixture f = new ServiceFixture();
+        PerformanceDiagnosis.Inputs in = f.inputs();
+        PerformanceDiagnosis.Spell s = in.spell();
+        PerformanceDiagnosis.Spell old = new PerformanceDiagnosis.Spell(s.service(), s.eventId(), s.start(), s.end(),
+                s.signals().stream().filter(PerformanceCause.Signal::neighbour).toList(), s.neighboursRead(), s.pods(), null);
+        Triage t = PerformanceDiagnosis.diagnose(new PerformanceDiagnosis.Inputs(in.subject(), in.at(), in.lookBack(),
+                in.baseline(), in.jitter(), in.slos(), old, in.neighbourhood(), in.requests(), in.interference(),
+                in.changes(), in.history(), in.others(), in.podTenants(), in.notes()), ServiceFixture.THRESHOLDS,
+                ServiceFixture.COMMANDS);
+        assertEquals("unexplained", t.cause());
+        assertTrue(t.checked().contains("could not rule out: the host's CPU throttling, I/O wait, network and power or"
+                + " thermal limits (not read when the spell's evidence was gathered)"), t.checked().toString());
+        assertNull(alternative(t, "cpu-saturated").ruledOutBy());
     }
 }
