@@ -163,7 +163,7 @@ class SpineEndToEndTest {
         assertEquals(List.of("period_start", "period_end", "tenant", "gpu_models", "allocated_gpu_hours", "rate", "currency",
                 "allocated_cost", "rate_card_version", "normalization_policy", "normalization_version",
                 "used_gpu_hours_showback", "idle_gpu_hours_showback", "used_cost_showback", "idle_cost_showback",
-                "line_type", "corrects_period"),
+                "line_type", "corrects_period", "energy_kwh", "energy_cost", "co2e_kg"),
                 records.get(0).toList());
         assertEquals(4, records.size(), "one header and one row per tenant");
         // Rates of the default card: A100-80GB 3.00, H100 4.00 per normalized GPU-hour.

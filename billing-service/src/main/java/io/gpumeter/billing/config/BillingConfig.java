@@ -2,6 +2,7 @@ package io.gpumeter.billing.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 import java.math.BigDecimal;
 import java.time.Duration;
@@ -141,5 +142,26 @@ public interface BillingConfig {
 
         /** Price per normalized GPU-hour by GPU model; names match ignoring case and '-', '_', ' ' differences. */
         Map<String, BigDecimal> models();
+
+        /** Price per kWh the cards drew, in clusters {@link #clusters} does not list; none when unset. */
+        @WithName("energy-price-per-kwh")
+        Optional<BigDecimal> energyPricePerKWh();
+
+        /** Grams of CO2e one kWh emits, in clusters {@link #clusters} does not list; none when unset. */
+        @WithName("grams-co2e-per-kwh")
+        Optional<BigDecimal> gramsCo2ePerKWh();
+
+        /** Energy terms by cluster name, as the ledger names the cluster. */
+        Map<String, ClusterEnergy> clusters();
+    }
+
+    /** One cluster's energy terms; a figure left unset is the card's own. */
+    interface ClusterEnergy {
+
+        @WithName("energy-price-per-kwh")
+        Optional<BigDecimal> energyPricePerKWh();
+
+        @WithName("grams-co2e-per-kwh")
+        Optional<BigDecimal> gramsCo2ePerKWh();
     }
 }

@@ -11,8 +11,9 @@ import java.util.TreeSet;
 import java.util.stream.Collectors;
 
 /**
- * Turns exact allocated and used GPU-hours per group and model into priced report rows; a period that spans a
- * price change arrives as several pieces, each with its own rate card. Rounds only the printed figures.
+ * Turns exact allocated and used GPU-hours and energy per group and model into priced report rows; a period that
+ * spans a price change arrives as several pieces, each with its own rate card, whose energy terms price the kWh of
+ * each cluster. Rounds only the printed figures.
  */
 public final class CostCalculator {
 
@@ -75,6 +76,8 @@ public final class CostCalculator {
         private BigDecimal cost = BigDecimal.ZERO;
         private BigDecimal used = BigDecimal.ZERO;
         private BigDecimal usedCost = BigDecimal.ZERO;
+        /** Each line's energy priced with its card's terms for its cluster. */
+        private final EnergySum energy = new EnergySum();
         /** Normalised model -> printed spelling; of several spellings of one model, the smallest is printed. */
         private final Map<String, String> models = new TreeMap<>();
         private final Set<Integer> pieces = new TreeSet<>();
@@ -92,6 +95,7 @@ public final class CostCalculator {
             cost = cost.add(line.hours().multiply(rate));
             used = used.add(line.usedHours());
             usedCost = usedCost.add(line.usedHours().multiply(rate));
+            energy.add(line.energyKWh(), card.energyFor(line.cluster()));
         }
 
         ReportRow row(Terms terms, String group, List<Piece> all) {
@@ -116,7 +120,7 @@ public final class CostCalculator {
                     printedHours, rate.setScale(RATE_SCALE, ROUNDING), terms.currency(), printedCost, versions,
                     terms.normalization().policy(), terms.normalization().version(),
                     printedUsed, printedHours.subtract(printedUsed), printedUsedCost,
-                    printedCost.subtract(printedUsedCost));
+                    printedCost.subtract(printedUsedCost), energy.printed());
         }
     }
 }

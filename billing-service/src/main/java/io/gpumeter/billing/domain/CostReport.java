@@ -6,13 +6,18 @@ import java.util.List;
 /**
  * The cost report of one period, one row per value of the grouping dimension (or per value and GPU model), sorted
  * by that value; then adjustment lines, then, when it reconciles with fleet capacity ({@code share} not null), the
- * unallocated line.
+ * unallocated line. {@code energy} is false only for a month closed before its energy was recorded: it prints
+ * without the energy columns, so its bytes stay those it was closed with.
  */
 public record CostReport(BillingPeriod period, GroupBy groupBy, ReportScope scope, List<ReportRow> rows,
-                         Share share) {
+                         Share share, boolean energy) {
 
     public CostReport {
         rows = List.copyOf(rows);
+    }
+
+    public CostReport(BillingPeriod period, GroupBy groupBy, ReportScope scope, List<ReportRow> rows, Share share) {
+        this(period, groupBy, scope, rows, share, true);
     }
 
     public CostReport(BillingPeriod period, GroupBy groupBy, ReportScope scope, List<ReportRow> rows) {
@@ -33,12 +38,15 @@ public record CostReport(BillingPeriod period, GroupBy groupBy, ReportScope scop
         if (reconciled()) {
             columns.addAll(ReportRow.SHARE_COLUMNS);
         }
+        if (energy) {
+            columns.addAll(ReportRow.ENERGY_COLUMNS);
+        }
         return columns;
     }
 
     /** A row's cells in {@link #columns} order. */
     public List<Object> values(ReportRow row) {
-        return row.values(reconciled());
+        return row.values(reconciled(), energy);
     }
 
     /** e.g. gpumeter-tenant-2026-03.csv, gpumeter-team-2026-W10-acme.json, gpumeter-focus-tenant-2026-03.csv */

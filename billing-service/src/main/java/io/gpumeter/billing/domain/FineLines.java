@@ -36,7 +36,8 @@ public final class FineLines {
                 continue;
             }
             byStretch.get(line.stretch()).add(new UsageLine(line.key().dimension(terms.groupBy()),
-                    line.key().model(), line.allocatedHours(), line.usedHours()));
+                    line.key().model(), line.key().cluster(), line.allocatedHours(), line.usedHours(),
+                    line.energyKWh()));
         }
         List<CostCalculator.Piece> pieces = new ArrayList<>(stretches.size());
         for (int i = 0; i < stretches.size(); i++) {
@@ -46,8 +47,8 @@ public final class FineLines {
     }
 
     /**
-     * {@code now} minus {@code billed}, per stretch and key; keys whose allocated and used hours are unchanged are
-     * left out. A key billed but no longer in the ledger comes back negative.
+     * {@code now} minus {@code billed}, per stretch and key; keys whose allocated and used hours and energy are
+     * unchanged are left out. A key billed but no longer in the ledger comes back negative.
      */
     public static List<FineLine> difference(List<FineLine> now, List<FineLine> billed) {
         record At(int stretch, FineKey key) {
@@ -55,20 +56,22 @@ public final class FineLines {
         Map<At, BigDecimal[]> sums = new LinkedHashMap<>();
         for (FineLine line : now) {
             BigDecimal[] s = sums.computeIfAbsent(new At(line.stretch(), line.key()),
-                    k -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO});
+                    k -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
             s[0] = s[0].add(line.allocatedHours());
             s[1] = s[1].add(line.usedHours());
+            s[2] = s[2].add(line.energyKWh());
         }
         for (FineLine line : billed) {
             BigDecimal[] s = sums.computeIfAbsent(new At(line.stretch(), line.key()),
-                    k -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO});
+                    k -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
             s[0] = s[0].subtract(line.allocatedHours());
             s[1] = s[1].subtract(line.usedHours());
+            s[2] = s[2].subtract(line.energyKWh());
         }
         List<FineLine> out = new ArrayList<>();
         sums.forEach((at, s) -> {
-            if (s[0].signum() != 0 || s[1].signum() != 0) {
-                out.add(new FineLine(at.stretch(), at.key(), s[0], s[1]));
+            if (s[0].signum() != 0 || s[1].signum() != 0 || s[2].signum() != 0) {
+                out.add(new FineLine(at.stretch(), at.key(), s[0], s[1], s[2]));
             }
         });
         return out;

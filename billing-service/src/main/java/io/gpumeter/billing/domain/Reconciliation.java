@@ -85,30 +85,35 @@ public record Reconciliation(Share share, String currency, BigDecimal capacityGp
         return unallocatedCost.subtract(sharedCost);
     }
 
-    /** The rows with their shares, then (for a view of the whole fleet) the unallocated line. */
-    public List<ReportRow> apply(List<ReportRow> rows, CostCalculator.Terms terms, boolean wholeFleet) {
+    /**
+     * The rows with their shares, then (for a view of the whole fleet) the unallocated line, with {@code idleEnergy},
+     * what the fleet's cards drew while no unit held them.
+     */
+    public List<ReportRow> apply(List<ReportRow> rows, CostCalculator.Terms terms, boolean wholeFleet,
+                                 Energy idleEnergy) {
         List<ReportRow> out = new ArrayList<>(rows.size() + 1);
         for (ReportRow row : rows) {
             out.add(row.withShare(shareOf(row)));
         }
         if (wholeFleet) {
-            out.add(unallocatedRow(terms));
+            out.add(unallocatedRow(terms, idleEnergy));
         }
         return out;
     }
 
     /**
      * The unallocated line: card-hours and cost no usage line holds, priced at the capacity's effective rate;
-     * all of it idle. Its share column is minus what the usage lines bear, so its total is what stays unshared.
+     * all of it idle. Its share column is minus what the usage lines bear, so its total is what stays unshared. Its
+     * energy is the cards' idle energy, as its hours are the capacity no grant held.
      */
-    ReportRow unallocatedRow(CostCalculator.Terms terms) {
+    ReportRow unallocatedRow(CostCalculator.Terms terms, Energy idleEnergy) {
         BigDecimal rate = unallocatedGpuHours.signum() == 0 ? BigDecimal.ZERO
                 : unallocatedCost.divide(unallocatedGpuHours, RATE_SCALE, ROUNDING);
         return new ReportRow(terms.period().startText(), terms.period().endText(), UNALLOCATED, capacityModels,
                 unallocatedGpuHours, rate.setScale(RATE_SCALE, ROUNDING), currency, unallocatedCost,
                 rateCardVersions, terms.normalization().policy(), terms.normalization().version(),
                 BigDecimal.ZERO.setScale(HOURS_SCALE), unallocatedGpuHours, BigDecimal.ZERO.setScale(MONEY_SCALE),
-                unallocatedCost).asUnallocated().withShare(sharedCost.negate());
+                unallocatedCost, idleEnergy).asUnallocated().withShare(sharedCost.negate());
     }
 
     /** The identity in words, e.g. "usage 69.39 + unallocated 105.61 = fleet capacity 175.00 USD". */

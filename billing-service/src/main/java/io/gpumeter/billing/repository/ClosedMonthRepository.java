@@ -4,8 +4,10 @@ import io.gpumeter.billing.domain.BillingPeriod;
 import io.gpumeter.billing.domain.CapacityLine;
 import io.gpumeter.billing.domain.ClosedLine;
 import io.gpumeter.billing.domain.ClosedMonth;
+import io.gpumeter.billing.domain.EnergyTerms;
 import io.gpumeter.billing.domain.FineKey;
 import io.gpumeter.billing.domain.FineLine;
+import io.gpumeter.billing.domain.IdleEnergy;
 import io.gpumeter.billing.domain.LineType;
 import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCard;
@@ -53,7 +55,7 @@ public class ClosedMonthRepository {
     public Uni<ClosedMonth> find(String month) {
         return pool.preparedQuery("""
                         SELECT period_start, period_end, zone, currency, normalization_policy, normalization_version,
-                               closed_at
+                               closed_at, energy_recorded
                         FROM billing.closed_month WHERE month = $1""")
                 .execute(Tuple.of(month))
                 .chain(rows -> {
@@ -68,7 +70,8 @@ public class ClosedMonthRepository {
                     return stretches(month).map(stretches -> new ClosedMonth(period, r.getString("currency"),
                             new Normalization(r.getString("normalization_policy"),
                                     r.getString("normalization_version")),
-                            r.getOffsetDateTime("closed_at").toInstant(), stretches));
+                            r.getOffsetDateTime("closed_at").toInstant(), stretches,
+                            r.getBoolean("energy_recorded")));
                 });
     }
 
@@ -76,7 +79,9 @@ public class ClosedMonthRepository {
     public Uni<List<RateCardTimeline.Stretch>> stretches(String month) {
         return pool.preparedQuery("""
                         SELECT stretch_start, stretch_end, rate_card_version, default_rate::text AS default_rate,
-                               models, rates::text[] AS rates
+                               models, rates::text[] AS rates, energy_price_per_kwh::text AS energy_price,
+                               grams_co2e_per_kwh::text AS grams, clusters,
+                               cluster_energy_prices::text[] AS cluster_prices, cluster_grams_co2e::text[] AS cluster_grams
                         FROM billing.closed_stretch WHERE month = $1 ORDER BY seq""")
                 .execute(Tuple.of(month))
                 .map(rows -> {
@@ -91,17 +96,35 @@ public class ClosedMonthRepository {
                         out.add(new RateCardTimeline.Stretch(r.getOffsetDateTime("stretch_start").toInstant(),
                                 r.getOffsetDateTime("stretch_end").toInstant(),
                                 new RateCard(r.getString("rate_card_version"), new BigDecimal(r.getString("default_rate")),
-                                        prices)));
+                                        prices, new EnergyTerms(decimal(r.getString("energy_price")),
+                                        decimal(r.getString("grams"))), clusterEnergy(r))));
                     }
                     return out;
                 });
     }
 
+    /** A stretch's clusters with their own energy terms, from its parallel arrays. */
+    private static Map<String, EnergyTerms> clusterEnergy(Row r) {
+        String[] clusters = r.getArrayOfStrings("clusters");
+        String[] prices = r.getArrayOfStrings("cluster_prices");
+        String[] grams = r.getArrayOfStrings("cluster_grams");
+        Map<String, EnergyTerms> out = new TreeMap<>();
+        for (int i = 0; i < clusters.length; i++) {
+            out.put(clusters[i], new EnergyTerms(decimal(prices[i]), decimal(grams[i])));
+        }
+        return out;
+    }
+
+    private static BigDecimal decimal(String text) {
+        return text == null ? null : new BigDecimal(text);
+    }
+
     /** The lines billed in a closed month (its usage and the adjustments it carried), in stored order. */
     public Uni<List<ClosedLine>> lines(String month) {
         return pool.preparedQuery("""
-                        SELECT line_type, corrects, stretch_seq, tenant, team, project, namespace, model,
-                               allocated_gpu_hours::text AS allocated, used_gpu_hours::text AS used
+                        SELECT line_type, corrects, stretch_seq, tenant, team, project, namespace, model, cluster,
+                               allocated_gpu_hours::text AS allocated, used_gpu_hours::text AS used,
+                               energy_kwh::text AS energy
                         FROM billing.closed_line WHERE month = $1""")
                 .execute(Tuple.of(month))
                 .map(rows -> {
@@ -117,10 +140,11 @@ public class ClosedMonthRepository {
     /** Everything billed so far for the hours of {@code month}: its usage plus every adjustment to it, summed. */
     public Uni<List<FineLine>> billed(String month) {
         return pool.preparedQuery("""
-                        SELECT stretch_seq, tenant, team, project, namespace, model,
-                               sum(allocated_gpu_hours)::text AS allocated, sum(used_gpu_hours)::text AS used
+                        SELECT stretch_seq, tenant, team, project, namespace, model, cluster,
+                               sum(allocated_gpu_hours)::text AS allocated, sum(used_gpu_hours)::text AS used,
+                               sum(energy_kwh)::text AS energy
                         FROM billing.closed_line WHERE corrects = $1
-                        GROUP BY stretch_seq, tenant, team, project, namespace, model""")
+                        GROUP BY stretch_seq, tenant, team, project, namespace, model, cluster""")
                 .execute(Tuple.of(month))
                 .map(ClosedMonthRepository::fineLines);
     }
@@ -139,18 +163,32 @@ public class ClosedMonthRepository {
                 });
     }
 
+    /** What each cluster's cards drew per stretch of a closed month while no unit held them, as stored at close. */
+    public Uni<List<IdleEnergy>> idleEnergy(String month) {
+        return pool.preparedQuery("""
+                        SELECT stretch_seq, cluster, idle_energy_kwh::text AS kwh FROM billing.closed_idle_energy
+                        WHERE month = $1""")
+                .execute(Tuple.of(month))
+                .map(rows -> {
+                    List<IdleEnergy> out = new ArrayList<>(rows.size());
+                    rows.forEach(r -> out.add(new IdleEnergy(r.getInteger("stretch_seq"), r.getString("cluster"),
+                            new BigDecimal(r.getString("kwh")))));
+                    return out;
+                });
+    }
+
     /**
-     * Stores a closed month, its stretches, its lines and its capacity in one transaction; fails with the
-     * database's unique-violation error when the month is already closed.
+     * Stores a closed month, its stretches, its lines, its capacity and its idle energy in one transaction; fails
+     * with the database's unique-violation error when the month is already closed.
      *
      * @param rates the price per normalized GPU-hour of each line, in {@code lines} order
      */
     public Uni<Void> insert(ClosedMonth month, List<ClosedLine> lines, List<BigDecimal> rates,
-                            List<CapacityLine> capacity) {
+                            List<CapacityLine> capacity, List<IdleEnergy> idleEnergy) {
         if (rates.size() != lines.size()) {
             throw new IllegalArgumentException("one rate per line");
         }
-        return pool.withTransaction(conn -> ClosedMonthInserts.all(conn, month, lines, rates, capacity));
+        return pool.withTransaction(conn -> ClosedMonthInserts.all(conn, month, lines, rates, capacity, idleEnergy));
     }
 
     private static List<FineLine> fineLines(RowSet<Row> rows) {
@@ -159,10 +197,12 @@ public class ClosedMonthRepository {
         return out;
     }
 
+    /** A stored line; a line closed before energy was recorded has none (null, read as zero). */
     private static FineLine fineLine(Row r) {
         return new FineLine(r.getInteger("stretch_seq"),
                 new FineKey(r.getString("tenant"), r.getString("team"), r.getString("project"),
-                        r.getString("namespace"), r.getString("model")),
-                new BigDecimal(r.getString("allocated")), new BigDecimal(r.getString("used")));
+                        r.getString("namespace"), r.getString("model"), r.getString("cluster")),
+                new BigDecimal(r.getString("allocated")), new BigDecimal(r.getString("used")),
+                decimal(r.getString("energy")));
     }
 }

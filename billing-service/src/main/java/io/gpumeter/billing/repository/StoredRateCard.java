@@ -40,6 +40,24 @@ public class StoredRateCard {
     @Column(nullable = false, columnDefinition = "jsonb")
     public Map<String, BigDecimal> models;
 
+    /** Price per kWh of the clusters the card does not list; null when the card prices no energy for them. */
+    @Column(name = "energy_price_per_kwh")
+    public BigDecimal energyPricePerKWh;
+
+    /** Grams of CO2e one kWh emits in the clusters the card does not list; null when it does not say. */
+    @Column(name = "grams_co2e_per_kwh")
+    public BigDecimal gramsCo2ePerKWh;
+
+    /** Price per kWh by cluster: the same shape as {@link #models}, so one JSON mapping serves both. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "cluster_energy_prices", nullable = false, columnDefinition = "jsonb")
+    public Map<String, BigDecimal> clusterEnergyPrices;
+
+    /** Grams of CO2e per kWh by cluster. */
+    @JdbcTypeCode(SqlTypes.JSON)
+    @Column(name = "cluster_grams_co2e", nullable = false, columnDefinition = "jsonb")
+    public Map<String, BigDecimal> clusterGramsCo2e;
+
     @Column(name = "created_at", nullable = false)
     public Instant createdAt;
 }

@@ -1,8 +1,10 @@
 package io.gpumeter.billing.rest;
 
 import io.gpumeter.billing.repository.StoredRateCard;
+import io.gpumeter.billing.service.ClusterEnergy;
 import io.gpumeter.billing.service.RateCardRequest;
 import io.gpumeter.billing.service.RateCardService;
+import io.gpumeter.billing.service.StoredCards;
 import io.gpumeter.common.problem.ApiProblem;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
@@ -20,6 +22,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * Dated rate cards. A card is never changed in place: a new price is a new version with its effective instant.
@@ -28,12 +31,16 @@ import java.util.Map;
 @Produces(MediaType.APPLICATION_JSON)
 public class RateCardResource {
 
-    /** A stored card as the API shows it. */
+    /** A stored card as the API shows it; the energy figures are null (and clusters empty) when it has none. */
     public record RateCardView(String version, String effectiveFrom, String currency, BigDecimal defaultRate,
-                               Map<String, BigDecimal> models) {
+                               Map<String, BigDecimal> models, BigDecimal energyPricePerKWh,
+                               BigDecimal gramsCo2ePerKWh, Map<String, ClusterEnergy> clusters) {
         static RateCardView of(StoredRateCard card) {
+            Map<String, ClusterEnergy> clusters = new TreeMap<>();
+            StoredCards.clusterEnergy(card).forEach((name, terms) ->
+                    clusters.put(name, new ClusterEnergy(terms.pricePerKWh(), terms.gramsCo2ePerKWh())));
             return new RateCardView(card.version, card.effectiveFrom.toString(), card.currency, card.defaultRate,
-                    card.models);
+                    card.models, card.energyPricePerKWh, card.gramsCo2ePerKWh, clusters);
         }
     }
 

@@ -4,6 +4,7 @@ import io.gpumeter.billing.domain.CapacityLine;
 import io.gpumeter.billing.domain.ClosedLine;
 import io.gpumeter.billing.domain.ClosedMonth;
 import io.gpumeter.billing.domain.FineLine;
+import io.gpumeter.billing.domain.IdleEnergy;
 import io.gpumeter.billing.domain.RateCardTimeline;
 import io.gpumeter.billing.repository.ClosedMonthRepository;
 import io.gpumeter.common.problem.ApiProblem;
@@ -57,15 +58,19 @@ public class ClosedBooks {
         return await(() -> repository.capacity(month));
     }
 
+    public List<IdleEnergy> idleEnergy(String month) {
+        return await(() -> repository.idleEnergy(month));
+    }
+
     /**
      * Stores a closed month.
      *
      * @throws ApiProblem 409 when the month was closed meanwhile, 503 when the database fails
      */
     public void insert(ClosedMonth month, List<ClosedLine> lines, List<BigDecimal> rates,
-                       List<CapacityLine> capacity) {
+                       List<CapacityLine> capacity, List<IdleEnergy> idleEnergy) {
         try {
-            Await.result(() -> repository.insert(month, lines, rates, capacity));
+            Await.result(() -> repository.insert(month, lines, rates, capacity, idleEnergy));
         } catch (PgException e) {
             if (UNIQUE_VIOLATION.equals(e.getSqlState())) {
                 throw MonthClose.alreadyClosed(month.label());

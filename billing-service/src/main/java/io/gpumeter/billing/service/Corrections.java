@@ -39,13 +39,18 @@ public class Corrections {
         return run;
     }
 
-    /** What the ledger now says about a closed month minus everything billed for it so far. */
+    /**
+     * What the ledger now says about a closed month minus everything billed for it so far. A month closed before
+     * its energy was recorded billed none, and its energy is no correction: it is left out.
+     */
     public List<FineLine> of(ClosedMonth corrected) {
         return LedgerReadings.fromLedger("the adjustments to " + corrected.label(), () -> {
             List<RateCardTimeline.Stretch> stretches = corrected.stretches();
             List<FineLine> now = new ArrayList<>();
             for (int i = 0; i < stretches.size(); i++) {
-                now.addAll(readings.fineLines(i, stretches.get(i)));
+                for (FineLine line : readings.fineLines(i, stretches.get(i))) {
+                    now.add(corrected.energyRecorded() ? line : line.withoutEnergy());
+                }
             }
             return FineLines.difference(now, books.billed(corrected.label()));
         });

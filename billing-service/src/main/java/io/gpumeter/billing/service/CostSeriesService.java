@@ -36,13 +36,14 @@ public class CostSeriesService {
     }
 
     /**
-     * One group's hours and cost in one bucket; used and idle are showback and add up to allocated.
+     * One group's hours and cost in one bucket; used and idle are showback and add up to allocated. The energy its
+     * units drew, with its cost and CO2e where the rate cards give a price or an emission factor (else null).
      *
      * @param tenant the tenant the line belongs to, where known (the group by tenant, or the one tenant asked for)
      */
     public record Line(String bucket, String group, String tenant, BigDecimal allocatedGpuHours, BigDecimal usedGpuHours,
                        BigDecimal idleGpuHours, BigDecimal allocatedCost, BigDecimal usedCost, BigDecimal idleCost,
-                       String rateCardVersion) {
+                       String rateCardVersion, BigDecimal energyKWh, BigDecimal energyCost, BigDecimal co2eKg) {
     }
 
     /** The month's buckets, every one even when empty, and the lines of those with hours. */
@@ -62,7 +63,7 @@ public class CostSeriesService {
                 String tenant = groupBy == GroupBy.TENANT ? r.group() : scope.tenant();
                 lines.add(new Line(bucket.label(), r.group(), tenant, r.allocatedGpuHours(), r.usedGpuHoursShowback(),
                         r.idleGpuHoursShowback(), r.allocatedCost(), r.usedCostShowback(), r.idleCostShowback(),
-                        r.rateCardVersion()));
+                        r.rateCardVersion(), r.energy().kWh(), r.energy().cost(), r.energy().co2eKg()));
             }
         });
         return new Series(month.toString(), unit.label(), groupBy.dimension(), TimeBucket.zoneName(zone), pricing.currency(), shown,

@@ -47,6 +47,10 @@ import java.util.List;
  *       normalization versions, the used / idle showback split and, when the report reconciles with fleet
  *       capacity, the unallocated share and total. The unallocated line has no sub-account, resource id or
  *       tags.</li>
+ *   <li>Energy, last: the kWh the line's units drew (the unallocated line: what the cards drew while no unit held
+ *       them), its cost and its kilograms of CO2e where the rate cards say so. FOCUS 1.1 has no energy or emission
+ *       column, so they are custom columns too, named as FOCUS asks custom columns to be (Pascal case, no
+ *       abbreviations) after all FOCUS columns.</li>
  * </ul>
  */
 public final class FocusCsvWriter {
@@ -67,6 +71,10 @@ public final class FocusCsvWriter {
 
     /** Appended when the report reconciles with fleet capacity. */
     public static final List<String> SHARE_COLUMNS = List.of("x_UnallocatedShareCost", "x_TotalCost");
+
+    /** Appended last, after the share columns when there are any (absent for a month closed without energy). */
+    public static final List<String> ENERGY_COLUMNS = List.of("x_EnergyKilowattHours", "x_EnergyCost",
+            "x_EmissionsKilogramsCo2e");
 
     private static final JsonFactory JSON = new JsonFactory();
 
@@ -91,6 +99,9 @@ public final class FocusCsvWriter {
         List<String> columns = new ArrayList<>(COLUMNS);
         if (report.reconciled()) {
             columns.addAll(SHARE_COLUMNS);
+        }
+        if (report.energy()) {
+            columns.addAll(ENERGY_COLUMNS);
         }
         CSVFormat format = CSVFormat.RFC4180.builder().setHeader(columns.toArray(String[]::new)).get();
         Writer writer = new BufferedWriter(new OutputStreamWriter(out, StandardCharsets.UTF_8));
@@ -129,6 +140,11 @@ public final class FocusCsvWriter {
         if (report.reconciled()) {
             values.add(row.unallocatedShareCost());
             values.add(row.totalCost());
+        }
+        if (report.energy()) {
+            values.add(row.energy().kWh());
+            values.add(row.energy().cost());
+            values.add(row.energy().co2eKg());
         }
         List<String> cells = new ArrayList<>(values.size());
         for (Object value : values) {

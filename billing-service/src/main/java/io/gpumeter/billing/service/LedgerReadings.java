@@ -10,6 +10,7 @@ import io.gpumeter.billing.domain.CapacityLine;
 import io.gpumeter.billing.domain.FineKey;
 import io.gpumeter.billing.domain.FineLine;
 import io.gpumeter.billing.domain.GroupBy;
+import io.gpumeter.billing.domain.IdleEnergy;
 import io.gpumeter.billing.domain.ModelName;
 import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCardTimeline;
@@ -55,31 +56,35 @@ class LedgerReadings {
         }
     }
 
-    /** The group's hours per model over one stretch of one rate card, only the scope's tenants. */
+    /**
+     * The group's hours and energy per model over one stretch of one rate card, only the scope's tenants; per cluster
+     * too when the card prices energy per cluster.
+     */
     List<UsageLine> usage(RateCardTimeline.Stretch stretch, GroupBy groupBy, ReportScope scope) {
+        boolean byCluster = stretch.card().pricesEnergyByCluster();
         // the ledger selects the tenant's rows in its first step; the scope still checks every row it answers
-        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), scope.ledgerGroupBy(groupBy),
-                scope.isAll() ? null : scope.tenant(), null);
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(),
+                scope.ledgerGroupBy(groupBy) + (byCluster ? ",cluster" : ""), scope.isAll() ? null : scope.tenant(), null);
         List<UsageLine> lines = new ArrayList<>(aggregates.size());
         for (GpuHours a : aggregates) {
             requireAllocated(a);
-            if (!scope.admits(a.dimension("tenant"))) {
-                continue;
+            if (scope.admits(a.dimension("tenant"))) {
+                lines.add(usageLine(a, a.dimension(groupBy.dimension()), byCluster));
             }
-            String group = a.dimension(groupBy.dimension());
-            lines.add(new UsageLine(group, a.dimension("model"), a.allocatedGpuHours(), a.usedGpuHours()));
         }
         return lines;
     }
 
     /**
-     * The group's hours per model in each {@code bucket} of one stretch, by the bucket's label, only the scope's
-     * tenants: one ledger read, split by the ledger at the local midnights of {@code zone}.
+     * The group's hours and energy per model in each {@code bucket} of one stretch, by the bucket's label, only the
+     * scope's tenants: one ledger read, split by the ledger at the local midnights of {@code zone}.
      */
     Map<String, List<UsageLine>> usageByBucket(RateCardTimeline.Stretch stretch, GroupBy groupBy, ReportScope scope,
                                                TimeBucket bucket, ZoneId zone) {
+        boolean byCluster = stretch.card().pricesEnergyByCluster();
         List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(),
-                scope.ledgerGroupBy(groupBy) + "," + bucket.label(), scope.isAll() ? null : scope.tenant(), zone);
+                scope.ledgerGroupBy(groupBy) + (byCluster ? ",cluster," : ",") + bucket.label(),
+                scope.isAll() ? null : scope.tenant(), zone);
         Map<String, List<UsageLine>> lines = new TreeMap<>();
         for (GpuHours a : aggregates) {
             requireAllocated(a);
@@ -88,22 +93,46 @@ class LedgerReadings {
                 throw new IllegalStateException("ledger-service returned an aggregate without its " + bucket.label());
             }
             if (scope.admits(a.dimension("tenant"))) {
-                lines.computeIfAbsent(label, l -> new ArrayList<>()).add(new UsageLine(a.dimension(groupBy.dimension()),
-                        a.dimension("model"), a.allocatedGpuHours(), a.usedGpuHours()));
+                lines.computeIfAbsent(label, l -> new ArrayList<>())
+                        .add(usageLine(a, a.dimension(groupBy.dimension()), byCluster));
             }
         }
         return lines;
     }
 
-    /** The finest lines (tenant, team, project, namespace, model) of one stretch. */
+    private static UsageLine usageLine(GpuHours a, String group, boolean byCluster) {
+        return new UsageLine(group, a.dimension("model"), byCluster ? a.dimension("cluster") : null,
+                a.allocatedGpuHours(), a.usedGpuHours(), a.energyKWh());
+    }
+
+    /** The finest lines (tenant, team, project, namespace, model, and cluster where the card asks) of one stretch. */
     List<FineLine> fineLines(int index, RateCardTimeline.Stretch stretch) {
-        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.LEDGER_GROUP_BY, null, null);
+        boolean byCluster = stretch.card().pricesEnergyByCluster();
+        List<GpuHours> aggregates = ledger.gpuHours(stretch.start(), stretch.end(), FineKey.ledgerGroupBy(stretch.card()),
+                null, null);
         List<FineLine> lines = new ArrayList<>(aggregates.size());
         for (GpuHours a : aggregates) {
             requireAllocated(a);
             lines.add(new FineLine(index, new FineKey(a.dimension("tenant"), a.dimension("team"),
-                    a.dimension("project"), a.dimension("namespace"), a.dimension("model")),
-                    a.allocatedGpuHours(), a.usedGpuHours()));
+                    a.dimension("project"), a.dimension("namespace"), a.dimension("model"),
+                    byCluster ? a.dimension("cluster") : null),
+                    a.allocatedGpuHours(), a.usedGpuHours(), a.energyKWh()));
+        }
+        return lines;
+    }
+
+    /**
+     * What the fleet's cards drew while no unit held them, per stretch and cluster: the ledger's idle energy of its
+     * rows grouped by cluster alone (rows of no tenant, the only ones that carry it).
+     */
+    List<IdleEnergy> idleEnergy(List<RateCardTimeline.Stretch> stretches) {
+        List<IdleEnergy> lines = new ArrayList<>();
+        for (int i = 0; i < stretches.size(); i++) {
+            for (GpuHours a : ledger.gpuHours(stretches.get(i).start(), stretches.get(i).end(), "cluster", null, null)) {
+                if (a != null && a.idleEnergyKWh() != null && a.idleEnergyKWh().signum() != 0) {
+                    lines.add(new IdleEnergy(i, a.dimension("cluster"), a.idleEnergyKWh()));
+                }
+            }
         }
         return lines;
     }

@@ -6,6 +6,7 @@ import io.gpumeter.billing.domain.CapacityLine;
 import io.gpumeter.billing.domain.ClosedLine;
 import io.gpumeter.billing.domain.ClosedMonth;
 import io.gpumeter.billing.domain.FineLine;
+import io.gpumeter.billing.domain.IdleEnergy;
 import io.gpumeter.billing.domain.LineType;
 import io.gpumeter.billing.domain.Normalization;
 import io.gpumeter.billing.domain.RateCardTimeline;
@@ -20,8 +21,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Closing a month: its usage at the finest grouping, priced with the cards in force, and the adjustments to earlier
- * closed months it carries, each with the rate it was priced at, frozen in the closed books.
+ * Closing a month: its usage and energy at the finest grouping, priced with the cards in force, the adjustments to
+ * earlier closed months it carries, each with the rate it was priced at, and the fleet's capacity and idle energy,
+ * frozen in the closed books.
  */
 @ApplicationScoped
 public class MonthClose {
@@ -77,8 +79,9 @@ public class MonthClose {
             }
         }
         List<CapacityLine> capacity = LedgerReadings.fromLedger("the capacity of " + month, () -> readings.capacity(stretches));
-        ClosedMonth closed = new ClosedMonth(period, rateCards.currency(), normalization, now, stretches);
-        books.insert(closed, lines, rates, capacity);
+        List<IdleEnergy> idle = LedgerReadings.fromLedger("the idle energy of " + month, () -> readings.idleEnergy(stretches));
+        ClosedMonth closed = new ClosedMonth(period, rateCards.currency(), normalization, now, stretches, true);
+        books.insert(closed, lines, rates, capacity, idle);
         return new Closing(closed, usage, lines.size() - usage, capacity.size());
     }
 

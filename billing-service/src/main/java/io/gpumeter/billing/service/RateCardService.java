@@ -1,6 +1,7 @@
 package io.gpumeter.billing.service;
 
 import io.gpumeter.billing.config.BillingConfig;
+import io.gpumeter.billing.domain.EnergyTerms;
 import io.gpumeter.billing.domain.RateCard;
 import io.gpumeter.billing.domain.RateCardTimeline;
 import io.gpumeter.billing.repository.RateCardRepository;
@@ -13,6 +14,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 
+import java.math.BigDecimal;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Currency;
@@ -37,8 +39,7 @@ public class RateCardService {
     public RateCardService(RateCardRepository repository, BillingConfig config, Clock clock) {
         this.clock = clock;
         this.repository = repository;
-        this.baseline = new RateCard(config.rateCard().version(), config.rateCard().defaultRate(),
-                config.rateCard().models());
+        this.baseline = ConfiguredCard.of(config.rateCard());
         this.currency = Currency.getInstance(config.currency().strip()).getCurrencyCode();
     }
 
@@ -54,9 +55,10 @@ public class RateCardService {
      */
     @WithTransaction
     public Uni<StoredRateCard> create(@Valid @NotNull RateCardRequest request) {
-        Map<String, java.math.BigDecimal> models = request.models() == null ? Map.of() : request.models();
+        Map<String, BigDecimal> models = request.models() == null ? Map.of() : request.models();
+        Map<String, EnergyTerms> clusters = request.clusterEnergy();
         try {
-            new RateCard(request.version(), request.defaultRate(), models);
+            new RateCard(request.version(), request.defaultRate(), models, request.energy(), clusters);
         } catch (IllegalArgumentException e) {
             throw ApiProblem.badRequest("models", e.getMessage());
         }
@@ -89,6 +91,7 @@ public class RateCardService {
                     card.currency = currency;
                     card.defaultRate = request.defaultRate();
                     card.models = new TreeMap<>(models);
+                    StoredCards.setEnergy(card, request.energy(), clusters);
                     card.createdAt = clock.instant();
                     return repository.persist(card);
                 });
@@ -122,8 +125,7 @@ public class RateCardService {
             throw ApiProblem.unavailable("the rate cards cannot be read from the billing database; retry later.");
         }
         return new RateCardTimeline(baseline, stored.stream()
-                .map(s -> new RateCardTimeline.Dated(s.effectiveFrom,
-                        new RateCard(s.version, s.defaultRate, s.models == null ? Map.of() : s.models)))
+                .map(s -> new RateCardTimeline.Dated(s.effectiveFrom, StoredCards.card(s)))
                 .toList());
     }
 

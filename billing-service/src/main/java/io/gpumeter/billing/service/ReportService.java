@@ -6,6 +6,8 @@ import io.gpumeter.billing.domain.CapacityLine;
 import io.gpumeter.billing.domain.ClosedMonth;
 import io.gpumeter.billing.domain.CostCalculator;
 import io.gpumeter.billing.domain.CostReport;
+import io.gpumeter.billing.domain.Energy;
+import io.gpumeter.billing.domain.EnergySum;
 import io.gpumeter.billing.domain.LineType;
 import io.gpumeter.billing.domain.GroupBy;
 import io.gpumeter.billing.domain.Reconciliation;
@@ -121,16 +123,23 @@ public class ReportService {
     private Reconciled reconciled(ReportPricing.Built built, Supplier<ReportPricing.Built> wholeFleet,
                                   ClosedMonth closed, GroupBy groupBy, ReportScope scope, Share share) {
         BillingPeriod period = built.terms().period();
+        // A month closed before energy was recorded keeps the columns, and so the bytes, it was closed with.
+        boolean energy = closed == null || closed.energyRecorded();
         if (share == null) {
-            return new Reconciled(new CostReport(period, groupBy, scope, built.rows()), null);
+            return new Reconciled(new CostReport(period, groupBy, scope, built.rows(), null, energy), null);
         }
         List<ReportRow> fleetRows = (scope.isAll() ? built : wholeFleet.get()).rows().stream()
                 .filter(ReportRow::isUsage).toList();
         List<CapacityLine> capacity = closed != null ? books.capacity(closed.label())
                 : LedgerReadings.fromLedger("the capacity of " + period.label(), () -> readings.capacity(built.stretches()));
         Reconciliation r = Reconciliation.of(share, built.terms().currency(), built.stretches(), capacity, fleetRows);
+        // Only a view of the whole fleet prints the unallocated line, and with it the cards' idle energy.
+        Energy idle = !scope.isAll() ? Energy.NONE : closed != null
+                ? EnergySum.idle(closed.stretches(), books.idleEnergy(closed.label()))
+                : LedgerReadings.fromLedger("the idle energy of " + period.label(),
+                        () -> EnergySum.idle(built.stretches(), readings.idleEnergy(built.stretches())));
         return new Reconciled(new CostReport(period, groupBy, scope,
-                r.apply(built.rows(), built.terms(), scope.isAll()), share), r);
+                r.apply(built.rows(), built.terms(), scope.isAll(), idle), share, energy), r);
     }
 
     /** The tenant-grouped CSV's hash of a closed month, as a download of it will carry. */

@@ -37,13 +37,15 @@ class ReconciliationTest {
         assertEquals(new BigDecimal("1.00"), r.unallocatedCost());
         assertEquals(new BigDecimal("0.99"), r.sharedCost());
         assertEquals(new BigDecimal("0.01"), r.unsharedCost());
-        List<ReportRow> out = r.apply(rows, TERMS, true);
+        Energy idle = new Energy(new BigDecimal("12.500000"), new BigDecimal("3.75"), null);
+        List<ReportRow> out = r.apply(rows, TERMS, true, idle);
         assertEquals(4, out.size());
         assertEquals(new BigDecimal("1.33"), out.get(0).totalCost());
         ReportRow unallocated = out.get(3);
         assertEquals(LineType.UNALLOCATED.label(), unallocated.lineType());
         assertEquals(new BigDecimal("-0.99"), unallocated.unallocatedShareCost());
         assertEquals(new BigDecimal("0.01"), unallocated.totalCost());
+        assertEquals(idle, unallocated.energy(), "the cards' idle energy is the unallocated line's");
         BigDecimal total = out.stream().map(ReportRow::totalCost).reduce(BigDecimal.ZERO, BigDecimal::add);
         assertEquals(new BigDecimal("4.00"), total);
         assertTrue(r.reconciles());
@@ -58,7 +60,7 @@ class ReconciliationTest {
         assertEquals(new BigDecimal("-1.00"), r.unallocatedCost());
         assertEquals(new BigDecimal("-1.000000"), r.unallocatedGpuHours());
         assertEquals(new BigDecimal("0.00"), r.sharedCost());
-        List<ReportRow> out = r.apply(rows, TERMS, false);
+        List<ReportRow> out = r.apply(rows, TERMS, false, Energy.NONE);
         assertEquals(1, out.size(), "a view of one tenant has no unallocated line");
         assertEquals(new BigDecimal("5.00"), out.get(0).totalCost());
     }

@@ -46,12 +46,33 @@ class CostSeriesResourceTest {
                 .body("lines[0].idleGpuHours", equalTo(8.5f)).body("lines[0].allocatedCost", equalTo(43.75f))
                 .body("lines[0].usedCost", equalTo(16.4f)).body("lines[0].idleCost", equalTo(27.35f))
                 .body("lines[0].rateCardVersion", equalTo("test-7"))
+                // 7.5 kWh on the H100 and 0.75 on the L40S; the test card prices no energy.
+                .body("lines[0].energyKWh", equalTo(8.25f)).body("lines[0].energyCost", nullValue())
+                .body("lines[0].co2eKg", nullValue()).body("lines[1].energyKWh", equalTo(0.0f))
                 .body("lines[1].group", equalTo("beta")).body("lines[1].allocatedCost", equalTo(4.1f))
                 .body("lines[1].idleCost", equalTo(0.0f))
                 .body("lines[2].bucket", equalTo("2026-03-02")).body("lines[2].allocatedCost", equalTo(0.51f))
                 .body("lines[3].bucket", equalTo("2026-03-09")).body("lines[3].allocatedCost", equalTo(12.3f))
                 .body("lines[3].usedCost", equalTo(4.1f)).body("lines[3].idleCost", equalTo(8.2f))
                 .body("lines[3].idleGpuHours", equalTo(2.0f));
+    }
+
+    @Test
+    void aDaysEnergyIsPricedWithTheCardInForceThatDay() {
+        // From 1 March energy costs 0.30 per kWh and emits 250 g: acme's 8.25 kWh on the 1st cost 2.475 -> 2.48
+        // (half-even: 2.475 is a tie, 8 is even) and emit 2062.5 g -> 2.062 kg (a tie; 2 is even).
+        given().contentType("application/json").body("""
+                {"version":"series-energy","effectiveFrom":"2026-03-01T00:00:00Z","defaultRate":1.50,
+                 "models":{"NVIDIA-H100-80GB-HBM3":4.10,"NVIDIA L40S":1.10},"energyPricePerKWh":0.30,"gramsCo2ePerKWh":250}""")
+                .post("/api/v1/rate-cards").then().statusCode(201);
+        try {
+            given().queryParam("month", "2026-03").get(SERIES).then().statusCode(200)
+                    .body("lines[0].energyKWh", equalTo(8.25f)).body("lines[0].energyCost", equalTo(2.48f))
+                    .body("lines[0].co2eKg", equalTo(2.062f)).body("lines[0].allocatedCost", equalTo(43.75f))
+                    .body("lines[1].energyCost", equalTo(0.0f)).body("lines[1].co2eKg", equalTo(0.0f));
+        } finally {
+            given().delete("/api/v1/rate-cards/series-energy").then().statusCode(204);
+        }
     }
 
     @Test

@@ -160,6 +160,59 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     static final String OCT_2_BY_TENANT_CORRECTED = "[" + byTenant("beta", L40S, "8", "0") + ","
             + byTenant("acme", H100, "56", "50") + "]";
 
+    /*
+     * June 2025, for energy: cut on the 16th, where the energy tests' second card (pricing energy per cluster) takes
+     * effect. Before it the ledger is asked without the cluster, after it by cluster. Each answer is keyed by
+     * "from/to/groupBy". Units' energy:
+     *   1-16 June: acme H100 100 h (40 used) 70.4321 kWh; beta L40S 20 h (10 used) 8.25 kWh.
+     *   16 June on: acme H100 in eu-1 50 h (50 used) 40 kWh, in lab 10 h (0 used) 2.5 kWh; beta L40S in lab 4 h (4 used)
+     *   3.125 kWh.
+     * Cards' idle energy (grouped by cluster): 1-16 June eu-1 30 kWh, lab 5 kWh; 16 June on eu-1 12 kWh, lab 6.4 kWh.
+     * After /energy-corrections, acme's eu-1 energy after the 16th is 44 kWh instead of 40; nothing else changes.
+     */
+    static final String JUNE_FROM = "2025-06-01T00:00:00Z";
+    static final String JUNE_CHANGE = "2025-06-16T00:00:00Z";
+    static final String JUNE_TO = "2025-07-01T00:00:00Z";
+    static final String FEB_2024 = "2024-02-01T00:00:00Z/2024-03-01T00:00:00Z/";
+
+    private static String energyRow(String tenant, String model, String cluster, String allocated, String used,
+                                    String kWh, boolean fine) {
+        String dims = "\"tenant\":\"" + tenant + "\"" + (fine ? ",\"team\":\"t-" + tenant + "\",\"project\":\"p-"
+                + tenant + "\",\"namespace\":\"ns-" + tenant + "\"" : "") + ",\"model\":\"" + model + "\""
+                + (cluster == null ? "" : ",\"cluster\":\"" + cluster + "\"");
+        return "{\"key\":\"" + tenant + "\",\"group\":{" + dims + "},\"allocatedGpuHours\":" + allocated
+                + ",\"usedGpuHours\":" + used + ",\"energyKWh\":" + kWh + ",\"energyCoverage\":1,"
+                + "\"energySource\":\"ENERGY_COUNTER\"}";
+    }
+
+    private static String idleRow(String cluster, String allocated, String kWh, String idleKWh) {
+        return "{\"key\":\"" + cluster + "\",\"group\":{\"cluster\":\"" + cluster + "\"},\"allocatedGpuHours\":"
+                + allocated + ",\"usedGpuHours\":0,\"energyKWh\":" + kWh + ",\"idleEnergyKWh\":" + idleKWh + "}";
+    }
+
+    /** June 2025's answers by "from/to/groupBy", as first told and after the energy correction. */
+    static Map<String, String> june(boolean corrected) {
+        Map<String, String> answers = new HashMap<>();
+        String first = JUNE_FROM + "/" + JUNE_CHANGE + "/";
+        String second = JUNE_CHANGE + "/" + JUNE_TO + "/";
+        String acmeEu = corrected ? "44" : "40";
+        for (boolean fine : new boolean[]{false, true}) {
+            String dims = fine ? FINE : "tenant,model";
+            answers.put(first + dims, "[" + energyRow("acme", H100, null, "100", "40", "70.4321", fine) + ","
+                    + energyRow("beta", L40S, null, "20", "10", "8.25", fine) + "]");
+            answers.put(second + dims + ",cluster", "[" + energyRow("acme", H100, "eu-1", "50", "50", acmeEu, fine) + ","
+                    + energyRow("acme", H100, "lab", "10", "0", "2.5", fine) + ","
+                    + energyRow("beta", L40S, "lab", "4", "4", "3.125", fine) + "]");
+        }
+        answers.put(first + "cluster", "[" + idleRow("eu-1", "150", "70.4321", "30") + ","
+                + idleRow("lab", "20", "8.25", "5") + "]");
+        answers.put(second + "cluster", "[" + idleRow("eu-1", "50", acmeEu, "12") + ","
+                + idleRow("lab", "14", "5.625", "6.4") + "]");
+        // February 2024, a month closed before energy was recorded: its hours as billed, now with energy.
+        answers.put(FEB_2024 + FINE, "[" + energyRow("acme", H100, null, "10", "4", "9", true) + "]");
+        return answers;
+    }
+
     private static String capacity(String model, String cardHours) {
         return "{\"key\":\"" + model + "\",\"group\":{\"model\":\"" + model + "\"},\"cardHours\":" + cardHours + "}";
     }
@@ -169,7 +222,9 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             MARCH_FROM + "/" + MARCH_TO, "[" + capacity(H100, "40") + "," + capacity("NVIDIA-L40S", "10") + "]",
             WEEK_FROM + "/" + WEEK_TO, "[" + capacity(H100, "168") + "]",
             OCT_FROM + "/" + OCT_CHANGE, "[" + capacity(H100, "200") + "]",
-            OCT_CHANGE + "/" + OCT_TO, "[" + capacity("NVIDIA-L40S", "20") + "," + capacity(H100, "100") + "]"));
+            OCT_CHANGE + "/" + OCT_TO, "[" + capacity("NVIDIA-L40S", "20") + "," + capacity(H100, "100") + "]",
+            JUNE_FROM + "/" + JUNE_CHANGE, "[" + capacity(H100, "300") + "," + capacity("NVIDIA-L40S", "30") + "]",
+            JUNE_CHANGE + "/" + JUNE_TO, "[" + capacity(H100, "150") + "," + capacity("NVIDIA-L40S", "10") + "]"));
 
     /*
      * A week of history for the capacity plan, 1 to 7 August 2026 (UTC days): the H100 pool's allocated hours grow
@@ -208,16 +263,22 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     /*
      * March 2026 by tenant, model and UTC day, for the cost series: acme 10 H100 hours (4 used) and 2.5 L40S hours
      * (none used) and beta 1 H100 hour (all used) on the 1st; acme 0.125 H100 hours (all used) on the 2nd; acme 3 H100
-     * hours (1 used) on the 9th. By ISO week the same hours fall in 2026-W09 (the 1st, a Sunday), W10 and W11.
+     * hours (1 used) on the 9th. By ISO week the same hours fall in 2026-W09 (the 1st, a Sunday), W10 and W11. On the
+     * 1st acme's units drew 7.5 kWh on the H100 and 0.75 kWh on the L40S.
      */
-    static final String SERIES_BY_DAY = "[" + bucketed("acme", H100, "day", "2026-03-01", "10", "4") + ","
-            + bucketed("acme", L40S, "day", "2026-03-01", "2.5", "0") + "," + bucketed("beta", H100, "day", "2026-03-01", "1", "1") + ","
+    static final String SERIES_BY_DAY = "[" + withEnergy(bucketed("acme", H100, "day", "2026-03-01", "10", "4"), "7.5") + ","
+            + withEnergy(bucketed("acme", L40S, "day", "2026-03-01", "2.5", "0"), "0.75") + "," + bucketed("beta", H100, "day", "2026-03-01", "1", "1") + ","
             + bucketed("acme", H100, "day", "2026-03-02", "0.125", "0.125") + ","
             + bucketed("acme", H100, "day", "2026-03-09", "3", "1") + "]";
     static final String SERIES_BY_WEEK = "[" + bucketed("acme", H100, "week", "2026-W09", "10", "4") + ","
             + bucketed("acme", L40S, "week", "2026-W09", "2.5", "0") + "," + bucketed("beta", H100, "week", "2026-W09", "1", "1") + ","
             + bucketed("acme", H100, "week", "2026-W10", "0.125", "0.125") + ","
             + bucketed("acme", H100, "week", "2026-W11", "3", "1") + "]";
+
+    /** An aggregate with the energy its units drew. */
+    private static String withEnergy(String aggregate, String kWh) {
+        return aggregate.substring(0, aggregate.length() - 1) + ",\"energyKWh\":" + kWh + "}";
+    }
 
     private static String bucketed(String tenant, String model, String unit, String label, String allocated, String used) {
         return "{\"key\":\"" + tenant + "/" + model + "/" + label + "\",\"group\":{\"tenant\":\"" + tenant
@@ -280,6 +341,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     private volatile String lastTenant = "";
     /** Set by a request to /corrections: from then on the ledger tells October 2025 with its late facts. */
     private volatile boolean octoberCorrected;
+    private volatile boolean juneEnergyCorrected;
 
     @Override
     public Map<String, String> start() {
@@ -322,6 +384,10 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
         });
         server.createContext("/corrections", exchange -> {
             octoberCorrected = true;
+            send(exchange, 200, "{}");
+        });
+        server.createContext("/energy-corrections", exchange -> {
+            juneEnergyCorrected = true;
             send(exchange, 200, "{}");
         });
         server.createContext("/last-authorization", exchange -> send(exchange, 200, lastAuthorization));
@@ -373,6 +439,8 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
                 case "tenant,team,model" -> send(exchange, 200, BY_TENANT_TEAM);
                 default -> send(exchange, 200, "[]");
             }
+        } else if (june(juneEnergyCorrected).containsKey(from + "/" + q.get("to") + "/" + q.get("groupBy"))) {
+            send(exchange, 200, june(juneEnergyCorrected).get(from + "/" + q.get("to") + "/" + q.get("groupBy")));
         } else if (OCT_FROM.equals(from) && OCT_CHANGE.equals(q.get("to"))) {
             boolean fine = FINE.equals(q.get("groupBy"));
             send(exchange, 200, octoberCorrected ? (fine ? OCT_1_FINE_CORRECTED : OCT_1_BY_TENANT_CORRECTED)

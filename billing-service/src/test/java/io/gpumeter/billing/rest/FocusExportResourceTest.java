@@ -23,7 +23,7 @@ class FocusExportResourceTest {
             + "InvoiceIssuerName,ListCost,ListUnitPrice,PricingCategory,PricingQuantity,PricingUnit,ProviderName,"
             + "PublisherName,ResourceId,ResourceName,ResourceType,ServiceCategory,ServiceName,SubAccountId,"
             + "SubAccountName,Tags,x_RateCardVersion,x_NormalizationPolicy,x_NormalizationVersion,x_UsedGpuHours,"
-            + "x_IdleGpuHours,x_UsedCost,x_IdleCost,x_LineType,x_CorrectsPeriod\r\n";
+            + "x_IdleGpuHours,x_UsedCost,x_IdleCost,x_LineType,x_CorrectsPeriod,x_EnergyKilowattHours,x_EnergyCost,x_EmissionsKilogramsCo2e\r\n";
     static final String POLICY_CELL = "\"" + FakeLedgerResource.POLICY + "\"";
 
     /** One FOCUS line as this service prints it; every figure is passed in as computed by hand. */
@@ -39,8 +39,8 @@ class FocusExportResourceTest {
                 "GPU-Hours", cost, rate, cost, "gpumeter", cost, rate, "Standard", hours, "GPU-Hours", "gpumeter",
                 "gpumeter", modelKey, model, "GPU", "Compute", "GPU time", group, group,
                 "\"{\"\"" + dimension + "\"\":\"\"" + group + "\"\"}\"", versions, POLICY_CELL, "norm-2026.1", used,
-                idle, usedCost, idleCost, correction ? "adjustment" : "usage", correction ? corrects : "")
-                + "\r\n";
+                idle, usedCost, idleCost, correction ? "adjustment" : "usage", correction ? corrects : "",
+                "0.000000", "", "") + "\r\n";
     }
 
     private static final String H100 = "NVIDIA-H100-80GB-HBM3";

@@ -47,9 +47,9 @@ class MonthCloseResourceTest {
      */
     private static final String OCTOBER_BY_TENANT = MonthlyReportResourceTest.HEADER
             + OCTOBER + "acme,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,170.000000,4.011765,USD,682.00,test-7;oct-b" + POLICY
-            + "95.000000,75.000000,419.50,262.50,usage,\r\n"
+            + "95.000000,75.000000,419.50,262.50,usage,,0.000000,,\r\n"
             + OCTOBER + "beta,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,18.000000,3.166667,USD,57.00,test-7;oct-b" + POLICY
-            + "10.000000,8.000000,41.00,16.00,usage,\r\n";
+            + "10.000000,8.000000,41.00,16.00,usage,,0.000000,,\r\n";
 
     /*
      * The late facts, priced with October's frozen cards even though oct-b has been deleted meanwhile:
@@ -60,11 +60,11 @@ class MonthCloseResourceTest {
      */
     private static final String NOVEMBER_ADJUSTMENTS = MonthlyReportResourceTest.HEADER
             + NOVEMBER + "acme,NVIDIA-H100-80GB-HBM3,6.000000,5.000000,USD,30.00,oct-b" + POLICY
-            + "0.000000,6.000000,0.00,30.00,adjustment,2025-10\r\n"
+            + "0.000000,6.000000,0.00,30.00,adjustment,2025-10,0.000000,,\r\n"
             + NOVEMBER + "beta,NVIDIA-H100-80GB-HBM3,-1.000000,4.100000,USD,-4.10,test-7" + POLICY
-            + "-1.000000,0.000000,-4.10,0.00,adjustment,2025-10\r\n"
+            + "-1.000000,0.000000,-4.10,0.00,adjustment,2025-10,0.000000,,\r\n"
             + NOVEMBER + "gamma,NVIDIA-H100-80GB-HBM3,4.062500,4.100000,USD,16.66,test-7" + POLICY
-            + "1.500000,2.562500,6.15,10.51,adjustment,2025-10\r\n";
+            + "1.500000,2.562500,6.15,10.51,adjustment,2025-10,0.000000,,\r\n";
 
     @Test
     @Order(1)
@@ -141,9 +141,9 @@ class MonthCloseResourceTest {
                 .extract().asString();
         assertEquals(MonthlyReportResourceTest.HEADER.replace(",tenant,", ",team,")
                 + OCTOBER + "speech,NVIDIA L40S,20.000000,1.100000,USD,22.00,test-7" + POLICY
-                + "5.000000,15.000000,5.50,16.50,usage,\r\n"
+                + "5.000000,15.000000,5.50,16.50,usage,,0.000000,,\r\n"
                 + OCTOBER + "vision,NVIDIA-H100-80GB-HBM3,150.000000,4.400000,USD,660.00,test-7;oct-b" + POLICY
-                + "90.000000,60.000000,414.00,246.00,usage,\r\n", body);
+                + "90.000000,60.000000,414.00,246.00,usage,,0.000000,,\r\n", body);
         given().queryParam("month", "2025-10").queryParam("format", "json").queryParam("tenant", "beta")
                 .get(MONTHLY).then().statusCode(200)
                 .body("size()", equalTo(1))
@@ -196,11 +196,11 @@ class MonthCloseResourceTest {
                 .get(MONTHLY).then().statusCode(200).extract().asString();
         assertEquals(ReconciliationResourceTest.SHARE_HEADER
                 + OCTOBER + "acme,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,170.000000,4.011765,USD,682.00,test-7;oct-b"
-                + POLICY + "95.000000,75.000000,419.50,262.50,usage,,573.10,1255.10\r\n"
+                + POLICY + "95.000000,75.000000,419.50,262.50,usage,,573.10,1255.10,0.000000,,\r\n"
                 + OCTOBER + "beta,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,18.000000,3.166667,USD,57.00,test-7;oct-b"
-                + POLICY + "10.000000,8.000000,41.00,16.00,usage,,47.90,104.90\r\n"
+                + POLICY + "10.000000,8.000000,41.00,16.00,usage,,47.90,104.90,0.000000,,\r\n"
                 + OCTOBER + "(unallocated capacity),NVIDIA-H100-80GB-HBM3;NVIDIA-L40S,132.000000,4.704545,USD,621.00,"
-                + "test-7;oct-b" + POLICY + "0.000000,132.000000,0.00,621.00,unallocated,,-621.00,0.00\r\n", csv);
+                + "test-7;oct-b" + POLICY + "0.000000,132.000000,0.00,621.00,unallocated,,-621.00,0.00,0.000000,,\r\n", csv);
         // November billed only October's corrections (30.00 - 4.10 + 16.66 = 42.56), outside its own identity.
         given().queryParam("month", "2025-11").get(MONTHLY + "/reconciliation").then().statusCode(200)
                 .body("capacityCost", equalTo(0.0f))

@@ -26,7 +26,7 @@ class MonthlyReportResourceTest {
     private static final String PATH = "/api/v1/reports/monthly";
     static final String HEADER = "period_start,period_end,tenant,gpu_models,allocated_gpu_hours,rate,"
             + "currency,allocated_cost,rate_card_version,normalization_policy,normalization_version,"
-            + "used_gpu_hours_showback,idle_gpu_hours_showback,used_cost_showback,idle_cost_showback,line_type,corrects_period\r\n";
+            + "used_gpu_hours_showback,idle_gpu_hours_showback,used_cost_showback,idle_cost_showback,line_type,corrects_period,energy_kwh,energy_cost,co2e_kg\r\n";
     private static final String POLICY_CELL = "\"MIG 1g.10gb = 1/7 card, 3g.40gb = 3/7 card; vGPU = gpucores/100; "
             + "time-slice = 1/replicas\"";
     private static final String MARCH = "2026-03-01T00:00:00Z,2026-04-01T00:00:00Z,";
@@ -44,11 +44,11 @@ class MonthlyReportResourceTest {
      */
     private static final String MARCH_BY_TENANT = HEADER
             + MARCH + "acme,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,15.845679,3.437359,USD,54.47,test-7,"
-            + POLICY_CELL + ",norm-2026.1,4.350000,11.495679,14.08,40.39,usage,\r\n"
+            + POLICY_CELL + ",norm-2026.1,4.350000,11.495679,14.08,40.39,usage,,0.000000,,\r\n"
             + MARCH + "beta,unknown,1.750000,1.500000,USD,2.62,test-7," + POLICY_CELL
-            + ",norm-2026.1,0.750000,1.000000,1.12,1.50,usage,\r\n"
+            + ",norm-2026.1,0.750000,1.000000,1.12,1.50,usage,,0.000000,,\r\n"
             + MARCH + "gamma,NVIDIA-H100-80GB-HBM3,3.000000,4.100000,USD,12.30,test-7," + POLICY_CELL
-            + ",norm-2026.1,0.750000,2.250000,3.08,9.22,usage,\r\n";
+            + ",norm-2026.1,0.750000,2.250000,3.08,9.22,usage,,0.000000,,\r\n";
 
     @Test
     void csvByTenantHasOneRowPerTenantPricedByModel() {
@@ -81,13 +81,13 @@ class MonthlyReportResourceTest {
                 .extract().asString();
         assertEquals(HEADER.replace(",tenant,", ",team,")
                 + MARCH + "(unassigned),NVIDIA-H100-80GB-HBM3,0.500000,4.100000,USD,2.05,test-7," + POLICY_CELL
-                + ",norm-2026.1,0.000000,0.500000,0.00,2.05,usage,\r\n"
+                + ",norm-2026.1,0.000000,0.500000,0.00,2.05,usage,,0.000000,,\r\n"
                 + MARCH + "'=1+1,NVIDIA-H100-80GB-HBM3,2.000000,4.100000,USD,8.20,test-7," + POLICY_CELL
-                + ",norm-2026.1,0.000000,2.000000,0.00,8.20,usage,\r\n"
+                + ",norm-2026.1,0.000000,2.000000,0.00,8.20,usage,,0.000000,,\r\n"
                 + MARCH + "'@SUM(A1:A9),NVIDIA L40S,1.000000,1.100000,USD,1.10,test-7," + POLICY_CELL
-                + ",norm-2026.1,0.000000,1.000000,0.00,1.10,usage,\r\n"
+                + ",norm-2026.1,0.000000,1.000000,0.00,1.10,usage,,0.000000,,\r\n"
                 + MARCH + "ml-platform,NVIDIA-H100-80GB-HBM3,1.000000,4.100000,USD,4.10,test-7," + POLICY_CELL
-                + ",norm-2026.1,0.000000,1.000000,0.00,4.10,usage,\r\n", body);
+                + ",norm-2026.1,0.000000,1.000000,0.00,4.10,usage,,0.000000,,\r\n", body);
     }
 
     @Test
@@ -105,15 +105,15 @@ class MonthlyReportResourceTest {
                 + period + "\"tenant\":\"acme\",\"gpu_models\":\"NVIDIA L40S;NVIDIA-H100-80GB-HBM3\","
                 + "\"allocated_gpu_hours\":15.845679,\"rate\":3.437359,\"currency\":\"USD\",\"allocated_cost\":54.47,"
                 + tail + "\"used_gpu_hours_showback\":4.350000,\"idle_gpu_hours_showback\":11.495679,"
-                + "\"used_cost_showback\":14.08,\"idle_cost_showback\":40.39,\"line_type\":\"usage\",\"corrects_period\":null},"
+                + "\"used_cost_showback\":14.08,\"idle_cost_showback\":40.39,\"line_type\":\"usage\",\"corrects_period\":null,\"energy_kwh\":0.000000,\"energy_cost\":null,\"co2e_kg\":null},"
                 + period + "\"tenant\":\"beta\",\"gpu_models\":\"unknown\","
                 + "\"allocated_gpu_hours\":1.750000,\"rate\":1.500000,\"currency\":\"USD\",\"allocated_cost\":2.62,"
                 + tail + "\"used_gpu_hours_showback\":0.750000,\"idle_gpu_hours_showback\":1.000000,"
-                + "\"used_cost_showback\":1.12,\"idle_cost_showback\":1.50,\"line_type\":\"usage\",\"corrects_period\":null},"
+                + "\"used_cost_showback\":1.12,\"idle_cost_showback\":1.50,\"line_type\":\"usage\",\"corrects_period\":null,\"energy_kwh\":0.000000,\"energy_cost\":null,\"co2e_kg\":null},"
                 + period + "\"tenant\":\"gamma\",\"gpu_models\":\"NVIDIA-H100-80GB-HBM3\","
                 + "\"allocated_gpu_hours\":3.000000,\"rate\":4.100000,\"currency\":\"USD\",\"allocated_cost\":12.30,"
                 + tail + "\"used_gpu_hours_showback\":0.750000,\"idle_gpu_hours_showback\":2.250000,"
-                + "\"used_cost_showback\":3.08,\"idle_cost_showback\":9.22,\"line_type\":\"usage\",\"corrects_period\":null}]", body);
+                + "\"used_cost_showback\":3.08,\"idle_cost_showback\":9.22,\"line_type\":\"usage\",\"corrects_period\":null,\"energy_kwh\":0.000000,\"energy_cost\":null,\"co2e_kg\":null}]", body);
     }
 
     @Test

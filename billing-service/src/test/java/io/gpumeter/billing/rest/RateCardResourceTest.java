@@ -73,9 +73,9 @@ class RateCardResourceTest {
         String policy = ",\"" + FakeLedgerResource.POLICY + "\",norm-2026.1,";
         assertEquals(MonthlyReportResourceTest.HEADER
                 + period + "acme,NVIDIA-H100-80GB-HBM3,150.123000,4.400492,USD,660.62,test-7;v2027-01" + policy
-                + "90.123000,60.000000,414.62,246.00,usage,\r\n"
+                + "90.123000,60.000000,414.62,246.00,usage,,0.000000,,\r\n"
                 + period + "beta,NVIDIA L40S,10.000000,2.000000,USD,20.00,v2027-01" + policy
-                + "0.000000,10.000000,0.00,20.00,usage,\r\n", csv);
+                + "0.000000,10.000000,0.00,20.00,usage,,0.000000,,\r\n", csv);
         assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.JAN_FROM));
         assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.JAN_CHANGE));
     }
@@ -109,6 +109,20 @@ class RateCardResourceTest {
                     + "\"models\":{\"NVIDIA-L4\":0.8,\"nvidia l4\":0.9}}",
             "currency  | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\",\"defaultRate\":1,"
                     + "\"currency\":\"EUR\"}",
+            "energyPricePerKWh | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\",\"defaultRate\":1,"
+                    + "\"energyPricePerKWh\":-0.01}",
+            "gramsCo2ePerKWh | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\",\"defaultRate\":1,"
+                    + "\"gramsCo2ePerKWh\":-5}",
+            "clusters.eu-1.energyPricePerKWh | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\","
+                    + "\"defaultRate\":1,\"clusters\":{\"eu-1\":{\"energyPricePerKWh\":-0.25}}}",
+            "clusters.eu-1.gramsCo2ePerKWh | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\","
+                    + "\"defaultRate\":1,\"clusters\":{\"eu-1\":{\"energyPricePerKWh\":0.25,\"gramsCo2ePerKWh\":-1}}}",
+            "clusters.eu-1 | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\",\"defaultRate\":1,"
+                    + "\"clusters\":{\"eu-1\":{}}}",
+            "clusters  | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\",\"defaultRate\":1,"
+                    + "\"clusters\":{\" \":{\"energyPricePerKWh\":0.25}}}",
+            "clusters  | {\"version\":\"a\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\",\"defaultRate\":1,"
+                    + "\"clusters\":{\"eu-1\":{\"energyPricePerKWh\":0.25},\"eu-1 \":{\"energyPricePerKWh\":0.3}}}",
     })
     void badCardsAreProblemsNamingTheField(String field, String json) {
         given().contentType(ContentType.JSON).body(json)
@@ -116,6 +130,19 @@ class RateCardResourceTest {
                 .then().statusCode(400)
                 .contentType("application/problem+json")
                 .body("field", equalTo(field));
+    }
+
+    @Test
+    void aBadEnergyPriceIsRefusedSayingWhichClusterAndStoresNothing() {
+        given().contentType(ContentType.JSON)
+                .body("{\"version\":\"bad-energy\",\"effectiveFrom\":\"2027-01-16T00:00:00Z\",\"defaultRate\":1,"
+                        + "\"clusters\":{\"lab\":{\"energyPricePerKWh\":0.1},\"eu-1\":{\"gramsCo2ePerKWh\":-3}}}")
+                .when().post(CARDS)
+                .then().statusCode(400)
+                .contentType("application/problem+json")
+                .body("field", equalTo("clusters.eu-1.gramsCo2ePerKWh"))
+                .body("detail", containsString("must be greater than or equal to 0, got -3"));
+        given().get(CARDS + "/bad-energy").then().statusCode(404);
     }
 
     @Test

@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class ReconciliationResourceTest {
 
     private static final String MONTHLY = "/api/v1/reports/monthly";
-    static final String SHARE_HEADER = MonthlyReportResourceTest.HEADER.replace("\r\n",
-            ",unallocated_share_cost,total_cost\r\n");
+    static final String SHARE_HEADER = MonthlyReportResourceTest.HEADER.replace(",energy_kwh,energy_cost,co2e_kg\r\n",
+            ",unallocated_share_cost,total_cost,energy_kwh,energy_cost,co2e_kg\r\n");
     private static final String POLICY = ",\"" + FakeLedgerResource.POLICY + "\",norm-2026.1,";
     private static final String MARCH = "2026-03-01T00:00:00Z,2026-04-01T00:00:00Z,";
 
@@ -35,13 +35,13 @@ class ReconciliationResourceTest {
      */
     private static String marchRows(String acme, String beta, String gamma, String unallocated) {
         return MARCH + "acme,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,15.845679,3.437359,USD,54.47,test-7" + POLICY
-                + "4.350000,11.495679,14.08,40.39,usage,," + acme + "\r\n"
+                + "4.350000,11.495679,14.08,40.39,usage,," + acme + ",0.000000,,\r\n"
                 + MARCH + "beta,unknown,1.750000,1.500000,USD,2.62,test-7" + POLICY
-                + "0.750000,1.000000,1.12,1.50,usage,," + beta + "\r\n"
+                + "0.750000,1.000000,1.12,1.50,usage,," + beta + ",0.000000,,\r\n"
                 + MARCH + "gamma,NVIDIA-H100-80GB-HBM3,3.000000,4.100000,USD,12.30,test-7" + POLICY
-                + "0.750000,2.250000,3.08,9.22,usage,," + gamma + "\r\n"
+                + "0.750000,2.250000,3.08,9.22,usage,," + gamma + ",0.000000,,\r\n"
                 + MARCH + "(unallocated capacity),NVIDIA-H100-80GB-HBM3;NVIDIA-L40S,29.404321,3.591649,USD,105.61,"
-                + "test-7" + POLICY + "0.000000,29.404321,0.00,105.61,unallocated,," + unallocated + "\r\n";
+                + "test-7" + POLICY + "0.000000,29.404321,0.00,105.61,unallocated,," + unallocated + ",0.000000,,\r\n";
     }
 
     private static String month(String share, String format, String tenant) {
@@ -71,7 +71,7 @@ class ReconciliationResourceTest {
     void aTenantSeesItsShareButNotTheFleetsUnallocatedLine() {
         String csv = month("proportional", "csv", "acme");
         assertEquals(SHARE_HEADER + MARCH + "acme,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,15.845679,3.437359,USD,54.47,"
-                + "test-7" + POLICY + "4.350000,11.495679,14.08,40.39,usage,,82.90,137.37\r\n", csv);
+                + "test-7" + POLICY + "4.350000,11.495679,14.08,40.39,usage,,82.90,137.37,0.000000,,\r\n", csv);
         assertEquals(MonthlyReportResourceTest.HEADER.length(), month(null, "csv", "acme").indexOf("\r\n") + 2,
                 "without share the columns are the plain report's");
     }
@@ -117,11 +117,11 @@ class ReconciliationResourceTest {
                 .get("/api/v1/reports/weekly").then().statusCode(200).extract().asString();
         assertEquals(SHARE_HEADER.replace(",tenant,", ",team,")
                 + week + "speech,NVIDIA-H100-80GB-HBM3,1.250000,4.100000,USD,5.12,test-7" + POLICY
-                + "0.000000,1.250000,0.00,5.12,usage,,39.48,44.60\r\n"
+                + "0.000000,1.250000,0.00,5.12,usage,,39.48,44.60,0.000000,,\r\n"
                 + week + "vision,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,19.500000,3.792308,USD,73.95,test-7" + POLICY
-                + "13.200000,6.300000,48.12,25.83,usage,,570.25,644.20\r\n"
+                + "13.200000,6.300000,48.12,25.83,usage,,570.25,644.20,0.000000,,\r\n"
                 + week + "(unallocated capacity),NVIDIA-H100-80GB-HBM3,147.250000,4.140781,USD,609.73,test-7" + POLICY
-                + "0.000000,147.250000,0.00,609.73,unallocated,,-609.73,0.00\r\n", csv);
+                + "0.000000,147.250000,0.00,609.73,unallocated,,-609.73,0.00,0.000000,,\r\n", csv);
         given().queryParam("week", "2026-W10").get("/api/v1/reports/weekly/reconciliation").then().statusCode(200)
                 .body("capacityCost", equalTo(688.8f))
                 .body("unallocatedCost", equalTo(609.73f))
@@ -132,13 +132,14 @@ class ReconciliationResourceTest {
     void focusCarriesTheUnallocatedLineWithoutASubAccount() {
         String csv = month("none", "focus", null);
         String[] lines = csv.split("\r\n");
-        assertTrue(lines[0].endsWith(",x_LineType,x_CorrectsPeriod,x_UnallocatedShareCost,x_TotalCost"), lines[0]);
+        assertTrue(lines[0].endsWith(",x_LineType,x_CorrectsPeriod,x_UnallocatedShareCost,x_TotalCost,"
+                + "x_EnergyKilowattHours,x_EnergyCost,x_EmissionsKilogramsCo2e"), lines[0]);
         String last = lines[lines.length - 1];
         // BilledCost 105.61; ResourceId, SubAccountId and SubAccountName empty; Tags {}.
         assertTrue(last.startsWith("105.61,gpu-fleet,GPU fleet,USD,2026-04-01T00:00:00Z,2026-03-01T00:00:00Z,Usage,,"
                 + "unallocated fleet capacity on NVIDIA-H100-80GB-HBM3;NVIDIA-L40S,Usage-Based,"), last);
         assertTrue(last.contains(",,NVIDIA-H100-80GB-HBM3;NVIDIA-L40S,GPU,Compute,GPU time,,,{},test-7,"), last);
-        assertTrue(last.endsWith(",unallocated,,0.00,105.61"), last);
+        assertTrue(last.endsWith(",unallocated,,0.00,105.61,0.000000,,"), last);
     }
 
     @ParameterizedTest(name = "{0}")

@@ -40,9 +40,9 @@ class WeeklyReportResourceTest {
      */
     private static final String WEEK_BY_TEAM = HEADER
             + WEEK + "speech,NVIDIA-H100-80GB-HBM3,1.250000,4.100000,USD,5.12,test-7," + POLICY_CELL
-            + ",norm-2026.1,0.000000,1.250000,0.00,5.12,usage,\r\n"
+            + ",norm-2026.1,0.000000,1.250000,0.00,5.12,usage,,0.000000,,\r\n"
             + WEEK + "vision,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,19.500000,3.792308,USD,73.95,test-7," + POLICY_CELL
-            + ",norm-2026.1,13.200000,6.300000,48.12,25.83,usage,\r\n";
+            + ",norm-2026.1,13.200000,6.300000,48.12,25.83,usage,,0.000000,,\r\n";
 
     @Test
     void aTeamsAllocatedAndUsedHoursThisWeek() {
@@ -81,9 +81,9 @@ class WeeklyReportResourceTest {
                 .extract().asString();
         assertEquals(HEADER
                 + WEEK + "speech,NVIDIA-H100-80GB-HBM3,1.250000,4.100000,USD,5.12,test-7," + POLICY_CELL
-                + ",norm-2026.1,0.000000,1.250000,0.00,5.12,usage,\r\n"
+                + ",norm-2026.1,0.000000,1.250000,0.00,5.12,usage,,0.000000,,\r\n"
                 + WEEK + "vision,NVIDIA L40S;NVIDIA-H100-80GB-HBM3,12.500000,3.620000,USD,45.25,test-7,"
-                + POLICY_CELL + ",norm-2026.1,6.200000,6.300000,19.42,25.83,usage,\r\n", body);
+                + POLICY_CELL + ",norm-2026.1,6.200000,6.300000,19.42,25.83,usage,,0.000000,,\r\n", body);
     }
 
     @Test
@@ -95,7 +95,7 @@ class WeeklyReportResourceTest {
                 .extract().asString();
         assertEquals(MonthlyReportResourceTest.HEADER
                 + MARCH + "gamma,NVIDIA-H100-80GB-HBM3,3.000000,4.100000,USD,12.30,test-7," + POLICY_CELL
-                + ",norm-2026.1,0.750000,2.250000,3.08,9.22,usage,\r\n", byTenant);
+                + ",norm-2026.1,0.750000,2.250000,3.08,9.22,usage,,0.000000,,\r\n", byTenant);
 
         // beta's team "=1+1": 2 h x 4.10 = 8.20; 0.5 h used = 2.05; idle 1.5 h, 6.15. acme's team is left out.
         String byTeam = given().queryParam("month", "2026-03").queryParam("groupBy", "team")
@@ -104,7 +104,7 @@ class WeeklyReportResourceTest {
                 .then().statusCode(200)
                 .extract().asString();
         assertEquals(HEADER + MARCH + "'=1+1,NVIDIA-H100-80GB-HBM3,2.000000,4.100000,USD,8.20,test-7,"
-                + POLICY_CELL + ",norm-2026.1,0.500000,1.500000,2.05,6.15,usage,\r\n", byTeam);
+                + POLICY_CELL + ",norm-2026.1,0.500000,1.500000,2.05,6.15,usage,,0.000000,,\r\n", byTeam);
 
         given().queryParam("month", "2026-03").queryParam("tenant", "nobody")
                 .when().get(MONTHLY)
