@@ -129,6 +129,38 @@ public interface LedgerConfig {
         /** Activity (SM_ACTIVE, else GR_ENGINE_ACTIVE, else GPU_UTIL) at or above this ratio makes an allocated minute busy. */
         @WithDefault("0.1")
         double busyThreshold();
+
+        /** A cgroup using this share of its CPU limit or more is CPU-saturated (ADR 21). */
+        @WithDefault("0.9")
+        double cpuLimitShare();
+
+        /** A cgroup throttled by CFS in this share of its periods or more is CPU-saturated (kubernetes-mixin's 25 %). */
+        @WithDefault("0.25")
+        double cfsThrottledShare();
+
+        /** A node whose I/O pressure ("full" stall seconds per second) reaches this share is I/O-bound. */
+        @WithDefault("0.1")
+        double ioPressureShare();
+
+        /** A pod reading and writing this many bytes per second or more on its disks is I/O-bound. */
+        @WithDefault("104857600")
+        double diskBytesPerSecond();
+
+        /** A pod whose network bytes reach this share of its node's own devices' is network-bound. */
+        @WithDefault("0.5")
+        double networkShare();
+
+        /** ... and move at least this many bytes per second: a quiet node's share says nothing. */
+        @WithDefault("1048576")
+        double networkMinBytesPerSecond();
+
+        /** A pod whose network bytes are within this share of its node's is read as on the host's network. */
+        @WithDefault("0.01")
+        double hostNetworkTolerance();
+
+        /** A host-network pod is network-bound only when its node drops this many packets per second or more. */
+        @WithDefault("1")
+        double hostNetworkDropsPerSecond();
     }
 
     interface Fragmentation {

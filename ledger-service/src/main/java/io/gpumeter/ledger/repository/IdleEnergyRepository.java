@@ -25,8 +25,8 @@ public class IdleEnergyRepository {
     private static final SqlFile SQL = SqlFile.load("idle-energy.sql");
     private static final SqlFile PER_CARD = SqlFile.load("card-energy.sql");
 
-    /** A card's energy held by one tenant's units, or by no unit (tenant null). */
-    public record CardPart(String cluster, String gpuUuid, String tenant, double joules) {
+    /** A card's energy held by one pod's units (of its tenant), or by no unit (tenant, namespace and pod null). */
+    public record CardPart(String cluster, String gpuUuid, String tenant, String namespace, String pod, double joules) {
     }
 
     /** One group's idle energy. */
@@ -67,7 +67,7 @@ public class IdleEnergyRepository {
     }
 
     /**
-     * Each card's energy over [from, cap) per tenant holding it and the part no unit held (card-energy.sql).
+     * Each card's energy over [from, cap) per pod holding it and the part no unit held (card-energy.sql).
      *
      * @param cluster one cluster, null for all
      */
@@ -79,7 +79,7 @@ public class IdleEnergyRepository {
                     for (Row row : rows) {
                         Double joules = row.getDouble("joules");
                         out.add(new CardPart(row.getString("cluster"), row.getString("gpu_uuid"), row.getString("tenant"),
-                                joules == null ? 0 : joules));
+                                row.getString("namespace"), row.getString("pod"), joules == null ? 0 : joules));
                     }
                     return out;
                 });

@@ -1,6 +1,8 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.ledger.domain.IdleCauseThresholds;
+import io.gpumeter.ledger.domain.IdleCauses;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -11,6 +13,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +27,7 @@ public class IdleRepository {
     /** Allocation segments with a card, clipped to [$1, $2), with the MIG instance an exporter saw their pod on. */
     private static final String SEGMENTS = """
             seg AS (
-                SELECT s.cluster, s.gpu_uuid, s.node, s.tenant, s.fraction,
+                SELECT s.cluster, s.gpu_uuid, s.node, s.tenant, s.fraction, s.namespace, s.pod, coalesce(s.node, '') AS hnode,
                        ledger.clip(s.seg_start, $1, $2) AS a, ledger.clip(coalesce(s.seg_end, $2), $1, $2) AS b,
                        CASE WHEN s.unit_kind = 'MIG' THEN coalesce((SELECT g.scope_key FROM ledger.gpu_binding g
                             WHERE g.cluster = s.cluster AND g.namespace = s.namespace AND g.pod = s.pod
@@ -39,9 +42,16 @@ public class IdleRepository {
                        List<TimeWindow> unallocated) {
     }
 
-    /** One tenant's part of one card's allocated time, in card-seconds apportioned by allocated fraction. */
-    public record AllocatedPart(String cluster, String gpuUuid, String tenant, BigDecimal busy, BigDecimal notBusy,
-                                BigDecimal unmeasured, String metrics) {
+    /**
+     * One tenant's (or, asked per pod, one pod's) part of one card's allocated time, in card-seconds apportioned by
+     * allocated fraction, with what the host says of its not-busy part.
+     *
+     * @param namespace the pod's namespace, null unless asked per pod
+     * @param pod       the pod, null unless asked per pod
+     */
+    public record AllocatedPart(String cluster, String gpuUuid, String tenant, String namespace, String pod,
+                                BigDecimal busy, BigDecimal notBusy, BigDecimal unmeasured, IdleCauses causes,
+                                String metrics) {
     }
 
     /** A pod that waited Pending during the window: [since, until), until null while it still waits. */
@@ -106,9 +116,13 @@ public class IdleRepository {
      * Each card's allocated time per tenant, split by the activity of the minutes it falls in (of the hours, before the minute retention): SM_ACTIVE where
      * measured, else GR_ENGINE_ACTIVE, else GPU_UTIL, of the unit's MIG instance when an exporter named it, else
      * of the card. Where several units share a card, each second is apportioned by their allocated fractions, so
-     * the parts of a card add up to its allocated time.
+     * the parts of a card add up to its allocated time. The not-busy part is split in the same pass by the host's
+     * causes of its pod's spans ({@code ledger.host_idle_causes}, ADR 21), each not-busy second counted once.
+     *
+     * @param perPod whether the parts are a pod's rather than a tenant's
      */
-    public Uni<List<AllocatedPart>> allocated(Instant from, Instant cap, String cluster, double busyThreshold) {
+    public Uni<List<AllocatedPart>> allocated(Instant from, Instant cap, String cluster, double busyThreshold,
+                                              boolean perPod, IdleCauseThresholds thresholds) {
         return pool.preparedQuery("WITH " + SEGMENTS + """
                         , act AS (
                             SELECT x.cluster, x.gpu_uuid, x.minute, x.span,
@@ -123,6 +137,21 @@ public class IdleRepository {
                                             '{}'::tstzmultirange) AS busy,
                                    string_agg(DISTINCT metric, ',' ORDER BY metric) AS metrics
                             FROM act GROUP BY cluster, gpu_uuid, skey),
+                        host AS (
+                            SELECT x.cluster, x.namespace, x.pod, x.node, tstzrange(x.at, x.at + x.span) AS r, x.cause,
+                                   x.pod_reported AND x.node_reported AS covered
+                            FROM (SELECT array_agg(cluster) AS c, array_agg(namespace) AS n, array_agg(pod) AS p,
+                                         array_agg(hnode) AS h
+                                  FROM (SELECT DISTINCT cluster, namespace, pod, hnode FROM seg) d) k
+                            CROSS JOIN LATERAL ledger.host_idle_causes(k.c, k.n, k.p, k.h, $1, $2, $6, $7, $8, $9, $10,
+                                                                       $11, $12, $13) x),
+                        cause AS (
+                            SELECT cluster, namespace, pod, node,
+                                   range_agg(r) FILTER (WHERE cause = 'cpu-saturated') AS cpu,
+                                   range_agg(r) FILTER (WHERE cause = 'io-wait') AS io,
+                                   range_agg(r) FILTER (WHERE cause = 'network') AS net,
+                                   range_agg(r) FILTER (WHERE covered) AS covered
+                            FROM host GROUP BY cluster, namespace, pod, node),
                         pts AS (
                             SELECT DISTINCT seg.cluster, seg.gpu_uuid, v.t
                             FROM seg CROSS JOIN LATERAL (VALUES (seg.a), (seg.b)) AS v(t)),
@@ -130,7 +159,8 @@ public class IdleRepository {
                             SELECT cluster, gpu_uuid, t AS a, lead(t) OVER (PARTITION BY cluster, gpu_uuid ORDER BY t) AS b
                             FROM pts),
                         piece AS (
-                            SELECT s.cluster, s.gpu_uuid, s.tenant, s.skey, tstzmultirange(tstzrange(e.a, e.b)) AS r,
+                            SELECT s.cluster, s.gpu_uuid, s.tenant, s.namespace, s.pod, s.hnode, s.skey,
+                                   tstzmultirange(tstzrange(e.a, e.b)) AS r,
                                    CASE WHEN sum(s.fraction) OVER w > 0 THEN s.fraction / sum(s.fraction) OVER w
                                         ELSE 1.0 / count(*) OVER w END AS share
                             FROM elem e
@@ -138,7 +168,7 @@ public class IdleRepository {
                             WHERE e.b > e.a
                             WINDOW w AS (PARTITION BY s.cluster, s.gpu_uuid, e.a)),
                         measured AS (
-                            SELECT p.cluster, p.gpu_uuid, p.tenant, p.share, p.r,
+                            SELECT p.cluster, p.gpu_uuid, p.tenant, p.namespace, p.pod, p.hnode, p.share, p.r,
                                    p.r * coalesce(mi.measured, dv.measured, '{}'::tstzmultirange) AS m,
                                    p.r * coalesce(mi.busy, dv.busy, '{}'::tstzmultirange) AS bz,
                                    coalesce(mi.metrics, dv.metrics) AS metrics
@@ -146,21 +176,39 @@ public class IdleRepository {
                             LEFT JOIN curve dv ON dv.cluster = p.cluster AND dv.gpu_uuid = p.gpu_uuid AND dv.skey = ''
                             LEFT JOIN curve mi ON p.skey <> '' AND mi.cluster = p.cluster AND mi.gpu_uuid = p.gpu_uuid
                                               AND mi.skey = p.skey),
+                        idle AS (
+                            SELECT me.*, me.m - me.bz AS nb, coalesce(c.cpu, '{}') AS cpu, coalesce(c.io, '{}') AS io,
+                                   coalesce(c.net, '{}') AS net, coalesce(c.covered, '{}') AS covered
+                            FROM measured me
+                            LEFT JOIN cause c ON c.cluster = me.cluster AND c.namespace = me.namespace
+                                             AND c.pod = me.pod AND c.node = me.hnode),
                         timed AS (
-                            SELECT cluster, gpu_uuid, tenant, share, metrics,\s""" + seconds("r") + " AS total, "
-                        + seconds("m") + " AS measured, " + seconds("bz") + """
-                         AS busy FROM measured)
-                        SELECT cluster, gpu_uuid, tenant, sum(share * busy) AS busy,
+                            SELECT cluster, gpu_uuid, tenant, share, metrics,
+                                   CASE WHEN $5 THEN namespace END AS namespace, CASE WHEN $5 THEN pod END AS pod,\s"""
+                        + seconds("r") + " AS total, " + seconds("m") + " AS measured, " + seconds("bz") + " AS busy, "
+                        + seconds("nb * cpu") + " AS cpu, " + seconds("nb * io") + " AS io, " + seconds("nb * net")
+                        + " AS net, " + seconds("nb * covered") + """
+                         AS covered FROM idle)
+                        SELECT cluster, gpu_uuid, tenant, namespace, pod, sum(share * busy) AS busy,
                                sum(share * (measured - busy)) AS not_busy, sum(share * (total - measured)) AS unmeasured,
+                               sum(share * cpu) AS cpu, sum(share * io) AS io, sum(share * net) AS net,
+                               sum(share * covered) AS covered,
                                string_agg(DISTINCT metrics, ',' ORDER BY metrics) AS metrics
-                        FROM timed GROUP BY cluster, gpu_uuid, tenant ORDER BY cluster, gpu_uuid, tenant""")
-                .execute(Tuple.of(toOffset(from), toOffset(cap), cluster, busyThreshold))
+                        FROM timed GROUP BY cluster, gpu_uuid, tenant, namespace, pod
+                        ORDER BY cluster, gpu_uuid, tenant, namespace, pod""")
+                .execute(Tuple.from(Arrays.asList(toOffset(from), toOffset(cap), cluster,
+                        busyThreshold, perPod, thresholds.cpuLimitShare(), thresholds.cfsThrottledShare(),
+                        thresholds.ioPressureShare(), thresholds.diskBytesPerSecond(), thresholds.networkShare(),
+                        thresholds.networkMinBytesPerSecond(), thresholds.hostNetworkTolerance(),
+                        thresholds.hostNetworkDropsPerSecond())))
                 .map(rows -> {
                     List<AllocatedPart> out = new ArrayList<>();
                     for (Row r : rows) {
                         out.add(new AllocatedPart(r.getString("cluster"), r.getString("gpu_uuid"), r.getString("tenant"),
-                                r.getBigDecimal("busy"), r.getBigDecimal("not_busy"), r.getBigDecimal("unmeasured"),
-                                r.getString("metrics")));
+                                r.getString("namespace"), r.getString("pod"), r.getBigDecimal("busy"),
+                                r.getBigDecimal("not_busy"), r.getBigDecimal("unmeasured"),
+                                new IdleCauses(r.getBigDecimal("cpu"), r.getBigDecimal("io"), r.getBigDecimal("net"),
+                                        r.getBigDecimal("covered")), r.getString("metrics")));
                     }
                     return out;
                 });

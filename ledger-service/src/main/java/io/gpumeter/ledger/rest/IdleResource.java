@@ -1,8 +1,11 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.ledger.domain.IdleCauseThresholds;
 import io.gpumeter.ledger.domain.IdleReport;
+import io.gpumeter.ledger.domain.IdleSplit;
 import io.gpumeter.ledger.service.IdleService;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -10,7 +13,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
 
-/** Q3: why utilization is low, per card, node or tenant over [from, to). */
+/** Q3: why utilization is low, per card, node, tenant or pod over [from, to), and why held cards were not busy. */
+@RegisterForReflection(targets = {IdleReport.class, IdleReport.Row.class, IdleSplit.class, IdleCauseThresholds.class})
 @Path("/api/v1/idle")
 public class IdleResource {
 
