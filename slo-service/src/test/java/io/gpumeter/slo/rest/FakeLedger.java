@@ -29,7 +29,8 @@ import java.util.stream.Collectors;
  * ({@code POST /api/v1/usage/series}) — in the ledger's own JSON shapes from what a test put in
  * {@link #HOLDINGS} and {@link #USAGE}, clipped and filtered as the ledger does, and a pod's scheduling decision from
  * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of), and the change
- * book's bulk and impact reads from {@link #CHANGES}, and pods' incidents from {@link #INCIDENTS}. A read that
+ * book's bulk and impact reads from {@link #CHANGES}, pods' incidents from {@link #INCIDENTS}, and the bulk host read
+ * from {@link FakeHost}'s minutes (the cards' clocks-event reasons are {@link #USAGE} series like any other). A read that
  * would answer about a card in {@link #FAILING}, or a decision for a pod ("namespace/pod") there, answers 500. The
  * ledger's per-pod and per-card reads are not offered (404), so a caller that falls back to them is noticed.
  */
@@ -217,6 +218,11 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             send(exchange, 200, array(gpus.stream().map(gpu -> "{\"gpuUuid\":\"" + gpu + "\",\"points\":"
                     + array(USAGE.stream().filter(u -> u.gpuUuid().equals(gpu) && !u.minute().isBefore(from)
                     && u.minute().isBefore(to)).map(Usage::json).toList()) + "}").toList()));
+            return;
+        }
+        if (post && path.equals("/api/v1/host/series")) {
+            FakeHost.Answer answer = FakeHost.series(JSON.readTree(body));
+            send(exchange, answer.status(), answer.json());
             return;
         }
         if (post && path.equals("/api/v1/card-holdings")) {

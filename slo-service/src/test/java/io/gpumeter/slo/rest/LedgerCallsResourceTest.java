@@ -114,7 +114,7 @@ class LedgerCallsResourceTest {
         assertEquals(1, since(before, "/api/v1/holdings"));
         assertEquals(1, since(before, "/api/v1/card-holdings"));
 
-        // a jitter event's evidence: the pods' cards, the cards' occupants and their usage, one read each
+        // a jitter event's evidence: the pods' cards, the cards' occupants and their usage, the host, one read each
         before = FakeLedger.REQUESTS.size();
         JsonPath d = given().queryParam("from", from).queryParam("to", to).post("/api/v1/jitter-events/detections")
                 .then().statusCode(200).extract().jsonPath();
@@ -123,6 +123,7 @@ class LedgerCallsResourceTest {
         assertEquals(events, since(before, "/api/v1/holdings"));
         assertEquals(events, since(before, "/api/v1/card-holdings"));
         assertEquals(events, since(before, "/api/v1/usage/series"));
+        assertEquals(events, since(before, "/api/v1/host/series"), "its pods' and nodes' host series, in one read");
         assertEquals(0, since(before, "/api/v1/occupants"));
     }
 }
