@@ -21,10 +21,10 @@ final class CostSeries {
     private static final List<String> COLOURS = List.of("#2f6fb0", "#e0793a", "#3c8d5a", "#8a5bb0", "#c2504a", "#2a9d9b",
             "#b08a2f", "#5b6b7c");
 
-    /** One group's hours and cost in one bucket, as billing answered them. */
+    /** One group's hours, cost and energy (kWh its units drew) in one bucket, as billing answered them. */
     @TemplateData
     record Line(String bucket, String group, BigDecimal allocated, BigDecimal used, BigDecimal idle, BigDecimal cost,
-                BigDecimal usedCost, BigDecimal idleCost) {
+                BigDecimal usedCost, BigDecimal idleCost, BigDecimal energyKWh) {
         public String allocatedText() {
             return Format.number(allocated);
         }
@@ -48,6 +48,10 @@ final class CostSeries {
         public String idleCostText() {
             return Format.number(idleCost);
         }
+
+        public String energyText() {
+            return Format.number(energyKWh);
+        }
     }
 
     final List<String> buckets = new ArrayList<>();
@@ -62,7 +66,7 @@ final class CostSeries {
             String group = Format.text(l, "group");
             Line line = new Line(Format.text(l, "bucket"), group == null ? "" : group, Format.decimal(l, "allocatedGpuHours"),
                     Format.decimal(l, "usedGpuHours"), Format.decimal(l, "idleGpuHours"), Format.decimal(l, "allocatedCost"),
-                    Format.decimal(l, "usedCost"), Format.decimal(l, "idleCost"));
+                    Format.decimal(l, "usedCost"), Format.decimal(l, "idleCost"), Format.decimal(l, "energyKWh"));
             lines.add(line);
             groups.add(line.group());
         }

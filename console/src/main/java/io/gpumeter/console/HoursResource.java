@@ -17,19 +17,17 @@ import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import jakarta.ws.rs.core.UriInfo;
 
-import java.math.BigDecimal;
 import java.time.YearMonth;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 
 /**
  * Q2 and Q9, a month's hours and cost per tenant, team or project: allocated, used and idle normalized GPU-hours
- * from the ledger beside their cost from billing's monthly report, and the same per day or ISO week from billing's
- * cost series (each bucket's hours priced by billing). A tenant's token gets its own tenant's rows from all three.
+ * and the energy their units drew from the ledger beside their cost, energy cost and CO2e from billing's monthly
+ * report, and the same per day or ISO week from billing's cost series (each bucket's hours priced by billing). A
+ * tenant's token gets its own tenant's rows from all three.
  */
 @Path("/hours")
 public class HoursResource {
@@ -81,23 +79,14 @@ public class HoursResource {
             Answer r = report.join();
             page.call(h.call());
             page.call(r.call().withCsv("/hours/report.csv?month=" + month));
-            Map<String, BigDecimal[]> cost = new TreeMap<>();
-            if (r.ok()) {
-                for (JsonNode line : r.json()) {
-                    String group = Format.text(line, dim);
-                    BigDecimal[] c = cost.computeIfAbsent(group == null ? "" : group, t -> new BigDecimal[]{BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO});
-                    c[0] = c[0].add(Format.decimal(line, "allocated_cost"));
-                    c[1] = c[1].add(Format.decimal(line, "used_cost_showback"));
-                    c[2] = c[2].add(Format.decimal(line, "idle_cost_showback"));
-                    if (currency.isEmpty() && Format.text(line, "currency") != null) {
-                        currency = Format.text(line, "currency");
-                    }
-                }
+            MonthlyCost cost = r.ok() ? new MonthlyCost(r.json(), dim) : null;
+            if (cost != null) {
+                currency = cost.currency;
             }
             if (!h.ok()) {
                 page.message(h.refusal());
             } else {
-                rows = HoursRows.rows(h.json(), r.ok() ? cost : null, dim);
+                rows = HoursRows.rows(h.json(), cost, dim);
             }
             if (!r.ok()) {
                 page.message(r.refusal());
@@ -129,20 +118,13 @@ public class HoursResource {
             }
         }
         YearMonth shown = month != null ? month : YearMonth.now(ZoneOffset.UTC);
-        BigDecimal allocated = rows.stream().map(Row::allocated).reduce(BigDecimal.ZERO, BigDecimal::add);
-        BigDecimal used = rows.stream().map(Row::used).reduce(BigDecimal.ZERO, BigDecimal::add);
-        BigDecimal idle = rows.stream().map(Row::idle).reduce(BigDecimal.ZERO, BigDecimal::add);
-        BigDecimal allocatedCost = rows.stream().map(Row::allocatedCost).reduce(BigDecimal.ZERO, BigDecimal::add);
-        boolean priced = rows.stream().anyMatch(Row::priced);
         return hours.data("page", page).data("rows", rows).data("lines", lines).data("month", shown.toString())
                 .data("currency", currency).data("zone", zone)
                 .data("view", view == null ? "day" : view).data("groupBy", dim == null ? "tenant" : dim)
                 .data("groupTitle", dim == null ? "Tenant" : Character.toUpperCase(dim.charAt(0)) + dim.substring(1))
                 .data("views", VIEWS).data("groups", GROUPS)
                 .data("previous", shown.minusMonths(1).toString()).data("next", shown.plusMonths(1).toString())
-                .data("total", new Row("all", allocated, used, idle, "", "", allocatedCost,
-                        rows.stream().map(Row::usedCost).reduce(BigDecimal.ZERO, BigDecimal::add),
-                        rows.stream().map(Row::idleCost).reduce(BigDecimal.ZERO, BigDecimal::add), priced));
+                .data("total", HoursRows.total(rows));
     }
 
     /** One of {@code allowed} ({@code allowed}'s first when absent), else null with a message naming the field. */

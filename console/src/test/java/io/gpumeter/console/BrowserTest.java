@@ -90,11 +90,12 @@ class BrowserTest {
         go("/hours?month=" + Fixtures.MONTH);
         chartDrawn("hours-chart");
         chartDrawn("cost-chart");
-        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),
+        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75", "96.40", "19.28",
+                        "33.74"),
                 cells("#hours-table tbody tr[data-tenant='acme'] td", false));
-        assertEquals(List.of("globex", "30.00", "0.00", "30.00", "0.0 %", "NONE", "60.00", "0.00", "60.00"),
+        assertEquals(List.of("globex", "30.00", "0.00", "30.00", "0.0 %", "NONE", "60.00", "0.00", "60.00", "12.25", "", ""),
                 cells("#hours-table tbody tr[data-tenant='globex'] td", false));
-        assertEquals(List.of("2026-11-29", "acme", "4.50", "3.00", "1.50", "18.45", "12.30", "6.15"),
+        assertEquals(List.of("2026-11-29", "acme", "4.50", "3.00", "1.50", "18.45", "12.30", "6.15", "3.60"),
                 cells("#series-table tbody tr[data-bucket='2026-11-29'][data-group='acme'] td", false));
         assertTrue(browser.findElements(By.cssSelector("#hours-chart svg path")).size() >= 3, "the day chart draws its bars");
         noConsoleErrors("hours");
@@ -318,7 +319,8 @@ class BrowserTest {
         assertTrue(browser.findElements(By.cssSelector("nav a[href='/changes']")).isEmpty(), "no changes menu for a tenant");
         go("/hours?month=" + Fixtures.MONTH);
         chartDrawn("hours-chart");
-        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),
+        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75", "96.40", "19.28",
+                        "33.74"),
                 cells("#hours-table tbody tr td", false));
         assertFalse(browser.getPageSource().contains("globex"), "no other tenant's name");
         noConsoleErrors("tenant hours");
@@ -425,7 +427,8 @@ class BrowserTest {
         go("/hours?month=" + Fixtures.MONTH);
         signIn(Fixtures.ACME);
         chartDrawn("hours-chart");
-        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75"),
+        assertEquals(List.of("acme", "120.50", "80.25", "40.25", "90.0 %", "HIGH", "361.50", "240.75", "120.75", "96.40", "19.28",
+                        "33.74"),
                 cells("#hours-table tbody tr td", false));
         browser.findElement(By.linkText("Budgets")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/budgets"));

@@ -136,12 +136,15 @@ final class Fixtures {
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", true, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""
                 [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
-                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"},
+                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM",
+                  "energyKWh":96.4,"energyCoverage":0.9,"energySource":"ENERGY_COUNTER","idleEnergyKWh":null},
                  {"key":"globex","group":{"tenant":"globex"},"allocatedGpuHours":30,"usedGpuHours":0,"idleGpuHours":30,
-                  "usageCoverage":0,"activityMetric":null,"usageConfidence":"NONE","usageSource":null}]"""));
+                  "usageCoverage":0,"activityMetric":null,"usageConfidence":"NONE","usageSource":null,
+                  "energyKWh":12.25,"energyCoverage":1,"energySource":"POWER_INTEGRAL","idleEnergyKWh":null}]"""));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", true, StandIn.Reply.json("""
                 [{"key":"acme","group":{"tenant":"acme"},"allocatedGpuHours":120.5,"usedGpuHours":80.25,"idleGpuHours":40.25,
-                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM"}]"""));
+                  "usageCoverage":0.9,"activityMetric":"SM_ACTIVE","usageConfidence":"HIGH","usageSource":"DCGM",
+                  "energyKWh":96.4,"energyCoverage":0.9,"energySource":"ENERGY_COUNTER","idleEnergyKWh":null}]"""));
         StandIn.reply(Backend.LEDGER, "/api/v1/idle", false, StandIn.Reply.json("""
                 {"from":"2026-11-23T00:00:00Z","to":"2026-11-30T00:00:00Z","groupBy":"tenant","cluster":null,"busyThreshold":0.05,
                  "rows":[
@@ -300,16 +303,20 @@ final class Fixtures {
     }
 
     /* November's cost per day: acme 4.5 h (3 used) costing 18.45 on the 29th and 2 h (1 used) costing 8.20 on the 30th;
-     * globex 30 h, none used, costing 60.00 on the 29th. */
+     * globex 30 h, none used, costing 60.00 on the 29th. Energy: acme 3.6 kWh on the 29th (0.72 at 0.20 per kWh, 1.26 kg
+     * at 350 g), 1.2 kWh on the 30th; globex 12.25 kWh, in a cluster billing prices no energy for. */
     static final String SERIES_ACME = """
             {"bucket":"2026-11-29","group":"acme","tenant":"acme","allocatedGpuHours":4.5,"usedGpuHours":3,"idleGpuHours":1.5,
-             "allocatedCost":18.45,"usedCost":12.30,"idleCost":6.15,"rateCardVersion":"v1"},
+             "allocatedCost":18.45,"usedCost":12.30,"idleCost":6.15,"rateCardVersion":"v1","energyKWh":3.6,"energyCost":0.72,
+             "co2eKg":1.26},
             {"bucket":"2026-11-30","group":"acme","tenant":"acme","allocatedGpuHours":2,"usedGpuHours":1,"idleGpuHours":1,
-             "allocatedCost":8.20,"usedCost":4.10,"idleCost":4.10,"rateCardVersion":"v1"}
+             "allocatedCost":8.20,"usedCost":4.10,"idleCost":4.10,"rateCardVersion":"v1","energyKWh":1.2,"energyCost":0.24,
+             "co2eKg":0.42}
             """;
     static final String SERIES_GLOBEX = """
             {"bucket":"2026-11-29","group":"globex","tenant":"globex","allocatedGpuHours":30,"usedGpuHours":0,"idleGpuHours":30,
-             "allocatedCost":60.00,"usedCost":0.00,"idleCost":60.00,"rateCardVersion":"v1"}""";
+             "allocatedCost":60.00,"usedCost":0.00,"idleCost":60.00,"rateCardVersion":"v1","energyKWh":12.25,"energyCost":null,
+             "co2eKg":null}""";
 
     /** A state as slo-states answers it with budgetPoints: its budget left at each instant. */
     private static String withBudgetLeft(String state, List<String> points) {
@@ -416,13 +423,13 @@ final class Fixtures {
              "allocated_gpu_hours":120.5,"rate":3.00,"currency":"USD","allocated_cost":361.50,"rate_card_version":"default-1",
              "normalization_policy":"max","normalization_version":"1","used_gpu_hours_showback":80.25,
              "idle_gpu_hours_showback":40.25,"used_cost_showback":240.75,"idle_cost_showback":120.75,"line_type":"usage",
-             "corrects_period":null}""";
+             "corrects_period":null,"energy_kwh":96.400000,"energy_cost":19.28,"co2e_kg":33.740}""";
     private static final String GLOBEX_LINE = """
             {"period_start":"2026-11-01","period_end":"2026-12-01","tenant":"globex","gpu_models":"NVIDIA-A100-SXM4-80GB",
              "allocated_gpu_hours":30,"rate":2.00,"currency":"USD","allocated_cost":60.00,"rate_card_version":"default-1",
              "normalization_policy":"max","normalization_version":"1","used_gpu_hours_showback":0,
              "idle_gpu_hours_showback":30,"used_cost_showback":0.00,"idle_cost_showback":60.00,"line_type":"usage",
-             "corrects_period":null}""";
+             "corrects_period":null,"energy_kwh":12.250000,"energy_cost":null,"co2e_kg":null}""";
 
     private static final String TRAIN = """
             {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0001","namespace":"acme-ml","pod":"train-7","podUid":"u1",

@@ -85,7 +85,8 @@ class PagesTest {
         String html = page("/hours?month=" + Fixtures.MONTH, Fixtures.ADMIN);
         assertTrue(html.contains("<tr data-tenant=\"acme\"><td>acme</td><td class=\"num\">120.50</td><td class=\"num\">80.25</td>"
                 + "<td class=\"num\">40.25</td><td class=\"num\">90.0 %</td><td>HIGH</td><td class=\"num\">361.50</td>"
-                + "<td class=\"num\">240.75</td><td class=\"num\">120.75</td></tr>"), html);
+                + "<td class=\"num\">240.75</td><td class=\"num\">120.75</td><td class=\"num\">96.40</td>"
+                + "<td class=\"num\">19.28</td><td class=\"num\">33.74</td></tr>"), html);
         assertTrue(html.contains("<tr data-tenant=\"globex\"><td>globex</td><td class=\"num\">30.00</td>"), html);
         assertTrue(html.contains("<th>Total</th><th class=\"num\">150.50</th>"), html);
         assertTrue(html.contains("Cost (USD)"), html);
@@ -95,7 +96,7 @@ class PagesTest {
         // by default the month's days, from billing's cost series
         assertTrue(html.contains("<tr data-bucket=\"2026-11-29\" data-group=\"acme\"><td>2026-11-29</td><td>acme</td><td class=\"num\">4.50</td>"
                 + "<td class=\"num\">3.00</td><td class=\"num\">1.50</td><td class=\"num\">18.45</td><td class=\"num\">12.30</td>"
-                + "<td class=\"num\">6.15</td></tr>"), html);
+                + "<td class=\"num\">6.15</td><td class=\"num\">3.60</td></tr>"), html);
         assertTrue(html.contains("<strong id=\"view-day\">day</strong>") && html.contains("href=\"/hours?month=2026-11&amp;view=week&amp;groupBy=tenant\""), html);
         String hoursChart = option(html, "hours-chart");
         // acme's used hours on the 29th and 30th (the last two of 30 days), then its idle hours in the same stack
@@ -106,6 +107,19 @@ class PagesTest {
                         "/api/v1/reports/monthly?month=2026-11&format=json&groupBy=tenant", "/api/v1/reports/series?month=2026-11&bucket=day&groupBy=tenant"),
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
+    }
+
+    @Test
+    void hoursShowTheEnergyEachGroupDrewBesideItsCostAndBillingsPriceOfIt() {
+        String html = page("/hours?month=" + Fixtures.MONTH + "&view=month", Fixtures.ADMIN);
+        assertTrue(html.contains("<th class=\"num\" title=\"what the group's units drew: each minute of a card's energy split among "
+                + "the units on it\">Energy kWh</th><th class=\"num\">Energy cost</th><th class=\"num\">CO2e kg</th>"), html);
+        // globex drew 12.25 kWh in a cluster billing prices no energy for: no cost and no CO2e, rather than zero
+        assertTrue(html.contains("<td class=\"num\">0.00</td><td class=\"num\">60.00</td><td class=\"num\">12.25</td>"
+                + "<td class=\"num\"></td><td class=\"num\"></td></tr>"), html);
+        // the month's foot: 96.4 + 12.25 kWh, and the only priced energy, acme's
+        assertTrue(html.contains("<th class=\"num\">180.75</th><th class=\"num\">108.65</th><th class=\"num\">19.28</th>"
+                + "<th class=\"num\">33.74</th></tr>"), html);
     }
 
     @Test
