@@ -82,14 +82,45 @@ public final class DemoFeed {
         } finally {
             pool.shutdownNow();
         }
+        int host = sendHostPages(signals.hostPushes(), failed);
         signals.kernelLogPushes().forEach(p -> send(p, 200));
         signals.containerLogPushes().forEach(p -> send(p, 200));
         signals.latencyPushes().forEach(p -> send(p, 200));
         signals.engineGaugePushes().forEach(p -> send(p, 200));
         signals.sloPushes().forEach(p -> send(p, 201, 409));
-        out.printf("Sent %d dcgm-exporter and HAMi-monitor scrapes (%d refused), the requests and vLLM gauges of %d "
-                        + "inference services, Kueue and Volcano queues, kernel logs and their SLOs.%n", usage.size(),
+        out.printf("Sent %d dcgm-exporter and HAMi-monitor scrapes and %d cAdvisor and node-exporter pages (%d refused), the requests and vLLM gauges of %d "
+                        + "inference services, Kueue and Volcano queues, kernel logs and their SLOs.%n", usage.size(), host,
                 failed.get(), signals.services().size());
+    }
+
+    /**
+     * The hosts' pages: a node's one after the other, as its counters move on from minute to minute (a page older than
+     * the last one of its series would read as a reset), the nodes side by side. Returns how many were sent.
+     */
+    private int sendHostPages(List<DemoSignals.Push> pages, AtomicInteger failed) throws InterruptedException {
+        Map<String, List<DemoSignals.Push>> byNode = new java.util.LinkedHashMap<>();
+        pages.forEach(p -> byNode.computeIfAbsent(p.path(), k -> new ArrayList<>()).add(p));
+        ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
+        try {
+            List<Future<?>> sent = new ArrayList<>();
+            for (List<DemoSignals.Push> node : byNode.values()) {
+                sent.add(pool.submit(() -> node.forEach(p -> {
+                    if (!send(p, 200)) {
+                        failed.incrementAndGet();
+                    }
+                })));
+            }
+            for (Future<?> f : sent) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    failed.incrementAndGet();
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        return pages.size();
     }
 
     /**

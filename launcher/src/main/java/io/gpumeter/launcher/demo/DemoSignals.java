@@ -73,6 +73,7 @@ public final class DemoSignals {
     private final SimPod chatPod;
     private final SimPod secondPod;
     private DemoOom oom;
+    private DemoHost host;
 
     public DemoSignals(Plan plan) {
         this.plan = plan;
@@ -179,6 +180,19 @@ public final class DemoSignals {
         return oom;
     }
 
+    /** The hosts' pages and their three stories. */
+    DemoHost host() {
+        if (host == null) {
+            host = new DemoHost(this);
+        }
+        return host;
+    }
+
+    /** kubelet's cAdvisor and node-exporter pages of every GPU node, once a minute. */
+    public List<Push> hostPushes() {
+        return host().pushes();
+    }
+
     String sharedHostIp() {
         return hostIp(sharedNode());
     }
@@ -196,7 +210,9 @@ public final class DemoSignals {
     /** How busy a unit's work is: a level drawn by its uid (the first service busy), then a little noise a minute. */
     double activity(SimPod pod, Instant minute) {
         double base;
-        if (pod == chatPod) {
+        if (host().waitsOnHost(pod, minute)) {
+            base = IDLE;
+        } else if (pod == chatPod) {
             base = 0.60;
         } else {
             int roll = Math.floorMod(pod.uid().hashCode(), 10);
@@ -292,7 +308,7 @@ public final class DemoSignals {
                 StringBuilder hami = new StringBuilder();
                 Map<String, StringBuilder> metrics = new LinkedHashMap<>();
                 for (String name : List.of("DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE",
-                        "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_XID_ERRORS")) {
+                        "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_DEV_FB_USED", "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", "DCGM_FI_DEV_XID_ERRORS")) {
                     metrics.put(name, new StringBuilder("# TYPE ").append(name).append(" gauge\n"));
                 }
                 for (SimGpu gpu : node.gpus()) {
@@ -311,7 +327,10 @@ public final class DemoSignals {
                     line(metrics, "DCGM_FI_PROF_DRAM_ACTIVE", labels, fmt(c.dram()), ts);
                     line(metrics, "DCGM_FI_DEV_FB_USED", labels, fmt(c.fbUsedMib()), ts);
                     line(metrics, "DCGM_FI_DEV_FB_FREE", labels, fmt(gpu.memoryMib() - c.fbUsedMib()), ts);
-                    line(metrics, "DCGM_FI_DEV_POWER_USAGE", labels, fmt(round(70 + 330 * c.sm())), ts);
+                    boolean capped = host().powerCapped(gpu.uuid(), minute);
+                    line(metrics, "DCGM_FI_DEV_POWER_USAGE", labels, fmt(capped ? 250 : round(70 + 330 * c.sm())), ts);
+                    line(metrics, "DCGM_FI_DEV_CLOCK_THROTTLE_REASONS", labels,
+                            String.valueOf(host().clockEvents(gpu.uuid(), c.sm(), minute)), ts);
                     line(metrics, "DCGM_FI_DEV_XID_ERRORS", base, xidAt(gpu, minute), ts);
                     if (node.pool() == GpuPool.MIG) {
                         for (Holder h : c.holders()) {
@@ -404,6 +423,9 @@ public final class DemoSignals {
         boolean jitter = service.name().equals(CHAT_SERVICE) && !minute.isBefore(jitterStart()) && minute.isBefore(jitterEnd());
         if (jitter) {
             return JITTER_TTFT_MS + Math.round(n * 150);
+        }
+        if (host().slowsService(service.pod(), minute)) {
+            return Math.round(service.thresholdMs() * (2.6 + 0.4 * n));
         }
         return Math.round(service.thresholdMs() * (0.35 + 0.3 * n));
     }

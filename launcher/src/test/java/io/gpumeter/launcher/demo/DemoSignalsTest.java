@@ -11,8 +11,10 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -108,6 +110,58 @@ class DemoSignalsTest {
                     .get("nvidia.com/gpumem").getAmount());
             assertEquals(s.sharedNode(), pod.getSpec().getNodeName());
         }
+    }
+
+    @Test
+    void theHostsTellTheirThreeStoriesAndEveryCounterOnlyGrows() {
+        DemoSignals s = signals(42);
+        DemoHost host = s.host();
+        assertNotNull(host.cpuPod(), "the history has a second service");
+        assertNotNull(host.ioPod(), "a whole-card job runs through the I/O stall");
+        Instant inCpu = host.cpuFrom().plus(Duration.ofMinutes(5));
+        Instant beforeCpu = host.cpuFrom().minus(Duration.ofMinutes(5));
+        assertEquals(DemoSignals.IDLE, s.activity(host.cpuPod(), inCpu), 0.01, "its card idles while it waits on CPU");
+        assertTrue(s.activity(host.cpuPod(), beforeCpu) > DemoSignals.IDLE * 1.5);
+        assertEquals(DemoSignals.IDLE, s.activity(host.ioPod(), host.ioFrom().plus(Duration.ofMinutes(3))), 0.01);
+        DemoSignals.InferenceService second = s.services().get(1);
+        assertTrue(s.ttftMs(second, inCpu, 0) > 2 * second.thresholdMs(), "slow enough for the jitter rule");
+        assertTrue(s.ttftMs(second, host.capFrom().plus(Duration.ofMinutes(2)), 0) > 2 * second.thresholdMs());
+        assertTrue(s.ttftMs(second, beforeCpu, 0) < second.thresholdMs());
+
+        // counters only grow, page after page of each node; the throttled pod's CFS ratio is high only in its stretch
+        Map<String, Double> last = new HashMap<>();
+        double throttledIn = 0;
+        double periodsIn = 0;
+        String podLabel = "pod=\"" + host.cpuPod().name() + "\"";
+        for (DemoSignals.Push p : s.hostPushes()) {
+            for (String line : p.body().split("\n")) {
+                int space = line.lastIndexOf(' ');
+                int value = line.lastIndexOf(' ', space - 1);
+                String series = p.path() + " " + line.substring(0, value);
+                double v = Double.parseDouble(line.substring(value + 1, space));
+                Double before = last.put(series, v);
+                if (line.contains("_total") && before != null) {
+                    assertTrue(v >= before, "a counter went back: " + series);
+                }
+                long ts = Long.parseLong(line.substring(space + 1));
+                boolean inside = ts == inCpu.plusSeconds(30).toEpochMilli();
+                if (inside && line.contains(podLabel) && line.contains("container=\"\"") && before != null) {
+                    if (line.startsWith("container_cpu_cfs_throttled_periods_total")) {
+                        throttledIn = v - before;
+                    } else if (line.startsWith("container_cpu_cfs_periods_total")) {
+                        periodsIn = v - before;
+                    }
+                }
+            }
+        }
+        assertTrue(periodsIn > 0 && throttledIn / periodsIn > 0.5, throttledIn + " of " + periodsIn);
+        // the capped card reports SW power cap (0x4) in dcgm-exporter's clocks-event reasons during its ten minutes
+        Instant capped = host.capFrom().plus(Duration.ofMinutes(4));
+        String scrape = s.usagePushes().stream().filter(p -> p.path().startsWith("/api/v1/ingest/dcgm")
+                        && p.body().contains(host.cappedCard()) && p.body().contains(" " + capped.plusSeconds(30).toEpochMilli()))
+                .map(DemoSignals.Push::body).findFirst().orElseThrow();
+        assertTrue(scrape.lines().anyMatch(l -> l.startsWith("DCGM_FI_DEV_CLOCK_THROTTLE_REASONS{") && l.contains(host.cappedCard())
+                && l.contains("} 4 ")), scrape);
     }
 
     @Test
