@@ -218,8 +218,8 @@ class PagesTest {
         StandIn.reset();
         html = page("/idle?from=2026-11-30&to=2026-11-23", Fixtures.ADMIN);
         assertTrue(html.contains("The window is empty"), html);
-        html = page("/idle?groupBy=pod", Fixtures.ADMIN);
-        assertTrue(html.contains("groupBy must be tenant or node"), html);
+        html = page("/idle?groupBy=pool", Fixtures.ADMIN);
+        assertTrue(html.contains("groupBy must be tenant, node or pod"), html);
         assertTrue(StandIn.SEEN.isEmpty());
     }
 
