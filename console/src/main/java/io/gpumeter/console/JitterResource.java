@@ -28,8 +28,9 @@ import java.util.concurrent.CompletableFuture;
 
 /**
  * Q4, jitter: slo-service's jitter events in a window (a page of them at a time), and one event with its evidence —
- * the service's latency curve against the limit, the same-card neighbours' arrivals and resource curves on the same
- * time axis, and the suspects ranked — beside the service's interference factor by neighbour count. Fleet-wide:
+ * the service's latency curve against the limit, the same-card neighbours' arrivals and resource curves and the host's
+ * and the card's pressures ({@link JitterPressures}) on the same time axis, and the suspects ranked — beside the
+ * service's interference factor by neighbour count. Fleet-wide:
  * tenant tokens are refused by slo-service.
  */
 @Path("/jitter")
@@ -183,6 +184,11 @@ public class JitterResource {
                 page.charts.add(Chart.of("jitter-resources", "The neighbours' activity on the shared cards", resources, json));
             }
         }
+        Map<String, Object> pressures = JitterPressures.chart(e, timeAxis(from, to));
+        if (pressures != null) {
+            ChangeMarks.add(pressures, changes == null ? List.of() : changes, spanFrom, spanTo);
+            page.charts.add(Chart.of("jitter-pressures", "The host's and the card's pressures on the service", pressures, json));
+        }
         List<Suspect> suspects = new ArrayList<>();
         for (JsonNode s : e.path("suspects")) {
             List<String> rises = new ArrayList<>();
@@ -198,6 +204,7 @@ public class JitterResource {
         }
         List<String> gaps = new ArrayList<>();
         e.path("gaps").forEach(g -> gaps.add(g.asText()));
+        gaps.addAll(JitterPressures.unmeasured(e));
         if (interference != null) {
             Answer a = interference.join();
             page.call(a.call());
