@@ -22,8 +22,21 @@ public final class TokenRate {
 
     /** Null unless there are two readings at different instants. */
     public static Double perSecond(List<Reading> readings) {
-        List<Reading> sorted = new ArrayList<>(readings);
-        sorted.sort(Comparator.comparing(Reading::at));
+        List<Reading> sorted = sorted(readings);
+        Double tokens = increase(sorted);
+        if (tokens == null) {
+            return null;
+        }
+        Duration span = Duration.between(sorted.get(0).at(), sorted.get(sorted.size() - 1).at());
+        return tokens / (span.toMillis() / 1000.0);
+    }
+
+    /**
+     * The tokens generated from the first reading to the last: the increases between consecutive readings, a drop
+     * counting the new reading whole. Null unless there are two readings at different instants.
+     */
+    public static Double increase(List<Reading> readings) {
+        List<Reading> sorted = sorted(readings);
         if (sorted.size() < 2 || !sorted.get(sorted.size() - 1).at().isAfter(sorted.get(0).at())) {
             return null;
         }
@@ -33,7 +46,12 @@ public final class TokenRate {
             double now = sorted.get(i).value();
             tokens += now >= before ? now - before : now;
         }
-        Duration span = Duration.between(sorted.get(0).at(), sorted.get(sorted.size() - 1).at());
-        return tokens / (span.toMillis() / 1000.0);
+        return tokens;
+    }
+
+    private static List<Reading> sorted(List<Reading> readings) {
+        List<Reading> sorted = new ArrayList<>(readings);
+        sorted.sort(Comparator.comparing(Reading::at));
+        return sorted;
     }
 }

@@ -27,6 +27,13 @@ class TokenRateTest {
     }
 
     @Test
+    void theIncreaseIsTheTokensGeneratedFromTheFirstReadingToTheLast() {
+        // as above: +500, a restart counting 200 whole, +300
+        assertEquals(1000.0, TokenRate.increase(List.of(at(60, 200), at(0, 1000), at(100, 500), at(40, 1500))));
+        assertNull(TokenRate.increase(List.of(at(0, 1000))));
+    }
+
+    @Test
     void oneReadingOrOneInstantIsNoRate() {
         assertNull(TokenRate.perSecond(List.of(at(0, 1000))));
         assertNull(TokenRate.perSecond(List.of(at(0, 1000), at(0, 1000))));
