@@ -22,7 +22,7 @@ final class IdleRows {
             new Part("queuedWhileEmpty", "empty while work queued", "#c2504a"),
             new Part("empty", "empty", "#e3e8ef"));
 
-    /** The causes of allocated-not-busy time in the order the ledger decides them (ADR 21), in shades of its colour. */
+    /** The causes of allocated-not-busy time in the order the ledger decides them (ADR 22), in shades of its colour. */
     static final List<Part> CAUSES = List.of(
             new Part("CPU_SATURATED", "CPU saturated", "#a04e12"),
             new Part("IO_WAIT", "I/O wait", "#d2731f"),

@@ -130,7 +130,7 @@ public interface LedgerConfig {
         @WithDefault("0.1")
         double busyThreshold();
 
-        /** A cgroup using this share of its CPU limit or more is CPU-saturated (ADR 21). */
+        /** A cgroup using this share of its CPU limit or more is CPU-saturated (ADR 22). */
         @WithDefault("0.9")
         double cpuLimitShare();
 

@@ -3,7 +3,7 @@ package io.gpumeter.ledger.domain;
 import io.gpumeter.ledger.config.LedgerConfig;
 
 /**
- * The thresholds the host's causes of idle time are decided by ({@code gpumeter.ledger.idle.*}, ADR 21), reported with
+ * The thresholds the host's causes of idle time are decided by ({@code gpumeter.ledger.idle.*}, ADR 22), reported with
  * every split so a reader can decide a minute again by hand.
  *
  * @param cpuLimitShare             CPU used over the limit at which a cgroup is saturated

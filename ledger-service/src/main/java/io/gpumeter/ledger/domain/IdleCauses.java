@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the host says of allocated-not-busy time, in card-seconds (ADR 21): the parts found CPU-saturated, I/O-bound and
+ * What the host says of allocated-not-busy time, in card-seconds (ADR 22): the parts found CPU-saturated, I/O-bound and
  * network-bound, each second counted once in that order, and the part the pod's cgroups and its node both reported.
  * The rest of the allocated-not-busy time is unexplained.
  */

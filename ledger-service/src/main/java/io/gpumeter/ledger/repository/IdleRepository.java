@@ -117,7 +117,7 @@ public class IdleRepository {
      * measured, else GR_ENGINE_ACTIVE, else GPU_UTIL, of the unit's MIG instance when an exporter named it, else
      * of the card. Where several units share a card, each second is apportioned by their allocated fractions, so
      * the parts of a card add up to its allocated time. The not-busy part is split in the same pass by the host's
-     * causes of its pod's spans ({@code ledger.host_idle_causes}, ADR 21), each not-busy second counted once.
+     * causes of its pod's spans ({@code ledger.host_idle_causes}, ADR 22), each not-busy second counted once.
      *
      * @param perPod whether the parts are a pod's rather than a tenant's
      */

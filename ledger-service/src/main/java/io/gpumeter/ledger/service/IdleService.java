@@ -32,7 +32,7 @@ import java.util.Map;
 
 /**
  * Q3: why utilization is low — each card's time split into empty, queued-while-empty, allocated-not-busy and busy, and
- * the allocated-not-busy time by the host's cause (ADR 21).
+ * the allocated-not-busy time by the host's cause (ADR 22).
  */
 @ApplicationScoped
 public class IdleService {
