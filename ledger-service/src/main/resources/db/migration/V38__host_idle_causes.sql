@@ -1,5 +1,5 @@
 -- Why a pod's card waited, per span of its host rows (a minute, or an hour past the minute retention): the host's
--- causes of idle work in the vocabulary of common's FailureCause, decided in this order (ADR 21):
+-- causes of idle work in the vocabulary of common's FailureCause, decided in this order (ADR 22):
 --   cpu-saturated  a cgroup of the pod (a container, or the pod's own, container '') used CPU at cpu_limit_share of
 --                  its limit or more, or was throttled by CFS in cfs_throttled_share of its periods or more;
 --   io-wait        the node's I/O pressure (PSI "full": no task could run for I/O) took io_pressure_share of the
