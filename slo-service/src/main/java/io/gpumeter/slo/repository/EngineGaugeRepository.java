@@ -137,6 +137,23 @@ public class EngineGaugeRepository {
                 });
     }
 
+    /**
+     * The pods ("namespace/pod") that reported any reading of a service — a gauge or its token counter — in the minutes
+     * starting in the window: the service of one namespace, or (null) of every namespace that reports the name.
+     */
+    public Uni<List<String>> podsOf(String service, String namespace, TimeWindow window) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT namespace || '/' || pod AS pod_key FROM slo.engine_gauge_minute
+                        WHERE service = $1 AND minute >= $2 AND minute < $3 AND ($4::text IS NULL OR namespace = $4)
+                        ORDER BY pod_key""")
+                .execute(Tuple.from(Arrays.asList(service, offset(window.start()), offset(window.end()), namespace)))
+                .map(rows -> {
+                    List<String> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(r.getString("pod_key")));
+                    return out;
+                });
+    }
+
     /** The namespaces whose pods reported cache gauges of a service in the minutes starting in the window. */
     public Uni<List<String>> namespacesOf(String service, TimeWindow window) {
         return pool.preparedQuery("""

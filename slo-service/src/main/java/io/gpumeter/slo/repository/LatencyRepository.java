@@ -111,6 +111,23 @@ public class LatencyRepository {
                 });
     }
 
+    /**
+     * The pods ("namespace/pod") that reported requests of a service in the minutes starting in the window: the service
+     * of one namespace, or (null) of every namespace that reports the name.
+     */
+    public Uni<List<String>> podsOf(String service, String namespace, TimeWindow window) {
+        return pool.preparedQuery("""
+                        SELECT DISTINCT namespace || '/' || pod AS pod_key FROM slo.request_minute
+                        WHERE service = $1 AND minute >= $2 AND minute < $3 AND ($4::text IS NULL OR namespace = $4)
+                        ORDER BY pod_key""")
+                .execute(Tuple.from(Arrays.asList(service, offset(window.start()), offset(window.end()), namespace)))
+                .map(rows -> {
+                    List<String> out = new ArrayList<>();
+                    rows.forEach(r -> out.add(r.getString("pod_key")));
+                    return out;
+                });
+    }
+
     /** Which of these "namespace/pod" keys reported requests of any service in the window. */
     public Uni<Set<String>> podsWithRequests(Set<String> podKeys, TimeWindow window) {
         if (podKeys.isEmpty()) {
