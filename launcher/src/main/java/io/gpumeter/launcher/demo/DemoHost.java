@@ -19,8 +19,8 @@ import java.util.SplittableRandom;
  * CFS periods, its CPU limit, disk), its sandbox's network, and every GPU node's CPU, pressure and network. Three
  * stories are in it:
  * <ul>
- *   <li>the second inference service's pod is CPU-throttled at its limit for twenty minutes, its card idle while it
- *   waits, and its requests slow;</li>
+ *   <li>the second inference service's pod is CPU-throttled at its limit for twenty minutes and its requests slow;
+ *   so is a Triton server on a MIG instance, whose instance idles while it waits;</li>
  *   <li>a training job on a whole-card node stalls on I/O for twenty-five minutes: its node's I/O pressure high, the
  *   job reading hard, its card idle;</li>
  *   <li>the second service's card is held at its software power cap for ten minutes (dcgm-exporter's clocks-event
@@ -42,6 +42,7 @@ final class DemoHost {
     private final DemoSignals signals;
     private final SimPod cpuPod;
     private final SimPod ioPod;
+    private final SimPod idleCpuPod;
 
     DemoHost(DemoSignals signals) {
         this.signals = signals;
@@ -53,6 +54,13 @@ final class DemoHost {
                 .filter(p -> p.pool() == GpuPool.WHOLE_CARD && !p.grants().isEmpty() && p.holdsAt(from) && p.holdsAt(to)
                         && !p.nodeName().equals(signals.sharedNode()))
                 .min(Comparator.comparing(SimPod::scheduledAt).thenComparing(SimPod::uid)).orElse(null);
+        Instant cpuFrom = cpuFrom();
+        Instant cpuTo = cpuTo();
+        // an instance of its own: what it does not do is not hidden by a neighbour's work on the same card
+        this.idleCpuPod = signals.plan().pods().stream()
+                .filter(p -> p.pool() == GpuPool.MIG && !p.grants().isEmpty() && p.holdsAt(cpuFrom) && p.holdsAt(cpuTo))
+                .min(Comparator.comparing((SimPod p) -> p.owner() != null && "ReplicaSet".equals(p.owner().kind()) ? 0 : 1)
+                        .thenComparing(SimPod::scheduledAt).thenComparing(SimPod::uid)).orElse(null);
     }
 
     Instant cpuFrom() {
@@ -84,6 +92,11 @@ final class DemoHost {
         return cpuPod;
     }
 
+    /** The MIG inference pod throttled at its CPU limit while its instance idles, or null when none runs then. */
+    SimPod idleCpuPod() {
+        return idleCpuPod;
+    }
+
     /** The job stalled on I/O, or null when no whole-card job runs through its stretch. */
     SimPod ioPod() {
         return ioPod;
@@ -95,7 +108,7 @@ final class DemoHost {
     }
 
     boolean cpuThrottled(SimPod pod, Instant minute) {
-        return pod == cpuPod && within(minute, cpuFrom(), cpuTo());
+        return (pod == cpuPod || pod == idleCpuPod) && within(minute, cpuFrom(), cpuTo());
     }
 
     boolean ioStalled(SimPod pod, Instant minute) {

@@ -188,6 +188,27 @@ public final class DemoSignals {
         return host;
     }
 
+    /**
+     * The hosts' three stories, for checking what the suite makes of them: the pod throttled at its CPU limit
+     * (namespace/name) and when, the job stalled on I/O and when, the card held at its power cap and when.
+     */
+    public record HostStories(String cpuPod, String cpuService, String idleCpuPod, Instant cpuFrom, Instant cpuTo,
+                              String ioPod, Instant ioFrom, Instant ioTo, String cappedCard, Instant capFrom,
+                              Instant capTo) {
+    }
+
+    public HostStories hostStories() {
+        DemoHost h = host();
+        SimPod cpu = h.cpuPod();
+        SimPod io = h.ioPod();
+        SimPod idle = h.idleCpuPod();
+        return new HostStories(cpu == null ? null : cpu.namespace() + "/" + cpu.name(),
+                cpu == null ? null : SECOND_SERVICE, idle == null ? null : idle.namespace() + "/" + idle.name(),
+                h.cpuFrom(), h.cpuTo(),
+                io == null ? null : io.namespace() + "/" + io.name(), h.ioFrom(), h.ioTo(), h.cappedCard(), h.capFrom(),
+                h.capTo());
+    }
+
     /** kubelet's cAdvisor and node-exporter pages of every GPU node, once a minute. */
     public List<Push> hostPushes() {
         return host().pushes();

@@ -123,6 +123,8 @@ class DemoSignalsTest {
         assertEquals(DemoSignals.IDLE, s.activity(host.cpuPod(), inCpu), 0.01, "its card idles while it waits on CPU");
         assertTrue(s.activity(host.cpuPod(), beforeCpu) > DemoSignals.IDLE * 1.5);
         assertEquals(DemoSignals.IDLE, s.activity(host.ioPod(), host.ioFrom().plus(Duration.ofMinutes(3))), 0.01);
+        assertNotNull(host.idleCpuPod(), "a MIG inference pod runs through the throttled stretch");
+        assertEquals(DemoSignals.IDLE, s.activity(host.idleCpuPod(), inCpu), 0.01, "its instance idles while it waits");
         DemoSignals.InferenceService second = s.services().get(1);
         assertTrue(s.ttftMs(second, inCpu, 0) > 2 * second.thresholdMs(), "slow enough for the jitter rule");
         assertTrue(s.ttftMs(second, host.capFrom().plus(Duration.ofMinutes(2)), 0) > 2 * second.thresholdMs());
