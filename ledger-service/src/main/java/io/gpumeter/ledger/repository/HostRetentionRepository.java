@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * largest; a column no minute reported stays null.
  */
 @ApplicationScoped
-public class HostRetentionRepository {
+public class HostRetentionRepository implements RetentionBooks {
 
     /**
      * A minute table, its hour table, its key and its columns: summed, or kept at their largest.
@@ -45,10 +45,6 @@ public class HostRetentionRepository {
             List.of("cpus"));
     private static final DateTimeFormatter DAY = DateTimeFormatter.BASIC_ISO_DATE;
     private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyyMM");
-
-    /** What folding one day did: minute rows read and hour rows written or added to, both tables together. */
-    public record Folded(LocalDate day, long minuteRows, long hourRows) {
-    }
 
     private final Pool pool;
 

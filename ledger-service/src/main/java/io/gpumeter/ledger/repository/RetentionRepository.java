@@ -20,7 +20,7 @@ import java.util.Optional;
  * at once, one does a step and the other, let in after it, finds the partition gone. Every day is folded, and once.
  */
 @ApplicationScoped
-public class RetentionRepository {
+public class RetentionRepository implements RetentionBooks {
 
     /** Taken by every retention step; a replica that finds it held waits for the other's step to end. */
     static final String LOCK = "gpumeter.ledger.retention";
@@ -28,10 +28,6 @@ public class RetentionRepository {
     static final String PARTITIONS_LOCK = "gpumeter.ledger.partitions";
     private static final DateTimeFormatter DAY = DateTimeFormatter.BASIC_ISO_DATE;
     private static final DateTimeFormatter MONTH = DateTimeFormatter.ofPattern("yyyyMM");
-
-    /** What folding one day did: minute rows read and hour rows written or added to. */
-    public record Folded(LocalDate day, long minuteRows, long hourRows) {
-    }
 
     private final Pool pool;
 

@@ -2,6 +2,7 @@ package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.ledger.service.HostRetention;
+import io.gpumeter.ledger.service.RetentionSweep;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -121,7 +122,7 @@ class HostResourceTest {
             nodes.append(nodes.isEmpty() ? "" : ",").append(node("gpu-old", minute, 30_000, 2));
         }
         deliver(batch("h3", containers.toString(), nodes.toString())).statusCode(200).body("stored", equalTo(60));
-        HostRetention.Report folded = retention.run(Instant.parse("2026-03-01T00:00:00Z")).await().indefinitely();
+        RetentionSweep.Report folded = retention.run(Instant.parse("2026-03-01T00:00:00Z")).await().indefinitely();
         assertEquals(1, folded.daysFolded());
         read("h3", "\"ml/old-0\"", "\"gpu-old\"", "2026-01-10T10:30:00Z", "2026-01-10T12:00:00Z").statusCode(200)
                 .body("containers", hasSize(2))
@@ -131,7 +132,7 @@ class HostResourceTest {
                 .body("containers[1].minutes", equalTo(10))
                 .body("nodes[0].minutes", equalTo(20)).body("nodes[0].ioPressureStalledSeconds", equalTo(40.0f))
                 .body("nodes[0].coveredSeconds", equalTo(600.0f)).body("nodes[0].cpus", equalTo(64));
-        HostRetention.Report later = retention.run(Instant.parse("2027-04-01T00:00:00Z")).await().indefinitely();
+        RetentionSweep.Report later = retention.run(Instant.parse("2027-04-01T00:00:00Z")).await().indefinitely();
         assertEquals(1, later.hourMonthsDropped(), "January 2026's hours, past 400 days");
         read("h3", "\"ml/old-0\"", "\"gpu-old\"", "2026-01-10T00:00:00Z", "2026-01-11T00:00:00Z").statusCode(200)
                 .body("containers", hasSize(0)).body("nodes", hasSize(0));

@@ -1,6 +1,7 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.ledger.service.RetentionSweep;
 import io.gpumeter.ledger.service.UsageRetention;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -182,14 +183,14 @@ class UsageRetentionTest {
     @Test
     @Order(2)
     void minutesPastTheirRetentionBecomeHoursWithTheSameSumsOnceWhenTwoReplicasRunAtOnce() {
-        List<UsageRetention.Report> reports = Uni.combine().all().unis(retention.run(FIRST_RUN), retention.run(FIRST_RUN))
-                .with(UsageRetention.Report.class, List::copyOf).await().indefinitely();
+        List<RetentionSweep.Report> reports = Uni.combine().all().unis(retention.run(FIRST_RUN), retention.run(FIRST_RUN))
+                .with(RetentionSweep.Report.class, List::copyOf).await().indefinitely();
         // The three January days fold once between the two runs; February 28 is within 35 days of March 1.
-        assertEquals(3, reports.stream().mapToInt(UsageRetention.Report::daysFolded).sum());
+        assertEquals(3, reports.stream().mapToInt(RetentionSweep.Report::daysFolded).sum());
         Map<String, double[]> expected = expectedHours(SENT, Instant.parse("2026-01-25T00:00:00Z"));
         long minuteRows = expected.values().stream().mapToLong(h -> (long) h[3]).sum();
-        assertEquals(minuteRows, reports.stream().mapToLong(UsageRetention.Report::minuteRowsFolded).sum());
-        assertEquals(expected.size(), reports.stream().mapToLong(UsageRetention.Report::hourRowsWritten).sum());
+        assertEquals(minuteRows, reports.stream().mapToLong(RetentionSweep.Report::minuteRowsFolded).sum());
+        assertEquals(expected.size(), reports.stream().mapToLong(RetentionSweep.Report::hourRowsWritten).sum());
         assertFalse(exists("usage_minute_p20260110") || exists("usage_minute_p20260120") || exists("usage_minute_p20260121"));
         assertTrue(exists("usage_minute_p20260228"));
         assertEquals(List.of("0"), rows("SELECT count(*) FROM ledger.usage_minute WHERE minute < '2026-02-01'"));
@@ -212,8 +213,8 @@ class UsageRetentionTest {
     void runningAgainChangesNothing() {
         String hoursBefore = String.join("\n", rows("SELECT * FROM ledger.usage_hour ORDER BY 1, 2, 3, 4, 5, 6"));
         String minutesBefore = String.join("\n", rows("SELECT * FROM ledger.usage_minute ORDER BY 1, 2, 3, 4, 5, 6"));
-        UsageRetention.Report again = retention.run(FIRST_RUN).await().indefinitely();
-        assertEquals(new UsageRetention.Report(0, 0, 0, 0), again);
+        RetentionSweep.Report again = retention.run(FIRST_RUN).await().indefinitely();
+        assertEquals(new RetentionSweep.Report(0, 0, 0, 0), again);
         assertEquals(hoursBefore, String.join("\n", rows("SELECT * FROM ledger.usage_hour ORDER BY 1, 2, 3, 4, 5, 6")));
         assertEquals(minutesBefore, String.join("\n", rows("SELECT * FROM ledger.usage_minute ORDER BY 1, 2, 3, 4, 5, 6")));
     }
@@ -265,8 +266,8 @@ class UsageRetentionTest {
     void minutesOfAFoldedDayArrivingLateAreAddedToItsHour() {
         Sent late = new Sent("GPU-C", "SM_ACTIVE", 0.25, Instant.parse("2026-01-20T00:03:30Z"));
         send(List.of(late));
-        UsageRetention.Report report = retention.run(FIRST_RUN).await().indefinitely();
-        assertEquals(new UsageRetention.Report(1, 1, 1, 0), report);
+        RetentionSweep.Report report = retention.run(FIRST_RUN).await().indefinitely();
+        assertEquals(new RetentionSweep.Report(1, 1, 1, 0), report);
         List<Sent> all = new ArrayList<>(SENT);
         all.add(late);
         double[] h = expectedHours(all, Instant.parse("2026-01-25T00:00:00Z")).get("GPU-C|SM_ACTIVE|2026-01-20T00:00:00Z");
@@ -281,7 +282,7 @@ class UsageRetentionTest {
     @Order(6)
     void hoursPastTheirRetentionAreDroppedAndTheBooksStay() {
         String segments = rows("SELECT count(*) FROM ledger.allocation_segment").get(0);
-        UsageRetention.Report report = retention.run(YEAR_LATER).await().indefinitely();
+        RetentionSweep.Report report = retention.run(YEAR_LATER).await().indefinitely();
         // 2027-04-01 less 400 days is 2026-02-25: January's month of hours goes; February's (28th folded now) stays.
         assertEquals(1, report.hourMonthsDropped());
         assertEquals(1, report.daysFolded());
