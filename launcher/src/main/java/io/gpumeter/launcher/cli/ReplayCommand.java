@@ -1,10 +1,7 @@
 package io.gpumeter.launcher.cli;
 
-import io.gpumeter.common.fact.ClusterName;
-import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.launcher.replay.ReplayClient;
 import io.gpumeter.launcher.replay.RequestCutter;
-import io.gpumeter.launcher.suite.LocalKeys;
 import io.gpumeter.launcher.suite.Service;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -90,18 +87,12 @@ public final class ReplayCommand implements Callable<Integer> {
         if (inFlight < 1 || inFlight > 8) {
             throw new UsageException("--in-flight must be between 1 and 8");
         }
-        if (cluster != null) {
-            try {
-                ClusterName.require("--cluster", cluster);
-            } catch (ApiProblem e) {
-                throw new UsageException(e.getMessage()); // our own words, naming the option
-            }
-        }
-        URI base = collector != null ? collector : URI.create("http://127.0.0.1:" + Service.COLLECTOR.defaultPort());
-        URI endpoint = URI.create(base.toString().replaceAll("/+$", "") + "/api/v1/ingest/kubernetes"
+        ServiceCall.requireCluster(cluster);
+        URI endpoint = URI.create(ServiceCall.base(collector, Service.COLLECTOR) + "/api/v1/ingest/kubernetes"
                 + (cluster == null ? "" : "?cluster=" + URLEncoder.encode(cluster, StandardCharsets.UTF_8)));
         PrintWriter out = spec.commandLine().getOut();
-        ReplayClient client = new ReplayClient(endpoint, token(), (int) inFlight, 5, Duration.ofSeconds(1), stored -> {
+        Optional<String> token = ServiceCall.token(tokenFile, env, stateDir, "replay", List.of("admin"));
+        ReplayClient client = new ReplayClient(endpoint, token, (int) inFlight, 5, Duration.ofSeconds(1), stored -> {
             out.printf("request %d, lines %,d–%,d: %,d events, %,d stored, %,d duplicates, %,d skipped, %.1f s%n",
                     stored.request().index(), stored.request().firstLine(),
                     stored.request().firstLine() + stored.request().lines() - 1, stored.events(), stored.accepted(),
@@ -126,21 +117,5 @@ public final class ReplayCommand implements Callable<Integer> {
                 + "stored counts as duplicates.");
         err.flush();
         return 1;
-    }
-
-    /** The token to send: the file's, GPUMETER_TOKEN, or an admin token of the local run for an hour. */
-    private Optional<String> token() throws IOException {
-        if (tokenFile != null) {
-            return Optional.of(Files.readString(CallerPaths.resolve(tokenFile)).trim());
-        }
-        String given = env.get("GPUMETER_TOKEN");
-        if (given != null && !given.isBlank()) {
-            return Optional.of(given.trim());
-        }
-        Path state = stateDir.toAbsolutePath().normalize();
-        if (Files.isDirectory(state.resolve("keys"))) {
-            return Optional.of(LocalKeys.in(state).token("replay", List.of("admin"), Duration.ofHours(1)));
-        }
-        return Optional.empty();
     }
 }

@@ -4,9 +4,6 @@ import com.fasterxml.jackson.core.json.JsonWriteFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
-import io.gpumeter.common.fact.ClusterName;
-import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.launcher.suite.LocalKeys;
 import io.gpumeter.launcher.suite.Service;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -25,7 +22,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -33,7 +29,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.Callable;
 
 /** {@code triage}: alert-service's triage of a pod, Kueue Workload, PodGroup, node or inference service, in a terminal. */
@@ -105,7 +100,8 @@ public final class TriageCommand implements Callable<Integer> {
         URI endpoint = endpoint();
         HttpRequest.Builder request = HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(60))
                 .header("Accept", "application/json").GET();
-        token().ifPresent(t -> request.header("Authorization", "Bearer " + t));
+        ServiceCall.token(tokenFile, env, stateDir, "triage", List.of("reader"))
+                .ifPresent(t -> request.header("Authorization", "Bearer " + t));
         HttpResponse<String> answer;
         try {
             answer = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build()
@@ -157,12 +153,8 @@ public final class TriageCommand implements Callable<Integer> {
             subject[2] = subject[2].substring(slash + 1);
         }
         query.put(subject[0], subject[2]);
+        ServiceCall.requireCluster(cluster);
         if (cluster != null) {
-            try {
-                ClusterName.require("--cluster", cluster);
-            } catch (ApiProblem e) {
-                throw new UsageException(e.getMessage());
-            }
             query.put("cluster", cluster);
         }
         if (at != null) {
@@ -180,8 +172,7 @@ public final class TriageCommand implements Callable<Integer> {
     }
 
     private String base() {
-        URI given = alert != null ? alert : URI.create("http://127.0.0.1:" + Service.ALERT.defaultPort());
-        return given.toString().replaceAll("/+$", "");
+        return ServiceCall.base(alert, Service.ALERT);
     }
 
     /** What alert-service said, in its own words where it gave a problem document; made safe to print. */
@@ -201,21 +192,5 @@ public final class TriageCommand implements Callable<Integer> {
 
     private static String encode(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
-    }
-
-    /** The token to send: the file's, GPUMETER_TOKEN, or a reader's of the local run for an hour. */
-    private Optional<String> token() throws IOException {
-        if (tokenFile != null) {
-            return Optional.of(Files.readString(CallerPaths.resolve(tokenFile)).trim());
-        }
-        String given = env.get("GPUMETER_TOKEN");
-        if (given != null && !given.isBlank()) {
-            return Optional.of(given.trim());
-        }
-        Path state = stateDir.toAbsolutePath().normalize();
-        if (Files.isDirectory(state.resolve("keys"))) {
-            return Optional.of(LocalKeys.in(state).token("triage", List.of("reader"), Duration.ofHours(1)));
-        }
-        return Optional.empty();
     }
 }
