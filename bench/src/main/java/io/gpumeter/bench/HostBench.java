@@ -4,13 +4,7 @@ import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -21,7 +15,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -41,26 +34,19 @@ public final class HostBench {
     private static final int CPUS = 64;
     private static final String[] MODES = {"idle", "iowait", "irq", "nice", "softirq", "steal", "system", "user"};
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private String authorization;
+    private IngestRun ingest;
 
     public static void main(String[] args) throws Exception {
         int nodes = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int containers = args.length > 1 ? Integer.parseInt(args[1]) : 100;
         int minutes = args.length > 2 ? Integer.parseInt(args[2]) : 2;
-        Path root = Path.of("").toAbsolutePath();
-        Path state = root.resolve("bench/target/host-run");
-        try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts()
-                .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
-                .logDirectory(state.resolve("logs")).jvmOptions(List.of("-XX:+UseParallelGC", "-Xmx1g"))
-                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
-                .readyTimeout(Duration.ofMinutes(3)).build().start()) {
+        try (Suite suite = IngestRun.start("host-run")) {
             new HostBench().run(suite, nodes, containers, minutes);
         }
     }
 
     private void run(Suite suite, int nodes, int containers, int minutes) throws Exception {
-        authorization = "Bearer " + suite.adminToken();
+        ingest = new IngestRun(suite);
         DatabaseConnection db = suite.database().orElseThrow();
         URI collector = suite.url(Service.COLLECTOR);
         int rounds = 2 * minutes + 1; // a minute closes at the first scrape at or after its end
@@ -81,10 +67,10 @@ public final class HostBench {
             for (int n = 0; n < nodes; n++) {
                 int node = n;
                 int round = r;
-                answers.add(pool.submit(() -> post(collector.resolve("/api/v1/ingest/cadvisor?node=node-" + node),
-                        cadvisor(node, containers, round, at))));
-                answers.add(pool.submit(() -> post(collector.resolve("/api/v1/ingest/node-exporter?node=node-" + node),
-                        nodeExporter(node, round, at))));
+                URI kubelet = collector.resolve("/api/v1/ingest/cadvisor?node=node-" + node);
+                URI exporter = collector.resolve("/api/v1/ingest/node-exporter?node=node-" + node);
+                answers.add(pool.submit(() -> ingest.post(kubelet, cadvisor(node, containers, round, at))));
+                answers.add(pool.submit(() -> ingest.post(exporter, nodeExporter(node, round, at))));
             }
             for (Future<?> f : answers) {
                 f.get();
@@ -115,7 +101,7 @@ public final class HostBench {
                         .append("\",container=\"main\"} 50 ").append(START.minusSeconds(3600).toEpochMilli()).append('\n');
             }
             URI uri = collector.resolve("/api/v1/ingest/dcgm?node=node-" + n);
-            answers.add(pool.submit(() -> post(uri, body.toString())));
+            answers.add(pool.submit(() -> ingest.post(uri, body.toString())));
         }
         for (Future<?> f : answers) {
             f.get();
@@ -208,7 +194,7 @@ public final class HostBench {
         List<Future<?>> answers = new ArrayList<>();
         for (int s = 0; s < seconds; s++) {
             String body = UsageBench.scrape(gpus, start.plusSeconds(s));
-            answers.add(pool.submit(() -> post(endpoint, body)));
+            answers.add(pool.submit(() -> ingest.post(endpoint, body)));
         }
         for (Future<?> f : answers) {
             f.get();
@@ -236,22 +222,5 @@ public final class HostBench {
         System.out.printf("beside it, GPU usage: %,d GPUs x %d fields x %d s = %,d samples in %.1f s = %,.0f samples/s"
                 + " (collector parse + ledger minute rollups)%n", gpus, UsageBench.FIELDS.length, seconds, samples, took,
                 samples / took);
-    }
-
-    private void post(URI endpoint, String body) {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint)
-                            .header("Authorization", authorization).timeout(Duration.ofMinutes(5))
-                            .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("collector answered " + response.statusCode() + ": " + response.body());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

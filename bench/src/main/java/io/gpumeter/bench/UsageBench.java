@@ -8,12 +8,7 @@ import org.postgresql.copy.CopyManager;
 
 import java.io.IOException;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -25,7 +20,6 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
@@ -45,25 +39,18 @@ public final class UsageBench {
             "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_SM_CLOCK"};
     private static final Instant START = Instant.parse("2026-05-04T00:00:00Z");
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private String authorization;
+    private IngestRun ingest;
 
     public static void main(String[] args) throws Exception {
         int gpus = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
         int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 120;
-        Path root = Path.of("").toAbsolutePath();
-        Path state = root.resolve("bench/target/usage-run");
-        try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts()
-                .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
-                .logDirectory(state.resolve("logs")).jvmOptions(List.of("-XX:+UseParallelGC", "-Xmx1g"))
-                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
-                .readyTimeout(Duration.ofMinutes(3)).build().start()) {
+        try (Suite suite = IngestRun.start("usage-run")) {
             new UsageBench().run(suite, gpus, seconds);
         }
     }
 
     private void run(Suite suite, int gpus, int seconds) throws Exception {
-        authorization = "Bearer " + suite.adminToken();
+        ingest = new IngestRun(suite);
         long samples = (long) gpus * FIELDS.length * seconds;
         System.out.printf("gpumeter usage ingest benchmark: %,d GPUs x %d fields x %d s = %,d samples, %d cores%n", gpus,
                 FIELDS.length, seconds, samples, Runtime.getRuntime().availableProcessors());
@@ -148,24 +135,12 @@ public final class UsageBench {
         return body.toString();
     }
 
+    /** Posts a scrape and returns how many samples the collector accepted of it. */
     private int post(URI endpoint, String body) {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(endpoint)
-                    .header("Authorization", authorization).timeout(Duration.ofMinutes(5))
-                    .header("Content-Type", "text/plain").POST(HttpRequest.BodyPublishers.ofString(body)).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("collector answered " + response.statusCode() + ": " + response.body());
-            }
-            String marker = "\"accepted\":";
-            int at = response.body().indexOf(marker) + marker.length();
-            return Integer.parseInt(response.body().substring(at, response.body().indexOf(',', at)));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        String answer = ingest.post(endpoint, body);
+        String marker = "\"accepted\":";
+        int at = answer.indexOf(marker) + marker.length();
+        return Integer.parseInt(answer.substring(at, answer.indexOf(',', at)));
     }
 
     /** COPYs the same samples, one row each, into a table keyed like the ledger's rows; returns seconds taken. */
