@@ -46,6 +46,10 @@ public final class Advice {
                     + " longer queue-wait ceiling"),
             Map.entry("USED_ALLOCATED", "Right-size the requests (idle GPU-hours in GET /api/v1/idle) or share the"
                     + " cards through HAMi"),
+            Map.entry("TOKENS_PER_JOULE", "Read each pod's tokens and joules in the curve CSV: a card that draws power"
+                    + " while the engine waits spends its energy on nothing — find what held it back (GET /api/v1/idle,"
+                    + " allocatedNotBusyBy), look for power caps and thermal slowdowns on its cards (GET"
+                    + " /api/v1/gpus/{uuid}/throttling), or share the card (HAMi, MIG) so its energy does work"),
             Map.entry("BLOCKED", "Enforce the quota at admission: a Kueue LocalQueue for the namespace and a"
                     + " ClusterQueue whose nominal quota covers the tenant's share only"));
 

@@ -16,8 +16,15 @@ import java.util.Map;
  */
 public final class Figures {
 
-    /** A cell's figure: {@code value} null when there was nothing to compute it from ({@code missing} says what). */
-    public record Figure(Double value, String missing, List<Run.Call> calls, String csv) {
+    /**
+     * A cell's figure: {@code value} null when there was nothing to compute it from ({@code missing} says what);
+     * {@code note} what a reader of a figure that was computed should know of it (part of it not measured), else null.
+     */
+    public record Figure(Double value, String missing, List<Run.Call> calls, String csv, String note) {
+
+        public Figure(Double value, String missing, List<Run.Call> calls, String csv) {
+            this(value, missing, calls, csv, null);
+        }
     }
 
     private Figures() {
@@ -41,6 +48,7 @@ public final class Figures {
             case FRAGMENTATION -> fragmentation(fleet);
             case QUEUE_WAIT_P50, QUEUE_WAIT_P95 -> queueWait(metric, cell, fleet);
             case USED_ALLOCATED -> usedAllocated(cell, fleet);
+            case TOKENS_PER_JOULE -> EnergyFigures.tokensPerJoule(cell, fleet);
             case ALLOCATED_COST, USED_COST, IDLE_COST -> CostFigures.of(metric, cell, fleet);
         };
     }

@@ -34,9 +34,17 @@ public final class Judge {
         String csv = figure.csv();
         Double observed = figure.value();
         String missing = figure.missing();
+        // what a computed figure's reader should know of it (energy measured for part of the hours), by cell
+        List<String> notes = new ArrayList<>();
+        if (figure.note() != null) {
+            notes.add(clause.kind() == Kind.RATIO ? clause.cell() + ": " + figure.note() : figure.note());
+        }
         if (clause.kind() == Kind.RATIO) {
             CellData base = cells.get(clause.baselineCell());
             Figures.Figure baseline = Figures.of(clause.metric(), clause.sli(), base, cells, fleet);
+            if (baseline.note() != null) {
+                notes.add(clause.baselineCell() + ": " + baseline.note());
+            }
             pods.addAll(base.facts());
             csv = csv + baseline.csv().substring(baseline.csv().indexOf('\n') + 1);
             calls.addAll(baseline.calls());
@@ -84,7 +92,8 @@ public final class Judge {
         String verdict = pass ? Run.PASS : Run.FAIL;
         return new Run.Outcome(clause.name(), clause.quadrant().name(), clause.kind().name(), clause.metric().name(),
                 sli(clause), clause.cell(), clause.baselineCell(), verdict, value, limit, comparison, unit, what + " = " + value.toPlainString()
-                + " " + unit + " " + comparison + " " + limit.toPlainString() + ": " + verdict, evidence);
+                + " " + unit + " " + comparison + " " + limit.toPlainString() + ": " + verdict
+                + (notes.isEmpty() ? "" : " (" + String.join("; ", notes) + ")"), evidence);
     }
 
     /**

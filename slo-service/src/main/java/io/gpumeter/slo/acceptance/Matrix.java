@@ -13,8 +13,8 @@ import java.util.Map;
  * The test matrix, workload × form × metric, each figure in its quadrant and the three benchmark classes never in one
  * table: peak (the dedicated cells' health baseline: TTFT p50/p99, throughput, tokens/s, p99 spread, jitter events),
  * shareability (shared cells: TTFT p95/p99, interference factor, jitter-minute rate, p99 spread, jitter events) and
- * deliverability (every cell: cold start, queue wait, failure rate, MTTR, used/allocated, and allocated, used and
- * idle cost).
+ * deliverability (every cell: cold start, queue wait, failure rate, MTTR, used/allocated, tokens per joule, and
+ * allocated, used and idle cost).
  */
 public final class Matrix {
 
@@ -57,8 +57,8 @@ public final class Matrix {
                 col.add(share, SHAREABILITY, Metric.JITTER_EVENT_RATE, null);
             }
             for (Metric m : List.of(Metric.COLD_START, Metric.QUEUE_WAIT_P50, Metric.QUEUE_WAIT_P95,
-                    Metric.FAILURE_RATE, Metric.MTTR, Metric.USED_ALLOCATED, Metric.ALLOCATED_COST, Metric.USED_COST,
-                    Metric.IDLE_COST)) {
+                    Metric.FAILURE_RATE, Metric.MTTR, Metric.USED_ALLOCATED, Metric.TOKENS_PER_JOULE,
+                    Metric.ALLOCATED_COST, Metric.USED_COST, Metric.IDLE_COST)) {
                 col.add(deliver, DELIVERABILITY, m, null);
             }
         }

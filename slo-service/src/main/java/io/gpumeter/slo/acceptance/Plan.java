@@ -65,8 +65,13 @@ public record Plan(String name, Instant from, Instant to, List<Cell> cells, List
                 + " currency"),
         USED_COST(Quadrant.EFFICIENCY, "cost", "the cell's pods' used GPU-hours at the same rates"),
         IDLE_COST(Quadrant.EFFICIENCY, "cost", "allocated cost less used cost"),
-        // TOKENS_PER_JOULE (EFFICIENCY, tokens/J): generated tokens over the energy of the cell's pods' units. It joins
-        // here when the ledger answers a pod's energy; until then no clause can name it and no figure is guessed.
+        TOKENS_PER_JOULE(Quadrant.EFFICIENCY, "tokens/J", "generated tokens of the cell's pods over the energy of"
+                + " their GPU units in the window, summed over the pods that have both: each pod's tokens from vLLM's"
+                + " vllm:generation_tokens_total as TOKENS_PER_S reads it (from its first reading in the window to its"
+                + " last), its energy the ledger's energyKWh of its units (each minute of a card's energy split among"
+                + " the units on it by allocated fraction; GET /api/v1/gpu-hours?groupBy=pod,model) × 3.6e6; a card"
+                + " the ledger never measured is no energy, not 0 J, so no figure; where energy was measured for part"
+                + " of the pods' allocated hours the statement says how much"),
         QUEUE_WAIT_P50(Quadrant.GOVERNANCE, "s", "the median queue wait of what was admitted in the window through the"
                 + " cell's ClusterQueue (or, for a tenant's cell, its tenant's queues)"),
         QUEUE_WAIT_P95(Quadrant.GOVERNANCE, "s", "the 95th percentile queue wait, as QUEUE_WAIT_P50");
@@ -120,9 +125,9 @@ public record Plan(String name, Instant from, Instant to, List<Cell> cells, List
             return definition;
         }
 
-        /** Throughputs and used/allocated are better high: their limits are floors, not ceilings. */
+        /** Throughputs, tokens per joule and used/allocated are better high: their limits are floors, not ceilings. */
         public boolean higherIsBetter() {
-            return this == THROUGHPUT || this == TOKENS_PER_S || this == USED_ALLOCATED;
+            return this == THROUGHPUT || this == TOKENS_PER_S || this == USED_ALLOCATED || this == TOKENS_PER_JOULE;
         }
     }
 

@@ -11,7 +11,7 @@ import java.util.Locale;
 public enum Quadrant {
     PERFORMANCE("Throughput, latency percentiles and cold start"),
     STABILITY("Spread of the p99, jitter events, failures and the time to recover"),
-    EFFICIENCY("Fragmentation, used over allocated GPU-hours and what they cost"),
+    EFFICIENCY("Fragmentation, used over allocated GPU-hours, what they cost and tokens per joule"),
     GOVERNANCE("Queue wait and over-quota requests held back");
 
     private final String covers;

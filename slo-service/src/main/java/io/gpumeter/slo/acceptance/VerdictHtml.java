@@ -61,6 +61,7 @@ public final class VerdictHtml {
             Map.entry("MTTR", "MTTR s"),
             Map.entry("QUEUE_WAIT_P50", "wait p50"), Map.entry("QUEUE_WAIT_P95", "wait p95"),
             Map.entry("FAILURE_RATE", "failed"), Map.entry("USED_ALLOCATED", "used / alloc"),
+            Map.entry("TOKENS_PER_JOULE", "tok/J"),
             Map.entry("ALLOCATED_COST", "cost"), Map.entry("USED_COST", "used cost"), Map.entry("IDLE_COST", "idle cost"));
 
     private VerdictHtml() {

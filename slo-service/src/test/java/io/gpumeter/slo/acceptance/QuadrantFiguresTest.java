@@ -13,6 +13,7 @@ import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The figures the quadrants gained, each on a fixture worked out by hand in its comment. */
 class QuadrantFiguresTest {
@@ -107,6 +108,8 @@ class QuadrantFiguresTest {
         assertEquals(Quadrant.STABILITY, Plan.Metric.FAILURE_RATE.quadrant());
         assertEquals(Quadrant.EFFICIENCY, Plan.Metric.USED_ALLOCATED.quadrant());
         assertEquals(Quadrant.EFFICIENCY, Plan.Metric.FRAGMENTATION.quadrant());
+        assertEquals(Quadrant.EFFICIENCY, Plan.Metric.TOKENS_PER_JOULE.quadrant());
+        assertTrue(Plan.Metric.TOKENS_PER_JOULE.higherIsBetter(), "a floor, as tokens per second");
         assertEquals(Quadrant.GOVERNANCE, Plan.Metric.QUEUE_WAIT_P95.quadrant());
         assertEquals(Quadrant.STABILITY, Quadrant.of("TTFT_P99_SPREAD"));
         assertEquals(Quadrant.PERFORMANCE, Quadrant.of("E2E_P50"));
