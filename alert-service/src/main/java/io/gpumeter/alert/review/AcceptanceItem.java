@@ -29,11 +29,22 @@ public record AcceptanceItem(ObjectNode cell, ObjectNode baseline, ObjectNode as
     enum Clause { THRESHOLD, RATIO, BLOCKED }
 
     enum Metric {
-        P50, P95, P99, MAX, THROUGHPUT, TOKENS_PER_S, INTERFERENCE_FACTOR, FRAGMENTATION, FAILURE_RATE, QUEUE_WAIT_P50,
-        QUEUE_WAIT_P95, USED_ALLOCATED, ALLOCATED_COST, USED_COST, IDLE_COST;
+        P50, P95, P99, MAX, THROUGHPUT, TOKENS_PER_S, COLD_START, INTERFERENCE_FACTOR, P99_SPREAD, JITTER_EVENT_RATE,
+        FAILURE_RATE, MTTR, FRAGMENTATION, USED_ALLOCATED, TOKENS_PER_JOULE, ALLOCATED_COST, USED_COST, IDLE_COST,
+        QUEUE_WAIT_P50, QUEUE_WAIT_P95;
 
         boolean latency() {
             return this == P50 || this == P95 || this == P99 || this == MAX;
+        }
+
+        /** A figure of one SLI's latency curve (its percentiles, the p99's spread): the clause names its SLI. */
+        boolean takesSli() {
+            return latency() || this == P99_SPREAD;
+        }
+
+        /** Given in milliseconds, as the SLI figures are: a THRESHOLD's limit is maxMs, never max or min. */
+        boolean inMilliseconds() {
+            return takesSli();
         }
     }
 
@@ -98,10 +109,11 @@ public record AcceptanceItem(ObjectNode cell, ObjectNode baseline, ObjectNode as
         }
         Metric metric = Fields.member(a, "metric", at, Metric.values(), null);
         out.put("metric", metric.name());
-        if (metric.latency()) {
+        if (metric.takesSli()) {
             out.put("sli", Fields.member(a, "sli", at, Sli.values(), null).name());
         } else if (a.hasNonNull("sli")) {
-            throw new InvalidInput(Fields.at(at, "sli"), Fields.at(at, "sli") + " is for latency metrics (P50, P95, P99, MAX)");
+            throw new InvalidInput(Fields.at(at, "sli"), Fields.at(at, "sli") + " is for latency metrics (P50, P95,"
+                    + " P99, MAX, P99_SPREAD)");
         }
         if (kind == Clause.RATIO) {
             if (!hasBaseline) {
@@ -112,7 +124,7 @@ public record AcceptanceItem(ObjectNode cell, ObjectNode baseline, ObjectNode as
             limits(a, at, out, "maxRatio", "minRatio");
             return out;
         }
-        if (metric.latency()) {
+        if (metric.inMilliseconds()) {
             only(a, at, Set.of("name", "kind", "metric", "sli", "maxMs"), "a latency THRESHOLD takes maxMs");
             out.put("maxMs", Fields.number(a, "maxMs", at, true, true));
             return out;

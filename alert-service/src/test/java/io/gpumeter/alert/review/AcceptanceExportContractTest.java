@@ -38,8 +38,8 @@ class AcceptanceExportContractTest {
     void everyMetricInEveryShapeIsAPlanSloServiceReads() {
         List<String> read = new ArrayList<>();
         for (AcceptanceItem.Metric m : AcceptanceItem.Metric.values()) {
-            String sli = m.latency() ? ",\"sli\":\"TTFT\"" : "";
-            String limit = m.latency() ? "\"maxMs\":250" : "\"max\":0.5";
+            String sli = m.takesSli() ? ",\"sli\":\"TTFT\"" : "";
+            String limit = m.inMilliseconds() ? "\"maxMs\":250" : "\"max\":0.5";
             Object threshold = SloPlanReader.read(export("{\"name\":\"t " + m + "\",\"kind\":\"THRESHOLD\",\"metric\":\""
                     + m + "\"" + sli + "," + limit + "}", false));
             Object ratio = SloPlanReader.read(export("{\"name\":\"r " + m + "\",\"kind\":\"RATIO\",\"metric\":\"" + m + "\""
@@ -49,6 +49,8 @@ class AcceptanceExportContractTest {
                 assertEquals(1, clauses.size());
                 assertEquals(m.name(), String.valueOf(SloPlanReader.get(clauses.get(0), "metric")));
                 assertEquals("shared", SloPlanReader.get(clauses.get(0), "cell"));
+                assertEquals(m.takesSli() ? "TTFT" : "null", String.valueOf(SloPlanReader.get(clauses.get(0), "sli")),
+                        m + "'s SLI reaches slo-service's clause");
                 read.add(String.valueOf(SloPlanReader.get(clauses.get(0), "kind")));
             }
         }
@@ -61,6 +63,13 @@ class AcceptanceExportContractTest {
         Object ratio = ((List<?>) SloPlanReader.get(SloPlanReader.read(export("{\"name\":\"x\",\"kind\":\"RATIO\","
                 + "\"metric\":\"P99\",\"sli\":\"ITL\",\"maxRatio\":1.5}", true)), "assertions")).get(0);
         assertEquals("alone", SloPlanReader.get(ratio, "baselineCell"));
+    }
+
+    /** Whatever slo-service's plan can measure, a review can make an acceptance clause of, and nothing more. */
+    @Test
+    void theItemsMetricsAreThePlansMetrics() {
+        assertEquals(new java.util.TreeSet<>(SloPlanReader.metrics()), new java.util.TreeSet<>(java.util.Arrays
+                .stream(AcceptanceItem.Metric.values()).map(Enum::name).toList()));
     }
 
     @Test
@@ -85,5 +94,19 @@ class AcceptanceExportContractTest {
         ((ObjectNode) plan.get("assertions").get(0)).remove("sli");
         RuntimeException theirs = assertThrows(RuntimeException.class, () -> SloPlanReader.read(plan));
         assertEquals("assertions[0].sli", ((InvalidInput) theirs).field());
+        // the p99's spread is a figure of one SLI in milliseconds: both readers ask for its sli, and take no max
+        InvalidInput spread = assertThrows(InvalidInput.class, () -> Reviews.of("{\"kind\":\"ACCEPTANCE_ITEM\","
+                + "\"cell\":" + cell("shared") + ",\"assertion\":{\"name\":\"s\",\"kind\":\"THRESHOLD\","
+                + "\"metric\":\"P99_SPREAD\",\"maxMs\":200}}"));
+        assertEquals("prevention[0].assertion.sli", spread.field());
+        InvalidInput spreadMax = assertThrows(InvalidInput.class, () -> Reviews.of("{\"kind\":\"ACCEPTANCE_ITEM\","
+                + "\"cell\":" + cell("shared") + ",\"assertion\":{\"name\":\"s\",\"kind\":\"THRESHOLD\","
+                + "\"metric\":\"P99_SPREAD\",\"sli\":\"TTFT\",\"max\":200}}"));
+        assertEquals("prevention[0].assertion.max", spreadMax.field());
+        ObjectNode spreadPlan = export("{\"name\":\"s\",\"kind\":\"THRESHOLD\",\"metric\":\"P99_SPREAD\","
+                + "\"sli\":\"TTFT\",\"maxMs\":200}", false);
+        ((ObjectNode) spreadPlan.get("assertions").get(0)).remove("sli");
+        InvalidInput theirSpread = assertThrows(InvalidInput.class, () -> SloPlanReader.read(spreadPlan));
+        assertEquals("assertions[0].sli", theirSpread.field());
     }
 }

@@ -52,11 +52,24 @@ public final class SloPlanReader {
         }
     }
 
+    /** The names of what a clause of slo-service's plan may measure ({@code Plan.Metric}), in its order. */
+    public static java.util.List<String> metrics() {
+        reader();
+        try {
+            Object[] members = Class.forName("io.gpumeter.slo.acceptance.Plan$Metric", true, loader).getEnumConstants();
+            return java.util.Arrays.stream(members).map(m -> ((Enum<?>) m).name()).toList();
+        } catch (ClassNotFoundException e) {
+            throw new IllegalStateException("slo-service's Plan.Metric is not where it was", e);
+        }
+    }
+
+    private static ClassLoader loader;
+
     private static synchronized Method reader() {
         if (read == null) {
             try {
-                ClassLoader slo = new URLClassLoader(new URL[]{location().toUri().toURL()}, SloPlanReader.class.getClassLoader());
-                read = Class.forName("io.gpumeter.slo.acceptance.PlanReader", true, slo)
+                loader = new URLClassLoader(new URL[]{location().toUri().toURL()}, SloPlanReader.class.getClassLoader());
+                read = Class.forName("io.gpumeter.slo.acceptance.PlanReader", true, loader)
                         .getMethod("read", JsonNode.class, Duration.class);
             } catch (ClassNotFoundException | NoSuchMethodException | MalformedURLException e) {
                 throw new IllegalStateException("slo-service's PlanReader.read(JsonNode, Duration) is not where it was", e);
