@@ -82,6 +82,9 @@ class TriageBrowserTest {
                 "permissions", List.of("clipboardReadWrite", "clipboardSanitizedWrite")));
         WebElement copy = browser.findElement(By.cssSelector("button.copy[data-copy='evidence-1-command']"));
         copy.click();
+        // the button says so once the clipboard has taken it, which is a promise away
+        new org.openqa.selenium.support.ui.WebDriverWait(browser, java.time.Duration.ofSeconds(10))
+                .until(d -> "Copied".equals(copy.getText()));
         assertEquals("Copied", copy.getText());
         Object copied = browser.executeAsyncScript("var done = arguments[0]; navigator.clipboard.readText().then(done, function (e) { done('failed: ' + e); });");
         assertEquals("kubectl get node gpu-b -o jsonpath='{.status.allocatable}'", copied);
