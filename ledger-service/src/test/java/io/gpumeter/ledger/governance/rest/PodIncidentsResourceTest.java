@@ -36,6 +36,14 @@ class PodIncidentsResourceTest {
                  "gpuResources":{"nvidia.com/gpu":1}}""".formatted(name, namespace, name);
     }
 
+    /** The pod gone at 05:00, so that it holds its card in this test's hours only, not in every later window. */
+    private static String deleted(String namespace, String name) {
+        return """
+                {"uid":"u-%s","namespace":"%s","name":"%s","resourceVersion":"9","type":"DELETED","observedAt":"2024-04-01T05:00:00Z",
+                 "createdAt":"2024-04-01T00:00:00Z","scheduledAt":"2024-04-01T00:00:00Z","nodeName":"gpu-1","phase":"Running",
+                 "deletionTimestamp":"2024-04-01T05:00:00Z","gpuResources":{"nvidia.com/gpu":1}}""".formatted(name, namespace, name);
+    }
+
     private static String status(String namespace, String name, String rv, String observedAt, String state,
                                  String lastState, int restarts) {
         return """
@@ -66,7 +74,8 @@ class PodIncidentsResourceTest {
         }
         loaded = true;
         given().contentType(ContentType.JSON).body("{\"cluster\":\"podinc\",\"pods\":[" + pod("ml", "a-0") + ","
-                + pod("ml", "b-0") + "," + pod("other", "c-0") + "]}").post("/api/v1/facts").then().statusCode(200);
+                + pod("ml", "b-0") + "," + pod("other", "c-0") + "," + deleted("ml", "a-0") + "," + deleted("ml", "b-0") + ","
+                + deleted("other", "c-0") + "]}").post("/api/v1/facts").then().statusCode(200);
         given().contentType(ContentType.JSON).body("{\"cluster\":\"podinc\",\"podStatuses\":["
                         + oom("ml", "a-0", "2024-04-01T02:00:00Z", "2024-04-01T02:01:00Z") + ","
                         + oom("ml", "b-0", "2024-04-01T03:00:00Z", "2024-04-01T03:05:00Z") + ","
