@@ -12,7 +12,9 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Duration;
 import java.time.Instant;
+import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -29,6 +31,17 @@ public class FragmentationRepository {
 
     /** A node's newest version at the instant, with the cluster it belongs to. */
     public record NodeAt(String cluster, NodeFact node) {
+    }
+
+    /**
+     * A node as its first sighting shows it (its newest version within the sighting's span), when it was first
+     * observed, and the creation its status versions of that version's uid tell (null when none does).
+     */
+    public record FirstSighting(String cluster, NodeFact node, Instant observedAt, Instant created) {
+    }
+
+    /** A ResourceSlice's first stored version, with its cluster. */
+    public record FirstSlice(String cluster, ResourceSliceFact slice) {
     }
 
     private final Pool pool;
@@ -76,6 +89,58 @@ public class FragmentationRepository {
                     for (Row r : rows) {
                         out.computeIfAbsent(r.getString("cluster"), k -> new ArrayList<>())
                                 .add(StoredPayloads.decode(json, r, ResourceSliceFact.class));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * Every node's first sighting: when it was first observed, its newest version observed within {@code sighting} of
+     * that (the registrations that came with the first sighting), and the creation its status versions of that
+     * version's uid tell. What an instant before the collector first saw a node needs to hold it in the inventory
+     * from when it joined the cluster ({@code InventoryStart}).
+     */
+    public Uni<List<FirstSighting>> firstSightings(String cluster, Duration sighting) {
+        return pool.preparedQuery("""
+                        WITH first AS (SELECT cluster, name, min(observed_at) AS at FROM ledger.node_fact
+                                       WHERE $1::text IS NULL OR cluster = $1 GROUP BY cluster, name)
+                        SELECT v.cluster, v.first_at, convert_to(v.payload::text, 'UTF8') AS p,
+                               (SELECT min((s.payload ->> 'createdAt')::timestamptz) FROM ledger.gov_node_status_fact s
+                                WHERE s.cluster = v.cluster AND s.name = v.name AND s.payload ->> 'uid' = v.payload ->> 'uid'
+                                  AND s.payload ->> 'createdAt' IS NOT NULL) AS created
+                        FROM (SELECT DISTINCT ON (n.cluster, n.name) n.cluster, n.name, n.event_type, n.payload, f.at AS first_at
+                              FROM ledger.node_fact n JOIN first f ON f.cluster = n.cluster AND f.name = n.name
+                              WHERE n.observed_at <= f.at + make_interval(secs => $2)
+                              ORDER BY n.cluster, n.name, n.revision DESC NULLS LAST, n.observed_at DESC,
+                                       n.event_type = 'DELETED' DESC) v
+                        WHERE v.event_type <> 'DELETED'
+                        ORDER BY v.cluster, v.name""")
+                .execute(Tuple.of(cluster, (double) sighting.toSeconds()))
+                .map(rows -> {
+                    List<FirstSighting> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        OffsetDateTime created = r.getOffsetDateTime("created");
+                        out.add(new FirstSighting(r.getString("cluster"), StoredPayloads.decode(json, r, NodeFact.class),
+                                r.getOffsetDateTime("first_at").toInstant(), created == null ? null : created.toInstant()));
+                    }
+                    return out;
+                });
+    }
+
+    /** The first version of every ResourceSlice of NVIDIA's DRA driver first observed after {@code at}. */
+    public Uni<List<FirstSlice>> slicesFirstSeenAfter(Instant at, String cluster) {
+        return pool.preparedQuery("""
+                        SELECT cluster, convert_to(payload::text, 'UTF8') AS p FROM (
+                            SELECT DISTINCT ON (cluster, name) cluster, event_type, observed_at, payload
+                            FROM ledger.resource_slice_fact WHERE ($2::text IS NULL OR cluster = $2) AND driver = $3
+                            ORDER BY cluster, name, observed_at, revision NULLS FIRST, event_type = 'DELETED') s
+                        WHERE observed_at > $1 AND event_type <> 'DELETED'
+                        ORDER BY cluster""")
+                .execute(Tuple.of(toOffset(at), cluster, DraPlanner.NVIDIA_GPU_DRIVER))
+                .map(rows -> {
+                    List<FirstSlice> out = new ArrayList<>();
+                    for (Row r : rows) {
+                        out.add(new FirstSlice(r.getString("cluster"), StoredPayloads.decode(json, r, ResourceSliceFact.class)));
                     }
                     return out;
                 });

@@ -4,11 +4,9 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.NodeInventory;
 import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.repository.CapacityRepository;
-import io.gpumeter.ledger.repository.CapacityRepository.Card;
-import io.gpumeter.ledger.repository.CapacityRepository.NodeVersion;
+import io.gpumeter.ledger.service.CardPresence.Presence;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -18,24 +16,20 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 
 /**
- * Card-hours the GPU inventory could supply over a window (docs/adr/0005-fleet-capacity.md): every registered GPU
- * from its first sighting while its node exists, and for nodes that register no GPUs, the nvidia.com/gpu.count
- * label of each node version while that version is the newest.
+ * Card-hours the GPU inventory could supply over a window (docs/adr/0006-fleet-capacity.md): every registered GPU
+ * from when it entered the inventory while its node exists, and for nodes that register no GPUs, the
+ * nvidia.com/gpu.count label of each node version while that version is the newest ({@link CardPresence}).
  */
 @ApplicationScoped
 public class CapacityService {
 
     /** Bounds one query's work, as for GPU-hours. */
     static final Duration MAX_WINDOW = Duration.ofDays(400);
-    static final String GPU_COUNT = "nvidia.com/gpu.count";
 
     /** Capacity of one group: card-hours, and which dimensions (cluster, node, model) it is grouped by. */
     public record CardHours(String key, Map<String, String> group, BigDecimal cardHours) {
@@ -52,13 +46,6 @@ public class CapacityService {
         String label() {
             return name().toLowerCase(Locale.ROOT);
         }
-    }
-
-    /** A stretch of a node's life during which one version of it was the newest: [start, end), end null = open. */
-    private record Stretch(Instant start, Instant end, Integer labelledCards, String model) {
-    }
-
-    private record NodeKey(String cluster, String node) {
     }
 
     private final CapacityRepository repository;
@@ -93,9 +80,7 @@ public class CapacityService {
         List<TimeBucket> buckets = dims.stream().filter(Dimension::bucket).findFirst()
                 .map(d -> TimeBucket.over(new TimeWindow(from, end), GroupDimension.valueOf(d.name()), zone))
                 .orElse(List.of(new TimeBucket(null, from, end)));
-        return repository.nodeVersions(end, clusterFilter)
-                .chain(versions -> repository.cards(end, clusterFilter)
-                        .map(cards -> sum(from, end, dims, stretches(versions), cards, buckets)));
+        return presences(end, clusterFilter).map(presences -> sum(dims, presences, buckets));
     }
 
     static List<Dimension> dimensions(String groupBy) {
@@ -123,54 +108,24 @@ public class CapacityService {
         return dims;
     }
 
-    /** Each node's life as consecutive stretches, one per version; a deletion ends the node until it returns. */
-    private static Map<NodeKey, List<Stretch>> stretches(List<NodeVersion> versions) {
-        Map<NodeKey, List<Stretch>> out = new HashMap<>();
-        Map<NodeKey, Stretch> open = new HashMap<>();
-        for (NodeVersion v : versions) {
-            NodeKey key = new NodeKey(v.cluster(), v.node());
-            List<Stretch> life = out.computeIfAbsent(key, k -> new ArrayList<>());
-            Stretch current = open.remove(key);
-            if (current != null) {
-                life.add(new Stretch(current.start(), v.observedAt(), current.labelledCards(), current.model()));
-            }
-            if (!v.deleted()) {
-                open.put(key, new Stretch(v.observedAt(), null, cardCount(v.gpuCount()), model(v)));
-            }
-        }
-        open.forEach((key, stretch) -> out.get(key).add(stretch));
-        return out;
+    /**
+     * When the inventory held which cards up to {@code end} (the one reading supply shares): node versions observed
+     * before it, each node's first version, every card and each node's creation.
+     */
+    Uni<List<Presence>> presences(Instant end, String cluster) {
+        return repository.nodeVersions(end, cluster).chain(versions -> repository.creations(cluster)
+                .chain(creations -> repository.cards(cluster)
+                        .map(cards -> CardPresence.of(versions, creations, cards))));
     }
 
-    private static List<CardHours> sum(Instant from, Instant end, List<Dimension> dims,
-                                       Map<NodeKey, List<Stretch>> lives, List<Card> cards, List<TimeBucket> buckets) {
+    private static List<CardHours> sum(List<Dimension> dims, List<Presence> presences, List<TimeBucket> buckets) {
         CardHourTally tally = new CardHourTally(dims);
-        Set<NodeKey> registering = new HashSet<>();
-        for (Card card : cards) {
-            NodeKey node = new NodeKey(card.cluster(), card.node());
-            registering.add(node);
-            // A card of a node never observed (not expected) counts from its first sighting on.
-            List<Stretch> life = lives.getOrDefault(node, List.of(new Stretch(card.firstSeen(), null, null, null)));
-            for (Stretch s : life) {
-                for (TimeBucket b : buckets) {
-                    tally.add(card.cluster(), card.node(), card.model(), b.label(),
-                            overlap(latest(s.start(), card.firstSeen(), b.start()), s.end(), b.end()), 1);
-                }
+        for (Presence p : presences) {
+            for (TimeBucket b : buckets) {
+                Instant start = p.start().isAfter(b.start()) ? p.start() : b.start();
+                tally.add(p.cluster(), p.node(), p.model(), b.label(), overlap(start, p.end(), b.end()), p.cards());
             }
         }
-        lives.forEach((node, life) -> {
-            if (registering.contains(node)) {
-                return; // registered GPUs are the evidence; the count label would count them twice
-            }
-            for (Stretch s : life) {
-                if (s.labelledCards() != null && s.labelledCards() > 0) {
-                    for (TimeBucket b : buckets) {
-                        tally.add(node.cluster(), node.node(), s.model(), b.label(),
-                                overlap(latest(s.start(), b.start(), b.start()), s.end(), b.end()), s.labelledCards());
-                    }
-                }
-            }
-        });
         return tally.cardHours();
     }
 
@@ -178,28 +133,5 @@ public class CapacityService {
     private static Duration overlap(Instant start, Instant end, Instant windowEnd) {
         Instant stop = end == null || end.isAfter(windowEnd) ? windowEnd : end;
         return Duration.between(start, stop);
-    }
-
-    private static Instant latest(Instant a, Instant b, Instant c) {
-        Instant max = a.isAfter(b) ? a : b;
-        return max.isAfter(c) ? max : c;
-    }
-
-    /** The label's whole number of cards, or null when absent or unreadable. */
-    private static Integer cardCount(String label) {
-        if (label == null) {
-            return null;
-        }
-        try {
-            int count = Integer.parseInt(label.strip());
-            return count >= 0 ? count : null;
-        } catch (NumberFormatException e) {
-            return null;
-        }
-    }
-
-    private static String model(NodeVersion v) {
-        return v.product() == null ? null
-                : new NodeInventory(v.node(), Map.of(NodeInventory.PRODUCT, v.product()), List.of()).model();
     }
 }

@@ -8,11 +8,13 @@ import io.gpumeter.ledger.domain.Fragmentation;
 import io.gpumeter.ledger.domain.FragmentationProbe;
 import io.gpumeter.ledger.domain.FragmentationReport;
 import io.gpumeter.ledger.domain.FragmentationSeries;
+import io.gpumeter.ledger.domain.InventoryStart;
 import io.gpumeter.ledger.domain.MigProfile;
 import io.gpumeter.ledger.domain.NodePools;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
 import io.gpumeter.ledger.domain.ShapeMix;
 import io.gpumeter.ledger.repository.FragmentationRepository;
+import io.gpumeter.ledger.repository.FragmentationRepository.FirstSighting;
 import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.quarkus.runtime.Startup;
@@ -55,8 +57,8 @@ public class FragmentationService {
         ShapeMix selected = shapes(shapes);
         String group = groupBy(groupBy);
         String filter = Windows.cluster(cluster);
-        return probe(at, selected, group, filter).map(groups -> new FragmentationReport(at, group, filter, selected.sizes(),
-                profileNames(), groups));
+        return probe(at, selected, group, filter, firstSightings(filter))
+                .map(groups -> new FragmentationReport(at, group, filter, selected.sizes(), profileNames(), groups));
     }
 
     public Uni<FragmentationSeries> series(Instant from, Instant to, Duration step, String shapes, String groupBy,
@@ -76,8 +78,9 @@ public class FragmentationService {
         for (Instant t = from; t.isBefore(to); t = t.plus(step)) {
             instants.add(t);
         }
+        Uni<List<FirstSighting>> firsts = firstSightings(filter).memoize().indefinitely();
         return Multi.createFrom().iterable(instants)
-                .onItem().transformToUniAndConcatenate(t -> probe(t, selected, group, filter)
+                .onItem().transformToUniAndConcatenate(t -> probe(t, selected, group, filter, firsts)
                         .map(groups -> new FragmentationSeries.Point(t, groups)))
                 .collect().asList()
                 .map(points -> new FragmentationSeries(from, to, step.toString(), group, filter, selected.sizes(),
@@ -86,10 +89,15 @@ public class FragmentationService {
 
     /** Probes the cards at one instant; the current shape mix serves the fleet gauges too. */
     public Uni<List<Fragmentation>> probe(Instant at, ShapeMix shapes, String groupBy, String cluster) {
+        return probe(at, shapes, groupBy, cluster, firstSightings(cluster));
+    }
+
+    private Uni<List<Fragmentation>> probe(Instant at, ShapeMix shapes, String groupBy, String cluster,
+                                           Uni<List<FirstSighting>> firsts) {
         FragmentationProbe probe = new FragmentationProbe(shapes, migProfiles);
-        return repository.nodes(at, cluster).chain(nodes -> repository.draSlices(at, cluster).chain(slices ->
+        return InventoryAt.read(repository, at, cluster, firsts).chain(inventory ->
                 repository.held(at, cluster).map(units -> {
-            List<CardState> states = probe.place(cards.of(nodes, units, slices), units);
+            List<CardState> states = probe.place(cards.of(inventory.nodes(), units, inventory.slices()), units);
             Map<String, Map<String, String>> groups = new TreeMap<>();
             Map<String, List<CardState>> members = new LinkedHashMap<>();
             for (CardState s : states) {
@@ -105,7 +113,11 @@ public class FragmentationService {
                 members.computeIfAbsent(key, k -> new ArrayList<>()).add(s);
             }
             return groups.entrySet().stream().map(e -> probe.measure(e.getKey(), e.getValue(), members.get(e.getKey()))).toList();
-        })));
+        }));
+    }
+
+    private Uni<List<FirstSighting>> firstSightings(String cluster) {
+        return repository.firstSightings(cluster, InventoryStart.WITH_FIRST_SIGHTING);
     }
 
     public ShapeMix configuredMix() {

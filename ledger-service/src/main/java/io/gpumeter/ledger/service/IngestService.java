@@ -2,6 +2,7 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.common.fact.IngestResult;
+import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.ledger.governance.domain.CarriedStatuses;
 import io.gpumeter.ledger.governance.service.ChangeBook;
@@ -106,7 +107,7 @@ public class IngestService {
         return ClusterLock.take(conn, ClusterLock.INGEST, cluster)
                 .chain(() -> facts.insertNamespaces(conn, cluster, batch.namespaces()))
                 .chain(namespaces -> facts.insertNodes(conn, cluster, batch.nodes())
-                        .chain(nodes -> recordInventory(conn, cluster, nodes.keys())
+                        .chain(nodes -> recordInventory(conn, cluster, nodes.keys(), batch.nodes())
                                 .chain(() -> incidentBooks.deriveNodes(conn, cluster, nodes.keys()))
                                 .chain(() -> hold.apply(batch.pods()))
                                 .chain(inHand -> facts.insertPods(conn, cluster, inHand, carried, received)
@@ -156,10 +157,12 @@ public class IngestService {
                                                 })))));
     }
 
-    private Uni<Void> recordInventory(SqlConnection conn, String cluster, Set<String> changedNodes) {
+    private Uni<Void> recordInventory(SqlConnection conn, String cluster, Set<String> changedNodes,
+                                      List<NodeFact> delivered) {
         if (changedNodes.isEmpty()) {
             return Uni.createFrom().voidItem();
         }
-        return facts.latestNodes(conn, cluster, changedNodes).chain(latest -> inventory.record(conn, cluster, latest));
+        return facts.latestNodes(conn, cluster, changedNodes).chain(latest -> inventory.record(conn, cluster, latest,
+                delivered.stream().filter(v -> changedNodes.contains(v.name())).toList()));
     }
 }
