@@ -9,6 +9,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /** Probes free GPU memory with typical request shapes, and free MIG slices with typical profiles. */
 public final class FragmentationProbe {
@@ -28,6 +29,36 @@ public final class FragmentationProbe {
      * first MIG card with room. Units that fit nowhere are left out.
      */
     public List<CardState> place(Collection<ProbeCard> cards, Collection<HeldUnit> units) {
+        return rooms(cards, units).stream().map(this::state).toList();
+    }
+
+    /**
+     * For each card and each request {@code requests} names for it, how many such units it holds when empty and how
+     * many more fit once the held units are placed as {@link #place} places them, by the same rules.
+     */
+    public List<RequestRoom> rooms(Collection<ProbeCard> cards, Collection<HeldUnit> units,
+                                   Function<ProbeCard, List<HeldUnit>> requests) {
+        List<RequestRoom> out = new ArrayList<>();
+        for (Room placed : rooms(cards, units)) {
+            for (HeldUnit request : requests.apply(placed.card)) {
+                out.add(new RequestRoom(placed.card, request, fit(new Room(placed.card), request),
+                        fit(placed.copy(), request)));
+            }
+        }
+        return out;
+    }
+
+    /** Holds units like {@code request} on the card until one no longer fits (or past any card's room); how many did. */
+    private static int fit(Room room, HeldUnit request) {
+        int n = 0;
+        while (n < RequestRoom.MOST_UNITS && room.canHold(request)) {
+            room.hold(request);
+            n++;
+        }
+        return n;
+    }
+
+    private List<Room> rooms(Collection<ProbeCard> cards, Collection<HeldUnit> units) {
         Map<String, Room> byUuid = new LinkedHashMap<>();
         Map<String, List<Room>> byNode = new LinkedHashMap<>();
         cards.stream()
@@ -50,7 +81,7 @@ public final class FragmentationProbe {
             byNode.getOrDefault(u.cluster() + "/" + u.node(), List.of()).stream().filter(r -> r.canHold(u)).findFirst()
                     .ifPresent(r -> r.hold(u));
         }
-        return byUuid.values().stream().map(this::state).toList();
+        return new ArrayList<>(byUuid.values());
     }
 
     /**
@@ -156,6 +187,18 @@ public final class FragmentationProbe {
 
         Room(ProbeCard card) {
             this.card = card;
+        }
+
+        Room copy() {
+            Room c = new Room(card);
+            c.whole = whole;
+            c.shared = shared;
+            c.vgpus = vgpus;
+            c.memory = memory;
+            c.cores = cores;
+            c.migInstances = migInstances;
+            c.migSlices = migSlices;
+            return c;
         }
 
         boolean untouched() {

@@ -12,6 +12,7 @@ import io.gpumeter.ledger.domain.InventoryStart;
 import io.gpumeter.ledger.domain.MigProfile;
 import io.gpumeter.ledger.domain.NodePools;
 import io.gpumeter.ledger.domain.NormalizationPolicy;
+import io.gpumeter.ledger.domain.RequestRoom;
 import io.gpumeter.ledger.domain.ShapeMix;
 import io.gpumeter.ledger.repository.FragmentationRepository;
 import io.gpumeter.ledger.repository.FragmentationRepository.FirstSighting;
@@ -23,6 +24,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,12 +47,14 @@ public class FragmentationService {
     private final ShapeMix mix;
     private final List<MigProfile> migProfiles;
     private final ProbeCards cards;
+    private final RequestShapes shapes;
 
     public FragmentationService(FragmentationRepository repository, NormalizationPolicy policy, LedgerConfig config) {
         this.repository = repository;
         this.mix = ShapeMix.parse(config.fragmentation().shapeMix());
         this.migProfiles = config.fragmentation().migProfiles().stream().map(MigProfile::parse).toList();
         this.cards = new ProbeCards(policy, new NodePools(config.fragmentation().poolLabels()));
+        this.shapes = new RequestShapes(migProfiles);
     }
 
     public Uni<FragmentationReport> at(Instant at, String shapes, String groupBy, String cluster) {
@@ -90,6 +94,22 @@ public class FragmentationService {
     /** Probes the cards at one instant; the current shape mix serves the fleet gauges too. */
     public Uni<List<Fragmentation>> probe(Instant at, ShapeMix shapes, String groupBy, String cluster) {
         return probe(at, shapes, groupBy, cluster, firstSightings(cluster));
+    }
+
+    /**
+     * The cards in the inventory at {@code at} (InventoryStart), each with how many units of each request shape it
+     * offers ({@link RequestShapes}) it holds when empty and how many more fit once the units held then are placed as
+     * this read places them.
+     */
+    public Uni<List<RequestRoom>> rooms(Instant at, String cluster) {
+        FragmentationProbe probe = new FragmentationProbe(mix, migProfiles);
+        return InventoryAt.read(repository, at, cluster, firstSightings(cluster)).chain(inventory ->
+                repository.held(at, cluster).map(units -> {
+                    Map<String, Map<String, String>> labels = new HashMap<>();
+                    inventory.nodes().forEach(n -> labels.put(n.cluster() + "/" + n.node().name(), n.node().labels()));
+                    return probe.rooms(cards.of(inventory.nodes(), units, inventory.slices()), units,
+                            card -> shapes.requests(card, labels.getOrDefault(card.cluster() + "/" + card.node(), Map.of())));
+                }));
     }
 
     private Uni<List<Fragmentation>> probe(Instant at, ShapeMix shapes, String groupBy, String cluster,

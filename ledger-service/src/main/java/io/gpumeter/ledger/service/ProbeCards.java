@@ -62,19 +62,20 @@ final class ProbeCards {
                 boolean mig = migNode || migNamed.contains(at.cluster() + "/" + g.uuid());
                 Long memory = g.memoryMib() > 0 ? Long.valueOf(g.memoryMib()) : node.cardMemoryMib(g.uuid());
                 add(cards, at, node, pool, g.uuid(), model, memory, g.cores(), g.splitCount(), mig,
-                        mig ? fixed.orElse(null) : null);
+                        mig ? fixed.orElse(null) : null, ProbeCard.Origin.REGISTERED);
             }
             for (DraCards.Card c : dra) {
                 if (registered.add(c.uuid())) {
                     boolean mig = c.mig() || migNamed.contains(at.cluster() + "/" + c.uuid());
-                    add(cards, at, node, pool, c.uuid(), c.model(), c.memoryMib(), 0, 0, mig, null);
+                    add(cards, at, node, pool, c.uuid(), c.model(), c.memoryMib(), 0, 0, mig, null,
+                            ProbeCard.Origin.PUBLISHED);
                 }
             }
             if (registered.isEmpty()) {
                 for (RegisteredGpu g : standIns(node)) {
                     boolean mig = migNode || migNamed.contains(at.cluster() + "/" + g.uuid());
                     add(cards, at, node, pool, g.uuid(), node.model(), g.memoryMib() > 0 ? g.memoryMib() : null, 0, 0,
-                            mig, mig ? fixed.orElse(null) : null);
+                            mig, mig ? fixed.orElse(null) : null, ProbeCard.Origin.COUNTED);
                 }
             }
         }
@@ -82,14 +83,14 @@ final class ProbeCards {
     }
 
     private void add(List<ProbeCard> cards, NodeAt at, NodeInventory node, String pool, String uuid, String model,
-                     Long memoryMib, int cores, int splitCount, boolean mig, MigProfile fixed) {
+                     Long memoryMib, int cores, int splitCount, boolean mig, MigProfile fixed, ProbeCard.Origin origin) {
         Long memory = memoryMib != null && memoryMib > 0 ? memoryMib : policy.defaultCardMemoryMib();
         if (memory == null && !mig) {
             return;
         }
         ProbeCard.MigLayout layout = mig ? new ProbeCard.MigLayout(policy.migSlicesOf(model), fixed) : null;
         cards.add(new ProbeCard(at.cluster(), node.name(), pool, uuid, memory == null ? 0 : memory,
-                cores > 0 ? cores : DEFAULT_CORES, Math.max(0, splitCount), node.replicas(), layout));
+                cores > 0 ? cores : DEFAULT_CORES, Math.max(0, splitCount), node.replicas(), layout, model, origin));
     }
 
     /** Cards a node counts (nvidia.com/gpu.count) but no registration names; a unit held there names none of them. */

@@ -21,9 +21,14 @@ public final class SuiteMarks {
     private SuiteMarks() {
     }
 
+    /** Whether a version that cordons its node carries the runbook's mark: the suite's own cordon. */
+    public static boolean cordonedBySuite(Map<String, String> annotations) {
+        return annotations.containsKey(CORDONED_BY);
+    }
+
     /** The source of a cordon or uncordon between two versions' annotations; null where the suite did not make it. */
     static String cordon(boolean cordoned, Map<String, String> before, Map<String, String> after) {
-        if (cordoned && after.containsKey(CORDONED_BY)) {
+        if (cordoned && cordonedBySuite(after)) {
             String reason = after.get(CORDON_REASON);
             return SOURCE_PREFIX + after.get(CORDONED_BY) + ": cordon"
                     + (reason == null || reason.isBlank() ? "" : " (" + reason + ")");
