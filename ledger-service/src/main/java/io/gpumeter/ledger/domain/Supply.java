@@ -15,8 +15,8 @@ import java.util.List;
 public record Supply(Instant from, Instant to, String timeZone, String cluster, List<Model> models) {
 
     /**
-     * @param model          the spelling that sorts first, as {@code /api/v1/capacity} groups by model; "unknown" for
-     *                       cards no source names a model for
+     * @param model          the canonical model ({@code GpuModels.canonical}), as the demand read names it, so a plan
+     *                       joins the two; "unknown" for cards no source names a model for
      * @param spellings      every spelling the inventory and the fragmentation read reported it under, sorted
      * @param inventorySince the earliest instant a card of the model is in the inventory, null if never
      */

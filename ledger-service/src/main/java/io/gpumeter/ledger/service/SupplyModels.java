@@ -32,14 +32,12 @@ final class SupplyModels {
 
     static List<Supply.Model> of(Instant from, Instant end, List<TimeBucket> days, List<Presence> presences,
                                  SupplyTimeline timeline, List<RequestRoom> usable) {
-        Map<String, Set<String>> inventorySpellings = new HashMap<>();
         Map<String, Set<String>> spellings = new HashMap<>();
         Map<String, Instant> since = new HashMap<>();
         for (Presence p : presences) {
             String key = SupplyTimeline.key(p.model());
             since.merge(key, p.start(), (a, b) -> a.isBefore(b) ? a : b);
             if (p.model() != null && p.start().isBefore(end) && (p.end() == null || p.end().isAfter(from))) {
-                inventorySpellings.computeIfAbsent(key, k -> new TreeSet<>()).add(p.model());
                 spellings.computeIfAbsent(key, k -> new TreeSet<>()).add(p.model());
             }
         }
@@ -56,8 +54,7 @@ final class SupplyModels {
         List<Supply.Model> out = new ArrayList<>();
         for (String key : keys) {
             ModelTally t = timeline.models.getOrDefault(key, new ModelTally(days.size()));
-            Set<String> named = inventorySpellings.getOrDefault(key, spellings.getOrDefault(key, Set.of()));
-            String model = named.isEmpty() ? UNKNOWN : named.iterator().next();
+            String model = key.isEmpty() ? UNKNOWN : key;
             out.add(model(model, List.copyOf(spellings.getOrDefault(key, Set.of())), since.get(key), days, end, t,
                     SupplyShapes.of(rooms.getOrDefault(key, List.of()))));
         }

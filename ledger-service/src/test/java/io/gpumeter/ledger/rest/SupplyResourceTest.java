@@ -27,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  * worked out by hand:
  * <pre>
  * A100 (reported as "NVIDIA A100-SXM4-80GB" by HAMi's registration and the DRA slice, "NVIDIA-A100-SXM4-80GB" by
- *      feature discovery: one model, shown under the spelling that sorts first)
+ *      feature discovery: one model, named canonically "NVIDIA A100 SXM4 80GB" as the demand read names it)
  *   a-1  created 19 May, seen from 20 May; HAMi registers A1 and A2 (split 4). The runbook cordons it 2 June
  *        06:00-10:00 (gpumeter.io/cordoned-by). A1's DBE count is 2 from 1 June 12:00 to 14:00: a GPU health incident,
  *        repaired after 7200 s. A2's row remap is pending from 2 June 08:00, never cleared: open at the end.
@@ -43,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  *   failures 2 card incidents + 1 runbook cordon = 3; repaired 1 (A1), MTTR 7200 s; 3 / 240 = 0.0125 per card-hour;
  *        8 card-hours under the runbook's cordon. maintenance: none.
  *   inventory since a-2's creation, 1 May.
- * H100 ("NVIDIA-H100-80GB-HBM3")
+ * H100 ("NVIDIA-H100-80GB-HBM3", named "NVIDIA H100 80GB HBM3")
  *   h-1  created 24 May, seen from 25 May; 1 card, MIG mixed, feature discovery counts 3g.40gb instances. From
  *        2 June 12:00 a pod holds a 3g.40gb: of the card's 7 slices 3 held, room for one more of 3.
  *   h-2  created 24 May 12:00, seen from 25 May; 3 whole cards; cordoned by a person 1 June 06:00-18:00.
@@ -179,7 +179,7 @@ class SupplyResourceTest {
         assertEquals(TO, json.getString("to"));
         assertEquals("UTC", json.getString("timeZone"));
         assertEquals(CLUSTER, json.getString("cluster"));
-        assertEquals(List.of(A100, H100), json.getList("models.model"));
+        assertEquals(List.of("NVIDIA A100 SXM4 80GB", "NVIDIA H100 80GB HBM3"), json.getList("models.model"));
         String m = "models[0]";
         assertEquals(List.of(A100, A100_GFD), json.getList(m + ".spellings"));
         assertEquals("2026-05-01T00:00:00Z", json.getString(m + ".inventorySince"));
