@@ -20,6 +20,7 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -51,6 +52,16 @@ public class LedgerClient {
 
     public LedgerClient(@RestClient LedgerRestClient ledger) {
         this.ledger = ledger;
+    }
+
+    /** The fleet's supply per GPU model over a window, days split at {@code zone}'s midnights. */
+    public Uni<Supply> supply(TimeWindow window, ZoneId zone, String cluster) {
+        return ledger.supply(window.start().toString(), window.end().toString(), zone.getId(), cluster);
+    }
+
+    /** The fleet's demand per model, workload class, request shape and service over a window, with its peaks. */
+    public Uni<Demand> demand(TimeWindow window, ZoneId zone, String cluster) {
+        return ledger.demand(window.start().toString(), window.end().toString(), zone.getId(), cluster);
     }
 
     /**
