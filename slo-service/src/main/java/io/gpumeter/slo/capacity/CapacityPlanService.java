@@ -15,6 +15,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Instant;
 import java.time.LocalDate;
+import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
@@ -35,6 +36,8 @@ public class CapacityPlanService {
     public static final int MIN_HISTORY_DAYS = 7;
     /** Half a year of days is plenty for a trend. */
     public static final int MAX_HISTORY_DAYS = 182;
+
+    private static final ZoneId UTC = ZoneId.of("UTC");
 
     private final LedgerClient ledger;
     private final RunRepository runs;
@@ -87,8 +90,8 @@ public class CapacityPlanService {
         LocalDate first = today.minusDays(historyDays);
         TimeWindow window = new TimeWindow(first.atStartOfDay(ZoneOffset.UTC).toInstant(),
                 today.atStartOfDay(ZoneOffset.UTC).toInstant());
-        Uni<Supply> supply = ledger.supply(window, ZoneOffset.UTC, null);
-        Uni<Demand> demand = ledger.demand(window, ZoneOffset.UTC, null);
+        Uni<Supply> supply = ledger.supply(window, UTC, null);
+        Uni<Demand> demand = ledger.demand(window, UTC, null);
         return Uni.combine().all().unis(supply, demand).asTuple()
                 .chain(sd -> runs.latestPassing(config.acceptanceRuns())
                         .chain(passing -> slos.listByName()
