@@ -153,11 +153,22 @@ public final class Pack {
 
     private static String commitments(Run run) {
         StringBuilder csv = new StringBuilder("workload,form,cell,slo_sli,slo_ms,throughput_per_gpu,gpus,jitter_margin,"
-                + "failure_margin,peak_margin,committed_per_gpu,queue_wait_ceiling_seconds,degrades_first\n");
+                + "failure_margin,peak_margin,committed_per_gpu,queue_wait_ceiling_seconds,degrades_first,policy,jitter_basis,"
+                + "failure_basis,peak_basis\n");
         run.commitments().forEach(k -> csv.append(PackCsv.line(k.workload(), k.form(), k.cell(), k.sloSli(),
                 k.sloMs(), k.throughputPerGpu(), k.gpus(), k.jitterMargin(), k.failureMargin(), k.peakMargin(),
-                k.committedPerGpu(), k.queueWaitCeilingSeconds(), k.degradesFirst())));
+                k.committedPerGpu(), k.queueWaitCeilingSeconds(), k.degradesFirst(), k.policy(),
+                basis(k, 0), basis(k, 1), basis(k, 2))));
         return csv.toString();
+    }
+
+    /** What decided a commitment's margin (0 jitter, 1 failures, 2 peaks); empty for runs stored before margins were measured. */
+    private static String basis(Run.Commitment k, int which) {
+        if (k.margins() == null) {
+            return "";
+        }
+        var m = which == 0 ? k.margins().jitter() : which == 1 ? k.margins().failures() : k.margins().peaks();
+        return m == null ? "" : m.source() + ": " + m.basis();
     }
 
     private static String pods(Run.Outcome o) {

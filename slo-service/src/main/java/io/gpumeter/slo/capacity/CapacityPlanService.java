@@ -99,8 +99,17 @@ public class CapacityPlanService {
                                         .chain(pods -> rates.busiestHours(window, ZoneOffset.UTC)
                                                 .map(busiest -> new ServiceBook(pods, busiest, defined,
                                                         new Deliverables(passing, json)))))
-                                .map(book -> assemble(at, first, today, historyDays, terms, sd.getItem1(),
-                                        sd.getItem2(), book))));
+                                .map(book -> assemble(at, first, today, historyDays, terms,
+                                        orEmpty(sd.getItem1(), window), orEmpty(sd.getItem2(), window), book))));
+    }
+
+    /** A ledger without the read plans nothing rather than failing the plan. */
+    private static Supply orEmpty(Supply supply, TimeWindow window) {
+        return supply != null ? supply : new Supply(window.start(), window.end(), "UTC", null, List.of());
+    }
+
+    private static Demand orEmpty(Demand demand, TimeWindow window) {
+        return demand != null ? demand : new Demand(window.start(), window.end(), "UTC", null, List.of(), List.of());
     }
 
     private CapacityPlan assemble(Instant at, LocalDate first, LocalDate today, int historyDays,

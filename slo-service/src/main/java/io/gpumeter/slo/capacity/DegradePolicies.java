@@ -11,7 +11,7 @@ import java.util.TreeMap;
  * What gives first when a shape's demand exceeds its commitment, as configured: per request shape, else per workload
  * class, else queue (nothing is dropped, new work waits).
  */
-final class DegradePolicies {
+public final class DegradePolicies {
 
     static final Set<String> POLICIES = Set.of("queue", "throttle", "preempt", "degrade");
     static final String CLASS_KEY = "gpumeter.slo.capacity.degrade.";
@@ -20,18 +20,21 @@ final class DegradePolicies {
     private final Map<String, String> byClass;
     private final Map<String, String> byShape;
 
-    DegradePolicies(Map<String, String> byClass, Map<String, String> byShape) {
+    public DegradePolicies(Map<String, String> byClass, Map<String, String> byShape) {
         this.byClass = checked(byClass, CLASS_KEY);
         this.byShape = checked(byShape, SHAPE_KEY);
     }
 
     CapacityPlan.Degrade of(Demand.Shape shape) {
         String policy = byShape.get(shape.shape());
-        if (policy != null) {
-            return new CapacityPlan.Degrade(policy, SHAPE_KEY + "\"" + shape.shape() + "\"");
-        }
-        policy = byClass.get(shape.workloadClass());
-        return policy != null ? new CapacityPlan.Degrade(policy, CLASS_KEY + shape.workloadClass())
+        return policy != null ? new CapacityPlan.Degrade(policy, SHAPE_KEY + "\"" + shape.shape() + "\"")
+                : ofClass(shape.workloadClass());
+    }
+
+    /** The policy of a workload class (inference, training, notebook, batch, other). */
+    public CapacityPlan.Degrade ofClass(String workloadClass) {
+        String policy = byClass.get(workloadClass);
+        return policy != null ? new CapacityPlan.Degrade(policy, CLASS_KEY + workloadClass)
                 : new CapacityPlan.Degrade("queue", "default (nothing configured for the shape or its class)");
     }
 

@@ -54,14 +54,19 @@ public class LedgerClient {
         this.ledger = ledger;
     }
 
-    /** The fleet's supply per GPU model over a window, days split at {@code zone}'s midnights. */
+    /**
+     * The fleet's supply per GPU model over a window, days split at {@code zone}'s midnights; null when the ledger
+     * does not offer the read (404, inside the breaker: a ledger without it is not a failing ledger).
+     */
     public Uni<Supply> supply(TimeWindow window, ZoneId zone, String cluster) {
-        return ledger.supply(window.start().toString(), window.end().toString(), zone.getId(), cluster);
+        return ledger.supply(window.start().toString(), window.end().toString(), zone.getId(), cluster)
+                .onFailure(Answers::notFound).recoverWithNull();
     }
 
-    /** The fleet's demand per model, workload class, request shape and service over a window, with its peaks. */
+    /** The fleet's demand per model, workload class, request shape and service over a window, with its peaks (as above). */
     public Uni<Demand> demand(TimeWindow window, ZoneId zone, String cluster) {
-        return ledger.demand(window.start().toString(), window.end().toString(), zone.getId(), cluster);
+        return ledger.demand(window.start().toString(), window.end().toString(), zone.getId(), cluster)
+                .onFailure(Answers::notFound).recoverWithNull();
     }
 
     /**
