@@ -288,16 +288,20 @@ class PagesTest {
     void capacitySetsUsableCardsAgainstTheCardsNeeded() {
         String html = page("/capacity?horizon=30d", Fixtures.ADMIN);
         assertTrue(html.contains("<tr data-model=\"NVIDIA-H100-80GB-HBM3\" class=\"short\"><td>NVIDIA-H100-80GB-HBM3</td>"
-                + "<td class=\"num\">15.20</td><td class=\"num\">19.36</td><td class=\"num\">17.65 – 21.08</td>"
-                + "<td class=\"num\">-4.16</td><td class=\"num\">-5.88 – -2.45</td><td class=\"num\">5.5 %</td>"
-                + "<td>NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30</td></tr>"), html);
-        assertTrue(html.contains("id=\"capacity-chart-option\"") && html.contains("id=\"demand-chart-option\""));
-        assertEquals(List.of("/api/v1/capacity?horizon=30d"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                + "<td>16 cards, 1 cordoned, 0 failed</td><td class=\"num\">15</td><td class=\"num\">15.92</td>"
+                + "<td class=\"num\">15.18 – 16.65</td><td class=\"num\">10.0 % (measured)</td><td class=\"num\">2.0 % (floor)</td>"
+                + "<td class=\"num\">5.0 % (measured)</td><td class=\"num gap\">-0.92</td><td class=\"num\">-1.65 – -0.18</td>"), html);
+        assertTrue(html.contains("<tr data-shape=\"whole\" data-rule=\"acceptance\">"), html);
+        // the margins are stacked on the base per model, beside the usable cards
+        assertTrue(html.contains("\"name\":\"demand (base)\",\"type\":\"bar\"") || html.contains("demand (base)"), html);
+        assertTrue(html.contains("\"stack\":\"needed\"") && html.contains("[1.6]") && html.contains("[0.32]")
+                && html.contains("[0.8]") && html.contains("[13.2]"), html);
+        assertEquals(List.of("/api/v1/capacity/plan?horizon=30d"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         String tenant = page("/capacity", Fixtures.ACME);
         assertFalse(nav(tenant).contains("/capacity"));
-        assertTrue(tenant.contains("billing-service refused: you may not see this") && !tenant.contains("H100"), tenant);
+        assertTrue(tenant.contains("slo-service refused: you may not see this") && !tenant.contains("H100"), tenant);
     }
 
     @Test
