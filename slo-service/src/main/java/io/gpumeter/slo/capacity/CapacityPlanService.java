@@ -93,7 +93,7 @@ public class CapacityPlanService {
         Uni<Supply> supply = ledger.supply(window, UTC, null);
         Uni<Demand> demand = ledger.demand(window, UTC, null);
         return Uni.combine().all().unis(supply, demand).asTuple()
-                .chain(sd -> runs.latestPassing(config.acceptanceRuns())
+                .chain(sd -> runs.latest(config.acceptanceRuns())
                         .chain(passing -> slos.listByName()
                                 .chain(defined -> rates.pods(window)
                                         .chain(pods -> rates.busiestHours(window, ZoneOffset.UTC)

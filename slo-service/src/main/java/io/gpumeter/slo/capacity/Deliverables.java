@@ -2,6 +2,7 @@ package io.gpumeter.slo.capacity;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.slo.acceptance.Plan;
 import io.gpumeter.slo.repository.StoredRun;
 
 import java.util.HashMap;
@@ -9,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the latest passing acceptance run measured of each service under each form: its throughput per GPU at the
- * SLO (the run passed its latency clauses at that rate), and the p99, its spread and the interference factor the
- * jitter margin is drawn from. Runs are read as stored (docs/adr/0011), newest first; the first run to measure a
- * service under a form is the one that counts.
+ * What the latest acceptance run that held the SLO measured of each service under each form: its throughput per GPU
+ * at the SLO — a cell counts when it had latency clauses and every one of them passed at that rate, whatever the
+ * run's other clauses said — and the p99, its spread and the interference factor the jitter margin is drawn from.
+ * Runs are read as stored (docs/adr/0011), newest first; the first run to measure a service under a form counts.
  */
 final class Deliverables {
 
@@ -36,7 +37,7 @@ final class Deliverables {
             run.path("cells").forEach(c -> cells.put(c.path("name").asText(), c));
             for (JsonNode k : run.path("commitments")) {
                 JsonNode cell = cells.get(k.path("cell").asText());
-                if (cell == null || !k.path("throughputPerGpu").isNumber()) {
+                if (cell == null || !k.path("throughputPerGpu").isNumber() || !heldItsSlo(run, k.path("cell").asText())) {
                     continue;
                 }
                 String service = text(cell, "service");
@@ -60,6 +61,29 @@ final class Deliverables {
 
     private static String key(String service, String namespace, String form) {
         return service + "\u0000" + (namespace == null ? "" : namespace) + "\u0000" + form;
+    }
+
+    /** Whether the cell had latency clauses and passed every one. */
+    static boolean heldItsSlo(JsonNode run, String cell) {
+        int latency = 0;
+        for (JsonNode o : run.path("assertions")) {
+            if (cell.equals(o.path("cell").asText()) && latency(o.path("metric").asText())) {
+                if (!"PASS".equals(o.path("verdict").asText())) {
+                    return false;
+                }
+                latency++;
+            }
+        }
+        return latency > 0;
+    }
+
+    private static boolean latency(String metric) {
+        for (Plan.Metric m : Plan.Metric.values()) {
+            if (m.name().equals(metric)) {
+                return m.latency();
+            }
+        }
+        return false;
     }
 
     private static Double matrix(JsonNode run, String cell, String metric) {
