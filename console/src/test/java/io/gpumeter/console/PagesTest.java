@@ -110,6 +110,25 @@ class PagesTest {
     }
 
     @Test
+    void theHoursAreAskedForBillingsMonthNotTheUtcMonth() {
+        // billing counts November between Berlin's midnights: 31 October 23:00 UTC to 30 November 23:00 UTC
+        StandIn.override(Backend.BILLING, "/api/v1/reports/series", StandIn.Reply.json("""
+                {"month":"2026-11","bucket":"month","groupBy":"tenant","timeZone":"Europe/Berlin","currency":"EUR",
+                 "buckets":[{"label":"2026-11","start":"2026-10-31T23:00:00Z","end":"2026-11-30T23:00:00Z"}],"lines":[]}"""));
+        page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/gpu-hours?from=2026-10-31T23%3A00%3A00Z&to=2026-11-30T23%3A00%3A00Z&groupBy=tenant")),
+                StandIn.SEEN.toString());
+        StandIn.reset();
+        StandIn.override(Backend.BILLING, "/api/v1/reports/series", StandIn.Reply.problem(503, "Service Unavailable", "down"));
+        String html = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=tenant")),
+                StandIn.SEEN.toString());
+        assertTrue(html.contains("The GPU-hours are for the UTC month 2026-11"), html);
+    }
+
+    @Test
     void hoursShowTheEnergyEachGroupDrewBesideItsCostAndBillingsPriceOfIt() {
         String html = page("/hours?month=" + Fixtures.MONTH + "&view=month", Fixtures.ADMIN);
         assertTrue(html.contains("<th class=\"num\" title=\"what the group's units drew: each minute of a card's energy split among "
@@ -130,7 +149,9 @@ class PagesTest {
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         StandIn.SEEN.clear();
         String month = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().noneMatch(s -> s.pathAndQuery().contains("/series")), StandIn.SEEN.toString());
+        // the month whole is one bucket of billing's series: asked only for where billing's month begins and ends
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/reports/series?month=2026-11&bucket=month&groupBy=tenant")), StandIn.SEEN.toString());
         assertTrue(month.contains("id=\"hours-chart-option\"") && !month.contains("id=\"series-table\""), month);
         assertTrue(page("/hours?month=2026-11&view=hour", Fixtures.ADMIN).contains("view must be one of day, week, month, got &#39;hour&#39;."));
     }
