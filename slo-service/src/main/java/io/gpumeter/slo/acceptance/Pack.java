@@ -118,7 +118,12 @@ public final class Pack {
                         - `verdict.html`, `verdict.md`: the one-page verdict, a section per quadrant.
                         - `run.json`: the run as computed and stored; `plan.json`: the plan as submitted.
                         - `matrix.csv`: every figure by quadrant, benchmark class, workload, form and cell.
-                        - `commitments.csv`: what each cell can be promised per GPU at its SLO, after margins.
+                        - `commitments.csv`: what each cell can be promised per GPU at its SLO, after the capacity
+                          plan's three margins (shares of capacity, each at least its floor): jitter = 1 − 1/w, w the
+                          larger of the interference factor and 1 + the p99's spread over the p99; failures = failures
+                          per card-hour × hours to repair + planned maintenance's share of card-hours; peaks = GPUs
+                          pending at the busiest hour / (demand's cards + those GPUs). committed = measured × (1 − the
+                          three), `*_basis` the facts behind each, `policy` what is configured to give first.
                         - `evidence/NN-assertion/`: `verdict.txt`, the reads behind it (`requests.sh` to run them again,
                           `responses.txt` their answers), the cells' pods (`pods.csv`), the curve behind the figure
                           (`curve.csv`) and what the cluster said (`quotes.txt`).
