@@ -49,6 +49,9 @@ public final class AccessRules {
             new AccessRule("The GPU stack's state and the change book (a node at an instant, changes, a change's impact)",
                     "ledger", READ, List.of("/api/v1/nodes/*/gpu-stack", "/api/v1/changes", "/api/v1/changes/*/impact"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE), null, false),
+            // Every tenant's demand by model, class and service, the capacity plan's input: never a tenant's read.
+            new AccessRule("The capacity plan's demand (allocated hours by model, workload class, request shape and service; queue-wait and pending peaks)",
+                    "ledger", READ, List.of("/api/v1/demand"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE), null, false),
             new AccessRule("Reports and costs (monthly, weekly, per bucket, any window)", "billing", READ,
                     List.of("/api/v1/reports/monthly", "/api/v1/reports/weekly", "/api/v1/reports/series", "/api/v1/costs"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
