@@ -64,6 +64,7 @@ final class ServiceBook {
         return switch (kind == null ? "" : kind) {
             case "MIG" -> "MIG";
             case "HAMI" -> "HAMI";
+            case "SHARED" -> "UNGOVERNED_SHARING";
             default -> "DEDICATED";
         };
     }
