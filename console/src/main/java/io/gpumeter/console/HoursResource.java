@@ -65,16 +65,22 @@ public class HoursResource {
         String currency = "";
         String zone = "";
         if (month != null && view != null && dim != null) {
-            String from = month.atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
-            String to = month.plusMonths(1).atDay(1).atStartOfDay().toInstant(ZoneOffset.UTC).toString();
-            // The month's figures and, for the days or weeks, billing's series: asked at once, read as they come.
-            CompletableFuture<Answer> gpuHours = upstream.getJson(Backend.LEDGER, "/api/v1/gpu-hours?from=" + Format.query(from)
-                    + "&to=" + Format.query(to) + "&groupBy=" + dim, viewer.token());
+            // Billing's month runs between the local midnights of its zone: its series says where (one bucket for the
+            // month view), and the ledger is asked for exactly that window, so the hours and their cost are one month.
             CompletableFuture<Answer> report = upstream.getJson(Backend.BILLING, "/api/v1/reports/monthly?month=" + month
                     + "&format=json&groupBy=" + dim, viewer.token());
-            CompletableFuture<Answer> seriesCall = view.equals("month") ? null
-                    : upstream.getJson(Backend.BILLING, "/api/v1/reports/series?month=" + month + "&bucket=" + view
-                    + "&groupBy=" + dim, viewer.token());
+            Answer seriesAnswer = upstream.getJson(Backend.BILLING, "/api/v1/reports/series?month=" + month + "&bucket=" + view
+                    + "&groupBy=" + dim, viewer.token()).join();
+            String[] window = BillingMonth.window(seriesAnswer, month);
+            if (window[2] != null) {
+                page.message(Message.info("Billing did not say where its month begins and ends.", window[2]));
+            }
+            CompletableFuture<Answer> gpuHours = upstream.getJson(Backend.LEDGER, "/api/v1/gpu-hours?from=" + Format.query(window[0])
+                    + "&to=" + Format.query(window[1]) + "&groupBy=" + dim, viewer.token());
+            Answer seriesCall = view.equals("month") ? null : seriesAnswer;
+            if (seriesCall == null) {
+                page.call(seriesAnswer.call());
+            }
             Answer h = gpuHours.join();
             Answer r = report.join();
             page.call(h.call());
@@ -96,7 +102,7 @@ public class HoursResource {
                         "Pick another month above; the ledger counts hours once the collector has seen pods holding GPUs."));
             }
             if (seriesCall != null) {
-                Answer a = seriesCall.join();
+                Answer a = seriesCall;
                 page.call(a.call());
                 if (!a.ok()) {
                     page.message(a.refusal());

@@ -134,9 +134,12 @@ class BrowserTest {
         browser.findElement(By.linkText("Capacity")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/capacity"));
         chartDrawn("capacity-chart");
-        chartDrawn("demand-chart");
-        assertEquals(List.of("NVIDIA-H100-80GB-HBM3", "15.20", "19.36", "17.65 – 21.08", "-4.16", "-5.88 – -2.45", "5.5 %",
-                "NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30"), cells("#capacity-table tbody tr td", false));
+        assertEquals(List.of("NVIDIA-H100-80GB-HBM3", "16 cards, 1 cordoned, 0 failed", "15", "15.92", "15.18 – 16.65", "10.0 % (measured)",
+                "2.0 % (floor)", "5.0 % (measured)", "-0.92", "-1.65 – -0.18",
+                "NVIDIA-H100-80GB-HBM3: 15 usable cards, 15.92 needed by 1 shape with margins; short by ~1 card over the next 30 days"), cells("#capacity-table tbody tr td", false));
+        assertEquals(List.of("NVIDIA-H100-80GB-HBM3", "inference", "whole", "acme-prod/llm-chat", "chat-ttft (TTFT ≤ 800 ms)",
+                "acceptance", "5.00 → 4.15 requests/s per GPU", "66.00 requests/s on 2026-12-30 (56 days fitted)", "13.20",
+                "15.92", "-0.92", "7 min 30 s", "throttle"), cells("#shape-table tbody tr td", false));
         noConsoleErrors("capacity");
         shoot("capacity");
 

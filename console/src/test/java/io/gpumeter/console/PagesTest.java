@@ -110,6 +110,25 @@ class PagesTest {
     }
 
     @Test
+    void theHoursAreAskedForBillingsMonthNotTheUtcMonth() {
+        // billing counts November between Berlin's midnights: 31 October 23:00 UTC to 30 November 23:00 UTC
+        StandIn.override(Backend.BILLING, "/api/v1/reports/series", StandIn.Reply.json("""
+                {"month":"2026-11","bucket":"month","groupBy":"tenant","timeZone":"Europe/Berlin","currency":"EUR",
+                 "buckets":[{"label":"2026-11","start":"2026-10-31T23:00:00Z","end":"2026-11-30T23:00:00Z"}],"lines":[]}"""));
+        page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/gpu-hours?from=2026-10-31T23%3A00%3A00Z&to=2026-11-30T23%3A00%3A00Z&groupBy=tenant")),
+                StandIn.SEEN.toString());
+        StandIn.reset();
+        StandIn.override(Backend.BILLING, "/api/v1/reports/series", StandIn.Reply.problem(503, "Service Unavailable", "down"));
+        String html = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=tenant")),
+                StandIn.SEEN.toString());
+        assertTrue(html.contains("The GPU-hours are for the UTC month 2026-11"), html);
+    }
+
+    @Test
     void hoursShowTheEnergyEachGroupDrewBesideItsCostAndBillingsPriceOfIt() {
         String html = page("/hours?month=" + Fixtures.MONTH + "&view=month", Fixtures.ADMIN);
         assertTrue(html.contains("<th class=\"num\" title=\"what the group's units drew: each minute of a card's energy split among "
@@ -130,7 +149,9 @@ class PagesTest {
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         StandIn.SEEN.clear();
         String month = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().noneMatch(s -> s.pathAndQuery().contains("/series")), StandIn.SEEN.toString());
+        // the month whole is one bucket of billing's series: asked only for where billing's month begins and ends
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/reports/series?month=2026-11&bucket=month&groupBy=tenant")), StandIn.SEEN.toString());
         assertTrue(month.contains("id=\"hours-chart-option\"") && !month.contains("id=\"series-table\""), month);
         assertTrue(page("/hours?month=2026-11&view=hour", Fixtures.ADMIN).contains("view must be one of day, week, month, got &#39;hour&#39;."));
     }
@@ -288,16 +309,20 @@ class PagesTest {
     void capacitySetsUsableCardsAgainstTheCardsNeeded() {
         String html = page("/capacity?horizon=30d", Fixtures.ADMIN);
         assertTrue(html.contains("<tr data-model=\"NVIDIA-H100-80GB-HBM3\" class=\"short\"><td>NVIDIA-H100-80GB-HBM3</td>"
-                + "<td class=\"num\">15.20</td><td class=\"num\">19.36</td><td class=\"num\">17.65 – 21.08</td>"
-                + "<td class=\"num\">-4.16</td><td class=\"num\">-5.88 – -2.45</td><td class=\"num\">5.5 %</td>"
-                + "<td>NVIDIA-H100-80GB-HBM3: 4.16 cards short on 2026-12-30</td></tr>"), html);
-        assertTrue(html.contains("id=\"capacity-chart-option\"") && html.contains("id=\"demand-chart-option\""));
-        assertEquals(List.of("/api/v1/capacity?horizon=30d"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                + "<td>16 cards, 1 cordoned, 0 failed</td><td class=\"num\">15</td><td class=\"num\">15.92</td>"
+                + "<td class=\"num\">15.18 – 16.65</td><td class=\"num\">10.0 % (measured)</td><td class=\"num\">2.0 % (floor)</td>"
+                + "<td class=\"num\">5.0 % (measured)</td><td class=\"num gap\">-0.92</td><td class=\"num\">-1.65 – -0.18</td>"), html);
+        assertTrue(html.contains("<tr data-shape=\"whole\" data-rule=\"acceptance\">"), html);
+        // the margins are stacked on the base per model, beside the usable cards
+        assertTrue(html.contains("\"name\":\"demand (base)\",\"type\":\"bar\"") || html.contains("demand (base)"), html);
+        assertTrue(html.contains("\"stack\":\"needed\"") && html.contains("[1.6]") && html.contains("[0.32]")
+                && html.contains("[0.8]") && html.contains("[13.2]"), html);
+        assertEquals(List.of("/api/v1/capacity/plan?horizon=30d"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         String tenant = page("/capacity", Fixtures.ACME);
         assertFalse(nav(tenant).contains("/capacity"));
-        assertTrue(tenant.contains("billing-service refused: you may not see this") && !tenant.contains("H100"), tenant);
+        assertTrue(tenant.contains("slo-service refused: you may not see this") && !tenant.contains("H100"), tenant);
     }
 
     @Test

@@ -209,7 +209,7 @@ final class InputsRedaction {
     }
 
     private Owner owner(String ns, Owner o) {
-        return o == null || !foreign(ns) ? o : new Owner(o.kind(), name(ns, o.name()));
+        return o == null || !foreign(ns) ? o : new Owner(o.kind(), name(ns, o.name()), o.apiVersion());
     }
 
     private String text(String ns, String text) {

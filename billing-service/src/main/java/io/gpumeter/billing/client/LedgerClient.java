@@ -56,24 +56,6 @@ public class LedgerClient {
         return hours == null ? List.of() : hours;
     }
 
-    /** Queue-wait percentiles per Kueue ClusterQueue of what was admitted in [from, to); empty when the ledger answers 404. */
-    public List<QueueWait> queueWaitByClusterQueue(Instant from, Instant to) {
-        return Answers.orIfNotFound(() -> ledger.queueWait(from.toString(), to.toString(), "clusterQueue"), List.of());
-    }
-
-    /** Admission rejections per ClusterQueue among workloads created in [from, to); empty when the ledger answers 404. */
-    public List<ClusterQueue> clusterQueues(Instant from, Instant to) {
-        return Answers.orIfNotFound(() -> ledger.clusterQueues(from.toString(), to.toString()), List.of());
-    }
-
-    /** Fragmentation per node pool at an instant; empty when the ledger answers 404. */
-    public List<FragmentationView.Pool> fragmentationByPool(Instant at) {
-        return Answers.orIfNotFound(() -> {
-            FragmentationView view = ledger.fragmentation(at.toString(), "pool");
-            return view == null ? null : view.groups();
-        }, List.of());
-    }
-
     /** The normalization policy in force; empty when the ledger answers 404. */
     @CircuitBreakerName(NORMALIZATION)
     public Optional<NormalizationPolicy> normalization() {

@@ -34,17 +34,4 @@ interface LedgerRestClient {
     @Path("/capacity")
     List<CardHours> capacity(@QueryParam("from") String from, @QueryParam("to") String to,
                              @QueryParam("groupBy") String groupBy, @QueryParam("timeZone") String timeZone);
-
-    @GET
-    @Path("/queue-wait")
-    List<QueueWait> queueWait(@QueryParam("from") String from, @QueryParam("to") String to,
-                              @QueryParam("groupBy") String groupBy);
-
-    @GET
-    @Path("/cluster-queues")
-    List<ClusterQueue> clusterQueues(@QueryParam("from") String from, @QueryParam("to") String to);
-
-    @GET
-    @Path("/fragmentation")
-    FragmentationView fragmentation(@QueryParam("at") String at, @QueryParam("groupBy") String groupBy);
 }

@@ -35,40 +35,6 @@ public interface BillingConfig {
     /** The names a FOCUS export prints for who bills what. */
     Focus focus();
 
-    /** How the capacity plan reads history and judges supply. */
-    Capacity capacity();
-
-    /** The capacity plan (GET /api/v1/capacity). */
-    interface Capacity {
-
-        /** Days of history the trend is fitted on, written like 56d; a request may ask for another with history=. */
-        @WithDefault("56d")
-        String history();
-
-        /** Share of the inventory held back for failures and maintenance, 0 to below 1. */
-        @WithDefault("0.05")
-        double margin();
-
-        /** Share of the usable cards demand may fill before queues grow; cards needed = demand / this. */
-        @WithDefault("0.85")
-        double targetUtilization();
-
-        /** Normal quantile of the forecast's and the slope's intervals (1.96 for 95%). */
-        @WithDefault("1.96")
-        double intervalZ();
-
-        /** A day whose queue-wait p95 is above this counts as a day over the line. */
-        @WithDefault("30m")
-        Duration queueWaitLine();
-
-        /** How many of the latest days the queue figures cover. */
-        @WithDefault("7")
-        int recentDays();
-
-        /** Kueue ClusterQueue name → the GPU model it serves; with none, every queue counts for every model. */
-        Map<String, String> queues();
-    }
-
     /** When a tenant's daily cost counts as an anomaly. */
     Anomaly anomaly();
 

@@ -1,11 +1,8 @@
 package io.gpumeter.billing.service;
 
 import io.gpumeter.billing.client.CardHours;
-import io.gpumeter.billing.client.ClusterQueue;
-import io.gpumeter.billing.client.FragmentationView;
 import io.gpumeter.billing.client.GpuHours;
 import io.gpumeter.billing.client.LedgerClient;
-import io.gpumeter.billing.client.QueueWait;
 import io.gpumeter.billing.domain.CapacityLine;
 import io.gpumeter.billing.domain.FineKey;
 import io.gpumeter.billing.domain.FineLine;
@@ -149,51 +146,6 @@ class LedgerReadings {
             }
         }
         return lines;
-    }
-
-    /** Allocated GPU-hours per local day of {@code zone} in [from, to) by model as the ledger spells it, one read. */
-    Map<String, Map<LocalDate, BigDecimal>> allocatedByModelAndDay(Instant from, Instant to, ZoneId zone) {
-        Map<String, Map<LocalDate, BigDecimal>> hours = new TreeMap<>();
-        for (GpuHours a : ledger.gpuHours(from, to, "model,day", null, zone)) {
-            requireAllocated(a);
-            hours.computeIfAbsent(ModelName.display(a.dimension("model")), m -> new TreeMap<>())
-                    .merge(LocalDate.parse(a.dimension("day")), a.allocatedGpuHours(), BigDecimal::add);
-        }
-        return hours;
-    }
-
-    /** Card-hours per local day of {@code zone} in [from, to) by model as the ledger spells it, one read. */
-    Map<String, Map<LocalDate, BigDecimal>> capacityByModelAndDay(Instant from, Instant to, ZoneId zone) {
-        Map<String, Map<LocalDate, BigDecimal>> hours = new TreeMap<>();
-        for (CardHours c : ledger.capacity(from, to, "model,day", zone)) {
-            if (c == null || c.cardHours() == null) {
-                throw new IllegalStateException("ledger-service returned capacity without cardHours");
-            }
-            hours.computeIfAbsent(ModelName.display(c.dimension("model")), m -> new TreeMap<>())
-                    .merge(LocalDate.parse(c.dimension("day")), c.cardHours(), BigDecimal::add);
-        }
-        return hours;
-    }
-
-    /** Queue-wait p95 in seconds per ClusterQueue of what was admitted in [from, to). */
-    Map<String, BigDecimal> queueWaitP95(Instant from, Instant to) {
-        Map<String, BigDecimal> p95 = new TreeMap<>();
-        for (QueueWait w : ledger.queueWaitByClusterQueue(from, to)) {
-            if (w != null && w.key() != null && w.p95Seconds() != null) {
-                p95.put(w.key(), w.p95Seconds());
-            }
-        }
-        return p95;
-    }
-
-    /** Workloads and admission rejections per ClusterQueue created in [from, to). */
-    List<ClusterQueue> clusterQueues(Instant from, Instant to) {
-        return ledger.clusterQueues(from, to).stream().filter(q -> q != null && q.name() != null).toList();
-    }
-
-    /** Fragmentation per node pool at {@code at}. */
-    List<FragmentationView.Pool> fragmentation(Instant at) {
-        return ledger.fragmentationByPool(at).stream().filter(p -> p != null && p.key() != null).toList();
     }
 
     Normalization normalization() {

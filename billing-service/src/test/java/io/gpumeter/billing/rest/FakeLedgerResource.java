@@ -30,8 +30,6 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
     static final String BERLIN_MARCH_TO = "2026-03-31T22:00:00Z";
     /** Months whose gpu-hours request fails in a chosen way. */
     static final String ANSWERS_500 = "2030-01-01T00:00:00Z";
-    /** The same for the capacity plan's history, counted apart from the reports' calls. */
-    static final String PLAN_ANSWERS_500 = "2031-01-01T00:00:00Z";
     static final String DROPS_CONNECTION = "2030-02-01T00:00:00Z";
     static final String ANSWERS_404 = "2030-03-01T00:00:00Z";
     static final String ANSWERS_LATE = "2030-04-01T00:00:00Z";
@@ -227,40 +225,6 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             JUNE_CHANGE + "/" + JUNE_TO, "[" + capacity(H100, "150") + "," + capacity("NVIDIA-L40S", "10") + "]"));
 
     /*
-     * A week of history for the capacity plan, 1 to 7 August 2026 (UTC days): the H100 pool's allocated hours grow
-     * by exactly 12 a day from 240 (20 cards, 480 card-hours a day); the L40S pool holds 48 hours a day of 10 cards
-     * (240 card-hours), spelled one way by gpu-hours and another by capacity.
-     */
-    static final String PLAN_AT = "2026-08-08T10:00:00Z";
-    /** gpu-hours?groupBy=model by day start. */
-    static final Map<String, String> PLAN_ALLOCATED = new HashMap<>();
-    /** queue-wait?groupBy=clusterQueue by day start: h100-queue's p95 is over 30 minutes on the 2nd, 4th, 6th, 7th. */
-    static final Map<String, String> PLAN_QUEUE_WAIT = new HashMap<>();
-    private static final int[] H100_P95 = {600, 2400, 1800, 3600, -1, 1900, 7200};
-
-    /** The same week as one bucketed read each: gpu-hours and capacity by model and UTC day, 1 to 8 August. */
-    static String planAllocatedByDay;
-    static String planCapacityByDay;
-
-    static {
-        StringBuilder allocated = new StringBuilder();
-        StringBuilder cards = new StringBuilder();
-        for (int d = 1; d <= 7; d++) {
-            String day = String.format("2026-08-%02d", d);
-            allocated.append(allocated.isEmpty() ? "" : ",")
-                    .append("{\"key\":\"" + H100 + "/" + day + "\",\"group\":{\"model\":\"" + H100 + "\",\"day\":\"" + day + "\"},"
-                            + "\"allocatedGpuHours\":" + (240 + 12 * (d - 1)) + ",\"usedGpuHours\":100},"
-                            + "{\"key\":\"" + L40S + "/" + day + "\",\"group\":{\"model\":\"" + L40S + "\",\"day\":\"" + day + "\"},"
-                            + "\"allocatedGpuHours\":48}");
-            cards.append(cards.isEmpty() ? "" : ",")
-                    .append("{\"key\":\"" + H100 + "/" + day + "\",\"group\":{\"model\":\"" + H100 + "\",\"day\":\"" + day + "\"},\"cardHours\":480},"
-                            + "{\"key\":\"NVIDIA-L40S/" + day + "\",\"group\":{\"model\":\"NVIDIA-L40S\",\"day\":\"" + day + "\"},\"cardHours\":240}");
-        }
-        planAllocatedByDay = "[" + allocated + "]";
-        planCapacityByDay = "[" + cards + "]";
-    }
-
-    /*
      * March 2026 by tenant, model and UTC day, for the cost series: acme 10 H100 hours (4 used) and 2.5 L40S hours
      * (none used) and beta 1 H100 hour (all used) on the 1st; acme 0.125 H100 hours (all used) on the 2nd; acme 3 H100
      * hours (1 used) on the 9th. By ISO week the same hours fall in 2026-W09 (the 1st, a Sunday), W10 and W11. On the
@@ -286,21 +250,6 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
                 + ",\"usedGpuHours\":" + used + "}";
     }
 
-    static {
-        for (int d = 1; d <= 7; d++) {
-            String from = String.format("2026-08-%02dT00:00:00Z", d);
-            String to = String.format("2026-08-%02dT00:00:00Z", d + 1);
-            PLAN_ALLOCATED.put(from, "[{\"key\":\"" + H100 + "\",\"group\":{\"model\":\"" + H100 + "\"},"
-                    + "\"allocatedGpuHours\":" + (240 + 12 * (d - 1)) + ",\"usedGpuHours\":100},"
-                    + "{\"key\":\"" + L40S + "\",\"group\":{\"model\":\"" + L40S + "\"},\"allocatedGpuHours\":48}]");
-            CAPACITY.put(from + "/" + to, "[" + capacity(H100, "480") + "," + capacity("NVIDIA-L40S", "240") + "]");
-            String h100 = H100_P95[d - 1] < 0 ? "" : "{\"key\":\"h100-queue\",\"count\":9,\"p50Seconds\":60,"
-                    + "\"p95Seconds\":" + H100_P95[d - 1] + ",\"p99Seconds\":9000,\"maxSeconds\":9000},";
-            PLAN_QUEUE_WAIT.put(from, "[" + h100 + "{\"key\":\"l40s-queue\",\"count\":3,\"p50Seconds\":60,"
-                    + "\"p95Seconds\":9999,\"p99Seconds\":9999,\"maxSeconds\":9999}]");
-        }
-    }
-
     /*
      * Daily costs for the anomaly check of 15 November 2026 (UTC days), by tenant and model. On 1-14 November acme
      * holds 10 and 12 H100 hours on alternate days and gamma 15 every day; on the 15th acme holds 20, gamma 15,
@@ -317,21 +266,6 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
                 + byTenant("gamma", H100, "15", "15") + "," + byTenant("beta", L40S, "12", "0") + ","
                 + byTenant("delta", H100, "30", "0") + "]");
     }
-
-    static final String PLAN_CLUSTER_QUEUES = """
-            [{"cluster":"c1","name":"h100-queue","cohort":null,"workloads":40,"rejected":6,"rejectionRate":0.15,
-              "admitted":34,"pendingNow":2,"resources":[]},
-             {"cluster":"c1","name":"l40s-queue","cohort":null,"workloads":10,"rejected":0,"rejectionRate":0,
-              "admitted":10,"pendingNow":0,"resources":[]}]""";
-
-    static final String PLAN_FRAGMENTATION = """
-            {"at":"2026-08-08T10:00:00Z","groupBy":"pool","cluster":null,"shapesGiB":[10,20,30],"migProfiles":[],
-             "groups":[{"key":"NVIDIA-H100-80GB-HBM3","group":{"pool":"NVIDIA-H100-80GB-HBM3"},
-               "memory":{"cards":20,"freeMiB":409600,"shapes":[
-                 {"sizeGiB":10,"weight":0.333333,"strandedMiB":40960,"ratio":0.1},
-                 {"sizeGiB":20,"weight":0.333333,"strandedMiB":81920,"ratio":0.2},
-                 {"sizeGiB":30,"weight":0.333333,"strandedMiB":184320,"ratio":0.45}],"overall":0.25},
-               "mig":{"cards":0,"freeSlices":0,"strandedSlices":0,"ratio":null}}]}""";
 
     private HttpServer server;
     private final Map<String, AtomicInteger> gpuHoursCalls = new ConcurrentHashMap<>();
@@ -361,26 +295,11 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
                 "{\"policy\":\"" + POLICY + "\",\"version\":\"norm-2026.1\",\"since\":\"2026-01-01T00:00:00Z\"}"));
         server.createContext("/api/v1/capacity", exchange -> {
             Map<String, String> q = query(exchange);
-            if ("model,day".equals(q.get("groupBy")) && "UTC".equals(q.get("timeZone"))) {
-                send(exchange, 200, "2026-08-01T00:00:00Z/2026-08-08T00:00:00Z".equals(q.get("from") + "/" + q.get("to"))
-                        ? planCapacityByDay : "[]");
-            } else if (!"model".equals(q.get("groupBy"))) {
+            if (!"model".equals(q.get("groupBy"))) {
                 send(exchange, 400, "{\"title\":\"Bad Request\"}");
             } else {
                 send(exchange, 200, CAPACITY.getOrDefault(q.get("from") + "/" + q.get("to"), "[]"));
             }
-        });
-        server.createContext("/api/v1/queue-wait", exchange -> {
-            Map<String, String> q = query(exchange);
-            send(exchange, "clusterQueue".equals(q.get("groupBy")) ? 200 : 400,
-                    PLAN_QUEUE_WAIT.getOrDefault(q.get("from"), "[]"));
-        });
-        server.createContext("/api/v1/cluster-queues", exchange -> send(exchange, 200,
-                "2026-08-01T00:00:00Z".equals(query(exchange).get("from")) ? PLAN_CLUSTER_QUEUES : "[]"));
-        server.createContext("/api/v1/fragmentation", exchange -> {
-            Map<String, String> q = query(exchange);
-            send(exchange, "pool".equals(q.get("groupBy")) ? 200 : 400,
-                    PLAN_AT.equals(q.get("at")) ? PLAN_FRAGMENTATION : "{\"groups\":[]}");
         });
         server.createContext("/corrections", exchange -> {
             octoberCorrected = true;
@@ -411,7 +330,7 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
         lastTenant = q.getOrDefault("tenant", "(all)");
         String from = q.get("from");
         gpuHoursCalls.computeIfAbsent(String.valueOf(from), f -> new AtomicInteger()).incrementAndGet();
-        if (ANSWERS_500.equals(from) || PLAN_ANSWERS_500.equals(from)) {
+        if (ANSWERS_500.equals(from)) {
             send(exchange, 500, "{\"title\":\"Internal Server Error\"}");
         } else if (DROPS_CONNECTION.equals(from)) {
             exchange.close(); // no status line at all: the connection just ends
@@ -422,15 +341,10 @@ public class FakeLedgerResource implements QuarkusTestResourceLifecycleManager {
             send(exchange, 404, "{\"title\":\"Not Found\"}");
         } else if ("tenant,model".equals(q.get("groupBy")) && ANOMALY_DAYS.containsKey(from)) {
             send(exchange, 200, ANOMALY_DAYS.get(from));
-        } else if ("model,day".equals(q.get("groupBy")) && "UTC".equals(q.get("timeZone"))) {
-            send(exchange, 200, "2026-08-01T00:00:00Z".equals(from) && "2026-08-08T00:00:00Z".equals(q.get("to"))
-                    ? planAllocatedByDay : "[]");
         } else if (MARCH_FROM.equals(from) && MARCH_TO.equals(q.get("to")) && "UTC".equals(q.get("timeZone"))
                 && q.get("groupBy").startsWith("tenant,model,")) {
             send(exchange, 200, q.get("groupBy").endsWith(",day") ? SERIES_BY_DAY
                     : q.get("groupBy").endsWith(",week") ? SERIES_BY_WEEK : "[]");
-        } else if ("model".equals(q.get("groupBy")) && PLAN_ALLOCATED.containsKey(from)) {
-            send(exchange, 200, PLAN_ALLOCATED.get(from));
         } else if (MARCH_FROM.equals(from) && MARCH_TO.equals(q.get("to"))
                 || BERLIN_MARCH_FROM.equals(from) && BERLIN_MARCH_TO.equals(q.get("to"))) {
             switch (String.valueOf(q.get("groupBy"))) {

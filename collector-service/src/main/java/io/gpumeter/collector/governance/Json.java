@@ -110,7 +110,7 @@ final class Json {
     static Owner owner(JsonNode metadata) {
         Owner first = null;
         for (JsonNode ref : array(metadata, "ownerReferences")) {
-            Owner o = new Owner(text(ref, "kind"), text(ref, "name"));
+            Owner o = new Owner(text(ref, "kind"), text(ref, "name"), text(ref, "apiVersion"));
             if (ref.path("controller").asBoolean(false)) {
                 return o;
             }

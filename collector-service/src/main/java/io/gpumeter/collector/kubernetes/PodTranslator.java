@@ -112,7 +112,11 @@ public final class PodTranslator {
         return null;
     }
 
-    /** The controller; a ReplicaSet named {@code <deployment>-<pod-template-hash>} is reported as the Deployment. */
+    /**
+     * The controller with the apiVersion its reference carries (written by the controller that made the pod, so its
+     * group tells a Volcano Job from a batch/v1 Job); a ReplicaSet named {@code <deployment>-<pod-template-hash>} is
+     * reported as the Deployment, of the same API group.
+     */
     static Owner owner(ObjectMeta meta) {
         if (meta.getOwnerReferences() == null) {
             return null;
@@ -120,11 +124,13 @@ public final class PodTranslator {
         for (OwnerReference ref : meta.getOwnerReferences()) {
             if (Boolean.TRUE.equals(ref.getController())) {
                 String hash = meta.getLabels() == null ? null : meta.getLabels().get("pod-template-hash");
+                String apiVersion = blankToNull(ref.getApiVersion());
                 if ("ReplicaSet".equals(ref.getKind()) && hash != null && ref.getName() != null
                         && ref.getName().endsWith("-" + hash)) {
-                    return new Owner("Deployment", ref.getName().substring(0, ref.getName().length() - hash.length() - 1));
+                    return new Owner("Deployment", ref.getName().substring(0, ref.getName().length() - hash.length() - 1),
+                            apiVersion);
                 }
-                return new Owner(ref.getKind(), ref.getName());
+                return new Owner(ref.getKind(), ref.getName(), apiVersion);
             }
         }
         return null;

@@ -74,7 +74,7 @@ class PodTranslatorTest {
         assertTrue(fact.allTerminated());
         assertEquals(Instant.parse("2026-05-18T10:49:07Z"), fact.lastFinishedAt());
         assertEquals("a800-node-1", fact.nodeName());
-        assertEquals(new Owner("PyTorchJob", "bert"), fact.owner());
+        assertEquals(new Owner("PyTorchJob", "bert", "kubeflow.org/v1"), fact.owner());
         assertEquals(List.of(new VgpuGrant(0, "GPU-5c2a11d0-1b3e-4f7a-9d21-6a0c55e1b2f3", "NVIDIA", 1024, 20)), fact.vgpus());
         assertEquals(Map.of("nvidia.com/gpu", 1L, "nvidia.com/gpumem", 1024L, "nvidia.com/gpucores", 20L), fact.gpuResources());
         assertEquals("nlp", fact.labels().get("gpumeter.io/team"));
@@ -95,18 +95,40 @@ class PodTranslatorTest {
                   resourceVersion: '5'
                   labels: {pod-template-hash: 7d9f8b6c4}
                   ownerReferences:
-                  - {kind: ReplicaSet, name: chat-7d9f8b6c4, controller: true}
+                  - {apiVersion: apps/v1, kind: ReplicaSet, name: chat-7d9f8b6c4, controller: true}
                 spec:
                   containers:
                   - name: vllm
                     resources: {limits: {nvidia.com/gpu: '2'}}
                 """;
         PodFact fact = PodTranslator.translate(pod(yaml), WatchEventType.ADDED, NOW);
-        assertEquals(new Owner("Deployment", "chat"), fact.owner());
+        assertEquals(new Owner("Deployment", "chat", "apps/v1"), fact.owner());
         assertNull(fact.scheduledAt());
         assertFalse(fact.allTerminated());
         assertNull(fact.hamiBindPhase());
         assertNull(fact.hamiNode());
+    }
+
+    @Test
+    void theOwnersApiVersionTellsAVolcanoJobFromABatchJob() {
+        String volcano = """
+                kind: Pod
+                metadata:
+                  name: mpi-worker-0
+                  namespace: hpc
+                  uid: u-v
+                  resourceVersion: '7'
+                  ownerReferences:
+                  - {apiVersion: batch.volcano.sh/v1alpha1, kind: Job, name: mpi, uid: j1, controller: true}
+                spec:
+                  schedulerName: volcano
+                  containers:
+                  - {name: w, resources: {limits: {nvidia.com/gpu: '1'}}}
+                """;
+        String batch = volcano.replace("batch.volcano.sh/v1alpha1", "batch/v1");
+        assertEquals(new Owner("Job", "mpi", "batch.volcano.sh/v1alpha1"),
+                PodTranslator.translate(pod(volcano), WatchEventType.ADDED, NOW).owner());
+        assertEquals(new Owner("Job", "mpi", "batch/v1"), PodTranslator.translate(pod(batch), WatchEventType.ADDED, NOW).owner());
     }
 
     @Test

@@ -15,6 +15,7 @@ import java.io.IOException;
 public final class PodVersionFields {
 
     public static final SerializableString ALL_TERMINATED = new SerializedString("allTerminated");
+    public static final SerializableString API_VERSION = new SerializedString("apiVersion");
     public static final SerializableString CLAIMS = new SerializedString("claims");
     public static final SerializableString CLAIM_NAME = new SerializedString("claimName");
     public static final SerializableString CONTAINER = new SerializedString("container");

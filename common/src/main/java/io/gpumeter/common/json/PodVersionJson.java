@@ -282,6 +282,7 @@ public class PodVersionJson implements ObjectMapperCustomizer {
         startObject(gen, OWNER);
         string(gen, KIND, owner.kind());
         string(gen, NAME, owner.name());
+        string(gen, API_VERSION, owner.apiVersion());
         gen.writeEndObject();
     }
 

@@ -49,6 +49,9 @@ public final class AccessRules {
             new AccessRule("The GPU stack's state and the change book (a node at an instant, changes, a change's impact)",
                     "ledger", READ, List.of("/api/v1/nodes/*/gpu-stack", "/api/v1/changes", "/api/v1/changes/*/impact"),
                     EnumSet.of(ADMIN, OPERATOR, READER, SERVICE), null, false),
+            // Every tenant's demand by model, class and service, the capacity plan's input: never a tenant's read.
+            new AccessRule("The capacity plan's demand (allocated hours by model, workload class, request shape and service; queue-wait and pending peaks)",
+                    "ledger", READ, List.of("/api/v1/demand"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE), null, false),
             // The supply spans every tenant's cards and nodes, as the card-hours of /api/v1/capacity do: fleet readers only.
             new AccessRule("Fleet supply (per GPU model: card-hours per day, cordoned, failed and usable, request shapes, failures and maintenance)",
                     "ledger", READ, List.of("/api/v1/capacity/supply"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE), null, false),

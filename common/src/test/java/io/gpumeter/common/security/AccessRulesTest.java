@@ -53,6 +53,8 @@ class AccessRulesTest {
             "GET;/api/v1/usage/series;admin operator reader service",
             "GET;/api/v1/slo-states;admin operator reader service tenant",
             "GET;/api/v1/fragmentation;admin operator reader service",
+            "GET;/api/v1/demand;admin operator reader service",
+            "POST;/api/v1/demand;admin",
             "GET;/api/v1/capacity;admin operator reader service",
             "GET;/api/v1/capacity/supply;admin operator reader service",
             "GET;/api/v1/reports/monthly;admin operator reader service tenant",

@@ -75,7 +75,7 @@ final class CanonicalPodFact {
         if (!objectOrNull(p, OWNER)) {
             return null;
         }
-        Owner owner = new Owner(r.string(p, KIND), r.string(p, NAME));
+        Owner owner = new Owner(r.string(p, KIND), r.string(p, NAME), r.string(p, API_VERSION));
         end(p);
         return owner;
     }

@@ -168,7 +168,9 @@ class ReceivedPodVersionsTest {
             variant("an unknown field of the owner", "\"owner\":{\"kind\":\"Job\"", "\"owner\":{\"x\":1,\"kind\":\"Job\"", false),
             variant("an unknown field of a vGPU", "\"cores\":20}", "\"cores\":20,\"x\":{}}", false),
             variant("the claims missing", ",\"claims\":[{\"name\":\"gpu\",\"claimName\":\"c-1\",\"templateName\":null}]", "", false),
-            variant("the owner missing", "\"owner\":{\"kind\":\"Job\",\"name\":\"train-1\"},", "", false),
+            variant("the owner missing", "\"owner\":{\"kind\":\"Job\",\"name\":\"train-1\",\"apiVersion\":null},", "", false),
+            // as collectors wrote an owner before they carried its apiVersion
+            variant("the owner without its apiVersion", ",\"apiVersion\":null}", "}", false),
             variant("an instant with an offset", "\"2026-05-01T08:00:00Z\"", "\"2026-05-01T10:00:00+02:00\"", false),
             variant("an instant as a number", "\"2026-05-01T08:00:00Z\"", "1777622400", false),
             variant("an instant in lower case", "\"2026-05-01T08:00:00Z\"", "\"2026-05-01t08:00:00z\"", false),

@@ -93,7 +93,7 @@ public class AcceptanceService {
             for (Plan.Clause clause : plan.assertions()) {
                 outcomes.add(Judge.judge(plan, clause, read, fleet));
             }
-            List<Run.Commitment> commitments = Commitments.of(plan, read, fleet, outcomes);
+            List<Run.Commitment> commitments = Commitments.of(plan, read, fleet, outcomes, config.capacity());
             List<Run.MatrixRow> matrix = Matrix.of(plan, read, fleet, commitments);
             List<Run.CellView> views = plan.cells().stream().map(c -> new Run.CellView(c.name(), c.workload(),
                     c.form().name(), c.selector().service(), c.selector().namespace(), c.selector().tenant(),
@@ -128,6 +128,11 @@ public class AcceptanceService {
                     .invoke(r -> fleet.costsByNamespace = r)).replaceWithVoid();
         }
         chain = chain.chain(() -> others.runbook().invoke(r -> fleet.runbook = r)).replaceWithVoid();
+        if (!plan.cells().isEmpty()) {
+            TimeWindow window = new TimeWindow(plan.from(), plan.to());
+            chain = chain.chain(() -> ledger.supply(window).invoke(r -> fleet.supply = r)).replaceWithVoid();
+            chain = chain.chain(() -> ledger.demand(window).invoke(r -> fleet.demand = r)).replaceWithVoid();
+        }
         if (fragmentation) {
             chain = chain.chain(() -> ledger.fragmentation(plan.to()).invoke(r -> fleet.fragmentation = r))
                     .replaceWithVoid();

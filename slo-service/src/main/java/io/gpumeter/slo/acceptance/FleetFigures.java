@@ -21,6 +21,9 @@ public final class FleetFigures {
     /** alert-service's runbook entries, which the recommended actions are drawn from. */
     LedgerReads.Read<JsonNode> runbook;
     LedgerReads.Read<JsonNode> fragmentation;
+    /** The fleet's supply and demand over the window: the commitments' failures and peaks margins. */
+    LedgerReads.Read<io.gpumeter.slo.client.Supply> supply;
+    LedgerReads.Read<io.gpumeter.slo.client.Demand> demand;
     final java.util.Map<java.time.Instant, LedgerReads.Read<JsonNode>> pending = new java.util.TreeMap<>();
     /**
      * For a cell with no DEDICATED cell of its workload in the plan, slo-service's own interference factor of its

@@ -76,6 +76,18 @@ public class LedgerReads {
                 ledger.gpuHours(from, to, groupBy), a -> a);
     }
 
+    /** The fleet's supply over the window, per model with its failures and maintenance (UTC days). */
+    public Uni<Read<io.gpumeter.slo.client.Supply>> supply(TimeWindow window) {
+        return record(get("/api/v1/capacity/supply", "from", window.start().toString(), "to", window.end().toString(),
+                "timeZone", "UTC"), ledger.supply(window, java.time.ZoneId.of("UTC"), null), a -> a);
+    }
+
+    /** The fleet's demand over the window with its queue and pending peaks (UTC days). */
+    public Uni<Read<io.gpumeter.slo.client.Demand>> demand(TimeWindow window) {
+        return record(get("/api/v1/demand", "from", window.start().toString(), "to", window.end().toString(),
+                "timeZone", "UTC"), ledger.demand(window, java.time.ZoneId.of("UTC"), null), a -> a);
+    }
+
     public Uni<Read<JsonNode>> fragmentation(Instant at) {
         return record(get("/api/v1/fragmentation", "at", at.toString()), ledger.fragmentation(at), a -> a);
     }

@@ -22,11 +22,11 @@ public final class Matrix {
     public static final String SHAREABILITY = "shareability";
     public static final String DELIVERABILITY = "deliverability";
 
-    /** A figure of the matrix alone: the commitment's jitter margin, which needs the cell's latency clause. */
+    /** A figure of the matrix alone: the share of a shared cell's minutes whose p99 exceeded twice its latency limit. */
     public static final String JITTER_MINUTE_RATE = "JITTER_MINUTE_RATE";
     public static final Quadrant JITTER_MINUTE_RATE_QUADRANT = Quadrant.STABILITY;
     static final String JITTER_MINUTE_RATE_DEFINITION = "the share of a shared cell's minutes whose p99 exceeded twice"
-            + " the limit of the cell's first latency THRESHOLD clause (the commitment's jitter margin); matrix only";
+            + " the limit of the cell's first latency THRESHOLD clause; matrix only";
 
     private Matrix() {
     }
@@ -50,9 +50,10 @@ public final class Matrix {
                 col.add(share, SHAREABILITY, Metric.P95, Sli.TTFT);
                 col.add(share, SHAREABILITY, Metric.P99, Sli.TTFT);
                 col.add(share, SHAREABILITY, Metric.INTERFERENCE_FACTOR, null);
-                commitments.stream().filter(k -> k.cell().equals(c.name()) && k.jitterMargin() != null).findFirst()
-                        .ifPresent(k -> share.add(row(JITTER_MINUTE_RATE_QUADRANT, SHAREABILITY, d, JITTER_MINUTE_RATE,
-                                k.jitterMargin().doubleValue(), "ratio")));
+                Double jitterMinutes = Commitments.jitterMinuteRate(plan, c, d);
+                if (jitterMinutes != null) {
+                    share.add(row(JITTER_MINUTE_RATE_QUADRANT, SHAREABILITY, d, JITTER_MINUTE_RATE, jitterMinutes, "ratio"));
+                }
                 col.add(share, SHAREABILITY, Metric.P99_SPREAD, Sli.TTFT);
                 col.add(share, SHAREABILITY, Metric.JITTER_EVENT_RATE, null);
             }

@@ -118,7 +118,12 @@ public final class Pack {
                         - `verdict.html`, `verdict.md`: the one-page verdict, a section per quadrant.
                         - `run.json`: the run as computed and stored; `plan.json`: the plan as submitted.
                         - `matrix.csv`: every figure by quadrant, benchmark class, workload, form and cell.
-                        - `commitments.csv`: what each cell can be promised per GPU at its SLO, after margins.
+                        - `commitments.csv`: what each cell can be promised per GPU at its SLO, after the capacity
+                          plan's three margins (shares of capacity, each at least its floor): jitter = 1 − 1/w, w the
+                          larger of the interference factor and 1 + the p99's spread over the p99; failures = failures
+                          per card-hour × hours to repair + planned maintenance's share of card-hours; peaks = GPUs
+                          pending at the busiest hour / (demand's cards + those GPUs). committed = measured × (1 − the
+                          three), `*_basis` the facts behind each, `policy` what is configured to give first.
                         - `evidence/NN-assertion/`: `verdict.txt`, the reads behind it (`requests.sh` to run them again,
                           `responses.txt` their answers), the cells' pods (`pods.csv`), the curve behind the figure
                           (`curve.csv`) and what the cluster said (`quotes.txt`).
@@ -153,11 +158,22 @@ public final class Pack {
 
     private static String commitments(Run run) {
         StringBuilder csv = new StringBuilder("workload,form,cell,slo_sli,slo_ms,throughput_per_gpu,gpus,jitter_margin,"
-                + "failure_margin,peak_margin,committed_per_gpu,queue_wait_ceiling_seconds,degrades_first\n");
+                + "failure_margin,peak_margin,committed_per_gpu,queue_wait_ceiling_seconds,degrades_first,policy,jitter_basis,"
+                + "failure_basis,peak_basis\n");
         run.commitments().forEach(k -> csv.append(PackCsv.line(k.workload(), k.form(), k.cell(), k.sloSli(),
                 k.sloMs(), k.throughputPerGpu(), k.gpus(), k.jitterMargin(), k.failureMargin(), k.peakMargin(),
-                k.committedPerGpu(), k.queueWaitCeilingSeconds(), k.degradesFirst())));
+                k.committedPerGpu(), k.queueWaitCeilingSeconds(), k.degradesFirst(), k.policy(),
+                basis(k, 0), basis(k, 1), basis(k, 2))));
         return csv.toString();
+    }
+
+    /** What decided a commitment's margin (0 jitter, 1 failures, 2 peaks); empty for runs stored before margins were measured. */
+    private static String basis(Run.Commitment k, int which) {
+        if (k.margins() == null) {
+            return "";
+        }
+        var m = which == 0 ? k.margins().jitter() : which == 1 ? k.margins().failures() : k.margins().peaks();
+        return m == null ? "" : m.source() + ": " + m.basis();
     }
 
     private static String pods(Run.Outcome o) {

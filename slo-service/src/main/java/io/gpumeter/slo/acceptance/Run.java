@@ -70,7 +70,8 @@ public record Run(String name, Instant from, Instant to, String verdict, int pas
     public record Commitment(String workload, String form, String cell, BigDecimal sloMs, String sloSli,
                              BigDecimal throughputPerGpu, BigDecimal gpus, BigDecimal jitterMargin,
                              BigDecimal failureMargin, BigDecimal peakMargin, BigDecimal committedPerGpu,
-                             BigDecimal queueWaitCeilingSeconds, String degradesFirst) {
+                             BigDecimal queueWaitCeilingSeconds, String degradesFirst,
+                             io.gpumeter.slo.capacity.CapacityPlan.Margins margins, String policy) {
     }
 
     /** PASS only when every clause passed; FAIL when any failed; otherwise (some without data) NO_DATA. */

@@ -180,15 +180,20 @@ public final class VerdictHtml {
 
     private static void commitments(StringBuilder h, Run run) {
         h.append("<h2>Commitments (per GPU, at the SLO, after margins)</h2><table><tr><th>cell</th><th>form</th>"
-                + "<th class=\"n\">SLO</th><th class=\"n\">measured/GPU</th><th class=\"n\">committed/GPU</th>"
-                + "<th class=\"n\">queue ceiling</th><th>degrades first</th></tr>");
+                + "<th class=\"n\">SLO</th><th class=\"n\">measured/GPU</th><th class=\"n\">jitter</th>"
+                + "<th class=\"n\">failures</th><th class=\"n\">peaks</th><th class=\"n\">committed/GPU</th>"
+                + "<th class=\"n\">queue ceiling</th><th>degrades first</th><th>policy</th></tr>");
         for (Run.Commitment k : run.commitments()) {
             h.append("<tr><td>").append(esc(k.cell())).append("</td><td>").append(esc(k.form()))
                     .append("</td><td class=\"n\">").append(k.sloMs() == null ? "" : esc(k.sloSli()) + " " + num(k.sloMs())
                             + " ms").append("</td><td class=\"n\">").append(num(k.throughputPerGpu()))
+                    .append("</td><td class=\"n\">").append(num(k.jitterMargin()))
+                    .append("</td><td class=\"n\">").append(num(k.failureMargin()))
+                    .append("</td><td class=\"n\">").append(num(k.peakMargin()))
                     .append("</td><td class=\"n\">").append(num(k.committedPerGpu())).append("</td><td class=\"n\">")
                     .append(k.queueWaitCeilingSeconds() == null ? "" : num(k.queueWaitCeilingSeconds()) + " s")
-                    .append("</td><td>").append(esc(k.degradesFirst())).append("</td></tr>");
+                    .append("</td><td>").append(esc(k.degradesFirst())).append("</td><td>").append(esc(k.policy()))
+                    .append("</td></tr>");
         }
         h.append("</table>");
     }

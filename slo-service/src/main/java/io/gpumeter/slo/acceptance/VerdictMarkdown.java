@@ -23,16 +23,19 @@ public final class VerdictMarkdown {
         for (VerdictSections.Section s : VerdictSections.of(run)) {
             section(m, s);
         }
-        m.append("\n## Commitments\n\n| workload | form | cell | SLO | measured/GPU | committed/GPU | queue-wait ceiling |"
-                + " degrades first |\n|---|---|---|---|---:|---:|---:|---|\n");
+        m.append("\n## Commitments\n\n| workload | form | cell | SLO | measured/GPU | jitter | failures | peaks |"
+                + " committed/GPU | queue-wait ceiling | degrades first | policy |\n"
+                + "|---|---|---|---|---:|---:|---:|---:|---:|---:|---|---|\n");
         for (Run.Commitment k : run.commitments()) {
             m.append("| ").append(text(k.workload())).append(" | ").append(text(k.form())).append(" | ")
                     .append(text(k.cell())).append(" | ")
                     .append(k.sloMs() == null ? "–" : text(k.sloSli()) + " " + VerdictHtml.num(k.sloMs()) + " ms")
                     .append(" | ").append(VerdictHtml.num(k.throughputPerGpu())).append(" | ")
+                    .append(VerdictHtml.num(k.jitterMargin())).append(" | ").append(VerdictHtml.num(k.failureMargin()))
+                    .append(" | ").append(VerdictHtml.num(k.peakMargin())).append(" | ")
                     .append(VerdictHtml.num(k.committedPerGpu())).append(" | ")
                     .append(VerdictHtml.num(k.queueWaitCeilingSeconds())).append(" | ")
-                    .append(text(k.degradesFirst())).append(" |\n");
+                    .append(text(k.degradesFirst())).append(" | ").append(text(k.policy())).append(" |\n");
         }
         m.append("\n## Risks\n\n");
         (run.risks().isEmpty() ? List.of("none found") : run.risks()).forEach(r -> m.append("- ").append(text(r)).append('\n'));

@@ -20,6 +20,7 @@ import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
 
 import java.time.Instant;
+import java.time.ZoneId;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -51,6 +52,21 @@ public class LedgerClient {
 
     public LedgerClient(@RestClient LedgerRestClient ledger) {
         this.ledger = ledger;
+    }
+
+    /**
+     * The fleet's supply per GPU model over a window, days split at {@code zone}'s midnights; null when the ledger
+     * does not offer the read (404, inside the breaker: a ledger without it is not a failing ledger).
+     */
+    public Uni<Supply> supply(TimeWindow window, ZoneId zone, String cluster) {
+        return ledger.supply(window.start().toString(), window.end().toString(), zone.getId(), cluster)
+                .onFailure(Answers::notFound).recoverWithNull();
+    }
+
+    /** The fleet's demand per model, workload class, request shape and service over a window, with its peaks (as above). */
+    public Uni<Demand> demand(TimeWindow window, ZoneId zone, String cluster) {
+        return ledger.demand(window.start().toString(), window.end().toString(), zone.getId(), cluster)
+                .onFailure(Answers::notFound).recoverWithNull();
     }
 
     /**

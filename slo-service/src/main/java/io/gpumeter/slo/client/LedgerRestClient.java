@@ -107,4 +107,16 @@ interface LedgerRestClient {
     @Path("/changes/{id}/impact")
     Uni<ChangeImpact> changeImpact(@PathParam("id") String id, @QueryParam("from") String from,
                                    @QueryParam("to") String to);
+
+    /** Per GPU model: daily card-hours less cordons and failures, the inventory and its shapes, failures and maintenance. */
+    @GET
+    @Path("/capacity/supply")
+    Uni<Supply> supply(@QueryParam("from") String from, @QueryParam("to") String to,
+                       @QueryParam("timeZone") String timeZone, @QueryParam("cluster") String cluster);
+
+    /** Daily allocated GPU-hours per model, workload class, request shape and service; queue and pending peaks. */
+    @GET
+    @Path("/demand")
+    Uni<Demand> demand(@QueryParam("from") String from, @QueryParam("to") String to,
+                       @QueryParam("timeZone") String timeZone, @QueryParam("cluster") String cluster);
 }

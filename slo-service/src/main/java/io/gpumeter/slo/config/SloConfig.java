@@ -3,9 +3,11 @@ package io.gpumeter.slo.config;
 import io.gpumeter.common.config.RetentionConfig;
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
 
 import java.math.BigDecimal;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -44,6 +46,55 @@ public interface SloConfig {
 
     /** Triage of a slow inference service: what is looked at, and when a rise counts. */
     TriageWindows triage();
+
+    /** The capacity plan and the commitments it makes (docs/adr/0023-the-commitment-model-lives-in-slo-service.md). */
+    Capacity capacity();
+
+    /** How the capacity plan reads history, which floors its margins keep and what gives first per shape. */
+    interface Capacity {
+
+        /** Days of daily history a trend is fitted on (a request may ask for another with history=). */
+        @WithDefault("56d")
+        String history();
+
+        /** Share of usable cards allocated-hours demand may fill: cards = GPU-hours per day / 24 h / this. */
+        @WithDefault("0.85")
+        double targetUtilization();
+
+        /** Normal quantile of the forecast's and the slope's intervals (1.96 = 95%). */
+        @WithDefault("1.96")
+        double intervalZ();
+
+        /** The least each margin holds back, as a share of capacity, whatever was measured. */
+        Floors floors();
+
+        /**
+         * What gives first when a shape's demand exceeds its commitment, per workload class (inference, training,
+         * notebook, batch, other): queue, throttle, preempt or degrade (to a smaller form).
+         */
+        Map<String, String> degrade();
+
+        /** The same per request shape (whole, mig-3g.40gb, hami, dra:…), which wins over the class's. */
+        @WithName("degrade-shape")
+        Map<String, String> degradeShape();
+
+        /** How many of the latest passing acceptance runs are searched for a service's throughput at its SLO. */
+        @WithDefault("200")
+        int acceptanceRuns();
+    }
+
+    /** Configured floors of the three margins. */
+    interface Floors {
+
+        @WithDefault("0")
+        double jitter();
+
+        @WithDefault("0.02")
+        double failures();
+
+        @WithDefault("0")
+        double peaks();
+    }
 
     /** How a service's slow spell is looked for and its cause decided. */
     interface TriageWindows {

@@ -8,6 +8,8 @@ import io.quarkus.panache.common.Sort;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.List;
+
 /** Acceptance runs in schema slo, newest first. */
 @ApplicationScoped
 public class RunRepository implements PanacheRepositoryBase<StoredRun, Long> {
@@ -28,5 +30,11 @@ public class RunRepository implements PanacheRepositoryBase<StoredRun, Long> {
         var query = findAll(Sort.descending("createdAt").and("id", Sort.Direction.Descending));
         return query.count().chain(total -> query.range(offset, offset + limit - 1).list()
                 .map(rows -> Page.of(rows, total)));
+    }
+
+    /** The latest runs by the end of their window, the newest measurement first. */
+    @WithSession
+    public Uni<List<StoredRun>> latest(int limit) {
+        return findAll(Sort.descending("to").and("id", Sort.Direction.Descending)).range(0, limit - 1).list();
     }
 }

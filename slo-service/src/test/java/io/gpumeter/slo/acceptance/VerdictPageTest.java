@@ -76,7 +76,7 @@ class VerdictPageTest {
         var runbook = new LedgerReads.Read<>(new com.fasterxml.jackson.databind.ObjectMapper().readTree(RUNBOOK),
                 new Run.Call("curl runbook", 200, RUNBOOK));
         var commitment = new Run.Commitment("chat", "HAMI", "hami-2", null, null, new BigDecimal("2"), BigDecimal.ONE,
-                null, null, new BigDecimal("0.2"), new BigDecimal("1.6"), null, "IDLE_COST (120% of its limit)");
+                null, null, new BigDecimal("0.2"), new BigDecimal("1.6"), null, "IDLE_COST (120% of its limit)", null, "throttle");
         List<String> actions = Advice.actions(List.of(of("IDLE_COST", "hami-2", "FAIL"), of("P99", "dedicated", "PASS")),
                 List.of(), List.of(commitment), runbook);
         assertEquals(List.of("GpuAllocationIdle (runbook; tenant's team lead): Ask the owner to release the GPU;"

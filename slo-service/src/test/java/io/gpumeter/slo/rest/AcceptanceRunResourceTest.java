@@ -73,6 +73,19 @@ class AcceptanceRunResourceTest {
             return;
         }
         stored = true;
+        // The fleet over the window, for the commitments' margins: 1 failure in 1,000 card-hours repaired in 10 h
+        // (1% of cards down) and maintenance cordons over 20 of them (2%): 0.03; 1 GPU pending at the busiest hour
+        // beside 1 GPU-hour in the window's 20 minutes (3 cards of demand): 1 / (3 + 1) = 0.25.
+        FakeLedger.GETS.put("/api/v1/capacity/supply", """
+                {"from":"2026-11-02T10:00:00Z","to":"2026-11-02T10:20:00Z","timeZone":"UTC","models":[
+                 {"model":"NVIDIA H100 80GB HBM3","days":[{"day":"2026-11-02","cardHours":1000}],
+                  "failures":{"incidents":1,"repaired":1,"mttrSeconds":36000,"perCardHour":0.001,"runbookCordons":0},
+                  "maintenance":{"cordons":1,"cardHours":20,"share":0.02}}]}""");
+        FakeLedger.GETS.put("/api/v1/demand", """
+                {"from":"2026-11-02T10:00:00Z","to":"2026-11-02T10:20:00Z","timeZone":"UTC",
+                 "shapes":[{"model":"NVIDIA H100 80GB HBM3","workloadClass":"inference","shape":"whole","kind":"WHOLE",
+                            "pods":3,"days":[{"day":"2026-11-02","gpuHours":1}]}],
+                 "peaks":[{"model":"NVIDIA H100 80GB HBM3","pending":{"meanGpusAtBusiestHour":1,"busiestHourOfDay":10}}]}""");
         Instant nine = Instant.parse("2026-11-02T09:00:00Z");
         FakeLedger.HOLDINGS.addAll(List.of(
                 new FakeLedger.Holding("ml", "chat-ded-0", "GPU-D", "n7", "Deployment", "chat-ded", "acme", nine, null),
@@ -219,8 +232,15 @@ class AcceptanceRunResourceTest {
                 run.getList("matrix.findAll { it.cell == 'dedicated' && it.benchmarkClass == 'peak' }.metric"));
         near(1.4, run.getDouble("matrix.find { it.cell == 'hami-2' && it.metric == 'INTERFERENCE_FACTOR' }.value"), "IF");
         near(10 / 60.0 / 0.5, run.getDouble("commitments.find { it.cell == 'hami-2' }.throughputPerGpu"), "per GPU");
-        near(10 / 60.0 * 0.8, run.getDouble("commitments.find { it.cell == 'dedicated' }.committedPerGpu"),
-                "less the 20% peak margin; no jitter minutes, no failures");
+        near(10 / 60.0 * (1 - 0.03 - 0.25), run.getDouble("commitments.find { it.cell == 'dedicated' }.committedPerGpu"),
+                "less the fleet's failures (0.03) and peaks (0.25); no jitter: every TTFT 100 ms, no spread");
+        assertEquals(0, run.getDouble("commitments.find { it.cell == 'dedicated' }.jitterMargin"), 0.002, "jitter");
+        near(0.03, run.getDouble("commitments.find { it.cell == 'dedicated' }.failureMargin"), "failures");
+        near(0.25, run.getDouble("commitments.find { it.cell == 'dedicated' }.peakMargin"), "peaks");
+        // hami-2's p99 is 1.4 times dedicated's: it needs 1.4x the calm capacity, a jitter margin of 1 - 1/1.4
+        assertEquals(1 - 1 / 1.4, run.getDouble("commitments.find { it.cell == 'hami-2' }.jitterMargin"), 0.002,
+                "hami-2 jitter");
+        assertEquals("throttle", run.getString("commitments.find { it.cell == 'hami-2' }.policy"));
         assertEquals(18.0, run.getDouble("commitments.find { it.cell == 'dedicated' }.queueWaitCeilingSeconds"));
         assertTrue(run.getList("risks", String.class).stream().anyMatch(r -> r.contains("hami-4 p99 within 1.5x")));
         // each cell's own pods: hami-2's 0.05 of 0.166667 GPU-hours, never its namespace's other pods

@@ -162,12 +162,15 @@ public class SchedulingAuditService {
             QueueObjectFact q = stored.fact();
             String key = stored.cluster() + "/" + q.name();
             List<StoredItem> mine = byQueue.getOrDefault(key, List.of());
-            int rejected = (int) mine.stream().filter(i -> i.rejections() > 0).count();
+            // a refusal Kueue took back by admitting the workload later was a wait, not a rejection
+            int rejected = (int) mine.stream().filter(i -> i.rejections() > 0 && i.admissions() == 0).count();
+            int refusedThenAdmitted = (int) mine.stream().filter(i -> i.rejections() > 0 && i.admissions() > 0).count();
             int admitted = (int) mine.stream().filter(i -> i.admissions() > 0).count();
             BigDecimal rate = mine.isEmpty() ? null : BigDecimal.valueOf(rejected)
                     .divide(BigDecimal.valueOf(mine.size()), 6, RoundingMode.HALF_EVEN).stripTrailingZeros();
             out.add(new QueueReport(key.substring(0, key.indexOf('/')), q.name(), q.cohort(), mine.size(), rejected, rate,
-                    admitted, pendingNow.getOrDefault(key, 0L).intValue(), q.quotas().stream().map(SchedulingAuditService::quota).toList()));
+                    admitted, refusedThenAdmitted, pendingNow.getOrDefault(key, 0L).intValue(),
+                    q.quotas().stream().map(SchedulingAuditService::quota).toList()));
         }
         out.sort(java.util.Comparator.comparing(QueueReport::name));
         return out;

@@ -177,6 +177,8 @@ class GovernanceResourceTest {
                 .statusCode(200).body("$", hasSize(1))
                 .body("[0].name", equalTo("cq-a")).body("[0].workloads", equalTo(3)).body("[0].rejected", equalTo(1))
                 .body("[0].rejectionRate", equalTo(0.333333f)).body("[0].admitted", equalTo(2)).body("[0].pendingNow", equalTo(1))
+                // w-a3, refused and never admitted, is the rejection; no workload was refused and admitted later
+                .body("[0].refusedThenAdmitted", equalTo(0))
                 .body("[0].resources[0].nominal", equalTo(8)).body("[0].resources[0].reserved", equalTo(10))
                 .body("[0].resources[0].borrowing", equalTo(true)).body("[0].resources[0].withinLimits", equalTo(true));
     }

@@ -1,4 +1,4 @@
-package io.gpumeter.billing.domain;
+package io.gpumeter.slo.capacity;
 
 /**
  * An ordinary least-squares line through a daily series (day 0, 1, …, n−1) with what its prediction interval needs:

@@ -1,4 +1,4 @@
-package io.gpumeter.billing.domain;
+package io.gpumeter.slo.capacity;
 
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;

@@ -1,4 +1,4 @@
-package io.gpumeter.billing.domain;
+package io.gpumeter.slo.capacity;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
