@@ -261,6 +261,16 @@ class ConsoleEndToEndTest {
         double p95 = waits.getDouble("find { it.key == 'cq-training' }.p95Seconds");
         assertTrue(p95 > 0, waits.prettify());
         assertEquals(p95, seconds(cells.get(3)), precision(cells.get(3)), cells + " against " + waits.prettify());
+        // below, the Volcano Jobs that finished in the window, per queue, as the ledger counts them
+        String jobsCall = browser.attributes("details.calls a", "href").stream().filter(h -> h.contains("/api/v1/volcano-jobs?"))
+                .findFirst().orElseThrow();
+        JsonPath jobs = given().header("Authorization", "Bearer " + suite.adminToken()).urlEncodingEnabled(false).get(jobsCall)
+                .then().statusCode(200).extract().jsonPath();
+        List<String> vision = browser.texts("#volcano-queues-table tbody tr[data-queue='vision'] td");
+        assertEquals(List.of("vision", String.valueOf(jobs.getInt("find { it.key == 'vision' }.finished")),
+                String.valueOf(jobs.getInt("find { it.key == 'vision' }.states.Completed"))), vision.subList(0, 3), jobs.prettify());
+        assertTrue(browser.texts("#volcano-jobs-table tbody tr td").contains("umbrella-research/detr-train"),
+                browser.texts("#volcano-jobs-table tbody tr td").toString());
         browser.noConsoleErrors("queues");
         browser.shoot("queues");
     }

@@ -96,7 +96,9 @@ public class WindowPages {
         List<Pending> pending = new ArrayList<>();
         Decisions decisions = null;
         boolean pendingRead = false;
+        VolcanoJobs.Section volcano = null;
         if (days.readable() && by != null) {
+            var volcanoCall = upstream.getJson(Backend.LEDGER, VolcanoJobs.path(days), viewer.token());
             String chosenKind = pod != null && !pod.isBlank() ? "pod" : workload != null && !workload.isBlank() ? "workload"
                     : podGroup != null && !podGroup.isBlank() ? "podGroup" : null;
             String chosen = chosenKind == null ? null : (pod != null && !pod.isBlank() ? pod : workload != null && !workload.isBlank() ? workload : podGroup).strip();
@@ -160,10 +162,19 @@ public class WindowPages {
                     }
                 }
             }
+            // a tenant reads its own namespaces' jobs here, though the queues' waits are the fleet's
+            Answer jobs = volcanoCall.join();
+            page.call(jobs.call());
+            if (jobs.ok()) {
+                volcano = VolcanoJobs.of(jobs.json());
+            } else if (answer.ok()) {
+                page.message(jobs.refusal());
+            }
         }
         return table.data("page", page).data("incidents", List.of()).data("incidentsRead", false).data("pending", pending)
                 .data("timeline", null).data("changesLink", null)
-                .data("pendingRead", pendingRead).data("decisions", decisions)
+                .data("pendingRead", pendingRead).data("decisions", decisions).data("volcano", volcano)
+                .data("volcanoJobsPerQueue", VolcanoJobs.JOBS_PER_QUEUE)
                 .data("action", "/queues").data("days", days).data("groupBy", by == null ? QUEUE_GROUPS.get(0) : by)
                 .data("groups", QUEUE_GROUPS).data("rows", rows)
                 .data("headers", List.of("Waits", "p50", "p95", "p99", "Longest"))
@@ -254,7 +265,8 @@ public class WindowPages {
             }
         }
         return table.data("page", page).data("incidents", incidents).data("incidentsRead", incidentsRead)
-                .data("pending", List.of()).data("pendingRead", false).data("decisions", null)
+                .data("pending", List.of()).data("pendingRead", false).data("decisions", null).data("volcano", null)
+                .data("volcanoJobsPerQueue", VolcanoJobs.JOBS_PER_QUEUE)
                 .data("timeline", timeline).data("changesLink", days.readable() ? "/changes?from=" + days.from() + "&to=" + days.to() : null)
                 .data("action", "/failures").data("days", days).data("groupBy", by == null ? FAILURE_GROUPS.get(0) : by)
                 .data("groups", FAILURE_GROUPS).data("rows", rows)

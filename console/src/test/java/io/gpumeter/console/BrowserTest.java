@@ -119,6 +119,12 @@ class BrowserTest {
         chartDrawn("window-chart");
         assertEquals(List.of("team-a-cq", "12", "1 min 30 s", "30 min", "1 h 2 min", "2 h 1 min"),
                 cells("#window-table tbody tr[data-group='team-a-cq'] td", false));
+        assertEquals(List.of("research", "3", "2", "66.7 %", "4.52", "6.78", "2", "3 h", "3 h", "globex-lab/eval-c"),
+                cells("#volcano-queues-table tbody tr[data-queue='research'] td", false));
+        // a job named like markup stays text: no element is made of it
+        assertTrue(browser.findElements(By.cssSelector("#volcano-jobs-table img")).isEmpty(), "a job name is text");
+        assertEquals("umbrella-cv/<img src=x onerror=alert(1)>",
+                browser.findElement(By.cssSelector("#volcano-jobs-table tbody tr:last-child td")).getText());
         noConsoleErrors("queues");
         shoot("queues");
 

@@ -111,6 +111,7 @@ final class Fixtures {
         TriageStandIn.install();
         ReviewStandIn.install();
         WorkloadsStandIn.install();
+        VolcanoJobsStandIn.install();
         // Two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one filled by MIG slices on a card Kubernetes
         // does not name (the device plugin says how many, not which).
         StandIn.reply(Backend.LEDGER, "/api/v1/capacity", false, StandIn.Reply.json("""

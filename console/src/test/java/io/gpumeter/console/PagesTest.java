@@ -251,7 +251,8 @@ class PagesTest {
                 + "<td class=\"num\">30 min</td><td class=\"num\">1 h 2 min</td><td class=\"num\">2 h 1 min</td></tr>"), html);
         assertTrue(html.contains("<td>team-b-cq</td><td class=\"num\">3</td><td class=\"num\">30 s</td>"), html);
         assertEquals(List.of("/api/v1/queue-wait/pending?at=2026-11-30T00%3A00%3A00Z",
-                        "/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue"),
+                        "/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue",
+                        "/api/v1/volcano-jobs?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=queue&jobsPerGroup=10"),
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();

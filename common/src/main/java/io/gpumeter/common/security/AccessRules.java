@@ -72,6 +72,9 @@ public final class AccessRules {
                     READ, List.of("/api/v1/triage"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
             new AccessRule("A tenant's workloads now (what each holds or why it waits)", "ledger", READ,
                     List.of("/api/v1/tenants/*/workloads"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "{3}", false),
+            // A job is its namespace's: a tenant reads the jobs of the namespaces that are its own when they finished.
+            new AccessRule("Volcano Jobs that finished (GPU-hours per job, success rate, retries, queueing)", "ledger",
+                    READ, List.of("/api/v1/volcano-jobs"), EnumSet.of(ADMIN, OPERATOR, READER, SERVICE, TENANT), "tenant", false),
             new AccessRule("Reviewing an incident (root cause as decided, prevention items)", "alert", Set.of("POST"),
                     List.of("/api/v1/failures/incidents/*/review"), EnumSet.of(ADMIN, OPERATOR), null, false),
             new AccessRule("Closing a month", "billing", Set.of("POST"),

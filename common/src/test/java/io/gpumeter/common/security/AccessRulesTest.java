@@ -44,6 +44,8 @@ class AccessRulesTest {
             "GET;/api/v1/gpus/GPU-1/usage;admin operator reader service",
             "GET;/api/v1/nodes/n1/occupants;admin operator reader service tenant",
             "GET;/api/v1/fleet/occupants;admin operator reader service tenant",
+            "GET;/api/v1/volcano-jobs;admin operator reader service tenant",
+            "POST;/api/v1/volcano-jobs;admin",
             "POST;/api/v1/holdings;admin operator reader service",
             "POST;/api/v1/card-holdings;admin operator reader service",
             "POST;/api/v1/pod-queues;admin operator reader service",

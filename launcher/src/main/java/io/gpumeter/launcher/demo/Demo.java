@@ -129,6 +129,8 @@ public final class Demo {
         out.printf("  Q6  queue waits (Kueue, Volcano):  %s/api/v1/queue-wait?from=%s&to=%s&groupBy=clusterQueue%n", ledger,
                 Rfc3339.format(signals.usageTo().minus(Duration.ofDays(2))), to);
         out.printf("                                     %s/api/v1/queue-wait/pending%n", ledger);
+        out.printf("      Volcano Jobs that finished:    %s/api/v1/volcano-jobs?from=%s&to=%s&groupBy=queue%n", ledger,
+                Rfc3339.format(plan.start()), to);
         out.printf("  Q7  allocated against used:        %s/api/v1/reconciliation?from=%s&to=%s&groupBy=namespace%n", ledger,
                 from, to);
         out.printf("  Q8  failures and recoveries:       %s/api/v1/failures?from=%s&to=%s&groupBy=cause%n", ledger,

@@ -59,7 +59,7 @@ public final class DemoFeed {
     public void send(DemoSignals signals, String cluster) throws InterruptedException {
         String replay = "/api/v1/ingest/kubernetes?cluster=" + cluster;
         send(new DemoSignals.Push("collector", replay, "application/x-ndjson",
-                signals.governanceNdjson() + signals.oomEventNdjson()), 200);
+                signals.governanceNdjson() + new DemoVolcano(signals.plan()).ndjson() + signals.oomEventNdjson()), 200);
         List<DemoSignals.Push> usage = signals.usagePushes();
         AtomicInteger failed = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(PARALLEL);
@@ -89,7 +89,7 @@ public final class DemoFeed {
         signals.engineGaugePushes().forEach(p -> send(p, 200));
         signals.sloPushes().forEach(p -> send(p, 201, 409));
         out.printf("Sent %d dcgm-exporter and HAMi-monitor scrapes and %d cAdvisor and node-exporter pages (%d refused), the requests and vLLM gauges of %d "
-                        + "inference services, Kueue and Volcano queues, kernel logs and their SLOs.%n", usage.size(), host,
+                        + "inference services, Kueue and Volcano queues with their Volcano Jobs, kernel logs and their SLOs.%n", usage.size(), host,
                 failed.get(), signals.services().size());
     }
 

@@ -76,6 +76,8 @@ public final class FleetSimulator {
         Instant relabelAt = window.start().plusSeconds((long) (spanSeconds * (0.45 + 0.25 * root.nextDouble())));
         // drawn after everything else, so that the GPU stack's history leaves the rest of it as it was
         SplittableRandom stackRandom = root.split();
+        // drawn last of all, for the same reason
+        SplittableRandom volcanoRandom = root.split();
 
         List<SimNode> scheduled = Fleet.build(fleetIds);
         SimNode draNode = DraPool.node(fleetIds);
@@ -96,6 +98,9 @@ public final class FleetSimulator {
             Instant desired = story.createdAt.plusSeconds(placementRandom.nextInt(1, 4));
             scheduler.place(story, desired, window.end(), placementRandom.nextInt(scheduled.size()));
         }
+        // the Volcano Jobs' pods take the capacity the others left
+        VolcanoJobs volcano = new VolcanoJobs(seed, volcanoRandom, window);
+        volcano.place(scheduler);
 
         Timeline timeline = new Timeline(window.end());
         for (SimNamespace ns : namespaces) {
@@ -118,7 +123,11 @@ public final class FleetSimulator {
         }
         PodEvents.add(waiting, timeline);
         pods.add(Truths.of(waiting, window.end()));
+        for (PodStory story : volcano.stories()) {
+            PodEvents.add(story, timeline);
+            pods.add(Truths.of(story, window.end()));
+        }
         pods.addAll(DraPool.add(draNode, fleetIds, seed, window, timeline));
-        return new Plan(seed, window, relabelAt, timeline.events(), nodes, namespaces, pods, stackPlan);
+        return new Plan(seed, window, relabelAt, timeline.events(), nodes, namespaces, pods, stackPlan, volcano.jobs());
     }
 }

@@ -12,15 +12,17 @@ import java.util.stream.Stream;
  * @param relabelAt when the relabelled namespace changed tenant
  * @param pods      the pods that ask for GPUs (the GPU stack's own pods are in {@code stack})
  * @param stack     what happened to the GPU stack: its driver upgrade, MIG layout, crash loop and image update
+ * @param volcanoJobs the Volcano Jobs whose pods are among {@code pods}; their objects are the demo's to send
  */
 public record Plan(long seed, SimulationWindow window, Instant relabelAt, List<SimEvent> events, List<SimNode> nodes,
-                   List<SimNamespace> namespaces, List<SimPod> pods, StackPlan stack) {
+                   List<SimNamespace> namespaces, List<SimPod> pods, StackPlan stack, List<SimVolcanoJob> volcanoJobs) {
 
     public Plan {
         events = List.copyOf(events);
         nodes = List.copyOf(nodes);
         namespaces = List.copyOf(namespaces);
         pods = List.copyOf(pods);
+        volcanoJobs = List.copyOf(volcanoJobs);
     }
 
     public Instant start() {

@@ -49,7 +49,8 @@ final class PodObjects {
                 .endContainer()
                 .withRestartPolicy(s.template.restartPolicy)
                 .withTerminationGracePeriodSeconds(PodStory.GRACE_SECONDS)
-                .withSchedulerName(s.template.pool == GpuPool.HAMI ? "hami-scheduler" : "default-scheduler")
+                .withSchedulerName(s.volcanoQueue != null ? "volcano"
+                        : s.template.pool == GpuPool.HAMI ? "hami-scheduler" : "default-scheduler")
                 .withServiceAccountName("default")
                 .withNodeSelector(s.nodeSelector)
                 .withNodeName(bound ? s.nodeName : null)
@@ -68,7 +69,9 @@ final class PodObjects {
                 .withCreationTimestamp(Rfc3339.format(s.createdAt))
                 .withDeletionTimestamp(Rfc3339.format(deletionTimestamp))
                 .withDeletionGracePeriodSeconds(graceSeconds);
-        if (s.owner != null) {
+        if (s.volcanoQueue != null) {
+            volcano(s, meta, labels);
+        } else if (s.owner != null) {
             meta.withGenerateName(s.owner.name() + "-");
             meta.addNewOwnerReference()
                     .withApiVersion("Job".equals(s.owner.kind()) ? "batch/v1" : "apps/v1")
@@ -96,6 +99,25 @@ final class PodObjects {
             meta.withAnnotations(hamiAnnotations(s));
         }
         return meta.build();
+    }
+
+    /**
+     * What Volcano's job controller writes on the pods it creates (pkg/controllers/job createJobPod): the Job as
+     * controller, its name, namespace, queue and the pod's task as labels, and the PodGroup the scheduler gangs it in.
+     */
+    private static void volcano(PodStory s, ObjectMetaBuilder meta, Map<String, String> labels) {
+        meta.addNewOwnerReference().withApiVersion(VolcanoJobs.API_VERSION).withKind("Job").withName(s.owner.name())
+                .withUid(s.owner.uid()).withController(true).withBlockOwnerDeletion(true).endOwnerReference();
+        labels.put("volcano.sh/job-name", s.owner.name());
+        labels.put("volcano.sh/job-namespace", s.namespace);
+        labels.put("volcano.sh/queue-name", s.volcanoQueue);
+        labels.put("volcano.sh/task-spec", s.volcanoTask);
+        Map<String, String> annotations = new LinkedHashMap<>();
+        annotations.put("scheduling.k8s.io/group-name", s.volcanoPodGroup);
+        annotations.put("volcano.sh/job-name", s.owner.name());
+        annotations.put("volcano.sh/queue-name", s.volcanoQueue);
+        annotations.put("volcano.sh/task-spec", s.volcanoTask);
+        meta.withAnnotations(annotations);
     }
 
     /** What HAMi's scheduler extender and device plugin write once the pod is bound and its devices allocated. */

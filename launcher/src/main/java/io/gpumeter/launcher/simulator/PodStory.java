@@ -35,6 +35,11 @@ final class PodStory {
     java.util.Map<String, String> nodeSelector;
     /** What the scheduler says while it cannot place the pod; null for the fleet's usual words. */
     String unschedulableMessage;
+    /** Of a pod a Volcano Job made: the job's queue and the pod's task, as its labels say; null for other pods. */
+    String volcanoQueue;
+    String volcanoTask;
+    /** The Volcano PodGroup of the job, as the pod's scheduling.k8s.io/group-name annotation names it. */
+    String volcanoPodGroup;
 
     Instant createdAt;
     long pullSeconds;

@@ -157,6 +157,26 @@ class LedgerSecurityTest {
     }
 
     @Test
+    void aTenantReadsTheVolcanoJobsOfItsOwnNamespacesOnly() {
+        given().header("Authorization", TestTokens.serviceBearer("ledger")).contentType(ContentType.JSON).body("""
+                {"cluster":"sec","volcanoJobs":[
+                  {"uid":"vj-g","namespace":"g","name":"globex-train","resourceVersion":"7","type":"MODIFIED",
+                   "observedAt":"2026-05-03T12:00:01Z","createdAt":"2026-05-03T10:00:00Z","queue":"default",
+                   "phase":"Completed","phaseChangedAt":"2026-05-03T12:00:00Z","retryCount":0}]}""")
+                .post("/api/v1/facts/governance").then().statusCode(200);
+        var window = Map.of("from", FROM, "to", TO, "cluster", "sec");
+        given().header("Authorization", TestTokens.bearer("tenant:globex")).queryParams(window).get("/api/v1/volcano-jobs")
+                .then().statusCode(200).body("key", contains("default")).body("[0].jobs.tenant", contains("globex"));
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParams(window).get("/api/v1/volcano-jobs")
+                .then().statusCode(200).body("$", empty());
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParams(window).queryParam("tenant", "globex")
+                .get("/api/v1/volcano-jobs").then().statusCode(403).contentType("application/problem+json")
+                .body("field", equalTo("tenant"));
+        given().header("Authorization", TestTokens.bearer("reader")).queryParams(window).get("/api/v1/volcano-jobs")
+                .then().statusCode(200).body("[0].jobs.name", contains("globex-train"));
+    }
+
+    @Test
     void theFleetsOccupantsShowATenantOnlyItsOwnRowsAndTheBulkReadsAreForTheFleet() {
         given().header("Authorization", TestTokens.bearer("reader")).queryParam("at", "2026-05-03T11:30:00Z")
                 .queryParam("cluster", "sec").get("/api/v1/fleet/occupants").then().statusCode(200)
