@@ -22,6 +22,23 @@ public final class ResourceSliceTranslator {
     private ResourceSliceTranslator() {
     }
 
+    /**
+     * When the version was written, as for a node (its latest managedFields time). A slice is a driver's inventory of
+     * a node's devices: one listed without managedFields (a replay, an API server that keeps none) is dated at its
+     * creation, when the driver published the devices, not at the collector's first sight, so a replayed or freshly
+     * watched node's devices are in the inventory from when they were.
+     */
+    static Instant written(ObjectMeta meta, WatchEventType type, Instant seen) {
+        Instant written = ManagedFieldTimes.written(meta.getManagedFields(), type, seen);
+        if (type == WatchEventType.ADDED && (meta.getManagedFields() == null || meta.getManagedFields().isEmpty())) {
+            Instant created = Timestamps.parse(meta.getCreationTimestamp(), "metadata.creationTimestamp");
+            if (created != null && created.isBefore(written)) {
+                return created;
+            }
+        }
+        return written;
+    }
+
     public static ResourceSliceFact translate(ResourceSlice slice, WatchEventType type, Instant observedAt) {
         ObjectMeta meta = Objects.metadata(slice.getMetadata(), false);
         ResourceSliceSpec spec = slice.getSpec();
@@ -39,7 +56,8 @@ public final class ResourceSliceTranslator {
             devices.add(new DraDevice(device.getName(), attributes(device.getAttributes()), capacity(device.getCapacity())));
         }
         Long generation = spec.getPool().getGeneration();
-        return new ResourceSliceFact(meta.getName(), meta.getResourceVersion(), type, observedAt, spec.getDriver(),
+        return new ResourceSliceFact(meta.getName(), meta.getResourceVersion(), type, written(meta, type, observedAt),
+                spec.getDriver(),
                 spec.getPool().getName(), generation == null ? 0 : generation, spec.getNodeName(), devices);
     }
 

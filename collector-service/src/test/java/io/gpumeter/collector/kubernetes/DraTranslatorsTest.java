@@ -70,6 +70,29 @@ class DraTranslatorsTest {
     }
 
     @Test
+    void aSliceIsDatedWhenItsDevicesWerePublished() throws IOException {
+        String bare = """
+                {"apiVersion":"resource.k8s.io/v1","kind":"ResourceSlice","metadata":{"name":"n1-gpu","uid":"u1",
+                 "resourceVersion":"7","creationTimestamp":"2026-09-01T08:00:00Z"},
+                 "spec":{"driver":"gpu.nvidia.com","pool":{"name":"n1","generation":1,"resourceSliceCount":1},
+                         "nodeName":"n1","devices":[{"name":"gpu-0"}]}}""";
+        // listed without managedFields (a replay, a minimal API server): at its creation, not at first sight
+        assertEquals(Instant.parse("2026-09-01T08:00:00Z"),
+                replay(event("ADDED", bare)).batch("c").resourceSlices().get(0).observedAt());
+        // a modification is dated as it always was: when it was seen, managedFields naming no time
+        assertEquals(AT, replay(event("MODIFIED", bare)).batch("c").resourceSlices().get(0).observedAt());
+        // managedFields say when the version was written, which wins over the creation
+        String written = bare.replace("\"creationTimestamp\":\"2026-09-01T08:00:00Z\"",
+                "\"creationTimestamp\":\"2026-09-01T08:00:00Z\",\"managedFields\":[{\"manager\":\"gpu-kubelet-plugin\","
+                        + "\"operation\":\"Update\",\"time\":\"2026-09-20T10:00:00Z\"}]");
+        assertEquals(Instant.parse("2026-09-20T10:00:00Z"),
+                replay(event("ADDED", written)).batch("c").resourceSlices().get(0).observedAt());
+        // a creation after the first sight (a clock ahead of ours) is not believed
+        assertEquals(AT, replay(event("ADDED", bare.replace("2026-09-01T08:00:00Z", "2027-01-01T00:00:00Z")))
+                .batch("c").resourceSlices().get(0).observedAt());
+    }
+
+    @Test
     void kubernetesOwnEveryFieldSliceIsRead() throws IOException {
         FactBatch batch = replay(event("ADDED", resource("k8s-api-resourceslice.json"))).batch("c");
         ResourceSliceFact slice = batch.resourceSlices().get(0);
