@@ -102,6 +102,20 @@ class ConsoleEndToEndTest {
         }
         dryRunActions();
         triageOfTheEmbeddingJob();
+        capacityOfTheDemo();
+    }
+
+    /** Q10: the Capacity page draws slo-service's plan of the demo — its real cards, its margins, each shape's rule. */
+    private void capacityOfTheDemo() throws IOException {
+        JsonPath plan = api(Service.SLO, "/api/v1/capacity/plan", Map.of("horizon", "30d"));
+        browser.go("/capacity?horizon=30d");
+        assertEquals(plan.getList("models.model"), browser.attributes("#capacity-table tbody tr", "data-model"));
+        assertEquals(plan.getList("models.supply.usable").stream().map(String::valueOf).toList(),
+                browser.texts("#capacity-table tbody tr td:nth-child(3)"));
+        assertTrue(plan.getList("models.supply.usable", Integer.class).stream().allMatch(u -> u > 0), plan.prettify());
+        assertEquals(plan.getList("models.shapes.flatten().rule"), browser.attributes("#shape-table tbody tr", "data-rule"));
+        browser.chartDrawn("capacity-chart");
+        browser.shoot("capacity-plan");
     }
 
     /** The Triage page of the demo's out-of-memory draws the path alert-service's triage answers, with its fix. */

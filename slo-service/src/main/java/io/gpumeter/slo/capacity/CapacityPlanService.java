@@ -95,7 +95,9 @@ public class CapacityPlanService {
         return Uni.combine().all().unis(supply, demand).asTuple()
                 .chain(sd -> runs.latest(config.acceptanceRuns())
                         .chain(passing -> slos.listByName()
-                                .chain(defined -> rates.pods(window)
+                                // which pods serve a service is known up to the plan's instant, today's included
+                                .chain(defined -> rates.pods(new TimeWindow(window.start(), at.isAfter(window.end())
+                                                ? at : window.end()))
                                         .chain(pods -> rates.busiestHours(window, ZoneOffset.UTC)
                                                 .map(busiest -> new ServiceBook(pods, busiest, defined,
                                                         new Deliverables(passing, json)))))

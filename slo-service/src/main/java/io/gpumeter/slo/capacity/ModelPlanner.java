@@ -79,8 +79,9 @@ final class ModelPlanner {
             share += b.jitter().share() * b.cards() / weight;
             measured += b.jitter().measured() == null ? 0 : 1;
         }
-        return Margin.of(share, terms.jitterFloor(), "the shapes' jitter margins weighted by their base cards ("
-                + measured + " of " + bases.size() + " shapes measured)");
+        String basis = "the shapes' jitter margins weighted by their base cards (" + measured + " of " + bases.size()
+                + " shapes measured)";
+        return Margin.of(measured == 0 ? null : share, terms.jitterFloor(), basis);
     }
 
     private static Supply.Shape offered(Supply.Model supply, Demand.Shape shape) {

@@ -94,10 +94,17 @@ final class ShapePlanner {
                     "acceptance run '" + m.runName() + "' (#" + m.runId() + "), cell " + m.cell() + ": "
                             + MarginRules.fixed(m.perGpu(), 3) + " requests/s per GPU" + slo + " under " + m.form());
         }
+        Deliverables.Measured m = b.input().measured();
+        String why = b.input().service() == null || b.input().service().sloService() == null
+                ? "no service of slo-service's serves this shape"
+                : m == null ? "no run held " + b.input().service().sloService() + "'s latency clauses under "
+                + ServiceBook.form(b.input().shape().kind())
+                : "run '" + m.runName() + "' (#" + m.runId() + ") measured " + MarginRules.fixed(m.perGpu(), 3)
+                + " requests/s per GPU at the SLO, but " + m.service() + " recorded no requests over the days fitted";
         return new CapacityPlan.Deliverable(Shares.figure(b.perGpu()), Shares.figure(committed),
-                "GPU-hours per card per day", null, null, null, null,
-                String.format(Locale.ROOT, "no passing acceptance run of %s: allocated GPU-hours at %.0f%% utilization of "
-                        + "a card's 24 h", b.input().service() == null ? "this shape" : "its service",
+                "GPU-hours per card per day", m == null ? null : m.runId(), m == null ? null : m.runName(),
+                m == null ? null : m.form(), m == null ? null : m.to(),
+                String.format(Locale.ROOT, "%s: allocated GPU-hours at %.0f%% utilization of a card's 24 h", why,
                         b.perGpu() / HOURS_PER_DAY * 100));
     }
 

@@ -247,6 +247,8 @@ class CapacityPlanResourceTest {
         same("0.41", training.path("cardsNeeded").path("peaks"), "peaks");
         same("5.4", training.path("gap").path("cards"), "10 − 4.60");
         assertEquals("queue", training.path("degradesFirst").path("policy").asText());
+        assertTrue(training.path("deliverable").path("basis").asText()
+                .startsWith("no service of slo-service's serves this shape"), training.toString());
         JsonNode batch = shape(a100, "batch");
         same("1.15", batch.path("cardsNeeded").path("total"), "1 / 0.87");
         same("2.85", batch.path("gap").path("cards"), "4 MIG cards − 1.15");
@@ -287,6 +289,7 @@ class CapacityPlanResourceTest {
         assertEquals("floor", notebook.path("margins").path("peaks").path("source").asText());
         same("5.1", notebook.path("cardsNeeded").path("total"), "5 / 0.98");
         same("2.9", l4.path("gap").path("cards"), "8 − 5.10");
+        assertEquals("floor", l4.path("margins").path("jitter").path("source").asText(), "no shape of it measured");
         assertEquals("degrade", notebook.path("degradesFirst").path("policy").asText());
         assertNull(l4.path("queue").isNull() ? null : l4.path("queue").path("p95PeakSeconds").asText(null));
     }
