@@ -3,6 +3,7 @@ package io.gpumeter.ledger.domain;
 import java.math.BigDecimal;
 import java.math.RoundingMode;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -29,7 +30,14 @@ public final class FragmentationProbe {
      * first MIG card with room. Units that fit nowhere are left out.
      */
     public List<CardState> place(Collection<ProbeCard> cards, Collection<HeldUnit> units) {
-        return rooms(cards, units).stream().map(this::state).toList();
+        return held(cards, units, null).stream().map(this::state).toList();
+    }
+
+    /** The card {@link #place} puts each unit on, in the order of {@code units}; null for a unit that fits nowhere. */
+    public static List<ProbeCard> placements(Collection<ProbeCard> cards, List<HeldUnit> units) {
+        Room[] where = new Room[units.size()];
+        held(cards, units, where);
+        return Arrays.stream(where).map(r -> r == null ? null : r.card).toList();
     }
 
     /**
@@ -39,7 +47,7 @@ public final class FragmentationProbe {
     public List<RequestRoom> rooms(Collection<ProbeCard> cards, Collection<HeldUnit> units,
                                    Function<ProbeCard, List<HeldUnit>> requests) {
         List<RequestRoom> out = new ArrayList<>();
-        for (Room placed : rooms(cards, units)) {
+        for (Room placed : held(cards, units, null)) {
             for (HeldUnit request : requests.apply(placed.card)) {
                 out.add(new RequestRoom(placed.card, request, fit(new Room(placed.card), request),
                         fit(placed.copy(), request)));
@@ -58,7 +66,8 @@ public final class FragmentationProbe {
         return n;
     }
 
-    private List<Room> rooms(Collection<ProbeCard> cards, Collection<HeldUnit> units) {
+    /** @param where when given, receives the room each unit went to, by the unit's position */
+    private static List<Room> held(Collection<ProbeCard> cards, Collection<HeldUnit> units, Room[] where) {
         Map<String, Room> byUuid = new LinkedHashMap<>();
         Map<String, List<Room>> byNode = new LinkedHashMap<>();
         cards.stream()
@@ -68,20 +77,33 @@ public final class FragmentationProbe {
                     byUuid.put(c.cluster() + "/" + c.uuid(), room);
                     byNode.computeIfAbsent(c.cluster() + "/" + c.node(), k -> new ArrayList<>()).add(room);
                 });
-        List<HeldUnit> unnamed = new ArrayList<>();
-        for (HeldUnit u : units) {
+        List<HeldUnit> held = List.copyOf(units);
+        List<Integer> unnamed = new ArrayList<>();
+        for (int i = 0; i < held.size(); i++) {
+            HeldUnit u = held.get(i);
             Room room = u.gpuUuid() == null ? null : byUuid.get(u.cluster() + "/" + u.gpuUuid());
             if (room == null) {
-                unnamed.add(u);
+                unnamed.add(i);
             } else {
                 room.hold(u);
+                placed(where, i, room);
             }
         }
-        for (HeldUnit u : unnamed) {
+        for (int i : unnamed) {
+            HeldUnit u = held.get(i);
             byNode.getOrDefault(u.cluster() + "/" + u.node(), List.of()).stream().filter(r -> r.canHold(u)).findFirst()
-                    .ifPresent(r -> r.hold(u));
+                    .ifPresent(r -> {
+                        r.hold(u);
+                        placed(where, i, r);
+                    });
         }
         return new ArrayList<>(byUuid.values());
+    }
+
+    private static void placed(Room[] where, int unit, Room room) {
+        if (where != null) {
+            where[unit] = room;
+        }
     }
 
     /**

@@ -14,6 +14,8 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -38,7 +40,8 @@ public class CardUsageResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Per-minute usage of each card named in gpus over [from, to) (at most " + MAX_CARDS
-            + " cards and 7 days), optionally one field")
+            + " cards and 7 days), optionally one field; with step (e.g. PT5M) each series folded into spans of it from"
+            + " from, each span's mean the mean of its samples")
     public Uni<List<CardUsage>> series(UsageSeriesRequest request) {
         if (request == null) {
             throw ApiProblem.badRequest("body", "a usage read is required: {\"from\",\"to\",\"gpus\":[\"GPU-...\"]}");
@@ -47,7 +50,24 @@ public class CardUsageResource {
                 GpuUsageResource.MAX_WINDOW);
         UsageField field = Params.optional(request.field()) == null ? null
                 : Params.oneOf("field", request.field(), UsageField.class);
-        return usage.series(cards(request.gpus()), field, window.start(), window.end());
+        return usage.series(cards(request.gpus()), field, window.start(), window.end(), step(request.step()));
+    }
+
+    /** Null for the stored spans; else whole minutes, at least one. */
+    static Duration step(String text) {
+        if (Params.optional(text) == null) {
+            return null;
+        }
+        Duration step;
+        try {
+            step = Duration.parse(text.strip());
+        } catch (DateTimeParseException e) {
+            throw ApiProblem.badRequest("step", "step must be an ISO-8601 duration such as PT5M or PT1H, got '" + text + "'");
+        }
+        if (step.compareTo(Duration.ofMinutes(1)) < 0 || step.toSeconds() % 60 != 0 || step.toNanosPart() != 0) {
+            throw ApiProblem.badRequest("step", "step must be whole minutes, at least PT1M, got '" + text + "'");
+        }
+        return step;
     }
 
     /** The cards named, each once, in order: at least one, at most {@link #MAX_CARDS}, none blank. */

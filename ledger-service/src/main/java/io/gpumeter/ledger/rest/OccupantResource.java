@@ -3,10 +3,14 @@ package io.gpumeter.ledger.rest;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.common.problem.Window;
 import io.gpumeter.ledger.domain.CardHoldings;
 import io.gpumeter.ledger.domain.Occupant;
 import io.gpumeter.ledger.domain.PodHoldings;
+import io.gpumeter.ledger.fleet.FleetLayout;
+import io.gpumeter.ledger.service.FleetLayoutService;
 import io.gpumeter.ledger.service.OccupancyService;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;
 import jakarta.ws.rs.GET;
@@ -28,18 +32,21 @@ import java.util.List;
  */
 @Path("/api/v1")
 @Produces(MediaType.APPLICATION_JSON)
+@RegisterForReflection(targets = {FleetLayout.class, FleetLayout.Group.class, FleetLayout.Node.class, FleetLayout.Card.class})
 public class OccupantResource {
 
     /** The most pods one holdings read names; a larger set is split by the caller. */
     static final int MAX_PODS = 2000;
 
     private final OccupancyService occupancy;
+    private final FleetLayoutService layouts;
 
     private final Clock clock;
 
-    public OccupantResource(OccupancyService occupancy, Clock clock) {
+    public OccupantResource(OccupancyService occupancy, FleetLayoutService layouts, Clock clock) {
         this.clock = clock;
         this.occupancy = occupancy;
+        this.layouts = layouts;
     }
 
     @GET
@@ -70,16 +77,38 @@ public class OccupantResource {
 
     /**
      * Every unit held at an instant across the fleet, optionally on one node, in one namespace or cluster: the
-     * occupants of all nodes in one read.
+     * occupants of all nodes in one read. With {@code layout=true}, the fleet's layout instead: every card of the
+     * inventory at the instant and who held it, a page of the nodes ({@code limit}, {@code offset}) and the cards per
+     * pool or model ({@code groupBy}) over every node; it shows every unit on the cards, so it is never one tenant's.
      */
     @GET
     @Path("/fleet/occupants")
-    @Operation(summary = "Every unit held at at (default now), optionally of one node, namespace or cluster")
-    public Uni<List<Occupant>> ofFleet(@QueryParam("at") String at, @QueryParam("node") String node,
-                                       @QueryParam("namespace") String namespace, @QueryParam("cluster") String cluster,
-                                       @QueryParam("tenant") String tenant) {
-        return occupancy.at(Params.instantOr("at", at, clock.instant()), Params.optional(cluster), Params.optional(node),
-                Params.optional(namespace), Params.optional(tenant));
+    @Operation(summary = "Every unit held at at (default now), optionally of one node, namespace or cluster; with"
+            + " layout=true every card of the inventory and who held it, a page of nodes (limit, offset) and the cards,"
+            + " held and free per pool or model (groupBy=pool|model)")
+    public Uni<?> ofFleet(@QueryParam("at") String at, @QueryParam("node") String node,
+                          @QueryParam("namespace") String namespace, @QueryParam("cluster") String cluster,
+                          @QueryParam("tenant") String tenant, @QueryParam("layout") String layout,
+                          @QueryParam("groupBy") String groupBy, @QueryParam("limit") String limit,
+                          @QueryParam("offset") String offset) {
+        Instant instant = Params.instantOr("at", at, clock.instant());
+        if (!Params.flag("layout", layout)) {
+            if (Params.optional(groupBy) != null) {
+                throw ApiProblem.badRequest("groupBy", "groupBy cuts the fleet's layout: ask for it with layout=true");
+            }
+            return occupancy.at(instant, Params.optional(cluster), Params.optional(node), Params.optional(namespace),
+                    Params.optional(tenant));
+        }
+        if (Params.optional(tenant) != null) {
+            throw new ApiProblem(403, "Forbidden", "tenant", "the fleet's layout shows every unit on the cards, whoever"
+                    + " holds it: it is never cut to one tenant, and a tenant token may not read fleet-wide figures");
+        }
+        if (Params.optional(namespace) != null) {
+            throw ApiProblem.badRequest("namespace", "the fleet's layout shows every unit on the cards: it is not cut"
+                    + " by namespace");
+        }
+        return layouts.at(instant, Params.optional(cluster), Params.optional(node), Params.optional(groupBy),
+                Window.of(limit, offset));
     }
 
     /**

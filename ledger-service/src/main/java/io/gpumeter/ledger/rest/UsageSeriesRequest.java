@@ -2,6 +2,9 @@ package io.gpumeter.ledger.rest;
 
 import java.util.List;
 
-/** A bulk usage read: the window, optionally one field, and the cards by UUID. */
-public record UsageSeriesRequest(String from, String to, String field, List<String> gpus) {
+/**
+ * A bulk usage read: the window, optionally one field, the cards by UUID, and optionally a step (an ISO-8601
+ * duration of whole minutes) into whose spans each series is folded.
+ */
+public record UsageSeriesRequest(String from, String to, String field, List<String> gpus, String step) {
 }

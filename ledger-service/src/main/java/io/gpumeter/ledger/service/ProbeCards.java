@@ -33,10 +33,22 @@ final class ProbeCards {
 
     private final NormalizationPolicy policy;
     private final NodePools pools;
+    /** Whether a card of no known memory is kept (at 0 MiB) rather than left out as the probe's figures need. */
+    private final boolean keepUnmeasured;
 
     ProbeCards(NormalizationPolicy policy, NodePools pools) {
+        this(policy, pools, false);
+    }
+
+    private ProbeCards(NormalizationPolicy policy, NodePools pools, boolean keepUnmeasured) {
         this.policy = policy;
         this.pools = pools;
+        this.keepUnmeasured = keepUnmeasured;
+    }
+
+    /** Every card, those of no known memory too: a card is a card in the fleet's layout whatever its memory. */
+    static ProbeCards keepingUnmeasured(NormalizationPolicy policy, NodePools pools) {
+        return new ProbeCards(policy, pools, true);
     }
 
     /** @param slices the current slices of NVIDIA's DRA driver by cluster */
@@ -85,7 +97,7 @@ final class ProbeCards {
     private void add(List<ProbeCard> cards, NodeAt at, NodeInventory node, String pool, String uuid, String model,
                      Long memoryMib, int cores, int splitCount, boolean mig, MigProfile fixed, ProbeCard.Origin origin) {
         Long memory = memoryMib != null && memoryMib > 0 ? memoryMib : policy.defaultCardMemoryMib();
-        if (memory == null && !mig) {
+        if (memory == null && !mig && !keepUnmeasured) {
             return;
         }
         ProbeCard.MigLayout layout = mig ? new ProbeCard.MigLayout(policy.migSlicesOf(model), fixed) : null;

@@ -18,6 +18,7 @@ import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -115,10 +116,16 @@ public class UsageService {
         return usage.series(gpuUuid, field == null ? null : field.name(), from, to);
     }
 
-    /** Several cards' series at once: one entry per card, in the order given, empty for a card with none. */
-    public Uni<List<CardUsage>> series(List<String> gpuUuids, UsageField field, Instant from, Instant to) {
+    /**
+     * Several cards' series at once: one entry per card, in the order given, empty for a card with none; with a
+     * {@code step}, each series folded into spans of it from {@code from} ({@link UsageSpans}).
+     */
+    public Uni<List<CardUsage>> series(List<String> gpuUuids, UsageField field, Instant from, Instant to, Duration step) {
         return usage.seriesOfCards(gpuUuids, field == null ? null : field.name(), from, to)
-                .map(byCard -> gpuUuids.stream().map(g -> new CardUsage(g, byCard.getOrDefault(g, List.of()))).toList());
+                .map(byCard -> gpuUuids.stream().map(g -> {
+                    List<UsagePoint> points = byCard.getOrDefault(g, List.of());
+                    return new CardUsage(g, step == null ? points : UsageSpans.fold(points, from, step));
+                }).toList());
     }
 
     private static void validate(UsageBatch batch) {

@@ -246,6 +246,31 @@ class BulkReadsResourceTest {
         usage("{" + window + ",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(200).body("[0].points", equalTo(own));
     }
 
+    /**
+     * GPU-bulk-1's GPU_UTIL over 10:00-10:05 in one span of five minutes: 40 and 60 in 10:00 (mean 50 of 2 samples)
+     * and 20 in 10:01 (1 sample) are (40 + 60 + 20) / 3 = 40, the largest 60, 3 samples over 120 seconds; in spans of
+     * one minute each minute stays as stored.
+     */
+    @Test
+    void aStepFoldsEachSeriesIntoSpansWhoseMeanIsTheMeanOfTheirSamples() {
+        String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";
+        usage("{" + window + ",\"step\":\"PT5M\",\"gpus\":[\"GPU-bulk-1\",\"GPU-bulk-2\"]}").statusCode(200)
+                .body("[0].points.field", contains("GPU_UTIL"))
+                .body("[0].points.minute", contains(DAY + "10:00:00Z"))
+                .body("[0].points.mean", contains(40.0f))
+                .body("[0].points.max", contains(60.0f))
+                .body("[0].points.samples", contains(3))
+                .body("[0].points.seconds", contains(120))
+                .body("[1].points.mean", contains(0.5f));
+        usage("{" + window + ",\"step\":\"PT1M\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(200)
+                .body("[0].points.minute", contains(DAY + "10:00:00Z", DAY + "10:01:00Z"))
+                .body("[0].points.mean", contains(50.0f, 20.0f));
+        usage("{" + window + ",\"step\":\"PT30S\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("step"));
+        usage("{" + window + ",\"step\":\"PT90S\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400).body("field", equalTo("step"));
+        usage("{" + window + ",\"step\":\"soon\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400).body("field", equalTo("step"));
+    }
+
     @Test
     void aBadUsageReadIsAProblemNamingTheField() {
         String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";

@@ -190,6 +190,14 @@ class LedgerSecurityTest {
         given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("at", "2026-05-03T11:30:00Z")
                 .queryParam("tenant", "globex").get("/api/v1/fleet/occupants").then().statusCode(403)
                 .contentType("application/problem+json").body("field", equalTo("tenant"));
+        // the layout shows every unit on the cards, whoever holds them: a fleet reader's, never a tenant's
+        given().header("Authorization", TestTokens.bearer("tenant:acme")).queryParam("at", "2026-05-03T11:30:00Z")
+                .queryParam("layout", "true").get("/api/v1/fleet/occupants").then().statusCode(403)
+                .contentType("application/problem+json").body("field", equalTo("tenant"))
+                .body("detail", containsString("may not read fleet-wide figures"));
+        given().header("Authorization", TestTokens.bearer("reader")).queryParam("at", "2026-05-03T11:30:00Z")
+                .queryParam("cluster", "sec").queryParam("layout", "true").get("/api/v1/fleet/occupants").then()
+                .statusCode(200).body("nodes[0].gpus.occupants.pod.flatten()", contains("train", "infer"));
         String holdings = "{\"from\":\"2026-05-03T10:00:00Z\",\"to\":\"2026-05-03T12:00:00Z\",\"cluster\":\"sec\","
                 + "\"pods\":[{\"namespace\":\"a\",\"pod\":\"train\"},{\"namespace\":\"g\",\"pod\":\"infer\"}]}";
         String usage = "{\"from\":\"2026-05-03T10:00:00Z\",\"to\":\"2026-05-03T12:00:00Z\",\"gpus\":[\"GPU-sec\"]}";
