@@ -31,14 +31,17 @@ public class InterferenceResource {
     }
 
     @GET
-    @Operation(summary = "IF_latency and IF_throughput by number (0 = dedicated, 1, 2, 3+) and kind of neighbours")
+    @Operation(summary = "IF_latency and IF_throughput by number (0 = dedicated, 1, 2, 3+) and kind of neighbours;"
+            + " with narrow=true a window longer than the configured maximum is read over its latest maximum, the"
+            + " answer saying the window it read")
     public Uni<InterferenceService.Report> report(@QueryParam("service") String service,
                                                   @QueryParam("namespace") String namespace,
                                                   @QueryParam("from") String from,
-                                                  @QueryParam("to") String to, @QueryParam("sli") String sli) {
+                                                  @QueryParam("to") String to, @QueryParam("sli") String sli,
+                                                  @QueryParam("narrow") String narrow) {
         String name = service(service);
         TimeWindow window = Params.window(from, to);
-        return interference.report(name, namespace, sli(sli), window);
+        return interference.report(name, namespace, sli(sli), window, Params.flag("narrow", narrow));
     }
 
     @GET

@@ -32,10 +32,16 @@ import java.util.TreeSet;
 @ApplicationScoped
 public class InterferenceService {
 
-    /** The factor's buckets and how many pod-minutes could not be placed on a card. */
-    public record Report(String service, String namespace, Sli sli, Instant from, Instant to, long podMinutes, long unplacedPodMinutes,
-                         String precision, List<InterferenceFactor.Bucket> byNeighbours,
-                         List<InterferenceFactor.Bucket> byKind) {
+    /**
+     * The factor's buckets and how many pod-minutes could not be placed on a card.
+     *
+     * @param from      the window read: the one asked, or its latest {@code maxWindow} when it was narrowed
+     * @param maxWindow the longest window one read spans ({@code gpumeter.slo.interference.max-window}), ISO-8601
+     * @param narrowed  whether the window asked was longer and its latest {@code maxWindow} was read
+     */
+    public record Report(String service, String namespace, Sli sli, Instant from, Instant to, String maxWindow,
+                         boolean narrowed, long podMinutes, long unplacedPodMinutes, String precision,
+                         List<InterferenceFactor.Bucket> byNeighbours, List<InterferenceFactor.Bucket> byKind) {
     }
 
     private final LatencyRepository latency;
@@ -59,16 +65,27 @@ public class InterferenceService {
      *                    for a service several namespaces reported in the window
      */
     public Uni<Report> report(String service, String namespace, Sli sli, TimeWindow window) {
-        if (window.duration().compareTo(config.interference().maxWindow()) > 0) {
-            throw ApiProblem.badRequest("to", "an interference window spans at most "
-                    + config.interference().maxWindow() + "; narrow from/to");
+        return report(service, namespace, sli, window, false);
+    }
+
+    /**
+     * @param narrow read the latest {@code max-window} of a longer window instead of refusing it, so a caller need not
+     *               know this service's configuration; the report says which window it read
+     */
+    public Uni<Report> report(String service, String namespace, Sli sli, TimeWindow asked, boolean narrow) {
+        Duration longest = config.interference().maxWindow();
+        boolean narrowed = asked.duration().compareTo(longest) > 0;
+        if (narrowed && !narrow) {
+            throw ApiProblem.badRequest("to", "an interference window spans at most " + longest
+                    + "; narrow from/to, or ask narrow=true for its latest " + longest);
         }
+        TimeWindow window = narrowed ? new TimeWindow(asked.end().minus(longest), asked.end()) : asked;
         return namespaces.ofRequests(service, namespace, window, "namespace").chain(ns -> read(service, ns, sli,
-                window));
+                window, narrowed));
     }
 
     /** The report of the service of namespace {@code ns} (null: none reported it, so nothing is read). */
-    private Uni<Report> read(String service, String ns, Sli sli, TimeWindow window) {
+    private Uni<Report> read(String service, String ns, Sli sli, TimeWindow window, boolean narrowed) {
         return latency.podRequests(service, ns, window).chain(requests -> latency.histograms(service, ns, sli, window)
                 .chain(histograms -> {
                     Map<PodMinuteKey, Histogram> latencyByKey = new HashMap<>();
@@ -107,7 +124,8 @@ public class InterferenceService {
                                             r.requests(), latencyByKey.get(key)));
                                 }
                                 InterferenceFactor.Report f = InterferenceFactor.compute(minutes);
-                                return new Report(service, ns, sli, window.start(), window.end(), minutes.size(), unplaced,
+                                return new Report(service, ns, sli, window.start(), window.end(),
+                                        config.interference().maxWindow().toString(), narrowed, minutes.size(), unplaced,
                                         LatencyHistograms.PRECISION, f.byNeighbours(), f.byKind());
                             })));
                 }));

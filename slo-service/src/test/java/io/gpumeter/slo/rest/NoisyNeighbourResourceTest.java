@@ -239,6 +239,33 @@ class NoisyNeighbourResourceTest {
         assertEquals(0, r.getInt("byKind[2].podMinutes"));
     }
 
+    /**
+     * The answer says the window it read: the one asked when it is no longer than max-window (P1D here), else, with
+     * narrow=true, the day up to its end — two days up to 10:20 read from 2026-08-02T10:20, the same 40 pod-minutes.
+     */
+    @Test
+    void theAnswerCarriesTheWindowItReadAndNarrowsALongerOneOnlyWhenAsked() {
+        JsonPath asked = given().queryParam("service", "chat").queryParam("from", FROM).queryParam("to", TO)
+                .get("/api/v1/interference").then().statusCode(200).extract().jsonPath();
+        assertEquals(FROM, asked.getString("from"));
+        assertEquals(TO, asked.getString("to"));
+        assertEquals("PT24H", asked.getString("maxWindow"));
+        assertEquals(false, asked.getBoolean("narrowed"));
+
+        JsonPath narrowed = given().queryParam("service", "chat").queryParam("from", "2026-08-01T10:20:00Z")
+                .queryParam("to", TO).queryParam("narrow", "true")
+                .get("/api/v1/interference").then().statusCode(200).extract().jsonPath();
+        assertEquals("2026-08-02T10:20:00Z", narrowed.getString("from"));
+        assertEquals(TO, narrowed.getString("to"));
+        assertEquals(true, narrowed.getBoolean("narrowed"));
+        assertEquals(40, narrowed.getInt("podMinutes"));
+
+        bad(given().queryParam("service", "chat").queryParam("from", "2026-08-01T10:20:00Z").queryParam("to", TO),
+                "GET", "/api/v1/interference", "to");
+        bad(given().queryParam("service", "chat").queryParam("from", FROM).queryParam("to", TO).queryParam("narrow", "maybe"),
+                "GET", "/api/v1/interference", "narrow");
+    }
+
     @Test
     void theAssertionFormPassesOrFailsWithTheNumbers() {
         JsonPath fail = given().queryParam("service", "chat").queryParam("from", FROM).queryParam("to", TO)
