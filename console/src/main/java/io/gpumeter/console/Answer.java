@@ -1,6 +1,9 @@
 package io.gpumeter.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+import java.util.List;
 
 /**
  * A service's answer to one call: its JSON (or text) when it said 2xx, else the refusal in readable words.
@@ -19,5 +22,15 @@ public record Answer(ApiCall call, int status, JsonNode json, String text, Messa
 
     public boolean ok() {
         return refusal == null;
+    }
+
+    /** The answer bound to the record the page reads it as (fields it does not know are left out). */
+    public <T> T as(ObjectMapper mapper, Class<T> type) {
+        return mapper.convertValue(json, type);
+    }
+
+    /** A list answer, each item bound to the record the page reads it as. */
+    public <T> List<T> listOf(ObjectMapper mapper, Class<T> type) {
+        return mapper.convertValue(json, mapper.getTypeFactory().constructCollectionType(List.class, type));
     }
 }

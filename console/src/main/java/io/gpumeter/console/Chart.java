@@ -14,9 +14,13 @@ import io.quarkus.qute.TemplateData;
 @TemplateData
 public record Chart(String id, String label, RawString option) {
 
-    /** The console's series colours, in the order series take them. */
-    public static final java.util.List<String> PALETTE = java.util.List.of("#2f6fb0", "#f0a13a", "#8e5fb0", "#c2504a",
-            "#3c8d5a", "#4aa3a8");
+    /** The console's series colours, in the order series take them ({@link Palette}). */
+    public static final java.util.List<String> PALETTE = Palette.SERIES;
+
+    /** A chart of a typed option ({@link ChartOption}). */
+    public static Chart of(String id, String label, ChartOption option, ObjectMapper json) {
+        return of(id, label, option.build(), json);
+    }
 
     public static Chart of(String id, String label, Object option, ObjectMapper json) {
         try {

@@ -1,5 +1,6 @@
 package io.gpumeter.console;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
 
 /**
@@ -11,9 +12,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 public class ReviewReads {
 
     private final Upstream upstream;
+    private final ObjectMapper json;
 
-    public ReviewReads(Upstream upstream) {
+    public ReviewReads(Upstream upstream, ObjectMapper json) {
         this.upstream = upstream;
+        this.json = json;
     }
 
     /**
@@ -51,7 +54,7 @@ public class ReviewReads {
         IncidentFacts facts = review != null && review.incident() != null ? review.incident()
                 : incident.ok() ? IncidentFacts.of(incident.json()) : null;
         TriageView now = null;
-        TriageSubject subject = review == null && incident.ok() ? TriageLinks.subjectOf(incident.json()) : null;
+        TriageSubject subject = review == null && incident.ok() ? TriageLinks.subjectOf(incident.as(json, FailureAnswers.Incident.class)) : null;
         if (subject != null) {
             Answer triage = upstream.getJson(Backend.ALERT, "/api/v1/triage?" + subject.query(), viewer.token()).join();
             page.call(triage.call());

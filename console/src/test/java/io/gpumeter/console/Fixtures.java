@@ -112,13 +112,12 @@ final class Fixtures {
         ReviewStandIn.install();
         WorkloadsStandIn.install();
         VolcanoJobsStandIn.install();
-        // Two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one filled by MIG slices on a card Kubernetes
-        // does not name (the device plugin says how many, not which).
-        StandIn.reply(Backend.LEDGER, "/api/v1/capacity", false, StandIn.Reply.json("""
-                [{"key":"lab/gpu-a","group":{"cluster":"lab","node":"gpu-a"},"cardHours":0.066666666667},
-                 {"key":"lab/gpu-b","group":{"cluster":"lab","node":"gpu-b"},"cardHours":0.033333333333}]"""));
-        StandIn.reply(Backend.LEDGER, "/api/v1/capacity", true, StandIn.Reply.problem(403, "Forbidden",
-                "a tenant token may not read fleet-wide figures"));
+        // The ledger's layout of two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one held by two MIG
+        // slices on a card Kubernetes does not name (the device plugin says how many, not which; the ledger places
+        // them); a tenant is refused it, as the ledger refuses it. Without layout=true, the fleet's occupant rows.
+        StandIn.handle(Backend.LEDGER, "/api/v1/fleet/occupants", (path, query, body, tenant) -> query == null
+                || !query.contains("layout=true") ? null : tenant ? StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures") : StandIn.Reply.json(LAYOUT));
         StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", false, StandIn.Reply.json(FLEET));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
@@ -128,11 +127,13 @@ final class Fixtures {
                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:59:00Z","mean":0.25,"max":0.3,"samples":4},
                  {"scope":"DEVICE","scopeKey":"","field":"FB_USED","minute":"2026-11-30T11:59:00Z","mean":40960,"max":40960,"samples":4},
                  {"scope":"CONTAINER","scopeKey":"acme-ml/train-7/main","field":"VGPU_CORE_UTIL","minute":"2026-11-30T11:59:00Z","mean":0.45,"max":0.5,"samples":4}]""";
-        // the fleet's cards' SM activity over the five minutes before the instant: GPU-aaaa-0001 busy 0.5 then 0.3
+        // the fleet's cards' SM activity over the five minutes before the instant, in one span as the ledger folds it:
+        // GPU-aaaa-0001 busy 0.5 then 0.3, four samples each, 0.4 in all; GPU-aaaa-0002 sent none
         StandIn.reply(Backend.LEDGER, "/api/v1/usage/series", false, StandIn.Reply.json("""
                 [{"gpuUuid":"GPU-aaaa-0001","points":[
-                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:57:00Z","mean":0.5,"max":0.6,"samples":4},
-                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:58:00Z","mean":0.3,"max":0.4,"samples":4}]}]"""));
+                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:55:00Z","mean":0.4,"max":0.6,"samples":8,
+                   "seconds":120}]},
+                 {"gpuUuid":"GPU-aaaa-0002","points":[]}]"""));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", false, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", true, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpu-hours", false, StandIn.Reply.json("""
@@ -449,28 +450,62 @@ final class Fixtures {
              "idle_gpu_hours_showback":30,"used_cost_showback":0.00,"idle_cost_showback":60.00,"line_type":"usage",
              "corrects_period":null,"energy_kwh":12.250000,"energy_cost":null,"co2e_kg":null}""";
 
-    private static final String TRAIN = """
+    static final String TRAIN = """
             {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0001","namespace":"acme-ml","pod":"train-7","podUid":"u1",
              "owner":{"kind":"Job","name":"train"},"tenant":"acme","team":"vision","project":"detector",
              "unit":{"kind":"VGPU","migProfile":null,"migInstance":null,"cores":50,"memoryMiB":40960,"source":"hami"},
              "fraction":0.5,"since":"2026-11-30T09:00:00Z","until":null}""";
-    private static final String NOTEBOOK = """
+    static final String NOTEBOOK = """
             {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0001","namespace":"globex-lab","pod":"notebook-2","podUid":"u2",
              "owner":{"kind":"StatefulSet","name":"notebook"},"tenant":"globex","team":"research","project":"unassigned",
              "unit":{"kind":"VGPU","migProfile":null,"migInstance":null,"cores":25,"memoryMiB":20480,"source":"hami"},
              "fraction":0.25,"since":"2026-11-30T10:30:00Z","until":null}""";
-    private static final String SERVE = """
+    static final String SERVE = """
             {"cluster":"lab","node":"gpu-a","gpuUuid":"GPU-aaaa-0002","namespace":"acme-serve","pod":"llm-0","podUid":"u3",
              "owner":{"kind":"Deployment","name":"llm"},"tenant":"acme","team":"platform","project":"chat",
              "unit":{"kind":"WHOLE","migProfile":null,"migInstance":null,"cores":null,"memoryMiB":null,"source":"device-plugin"},
              "fraction":1,"since":"2026-11-29T00:00:00Z","until":null}""";
-    private static final String MIG = """
+    static final String MIG = """
             {"cluster":"lab","node":"gpu-b","gpuUuid":null,"namespace":"%s","pod":"%s","podUid":"%s",
              "owner":{"kind":"Job","name":"eval"},"tenant":"%s","team":"eval","project":"eval",
              "unit":{"kind":"MIG","migProfile":"3g.40gb","migInstance":null,"cores":null,"memoryMiB":null,"source":"mig-resource"},
              "fraction":0.428571428571,"since":"2026-11-30T11:00:00Z","until":null}""";
     private static final String FLEET = "[" + TRAIN + "," + NOTEBOOK + "," + SERVE + "," + MIG.formatted("acme-eval", "eval-1", "u4", "acme") + ","
             + MIG.formatted("globex-eval", "eval-2", "u5", "globex") + "]";
+    private static final String H100 = "NVIDIA-H100-80GB-HBM3";
+    private static final String A100 = "NVIDIA-A100-SXM4-80GB";
+    static final String LAYOUT = layout(List.of(
+            node("gpu-a", H100, true, 4, 2, "1.75", card("GPU-aaaa-0001", H100, "COUNTED", "0.75", TRAIN + "," + NOTEBOOK),
+                    card("GPU-aaaa-0002", H100, "COUNTED", "1", SERVE), card(null, H100, "COUNTED", "0", ""),
+                    card(null, H100, "COUNTED", "0", "")),
+            node("gpu-b", A100, true, 2, 1, "0.857142857142", card(null, A100, "COUNTED", "0.857142857142",
+                    MIG.formatted("acme-eval", "eval-1", "u4", "acme") + "," + MIG.formatted("globex-eval", "eval-2", "u5", "globex")),
+                    card(null, A100, "COUNTED", "0", ""))),
+            List.of(group(A100, 1, 2, 1, "0.857142857142"), group(H100, 1, 4, 2, "1.75")));
+
+    /** The ledger's layout at the fixtures' instant, every node on one page. */
+    static String layout(List<String> nodes, List<String> groups) {
+        return "{\"at\":\"" + AT + "\",\"groupBy\":\"pool\",\"totalNodes\":" + nodes.size() + ",\"offset\":0,\"limit\":50,"
+                + "\"groups\":[" + String.join(",", groups) + "],\"nodes\":[" + String.join(",", nodes) + "]}";
+    }
+
+    static String node(String name, String model, boolean inInventory, int cards, int held, String heldFraction, String... gpus) {
+        return "{\"cluster\":\"lab\",\"node\":\"" + name + "\",\"pool\":\"" + model + "\",\"model\":\"" + model
+                + "\",\"inInventory\":" + inInventory + ",\"cards\":" + cards + ",\"held\":" + held + ",\"free\":" + (cards - held)
+                + ",\"heldFraction\":" + heldFraction + ",\"gpus\":[" + String.join(",", gpus) + "],\"unplaced\":[]}";
+    }
+
+    static String card(String uuid, String model, String source, String heldFraction, String occupants) {
+        return "{\"uuid\":" + (uuid == null ? "null" : "\"" + uuid + "\"") + ",\"model\":" + (model == null ? "null" : "\"" + model + "\"")
+                + ",\"source\":\"" + source
+                + "\",\"heldFraction\":" + heldFraction + ",\"occupants\":[" + occupants + "]}";
+    }
+
+    static String group(String pool, int nodes, int cards, int held, String heldFraction) {
+        return "{\"key\":\"lab/" + pool + "\",\"group\":{\"cluster\":\"lab\",\"pool\":\"" + pool + "\"},\"nodes\":" + nodes
+                + ",\"cards\":" + cards + ",\"held\":" + held + ",\"free\":" + (cards - held) + ",\"heldFraction\":" + heldFraction + "}";
+    }
+
     private static final String CARD_1 = "[" + TRAIN + "," + NOTEBOOK + "]";
     private static final String CARD_1_ACME = "[" + TRAIN + "]";
 }

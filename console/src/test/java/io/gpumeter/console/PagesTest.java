@@ -54,12 +54,34 @@ class PagesTest {
         assertTrue(html.contains("id=\"fleet-chart-option\""), "the picture's data is on the page");
         assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 6 card(s), 3 held."), html);
 
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
-                "/api/v1/capacity?from=2026-11-30T11%3A59%3A00Z&to=2026-11-30T12%3A00%3A00Z&groupBy=cluster,node")), StandIn.SEEN.toString());
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
-                "/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z")), StandIn.SEEN.toString());
-        assertEquals(2, StandIn.SEEN.size(), "one capacity read and one occupants read, whatever the number of nodes");
+        // the ledger lays the fleet out: one read of a page of nodes, whatever their number
+        assertEquals(List.of("/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z&layout=true&limit=50&offset=0"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        // every node's cards per pool, as the ledger counts them
+        assertTrue(html.contains("<tr data-pool=\"lab/NVIDIA-H100-80GB-HBM3\"><td>NVIDIA-H100-80GB-HBM3<span class=\"sub\">lab</span></td>"
+                + "<td class=\"num\">1</td><td class=\"num\">4</td><td class=\"num\">2</td><td class=\"num\">2</td><td class=\"num\">1.75</td></tr>"), html);
+        assertFalse(html.contains("Nodes 1–2"), "one page of nodes: no pager");
         assertForwarded(Fixtures.ADMIN);
+    }
+
+    /**
+     * 120 nodes in the ledger's layout, 50 a page: the second page asks the ledger from node 50, lists nodes 51-100
+     * and links both ways; the pools' table counts all 120.
+     */
+    @Test
+    void theFleetPagesThroughItsNodesAsTheLedgerDoes() {
+        StandIn.override(Backend.LEDGER, "/api/v1/fleet/occupants", StandIn.Reply.json(Fixtures.layout(java.util.stream.IntStream
+                        .range(50, 100).mapToObj(i -> Fixtures.node("n" + i, "L40S", true, 1, 0, "0",
+                                Fixtures.card(null, "L40S", "COUNTED", "0", ""))).toList(),
+                List.of(Fixtures.group("L40S", 120, 120, 0, "0"))).replace("\"totalNodes\":50,\"offset\":0", "\"totalNodes\":120,\"offset\":50")));
+        String html = page("/fleet?at=" + Fixtures.AT + "&offset=50", Fixtures.ADMIN);
+        assertEquals(List.of("/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z&layout=true&limit=50&offset=50"),
+                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertTrue(html.contains("Nodes 51–100 of 120."), html);
+        assertTrue(html.contains("href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;offset=0\">&larr; earlier page</a>")
+                && html.contains("href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;offset=100\">next page &rarr;</a>"), html);
+        assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 120 card(s), 0 held."), html);
+        assertTrue(html.contains("<tr data-node=\"n50\">") && html.contains("<tr data-node=\"n99\">"), html);
     }
 
     @Test
@@ -534,12 +556,16 @@ class PagesTest {
     @Test
     void theFleetColouredByUseShowsEachCardsMeanActivity() {
         String html = page("/fleet?at=" + Fixtures.AT + "&colour=used", Fixtures.ADMIN);
-        // GPU-aaaa-0001, gpu-a's first card (row 0, slot 0): the mean of 0.5 and 0.3; the other held card has no usage
+        // GPU-aaaa-0001, gpu-a's first card (row 0, slot 0): the ledger's mean of its five minutes, 0.4; the other held
+        // card has no usage
         String option = option(html, "fleet-chart");
         assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("SM active 40 %"), option);
         assertTrue(option.contains("\"value\":[1,0,\"-\"]") && option.contains("no usage known"), option);
         assertTrue(html.contains("<strong>used</strong>") && html.contains("href=\"/fleet?at=2026-11-30T12:00:00Z\" id=\"colour-held\""), html);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/usage/series")), StandIn.SEEN.toString());
+        // the ledger averages the five minutes: one span of PT5M over the named cards, none averaged here
+        StandIn.Seen usage = StandIn.SEEN.stream().filter(s -> s.pathAndQuery().equals("/api/v1/usage/series")).findFirst().orElseThrow();
+        assertTrue(usage.body().contains("\"step\":\"PT5M\"") && usage.body().contains("\"from\":\"2026-11-30T11:55:00Z\"")
+                && usage.body().contains("\"gpus\":[\"GPU-aaaa-0001\",\"GPU-aaaa-0002\"]"), usage.body());
         // coloured by held, the default, no usage is read
         StandIn.SEEN.clear();
         html = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
@@ -549,9 +575,19 @@ class PagesTest {
 
     @Test
     void nodesHeldBeforeTheInventoryKnewThemAreDrawnWithTheCardsHeld() {
-        // the inventory has no node yet at the instant (the collector started later); the occupants are known
-        StandIn.override(Backend.LEDGER, "/api/v1/capacity", StandIn.Reply.json("[]"));
+        // the inventory has no node yet at the instant (the collector started later): the ledger lays the nodes out
+        // with the cards their units hold
+        String h100 = "NVIDIA-H100-80GB-HBM3";
+        StandIn.override(Backend.LEDGER, "/api/v1/fleet/occupants", StandIn.Reply.json(Fixtures.layout(List.of(
+                Fixtures.node("gpu-a", h100, false, 2, 2, "1.75",
+                        Fixtures.card("GPU-aaaa-0001", h100, "HELD", "0.75", Fixtures.TRAIN + "," + Fixtures.NOTEBOOK),
+                        Fixtures.card("GPU-aaaa-0002", h100, "HELD", "1", Fixtures.SERVE)),
+                Fixtures.node("gpu-b", "unknown", false, 1, 1, "0.857142857142",
+                        Fixtures.card(null, null, "HELD", "0.857142857142", Fixtures.MIG.formatted("acme-eval", "eval-1", "u4", "acme")
+                                + "," + Fixtures.MIG.formatted("globex-eval", "eval-2", "u5", "globex")))),
+                List.of(Fixtures.group(h100, 1, 2, 2, "1.75"), Fixtures.group("unknown", 1, 1, 1, "0.857142857142")))));
         String html = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
+        assertTrue(html.contains("Not in the inventory at this instant"), html);
         // gpu-a: its 2 held cards and no free one known; gpu-b: the card its MIG slices fill
         assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 3 card(s), 3 held."), html);
         assertTrue(html.contains("<tr data-node=\"gpu-a\"><td>gpu-a<span class=\"sub\">lab</span></td><td class=\"num\">2</td>"
@@ -565,8 +601,7 @@ class PagesTest {
         String html = page("/hours?month=2020-01", Fixtures.ADMIN);
         assertTrue(html.contains("No GPU-hours were allocated in 2020-01.") && html.contains("Pick another month"), html);
 
-        StandIn.override(Backend.LEDGER, "/api/v1/capacity", StandIn.Reply.json("[]"));
-        StandIn.override(Backend.LEDGER, "/api/v1/fleet/occupants", StandIn.Reply.json("[]"));
+        StandIn.override(Backend.LEDGER, "/api/v1/fleet/occupants", StandIn.Reply.json(Fixtures.layout(List.of(), List.of())));
         html = page("/fleet?at=2020-01-01T00:00:00Z", Fixtures.ADMIN);
         assertTrue(html.contains("No GPU node was known at 2020-01-01T00:00:00Z.") && html.contains("./gpumeter up --demo"), html);
     }
