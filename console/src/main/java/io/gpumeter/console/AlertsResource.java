@@ -151,9 +151,9 @@ public class AlertsResource {
         option.put("xAxis", Map.of("type", "value", "minInterval", 1));
         option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true));
         option.put("series", List.of(
-                Map.of("name", "firing", "type", "bar", "stack", "n", "barMaxWidth", 28, "color", "#c2504a",
+                Map.of("name", "firing", "type", "bar", "stack", "n", "barMaxWidth", 28, "color", Palette.RED,
                         "data", names.stream().map(n -> counts.get(n)[0]).toList()),
-                Map.of("name", "resolved", "type", "bar", "stack", "n", "barMaxWidth", 28, "color", "#9fb3c8",
+                Map.of("name", "resolved", "type", "bar", "stack", "n", "barMaxWidth", 28, "color", Palette.MUTED_BLUE,
                         "data", names.stream().map(n -> counts.get(n)[1]).toList())));
         return option;
     }

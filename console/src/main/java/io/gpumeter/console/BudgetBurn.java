@@ -18,7 +18,7 @@ import java.util.Optional;
  */
 final class BudgetBurn {
 
-    private static final List<String> COLOURS = List.of("#2f6fb0", "#e0793a", "#3c8d5a", "#8a5bb0", "#c2504a", "#2a9d9b");
+    private static final List<String> COLOURS = Palette.SERIES;
 
     /** A budgeted tenant as billing forecast it. */
     record Budget(String tenant, BigDecimal budget, BigDecimal spent, BigDecimal forecast) {
@@ -73,7 +73,7 @@ final class BudgetBurn {
             lines.add(line(b.tenant(), c, actual, null));
             Map<String, Object> dashed = line(b.tenant() + " forecast", c, forecast, "dashed");
             if (lines.size() == 1) {
-                dashed.put("markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", "#c2504a", "width", 2),
+                dashed.put("markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", Palette.RED, "width", 2),
                         "label", Map.of("formatter", "budget"), "data", List.of(Map.of("yAxis", 100))));
             }
             lines.add(dashed);

@@ -151,7 +151,7 @@ public class BudgetsResource {
                                 Format.number(Format.decimalOrNull(j, "threshold")), anomalous));
                         names.add(Format.text(j, "tenant"));
                         cost.add(Map.of("value", Format.decimal(j, "cost").doubleValue(),
-                                "itemStyle", Map.of("color", anomalous ? "#c2504a" : "#2f6fb0")));
+                                "itemStyle", Map.of("color", anomalous ? Palette.RED : Palette.BLUE)));
                         threshold.add(Format.decimal(j, "threshold").doubleValue());
                         mean.add(Format.decimal(j, "trailingMean").doubleValue());
                     }
@@ -181,9 +181,9 @@ public class BudgetsResource {
         option.put("xAxis", Map.of("type", "category", "data", names));
         option.put("yAxis", Map.of("type", "value", "name", "% of budget"));
         option.put("series", List.of(
-                Map.of("name", "spent to date", "type", "bar", "stack", "m", "barMaxWidth", 60, "color", "#2f6fb0", "data", spent),
-                Map.of("name", "forecast to month's end", "type", "bar", "stack", "m", "barMaxWidth", 60, "color", "#9fc0e3", "data", rest,
-                        "markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", "#c2504a", "type", "dashed", "width", 2),
+                Map.of("name", "spent to date", "type", "bar", "stack", "m", "barMaxWidth", 60, "color", Palette.BLUE, "data", spent),
+                Map.of("name", "forecast to month's end", "type", "bar", "stack", "m", "barMaxWidth", 60, "color", Palette.LIGHT_BLUE, "data", rest,
+                        "markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", Palette.RED, "type", "dashed", "width", 2),
                                 "label", Map.of("formatter", "budget"), "data", List.of(Map.of("yAxis", 100))))));
         return option;
     }
@@ -197,9 +197,9 @@ public class BudgetsResource {
         option.put("xAxis", Map.of("type", "category", "data", names));
         option.put("yAxis", Map.of("type", "value", "name", currency));
         option.put("series", List.of(
-                Map.of("name", "the day's cost", "type", "bar", "barMaxWidth", 50, "color", "#2f6fb0", "data", cost),
-                Map.of("name", "trailing mean", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "z", 3, "color", "#5b6b7c", "data", mean),
-                Map.of("name", "threshold", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "z", 3, "color", "#1d2733", "data", threshold)));
+                Map.of("name", "the day's cost", "type", "bar", "barMaxWidth", 50, "color", Palette.BLUE, "data", cost),
+                Map.of("name", "trailing mean", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "z", 3, "color", Palette.SLATE, "data", mean),
+                Map.of("name", "threshold", "type", "scatter", "symbol", "rect", "symbolSize", List.of(50, 3), "z", 3, "color", Palette.NIGHT, "data", threshold)));
         return option;
     }
 }

@@ -95,8 +95,8 @@ public record ChangeImpact(BookChange change, int nodeCount, String nodes, Side 
         option.put("xAxis", Map.of("type", "category", "data", names, "axisLabel", Map.of("interval", 0, "rotate", names.size() > 5 ? 30 : 0)));
         option.put("yAxis", Map.of("type", "value", "name", "per 1,000 GPU-h"));
         option.put("series", List.of(
-                Map.of("name", "before", "type", "bar", "barMaxWidth", 40, "color", "#9fb3c8", "data", b),
-                Map.of("name", "after", "type", "bar", "barMaxWidth", 40, "color", "#c2504a", "data", a)));
+                Map.of("name", "before", "type", "bar", "barMaxWidth", 40, "color", Palette.MUTED_BLUE, "data", b),
+                Map.of("name", "after", "type", "bar", "barMaxWidth", 40, "color", Palette.RED, "data", a)));
         return option;
     }
 

@@ -40,6 +40,13 @@ final class ChangeMarks {
         return add(option, changes, from, to, true);
     }
 
+    /** The chart's option with the changes of [from, to) added as {@link #add} adds them. */
+    static Map<String, Object> added(ChartOption chart, List<BookChange> changes, Instant from, Instant to, boolean labels) {
+        Map<String, Object> option = chart.build();
+        add(option, changes, from, to, labels);
+        return option;
+    }
+
     /** @param labels whether a few lines may carry their label (not on a chart whose lines' ends fall on its time axis) */
     @SuppressWarnings("unchecked")
     static int add(Map<String, Object> option, List<BookChange> changes, Instant from, Instant to, boolean labels) {

@@ -33,8 +33,7 @@ final class ChangeTimeline {
     static final List<Duration> BUCKETS = List.of(Duration.ofHours(1), Duration.ofHours(3), Duration.ofHours(6),
             Duration.ofHours(12), Duration.ofDays(1), Duration.ofDays(7));
 
-    private static final List<String> COLOURS = List.of("#2f6fb0", "#8e5fb0", "#c2504a", "#3c8d5a", "#f0a13a", "#c9a227",
-            "#4aa3a8", "#b04a7a", "#7a5b2f", "#5b8fc7", "#d9742b", "#5b6b7c");
+    private static final List<String> COLOURS = Palette.KINDS;
     private static final DateTimeFormatter HOUR = DateTimeFormatter.ofPattern("MM-dd HH:mm").withZone(ZoneOffset.UTC);
     private static final DateTimeFormatter DAY = DateTimeFormatter.ofPattern("MM-dd").withZone(ZoneOffset.UTC);
 
@@ -188,7 +187,7 @@ final class ChangeTimeline {
                     + Format.rfc3339(end));
             cell.put("link", links.bucket(in.get(0), start, end));
             if (e.getKey().equals(peaks.get(e.getKey().lane()))) {
-                cell.put("label", Map.of("show", true, "position", "right", "color", "#1d2733", "fontSize", 10));
+                cell.put("label", Map.of("show", true, "position", "right", "color", Palette.NIGHT, "fontSize", 10));
             }
             data.add(cell);
         }
@@ -199,12 +198,12 @@ final class ChangeTimeline {
         // a count where its cell is wide enough to hold it: zoom in for the rest (the tooltip always tells)
         series.put("label", Map.of("show", false));
         series.put("labelLayout", Map.of("hideOverlap", true));
-        series.put("emphasis", Map.of("itemStyle", Map.of("borderColor", "#1d2733", "borderWidth", 1)));
+        series.put("emphasis", Map.of("itemStyle", Map.of("borderColor", Palette.NIGHT, "borderWidth", 1)));
         Map<String, Object> option = frame(names, totals(changes, lane, names), 100);
         option.put("xAxis", Map.of("type", "category", "data", starts, "splitArea", Map.of("show", false)));
         option.put("visualMap", Map.of("min", 1, "max", most, "calculable", true, "orient", "horizontal", "left", "center",
                 "bottom", 0, "itemHeight", 160, "text", List.of(most + " changes", "1"),
-                "inRange", Map.of("color", List.of("#cfe0f1", "#2f6fb0", "#14304f"))));
+                "inRange", Map.of("color", Palette.BLUE_SCALE)));
         option.put("series", List.of(series));
         return new Drawn(option, names.size(), bucket, data.size());
     }

@@ -18,8 +18,7 @@ import java.util.Set;
 final class CostSeries {
 
     /** A palette that tells a handful of groups apart; a group keeps its colour in both charts. */
-    private static final List<String> COLOURS = List.of("#2f6fb0", "#e0793a", "#3c8d5a", "#8a5bb0", "#c2504a", "#2a9d9b",
-            "#b08a2f", "#5b6b7c");
+    private static final List<String> COLOURS = Palette.KINDS;
 
     /** One group's hours, cost and energy (kWh its units drew) in one bucket, as billing answered them. */
     @TemplateData

@@ -51,11 +51,11 @@ final class EvidenceAxis {
         series.put("name", "evidence");
         series.put("type", "scatter");
         series.put("symbolSize", 13);
-        series.put("color", "#2f6fb0");
+        series.put("color", Palette.BLUE);
         series.put("data", marks);
         if (triage.at() != null) {
             series.put("markLine", Map.of("silent", true, "symbol", List.of("none", "none"),
-                    "lineStyle", Map.of("color", "#c2504a", "type", "dashed"),
+                    "lineStyle", Map.of("color", Palette.RED, "type", "dashed"),
                     // the lanes run top down, so the line's start is its top, clear of the time axis's labels
                     "label", Map.of("formatter", "triaged", "position", "start"),
                     "data", List.of(Map.of("xAxis", Format.rfc3339(triage.at())))));

@@ -104,9 +104,9 @@ final class HoursRows {
         option.put("xAxis", Map.of("type", "category", "data", tenants, "axisLabel", Map.of("interval", 0)));
         option.put("yAxis", Map.of("type", "value", "name", "GPU-hours"));
         option.put("series", List.of(
-                Map.of("name", "used", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", "#2f6fb0",
+                Map.of("name", "used", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", Palette.BLUE,
                         "data", rows.stream().map(r -> r.used().doubleValue()).toList()),
-                Map.of("name", "idle", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", "#f0a13a",
+                Map.of("name", "idle", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", Palette.ORANGE,
                         "data", rows.stream().map(r -> r.idle().doubleValue()).toList())));
         return option;
     }
@@ -119,9 +119,9 @@ final class HoursRows {
         option.put("xAxis", Map.of("type", "category", "data", rows.stream().map(Row::tenant).toList(), "axisLabel", Map.of("interval", 0)));
         option.put("yAxis", Map.of("type", "value", "name", currency));
         option.put("series", List.of(
-                Map.of("name", "used cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", "#3c8d5a",
+                Map.of("name", "used cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", Palette.GREEN,
                         "data", rows.stream().map(r -> r.usedCost().doubleValue()).toList()),
-                Map.of("name", "idle cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", "#c9d6cf",
+                Map.of("name", "idle cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", Palette.PALE_GREEN,
                         "data", rows.stream().map(r -> r.idleCost().doubleValue()).toList())));
         return option;
     }

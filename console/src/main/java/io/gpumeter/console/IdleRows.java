@@ -16,18 +16,18 @@ final class IdleRows {
 
     /** The parts of the split in the order they are stacked: the ledger's field, a label and a colour. */
     static final List<Part> PARTS = List.of(
-            new Part("busy", "busy", "#2f6fb0"),
-            new Part("allocatedNotBusy", "allocated, not busy", "#f0a13a"),
-            new Part("allocatedUnmeasured", "allocated, unmeasured", "#c9cfd6"),
-            new Part("queuedWhileEmpty", "empty while work queued", "#c2504a"),
-            new Part("empty", "empty", "#e3e8ef"));
+            new Part("busy", "busy", Palette.BLUE),
+            new Part("allocatedNotBusy", "allocated, not busy", Palette.ORANGE),
+            new Part("allocatedUnmeasured", "allocated, unmeasured", Palette.LIGHT_GREY),
+            new Part("queuedWhileEmpty", "empty while work queued", Palette.RED),
+            new Part("empty", "empty", Palette.FREE));
 
     /** The causes of allocated-not-busy time in the order the ledger decides them (ADR 22), in shades of its colour. */
     static final List<Part> CAUSES = List.of(
-            new Part("CPU_SATURATED", "CPU saturated", "#a04e12"),
-            new Part("IO_WAIT", "I/O wait", "#d2731f"),
-            new Part("NETWORK", "network", "#eb9a3c"),
-            new Part("UNEXPLAINED", "unexplained", "#f7cd8e"));
+            new Part("CPU_SATURATED", "CPU saturated", Palette.WARM.get(0)),
+            new Part("IO_WAIT", "I/O wait", Palette.WARM.get(1)),
+            new Part("NETWORK", "network", Palette.WARM.get(2)),
+            new Part("UNEXPLAINED", "unexplained", Palette.WARM.get(3)));
 
     private static final BigDecimal HOUR = BigDecimal.valueOf(3600);
 

@@ -1,11 +1,10 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.gpumeter.console.JitterAnswers.Event;
+import io.gpumeter.console.JitterAnswers.Pressure;
+import io.gpumeter.console.JitterAnswers.Unmeasured;
 
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 
 /**
  * The host's and the card's pressures on a jitter event's service, as slo-service's event carries them
@@ -16,59 +15,30 @@ import java.util.Map;
  */
 final class JitterPressures {
 
-    private static final List<String> COLORS = List.of("#c2504a", "#4a9fb0", "#b07a4a", "#3c8d5a", "#8a5ab0", "#f0a13a");
-
     private JitterPressures() {
     }
 
     /** One line per pressure and field, in percent, the event shaded; null when the event carries none. */
-    static Map<String, Object> chart(JsonNode e, Map<String, Object> timeAxis) {
-        List<Map<String, Object>> series = new ArrayList<>();
-        int i = 0;
-        for (JsonNode p : e.path("pressures")) {
-            JsonNode curves = p.path("curves");
-            for (var fields = curves.fieldNames(); fields.hasNext(); ) {
-                String field = fields.next();
-                List<List<Object>> points = new ArrayList<>();
-                for (JsonNode point : curves.path(field).path("points")) {
-                    points.add(List.of(Format.text(point, "minute"), Math.round(point.path("mean").asDouble() * 1000) / 10.0));
-                }
-                if (points.isEmpty()) {
+    static ChartOption chart(Event e) {
+        ChartOption chart = JitterCharts.onTheEventsAxis(e, 56).tooltip(ChartOption.Tooltip.AXIS).legend()
+                .valuesUp("% of the time", 100);
+        int drawn = 0;
+        for (Pressure p : e.pressures() == null ? List.<Pressure>of() : e.pressures()) {
+            for (var curve : p.curves() == null ? List.<java.util.Map.Entry<String, JitterAnswers.Curve>>of() : p.curves().entrySet()) {
+                if (curve.getValue().points() == null || curve.getValue().points().isEmpty()) {
                     continue;
                 }
-                Map<String, Object> s = new LinkedHashMap<>();
-                s.put("name", Format.text(p, "key") + " " + field);
-                s.put("type", "line");
-                s.put("showSymbol", false);
-                s.put("color", COLORS.get(i++ % COLORS.size()));
-                s.put("data", points);
-                if (series.isEmpty()) {
-                    s.put("markArea", Map.of("silent", true, "itemStyle", Map.of("color", "rgba(194,80,74,0.12)"),
-                            "data", List.of(List.of(Map.of("xAxis", Format.text(e, "start")), Map.of("xAxis", Format.text(e, "end"))))));
+                var line = chart.lines(p.key() + " " + curve.getKey(), JitterCharts.percent(curve.getValue()));
+                if (drawn++ == 0) {
+                    line.shade(JitterCharts.span(e), Palette.SHADE_RED, null, null);
                 }
-                series.add(s);
             }
         }
-        if (series.isEmpty()) {
-            return null;
-        }
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("top", 0, "type", "scroll"));
-        option.put("grid", Map.of("left", 270, "right", 110, "top", 56, "bottom", 30));
-        option.put("xAxis", timeAxis);
-        option.put("yAxis", Map.of("type", "value", "name", "% of the time", "max", 100));
-        option.put("series", series);
-        return option;
+        return drawn == 0 ? null : chart;
     }
 
     /** A line per pressure that could not be measured: whose, and what is missing. */
-    static List<String> unmeasured(JsonNode e) {
-        List<String> out = new ArrayList<>();
-        for (JsonNode u : e.path("unmeasured")) {
-            out.add("the " + Format.text(u, "kind") + " of " + Format.text(u, "subject") + " (so " + Format.text(u, "cause")
-                    + " cannot be ruled out): " + Format.text(u, "missing"));
-        }
-        return out;
+    static List<String> unmeasured(Event e) {
+        return e.unmeasured() == null ? List.of() : e.unmeasured().stream().map(Unmeasured::said).toList();
     }
 }

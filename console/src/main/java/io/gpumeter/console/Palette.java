@@ -34,6 +34,20 @@ final class Palette {
     static final String SHADE_ORANGE = "rgba(240,161,58,0.15)";
     static final String DARK_ORANGE = "#8a5a12";
 
+    /** Muted and dark tones: a past state (resolved, before), a reference, a label on a cell. */
+    static final String MUTED_BLUE = "#9fb3c8";
+    static final String SLATE = "#5b6b7c";
+    static final String NIGHT = "#1d2733";
+    static final String LIGHT_GREY = "#c9cfd6";
+    static final String PALE_GREEN = "#c9d6cf";
+    /** A warm scale, darkest first: the causes of allocated time that was not busy, worst first. */
+    static final List<String> WARM = List.of("#a04e12", "#d2731f", "#eb9a3c", "#f7cd8e");
+    /** A blue scale, lightest first: how many of something a cell holds. */
+    static final List<String> BLUE_SCALE = List.of("#cfe0f1", BLUE, "#14304f");
+    /** Twelve colours told apart, the series' first: kinds of things, each keeping its own. */
+    static final List<String> KINDS = List.of(BLUE, PURPLE, RED, GREEN, ORANGE, "#c9a227", TEAL, "#b04a7a", "#7a5b2f",
+            MID_BLUE, "#d9742b", SLATE);
+
     private Palette() {
     }
 

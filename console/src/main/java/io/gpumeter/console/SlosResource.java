@@ -114,7 +114,7 @@ public class SlosResource {
                             breached, chart));
                     names.add(name);
                     double value = attainment == null ? 0 : attainment.doubleValue() * 100;
-                    attained.add(Map.of("value", value, "itemStyle", Map.of("color", breached ? "#c2504a" : "#3c8d5a")));
+                    attained.add(Map.of("value", value, "itemStyle", Map.of("color", breached ? Palette.RED : Palette.GREEN)));
                     targets.add(target == null ? 0 : target.doubleValue() * 100);
                 }
                 if (rows.isEmpty()) {
@@ -201,10 +201,10 @@ public class SlosResource {
         series.put("name", field.replace("Ms", ""));
         series.put("type", "line");
         series.put("showSymbol", false);
-        series.put("color", "#2f6fb0");
+        series.put("color", Palette.BLUE);
         series.put("data", points);
         if (objective.isObject()) {
-            series.put("markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", "#c2504a", "type", "dashed"),
+            series.put("markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", Palette.RED, "type", "dashed"),
                     "label", Map.of("formatter", "objective " + Format.decimal(objective, "thresholdMs").stripTrailingZeros().toPlainString() + " ms"),
                     "data", List.of(Map.of("yAxis", Format.decimal(objective, "thresholdMs").doubleValue()))));
         }
@@ -228,8 +228,8 @@ public class SlosResource {
         option.put("xAxis", Map.of("type", "value", "min", floor, "max", 100, "name", "%"));
         option.put("yAxis", Map.of("type", "category", "data", names, "inverse", true));
         option.put("series", List.of(
-                Map.of("name", "attainment", "type", "bar", "barMaxWidth", 24, "color", "#3c8d5a", "data", attained),
-                Map.of("name", "target", "type", "scatter", "symbol", "rect", "symbolSize", List.of(4, 28), "color", "#1d2733", "data", targets)));
+                Map.of("name", "attainment", "type", "bar", "barMaxWidth", 24, "color", Palette.GREEN, "data", attained),
+                Map.of("name", "target", "type", "scatter", "symbol", "rect", "symbolSize", List.of(4, 28), "color", Palette.NIGHT, "data", targets)));
         return option;
     }
 }

@@ -1,13 +1,11 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
-
 import java.time.Instant;
 
 /**
  * The Triage page of what another page lists, asked as that page saw it: an incident of Failures when it started
- * (its pod's when it names one, else its node's), a jitter event's service when the event began (a waiting object
- * of Queues is {@link QueueAnswers.Pending#kind()} at the instant its list was read). Null where the row names too
+ * (its pod's when it names one, else its node's) — a jitter event's service is {@link JitterAnswers.Event#triage()}, a
+ * waiting object of Queues {@link QueueAnswers.Pending#kind()} at the instant its list was read. Null where the row names too
  * little for a triage (no name, or a service without its namespace), so the page shows no dead link.
  */
 final class TriageLinks {
@@ -29,17 +27,5 @@ final class TriageLinks {
     /** The incident's review page; null for an incident the ledger gave no id (an older ledger). */
     static String reviewOf(FailureAnswers.Incident i) {
         return i.id() == null || i.id().isBlank() ? null : "/failures/incidents/" + Format.segment(i.id()) + "/review";
-    }
-
-    static String ofJitterEvent(JsonNode e) {
-        String service = Format.text(e, "service");
-        String namespace = Format.text(e, "namespace");
-        return service == null || namespace == null ? null
-                : TriageSubject.link("service", namespace, service, Format.text(e, "cluster"), instant(e, "start"));
-    }
-
-    private static Instant instant(JsonNode node, String field) {
-        String text = Format.text(node, field);
-        return text == null ? null : Format.instant(text).orElse(null);
     }
 }

@@ -288,7 +288,8 @@ final class Fixtures {
                   "topSuspectScore":null,"updatedAt":"2026-11-30T08:10:00Z"}]"""));
         StandIn.reply(Backend.SLO, "/api/v1/jitter-events/42", false, StandIn.Reply.json(JITTER_42));
         StandIn.reply(Backend.SLO, "/api/v1/interference", false, StandIn.Reply.json("""
-                {"service":"llm","sli":"TTFT","from":"2026-11-29T12:00:00Z","to":"2026-11-30T12:00:00Z","podMinutes":2880,
+                {"service":"llm","sli":"TTFT","from":"2026-11-29T12:00:00Z","to":"2026-11-30T12:00:00Z","maxWindow":"PT24H",
+                 "narrowed":false,"podMinutes":2880,
                  "unplacedPodMinutes":0,"precision":"histogram",
                  "byNeighbours":[
                   {"bucket":"0","podMinutes":2000,"requests":600000,"requestsPerPodMinute":300,"latencySamples":600000,"p99Ms":450,

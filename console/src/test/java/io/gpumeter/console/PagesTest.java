@@ -511,7 +511,7 @@ class PagesTest {
         // the interference factor of the event's service in its namespace, never the name across namespaces
         assertEquals(List.of("/api/v1/changes/bulk", "/api/v1/fleet/occupants?at=2026-11-30T10%3A20%3A00Z&namespace=acme-serve",
                         "/api/v1/interference?service=llm&namespace=acme-serve&from=2026-11-29T12%3A00%3A00Z"
-                        + "&to=2026-11-30T12%3A00%3A00Z&sli=TTFT",
+                        + "&to=2026-11-30T12%3A00%3A00Z&sli=TTFT&narrow=true",
                         "/api/v1/jitter-events/42",
                         "/api/v1/jitter-events?from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&limit=21&offset=0"),
                 StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
@@ -527,6 +527,29 @@ class PagesTest {
         assertTrue(page("/jitter?window=1h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN)
                 .contains("No jitter event between 2026-11-30T11:00:00Z and 2026-11-30T12:00:00Z."));
         assertTrue(page("/jitter?event=x", Fixtures.ADMIN).contains("event must be a whole number from 0"));
+    }
+
+    /**
+     * The interference factor is read over the window shown; slo-service reads at most its own configured window and,
+     * asked to narrow, says which part it read: the page takes the window from the answer, not from a copy of the
+     * configuration.
+     */
+    @Test
+    void theInterferenceFactorsWindowIsTheOneSloServiceSaysItRead() {
+        String html = page("/jitter?window=24h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN);
+        assertTrue(html.contains("<p class=\"note\" id=\"interference-window\">Over 2026-11-29T12:00:00Z – 2026-11-30T12:00:00Z.</p>"), html);
+
+        StandIn.reset();
+        StandIn.override(Backend.SLO, "/api/v1/interference", StandIn.Reply.json("""
+                {"service":"llm","namespace":"acme-serve","sli":"TTFT","from":"2026-11-29T12:00:00Z","to":"2026-11-30T12:00:00Z",
+                 "maxWindow":"PT24H","narrowed":true,"podMinutes":60,"unplacedPodMinutes":0,"precision":"histogram",
+                 "byNeighbours":[{"bucket":"0","podMinutes":60,"p99Ms":450,"ifLatency":1,"ifThroughput":1}],"byKind":[]}"""));
+        html = page("/jitter?window=7d&to=2026-11-30T12:00:00Z", Fixtures.ADMIN);
+        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/interference?service=llm&namespace=acme-serve"
+                + "&from=2026-11-23T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&sli=TTFT&narrow=true")), StandIn.SEEN.toString());
+        assertTrue(html.contains("Over 2026-11-29T12:00:00Z – 2026-11-30T12:00:00Z: slo-service reads at most PT24H at a time, so the"
+                + " latest PT24H of the 7d shown."), html);
+        assertTrue(html.contains("<tr data-bucket=\"0\"><td>0</td><td class=\"num\">60</td><td class=\"num\">450 ms</td>"), html);
     }
 
     @Test
