@@ -2,7 +2,7 @@ package io.gpumeter.ledger.governance.domain;
 
 import io.gpumeter.common.triage.RootCauseClass;
 
-import io.gpumeter.ledger.domain.MigProfile;
+import io.gpumeter.ledger.inventory.domain.MigProfile;
 
 import java.time.Duration;
 import java.time.Instant;
