@@ -1,5 +1,6 @@
 package io.gpumeter.e2e;
 
+import io.gpumeter.launcher.demo.CardMinute;
 import io.gpumeter.launcher.demo.DemoExperiment;
 import io.gpumeter.launcher.demo.DemoSignals;
 import io.gpumeter.launcher.simulator.Rfc3339;
@@ -143,7 +144,7 @@ final class AcceptanceDemoCheck {
                             .findFirst().orElseThrow();
                     double f = fraction(arm.pod().pool(), g, gpu);
                     double share = signals.card(gpu, m).holders().stream()
-                            .filter(h -> h.pod() == arm.pod() && h.grant().equals(g)).mapToDouble(DemoSignals.Holder::share)
+                            .filter(h -> h.pod() == arm.pod() && h.grant().equals(g)).mapToDouble(CardMinute.Holder::share)
                             .findFirst().orElseThrow();
                     double rate = RATES.get(gpu.model());
                     allocated += f / 60;

@@ -2,6 +2,7 @@ package io.gpumeter.e2e;
 
 import io.gpumeter.launcher.demo.Demo;
 import io.gpumeter.launcher.demo.DemoSignals;
+import io.gpumeter.launcher.demo.HostStories;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
@@ -31,7 +32,7 @@ class DemoHostEndToEndTest {
 
     static Suite suite;
     static DemoSignals signals;
-    static DemoSignals.HostStories stories;
+    static HostStories stories;
 
     @BeforeAll
     static void readTheDemo() {

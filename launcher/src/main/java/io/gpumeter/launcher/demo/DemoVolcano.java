@@ -1,6 +1,5 @@
 package io.gpumeter.launcher.demo;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.Rfc3339;
@@ -20,7 +19,6 @@ import java.util.Set;
  */
 final class DemoVolcano {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final String JOB_API = "batch.volcano.sh/v1alpha1";
     private static final String SCHEDULING_API = "scheduling.volcano.sh/v1beta1";
 
@@ -115,19 +113,10 @@ final class DemoVolcano {
     }
 
     private ObjectNode object(String apiVersion, String kind, String name, String namespace, String uid, Instant created) {
-        ObjectNode o = JSON.createObjectNode().put("apiVersion", apiVersion).put("kind", kind);
-        ObjectNode meta = o.putObject("metadata").put("name", name);
-        if (namespace != null) {
-            meta.put("namespace", namespace);
-        }
-        meta.put("uid", uid).put("resourceVersion", Long.toString(++resourceVersion))
-                .put("creationTimestamp", Rfc3339.format(created));
-        return o;
+        return WatchEvents.object(apiVersion, kind, name, namespace, uid, Long.toString(++resourceVersion), created);
     }
 
     private static String event(String type, ObjectNode object) {
-        ObjectNode e = JSON.createObjectNode().put("type", type);
-        e.set("object", object);
-        return e.toString();
+        return WatchEvents.line(type, object);
     }
 }

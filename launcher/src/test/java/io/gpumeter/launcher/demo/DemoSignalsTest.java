@@ -89,7 +89,7 @@ class DemoSignalsTest {
             DemoOom oom = s.oom();
             var shared = s.plan().gpus().filter(g -> g.uuid().equals(s.sharedCard())).findFirst().orElseThrow();
             Instant lastMinute = oom.oomAt().truncatedTo(java.time.temporal.ChronoUnit.MINUTES).minus(Duration.ofMinutes(1));
-            DemoSignals.CardMinute full = s.card(shared, lastMinute);
+            CardMinute full = s.card(shared, lastMinute);
             assertTrue(full.fbUsedMib() >= 0.95 * shared.memoryMib(), "seed " + seed + ": the card is full before the OOM: "
                     + full.fbUsedMib() + " of " + shared.memoryMib());
             long own = oom.usedMib(lastMinute);
@@ -120,15 +120,17 @@ class DemoSignalsTest {
         assertNotNull(host.ioPod(), "a whole-card job runs through the I/O stall");
         Instant inCpu = host.cpuFrom().plus(Duration.ofMinutes(5));
         Instant beforeCpu = host.cpuFrom().minus(Duration.ofMinutes(5));
-        assertEquals(DemoSignals.IDLE, s.activity(host.cpuPod(), inCpu), 0.01, "its card idles while it waits on CPU");
-        assertTrue(s.activity(host.cpuPod(), beforeCpu) > DemoSignals.IDLE * 1.5);
-        assertEquals(DemoSignals.IDLE, s.activity(host.ioPod(), host.ioFrom().plus(Duration.ofMinutes(3))), 0.01);
+        DemoCards cards = s.cards();
+        assertEquals(DemoCards.IDLE, cards.activity(host.cpuPod(), inCpu), 0.01, "its card idles while it waits on CPU");
+        assertTrue(cards.activity(host.cpuPod(), beforeCpu) > DemoCards.IDLE * 1.5);
+        assertEquals(DemoCards.IDLE, cards.activity(host.ioPod(), host.ioFrom().plus(Duration.ofMinutes(3))), 0.01);
         assertNotNull(host.idleCpuPod(), "a MIG inference pod runs through the throttled stretch");
-        assertEquals(DemoSignals.IDLE, s.activity(host.idleCpuPod(), inCpu), 0.01, "its instance idles while it waits");
+        assertEquals(DemoCards.IDLE, cards.activity(host.idleCpuPod(), inCpu), 0.01, "its instance idles while it waits");
         DemoSignals.InferenceService second = s.services().get(1);
-        assertTrue(s.ttftMs(second, inCpu, 0) > 2 * second.thresholdMs(), "slow enough for the jitter rule");
-        assertTrue(s.ttftMs(second, host.capFrom().plus(Duration.ofMinutes(2)), 0) > 2 * second.thresholdMs());
-        assertTrue(s.ttftMs(second, beforeCpu, 0) < second.thresholdMs());
+        DemoInference inference = new DemoInference(s);
+        assertTrue(inference.ttftMs(second, inCpu, 0) > 2 * second.thresholdMs(), "slow enough for the jitter rule");
+        assertTrue(inference.ttftMs(second, host.capFrom().plus(Duration.ofMinutes(2)), 0) > 2 * second.thresholdMs());
+        assertTrue(inference.ttftMs(second, beforeCpu, 0) < second.thresholdMs());
 
         // counters only grow, page after page of each node; the throttled pod's CFS ratio is high only in its stretch
         Map<String, Double> last = new HashMap<>();
@@ -224,7 +226,8 @@ class DemoSignalsTest {
         assertTrue(all.contains("): 79, pid=0"), all);
         assertTrue(all.contains("): 48, pid=0"), all);
         assertTrue(all.matches("(?s)\\[[A-Z][a-z]{2} [A-Z][a-z]{2} [ 0-9]\\d \\d\\d:\\d\\d:\\d\\d \\d{4}\\] NVRM: .*"), all);
-        assertEquals(Rfc3339.format(END.minus(Duration.ofMinutes(15))), Rfc3339.format(s.xid48At()));
+        assertEquals(Rfc3339.format(END.minus(Duration.ofMinutes(15))),
+                Rfc3339.format(new DemoNodeLogs(s.plan(), s.usageTo()).xid48At()));
     }
 
     @Test
@@ -251,7 +254,7 @@ class DemoSignalsTest {
             }
             assertEquals(2, xid79.size(), log.body());
             assertEquals(2, buses.size(), "two cards fell off the bus");
-            assertEquals(s.xid79s(), xid79);
+            assertEquals(new DemoNodeLogs(s.plan(), s.usageTo()).xid79s(), xid79);
             for (Instant at : xid79) {
                 assertTrue(at.isAfter(upgrade.at()), at + " after the upgrade at " + upgrade.at());
             }

@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.repository;
 
-import io.gpumeter.ledger.domain.CounterIncrease;
+import io.gpumeter.ledger.usage.domain.CounterIncrease;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlConnection;

@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.ClaimHoldings;
-import io.gpumeter.ledger.domain.NamespaceTimeline;
-import io.gpumeter.ledger.domain.Violation;
+import io.gpumeter.ledger.dra.domain.ClaimHoldings;
+import io.gpumeter.ledger.history.domain.NamespaceTimeline;
+import io.gpumeter.ledger.violation.domain.Violation;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.GrantFinding;
-import io.gpumeter.ledger.domain.HamiCheck;
-import io.gpumeter.ledger.domain.HamiOvercommit;
+import io.gpumeter.ledger.hami.domain.GrantFinding;
+import io.gpumeter.ledger.hami.domain.HamiCheck;
+import io.gpumeter.ledger.hami.domain.HamiOvercommit;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.TimeBucket;
+import io.gpumeter.ledger.hours.domain.GroupDimension;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

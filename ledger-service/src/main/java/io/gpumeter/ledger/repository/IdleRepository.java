@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.IdleCauseThresholds;
-import io.gpumeter.ledger.domain.IdleCauses;
+import io.gpumeter.ledger.idle.domain.IdleCauseThresholds;
+import io.gpumeter.ledger.idle.domain.IdleCauses;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

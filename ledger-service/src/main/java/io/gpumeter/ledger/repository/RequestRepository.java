@@ -4,8 +4,8 @@ import static io.gpumeter.ledger.repository.Columns.strings;
 import static io.gpumeter.ledger.repository.Columns.times;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.PodRequest;
+import io.gpumeter.ledger.allocation.domain.PodRequest;
+import io.gpumeter.ledger.hours.domain.GroupDimension;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

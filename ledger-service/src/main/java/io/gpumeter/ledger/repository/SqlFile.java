@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.repository;
 
-import io.gpumeter.ledger.domain.TimeBucket;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import java.io.IOException;

@@ -2,9 +2,9 @@ package io.gpumeter.ledger.repository;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.NodeStatusFact;
-import io.gpumeter.ledger.domain.CardFailures;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.repository.IncidentRepository;
+import io.gpumeter.ledger.supply.domain.CardFailures;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

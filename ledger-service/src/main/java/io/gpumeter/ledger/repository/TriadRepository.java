@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.TriadMinute;
+import io.gpumeter.ledger.triad.domain.TriadMinute;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

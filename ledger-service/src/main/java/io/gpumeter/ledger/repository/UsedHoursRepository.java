@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.TimeBucket;
-import io.gpumeter.ledger.domain.UsageSource;
-import io.gpumeter.ledger.domain.UsedHours;
+import io.gpumeter.ledger.hours.domain.GroupDimension;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
+import io.gpumeter.ledger.hours.domain.UsageSource;
+import io.gpumeter.ledger.hours.domain.UsedHours;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

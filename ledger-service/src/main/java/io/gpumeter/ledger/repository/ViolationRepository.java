@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.ContainerMinute;
-import io.gpumeter.ledger.domain.DriftRule;
-import io.gpumeter.ledger.domain.ViolationRules;
+import io.gpumeter.ledger.violation.domain.ContainerMinute;
+import io.gpumeter.ledger.violation.domain.DriftRule;
+import io.gpumeter.ledger.violation.domain.ViolationRules;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

@@ -4,7 +4,7 @@ import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.service.CapacityService;
 import io.gpumeter.ledger.service.GpuHoursService;
 import io.gpumeter.ledger.service.SupplyService;
-import io.gpumeter.ledger.domain.Supply;
+import io.gpumeter.ledger.supply.domain.Supply;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

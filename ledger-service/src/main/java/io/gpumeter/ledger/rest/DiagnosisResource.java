@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.FleetDiagnosis;
-import io.gpumeter.ledger.domain.GpuDiagnosis;
 import io.gpumeter.ledger.service.DiagnosisService;
+import io.gpumeter.ledger.triad.domain.FleetDiagnosis;
+import io.gpumeter.ledger.triad.domain.GpuDiagnosis;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -2,8 +2,8 @@ package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.FragmentationReport;
-import io.gpumeter.ledger.domain.FragmentationSeries;
+import io.gpumeter.ledger.fragmentation.domain.FragmentationReport;
+import io.gpumeter.ledger.fragmentation.domain.FragmentationSeries;
 import io.gpumeter.ledger.service.FragmentationService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

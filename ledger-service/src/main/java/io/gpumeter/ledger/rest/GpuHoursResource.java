@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.GpuHours;
+import io.gpumeter.ledger.hours.domain.GpuHours;
 import io.gpumeter.ledger.service.GpuHoursService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

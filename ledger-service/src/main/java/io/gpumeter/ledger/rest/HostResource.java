@@ -5,7 +5,7 @@ import io.gpumeter.common.fact.ClusterName;
 import io.gpumeter.common.fact.HostBatch;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.HostSeries;
+import io.gpumeter.ledger.host.domain.HostSeries;
 import io.gpumeter.ledger.service.HostService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.Consumes;

@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.IdleCauseThresholds;
-import io.gpumeter.ledger.domain.IdleReport;
-import io.gpumeter.ledger.domain.IdleSplit;
+import io.gpumeter.ledger.idle.domain.IdleCauseThresholds;
+import io.gpumeter.ledger.idle.domain.IdleReport;
+import io.gpumeter.ledger.idle.domain.IdleSplit;
 import io.gpumeter.ledger.service.IdleService;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.rest;
 
-import io.gpumeter.ledger.domain.NormalizationPolicy;
+import io.gpumeter.ledger.allocation.domain.NormalizationPolicy;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;

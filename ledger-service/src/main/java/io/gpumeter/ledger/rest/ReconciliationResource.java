@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.Reconciliation;
+import io.gpumeter.ledger.hours.domain.Reconciliation;
 import io.gpumeter.ledger.service.ReconciliationService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

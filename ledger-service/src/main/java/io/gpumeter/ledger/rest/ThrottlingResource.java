@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.Throttling;
 import io.gpumeter.ledger.service.ThrottlingService;
+import io.gpumeter.ledger.usage.domain.Throttling;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

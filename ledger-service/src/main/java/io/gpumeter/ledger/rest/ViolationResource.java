@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.Violation;
 import io.gpumeter.ledger.service.ViolationService;
+import io.gpumeter.ledger.violation.domain.Violation;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

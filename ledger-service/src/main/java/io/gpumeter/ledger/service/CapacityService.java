@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.TimeBucket;
+import io.gpumeter.ledger.hours.domain.GroupDimension;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.gpumeter.ledger.repository.CapacityRepository;
 import io.gpumeter.ledger.service.CardPresence.Presence;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.ledger.domain.GpuModels;
+import io.gpumeter.ledger.inventory.domain.GpuModels;
 import io.gpumeter.ledger.service.CapacityService.CardHours;
 import io.gpumeter.ledger.service.CapacityService.Dimension;
 

@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.ledger.domain.InventoryStart;
-import io.gpumeter.ledger.domain.NodeInventory;
+import io.gpumeter.ledger.inventory.domain.InventoryStart;
+import io.gpumeter.ledger.inventory.domain.NodeInventory;
 import io.gpumeter.ledger.repository.CapacityRepository.Card;
 import io.gpumeter.ledger.repository.CapacityRepository.NodeUid;
 import io.gpumeter.ledger.repository.CapacityRepository.NodeVersion;

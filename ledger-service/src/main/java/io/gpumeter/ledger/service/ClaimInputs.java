@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.ResourceClaimFact;
-import io.gpumeter.ledger.domain.ClaimHoldings;
-import io.gpumeter.ledger.domain.DraDevices;
-import io.gpumeter.ledger.domain.NamespaceTimeline;
-import io.gpumeter.ledger.domain.PodHistory;
+import io.gpumeter.ledger.dra.domain.ClaimHoldings;
+import io.gpumeter.ledger.dra.domain.DraDevices;
+import io.gpumeter.ledger.history.domain.NamespaceTimeline;
+import io.gpumeter.ledger.history.domain.PodHistory;
 import io.gpumeter.ledger.repository.ClaimLinkRepository;
 import io.gpumeter.ledger.repository.DraFactRepository;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,14 +1,14 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.ledger.config.LedgerConfig;
-import io.gpumeter.ledger.domain.CounterField;
-import io.gpumeter.ledger.domain.CounterIncrease;
-import io.gpumeter.ledger.domain.MinuteFolds;
-import io.gpumeter.ledger.repository.CounterRepository;
 import io.gpumeter.ledger.repository.CounterRepository.Derived;
 import io.gpumeter.ledger.repository.CounterRepository.Readings;
 import io.gpumeter.ledger.repository.CounterRepository.Span;
+import io.gpumeter.ledger.repository.CounterRepository;
 import io.gpumeter.ledger.repository.UsageRepository;
+import io.gpumeter.ledger.usage.domain.CounterField;
+import io.gpumeter.ledger.usage.domain.CounterIncrease;
+import io.gpumeter.ledger.usage.domain.MinuteFolds;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;

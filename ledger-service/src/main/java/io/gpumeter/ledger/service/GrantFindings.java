@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.BookFinding;
-import io.gpumeter.ledger.domain.GrantFinding;
+import io.gpumeter.ledger.hami.domain.GrantFinding;
 import io.gpumeter.ledger.repository.GrantFindingRepository;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.smallrye.mutiny.Uni;

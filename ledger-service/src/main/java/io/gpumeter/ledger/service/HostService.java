@@ -5,7 +5,7 @@ import io.gpumeter.common.fact.HostBatch;
 import io.gpumeter.common.fact.HostContainerMinute;
 import io.gpumeter.common.fact.HostNodeMinute;
 import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.ledger.domain.HostSeries;
+import io.gpumeter.ledger.host.domain.HostSeries;
 import io.gpumeter.ledger.repository.HostRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

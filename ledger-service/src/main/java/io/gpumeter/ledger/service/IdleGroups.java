@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.IdleCauses;
-import io.gpumeter.ledger.domain.IdleReport;
-import io.gpumeter.ledger.domain.IdleSplit;
+import io.gpumeter.ledger.idle.domain.IdleCauses;
+import io.gpumeter.ledger.idle.domain.IdleReport;
+import io.gpumeter.ledger.idle.domain.IdleSplit;
 import io.gpumeter.ledger.repository.IdleRepository.Card;
 
 import java.math.BigDecimal;

@@ -1,11 +1,11 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.ResourceSliceFact;
-import io.gpumeter.ledger.domain.InventoryStart;
-import io.gpumeter.ledger.repository.FragmentationRepository;
+import io.gpumeter.ledger.inventory.domain.InventoryStart;
 import io.gpumeter.ledger.repository.FragmentationRepository.FirstSighting;
 import io.gpumeter.ledger.repository.FragmentationRepository.FirstSlice;
 import io.gpumeter.ledger.repository.FragmentationRepository.NodeAt;
+import io.gpumeter.ledger.repository.FragmentationRepository;
 import io.smallrye.mutiny.Uni;
 
 import java.time.Instant;

@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.ledger.config.LedgerConfig;
-import io.gpumeter.ledger.domain.Fragmentation;
-import io.gpumeter.ledger.domain.Violation;
+import io.gpumeter.ledger.fragmentation.domain.Fragmentation;
 import io.gpumeter.ledger.repository.GaugeRepository;
+import io.gpumeter.ledger.violation.domain.Violation;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;

@@ -7,7 +7,7 @@ import io.gpumeter.common.fact.LivePodSet;
 import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.ledger.domain.PodHistory;
+import io.gpumeter.ledger.history.domain.PodHistory;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.smallrye.mutiny.Uni;

@@ -1,15 +1,15 @@
 package io.gpumeter.ledger.service;
 
+import io.gpumeter.ledger.allocation.domain.AllocationDeriver;
+import io.gpumeter.ledger.allocation.domain.NormalizationPolicy;
+import io.gpumeter.ledger.allocation.domain.RequestDeriver;
+import io.gpumeter.ledger.allocation.domain.UnitPlanner;
+import io.gpumeter.ledger.allocation.domain.VgpuRule;
 import io.gpumeter.ledger.config.LedgerConfig;
-import io.gpumeter.ledger.domain.AllocationDeriver;
-import io.gpumeter.ledger.domain.ClaimHoldings;
-import io.gpumeter.ledger.domain.DraPlanner;
-import io.gpumeter.ledger.domain.HamiGrants;
-import io.gpumeter.ledger.domain.HamiResources;
-import io.gpumeter.ledger.domain.NormalizationPolicy;
-import io.gpumeter.ledger.domain.RequestDeriver;
-import io.gpumeter.ledger.domain.UnitPlanner;
-import io.gpumeter.ledger.domain.VgpuRule;
+import io.gpumeter.ledger.dra.domain.ClaimHoldings;
+import io.gpumeter.ledger.dra.domain.DraPlanner;
+import io.gpumeter.ledger.hami.domain.HamiGrants;
+import io.gpumeter.ledger.hami.domain.HamiResources;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Produces;
 import jakarta.inject.Singleton;

@@ -2,9 +2,9 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.ledger.domain.CardHoldings;
-import io.gpumeter.ledger.domain.Occupant;
-import io.gpumeter.ledger.domain.PodHoldings;
+import io.gpumeter.ledger.occupancy.domain.CardHoldings;
+import io.gpumeter.ledger.occupancy.domain.Occupant;
+import io.gpumeter.ledger.occupancy.domain.PodHoldings;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.smallrye.mutiny.Uni;

@@ -2,10 +2,10 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.ledger.domain.GpuHours;
-import io.gpumeter.ledger.domain.GrantFinding;
-import io.gpumeter.ledger.domain.GroupDimension;
-import io.gpumeter.ledger.domain.Reconciliation;
+import io.gpumeter.ledger.hami.domain.GrantFinding;
+import io.gpumeter.ledger.hours.domain.GpuHours;
+import io.gpumeter.ledger.hours.domain.GroupDimension;
+import io.gpumeter.ledger.hours.domain.Reconciliation;
 import io.gpumeter.ledger.repository.RequestRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

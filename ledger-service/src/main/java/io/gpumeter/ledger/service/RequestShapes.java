@@ -1,11 +1,11 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.ledger.domain.DraPlanner;
-import io.gpumeter.ledger.domain.HeldUnit;
-import io.gpumeter.ledger.domain.MigProfile;
-import io.gpumeter.ledger.domain.ProbeCard;
-import io.gpumeter.ledger.domain.UnitKind;
+import io.gpumeter.ledger.allocation.domain.UnitKind;
+import io.gpumeter.ledger.dra.domain.DraPlanner;
+import io.gpumeter.ledger.fragmentation.domain.HeldUnit;
+import io.gpumeter.ledger.fragmentation.domain.ProbeCard;
 import io.gpumeter.ledger.governance.domain.GpuLabels;
+import io.gpumeter.ledger.inventory.domain.MigProfile;
 
 import java.util.ArrayList;
 import java.util.List;

@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.ledger.domain.RequestRoom;
-import io.gpumeter.ledger.domain.Supply;
-import io.gpumeter.ledger.domain.TimeBucket;
+import io.gpumeter.ledger.fragmentation.domain.RequestRoom;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.gpumeter.ledger.service.CardPresence.Presence;
 import io.gpumeter.ledger.service.SupplyTimeline.ModelTally;
+import io.gpumeter.ledger.supply.domain.Supply;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;

@@ -1,9 +1,9 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.ledger.domain.RequestRoom;
-import io.gpumeter.ledger.domain.ProbeCard;
-import io.gpumeter.ledger.domain.Supply;
+import io.gpumeter.ledger.fragmentation.domain.ProbeCard;
+import io.gpumeter.ledger.fragmentation.domain.RequestRoom;
 import io.gpumeter.ledger.service.SupplyTimeline.EndState;
+import io.gpumeter.ledger.supply.domain.Supply;
 
 import java.util.ArrayList;
 import java.util.Comparator;

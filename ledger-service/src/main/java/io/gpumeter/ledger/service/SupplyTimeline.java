@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.ledger.domain.GpuModels;
-import io.gpumeter.ledger.domain.IntervalSet;
-import io.gpumeter.ledger.domain.TimeBucket;
 import io.gpumeter.ledger.governance.domain.NodeCordons.Cordon;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
+import io.gpumeter.ledger.idle.domain.IntervalSet;
+import io.gpumeter.ledger.inventory.domain.GpuModels;
 import io.gpumeter.ledger.service.CardPresence.Presence;
 
 import java.math.BigDecimal;

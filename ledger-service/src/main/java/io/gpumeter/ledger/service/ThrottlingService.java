@@ -5,8 +5,8 @@ import io.gpumeter.common.fact.ClockEventReason;
 import io.gpumeter.common.fact.UsageField;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.domain.Throttling;
 import io.gpumeter.ledger.repository.ThrottlingRepository;
+import io.gpumeter.ledger.usage.domain.Throttling;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -3,11 +3,11 @@ package io.gpumeter.ledger.service;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.config.ViolationConfig;
-import io.gpumeter.ledger.domain.DriftRule;
-import io.gpumeter.ledger.domain.Violation;
-import io.gpumeter.ledger.domain.ViolationRules;
 import io.gpumeter.ledger.repository.DraFindingRepository;
 import io.gpumeter.ledger.repository.ViolationRepository;
+import io.gpumeter.ledger.violation.domain.DriftRule;
+import io.gpumeter.ledger.violation.domain.Violation;
+import io.gpumeter.ledger.violation.domain.ViolationRules;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

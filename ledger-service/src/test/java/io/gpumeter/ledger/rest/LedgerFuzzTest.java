@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.rest;
 
-import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.Fuzz;
+import io.gpumeter.common.testing.Management;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;

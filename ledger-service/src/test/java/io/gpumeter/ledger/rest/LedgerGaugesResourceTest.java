@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.rest;
 
-import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.ledger.service.LedgerGauges;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

@@ -1,10 +1,10 @@
 package io.gpumeter.ledger.security;
 
-import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.security.Tokens;
 import io.gpumeter.common.testing.AccessCoverage;
 import io.gpumeter.common.testing.AuthEnabled;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.TestTokens;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;

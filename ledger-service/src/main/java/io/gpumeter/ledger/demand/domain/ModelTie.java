@@ -3,8 +3,8 @@ package io.gpumeter.ledger.demand.domain;
 import io.gpumeter.common.fact.LabelRequirement;
 import io.gpumeter.common.fact.NodeSelectorTerm;
 import io.gpumeter.common.fact.PodPlacement;
-import io.gpumeter.ledger.domain.GpuModels;
-import io.gpumeter.ledger.domain.NodeInventory;
+import io.gpumeter.ledger.inventory.domain.GpuModels;
+import io.gpumeter.ledger.inventory.domain.NodeInventory;
 
 import java.util.Collection;
 import java.util.HashSet;

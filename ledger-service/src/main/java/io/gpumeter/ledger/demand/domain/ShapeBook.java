@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.demand.domain;
 
-import io.gpumeter.ledger.domain.GpuModels;
+import io.gpumeter.ledger.inventory.domain.GpuModels;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

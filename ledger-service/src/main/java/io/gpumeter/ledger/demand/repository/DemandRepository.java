@@ -3,7 +3,7 @@ package io.gpumeter.ledger.demand.repository;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.fact.PodFact;
-import io.gpumeter.ledger.domain.TimeBucket;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.gpumeter.ledger.repository.StoredPayloads;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

@@ -2,12 +2,9 @@ package io.gpumeter.ledger.governance.domain;
 
 import io.gpumeter.common.triage.RootCauseClass;
 
-import io.gpumeter.ledger.domain.MigProfile;
-
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -31,9 +28,6 @@ public final class MigConsistency {
 
     public static final String SCOPE = "mig";
     public static final String CAUSE = "mig-inconsistent";
-    static final String COUNT = "nvidia.com/gpu.count";
-    static final String PRODUCT = "nvidia.com/gpu.product";
-    static final String GPU = "nvidia.com/gpu";
 
     /** What a node's views say at an instant. */
     public enum Verdict { AGREE, DISAGREE, UNJUDGED }
@@ -73,12 +67,12 @@ public final class MigConsistency {
 
     /** The node's views at {@code t}, from its versions and instance runs (any order). */
     public View at(List<MigNodeVersion> versions, List<MigInstanceRun> runs, Instant t) {
-        return judge(ordered(versions), runs, t);
+        return judge(MigViews.ordered(versions), runs, t);
     }
 
     /** The node's {@code mig-inconsistent} incidents up to {@code now}, from every stored version and instance run. */
     public Result derive(String node, List<MigNodeVersion> versions, List<MigInstanceRun> runs, Instant now) {
-        List<MigNodeVersion> ordered = ordered(versions);
+        List<MigNodeVersion> ordered = MigViews.ordered(versions);
         TreeSet<Instant> points = new TreeSet<>();
         ordered.forEach(v -> points.add(v.at()));
         for (MigInstanceRun r : runs) {
@@ -94,7 +88,7 @@ public final class MigConsistency {
                         RootCauseClass.DATA_PLANE, node, null, null, null, null, null, open.start, null, null, 1,
                         open.evidence);
             }
-            MigNodeVersion latest = latest(ordered, t);
+            MigNodeVersion latest = MigViews.latest(ordered, t);
             if (latest != null && latest.deleted()) {
                 if (open != null && open.incident != null) {
                     out.add(with(open, null, t));
@@ -105,9 +99,9 @@ public final class MigConsistency {
             View v = judge(ordered, runs, t);
             if (v.verdict() == Verdict.DISAGREE) {
                 if (open == null) {
-                    open = new Open(t, evidence(v));
-                } else if (!open.evidence.equals(evidence(v))) {
-                    open.evidence = evidence(v);
+                    open = new Open(t, MigViews.evidence(v));
+                } else if (!open.evidence.equals(MigViews.evidence(v))) {
+                    open.evidence = MigViews.evidence(v);
                     open.seen++;
                 }
             } else if (v.verdict() == Verdict.AGREE) {
@@ -159,7 +153,7 @@ public final class MigConsistency {
     }
 
     private View judge(List<MigNodeVersion> ordered, List<MigInstanceRun> runs, Instant t) {
-        MigNodeVersion latest = latest(ordered, t);
+        MigNodeVersion latest = MigViews.latest(ordered, t);
         if (latest == null || latest.deleted()) {
             return unjudged(t, null, false, null, null, latest == null ? "no version of the node by then" : "the node is deleted");
         }
@@ -176,14 +170,16 @@ public final class MigConsistency {
                     + " neither the GPU Operator's default mig-parted configuration nor a configured file names it");
         }
         MigLayout layout = found.get();
-        MigNodeVersion status = latestStatus(ordered, t);
-        Map<String, Integer> allocatable = status == null ? null : allocatable(status.allocatable(), labels, strategy);
+        MigNodeVersion status = MigViews.latestStatus(ordered, t);
+        Map<String, Integer> allocatable = status == null ? null
+                : MigViews.allocatable(status.allocatable(), labels, strategy);
         Map<String, Map<String, Integer>> instances = instances(runs, t);
         boolean perCard = layout.perCard().isPresent();
         List<Map<String, Integer>> expected = perCard ? layout.perCard().get()
                 : layout.exactTotals().map(List::of).orElse(List.of());
-        Boolean allocatableAgrees = allocatable == null ? null : allocatableAgrees(layout, allocatable, labels, strategy);
-        Boolean instancesAgree = instances == null ? null : instancesAgree(layout, instances);
+        Boolean allocatableAgrees = allocatable == null ? null
+                : MigViews.allocatableAgrees(layout, allocatable, labels, strategy);
+        Boolean instancesAgree = instances == null ? null : MigViews.instancesAgree(layout, instances);
         if ("pending".equals(state)) {
             return new View(t, config, true, state, strategy, expected, perCard, allocatable, instances,
                     Verdict.UNJUDGED, "the MIG manager is applying the layout (nvidia.com/mig.config.state=pending)");
@@ -211,85 +207,13 @@ public final class MigConsistency {
         return new View(t, layout, known, state, strategy, List.of(), false, null, null, Verdict.UNJUDGED, reason);
     }
 
-    /**
-     * The allocatable MIG devices by profile: the mixed strategy's {@code nvidia.com/mig-<profile>} resources, or with
-     * the single strategy {@code nvidia.com/gpu} of the profile GFD's product label names (none: MIG is off).
-     */
-    static Map<String, Integer> allocatable(Map<String, Long> resources, Map<String, String> labels, String strategy) {
-        Map<String, Integer> out = new TreeMap<>();
-        if ("single".equals(strategy)) {
-            Optional<MigProfile> profile = profileOfProduct(labels.get(PRODUCT));
-            long n = resources.getOrDefault(GPU, 0L);
-            if (profile.isPresent() && n > 0) {
-                out.put(profile.get().raw(), (int) Math.min(Integer.MAX_VALUE, n));
-            }
-            return out;
-        }
-        resources.forEach((resource, n) -> {
-            if (n != null && n > 0) {
-                profileOfResource(resource).ifPresent(p -> out.merge(p.raw(), (int) Math.min(Integer.MAX_VALUE, n),
-                        Integer::sum));
-            }
-        });
-        return out;
-    }
-
-    /**
-     * With the single strategy the node's count of MIG devices must be a whole number of cards of one of the layout's
-     * single-profile variants (GFD's card count then counts MIG devices, not cards); with the mixed strategy the totals
-     * must be one variant times the card count GFD labels. Null when it cannot be judged.
-     */
-    private static Boolean allocatableAgrees(MigLayout layout, Map<String, Integer> seen, Map<String, String> labels,
-                                             String strategy) {
-        Optional<List<Map<String, Integer>>> perCard = layout.perCard();
-        if ("single".equals(strategy)) {
-            if (perCard.isEmpty()) {
-                return layout.exactTotals().map(seen::equals).orElse(null);
-            }
-            for (Map<String, Integer> v : perCard.get()) {
-                if (v.isEmpty() && seen.isEmpty()) {
-                    return true;
-                }
-                if (v.size() == 1 && seen.size() == 1 && v.keySet().equals(seen.keySet())) {
-                    int each = v.values().iterator().next();
-                    int total = seen.values().iterator().next();
-                    if (total % each == 0) {
-                        return true;
-                    }
-                }
-            }
-            return false;
-        }
-        Optional<Map<String, Integer>> exact = layout.exactTotals();
-        if (exact.isPresent()) {
-            return exact.get().equals(seen);
-        }
-        Integer cards = cards(labels.get(COUNT));
-        return cards == null ? null : layout.totalsOn(cards).contains(seen);
-    }
-
-    /** Each card reporting instances holds one of the layout's per-card variants; else the node's exact totals. */
-    private static Boolean instancesAgree(MigLayout layout, Map<String, Map<String, Integer>> seen) {
-        Optional<List<Map<String, Integer>>> perCard = layout.perCard();
-        if (perCard.isPresent()) {
-            return seen.values().stream().allMatch(perCard.get()::contains);
-        }
-        Optional<Map<String, Integer>> exact = layout.exactTotals();
-        if (exact.isEmpty()) {
-            return null;
-        }
-        Map<String, Integer> totals = new TreeMap<>();
-        seen.values().forEach(card -> card.forEach((p, n) -> totals.merge(p, n, Integer::sum)));
-        return exact.get().equals(totals);
-    }
-
     /** The instances reported at {@code t}, by card and profile; null when none is. */
     private Map<String, Map<String, Integer>> instances(List<MigInstanceRun> runs, Instant t) {
         Map<String, Map<String, TreeSet<String>>> byCard = new TreeMap<>();
         for (MigInstanceRun r : runs) {
             if (r.presentAt(t, staleness)) {
                 byCard.computeIfAbsent(r.gpuUuid(), g -> new TreeMap<>())
-                        .computeIfAbsent(canonical(r.profile()), p -> new TreeSet<>()).add(r.instance());
+                        .computeIfAbsent(MigViews.canonical(r.profile()), p -> new TreeSet<>()).add(r.instance());
             }
         }
         if (byCard.isEmpty()) {
@@ -301,100 +225,6 @@ public final class MigConsistency {
             profiles.forEach((p, ids) -> counts.put(p, ids.size()));
             out.put(card, counts);
         });
-        return out;
-    }
-
-    static String canonical(String profile) {
-        try {
-            return MigProfile.parse(profile).raw();
-        } catch (IllegalArgumentException e) {
-            return profile.strip(); // compared as the exporter spelled it: a layout never names such a profile
-        }
-    }
-
-    private static Optional<MigProfile> profileOfResource(String resource) {
-        try {
-            return MigProfile.fromResourceName(resource);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<MigProfile> profileOfProduct(String product) {
-        try {
-            return MigProfile.fromProductLabel(product);
-        } catch (IllegalArgumentException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Integer cards(String count) {
-        if (count == null || !count.strip().matches("[0-9]{1,4}")) {
-            return null;
-        }
-        int n = Integer.parseInt(count.strip());
-        return n > 0 ? n : null;
-    }
-
-    /** "expected … against seen …", what an incident says. */
-    static String evidence(View v) {
-        StringBuilder out = new StringBuilder("nvidia.com/mig.config '").append(v.layout()).append("' expects ")
-                .append(v.perCard() ? "per card " : "on the node ").append(variants(v.expected()))
-                .append(" against seen:");
-        if (v.allocatable() != null) {
-            out.append(" allocatable ").append(devices(v.allocatable()))
-                    .append(v.strategy() == null ? "" : " (" + v.strategy() + " strategy)");
-        }
-        if (v.instances() != null) {
-            out.append(v.allocatable() != null ? ";" : "").append(" dcgm-exporter instances ");
-            List<String> cards = new ArrayList<>();
-            v.instances().forEach((card, d) -> cards.add(card + " " + devices(d)));
-            out.append(String.join(", ", cards));
-        }
-        return out.toString();
-    }
-
-    private static String variants(List<Map<String, Integer>> variants) {
-        List<String> out = new ArrayList<>();
-        variants.forEach(v -> out.add(devices(v)));
-        return out.isEmpty() ? "nothing known" : String.join(" or ", out);
-    }
-
-    static String devices(Map<String, Integer> d) {
-        if (d.isEmpty()) {
-            return "no MIG device";
-        }
-        List<String> out = new ArrayList<>();
-        d.forEach((p, n) -> out.add(n + "x" + p));
-        return String.join("+", out);
-    }
-
-    private static List<MigNodeVersion> ordered(List<MigNodeVersion> versions) {
-        return versions.stream().sorted(Comparator.comparing(MigNodeVersion::at).thenComparingLong(MigNodeVersion::order))
-                .toList();
-    }
-
-    private static MigNodeVersion latest(List<MigNodeVersion> ordered, Instant t) {
-        MigNodeVersion out = null;
-        for (MigNodeVersion v : ordered) {
-            if (v.at().isAfter(t)) {
-                break;
-            }
-            out = v;
-        }
-        return out;
-    }
-
-    private static MigNodeVersion latestStatus(List<MigNodeVersion> ordered, Instant t) {
-        MigNodeVersion out = null;
-        for (MigNodeVersion v : ordered) {
-            if (v.at().isAfter(t)) {
-                break;
-            }
-            if (v.status()) {
-                out = v.deleted() ? null : v;
-            }
-        }
         return out;
     }
 }

@@ -3,7 +3,7 @@ package io.gpumeter.ledger.governance.domain;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import io.gpumeter.ledger.domain.MigProfile;
+import io.gpumeter.ledger.inventory.domain.MigProfile;
 
 import java.io.IOException;
 import java.io.InputStream;

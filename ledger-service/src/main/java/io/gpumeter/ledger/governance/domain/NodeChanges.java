@@ -4,7 +4,7 @@ import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.NodeStatusFact;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.WatchEventType;
-import io.gpumeter.ledger.domain.NodePools;
+import io.gpumeter.ledger.inventory.domain.NodePools;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package io.gpumeter.ledger.governance.domain;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.NodeStatusFact;
 import io.gpumeter.common.fact.WatchEventType;
-import io.gpumeter.ledger.domain.NodeInventory;
-import io.gpumeter.ledger.domain.NodePools;
+import io.gpumeter.ledger.inventory.domain.NodeInventory;
+import io.gpumeter.ledger.inventory.domain.NodePools;
 
 import java.time.Instant;
 import java.util.ArrayList;

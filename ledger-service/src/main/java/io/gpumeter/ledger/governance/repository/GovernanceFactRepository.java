@@ -1,8 +1,5 @@
 package io.gpumeter.ledger.governance.repository;
 
-import io.gpumeter.ledger.governance.domain.CarriedStatuses;
-import io.gpumeter.ledger.repository.StoredPayloads;
-import io.gpumeter.ledger.repository.Inserted;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
@@ -14,7 +11,10 @@ import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.VolcanoJobFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
+import io.gpumeter.ledger.governance.domain.CarriedStatuses;
+import io.gpumeter.ledger.repository.Inserted;
 import io.gpumeter.ledger.repository.KeptPrepared;
+import io.gpumeter.ledger.repository.StoredPayloads;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;

@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.governance.repository;
 
-import io.gpumeter.ledger.repository.StoredPayloads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
@@ -12,6 +11,7 @@ import io.gpumeter.common.fact.QueueObjectKind;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.fact.XidFact;
 import io.gpumeter.ledger.repository.KeyPairs;
+import io.gpumeter.ledger.repository.StoredPayloads;
 import io.gpumeter.ledger.repository.VersionRelation;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;

@@ -1,6 +1,5 @@
 package io.gpumeter.ledger.governance.repository;
 
-import io.gpumeter.ledger.repository.StoredPayloads;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.GpuAddressFact;
@@ -10,6 +9,7 @@ import io.gpumeter.ledger.governance.domain.HealthReading;
 import io.gpumeter.ledger.governance.domain.HealthSignal;
 import io.gpumeter.ledger.governance.domain.NodeOomIncidents;
 import io.gpumeter.ledger.governance.domain.XidReading;
+import io.gpumeter.ledger.repository.StoredPayloads;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;

@@ -2,8 +2,8 @@ package io.gpumeter.ledger.governance.rest;
 
 import io.gpumeter.common.fact.ClusterName;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.governance.service.GpuStackService;
 import io.gpumeter.ledger.governance.service.GpuStackService.GpuStack;
+import io.gpumeter.ledger.governance.service.GpuStackService;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;

@@ -10,12 +10,12 @@ import io.gpumeter.ledger.governance.domain.ChangeKind;
 import io.gpumeter.ledger.governance.domain.FailureRow;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.domain.XidCatalog;
-import io.gpumeter.ledger.governance.repository.ChangeRepository;
 import io.gpumeter.ledger.governance.repository.ChangeRepository.Scope;
 import io.gpumeter.ledger.governance.repository.ChangeRepository.ScopeChanges;
-import io.gpumeter.ledger.governance.repository.IncidentRepository;
+import io.gpumeter.ledger.governance.repository.ChangeRepository;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.NodeHours;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
+import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -2,12 +2,12 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Page;
-import io.gpumeter.common.problem.Window;
 import io.gpumeter.common.problem.Params;
+import io.gpumeter.common.problem.Window;
 import io.gpumeter.ledger.governance.domain.FailureRow;
 import io.gpumeter.ledger.governance.domain.Incident;
-import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
+import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

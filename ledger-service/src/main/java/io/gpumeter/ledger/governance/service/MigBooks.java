@@ -13,11 +13,11 @@ import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.gpumeter.ledger.governance.repository.MigRepository;
 import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.SqlConnection;
-import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 

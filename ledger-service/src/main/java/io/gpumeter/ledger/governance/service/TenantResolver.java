@@ -2,7 +2,7 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.ledger.config.LedgerConfig;
-import io.gpumeter.ledger.domain.NamespaceTimeline;
+import io.gpumeter.ledger.history.domain.NamespaceTimeline;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

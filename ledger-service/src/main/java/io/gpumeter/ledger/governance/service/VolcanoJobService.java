@@ -2,13 +2,13 @@ package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.governance.domain.VolcanoJobReport;
 import io.gpumeter.ledger.governance.domain.VolcanoJobReport.Group;
 import io.gpumeter.ledger.governance.domain.VolcanoJobReport.Job;
+import io.gpumeter.ledger.governance.domain.VolcanoJobReport;
 import io.gpumeter.ledger.governance.domain.VolcanoJobTrail;
-import io.gpumeter.ledger.governance.repository.VolcanoJobRepository;
 import io.gpumeter.ledger.governance.repository.VolcanoJobRepository.Held;
 import io.gpumeter.ledger.governance.repository.VolcanoJobRepository.JobSpan;
+import io.gpumeter.ledger.governance.repository.VolcanoJobRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

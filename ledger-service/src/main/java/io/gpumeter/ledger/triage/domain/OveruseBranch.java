@@ -5,8 +5,8 @@ import io.gpumeter.common.triage.FailureCause;
 import io.gpumeter.common.triage.Symptom;
 import io.gpumeter.common.triage.Triage.Alternative;
 import io.gpumeter.common.triage.Triage.Evidence;
-import io.gpumeter.ledger.domain.GrantFinding;
-import io.gpumeter.ledger.domain.Violation;
+import io.gpumeter.ledger.hami.domain.GrantFinding;
+import io.gpumeter.ledger.violation.domain.Violation;
 
 import java.time.Instant;
 import java.util.ArrayList;

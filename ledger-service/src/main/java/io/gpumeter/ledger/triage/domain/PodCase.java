@@ -3,10 +3,10 @@ package io.gpumeter.ledger.triage.domain;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.LogSignalFact;
 import io.gpumeter.common.fact.PodStatusFact;
-import io.gpumeter.ledger.domain.GrantFinding;
-import io.gpumeter.ledger.domain.Violation;
 import io.gpumeter.ledger.governance.domain.BookedChange;
 import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.hami.domain.GrantFinding;
+import io.gpumeter.ledger.violation.domain.Violation;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -4,9 +4,9 @@ import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.NodeStatusFact;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.WatchEventType;
-import io.gpumeter.ledger.domain.HeldUnit;
-import io.gpumeter.ledger.domain.MigProfile;
-import io.gpumeter.ledger.domain.UnitKind;
+import io.gpumeter.ledger.allocation.domain.UnitKind;
+import io.gpumeter.ledger.fragmentation.domain.HeldUnit;
+import io.gpumeter.ledger.inventory.domain.MigProfile;
 
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.triage.repository;
 
-import io.gpumeter.ledger.domain.ContainerMinute;
-import io.gpumeter.ledger.domain.GrantFinding;
-import io.gpumeter.ledger.domain.HamiCheck;
+import io.gpumeter.ledger.hami.domain.GrantFinding;
+import io.gpumeter.ledger.hami.domain.HamiCheck;
+import io.gpumeter.ledger.violation.domain.ContainerMinute;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

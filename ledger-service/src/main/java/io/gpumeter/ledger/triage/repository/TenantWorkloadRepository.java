@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.triage.repository;
 
-import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.triage.domain.Holding;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;

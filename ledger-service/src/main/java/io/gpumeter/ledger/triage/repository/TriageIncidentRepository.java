@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.triage.repository;
 
-import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
+import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;

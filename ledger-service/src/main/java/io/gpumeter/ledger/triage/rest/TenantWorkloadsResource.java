@@ -2,8 +2,8 @@ package io.gpumeter.ledger.triage.rest;
 
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
-import io.gpumeter.ledger.triage.service.TenantWorkloads;
 import io.gpumeter.ledger.triage.service.TenantWorkloads.Workload;
+import io.gpumeter.ledger.triage.service.TenantWorkloads;
 import io.quarkus.runtime.annotations.RegisterForReflection;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;

@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.triage.service;
 
 import io.gpumeter.common.triage.Triage;
-import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.governance.repository.QueueBookRepository.StoredItem;
+import io.gpumeter.ledger.governance.repository.QueueBookRepository;
 import io.gpumeter.ledger.triage.pending.WaitDiagnosis;
 import io.gpumeter.ledger.triage.pending.WaitJudge;
 import io.smallrye.mutiny.Uni;

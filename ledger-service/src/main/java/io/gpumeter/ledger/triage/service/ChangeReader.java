@@ -2,8 +2,8 @@ package io.gpumeter.ledger.triage.service;
 
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.governance.domain.BookedChange;
-import io.gpumeter.ledger.governance.repository.ChangeRepository;
 import io.gpumeter.ledger.governance.repository.ChangeRepository.Scope;
+import io.gpumeter.ledger.governance.repository.ChangeRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -1,14 +1,13 @@
 package io.gpumeter.ledger.triage.service;
 
 import io.gpumeter.common.triage.Symptom;
-import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.Triage.ChangeRef;
 import io.gpumeter.common.triage.Triage.Named;
 import io.gpumeter.common.triage.Triage.Recurrence;
 import io.gpumeter.common.triage.Triage.Scope;
 import io.gpumeter.common.triage.Triage.Subject;
 import io.gpumeter.common.triage.Triage.SubjectKind;
-import io.gpumeter.ledger.domain.Violation;
+import io.gpumeter.common.triage.Triage;
 import io.gpumeter.ledger.governance.domain.BookedChange;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
@@ -19,6 +18,7 @@ import io.gpumeter.ledger.triage.domain.Leads;
 import io.gpumeter.ledger.triage.domain.OveruseBranch;
 import io.gpumeter.ledger.triage.repository.HoldingRepository;
 import io.gpumeter.ledger.triage.repository.TriageIncidentRepository;
+import io.gpumeter.ledger.violation.domain.Violation;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

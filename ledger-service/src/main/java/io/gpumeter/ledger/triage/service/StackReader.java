@@ -1,8 +1,8 @@
 package io.gpumeter.ledger.triage.service;
 
 import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.ledger.governance.service.GpuStackService;
 import io.gpumeter.ledger.governance.service.GpuStackService.GpuStack;
+import io.gpumeter.ledger.governance.service.GpuStackService;
 import io.gpumeter.ledger.triage.domain.NodeStack;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;

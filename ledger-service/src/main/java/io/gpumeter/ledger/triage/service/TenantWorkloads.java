@@ -10,9 +10,9 @@ import io.gpumeter.ledger.governance.service.TenantResolver;
 import io.gpumeter.ledger.triage.domain.Holding;
 import io.gpumeter.ledger.triage.pending.WaitDiagnosis;
 import io.gpumeter.ledger.triage.pending.WaitJudge;
-import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository;
 import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository.Held;
 import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository.Item;
+import io.gpumeter.ledger.triage.repository.TenantWorkloadRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

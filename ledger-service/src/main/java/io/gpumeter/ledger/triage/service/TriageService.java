@@ -2,9 +2,9 @@ package io.gpumeter.ledger.triage.service;
 
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.problem.ApiProblem;
-import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.Triage.Subject;
 import io.gpumeter.common.triage.Triage.SubjectKind;
+import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.config.ViolationConfig;

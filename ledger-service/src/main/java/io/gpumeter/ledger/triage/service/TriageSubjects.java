@@ -3,8 +3,8 @@ package io.gpumeter.ledger.triage.service;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.triage.Triage.SubjectKind;
 import io.gpumeter.common.triage.TriageRequest;
-import io.gpumeter.ledger.triage.repository.SubjectRepository;
 import io.gpumeter.ledger.triage.repository.SubjectRepository.Located;
+import io.gpumeter.ledger.triage.repository.SubjectRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 

@@ -1,7 +1,7 @@
 package io.gpumeter.ledger.governance.rest;
 
-import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.Management;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;

@@ -2,8 +2,8 @@ package io.gpumeter.ledger.governance.rest;
 
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.ledger.governance.domain.BookedChange;
-import io.gpumeter.ledger.governance.repository.ChangeRepository;
 import io.gpumeter.ledger.governance.repository.ChangeRepository.Scope;
+import io.gpumeter.ledger.governance.repository.ChangeRepository;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;

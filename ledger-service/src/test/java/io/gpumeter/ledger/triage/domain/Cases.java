@@ -8,12 +8,12 @@ import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WatchEventType;
 import io.gpumeter.common.triage.FailureCause;
 import io.gpumeter.common.triage.RootCauseClass;
-import io.gpumeter.ledger.domain.GrantFinding;
-import io.gpumeter.ledger.domain.HamiCheck;
-import io.gpumeter.ledger.domain.Violation;
 import io.gpumeter.ledger.governance.domain.BookedChange;
 import io.gpumeter.ledger.governance.domain.ChangeKind;
 import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.hami.domain.GrantFinding;
+import io.gpumeter.ledger.hami.domain.HamiCheck;
+import io.gpumeter.ledger.violation.domain.Violation;
 
 import java.math.BigDecimal;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.gpumeter.ledger.triage.domain;
 
 import io.gpumeter.common.fact.UsagePartial;
 import io.gpumeter.common.fact.UsageScope;
-import io.gpumeter.ledger.domain.MinuteFolds;
+import io.gpumeter.ledger.usage.domain.MinuteFolds;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

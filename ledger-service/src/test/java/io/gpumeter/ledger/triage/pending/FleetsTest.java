@@ -6,8 +6,8 @@ import io.gpumeter.common.fact.NodeTaint;
 import io.gpumeter.common.fact.PodToleration;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.WatchEventType;
-import io.gpumeter.ledger.domain.HeldUnit;
-import io.gpumeter.ledger.domain.UnitKind;
+import io.gpumeter.ledger.allocation.domain.UnitKind;
+import io.gpumeter.ledger.fragmentation.domain.HeldUnit;
 import org.junit.jupiter.api.Test;
 
 import java.time.Instant;

@@ -1,6 +1,0 @@
-package io.gpumeter.ledger.domain;
-
-/** An allocation unit held at the probe's instant; gpuUuid is null while no source named the card. */
-public record HeldUnit(String cluster, String node, String gpuUuid, UnitKind kind, String migProfile, int cores,
-                       long memoryMib) {
-}
