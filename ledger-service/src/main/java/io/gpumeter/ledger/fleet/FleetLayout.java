@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.fleet;
 
-import io.gpumeter.ledger.domain.Occupant;
+import io.gpumeter.ledger.occupancy.domain.Occupant;
 
 import java.math.BigDecimal;
 import java.time.Instant;

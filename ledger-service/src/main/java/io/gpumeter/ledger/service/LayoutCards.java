@@ -1,14 +1,14 @@
 package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.ResourceSliceFact;
-import io.gpumeter.ledger.domain.FragmentationProbe;
-import io.gpumeter.ledger.domain.HeldUnit;
-import io.gpumeter.ledger.domain.NodeInventory;
-import io.gpumeter.ledger.domain.NodePools;
-import io.gpumeter.ledger.domain.NormalizationPolicy;
-import io.gpumeter.ledger.domain.ProbeCard;
-import io.gpumeter.ledger.domain.UnitKind;
+import io.gpumeter.ledger.allocation.domain.NormalizationPolicy;
+import io.gpumeter.ledger.allocation.domain.UnitKind;
 import io.gpumeter.ledger.fleet.FleetLayout.CardSource;
+import io.gpumeter.ledger.fragmentation.domain.FragmentationProbe;
+import io.gpumeter.ledger.fragmentation.domain.HeldUnit;
+import io.gpumeter.ledger.fragmentation.domain.ProbeCard;
+import io.gpumeter.ledger.inventory.domain.NodeInventory;
+import io.gpumeter.ledger.inventory.domain.NodePools;
 import io.gpumeter.ledger.repository.FragmentationRepository.NodeAt;
 
 import java.util.ArrayDeque;

@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.service;
 
-import io.gpumeter.ledger.domain.UsagePoint;
+import io.gpumeter.ledger.usage.domain.UsagePoint;
 
 import java.time.Duration;
 import java.time.Instant;

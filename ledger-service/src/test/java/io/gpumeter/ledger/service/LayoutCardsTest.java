@@ -2,12 +2,12 @@ package io.gpumeter.ledger.service;
 
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.WatchEventType;
-import io.gpumeter.ledger.domain.HeldUnit;
-import io.gpumeter.ledger.domain.NodePools;
-import io.gpumeter.ledger.domain.NormalizationPolicy;
-import io.gpumeter.ledger.domain.UnitKind;
-import io.gpumeter.ledger.domain.VgpuRule;
+import io.gpumeter.ledger.allocation.domain.NormalizationPolicy;
+import io.gpumeter.ledger.allocation.domain.UnitKind;
+import io.gpumeter.ledger.allocation.domain.VgpuRule;
 import io.gpumeter.ledger.fleet.FleetLayout.CardSource;
+import io.gpumeter.ledger.fragmentation.domain.HeldUnit;
+import io.gpumeter.ledger.inventory.domain.NodePools;
 import io.gpumeter.ledger.repository.FragmentationRepository.NodeAt;
 import org.junit.jupiter.api.Test;
 
