@@ -18,7 +18,8 @@ final class FleetHeatmap {
 
     /**
      * Nodes down, card slots across, each cell the share of the card held (0 free, 1 full), or with {@code used} the
-     * share of time the card was busy (its SM activity), blank where no usage reached the ledger.
+     * share of time the card was busy (its activity: SM_ACTIVE, else GR_ENGINE_ACTIVE, else GPU_UTIL, minute by minute),
+     * blank where no usage reached the ledger.
      */
     static Map<String, Object> of(List<Node> nodes, Map<String, Double> used) {
         int width = nodes.stream().mapToInt(Node::cardCount).max().orElse(0);
@@ -41,7 +42,7 @@ final class FleetHeatmap {
                     item.put("value", Arrays.asList(x, y, busy == null ? "-" : Math.round(Math.min(1, busy) * 1000) / 1000.0));
                 }
                 String busyText = used == null || c.uuid() == null ? "" : used.containsKey(c.uuid())
-                        ? ", SM active " + Math.round(used.get(c.uuid()) * 100) + " %" : ", no usage known";
+                        ? ", active " + Math.round(used.get(c.uuid()) * 100) + " %" : ", no usage known";
                 item.put("name", c.free() ? "free" + busyText : c.uuid() != null ? c.uuid() + " — " + c.occupants().size() + " pod(s)" + busyText
                         : "card not named by the device plugin — " + c.occupants().size() + " unit(s) share " + n.unnamedCards() + " card(s)");
                 if (c.link() != null) {

@@ -2,6 +2,7 @@ package io.gpumeter.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.UsageField;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateData;
@@ -32,6 +33,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 
 /**
  * Q1, the fleet at an instant: every node, every card on it and who held each card. The nodes and their card counts
@@ -89,8 +91,9 @@ public class FleetResource {
     }
 
     /**
-     * Each named card's mean SM activity over the five minutes before the instant, from one usage read of the set
-     * (the ledger takes at most 500 cards a read); a card without any is absent.
+     * Each named card's mean activity over the five minutes before the instant, minute by minute by the suite's one
+     * rule ({@link ActivityCurve}), from one usage read of the set per activity field (the ledger takes at most 500
+     * cards a read); a card without any is absent.
      */
     private Map<String, Double> used(Viewer viewer, Instant at, List<Node> nodes, Page page) {
         List<String> uuids = nodes.stream().flatMap(n -> n.cards().stream()).map(Card::uuid)
@@ -99,32 +102,34 @@ public class FleetResource {
         if (uuids.isEmpty()) {
             return used;
         }
-        Map<String, Object> body = Map.of("from", Format.rfc3339(at.minusSeconds(300)), "to", Format.rfc3339(at),
-                "field", "SM_ACTIVE", "gpus", uuids);
-        Answer answer;
-        try {
-            answer = upstream.postJson(Backend.LEDGER, "/api/v1/usage/series", json.writeValueAsString(body), viewer.token()).join();
-        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            throw new IllegalStateException(e);
+        List<CompletableFuture<Answer>> reads = new ArrayList<>();
+        for (UsageField field : UsageField.ACTIVITY) {
+            Map<String, Object> body = Map.of("from", Format.rfc3339(at.minusSeconds(300)), "to", Format.rfc3339(at),
+                    "field", field.name(), "gpus", uuids);
+            try {
+                reads.add(upstream.postJson(Backend.LEDGER, "/api/v1/usage/series", json.writeValueAsString(body), viewer.token()));
+            } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+                throw new IllegalStateException(e);
+            }
         }
-        page.call(answer.call());
-        if (!answer.ok()) {
-            page.message(answer.refusal());
-            return used;
-        }
-        for (JsonNode card : answer.json()) {
-            double sum = 0;
-            int n = 0;
-            for (JsonNode p : card.path("points")) {
-                if ("DEVICE".equals(Format.text(p, "scope"))) {
-                    sum += p.path("mean").asDouble();
-                    n++;
+        Map<String, ActivityCurve> activity = new HashMap<>();
+        for (CompletableFuture<Answer> read : reads) {
+            Answer answer = read.join();
+            page.call(answer.call());
+            if (!answer.ok()) {
+                page.message(answer.refusal());
+                return used;
+            }
+            for (JsonNode card : answer.json()) {
+                ActivityCurve curve = activity.computeIfAbsent(Format.text(card, "gpuUuid"), uuid -> new ActivityCurve());
+                for (JsonNode p : card.path("points")) {
+                    if ("DEVICE".equals(Format.text(p, "scope"))) {
+                        curve.add(Format.text(p, "field"), Format.text(p, "minute"), p.path("mean").asDouble());
+                    }
                 }
             }
-            if (n > 0) {
-                used.put(Format.text(card, "gpuUuid"), sum / n);
-            }
         }
+        activity.forEach((uuid, curve) -> curve.mean().ifPresent(mean -> used.put(uuid, mean)));
         if (used.isEmpty()) {
             page.message(Message.info("No card's activity reached the ledger in the five minutes before " + Format.rfc3339(at) + ".",
                     "Push dcgm-exporter scrapes to the collector's /api/v1/ingest/dcgm; ./gpumeter up --demo sends simulated ones."));

@@ -45,8 +45,6 @@ public class JitterResource {
     static final int CHANGES_SHOWN = 20;
     /** The longest window slo-service's interference factor spans. */
     static final Duration INTERFERENCE_MAX = Duration.ofDays(1);
-    /** Activity fields in the order a neighbour's curve is chosen. */
-    static final List<String> ACTIVITY = List.of("SM_ACTIVE", "GR_ENGINE_ACTIVE", "GPU_UTIL", "SM_OCCUPANCY");
     private static final List<String> COLORS = List.of("#f0a13a", "#8a5ab0", "#3c8d5a", "#c2504a", "#4a9fb0", "#b07a4a");
 
     private final Session session;
@@ -377,30 +375,25 @@ public class JitterResource {
         return option;
     }
 
-    /** Each neighbour's activity (its first field of {@link #ACTIVITY} with a curve), in percent. */
+    /** Each neighbour's activity in percent, minute by minute by the suite's one rule ({@link ActivityCurve}). */
     private static Map<String, Object> resourcesChart(JsonNode e, String from, String to) {
         List<Map<String, Object>> series = new ArrayList<>();
         int i = 0;
         for (JsonNode n : e.path("neighbours")) {
             String name = Format.text(n, "namespace") + "/" + Format.text(n, "pod");
-            JsonNode curves = n.path("curves");
-            for (String field : ACTIVITY) {
-                JsonNode curve = curves.get(field);
-                if (curve != null && curve.path("points").size() > 0) {
-                    List<List<Object>> points = new ArrayList<>();
-                    for (JsonNode p : curve.path("points")) {
-                        // every activity, GPU_UTIL included, is stored as a ratio 0..1 (UsageField)
-                        points.add(List.of(Format.text(p, "minute"), Math.round(p.path("mean").asDouble() * 1000) / 10.0));
-                    }
-                    Map<String, Object> s = new LinkedHashMap<>();
-                    s.put("name", name + " " + field);
-                    s.put("type", "line");
-                    s.put("showSymbol", false);
-                    s.put("color", COLORS.get(i % COLORS.size()));
-                    s.put("data", points);
-                    series.add(s);
-                    break;
-                }
+            ActivityCurve activity = new ActivityCurve();
+            n.path("curves").fields().forEachRemaining(curve -> curve.getValue().path("points").forEach(p ->
+                    activity.add(curve.getKey(), Format.text(p, "minute"), p.path("mean").asDouble())));
+            List<List<Object>> points = activity.points().stream()
+                    .<List<Object>>map(p -> List.of(p.minute(), p.percent())).toList();
+            if (!points.isEmpty()) {
+                Map<String, Object> s = new LinkedHashMap<>();
+                s.put("name", name + " " + activity.fields());
+                s.put("type", "line");
+                s.put("showSymbol", false);
+                s.put("color", COLORS.get(i % COLORS.size()));
+                s.put("data", points);
+                series.add(s);
             }
             i++;
         }

@@ -536,7 +536,7 @@ class PagesTest {
         String html = page("/fleet?at=" + Fixtures.AT + "&colour=used", Fixtures.ADMIN);
         // GPU-aaaa-0001, gpu-a's first card (row 0, slot 0): the mean of 0.5 and 0.3; the other held card has no usage
         String option = option(html, "fleet-chart");
-        assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("SM active 40 %"), option);
+        assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("active 40 %"), option);
         assertTrue(option.contains("\"value\":[1,0,\"-\"]") && option.contains("no usage known"), option);
         assertTrue(html.contains("<strong>used</strong>") && html.contains("href=\"/fleet?at=2026-11-30T12:00:00Z\" id=\"colour-held\""), html);
         assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/usage/series")), StandIn.SEEN.toString());
