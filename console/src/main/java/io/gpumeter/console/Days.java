@@ -1,16 +1,18 @@
 package io.gpumeter.console;
 
+import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.problem.Params;
 import io.quarkus.qute.TemplateData;
 
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 
 /**
  * A window of whole days in UTC from the address ({@code ?from=2026-11-23&to=2026-11-30}, the end excluded; the
- * last seven days by default), as the pages over a window read it. A window reaching past now stops at now.
+ * last seven days by default), as the pages over a window read it, with the services' own readers ({@link Params}).
+ * A window reaching past now stops at now.
  *
  * @param start null when the window is unreadable or empty: the page then says why and asks nothing
  */
@@ -26,13 +28,15 @@ public record Days(LocalDate from, LocalDate to, Instant start, Instant end) {
         if (from == null || to == null) {
             return new Days(shownFrom, shownTo, null, null);
         }
-        if (!from.isBefore(to)) {
-            page.message(Message.error("The window is empty", "from (" + from + ") must be before to (" + to + ").",
+        Instant start = from.atStartOfDay().toInstant(ZoneOffset.UTC);
+        Instant end = to.atStartOfDay().toInstant(ZoneOffset.UTC);
+        try {
+            Params.window(start, end);
+        } catch (InvalidInput e) {
+            page.message(Message.error("The window is empty", e.getMessage() + " (from " + from + ", to " + to + ").",
                     "Pick a later end or an earlier start."));
             return new Days(from, to, null, null);
         }
-        Instant start = from.atStartOfDay().toInstant(ZoneOffset.UTC);
-        Instant end = to.atStartOfDay().toInstant(ZoneOffset.UTC);
         Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
         if (end.isAfter(now)) {
             end = now;
@@ -58,10 +62,9 @@ public record Days(LocalDate from, LocalDate to, Instant start, Instant end) {
             return fallback;
         }
         try {
-            return LocalDate.parse(text.strip());
-        } catch (DateTimeParseException e) {
-            page.message(Message.error("That date is not readable", field + " must be a day such as 2026-11-30, got '" + text + "'.",
-                    "Pick a day in the form above."));
+            return Params.day(field, text);
+        } catch (InvalidInput e) {
+            page.message(Message.error("That date is not readable", e.getMessage() + ".", "Pick a day in the form above."));
             return null;
         }
     }

@@ -18,7 +18,7 @@ final class FleetHeatmap {
 
     /**
      * Nodes down, card slots across in the ledger's order, each cell the share of the card held (0 free, 1 full), or
-     * with {@code used} the share of time the card was busy (its SM activity), blank where no usage reached the ledger.
+     * with {@code used} the share of time the card was busy (its activity by the suite's one rule), blank where no usage reached the ledger.
      *
      * @param link a held named card's page, by UUID
      */
@@ -63,7 +63,7 @@ final class FleetHeatmap {
             item.put("value", Arrays.asList(x, y, busy == null ? "-" : Math.round(Math.min(1, busy) * 1000) / 1000.0));
         }
         String busyText = used == null || c.uuid() == null ? "" : used.containsKey(c.uuid())
-                ? ", SM active " + Math.round(used.get(c.uuid()) * 100) + " %" : ", no usage known";
+                ? ", active " + Math.round(used.get(c.uuid()) * 100) + " %" : ", no usage known";
         item.put("name", c.free() ? "free" + busyText : c.uuid() != null ? c.uuid() + " — " + c.occupants().size() + " pod(s)" + busyText
                 : "card not named by the device plugin — " + c.occupants().size() + " unit(s), " + Format.number(c.heldFraction())
                 + " of it held");

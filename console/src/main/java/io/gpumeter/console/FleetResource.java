@@ -29,8 +29,8 @@ import java.util.Optional;
 /**
  * Q1, the fleet at an instant: every node, every card on it and who held each card, as the ledger lays the fleet
  * out ({@code GET /api/v1/fleet/occupants?layout=true}, a page of nodes at a time with the cards per pool over them
- * all); coloured by the share held or by each named card's SM activity (one usage read, its mean over five minutes
- * folded by the ledger).
+ * all); coloured by the share held or by each named card's activity over the five minutes before (one usage read of
+ * every field, each minute judged by the suite's one rule, SM_ACTIVE else GR_ENGINE_ACTIVE else GPU_UTIL).
  */
 @Path("/fleet")
 @Produces(MediaType.TEXT_HTML)
@@ -110,8 +110,8 @@ public class FleetResource {
     }
 
     /**
-     * Each named card's mean SM activity over the five minutes before the instant, folded by the ledger into one span
-     * per card (the mean of every sample in it) in one usage read; a card without any is absent.
+     * Each named card's mean activity over the five minutes before the instant, minute by minute by the suite's one
+     * rule ({@link ActivityCurve}), in one usage read of every field; a card without any is absent.
      */
     private Map<String, Double> used(Viewer viewer, Instant at, List<FleetLayout.Node> nodes, Page page) {
         List<String> uuids = nodes.stream().flatMap(n -> n.gpus().stream()).map(FleetLayout.Card::uuid)
@@ -120,8 +120,9 @@ public class FleetResource {
         if (uuids.isEmpty()) {
             return used;
         }
+        // every field a minute: the activity of each minute is the suite's one rule over them (ActivityCurve)
         Map<String, Object> body = Map.of("from", Format.rfc3339(at.minus(USED_OVER)), "to", Format.rfc3339(at),
-                "field", "SM_ACTIVE", "gpus", uuids, "step", USED_OVER.toString());
+                "gpus", uuids);
         Answer answer;
         try {
             answer = upstream.postJson(Backend.LEDGER, "/api/v1/usage/series", json.writeValueAsString(body), viewer.token()).join();
@@ -134,8 +135,10 @@ public class FleetResource {
             return used;
         }
         for (CardSeries card : answer.listOf(json, CardSeries.class)) {
-            card.points().stream().filter(p -> "DEVICE".equals(p.scope())).findFirst()
-                    .ifPresent(p -> used.put(card.gpuUuid(), p.mean()));
+            ActivityCurve activity = new ActivityCurve();
+            card.points().stream().filter(p -> "DEVICE".equals(p.scope()))
+                    .forEach(p -> activity.add(p.field(), p.minute(), p.mean()));
+            activity.mean().ifPresent(mean -> used.put(card.gpuUuid(), mean));
         }
         if (used.isEmpty()) {
             page.message(Message.info("No card's activity reached the ledger in the five minutes before " + Format.rfc3339(at) + ".",

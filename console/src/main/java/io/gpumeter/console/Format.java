@@ -1,6 +1,8 @@
 package io.gpumeter.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.problem.Params;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -9,10 +11,8 @@ import java.nio.charset.StandardCharsets;
 import java.text.DecimalFormat;
 import java.text.DecimalFormatSymbols;
 import java.time.Instant;
-import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.time.format.DateTimeParseException;
 import java.time.temporal.ChronoUnit;
 import java.util.Locale;
 import java.util.Optional;
@@ -93,19 +93,14 @@ public final class Format {
     }
 
     /**
-     * An instant from the address: RFC 3339 ({@code 2026-11-30T12:00:00Z}) or a form's minute in UTC
-     * ({@code 2026-11-30T12:00}); empty when unreadable.
+     * An instant from the address or an answer: RFC 3339 ({@code 2026-11-30T12:00:00Z}) or a form's minute in UTC
+     * ({@code 2026-11-30T12:00}), as {@link Params#formInstant} reads it; empty when unreadable.
      */
     public static Optional<Instant> instant(String text) {
-        String t = text.strip();
         try {
-            return Optional.of(Instant.parse(t));
-        } catch (DateTimeParseException e) {
-            try {
-                return Optional.of(LocalDateTime.parse(t).toInstant(ZoneOffset.UTC));
-            } catch (DateTimeParseException again) {
-                return Optional.empty();
-            }
+            return Optional.of(Params.formInstant("instant", text));
+        } catch (InvalidInput e) {
+            return Optional.empty();
         }
     }
 

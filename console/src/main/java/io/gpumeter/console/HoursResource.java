@@ -2,6 +2,8 @@ package io.gpumeter.console;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.problem.Params;
 import io.gpumeter.console.HoursRows.Row;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -19,7 +21,6 @@ import jakarta.ws.rs.core.UriInfo;
 
 import java.time.YearMonth;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 
@@ -138,12 +139,13 @@ public class HoursResource {
         if (text == null || text.isBlank()) {
             return allowed.get(0);
         }
-        if (allowed.contains(text.strip())) {
-            return text.strip();
+        try {
+            return Params.oneOf(field, text, allowed.toArray(String[]::new));
+        } catch (InvalidInput e) {
+            page.message(Message.error("That " + field + " is not one the page knows", e.getMessage() + ".",
+                    "Pick one with the links above."));
+            return null;
         }
-        page.message(Message.error("That " + field + " is not one the page knows", field + " must be one of "
-                + String.join(", ", allowed) + ", got '" + text + "'.", "Pick one with the links above."));
-        return null;
     }
 
     /** Billing's monthly CSV, fetched with the user's token: the browser cannot present the token to billing itself. */
@@ -166,10 +168,9 @@ public class HoursResource {
         Viewer viewer = session.require(cookie, uri);
         YearMonth month;
         try {
-            month = YearMonth.parse(monthText == null ? "" : monthText.strip());
-        } catch (DateTimeParseException e) {
-            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN)
-                    .entity("month must be YYYY-MM, such as 2026-11.").build();
+            month = Params.month("month", monthText == null ? null : monthText.strip());
+        } catch (InvalidInput e) {
+            return Response.status(Response.Status.BAD_REQUEST).type(MediaType.TEXT_PLAIN).entity(e.getMessage() + ".").build();
         }
         Answer answer = upstream.get(Backend.BILLING, "/api/v1/reports/monthly?month=" + month + "&format=" + format + "&groupBy=tenant",
                 viewer.token(), "text/csv").join();
@@ -187,10 +188,9 @@ public class HoursResource {
             return YearMonth.now(ZoneOffset.UTC);
         }
         try {
-            return YearMonth.parse(text.strip());
-        } catch (DateTimeParseException e) {
-            page.message(Message.error("That month is not readable", "month must be YYYY-MM, such as 2026-11, got '" + text + "'.",
-                    "Pick a month in the form above."));
+            return Params.month("month", text.strip());
+        } catch (InvalidInput e) {
+            page.message(Message.error("That month is not readable", e.getMessage() + ".", "Pick a month in the form above."));
             return null;
         }
     }

@@ -19,8 +19,6 @@ import java.util.function.Function;
 final class JitterCharts {
 
     /** Activity fields in the order a neighbour's curve is chosen. */
-    static final List<String> ACTIVITY = List.of("SM_ACTIVE", "GR_ENGINE_ACTIVE", "GPU_UTIL", "SM_OCCUPANCY");
-
     private JitterCharts() {
     }
 
@@ -73,20 +71,28 @@ final class JitterCharts {
         return chart;
     }
 
-    /** Each neighbour's activity (its first field of {@link #ACTIVITY} with a curve), in percent; null when none has one. */
+    /**
+     * Each neighbour's activity minute by minute by the suite's one rule ({@link ActivityCurve}: SM_ACTIVE, else
+     * GR_ENGINE_ACTIVE, else GPU_UTIL), in percent; null when no neighbour has any.
+     */
     static ChartOption activity(Event e, List<Neighbour> neighbours) {
         ChartOption chart = onTheEventsAxis(e, 56).tooltip(ChartOption.Tooltip.AXIS).legend().valuesUp("% active", 100);
         boolean any = false;
         for (int i = 0; i < neighbours.size(); i++) {
             Neighbour n = neighbours.get(i);
-            for (String field : ACTIVITY) {
-                Curve curve = n.curves() == null ? null : n.curves().get(field);
-                if (curve != null && curve.points() != null && !curve.points().isEmpty()) {
-                    // every activity, GPU_UTIL included, is stored as a ratio 0..1 (UsageField)
-                    chart.lines(n.name() + " " + field, percent(curve)).colour(Palette.series(i));
-                    any = true;
-                    break;
-                }
+            ActivityCurve activity = new ActivityCurve();
+            if (n.curves() != null) {
+                n.curves().forEach((field, curve) -> {
+                    if (curve != null && curve.points() != null) {
+                        curve.points().forEach(p -> activity.add(field, p.minute(), p.mean()));
+                    }
+                });
+            }
+            List<ActivityCurve.Point> points = activity.points();
+            if (!points.isEmpty()) {
+                chart.lines(n.name() + " " + activity.fields(), points.stream()
+                        .<List<Object>>map(p -> List.of(p.minute(), p.percent())).toList()).colour(Palette.series(i));
+                any = true;
             }
         }
         return any ? chart : null;

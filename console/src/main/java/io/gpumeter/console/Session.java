@@ -1,6 +1,5 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.NewCookie;
@@ -24,15 +23,13 @@ public class Session {
 
     public static final String COOKIE = "gpumeter_console";
 
-    private final ObjectMapper json;
     private final ConsoleConfig config;
     private final SignedOut signedOut;
     private final Peers peers;
     private final SessionRenewal renewal;
     private final Tickets tickets;
 
-    public Session(ObjectMapper json, ConsoleConfig config, Sealer sealer, SignedOut signedOut, Peers peers, SessionRenewal renewal) {
-        this.json = json;
+    public Session(ConsoleConfig config, Sealer sealer, SignedOut signedOut, Peers peers, SessionRenewal renewal) {
         this.config = config;
         this.signedOut = signedOut;
         this.peers = peers;
@@ -66,7 +63,7 @@ public class Session {
         }
         SessionTicket ticket = opened.ticket();
         // sealed by a replica, so the token was verified at sign-in; its claims only choose what to show
-        Optional<Viewer> viewer = Viewer.parse(ticket.token(), json, now).viewer();
+        Optional<Viewer> viewer = Viewer.parse(ticket.token(), now).viewer();
         viewer.ifPresent(v -> renewal.renew(cookie(tickets.renew(ticket, now), tickets.lifetime(ticket, now))));
         return viewer;
     }

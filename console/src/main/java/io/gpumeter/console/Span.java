@@ -1,16 +1,17 @@
 package io.gpumeter.console;
 
+import io.gpumeter.common.problem.InvalidInput;
+import io.gpumeter.common.problem.Params;
 import io.quarkus.qute.TemplateData;
 
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * A window of hours ending at an instant, from the address ({@code ?to=2026-11-30T12:00:00Z&window=6h}; the last six
- * hours by default), as the pages over minutes read it.
+ * hours by default), as the pages over minutes read it, with the services' own readers ({@link Params}).
  *
  * @param from null when the address is unreadable: the page then says why and asks nothing
  */
@@ -21,23 +22,21 @@ public record Span(String window, Instant from, Instant to, String toMinute) {
 
     public static Span parse(String toText, String windowText, Page page) {
         Instant now = Instant.now().truncatedTo(ChronoUnit.MINUTES);
-        String window = windowText == null || windowText.isBlank() ? "6h" : windowText.strip();
+        String window = "6h";
         boolean readable = true;
-        if (!WINDOWS.contains(window)) {
-            page.message(Message.error("That window is not offered", "window must be one of " + String.join(", ", WINDOWS)
-                    + ", got '" + windowText + "'.", "Pick one in the form above."));
-            window = "6h";
+        try {
+            window = windowText == null || windowText.isBlank() ? "6h" : Params.oneOf("window", windowText, WINDOWS.toArray(String[]::new));
+        } catch (InvalidInput e) {
+            page.message(Message.error("That window is not offered", e.getMessage() + ".", "Pick one in the form above."));
             readable = false;
         }
         Instant to = now;
         if (toText != null && !toText.isBlank()) {
-            Optional<Instant> parsed = Format.instant(toText);
-            if (parsed.isEmpty()) {
-                page.message(Message.error("That instant is not readable", "to must be a time such as 2026-11-30T12:00:00Z, got '"
-                        + toText + "'.", "Pick a time in the form above."));
+            try {
+                to = Params.formInstant("to", toText).truncatedTo(ChronoUnit.SECONDS);
+            } catch (InvalidInput e) {
+                page.message(Message.error("That instant is not readable", e.getMessage() + ".", "Pick a time in the form above."));
                 readable = false;
-            } else {
-                to = parsed.get().truncatedTo(ChronoUnit.SECONDS);
             }
         }
         Instant from = to.minus(length(window));

@@ -1,7 +1,7 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.problem.Problem;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.jboss.logging.Logger;
 
@@ -15,6 +15,7 @@ import java.net.http.HttpTimeoutException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -143,23 +144,12 @@ public class Upstream {
         return new Answer(call, status, null, null, refusal(call, status, type, body));
     }
 
-    /** A problem document's own words, and what the user can do about its status. */
+    /** A problem document's own words (read by the model, as the services relay one), and what the user can do. */
     private Message refusal(ApiCall call, int status, String type, String body) {
-        String title = null;
-        String detail = null;
-        if (type.startsWith("application/problem+json") || type.startsWith("application/json")) {
-            try {
-                JsonNode problem = json.readTree(body);
-                title = text(problem, "title");
-                detail = text(problem, "detail");
-                String field = text(problem, "field");
-                if (detail != null && field != null && !detail.contains(field)) {
-                    detail = detail + " (" + field + ")";
-                }
-            } catch (IOException e) {
-                // not a problem document after all: the status speaks alone
-            }
-        }
+        Optional<Problem> problem = type.startsWith("application/problem+json") || type.startsWith("application/json")
+                ? Problem.parse(body) : Optional.empty();
+        String title = problem.map(Problem::title).orElse(null);
+        String detail = problem.map(Upstream::namingItsField).orElse(null);
         String hint = switch (status) {
             case 401 -> "Your token was not accepted (expired, or signed by another key): sign out and sign in with a fresh one.";
             case 403 -> "Your token's role may not read this. Ask for a token with the reader role, or use the pages in the menu.";
@@ -199,8 +189,10 @@ public class Upstream {
         }
     }
 
-    private static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() || value.asText().isBlank() ? null : value.asText();
+    /** The detail, with the field it names when the words do not say it. */
+    private static String namingItsField(Problem problem) {
+        String detail = problem.detail();
+        String field = problem.field();
+        return detail != null && field != null && !detail.contains(field) ? detail + " (" + field + ")" : detail;
     }
 }

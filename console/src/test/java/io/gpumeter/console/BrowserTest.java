@@ -1,5 +1,6 @@
 package io.gpumeter.console;
 
+import io.gpumeter.common.testing.TestTokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -376,7 +377,7 @@ class BrowserTest {
     @Test
     void aCrossSiteNavigationToATokenLinkSignsNoOneInUntilTheClick() throws IOException {
         // mallory's own valid token, planted from another site (127.0.0.1 is another site than localhost)
-        String mallory = Fixtures.token("mallory", List.of("tenant:mallory"));
+        String mallory = TestTokens.token("mallory", "tenant:mallory");
         attackerPage("<a id=\"prize\" href=\"" + base("/signin#token=" + mallory) + "\">You have won a GPU</a>");
         browser.findElement(By.id("prize")).click();
         WebElement accept = confirmShown();
@@ -404,7 +405,7 @@ class BrowserTest {
 
     @Test
     void aForgedTokenInALinkIsRefusedPlainly() throws IOException {
-        String forged = Fixtures.forged("victim-admin", List.of("admin"));
+        String forged = TestTokens.foreign("victim-admin", "admin");
         attackerPage("<a id=\"prize\" href=\"" + base("/signin#token=" + forged) + "\">Open the fleet</a>");
         browser.findElement(By.id("prize")).click();
         WebElement refusal = new WebDriverWait(browser, Duration.ofSeconds(10))
@@ -422,7 +423,7 @@ class BrowserTest {
     @Test
     void aFormPostedFromAnotherSiteSignsNoOneIn() {
         attackerPage("<form method=\"post\" action=\"" + base("/signin") + "\"><input type=\"hidden\" name=\"token\" value=\""
-                + Fixtures.token("mallory", List.of("admin")) + "\"><button id=\"send\">Go</button></form>");
+                + TestTokens.token("mallory", "admin") + "\"><button id=\"send\">Go</button></form>");
         browser.findElement(By.id("send")).click();
         new WebDriverWait(browser, Duration.ofSeconds(10)).until(ExpectedConditions.urlContains("/signin"));
         assertTrue(browser.getPageSource().contains("Forms are accepted from this console's own pages only."), browser.getPageSource());

@@ -1,15 +1,9 @@
 package io.gpumeter.console;
 
-import org.jose4j.jwk.RsaJsonWebKey;
-import org.jose4j.jwk.RsaJwkGenerator;
-import org.jose4j.jws.AlgorithmIdentifiers;
-import org.jose4j.jws.JsonWebSignature;
-import org.jose4j.jwt.JwtClaims;
-import org.jose4j.lang.JoseException;
+import io.gpumeter.common.security.TokenClaims;
+import io.gpumeter.common.testing.TestTokens;
 
-import java.nio.charset.StandardCharsets;
-import java.time.Duration;
-import java.util.Base64;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,67 +11,24 @@ import java.util.concurrent.ConcurrentHashMap;
 import static io.restassured.RestAssured.given;
 
 /**
- * The stand-in services' figures, and tokens signed as the suite signs them (RS256, issuer gpumeter, the roles in
- * groups) with a key pair of the test run, whose public half the console verifies with.
+ * The stand-in services' figures, and the users' tokens: the suite's test tokens ({@link TestTokens}, RS256, issuer
+ * gpumeter, the roles in groups), whose public key the console verifies with, as the services' tests do.
  */
 final class Fixtures {
 
-    private static final RsaJsonWebKey SUITE_KEY = newKey("suite");
-    /** Another suite's key: its tokens look right and are not this suite's. */
-    private static final RsaJsonWebKey OTHER_KEY = newKey("other");
-
     static final String AT = "2026-11-30T12:00:00Z";
     static final String MONTH = "2026-11";
-    static final String ADMIN = token("local-admin", List.of("admin"));
-    static final String ACME = token("acme-ci", List.of("tenant:acme"));
-    static final String READER = token("fleet-reader", List.of("reader"));
+    static final String ADMIN = TestTokens.token("local-admin", "admin");
+    static final String ACME = TestTokens.token("acme-ci", "tenant:acme");
+    static final String READER = TestTokens.token("fleet-reader", "reader");
     static final String SIGNIN_CODE = "one-time-code-0123456789abcdef";
-    static final String SIGNIN_TOKEN = token("local-admin", List.of("admin"));
+    static final String SIGNIN_TOKEN = TestTokens.token("local-admin", "admin");
     /** The key that seals the console's sessions in the tests. */
     static final String SESSION_KEY = "test-session-key-0123456789abcdefghijklmnopqrstuvwxyz";
 
     private static final Map<String, String> SESSIONS = new ConcurrentHashMap<>();
 
     private Fixtures() {
-    }
-
-    static String token(String subject, List<String> groups) {
-        return sign(SUITE_KEY, "gpumeter", subject, groups, Duration.ofDays(1));
-    }
-
-    /** Claims like a real token's, signed with a key that is not the suite's. */
-    static String forged(String subject, List<String> groups) {
-        return sign(OTHER_KEY, "gpumeter", subject, groups, Duration.ofDays(1));
-    }
-
-    static String sign(RsaJsonWebKey key, String issuer, String subject, List<String> groups, Duration ttl) {
-        JwtClaims claims = new JwtClaims();
-        claims.setIssuer(issuer);
-        claims.setSubject(subject);
-        claims.setStringListClaim("groups", groups);
-        claims.setIssuedAtToNow();
-        claims.setExpirationTimeMinutesInTheFuture(ttl.toMinutes());
-        claims.setJwtId(subject + "-" + System.nanoTime());
-        JsonWebSignature jws = new JsonWebSignature();
-        jws.setPayload(claims.toJson());
-        jws.setKey(key.getPrivateKey());
-        jws.setKeyIdHeaderValue(key.getKeyId());
-        jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
-        try {
-            return jws.getCompactSerialization();
-        } catch (JoseException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
-    static RsaJsonWebKey suiteKey() {
-        return SUITE_KEY;
-    }
-
-    /** The suite's public key as the services are given it (PEM). */
-    static String publicKeyPem() {
-        return "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII))
-                .encodeToString(SUITE_KEY.getPublicKey().getEncoded()) + "\n-----END PUBLIC KEY-----\n";
     }
 
     /** A session cookie of {@code token}, signed in once and kept for the tests that only read pages. */
@@ -91,19 +42,9 @@ final class Fixtures {
                 .extract().cookie(Session.COOKIE);
     }
 
-    private static RsaJsonWebKey newKey(String id) {
-        try {
-            RsaJsonWebKey key = RsaJwkGenerator.generateJwk(2048);
-            key.setKeyId(id);
-            return key;
-        } catch (JoseException e) {
-            throw new IllegalStateException(e);
-        }
-    }
-
+    /** Whether the stand-ins answer this token as a tenant's: it is confined to one, by the services' rule. */
     static boolean isTenant(String token) {
-        String[] parts = token.split("\\.");
-        return parts.length == 3 && new String(Base64.getUrlDecoder().decode(parts[1]), StandardCharsets.UTF_8).contains("\"tenant:");
+        return TokenClaims.read(token, Instant.now()).claims().flatMap(c -> c.caller().confinedTo()).isPresent();
     }
 
     static void install() {
@@ -127,12 +68,15 @@ final class Fixtures {
                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:59:00Z","mean":0.25,"max":0.3,"samples":4},
                  {"scope":"DEVICE","scopeKey":"","field":"FB_USED","minute":"2026-11-30T11:59:00Z","mean":40960,"max":40960,"samples":4},
                  {"scope":"CONTAINER","scopeKey":"acme-ml/train-7/main","field":"VGPU_CORE_UTIL","minute":"2026-11-30T11:59:00Z","mean":0.45,"max":0.5,"samples":4}]""";
-        // the fleet's cards' SM activity over the five minutes before the instant, in one span as the ledger folds it:
-        // GPU-aaaa-0001 busy 0.5 then 0.3, four samples each, 0.4 in all; GPU-aaaa-0002 sent none
+        // the fleet's cards' usage over the five minutes before the instant, every field a minute: GPU-aaaa-0001 at
+        // 11:57 SM 0.5 beside GR_ENGINE 0.9 (the rule takes SM), at 11:58 GR_ENGINE 0.3 alone: 0.4 in all (the larger
+        // of GR and SM would say 0.6, SM alone 0.5); its SM_OCCUPANCY is no activity; GPU-aaaa-0002 sent none
         StandIn.reply(Backend.LEDGER, "/api/v1/usage/series", false, StandIn.Reply.json("""
                 [{"gpuUuid":"GPU-aaaa-0001","points":[
-                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:55:00Z","mean":0.4,"max":0.6,"samples":8,
-                   "seconds":120}]},
+                  {"scope":"DEVICE","scopeKey":"","field":"SM_ACTIVE","minute":"2026-11-30T11:57:00Z","mean":0.5,"max":0.6,"samples":4,"seconds":60},
+                  {"scope":"DEVICE","scopeKey":"","field":"GR_ENGINE_ACTIVE","minute":"2026-11-30T11:57:00Z","mean":0.9,"max":0.9,"samples":4,"seconds":60},
+                  {"scope":"DEVICE","scopeKey":"","field":"GR_ENGINE_ACTIVE","minute":"2026-11-30T11:58:00Z","mean":0.3,"max":0.3,"samples":4,"seconds":60},
+                  {"scope":"DEVICE","scopeKey":"","field":"SM_OCCUPANCY","minute":"2026-11-30T11:58:00Z","mean":0.95,"max":0.95,"samples":4,"seconds":60}]},
                  {"gpuUuid":"GPU-aaaa-0002","points":[]}]"""));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", false, StandIn.Reply.json(usage));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/usage", true, StandIn.Reply.json(usage));

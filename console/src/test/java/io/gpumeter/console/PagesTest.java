@@ -582,12 +582,12 @@ class PagesTest {
         // GPU-aaaa-0001, gpu-a's first card (row 0, slot 0): the ledger's mean of its five minutes, 0.4; the other held
         // card has no usage
         String option = option(html, "fleet-chart");
-        assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("SM active 40 %"), option);
+        assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("active 40 %"), option);
         assertTrue(option.contains("\"value\":[1,0,\"-\"]") && option.contains("no usage known"), option);
         assertTrue(html.contains("<strong>used</strong>") && html.contains("href=\"/fleet?at=2026-11-30T12:00:00Z\" id=\"colour-held\""), html);
-        // the ledger averages the five minutes: one span of PT5M over the named cards, none averaged here
+        // one read of every field of the named cards' five minutes, each minute judged by the one activity rule
         StandIn.Seen usage = StandIn.SEEN.stream().filter(s -> s.pathAndQuery().equals("/api/v1/usage/series")).findFirst().orElseThrow();
-        assertTrue(usage.body().contains("\"step\":\"PT5M\"") && usage.body().contains("\"from\":\"2026-11-30T11:55:00Z\"")
+        assertTrue(!usage.body().contains("\"field\"") && usage.body().contains("\"from\":\"2026-11-30T11:55:00Z\"")
                 && usage.body().contains("\"gpus\":[\"GPU-aaaa-0001\",\"GPU-aaaa-0002\"]"), usage.body());
         // coloured by held, the default, no usage is read
         StandIn.SEEN.clear();

@@ -1,6 +1,5 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 
 import java.io.IOException;
@@ -33,7 +32,7 @@ final class PeerStandIn {
         SignedOut there = new SignedOut();
         Tickets tickets = new Tickets(sealer, Duration.ofHours(1), Duration.ofHours(8), there);
         Instant now = Instant.now();
-        Viewer admin = Viewer.parse(Fixtures.ADMIN, new ObjectMapper(), now).viewer().orElseThrow();
+        Viewer admin = Viewer.parse(Fixtures.ADMIN, now).viewer().orElseThrow();
         SIGNED_OUT_THERE = tickets.issue(admin, now);
         LIVE_THERE = tickets.issue(admin, now);
         SessionTicket out = tickets.open(SIGNED_OUT_THERE, now).ticket();

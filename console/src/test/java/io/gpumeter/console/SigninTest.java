@@ -1,5 +1,6 @@
 package io.gpumeter.console;
 
+import io.gpumeter.common.testing.TestTokens;
 import io.quarkus.test.common.QuarkusTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -159,7 +160,7 @@ class SigninTest {
             assertNoSession(String.join(".", altered), "part " + i + " altered");
         }
         String foreign = new Tickets(new Sealer("another-console-key-0123456789abcdefghij"), Duration.ofHours(1), Duration.ofHours(8),
-                new SignedOut()).issue(Viewer.parse(Fixtures.ADMIN, new com.fasterxml.jackson.databind.ObjectMapper(), Instant.now())
+                new SignedOut()).issue(Viewer.parse(Fixtures.ADMIN, Instant.now())
                 .viewer().orElseThrow(), Instant.now());
         assertNoSession(foreign, "sealed with another key");
         assertNoSession(Fixtures.ADMIN, "a bare token, as the cookie held before");
@@ -185,11 +186,11 @@ class SigninTest {
         String admin = Base64.getUrlEncoder().withoutPadding().encodeToString(
                 claims.replace("\"tenant:acme\"", "\"admin\"").getBytes(StandardCharsets.UTF_8));
         Map<String, String> refused = Map.of(
-                "signed with another key", Fixtures.forged("mallory", List.of("admin")),
+                "signed with another key", TestTokens.foreign("mallory", "admin"),
                 "claims altered after signing", parts[0] + "." + admin + "." + parts[2],
                 "no signature", parts[0] + "." + parts[1] + ".",
                 "signature of another token", parts[0] + "." + Fixtures.ADMIN.split("\\.")[1] + "." + parts[2],
-                "issued by someone else", Fixtures.sign(Fixtures.suiteKey(), "evil", "mallory", List.of("admin"), Duration.ofHours(1)),
+                "issued by someone else", TestTokens.fromIssuer("evil", "mallory", "admin"),
                 "signed with the public key as an HMAC secret", hmacWithPublicKey(claims));
         refused.forEach((what, token) -> {
             Response verify = given().redirects().follow(false).formParam("token", token).post("/signin/verify");
@@ -204,9 +205,9 @@ class SigninTest {
             assertTrue(signIn.asString().contains("You are not signed in"), what);
             assertNull(signIn.header("Set-Cookie"), what + ": no session");
         });
-        given().formParam("token", Fixtures.forged("mallory", List.of("admin"))).post("/signin/verify").then().statusCode(400)
+        given().formParam("token", TestTokens.foreign("mallory", "admin")).post("/signin/verify").then().statusCode(400)
                 .body("detail", containsString("not signed by this suite's key"));
-        given().formParam("token", Fixtures.sign(Fixtures.suiteKey(), "evil", "m", List.of("admin"), Duration.ofHours(1)))
+        given().formParam("token", TestTokens.fromIssuer("evil", "m", "admin"))
                 .post("/signin/verify").then().statusCode(400).body("detail", containsString("not issued by gpumeter"));
     }
 
@@ -279,7 +280,7 @@ class SigninTest {
         JsonWebSignature jws = new JsonWebSignature();
         jws.setPayload(claims);
         jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.HMAC_SHA256);
-        jws.setKey(new HmacKey(Fixtures.publicKeyPem().getBytes(StandardCharsets.US_ASCII)));
+        jws.setKey(new HmacKey(TestTokens.publicKeyPem().getBytes(StandardCharsets.US_ASCII)));
         jws.setDoKeyValidation(false);
         try {
             return jws.getCompactSerialization();

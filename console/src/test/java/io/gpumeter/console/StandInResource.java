@@ -1,5 +1,6 @@
 package io.gpumeter.console;
 
+import io.gpumeter.common.testing.TestTokens;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
 import java.util.HashMap;
@@ -19,7 +20,7 @@ public class StandInResource implements QuarkusTestResourceLifecycleManager {
         config.put("gpumeter.console.signin.code", Fixtures.SIGNIN_CODE);
         config.put("gpumeter.console.signin.token", Fixtures.SIGNIN_TOKEN);
         config.put("gpumeter.console.call-timeout", "5s");
-        config.put("mp.jwt.verify.publickey", Fixtures.publicKeyPem());
+        config.put("mp.jwt.verify.publickey", TestTokens.publicKeyPem());
         config.put("gpumeter.console.session.key", Fixtures.SESSION_KEY);
         config.put("gpumeter.console.session.peers", PeerStandIn.start());
         return config;

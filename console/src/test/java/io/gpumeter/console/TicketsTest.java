@@ -1,6 +1,5 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import org.jose4j.jwt.JwtClaims;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +22,7 @@ class TicketsTest {
     private final Sealer sealer = new Sealer(Fixtures.SESSION_KEY);
     private final SignedOut signedOut = new SignedOut();
     private final Tickets tickets = new Tickets(sealer, IDLE, ABSOLUTE, signedOut);
-    private final Viewer admin = Viewer.parse(Fixtures.ADMIN, new ObjectMapper(), T0).viewer().orElseThrow();
+    private final Viewer admin = Viewer.parse(Fixtures.ADMIN, T0).viewer().orElseThrow();
 
     @Test
     void aNewSessionHoldsTheTokenSealed() {
@@ -62,7 +61,7 @@ class TicketsTest {
 
     @Test
     void aSessionEndsWithItsTokenIfThatComesFirst() {
-        Viewer shortLived = new Viewer(admin.token(), admin.subject(), admin.groups(), null, T0.plus(Duration.ofMinutes(30)));
+        Viewer shortLived = new Viewer(admin.token(), admin.subject(), admin.groups(), T0.plus(Duration.ofMinutes(30)));
         String cookie = tickets.issue(shortLived, T0);
         assertTrue(tickets.open(cookie, T0.plus(Duration.ofMinutes(29))).live());
         assertEquals(Tickets.Ended.ABSOLUTE, tickets.open(cookie, T0.plus(Duration.ofMinutes(31))).ended());

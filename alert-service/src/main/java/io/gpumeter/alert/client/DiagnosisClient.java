@@ -1,8 +1,7 @@
 package io.gpumeter.alert.client;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Problem;
 import io.gpumeter.common.triage.Triage;
 import io.gpumeter.common.triage.TriageRequest;
 import io.smallrye.mutiny.Uni;
@@ -13,6 +12,8 @@ import org.eclipse.microprofile.faulttolerance.CircuitBreaker;
 import org.eclipse.microprofile.faulttolerance.Retry;
 import org.eclipse.microprofile.faulttolerance.Timeout;
 import org.eclipse.microprofile.rest.client.inject.RestClient;
+
+import java.util.Optional;
 
 /**
  * Asks the one service that holds a triage's subject for its diagnosis — the ledger for pods, Workloads, PodGroups and
@@ -30,7 +31,6 @@ public class DiagnosisClient {
     public record Diagnosis(Triage answer, ApiProblem refused) {
     }
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_DETAIL = 500;
     /** What a service's framework says for a path it has no endpoint at (common's ProblemMapper). */
     private static final String NO_ENDPOINT = "There is nothing at this path.";
@@ -68,9 +68,9 @@ public class DiagnosisClient {
     static ApiProblem problem(String service, Throwable e) {
         Response r = ((WebApplicationException) e).getResponse();
         int status = r.getStatus();
-        JsonNode body = body(r);
-        String field = text(body, "field");
-        String detail = text(body, "detail");
+        Optional<Problem> body = problem(r);
+        String field = body.map(Problem::field).map(DiagnosisClient::cut).orElse(null);
+        String detail = body.map(Problem::detail).map(DiagnosisClient::cut).orElse(null);
         if (status == 404 && (field != null || detail != null && !detail.equals(NO_ENDPOINT))) {
             return new ApiProblem(404, "Not Found", field, detail);
         }
@@ -101,21 +101,15 @@ public class DiagnosisClient {
         return e instanceof WebApplicationException w && w.getResponse() != null ? w.getResponse().getStatus() : -1;
     }
 
-    private static JsonNode body(Response r) {
+    private static Optional<Problem> problem(Response r) {
         try {
-            String text = r.hasEntity() ? r.readEntity(String.class) : null;
-            return text == null || text.isBlank() ? null : JSON.readTree(text);
-        } catch (RuntimeException | java.io.IOException e) {
-            return null; // not a problem document: the status alone speaks
+            return Problem.parse(r.hasEntity() ? r.readEntity(String.class) : null);
+        } catch (RuntimeException e) {
+            return Optional.empty(); // not a problem document: the status alone speaks
         }
     }
 
-    private static String text(JsonNode body, String name) {
-        JsonNode v = body == null ? null : body.path(name);
-        if (v == null || !v.isTextual() || v.asText().isBlank()) {
-            return null;
-        }
-        String t = v.asText();
-        return t.length() > MAX_DETAIL ? t.substring(0, MAX_DETAIL) + "…" : t;
+    private static String cut(String text) {
+        return text.length() > MAX_DETAIL ? text.substring(0, MAX_DETAIL) + "…" : text;
     }
 }

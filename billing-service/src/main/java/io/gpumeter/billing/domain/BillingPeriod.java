@@ -1,5 +1,7 @@
 package io.gpumeter.billing.domain;
 
+import io.gpumeter.common.problem.Params;
+
 import java.time.Duration;
 import java.time.DayOfWeek;
 import java.time.Instant;
@@ -19,7 +21,6 @@ import java.util.regex.Pattern;
  */
 public record BillingPeriod(String label, ZonedDateTime start, ZonedDateTime end) {
 
-    private static final Pattern MONTH = Pattern.compile("\\d{4}-(0[1-9]|1[0-2])");
     private static final Pattern WEEK = Pattern.compile("(\\d{4})-W(\\d{2})");
     /** RFC 3339 with whole seconds; 'Z' for UTC, e.g. 2026-03-01T00:00:00Z or 2026-03-01T00:00:00+01:00. */
     private static final DateTimeFormatter RFC_3339 = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ssXXX");
@@ -70,11 +71,7 @@ public record BillingPeriod(String label, ZonedDateTime start, ZonedDateTime end
      * @throws IllegalArgumentException for anything else, including a missing value
      */
     public static YearMonth parseMonth(String text) {
-        if (text == null || !MONTH.matcher(text).matches()) {
-            throw new IllegalArgumentException("month must be a calendar month written YYYY-MM (e.g. 2026-03), got "
-                    + (text == null ? "nothing" : "'" + text + "'"));
-        }
-        return YearMonth.parse(text);
+        return Params.month("month", text);
     }
 
     public Instant startInstant() {

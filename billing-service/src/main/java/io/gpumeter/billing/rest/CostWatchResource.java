@@ -15,10 +15,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.time.Clock;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.time.YearMonth;
 import java.time.ZoneId;
-import java.time.format.DateTimeParseException;
 import java.util.List;
 
 /** What alert-service watches: every budget's forecast, and the tenants whose cost jumped on the latest day. */
@@ -63,16 +61,8 @@ public class CostWatchResource {
             if (at != null && !at.isEmpty()) {
                 throw ApiProblem.badRequest("day", "give day or at, not both");
             }
-            return anomalies.judge(parseDay(day), now);
+            return anomalies.judge(Params.day("day", day), now);
         }
         return anomalies.judge(anomalies.lastWholeDay(Params.instantOr("at", at, now)), now);
-    }
-
-    private static LocalDate parseDay(String text) {
-        try {
-            return LocalDate.parse(text.strip());
-        } catch (DateTimeParseException e) {
-            throw ApiProblem.badRequest("day", "day must be a date written YYYY-MM-DD, got '" + text + "'");
-        }
     }
 }

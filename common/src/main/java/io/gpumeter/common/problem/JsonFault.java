@@ -76,7 +76,7 @@ public record JsonFault(String what, String field) {
         if (cause == null || cause.getMessage() == null) {
             return null;
         }
-        if (cause instanceof ApiProblem) {
+        if (cause instanceof ApiProblem || cause instanceof InvalidInput) {
             return cause.getMessage();
         }
         StackTraceElement[] frames = cause.getStackTrace();

@@ -1,7 +1,5 @@
 package io.gpumeter.common.problem;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.ws.rs.core.Response;
 
 import java.util.Optional;
@@ -12,7 +10,6 @@ import java.util.Optional;
  */
 public final class RelayedProblem {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
     private static final int MAX_DETAIL = 500;
 
     private RelayedProblem() {
@@ -31,16 +28,8 @@ public final class RelayedProblem {
     }
 
     static Optional<String> detail(String body) {
-        try {
-            JsonNode detail = body == null ? null : JSON.readTree(body).path("detail");
-            if (detail == null || !detail.isTextual() || detail.asText().isBlank()) {
-                return Optional.empty();
-            }
-            String text = detail.asText();
-            return Optional.of(text.length() > MAX_DETAIL ? text.substring(0, MAX_DETAIL) + "…" : text);
-        } catch (java.io.IOException e) {
-            return Optional.empty();
-        }
+        return Problem.parse(body).map(Problem::detail)
+                .map(text -> text.length() > MAX_DETAIL ? text.substring(0, MAX_DETAIL) + "…" : text);
     }
 
     /** "what (HTTP n): detail", or without the detail when the answer had none to pass on. */

@@ -67,7 +67,7 @@ public class AccessFilter {
                             SecurityIdentity identity) {
         Caller caller = Caller.of(identity.getRoles());
         if (caller.ambiguous()) {
-            return forbidden(null, "A tenant token must name exactly one tenant.");
+            return forbidden(null, Caller.AMBIGUOUS);
         }
         if (!caller.mayCall(rule)) {
             return forbidden(null, "The token's roles " + identity.getRoles().stream().sorted().toList()

@@ -17,12 +17,12 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.Set;
-import java.util.TreeSet;
 
 /**
- * What a verified token must satisfy beyond its roles, checked just before {@link AccessFilter}: it lives no longer
- * than {@code gpumeter.auth.max-token-lifetime} (exp − iat, both present), a {@code service} token is addressed to
- * this service ({@code aud} contains {@code gpumeter.auth.audience}), and an {@code ingest} token holds nothing else.
+ * What a verified token must satisfy beyond its roles, checked just before {@link AccessFilter} by the model's
+ * {@link TokenRules} (the console applies the same before it signs anyone in): it lives no longer than
+ * {@code gpumeter.auth.max-token-lifetime} (exp − iat, both present), a {@code service} token is addressed to this
+ * service ({@code aud} contains {@code gpumeter.auth.audience}), and an {@code ingest} token holds nothing else.
  * People's tokens need no audience, so a console may forward them to any service.
  */
 public class TokenPolicy {
@@ -55,41 +55,18 @@ public class TokenPolicy {
         if (!(identity.getPrincipal() instanceof JsonWebToken jwt)) {
             return null;
         }
-        long issuedAt = seconds(jwt, "iat");
-        long expires = seconds(jwt, "exp");
-        if (issuedAt <= 0 || expires <= 0) {
-            return unauthorized("The bearer token must carry both iat and exp.");
-        }
-        if (expires - issuedAt > maxLifetime.toSeconds()) {
-            return unauthorized("The bearer token is valid for " + days(expires - issuedAt) + " days; this service "
-                    + "accepts tokens of at most " + days(maxLifetime.toSeconds()) + " days "
-                    + "(gpumeter.auth.max-token-lifetime). Ask for a shorter one.");
-        }
         Caller caller = Caller.of(identity.getRoles());
-        if (caller.roles().contains(Role.INGEST) && (caller.roles().size() > 1 || !caller.tenants().isEmpty())) {
-            return forbidden("An ingest token holds the ingest role only.");
-        }
-        if (caller.roles().contains(Role.SERVICE)) {
-            Set<String> addressed = new TreeSet<>(Optional.ofNullable(jwt.getAudience()).orElse(Set.of()));
-            if (audience.isEmpty()) {
-                return forbidden("This service has no gpumeter.auth.audience, so it accepts no service token.");
-            }
-            if (!addressed.contains(audience.get())) {
-                return forbidden("This service token is addressed to " + addressed + ", not to '" + audience.get()
-                        + "': each service presents a token whose aud names the services it calls.");
-            }
-        }
-        return null;
+        Set<String> addressed = Optional.ofNullable(jwt.getAudience()).orElse(Set.of());
+        return TokenRules.lifetime(seconds(jwt, "iat"), seconds(jwt, "exp"), maxLifetime)
+                .or(() -> TokenRules.roles(caller))
+                .or(() -> TokenRules.audience(caller, addressed, audience))
+                .map(refusal -> refusal.status() == 401 ? unauthorized(refusal.detail()) : forbidden(refusal.detail()))
+                .orElse(null);
     }
 
     private static long seconds(JsonWebToken jwt, String claim) {
         return jwt.claim(claim).map(v -> v instanceof Number n ? n.longValue()
                 : v.toString().matches("\\d{1,18}") ? Long.parseLong(v.toString()) : 0L).orElse(0L);
-    }
-
-    private static String days(long seconds) {
-        return java.math.BigDecimal.valueOf(seconds).divide(java.math.BigDecimal.valueOf(86_400), 1,
-                java.math.RoundingMode.HALF_UP).stripTrailingZeros().toPlainString();
     }
 
     private static Response unauthorized(String detail) {

@@ -1,7 +1,7 @@
 package io.gpumeter.launcher.cli;
 
 import io.gpumeter.common.fact.ClusterName;
-import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.launcher.suite.LocalKeys;
 import io.gpumeter.launcher.suite.Service;
 
@@ -33,7 +33,7 @@ final class ServiceCall {
         }
         try {
             ClusterName.require("--cluster", cluster);
-        } catch (ApiProblem e) {
+        } catch (InvalidInput e) {
             throw new UsageException(e.getMessage());
         }
     }

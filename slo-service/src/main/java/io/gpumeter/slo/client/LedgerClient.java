@@ -1,9 +1,9 @@
 package io.gpumeter.slo.client;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.client.Answers;
 import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.Problem;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.slo.client.LedgerRestClient.CardHoldingsRequest;
 import io.gpumeter.slo.client.LedgerRestClient.HoldingsRequest;
@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.function.Function;
 
 /**
@@ -45,8 +46,6 @@ public class LedgerClient {
     static final int MAX_CARDS = 500;
     /** The most scopes the ledger's bulk read of the change book takes at once. */
     static final int MAX_SCOPES = 1000;
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final LedgerRestClient ledger;
 
@@ -178,17 +177,9 @@ public class LedgerClient {
     /** The ledger's refusal of a window as ours: its field and its detail. */
     private static ApiProblem relayed(Throwable e) {
         Response r = ((WebApplicationException) e).getResponse();
-        String body = r.hasEntity() ? r.readEntity(String.class) : null;
-        String field = null;
-        String detail = null;
-        try {
-            JsonNode problem = body == null ? null : JSON.readTree(body);
-            field = problem == null || !problem.path("field").isTextual() ? null : problem.path("field").asText();
-            detail = problem == null || !problem.path("detail").isTextual() ? null : problem.path("detail").asText();
-        } catch (java.io.IOException ignored) {
-            // not a problem document: said plainly below
-        }
-        return ApiProblem.badRequest(field, detail == null ? "the ledger refused the window around the change" : detail);
+        Optional<Problem> problem = Problem.parse(r.hasEntity() ? r.readEntity(String.class) : null);
+        return ApiProblem.badRequest(problem.map(Problem::field).orElse(null), problem.map(Problem::detail)
+                .orElse("the ledger refused the window around the change"));
     }
 
     /** The fleet's fragmentation at {@code at}, as the ledger answers. */

@@ -2,38 +2,35 @@ package io.gpumeter.alert.domain.rule;
 
 import io.gpumeter.alert.domain.Card;
 import io.gpumeter.alert.domain.Minute;
+import io.gpumeter.common.fact.UsageField;
 
 import java.time.Instant;
-import java.util.List;
+import java.util.EnumMap;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * A card's activity per minute: the larger of GR_ENGINE_ACTIVE and SM_ACTIVE where the card has profiling counters,
- * else the coarse GPU_UTIL (consumer cards, nvidia-smi pushes).
+ * A card's activity per minute by the suite's one rule ({@link UsageField#ACTIVITY}, as the ledger's idle hours read
+ * it): SM_ACTIVE where the minute measured it, else GR_ENGINE_ACTIVE, else GPU_UTIL.
  */
 final class Activity {
-
-    static final List<String> PROFILING = List.of("GR_ENGINE_ACTIVE", "SM_ACTIVE");
-    static final String COARSE = "GPU_UTIL";
 
     private Activity() {
     }
 
-    /** Minute → activity (0..1) over minutes at or after {@code since}. */
+    /** Minute → activity (0..1) over minutes at or after {@code since}; a minute measuring none of the three is absent. */
     static Map<Instant, Double> perMinute(Card card, Instant since) {
-        List<String> fields = PROFILING.stream().filter(f -> !card.series(f).isEmpty()).toList();
-        if (fields.isEmpty()) {
-            fields = List.of(COARSE);
-        }
-        Map<Instant, Double> activity = new TreeMap<>();
-        for (String field : fields) {
-            for (Minute m : card.series(field)) {
+        Map<Instant, Map<UsageField, Double>> minutes = new TreeMap<>();
+        for (UsageField field : UsageField.ACTIVITY) {
+            for (Minute m : card.series(field.name())) {
                 if (!m.at().isBefore(since)) {
-                    activity.merge(m.at(), m.mean(), Math::max);
+                    minutes.computeIfAbsent(m.at(), at -> new EnumMap<>(UsageField.class)).put(field, m.mean());
                 }
             }
         }
+        Map<Instant, Double> activity = new TreeMap<>();
+        minutes.forEach((at, measured) -> UsageField.activity(measured::get)
+                .ifPresent(reading -> activity.put(at, reading.value())));
         return activity;
     }
 }

@@ -16,7 +16,8 @@ import java.util.Map;
 /**
  * Long idle allocation: a pod has held a unit of a card for longer than {@code duration}, and every measured minute
  * of the card's activity in that time stayed under {@code threshold}, with at least {@code minCoverage} of the
- * minutes measured. A shared card with a busy neighbour is not idle, so this never blames a pod for idling on a
+ * minutes measured. Activity is the suite's one rule ({@link Activity}), so the alert and the ledger's idle hours
+ * judge a minute alike. A shared card with a busy neighbour is not idle, so this never blames a pod for idling on a
  * card someone else keeps busy; it can miss an idle pod there.
  */
 public final class GpuAllocationIdleRule implements Rule {
@@ -45,7 +46,8 @@ public final class GpuAllocationIdleRule implements Rule {
 
     @Override
     public String condition() {
-        return "a unit held for over " + duration + " on a card whose GR_ENGINE/SM activity (else GPU_UTIL) stayed under "
+        return "a unit held for over " + duration + " on a card whose activity (SM_ACTIVE, else GR_ENGINE_ACTIVE, else "
+                + "GPU_UTIL, minute by minute) stayed under "
                 + Math.round(threshold * 100) + "% in every measured minute, " + Math.round(minCoverage * 100)
                 + "% of minutes measured";
     }

@@ -229,6 +229,37 @@ class CardRulesTest {
         fires(run(rule, card("n1", "GPU-a").held("ml", "notebook", "acme", H3).flat("GPU_UTIL", 0.02, 118).build()), 1);
     }
 
+    /**
+     * The idle rule reads a minute as the ledger's idle hours do: SM_ACTIVE where measured, else GR_ENGINE_ACTIVE,
+     * else GPU_UTIL, minute by minute (threshold 5 %, 2 h = 120 minutes, 80 % of them measured).
+     */
+    @Test
+    void theIdleRuleReadsEachMinuteBySmThenGrEngineThenGpuUtil() {
+        Rule rule = new GpuAllocationIdleRule(0.05, Duration.ofHours(2), 0.8);
+        // The engine busy 30 % of the time while 3 % of the SMs work: SM decides, so the card is idle (the larger of
+        // the two, as the rule read it before, said busy). 118 of 120 minutes measured; the peak is SM's 3 %.
+        RuleResult engineBusySmIdle = run(rule, card("n1", "GPU-a").held("ml", "notebook", "acme", H3)
+                .flat("GR_ENGINE_ACTIVE", 0.30, 118).flat("SM_ACTIVE", 0.03, 118).build());
+        fires(engineBusySmIdle, 1);
+        assertTrue(engineBusySmIdle.findings().get(0).description().contains("peaked at 3.0%"),
+                engineBusySmIdle.findings().get(0).description());
+
+        // SM measured in the last 20 minutes only (1 %), GPU_UTIL in all 118 (2 %): the 98 minutes without SM are
+        // read on GPU_UTIL, so 118 minutes are measured and all idle (before, the card's SM series alone counted:
+        // 20 of 120 minutes, too few to judge). The peak is GPU_UTIL's 2 %.
+        RuleResult countersCameLate = run(rule, card("n1", "GPU-b").held("ml", "notebook", "acme", H3)
+                .flat("SM_ACTIVE", 0.01, 20).flat("GPU_UTIL", 0.02, 118).build());
+        fires(countersCameLate, 1);
+        assertTrue(countersCameLate.findings().get(0).description().contains("peaked at 2.0%"),
+                countersCameLate.findings().get(0).description());
+        // the same, but GPU_UTIL at 60 % where SM is missing: those minutes are busy
+        quiet(run(rule, card("n1", "GPU-b").held("ml", "notebook", "acme", H3)
+                .flat("SM_ACTIVE", 0.01, 20).flat("GPU_UTIL", 0.6, 118).build()));
+        // a measured SM of 0 is idle, whatever GPU_UTIL says about a resident kernel
+        fires(run(rule, card("n1", "GPU-c").held("ml", "notebook", "acme", H3)
+                .flat("SM_ACTIVE", 0.0, 118).flat("GPU_UTIL", 1.0, 118).build()), 1);
+    }
+
     // --- GpuDramBandwidthSaturated ----------------------------------------------------------
 
     @Test

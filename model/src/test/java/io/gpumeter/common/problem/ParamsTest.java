@@ -24,8 +24,7 @@ class ParamsTest {
         assertFalse(Params.flag("open", "FALSE"));
         assertFalse(Params.flag("open", null));
         assertFalse(Params.flag("open", ""));
-        ApiProblem bad = assertThrows(ApiProblem.class, () -> Params.flag("open", "1"));
-        assertEquals(400, bad.status());
+        InvalidInput bad = assertThrows(InvalidInput.class, () -> Params.flag("open", "1"));
         assertEquals("open", bad.field());
         assertEquals("open must be true or false, got '1'", bad.getMessage());
     }
@@ -35,7 +34,62 @@ class ParamsTest {
         assertNull(Params.instantOrNull("from", null));
         assertNull(Params.instantOrNull("from", " "));
         assertEquals(Instant.parse("2026-05-01T00:00:00Z"), Params.instantOrNull("from", "2026-05-01T02:00:00+02:00"));
-        assertEquals("from", assertThrows(ApiProblem.class, () -> Params.instantOrNull("from", "yesterday")).field());
+        assertEquals("from", assertThrows(InvalidInput.class, () -> Params.instantOrNull("from", "yesterday")).field());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', value = {
+            "RFC 3339, Z              | 2026-11-30T12:00:00Z      | 2026-11-30T12:00:00Z",
+            "RFC 3339, an offset      | 2026-11-30T13:30:00+01:00 | 2026-11-30T12:30:00Z",
+            "a form's minute, in UTC  | 2026-11-30T12:00          | 2026-11-30T12:00:00Z",
+            "blanks around            | ' 2026-11-30T12:00 '      | 2026-11-30T12:00:00Z",
+    })
+    void aPagesInstantIsRfc3339OrAFormsMinuteInUtc(String name, String value, String expected) {
+        assertEquals(Instant.parse(expected), Params.formInstant("at", value));
+    }
+
+    @Test
+    void aPagesUnreadableInstantNamesItsField() {
+        InvalidInput bad = assertThrows(InvalidInput.class, () -> Params.formInstant("at", "yesterday"));
+        assertEquals("at", bad.field());
+        assertEquals("at must be a time such as 2026-11-30T12:00:00Z, got 'yesterday'", bad.getMessage());
+        assertEquals("to", assertThrows(InvalidInput.class, () -> Params.formInstant("to", null)).field());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+            "a day              | 2026-11-30   | 2026-11-30 | -",
+            "blanks around      | ' 2026-02-28 ' | 2026-02-28 | -",
+            "no such day        | 2026-02-30   | -          | from must be a date written YYYY-MM-DD, got '2026-02-30'",
+            "a month            | 2026-11      | -          | from must be a date written YYYY-MM-DD, got '2026-11'",
+            "missing            | -            | -          | from must be a date written YYYY-MM-DD, got nothing",
+    })
+    void aDayIsWrittenYyyyMmDd(String name, String value, String expected, String detail) {
+        if (expected != null) {
+            assertEquals(java.time.LocalDate.parse(expected), Params.day("from", value));
+        } else {
+            InvalidInput bad = assertThrows(InvalidInput.class, () -> Params.day("from", value));
+            assertEquals("from", bad.field());
+            assertEquals(detail, bad.getMessage());
+        }
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource(delimiter = '|', nullValues = "-", value = {
+            "a month            | 2026-03      | 2026-03 | -",
+            "a one-digit month  | 2026-3       | -       | month must be a calendar month written YYYY-MM (e.g. 2026-03), got '2026-3'",
+            "month 13           | 2026-13      | -       | month must be a calendar month written YYYY-MM (e.g. 2026-03), got '2026-13'",
+            "a day              | 2026-03-01   | -       | month must be a calendar month written YYYY-MM (e.g. 2026-03), got '2026-03-01'",
+            "missing            | -            | -       | month must be a calendar month written YYYY-MM (e.g. 2026-03), got nothing",
+    })
+    void aMonthIsWrittenYyyyMm(String name, String value, String expected, String detail) {
+        if (expected != null) {
+            assertEquals(java.time.YearMonth.parse(expected), Params.month("month", value));
+        } else {
+            InvalidInput bad = assertThrows(InvalidInput.class, () -> Params.month("month", value));
+            assertEquals("month", bad.field());
+            assertEquals(detail, bad.getMessage());
+        }
     }
 
     enum Speed {
@@ -69,8 +123,7 @@ class ParamsTest {
             "reversed          | 2026-05-01T01:00:00Z | 2026-05-01T00:00:00Z | to   | to must be after from",
     })
     void aBadWindowIsA400NamingTheField(String name, String from, String to, String field, String detail) {
-        ApiProblem bad = assertThrows(ApiProblem.class, () -> Params.window(from, to));
-        assertEquals(400, bad.status());
+        InvalidInput bad = assertThrows(InvalidInput.class, () -> Params.window(from, to));
         assertEquals(field, bad.field());
         assertEquals(detail, bad.getMessage());
     }
@@ -79,12 +132,12 @@ class ParamsTest {
     void aWindowMaySpanAtMostTheLongestAllowed() {
         Instant t0 = Instant.parse("2026-05-01T00:00:00Z");
         assertEquals(Duration.ofDays(7), Params.window(t0, t0.plus(Duration.ofDays(7)), Duration.ofDays(7)).duration());
-        ApiProblem tooLong = assertThrows(ApiProblem.class,
+        InvalidInput tooLong = assertThrows(InvalidInput.class,
                 () -> Params.window(t0, t0.plus(Duration.ofDays(7)).plusSeconds(1), Duration.ofDays(7)));
         assertEquals("to", tooLong.field());
         assertEquals("a window may span at most 7 days", tooLong.getMessage());
         assertEquals("to must be after from",
-                assertThrows(ApiProblem.class, () -> Params.window(t0, t0, Duration.ofDays(7))).getMessage());
+                assertThrows(InvalidInput.class, () -> Params.window(t0, t0, Duration.ofDays(7))).getMessage());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -1,6 +1,6 @@
 package io.gpumeter.common.triage;
 
-import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.common.problem.Params;
 
 import java.time.Instant;
@@ -24,20 +24,20 @@ public record TriageRequest(Triage.SubjectKind kind, String cluster, String name
         for (int i = 0; i < given.length; i++) {
             if (given[i] != null) {
                 if (found >= 0) {
-                    throw ApiProblem.badRequest("pod", "name exactly one of pod, workload, podGroup, node or service");
+                    throw new InvalidInput("pod", "name exactly one of pod, workload, podGroup, node or service");
                 }
                 found = i;
             }
         }
         if (found < 0) {
-            throw ApiProblem.badRequest("pod", "name one of pod, workload, podGroup (each with namespace), node or service");
+            throw new InvalidInput("pod", "name one of pod, workload, podGroup (each with namespace), node or service");
         }
         Triage.SubjectKind kind = kinds[found];
         String name = given[found];
         String ns = Params.optional(namespace);
         if (kind == Triage.SubjectKind.NODE) {
             if (ns != null) {
-                throw ApiProblem.badRequest("namespace", "a node has no namespace; ask node= alone");
+                throw new InvalidInput("namespace", "a node has no namespace; ask node= alone");
             }
         } else {
             int slash = name.indexOf('/');
@@ -47,7 +47,7 @@ public record TriageRequest(Triage.SubjectKind kind, String cluster, String name
             }
             if (ns == null) {
                 String field = kind.parameter();
-                throw ApiProblem.badRequest("namespace", "namespace is required with " + field
+                throw new InvalidInput("namespace", "namespace is required with " + field
                         + " (or write " + field + "=namespace/name)");
             }
         }

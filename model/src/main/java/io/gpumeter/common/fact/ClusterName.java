@@ -1,6 +1,6 @@
 package io.gpumeter.common.fact;
 
-import io.gpumeter.common.problem.ApiProblem;
+import io.gpumeter.common.problem.InvalidInput;
 
 import java.util.regex.Pattern;
 
@@ -12,10 +12,10 @@ public final class ClusterName {
     private ClusterName() {
     }
 
-    /** Returns the name, or throws a 400 problem naming the field. */
+    /** Returns the name, or refuses it as input naming the field (a 400 problem in the services). */
     public static String require(String field, String name) {
         if (name == null || !DNS_LABEL.matcher(name).matches()) {
-            throw ApiProblem.badRequest(field, field + " must be a DNS label (lower-case letters, digits and '-', at most 63 characters), got '" + name + "'");
+            throw new InvalidInput(field, field + " must be a DNS label (lower-case letters, digits and '-', at most 63 characters), got '" + name + "'");
         }
         return name;
     }

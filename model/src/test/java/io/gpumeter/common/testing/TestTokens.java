@@ -13,10 +13,15 @@ import java.security.PrivateKey;
 import java.time.Duration;
 import java.util.List;
 
-/** Tokens signed with the test key pair that {@link AuthEnabled} verifies. */
+/**
+ * Tokens signed with the test key pair that the services' tests (common's {@code AuthEnabled}) and the console's
+ * verify with, and tokens that look right but are not the suite's: another key's, another issuer's.
+ */
 public final class TestTokens {
 
     private static final PrivateKey KEY = Tokens.privateKey(resource("/gpumeter-test-private.pem"));
+    /** Another suite's key: its tokens carry the right claims and are not this suite's. */
+    private static final PrivateKey OTHER_KEY = Tokens.newKeyPair().getPrivate();
 
     /** Every service, as the audience of the token a service under test presents to the (fake) services it calls. */
     public static final List<String> ALL_SERVICES = List.of("collector", "ledger", "slo", "alert", "billing");
@@ -42,6 +47,27 @@ public final class TestTokens {
         return "Bearer " + Tokens.mint(KEY, "test", List.of(groups), ttl);
     }
 
+    /** A bare token of {@code subject} holding {@code groups}, as a person pastes one, valid for a day. */
+    public static String token(String subject, String... groups) {
+        return Tokens.mint(KEY, subject, List.of(groups), Duration.ofDays(1));
+    }
+
+    /** The claims of {@link #token}, signed with another key than the suite's. */
+    public static String foreign(String subject, String... groups) {
+        return Tokens.mint(OTHER_KEY, subject, List.of(groups), Duration.ofDays(1));
+    }
+
+    /** A token signed with the suite's key whose {@code iss} names someone else, valid for an hour. */
+    public static String fromIssuer(String issuer, String subject, String... groups) {
+        JwtClaims claims = new JwtClaims();
+        claims.setIssuer(issuer);
+        claims.setSubject(subject);
+        claims.setIssuedAtToNow();
+        claims.setExpirationTimeMinutesInTheFuture(60);
+        claims.setStringListClaim("groups", List.of(groups));
+        return sign(claims);
+    }
+
     /** A correctly signed token holding {@code groups} that never expires: it has no {@code exp}. */
     public static String bearerWithoutExpiry(String... groups) {
         JwtClaims claims = new JwtClaims();
@@ -49,18 +75,22 @@ public final class TestTokens {
         claims.setSubject("test");
         claims.setIssuedAtToNow();
         claims.setStringListClaim("groups", List.of(groups));
+        return "Bearer " + sign(claims);
+    }
+
+    private static String sign(JwtClaims claims) {
         JsonWebSignature jws = new JsonWebSignature();
         jws.setPayload(claims.toJson());
         jws.setKey(KEY);
         jws.setAlgorithmHeaderValue(AlgorithmIdentifiers.RSA_USING_SHA256);
         try {
-            return "Bearer " + jws.getCompactSerialization();
+            return jws.getCompactSerialization();
         } catch (JoseException e) {
             throw new IllegalStateException(e);
         }
     }
 
-    /** The public half of the test key, as {@link AuthEnabled} verifies with it. */
+    /** The public half of the test key, as the services and the console under test verify with it. */
     public static String publicKeyPem() {
         return resource("/gpumeter-test-public.pem");
     }

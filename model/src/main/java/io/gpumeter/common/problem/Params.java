@@ -4,20 +4,27 @@ import io.gpumeter.common.domain.TimeWindow;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
 import java.time.OffsetDateTime;
+import java.time.YearMonth;
+import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
 import java.util.function.BiPredicate;
 import java.util.function.Function;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * Parses query parameters strictly, turning bad input into a 400 problem that names the parameter. The closed-set
- * readers ({@code oneOf}) throw {@link InvalidInput}, an {@link IllegalArgumentException}, so that domain parsers
- * and configuration readers can use them as well.
+ * Parses parameters strictly, the services' query parameters and the console's addresses alike: every bad value is
+ * an {@link InvalidInput} naming the parameter, which a service answers as a 400 problem and the console shows in
+ * words. Being an {@link IllegalArgumentException}, it serves domain parsers and configuration readers as well.
  */
 public final class Params {
+
+    private static final Pattern MONTH = Pattern.compile("\\d{4}-(0[1-9]|1[0-2])");
 
     private Params() {
     }
@@ -36,19 +43,55 @@ public final class Params {
         if (v.equalsIgnoreCase("true")) {
             return true;
         }
-        throw ApiProblem.badRequest(field, field + " must be true or false, got '" + value + "'");
+        throw new InvalidInput(field, field + " must be true or false, got '" + value + "'");
     }
 
     /** An RFC 3339 timestamp with an offset (e.g. 2026-05-01T00:00:00Z or 2026-05-01T02:00:00+02:00). */
     public static Instant instant(String field, String value) {
         if (value == null || value.isBlank()) {
-            throw ApiProblem.badRequest(field, field + " is required (an RFC 3339 timestamp such as 2026-05-01T00:00:00Z)");
+            throw new InvalidInput(field, field + " is required (an RFC 3339 timestamp such as 2026-05-01T00:00:00Z)");
         }
         try {
             return OffsetDateTime.parse(value.trim()).toInstant();
         } catch (DateTimeParseException e) {
-            throw ApiProblem.badRequest(field, field + " must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z, got '" + value + "'");
+            throw new InvalidInput(field, field + " must be an RFC 3339 timestamp such as 2026-05-01T00:00:00Z, got '" + value + "'");
         }
+    }
+
+    /**
+     * An instant as a page's address or form gives it: RFC 3339 as {@link #instant} reads it, or the minute a
+     * browser's datetime-local field sends ({@code 2026-11-30T12:00}), read in UTC.
+     */
+    public static Instant formInstant(String field, String value) {
+        String text = value == null ? "" : value.strip();
+        try {
+            return OffsetDateTime.parse(text).toInstant();
+        } catch (DateTimeParseException e) {
+            try {
+                return LocalDateTime.parse(text).toInstant(ZoneOffset.UTC);
+            } catch (DateTimeParseException again) {
+                throw new InvalidInput(field, field + " must be a time such as 2026-11-30T12:00:00Z, got '" + value + "'");
+            }
+        }
+    }
+
+    /** A calendar day written YYYY-MM-DD. */
+    public static LocalDate day(String field, String value) {
+        try {
+            return LocalDate.parse(value == null ? "" : value.strip());
+        } catch (DateTimeParseException e) {
+            throw new InvalidInput(field, field + " must be a date written YYYY-MM-DD, got "
+                    + (value == null ? "nothing" : "'" + value + "'"));
+        }
+    }
+
+    /** Exactly YYYY-MM with a two-digit month from 01 to 12. */
+    public static YearMonth month(String field, String value) {
+        if (value == null || !MONTH.matcher(value).matches()) {
+            throw new InvalidInput(field, field + " must be a calendar month written YYYY-MM (e.g. 2026-03), got "
+                    + (value == null ? "nothing" : "'" + value + "'"));
+        }
+        return YearMonth.parse(value);
     }
 
     /** Like {@link #instant} but a missing value means none (null). */
@@ -69,7 +112,7 @@ public final class Params {
     /** The window [from, to) of two instants already read; to must be after from. */
     public static TimeWindow window(Instant from, Instant to) {
         if (!to.isAfter(from)) {
-            throw ApiProblem.badRequest("to", "to must be after from");
+            throw new InvalidInput("to", "to must be after from");
         }
         return new TimeWindow(from, to);
     }
@@ -78,7 +121,7 @@ public final class Params {
     public static TimeWindow window(Instant from, Instant to, Duration longest) {
         TimeWindow window = window(from, to);
         if (window.duration().compareTo(longest) > 0) {
-            throw ApiProblem.badRequest("to", "a window may span at most " + longest.toDays() + " days");
+            throw new InvalidInput("to", "a window may span at most " + longest.toDays() + " days");
         }
         return window;
     }
