@@ -17,7 +17,7 @@ import static org.hamcrest.Matchers.equalTo;
 /** The two feeds alert-service reads: every budget's forecast, and the latest day's cost anomalies. */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class CostWatchResourceTest {
 
     private static final String BUDGETS = "/api/v1/budgets";
