@@ -27,6 +27,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -328,10 +329,7 @@ class SuiteTest {
         orphanBuilder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
         Process orphan = orphanBuilder.start();
         try {
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (Ports.isFree(port) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(100);
-            }
+            await("the orphan to listen").atMost(Duration.ofSeconds(30)).until(() -> !Ports.isFree(port));
             Process gone = new ProcessBuilder("true").start();
             gone.waitFor();
             Files.createDirectories(root.resolve(".gpumeter/run"));
