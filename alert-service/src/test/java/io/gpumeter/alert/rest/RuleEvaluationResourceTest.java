@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 import static io.restassured.RestAssured.given;
@@ -56,8 +57,13 @@ class RuleEvaluationResourceTest {
     private static final Duration H3 = Duration.ofHours(3);
     static final List<JsonNode> RECEIVED = new CopyOnWriteArrayList<>();
 
-    /** Short back-off so the test need not wait. */
+    /** Short back-off, and a clock the tests move on, so that they need not wait. */
     public static class StoppedAlertmanager implements QuarkusTestProfile {
+        @Override
+        public Set<Class<?>> getEnabledAlternatives() {
+            return Set.of(TestClock.class);
+        }
+
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("gpumeter.alert.alertmanager.backoff-initial", "300ms",
@@ -247,7 +253,7 @@ class RuleEvaluationResourceTest {
         });
         receiver.start();
         try {
-            Thread.sleep(1100);
+            TestClock.CLOCK.advance(Duration.ofMillis(1100)); // the longest back-off, 1 s, runs out
             assertEquals(4, delivery.deliver().await().indefinitely());
             assertEquals(4, RECEIVED.size());
             for (JsonNode alert : RECEIVED) {
