@@ -45,6 +45,14 @@ public final class StandIn implements AutoCloseable {
         return new StandIn(server);
     }
 
+    /** A stand-in on this port of the loopback address: where a service under test was told a peer listens. */
+    public static StandIn startOn(int port) {
+        WireMockServer server = new WireMockServer(WireMockConfiguration.options().bindAddress("127.0.0.1")
+                .port(port).containerThreads(24));
+        server.start();
+        return new StandIn(server);
+    }
+
     public String url() {
         return "http://127.0.0.1:" + server.port();
     }

@@ -1,5 +1,6 @@
 package io.gpumeter.slo.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -274,6 +275,19 @@ class TenantSloResourceTest {
         given().queryParam("tenant", "beta").get(SLOS).then().statusCode(200)
                 .body("[0].selector.tenant", equalTo("beta"))
                 .body("[0].selector.containsKey('service')", equalTo(false));
+    }
+
+    /** alert-service's SLO rules read every SLO's state in one read; a tenant's SLOs carry their whole selectors. */
+    @Test
+    void theStatesOfATenantsSlosCarryTheirSelectors() {
+        String answer = given().queryParam("from", "2026-09-01T10:00:00Z").queryParam("to", AT).queryParam("tenant", "acme")
+                .get("/api/v1/slo-states").then().statusCode(200)
+                .body("slo.name", hasItems("acme-ask-requests", "acme-sum", "acme-ttft", "acme-web-up"))
+                .body("find { it.slo.name == 'acme-ask-requests' }.slo.selector.tenant", equalTo("acme"))
+                .body("find { it.slo.name == 'acme-ask-requests' }.slo.selector.service", equalTo("ask"))
+                .body("find { it.slo.name == 'acme-web-up' }.slo.selector.namespace", equalTo("acme-web"))
+                .extract().asString();
+        Contract.record("slo", "slo-states", answer);
     }
 
     private static List<String> names(Map<String, String> query) {
