@@ -150,17 +150,30 @@ final class LedgerAnswers {
 
     /* October as billed: 1-16 October (acme vision H100 100 h / 40 used, acme speech L40S 20 / 5, beta research
      * H100 10 / 10), 16 October on (acme vision H100 50 / 50, beta research L40S 8 / 0). */
-    static final String OCT_1_FINE = array(fine("acme", "vision", "p1", "ns-a", H100, "100", "40"), fine("acme", "speech", "p2", "ns-b", L40S, "20", "5"), fine("beta", "research", "p3", "ns-c", H100, "10", "10"));
-    static final String OCT_2_FINE = array(fine("beta", "research", "p3", "ns-c", L40S, "8", "0"), fine("acme", "vision", "p1", "ns-a", H100, "50", "50"));
-    static final String OCT_1_BY_TENANT = array(byTenant("acme", H100, "100", "40"), byTenant("acme", L40S, "20", "5"), byTenant("beta", H100, "10", "10"));
+    static final String OCT_1_FINE = array(fine("acme", "vision", "p1", "ns-a", H100, "100", "40"),
+            fine("acme", "speech", "p2", "ns-b", L40S, "20", "5"),
+            fine("beta", "research", "p3", "ns-c", H100, "10", "10"));
+    static final String OCT_2_FINE = array(fine("beta", "research", "p3", "ns-c", L40S, "8", "0"),
+            fine("acme", "vision", "p1", "ns-a", H100, "50", "50"));
+    static final String OCT_1_BY_TENANT = array(byTenant("acme", H100, "100", "40"),
+            byTenant("acme", L40S, "20", "5"),
+            byTenant("beta", H100, "10", "10"));
     static final String OCT_2_BY_TENANT = array(byTenant("beta", L40S, "8", "0"), byTenant("acme", H100, "50", "50"));
 
     /* October after late facts: beta's H100 grant was 9 h (9 used), not 10; gamma's 4.0625 h H100 grant (1.5 used)
      * before the 16th arrives; acme's H100 after the 16th was 56 h, not 50. */
-    static final String OCT_1_FINE_CORRECTED = array(fine("acme", "vision", "p1", "ns-a", H100, "100", "40"), fine("acme", "speech", "p2", "ns-b", L40S, "20", "5"), fine("beta", "research", "p3", "ns-c", H100, "9", "9"), fine("gamma", "ops", "p4", "ns-d", H100, "4.0625", "1.5"));
-    static final String OCT_2_FINE_CORRECTED = array(fine("beta", "research", "p3", "ns-c", L40S, "8", "0"), fine("acme", "vision", "p1", "ns-a", H100, "56", "50"));
-    static final String OCT_1_BY_TENANT_CORRECTED = array(byTenant("acme", H100, "100", "40"), byTenant("acme", L40S, "20", "5"), byTenant("beta", H100, "9", "9"), byTenant("gamma", H100, "4.0625", "1.5"));
-    static final String OCT_2_BY_TENANT_CORRECTED = array(byTenant("beta", L40S, "8", "0"), byTenant("acme", H100, "56", "50"));
+    static final String OCT_1_FINE_CORRECTED = array(fine("acme", "vision", "p1", "ns-a", H100, "100", "40"),
+            fine("acme", "speech", "p2", "ns-b", L40S, "20", "5"),
+            fine("beta", "research", "p3", "ns-c", H100, "9", "9"),
+            fine("gamma", "ops", "p4", "ns-d", H100, "4.0625", "1.5"));
+    static final String OCT_2_FINE_CORRECTED = array(fine("beta", "research", "p3", "ns-c", L40S, "8", "0"),
+            fine("acme", "vision", "p1", "ns-a", H100, "56", "50"));
+    static final String OCT_1_BY_TENANT_CORRECTED = array(byTenant("acme", H100, "100", "40"),
+            byTenant("acme", L40S, "20", "5"),
+            byTenant("beta", H100, "9", "9"),
+            byTenant("gamma", H100, "4.0625", "1.5"));
+    static final String OCT_2_BY_TENANT_CORRECTED = array(byTenant("beta", L40S, "8", "0"),
+            byTenant("acme", H100, "56", "50"));
 
     /*
      * June 2025, for energy: cut on the 16th, where the energy tests' second card (pricing energy per cluster) takes
@@ -210,8 +223,11 @@ final class LedgerAnswers {
         String acmeEu = corrected ? "44" : "40";
         for (boolean fine : new boolean[]{false, true}) {
             String dims = fine ? FINE : "tenant,model";
-            answers.put(first + dims, array(energyRow("acme", H100, null, "100", "40", "70.4321", fine), energyRow("beta", L40S, null, "20", "10", "8.25", fine)));
-            answers.put(second + dims + ",cluster", array(energyRow("acme", H100, "eu-1", "50", "50", acmeEu, fine), energyRow("acme", H100, "lab", "10", "0", "2.5", fine), energyRow("beta", L40S, "lab", "4", "4", "3.125", fine)));
+            answers.put(first + dims, array(energyRow("acme", H100, null, "100", "40", "70.4321", fine),
+                    energyRow("beta", L40S, null, "20", "10", "8.25", fine)));
+            answers.put(second + dims + ",cluster", array(energyRow("acme", H100, "eu-1", "50", "50", acmeEu, fine),
+                    energyRow("acme", H100, "lab", "10", "0", "2.5", fine),
+                    energyRow("beta", L40S, "lab", "4", "4", "3.125", fine)));
         }
         answers.put(first + "cluster", array(idleRow("eu-1", "150", "70.4321", "30"), idleRow("lab", "20", "8.25", "5")));
         answers.put(second + "cluster", array(idleRow("eu-1", "50", acmeEu, "12"), idleRow("lab", "14", "5.625", "6.4")));
@@ -239,8 +255,16 @@ final class LedgerAnswers {
      * hours (1 used) on the 9th. By ISO week the same hours fall in 2026-W09 (the 1st, a Sunday), W10 and W11. On the
      * 1st acme's units drew 7.5 kWh on the H100 and 0.75 kWh on the L40S.
      */
-    static final String SERIES_BY_DAY = array(withEnergy(bucketed("acme", H100, "day", "2026-03-01", "10", "4"), "7.5"), withEnergy(bucketed("acme", L40S, "day", "2026-03-01", "2.5", "0"), "0.75"), bucketed("beta", H100, "day", "2026-03-01", "1", "1"), bucketed("acme", H100, "day", "2026-03-02", "0.125", "0.125"), bucketed("acme", H100, "day", "2026-03-09", "3", "1"));
-    static final String SERIES_BY_WEEK = array(bucketed("acme", H100, "week", "2026-W09", "10", "4"), bucketed("acme", L40S, "week", "2026-W09", "2.5", "0"), bucketed("beta", H100, "week", "2026-W09", "1", "1"), bucketed("acme", H100, "week", "2026-W10", "0.125", "0.125"), bucketed("acme", H100, "week", "2026-W11", "3", "1"));
+    static final String SERIES_BY_DAY = array(withEnergy(bucketed("acme", H100, "day", "2026-03-01", "10", "4"), "7.5"),
+            withEnergy(bucketed("acme", L40S, "day", "2026-03-01", "2.5", "0"), "0.75"),
+            bucketed("beta", H100, "day", "2026-03-01", "1", "1"),
+            bucketed("acme", H100, "day", "2026-03-02", "0.125", "0.125"),
+            bucketed("acme", H100, "day", "2026-03-09", "3", "1"));
+    static final String SERIES_BY_WEEK = array(bucketed("acme", H100, "week", "2026-W09", "10", "4"),
+            bucketed("acme", L40S, "week", "2026-W09", "2.5", "0"),
+            bucketed("beta", H100, "week", "2026-W09", "1", "1"),
+            bucketed("acme", H100, "week", "2026-W10", "0.125", "0.125"),
+            bucketed("acme", H100, "week", "2026-W11", "3", "1"));
 
     /** An aggregate with the energy its units drew. */
     private static Map<String, Object> withEnergy(Map<String, Object> aggregate, String kWh) {
@@ -262,8 +286,12 @@ final class LedgerAnswers {
 
     static {
         for (int d = 1; d <= 14; d++) {
-            ANOMALY_DAYS.put(String.format("2026-11-%02dT00:00:00Z", d), array(byTenant("acme", H100, d % 2 == 1 ? "10" : "12", "1"), byTenant("gamma", H100, "15", "15")));
+            ANOMALY_DAYS.put(String.format("2026-11-%02dT00:00:00Z", d),
+                    array(byTenant("acme", H100, d % 2 == 1 ? "10" : "12", "1"), byTenant("gamma", H100, "15", "15")));
         }
-        ANOMALY_DAYS.put("2026-11-15T00:00:00Z", array(byTenant("acme", H100, "20", "1"), byTenant("gamma", H100, "15", "15"), byTenant("beta", L40S, "12", "0"), byTenant("delta", H100, "30", "0")));
+        ANOMALY_DAYS.put("2026-11-15T00:00:00Z", array(byTenant("acme", H100, "20", "1"),
+                byTenant("gamma", H100, "15", "15"),
+                byTenant("beta", L40S, "12", "0"),
+                byTenant("delta", H100, "30", "0")));
     }
 }

@@ -30,8 +30,7 @@ import java.util.stream.Collectors;
  * {@link #HOLDINGS} and {@link #USAGE}, clipped and filtered as the ledger does, and a pod's scheduling decision from
  * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of), and the change
  * book's bulk and impact reads from {@link #CHANGES}, pods' incidents from {@link #INCIDENTS}, and the bulk host read
- * from {@link FakeHost}'s minutes (the cards' clocks-event reasons are {@link #USAGE} series like any other), GPU-hours with
- * the energy of {@link FakeEnergy}'s units (beside any canned rows; 500 while {@link #FAILING} holds "gpu-hours"). A read that
+ * from {@link FakeHost}'s minutes (the cards' clocks-event reasons are {@link #USAGE} series like any other). A read that
  * would answer about a card in {@link #FAILING}, or a decision for a pod ("namespace/pod") there, answers 500. The
  * ledger's per-pod and per-card reads are not offered (404), so a caller that falls back to them is noticed.
  */
@@ -282,16 +281,6 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         if (!post && path.startsWith("/api/v1/changes/") && path.endsWith("/impact")) {
             impact(exchange, path.substring("/api/v1/changes/".length(), path.length() - "/impact".length()), q);
             return;
-        }
-        if (!post && path.equals("/api/v1/gpu-hours")) {
-            // the units' energy beside any canned rows, grouped as the ledger groups them
-            FakeHost.Answer energy = FAILING.contains("gpu-hours") ? new FakeHost.Answer(500,
-                    "{\"title\":\"Internal Server Error\"}") : FakeEnergy.answer(q,
-                    GETS.getOrDefault(path + "?groupBy=" + q.get("groupBy"), GETS.get(path)));
-            if (energy != null) {
-                send(exchange, energy.status(), energy.json());
-                return;
-            }
         }
         if (!post) {
             String canned = GETS.getOrDefault(path + "?groupBy=" + q.get("groupBy"), GETS.get(path));

@@ -1,0 +1,161 @@
+package io.gpumeter.slo.rest;
+
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
+import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.Contract;
+import io.gpumeter.common.testing.StandIn;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+
+import java.math.BigDecimal;
+import java.math.RoundingMode;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+
+/**
+ * The ledger (and billing's and alert-service's reads) as slo-service's tests that state their answers see it: one
+ * {@link StandIn} answering what each test put there for the question it expects, every answer of a recorded read
+ * checked first against the ledger's own example ({@link Contract}). The bulk reads of pods and cards answer that the
+ * ledger knows nothing of them until a test says otherwise; any other read is WireMock's 404.
+ */
+public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
+
+    static final String GPU_HOURS = "/api/v1/gpu-hours";
+    private static final Contract HOURS = Contract.of("ledger", "gpu-hours").freeKeysAt("group");
+    private static final BigDecimal JOULES_PER_KWH = BigDecimal.valueOf(3_600_000);
+    private static StandIn standIn;
+
+    /** A unit a pod has held since before any window a test's reads ask, and still holds. */
+    record Unit(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
+                String tenant, Instant since) {
+    }
+
+    /** The window the read asked, as the answer's own: the unit was held throughout it. */
+    private static final String FROM = "{{jsonPath request.body '$.from'}}";
+    private static final String TO = "{{jsonPath request.body '$.to'}}";
+
+    @Override
+    public Map<String, String> start() {
+        standIn = StandIn.start();
+        // what the ledger answers when it knows nothing of the pods and cards asked
+        for (String read : List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series",
+                "/api/v1/pod-queues", "/api/v1/changes/bulk", "/api/v1/failures/pod-incidents")) {
+            standIn.answer(post(urlPathEqualTo(read)).atPriority(10), "[]");
+        }
+        standIn.answer(post(urlPathEqualTo("/api/v1/host/series")).atPriority(10), "{\"containers\":[],\"nodes\":[]}");
+        String url = standIn.url();
+        return Map.of("quarkus.rest-client.ledger.url", url, "quarkus.rest-client.billing.url", url,
+                "quarkus.rest-client.alert.url", url);
+    }
+
+    @Override
+    public void stop() {
+        standIn.close();
+    }
+
+    /** A GPU-hours answer, once checked against the ledger's example of that read. */
+    static StubMapping gpuHours(MappingBuilder request, List<Map<String, Object>> rows) {
+        return standIn.answer(request, HOURS.check(StandIn.text(rows)));
+    }
+
+    /**
+     * Units held throughout every window asked: each read of pods' holdings and of cards' holdings answers them, each
+     * pod's and each card's, over the window the read asked (the ledger's answer for a unit held before and after it).
+     */
+    static void heldThroughout(List<Unit> units) {
+        Map<String, List<Map<String, Object>>> byPod = new LinkedHashMap<>();
+        Map<String, List<Map<String, Object>>> byCard = new LinkedHashMap<>();
+        for (Unit u : units) {
+            byPod.computeIfAbsent(u.namespace() + "/" + u.pod(), k -> new ArrayList<>()).add(held(u));
+            byCard.computeIfAbsent(u.gpuUuid(), k -> new ArrayList<>()).add(held(u));
+        }
+        List<Map<String, Object>> pods = new ArrayList<>();
+        byPod.forEach((key, held) -> pods.add(Map.of("namespace", key.substring(0, key.indexOf('/')),
+                "pod", key.substring(key.indexOf('/') + 1), "units", held)));
+        List<Map<String, Object>> cards = new ArrayList<>();
+        byCard.forEach((gpu, held) -> cards.add(Map.of("gpuUuid", gpu, "units", held)));
+        standIn.answer(post(urlPathEqualTo("/api/v1/holdings")), templated(Contract.of("ledger", "holdings")
+                .check(StandIn.text(pods))));
+        standIn.answer(post(urlPathEqualTo("/api/v1/card-holdings")), templated(Contract.of("ledger", "card-holdings")
+                .check(StandIn.text(cards))));
+    }
+
+    private static Map<String, Object> held(Unit u) {
+        Map<String, Object> occupant = new LinkedHashMap<>();
+        occupant.put("cluster", "c1");
+        occupant.put("node", u.node());
+        occupant.put("gpuUuid", u.gpuUuid());
+        occupant.put("namespace", u.namespace());
+        occupant.put("pod", u.pod());
+        occupant.put("podUid", "uid-" + u.pod());
+        occupant.put("owner", Map.of("kind", u.ownerKind(), "name", u.ownerName()));
+        occupant.put("tenant", u.tenant());
+        occupant.put("unit", Map.of("kind", "WHOLE", "source", "device-plugin"));
+        occupant.put("fraction", BigDecimal.ONE);
+        occupant.put("since", u.since().toString());
+        occupant.put("until", null);
+        Map<String, Object> unit = new LinkedHashMap<>();
+        unit.put("from", FROM);
+        unit.put("to", TO);
+        unit.put("occupant", occupant);
+        return unit;
+    }
+
+    private static ResponseDefinitionBuilder templated(String json) {
+        return StandIn.json(200, json).withTransformers("response-template");
+    }
+
+    /** Answers a recorded read of the ledger with this JSON, once checked against the ledger's example of it. */
+    static StubMapping answer(MappingBuilder request, String read, String json) {
+        return standIn.answer(request, Contract.of("ledger", read).check(json));
+    }
+
+    /** Answers a read that holds no recorded example's fields to check (or an empty list) with this JSON. */
+    static StubMapping answer(MappingBuilder request, String json) {
+        return standIn.answer(request, json);
+    }
+
+    /** Answers with a 500 until {@link #remove}d, ahead of the read's own answer. */
+    static StubMapping failing(MappingBuilder request) {
+        return standIn.answer(request.atPriority(1), StandIn.problem(500, "Internal Server Error"));
+    }
+
+    static void remove(StubMapping stub) {
+        standIn.server().removeStubMapping(stub);
+    }
+
+    static List<LoggedRequest> calls(RequestPatternBuilder requests) {
+        return standIn.calls(requests);
+    }
+
+    /**
+     * One row of GPU-hours with energy as the ledger answers it when no activity was measured: nothing used, all idle,
+     * the energy in kWh to 9 places, the share of the hours it was measured for, its sources (null: none).
+     */
+    static Map<String, Object> energyRow(Map<String, String> group, String allocatedGpuHours, long joules,
+                                         String energyCoverage, String energySource) {
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("key", String.join("/", group.values()));
+        row.put("group", group);
+        row.put("allocatedGpuHours", new BigDecimal(allocatedGpuHours));
+        row.put("usedGpuHours", BigDecimal.ZERO);
+        row.put("idleGpuHours", new BigDecimal(allocatedGpuHours));
+        row.put("usageCoverage", BigDecimal.ZERO);
+        row.put("activityMetric", null);
+        row.put("usageConfidence", "NONE");
+        row.put("usageSource", null);
+        row.put("energyKWh", BigDecimal.valueOf(joules).divide(JOULES_PER_KWH, 9, RoundingMode.HALF_EVEN).stripTrailingZeros());
+        row.put("energyCoverage", new BigDecimal(energyCoverage));
+        row.put("energySource", energySource);
+        row.put("idleEnergyKWh", null);
+        return row;
+    }
+}
