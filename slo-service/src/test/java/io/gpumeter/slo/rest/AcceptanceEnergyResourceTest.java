@@ -64,6 +64,7 @@ class AcceptanceEnergyResourceTest {
             return;
         }
         stored = true;
+        LedgerStandIn.reset();
         List<String> gauges = new ArrayList<>();
         List<String> requests = new ArrayList<>();
         for (String[] pod : new String[][]{{"qe-solo", "solo-0", "180000"}, {"qe-shared", "share-0", "60000"},

@@ -114,6 +114,7 @@ class CapacityPlanResourceTest {
 
     @BeforeEach
     void storeOnce() {
+        LedgerStandIn.reset();
         // the ledger is asked for the history in UTC days
         for (String[] read : new String[][]{{"/api/v1/capacity/supply", "supply", SUPPLY}, {"/api/v1/demand", "demand", DEMAND}}) {
             LedgerStandIn.answer(get(urlPathEqualTo(read[0])).withQueryParam("from", WireMock.equalTo("2031-03-01T00:00:00Z"))

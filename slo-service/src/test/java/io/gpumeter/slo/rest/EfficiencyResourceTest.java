@@ -68,6 +68,7 @@ class EfficiencyResourceTest {
             return;
         }
         stored = true;
+        LedgerStandIn.reset();
         List<String> lines = new ArrayList<>(List.of(
                 tokens("eff-chat", "eff", "chat-0", "10:00:10", 1_000), tokens("eff-chat", "eff", "chat-0", "10:30:00", 73_000),
                 tokens("eff-chat", "eff", "chat-0", "10:59:50", 145_000),

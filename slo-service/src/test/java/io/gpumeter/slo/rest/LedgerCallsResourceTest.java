@@ -53,6 +53,7 @@ class LedgerCallsResourceTest {
                 }
             }
         }
+        LedgerStandIn.reset();
         LedgerStandIn.heldThroughout(held);
         given().contentType("application/x-ndjson").body(String.join("\n", lines).getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(200);

@@ -16,7 +16,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
@@ -35,7 +38,27 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
 
     /** A unit a pod has held since before any window a test's reads ask, and still holds. */
     record Unit(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
-                String tenant, Instant since) {
+                String tenant, Instant since, String kind, String fraction, Integer cores, Long memoryMiB,
+                boolean arrivedInWindow) {
+
+        /** A whole card. */
+        Unit(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
+             String tenant, Instant since) {
+            this(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, "WHOLE", "1", null, null, false);
+        }
+
+        /** A share of a card. */
+        Unit(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
+             String tenant, Instant since, String kind, String fraction, Integer cores, Long memoryMiB) {
+            this(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, kind, fraction, cores, memoryMiB,
+                    false);
+        }
+
+        /** This unit taken during every window the test's reads ask: held from its start to the window's end. */
+        Unit arrivingInTheWindow() {
+            return new Unit(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, kind, fraction, cores,
+                    memoryMiB, true);
+        }
     }
 
     /** The window the read asked, as the answer's own: the unit was held throughout it. */
@@ -45,15 +68,23 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         standIn = StandIn.start();
-        // what the ledger answers when it knows nothing of the pods and cards asked
+        reset();
+        String url = standIn.url();
+        return Map.of("quarkus.rest-client.ledger.url", url, "quarkus.rest-client.billing.url", url,
+                "quarkus.rest-client.alert.url", url);
+    }
+
+    /**
+     * Nothing answered but what the ledger says of pods and cards it knows nothing of, and no calls: test classes share
+     * the stand-in as they share the service, so each starts its own story with this.
+     */
+    static void reset() {
+        standIn.reset();
         for (String read : List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series",
                 "/api/v1/pod-queues", "/api/v1/changes/bulk", "/api/v1/failures/pod-incidents")) {
             standIn.answer(post(urlPathEqualTo(read)).atPriority(10), "[]");
         }
         standIn.answer(post(urlPathEqualTo("/api/v1/host/series")).atPriority(10), "{\"containers\":[],\"nodes\":[]}");
-        String url = standIn.url();
-        return Map.of("quarkus.rest-client.ledger.url", url, "quarkus.rest-client.billing.url", url,
-                "quarkus.rest-client.alert.url", url);
     }
 
     @Override
@@ -67,8 +98,9 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
     }
 
     /**
-     * Units held throughout every window asked: each read of pods' holdings and of cards' holdings answers them, each
-     * pod's and each card's, over the window the read asked (the ledger's answer for a unit held before and after it).
+     * Units held throughout every window asked: each read of pods' holdings and of cards' holdings answers them over
+     * the window the read asked (the ledger's answer for a unit held before and after it). A read of one pod or one
+     * card answers that pod's or card's alone; a read of several, all of them.
      */
     static void heldThroughout(List<Unit> units) {
         Map<String, List<Map<String, Object>>> byPod = new LinkedHashMap<>();
@@ -77,15 +109,39 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
             byPod.computeIfAbsent(u.namespace() + "/" + u.pod(), k -> new ArrayList<>()).add(held(u));
             byCard.computeIfAbsent(u.gpuUuid(), k -> new ArrayList<>()).add(held(u));
         }
+        Contract holdings = Contract.of("ledger", "holdings");
+        Contract cardHoldings = Contract.of("ledger", "card-holdings");
         List<Map<String, Object>> pods = new ArrayList<>();
-        byPod.forEach((key, held) -> pods.add(Map.of("namespace", key.substring(0, key.indexOf('/')),
-                "pod", key.substring(key.indexOf('/') + 1), "units", held)));
+        byPod.forEach((key, held) -> {
+            String namespace = key.substring(0, key.indexOf('/'));
+            String pod = key.substring(key.indexOf('/') + 1);
+            Map<String, Object> answer = Map.of("namespace", namespace, "pod", pod, "units", held);
+            pods.add(answer);
+            standIn.answer(post(urlPathEqualTo("/api/v1/holdings")).atPriority(4)
+                    .withRequestBody(matchingJsonPath("$.pods.length()", equalTo("1")))
+                    .withRequestBody(matchingJsonPath("$.pods[0].namespace", equalTo(namespace)))
+                    .withRequestBody(matchingJsonPath("$.pods[0].pod", equalTo(pod))),
+                    templated(holdings.check(StandIn.text(List.of(answer)))));
+        });
         List<Map<String, Object>> cards = new ArrayList<>();
-        byCard.forEach((gpu, held) -> cards.add(Map.of("gpuUuid", gpu, "units", held)));
-        standIn.answer(post(urlPathEqualTo("/api/v1/holdings")), templated(Contract.of("ledger", "holdings")
-                .check(StandIn.text(pods))));
-        standIn.answer(post(urlPathEqualTo("/api/v1/card-holdings")), templated(Contract.of("ledger", "card-holdings")
-                .check(StandIn.text(cards))));
+        byCard.forEach((gpu, held) -> {
+            Map<String, Object> answer = Map.of("gpuUuid", gpu, "units", held);
+            cards.add(answer);
+            standIn.answer(post(urlPathEqualTo("/api/v1/card-holdings")).atPriority(4)
+                    .withRequestBody(matchingJsonPath("$.gpus.length()", equalTo("1")))
+                    .withRequestBody(matchingJsonPath("$.gpus[0]", equalTo(gpu))),
+                    templated(cardHoldings.check(StandIn.text(List.of(answer)))));
+        });
+        // a read of several of these pods or cards; other tests' reads of the shared stand-in keep their own answers
+        standIn.answer(post(urlPathEqualTo("/api/v1/holdings")).withRequestBody(matchingJsonPath("$.pods[?(@.pod in ["
+                + quoted(byPod.keySet().stream().map(k -> k.substring(k.indexOf('/') + 1))) + "])]")),
+                templated(holdings.check(StandIn.text(pods))));
+        standIn.answer(post(urlPathEqualTo("/api/v1/card-holdings")).withRequestBody(matchingJsonPath("$.gpus[?(@ in ["
+                + quoted(byCard.keySet().stream()) + "])]")), templated(cardHoldings.check(StandIn.text(cards))));
+    }
+
+    private static String quoted(java.util.stream.Stream<String> names) {
+        return names.distinct().map(n -> "'" + n + "'").collect(Collectors.joining(","));
     }
 
     private static Map<String, Object> held(Unit u) {
@@ -98,24 +154,32 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
         occupant.put("podUid", "uid-" + u.pod());
         occupant.put("owner", Map.of("kind", u.ownerKind(), "name", u.ownerName()));
         occupant.put("tenant", u.tenant());
-        occupant.put("unit", Map.of("kind", "WHOLE", "source", "device-plugin"));
-        occupant.put("fraction", BigDecimal.ONE);
+        Map<String, Object> unit = new LinkedHashMap<>();
+        unit.put("kind", u.kind());
+        unit.put("cores", u.cores());
+        unit.put("memoryMiB", u.memoryMiB());
+        unit.put("source", "WHOLE".equals(u.kind()) ? "device-plugin" : "hami-annotation");
+        occupant.put("unit", unit);
+        occupant.put("fraction", new BigDecimal(u.fraction()));
         occupant.put("since", u.since().toString());
         occupant.put("until", null);
-        Map<String, Object> unit = new LinkedHashMap<>();
-        unit.put("from", FROM);
-        unit.put("to", TO);
-        unit.put("occupant", occupant);
-        return unit;
+        Map<String, Object> held = new LinkedHashMap<>();
+        held.put("from", u.arrivedInWindow() ? u.since().toString() : FROM);
+        held.put("to", TO);
+        held.put("occupant", occupant);
+        return held;
     }
 
     private static ResponseDefinitionBuilder templated(String json) {
         return StandIn.json(200, json).withTransformers("response-template");
     }
 
-    /** Answers a recorded read of the ledger with this JSON, once checked against the ledger's example of it. */
+    /**
+     * Answers a recorded read of the ledger with this JSON, once checked against the ledger's example of it (a row's
+     * group holds the dimensions asked, whichever they are).
+     */
     static StubMapping answer(MappingBuilder request, String read, String json) {
-        return standIn.answer(request, Contract.of("ledger", read).check(json));
+        return standIn.answer(request, Contract.of("ledger", read).freeKeysAt("group").check(json));
     }
 
     /** Answers a read that holds no recorded example's fields to check (or an empty list) with this JSON. */

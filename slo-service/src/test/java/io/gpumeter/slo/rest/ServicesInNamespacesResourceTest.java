@@ -66,6 +66,7 @@ class ServicesInNamespacesResourceTest {
             return;
         }
         stored = true;
+        LedgerStandIn.reset();
         Instant nine = ALONE.minus(Duration.ofHours(1));
         LedgerStandIn.heldThroughout(List.of(
                 new LedgerStandIn.Unit("b-ns", "chat-b0", "GPU-NB", "nb", "Deployment", "chat", "tenant-b", nine),
