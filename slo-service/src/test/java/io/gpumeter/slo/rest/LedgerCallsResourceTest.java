@@ -9,7 +9,6 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 import java.nio.charset.StandardCharsets;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -78,17 +77,7 @@ class LedgerCallsResourceTest {
     static List<String> tenantReads(int before) {
         List<LoggedRequest> all = calls();
         return all.subList(before, all.size()).stream().filter(r -> r.getUrl().startsWith("/api/v1/holdings"))
-                .map(LoggedRequest::getBodyAsString).filter(body -> !placesForChanges(body)).toList();
-    }
-
-    /**
-     * Whether a holdings read is the one that places a burning SLO's pods on their nodes for the changes before it: its
-     * window is the look-back before the status, one day by default. Tenant reads span hours.
-     */
-    private static boolean placesForChanges(String body) {
-        JsonPath asked = new JsonPath(body);
-        return Duration.between(Instant.parse(asked.getString("from")), Instant.parse(asked.getString("to")))
-                .equals(Duration.ofDays(1));
+                .map(LoggedRequest::getBodyAsString).filter(body -> !LedgerStandIn.placesForChanges(body)).toList();
     }
 
     @ParameterizedTest(name = "{0} pods")

@@ -39,25 +39,32 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
     /** A unit a pod has held since before any window a test's reads ask, and still holds. */
     record Unit(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
                 String tenant, Instant since, String kind, String fraction, Integer cores, Long memoryMiB,
-                boolean arrivedInWindow) {
+                boolean arrivedInWindow, Instant until) {
 
         /** A whole card. */
         Unit(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
              String tenant, Instant since) {
-            this(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, "WHOLE", "1", null, null, false);
+            this(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, "WHOLE", "1", null, null, false,
+                    null);
         }
 
         /** A share of a card. */
         Unit(String namespace, String pod, String gpuUuid, String node, String ownerKind, String ownerName,
              String tenant, Instant since, String kind, String fraction, Integer cores, Long memoryMiB) {
             this(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, kind, fraction, cores, memoryMiB,
-                    false);
+                    false, null);
         }
 
-        /** This unit taken during every window the test's reads ask: held from its start to the window's end. */
+        /** This unit taken during the windows the test's reads ask: held from its start on. */
         Unit arrivingInTheWindow() {
             return new Unit(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, kind, fraction, cores,
-                    memoryMiB, true);
+                    memoryMiB, true, until);
+        }
+
+        /** This unit released during the windows the test's reads ask: held until then. */
+        Unit leavingAt(Instant released) {
+            return new Unit(namespace, pod, gpuUuid, node, ownerKind, ownerName, tenant, since, kind, fraction, cores,
+                    memoryMiB, arrivedInWindow, released);
         }
     }
 
@@ -162,10 +169,10 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
         occupant.put("unit", unit);
         occupant.put("fraction", new BigDecimal(u.fraction()));
         occupant.put("since", u.since().toString());
-        occupant.put("until", null);
+        occupant.put("until", u.until() == null ? null : u.until().toString());
         Map<String, Object> held = new LinkedHashMap<>();
         held.put("from", u.arrivedInWindow() ? u.since().toString() : FROM);
-        held.put("to", TO);
+        held.put("to", u.until() == null ? TO : u.until().toString());
         held.put("occupant", occupant);
         return held;
     }
@@ -198,6 +205,16 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
 
     static List<LoggedRequest> calls(RequestPatternBuilder requests) {
         return standIn.calls(requests);
+    }
+
+    /**
+     * Whether a holdings read's body is the one that places a burning SLO's pods on their nodes for the changes before
+     * it: its window is the look-back before the status, one day by default. Tenant reads span hours.
+     */
+    static boolean placesForChanges(String body) {
+        io.restassured.path.json.JsonPath asked = new io.restassured.path.json.JsonPath(body);
+        return java.time.Duration.between(Instant.parse(asked.getString("from")), Instant.parse(asked.getString("to")))
+                .equals(java.time.Duration.ofDays(1));
     }
 
     /**
