@@ -249,10 +249,8 @@ class ConsoleEndToEndTest {
 
     /** The demo sends the alerts its rules fire back as Alertmanager would: the runbook's dry-run actions are audited. */
     private void dryRunActions() throws IOException, InterruptedException {
-        Instant deadline = Instant.now().plusSeconds(60);
-        while (api(Service.ALERT, "/api/v1/actions", Map.of()).getList("$").isEmpty() && Instant.now().isBefore(deadline)) {
-            Thread.sleep(2000);
-        }
+        DemoEndToEndTest.eventually(Duration.ofSeconds(60), () -> api(Service.ALERT, "/api/v1/actions", Map.of()),
+                actions -> !actions.getList("$").isEmpty());
         browser.go("/alerts?state=all");
         List<String> modes = browser.texts("#actions-table tbody tr td");
         assertTrue(modes.stream().anyMatch(c -> c.contains("dry-run") || c.contains("DRY_RUN")), modes.toString());

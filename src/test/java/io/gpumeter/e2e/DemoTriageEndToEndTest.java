@@ -65,14 +65,9 @@ class DemoTriageEndToEndTest {
     }
 
     /** Polls, since the last facts of the demo may still be on their way. */
-    static JsonPath triageUntil(Map<String, String> query, String cause) throws InterruptedException {
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        JsonPath last = triage(query);
-        while (!cause.equals(last.getString("cause")) && Instant.now().isBefore(deadline)) {
-            Thread.sleep(1000);
-            last = triage(query);
-        }
-        return last;
+    static JsonPath triageUntil(Map<String, String> query, String cause) {
+        return DemoEndToEndTest.eventually(Duration.ofSeconds(60), () -> triage(query),
+                answer -> cause.equals(answer.getString("cause")));
     }
 
     /** Every answer that names a cause carries the facts that decided it, with commands, and the runbook's fix. */

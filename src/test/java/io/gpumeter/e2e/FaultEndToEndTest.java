@@ -47,8 +47,8 @@ import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.BooleanSupplier;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -170,8 +170,10 @@ class FaultEndToEndTest {
             Instant scheduled = april.plus(Duration.ofHours(i));
             k8s.resource(pod("waiting", "after-" + i, scheduled, scheduled.plus(Duration.ofMinutes(30)))).create();
         }
-        await(Duration.ofSeconds(60), "all five waiting pods in the ledger", () -> podFacts("waiting") == 5);
-        await(Duration.ofSeconds(10), "the buffer to drain", () -> bufferedFacts() == 0);
+        await("all five waiting pods in the ledger").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> podFacts("waiting") == 5);
+        await("the buffer to drain").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
+                .until(() -> bufferedFacts() == 0);
         assertHours("1.5", hours("2026-04-01T00:00:00Z", "2026-05-01T00:00:00Z").get("waiting-co"));
     }
 
@@ -201,7 +203,8 @@ class FaultEndToEndTest {
         for (; created < 10; created++) {
             k8s.resource(steadyPod(created, march)).create();
         }
-        await(Duration.ofSeconds(60), "the first 10 pods in the ledger", () -> podFacts("steady") == 10);
+        await("the first 10 pods in the ledger").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> podFacts("steady") == 10);
         assertEquals(0, bufferedFacts(), "nothing waits while the ledger takes every batch");
 
         suite.faults().stopDatabase();
@@ -235,8 +238,10 @@ class FaultEndToEndTest {
         }
         assertEquals(70, created);
 
-        await(Duration.ofSeconds(90), "all 70 pods in the ledger", () -> podFacts("steady") == 70);
-        await(Duration.ofSeconds(10), "the buffer to drain", () -> bufferedFacts() == 0);
+        await("all 70 pods in the ledger").atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(250))
+                .until(() -> podFacts("steady") == 70);
+        await("the buffer to drain").atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(250))
+                .until(() -> bufferedFacts() == 0);
         assertEquals(70, sqlCount("SELECT count(DISTINCT uid) FROM ledger.pod_fact WHERE cluster = '" + CLUSTER
                 + "' AND namespace = 'steady'"), "one fact per pod: the ADDED each pod made");
         assertEquals(70, sqlCount("SELECT count(*) FROM ledger.allocation_segment WHERE cluster = '" + CLUSTER
@@ -259,12 +264,13 @@ class FaultEndToEndTest {
 
         CompletableFuture<HttpResponse<String>> firstTry = CompletableFuture.supplyAsync(() -> replay(stream, cluster));
         AtomicBoolean writing = new AtomicBoolean();
-        awaitQuietly(Duration.ofSeconds(60), Duration.ofMillis(10), () -> {
-            if (ledgerWriting()) {
-                writing.set(true);
-            }
-            return writing.get() || firstTry.isDone();
-        });
+        await("the ledger writing the batch, or the batch taken").atMost(Duration.ofSeconds(60))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofMillis(10)).until(() -> {
+                    if (ledgerWriting()) {
+                        writing.set(true);
+                    }
+                    return writing.get() || firstTry.isDone();
+                });
         suite.faults().kill(Service.LEDGER);
         assertTrue(writing.get(), "the ledger was caught writing the batch");
 
@@ -316,7 +322,8 @@ class FaultEndToEndTest {
             Instant scheduled = Instant.parse("2026-04-0" + (i + 1) + "T00:00:00Z");
             running.add(k8s.resource(pod("restart", "running-" + i, scheduled, null)).create());
         }
-        await(Duration.ofSeconds(60), "the running pods in the ledger", () -> openSegments("restart") == 5);
+        await("the running pods in the ledger").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> openSegments("restart") == 5);
 
         suite.faults().kill(Service.COLLECTOR);
         for (Pod p : running) {
@@ -334,13 +341,14 @@ class FaultEndToEndTest {
         assertEquals(5, openSegments("restart"), "nothing reaches the ledger while the collector is down");
 
         suite.faults().start(Service.COLLECTOR);
-        await(Duration.ofSeconds(60), "the list after the restart",
-                () -> sqlCount(namespaceSegments("restart")) == 13 && openSegments("restart") == 3);
+        await("the list after the restart").atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> sqlCount(namespaceSegments("restart")) == 13 && openSegments("restart") == 3);
         for (Pod p : late) {
             Instant scheduled = Instant.parse(p.getStatus().getConditions().get(0).getLastTransitionTime());
             k8s.resource(finished(k8s.resource(p).get(), scheduled.plus(Duration.ofHours(3)))).update();
         }
-        await(Duration.ofSeconds(30), "the late pods to finish", () -> openSegments("restart") == 0);
+        await("the late pods to finish").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> openSegments("restart") == 0);
 
         Map<String, String> spans = new TreeMap<>();
         try (Connection c = jdbc(); Statement s = c.createStatement();
@@ -396,8 +404,8 @@ class FaultEndToEndTest {
             signal("CONT", ledgerPid);
         }
 
-        await(Duration.ofSeconds(BREAKER_DELAY_SECONDS + 60), "billing to see the ledger again",
-                () -> "up".equals(ledgerHealth().path("state").asText()));
+        await("billing to see the ledger again").atMost(Duration.ofSeconds(BREAKER_DELAY_SECONDS + 60)).pollInterval(Duration.ofMillis(250))
+                .until(() -> "up".equals(ledgerHealth().path("state").asText()));
         HttpResponse<String> after = report("2026-01");
         assertEquals(200, after.statusCode(), after.body());
         assertEquals(before.body(), after.body());
@@ -427,8 +435,8 @@ class FaultEndToEndTest {
         }
         String rollup = "SELECT %s FROM ledger.usage_minute WHERE cluster = '" + CLUSTER
                 + "' AND gpu_uuid = 'GPU-BUFFERED' AND field = 'SM_ACTIVE' AND minute = '2026-02-03T10:00:00Z'";
-        await(Duration.ofSeconds(30), "the buffered samples in the rollup",
-                () -> sqlCount(String.format(rollup, "coalesce(sum(samples), 0)")) == 3);
+        await("the buffered samples in the rollup").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(250))
+                .until(() -> sqlCount(String.format(rollup, "coalesce(sum(samples), 0)")) == 3);
         assertEquals(1500, sqlCount(String.format(rollup, "round(sum(sum) * 1000)::bigint")));
         assertEquals(900, sqlCount(String.format(rollup, "round(max(max) * 1000)::bigint")));
         assertEquals(1, sqlCount(String.format(rollup, "count(*)")));
@@ -536,12 +544,9 @@ class FaultEndToEndTest {
 
     /** Sends a replay again while the answer is 503, as a client told "send it again" does. */
     static HttpResponse<String> replayUntilTaken(String body, String cluster) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        HttpResponse<String> answer = replay(body, cluster);
-        while (answer.statusCode() == 503 && System.nanoTime() < deadline) {
-            Thread.sleep(1000);
-            answer = replay(body, cluster);
-        }
+        HttpResponse<String> answer = await("the collector to take the replay").atMost(Duration.ofSeconds(60))
+                .pollDelay(Duration.ZERO).pollInterval(Duration.ofSeconds(1))
+                .until(() -> replay(body, cluster), sent -> sent.statusCode() != 503);
         assertEquals(200, answer.statusCode(), answer.body());
         return answer;
     }
@@ -636,20 +641,5 @@ class FaultEndToEndTest {
     static void signal(String name, long pid) throws IOException, InterruptedException {
         Process kill = new ProcessBuilder("/bin/sh", "-c", "kill -" + name + " " + pid).inheritIO().start();
         assertEquals(0, kill.waitFor(), "kill -" + name + " " + pid);
-    }
-
-    static void await(Duration timeout, String what, BooleanSupplier condition) throws InterruptedException {
-        assertTrue(awaitQuietly(timeout, Duration.ofMillis(250), condition), "timed out after " + timeout.toSeconds() + " s waiting for " + what);
-    }
-
-    static boolean awaitQuietly(Duration timeout, Duration poll, BooleanSupplier condition) throws InterruptedException {
-        long deadline = System.nanoTime() + timeout.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                return false;
-            }
-            Thread.sleep(poll.toMillis());
-        }
-        return true;
     }
 }

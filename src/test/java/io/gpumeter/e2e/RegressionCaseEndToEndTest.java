@@ -72,21 +72,21 @@ class RegressionCaseEndToEndTest {
     /** The ledger's incident of the job's failed allocation, waited for since the demo's last facts may be on their way. */
     static JsonPath oomIncident() throws InterruptedException {
         String[] pod = signals.oomPodKey().split("/");
-        Instant deadline = Instant.now().plus(Duration.ofSeconds(60));
-        while (true) {
-            JsonPath all = given().header("Authorization", "Bearer " + demo.adminToken())
-                    .queryParam("from", Rfc3339.format(signals.oomAt().minus(Duration.ofHours(1))))
-                    .queryParam("to", Rfc3339.format(signals.oomAt().plus(Duration.ofHours(1))))
-                    .get(demo.url(Service.LEDGER).resolve("/api/v1/failures/incidents").toString())
-                    .then().statusCode(200).extract().jsonPath();
-            List<Map<String, Object>> ours = all.<Map<String, Object>>getList("$").stream()
-                    .filter(i -> pod[0].equals(i.get("namespace")) && pod[1].equals(i.get("pod"))).toList();
-            if (!ours.isEmpty() || Instant.now().isAfter(deadline)) {
-                assertEquals(1, ours.size(), "one incident of " + signals.oomPodKey() + ": " + all.prettify());
-                return new JsonPath(JSON.valueToTree(ours.get(0)).toString());
-            }
-            Thread.sleep(1000);
-        }
+        JsonPath all = DemoEndToEndTest.eventually(Duration.ofSeconds(60), () -> given()
+                        .header("Authorization", "Bearer " + demo.adminToken())
+                        .queryParam("from", Rfc3339.format(signals.oomAt().minus(Duration.ofHours(1))))
+                        .queryParam("to", Rfc3339.format(signals.oomAt().plus(Duration.ofHours(1))))
+                        .get(demo.url(Service.LEDGER).resolve("/api/v1/failures/incidents").toString())
+                        .then().statusCode(200).extract().jsonPath(),
+                answer -> !ours(answer, pod).isEmpty());
+        List<Map<String, Object>> ours = ours(all, pod);
+        assertEquals(1, ours.size(), "one incident of " + signals.oomPodKey() + ": " + all.prettify());
+        return new JsonPath(JSON.valueToTree(ours.get(0)).toString());
+    }
+
+    private static List<Map<String, Object>> ours(JsonPath incidents, String[] pod) {
+        return incidents.<Map<String, Object>>getList("$").stream()
+                .filter(i -> pod[0].equals(i.get("namespace")) && pod[1].equals(i.get("pod"))).toList();
     }
 
     @Test

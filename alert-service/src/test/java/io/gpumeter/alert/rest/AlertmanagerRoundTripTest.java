@@ -30,8 +30,8 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -123,16 +123,6 @@ class AlertmanagerRoundTripTest {
         return action != null && !"PENDING".equals(action.get("result"));
     }
 
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(45).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(250);
-        }
-    }
-
     @Test
     @Order(1)
     void anAlertGoesOutComesBackAndTheRunbookActs() throws InterruptedException {
@@ -148,7 +138,8 @@ class AlertmanagerRoundTripTest {
         JsonPath ours = given().get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
         String lostFp = ours.getString("find { it.alertname == 'GpuFallenOffBus' }.fingerprint");
         String dramFp = ours.getString("find { it.alertname == 'GpuDramBandwidthSaturated' }.fingerprint");
-        await(() -> alertmanagerAlerts().size() == 2, "Alertmanager to hold both alerts");
+        await("Alertmanager to hold both alerts").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250))
+                .until(() -> alertmanagerAlerts().size() == 2);
         for (JsonNode a : alertmanagerAlerts()) {
             String name = a.path("labels").path("alertname").asText();
             assertEquals(name.equals("GpuFallenOffBus") ? lostFp : dramFp, a.path("fingerprint").asText(),
@@ -159,8 +150,8 @@ class AlertmanagerRoundTripTest {
         }
 
         // an action is recorded PENDING first and applied after (the outbox): wait for its outcome, not its record
-        await(() -> settled(action("GpuFallenOffBus", "cordon")) && settled(action("GpuDramBandwidthSaturated", "freeze-decode")),
-                "the webhook to come back and the runbook to act");
+        await("the webhook to come back and the runbook to act").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250))
+                .until(() -> settled(action("GpuFallenOffBus", "cordon")) && settled(action("GpuDramBandwidthSaturated", "freeze-decode")));
         Map<String, Object> cordon = action("GpuFallenOffBus", "cordon");
         assertEquals("APPLIED", cordon.get("result"), cordon.toString());
         assertEquals(lostFp, cordon.get("alertFingerprint"));
@@ -182,9 +173,11 @@ class AlertmanagerRoundTripTest {
         troubled(false, false);
         JsonPath rules = given().post("/api/v1/rules/evaluations").then().statusCode(200).extract().jsonPath();
         assertEquals("OK", rules.getString("find { it.alertname == 'GpuFallenOffBus' }.status"));
-        await(() -> alertmanagerAlerts().isEmpty(), "Alertmanager to resolve both alerts");
-        await(() -> action("GpuDramBandwidthSaturated", "freeze-decode").get("undoResult") != null
-                && action("GpuFallenOffBus", "cordon").get("undoResult") != null, "the resolved notifications");
+        await("Alertmanager to resolve both alerts").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250))
+                .until(() -> alertmanagerAlerts().isEmpty());
+        await("the resolved notifications").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250))
+                .until(() -> action("GpuDramBandwidthSaturated", "freeze-decode").get("undoResult") != null
+                && action("GpuFallenOffBus", "cordon").get("undoResult") != null);
 
         Map<String, Object> freeze = action("GpuDramBandwidthSaturated", "freeze-decode");
         assertEquals("UNDONE", freeze.get("undoResult"));
@@ -210,14 +203,15 @@ class AlertmanagerRoundTripTest {
         } finally {
             RealAlertmanager.launch();
         }
-        await(() -> {
+        await("the outbox to drain").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250)).until(() -> {
             delivery.deliver().await().indefinitely();
             return outbox.backlog().await().indefinitely().alerts() == 0;
-        }, "the outbox to drain");
-        await(() -> alertmanagerAlerts().size() == 1, "Alertmanager to hold the alert again");
+        });
+        await("Alertmanager to hold the alert again").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250))
+                .until(() -> alertmanagerAlerts().size() == 1);
         assertEquals("GpuFallenOffBus", alertmanagerAlerts().get(0).path("labels").path("alertname").asText());
-        await(() -> actions().getList("findAll { it.alertname == 'GpuFallenOffBus' && it.action == 'cordon' }").size() == 2,
-                "the new episode's webhook");
+        await("the new episode's webhook").atMost(Duration.ofSeconds(45)).pollInterval(Duration.ofMillis(250))
+                .until(() -> actions().getList("findAll { it.alertname == 'GpuFallenOffBus' && it.action == 'cordon' }").size() == 2);
         Map<String, Object> again = action("GpuFallenOffBus", "cordon");
         assertEquals("APPLIED", again.get("result"));
         assertTrue(String.valueOf(again.get("detail")).contains("already cordoned by gpumeter"), String.valueOf(again.get("detail")));

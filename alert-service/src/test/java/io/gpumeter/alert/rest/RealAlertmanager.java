@@ -1,6 +1,7 @@
 package io.gpumeter.alert.rest;
 
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import org.awaitility.core.ConditionTimeoutException;
 
 import java.io.File;
 import java.io.IOException;
@@ -10,11 +11,14 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+
+import static org.awaitility.Awaitility.await;
 
 /**
  * The real Alertmanager (Debian's prometheus-alertmanager) on loopback ports, routing gpumeter's alerts back to this
@@ -91,19 +95,11 @@ public class RealAlertmanager implements QuarkusTestResourceLifecycleManager {
         } catch (IOException e) {
             throw new UncheckedIOException("could not start " + binary, e);
         }
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (System.nanoTime() < deadline) {
-            if (ready()) {
-                return;
-            }
-            try {
-                Thread.sleep(100);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                return;
-            }
+        try {
+            await("Alertmanager to become ready").atMost(Duration.ofSeconds(20)).until(RealAlertmanager::ready);
+        } catch (ConditionTimeoutException e) {
+            throw new IllegalStateException("Alertmanager did not become ready; see " + dir.resolve("alertmanager.log"), e);
         }
-        throw new IllegalStateException("Alertmanager did not become ready; see " + dir.resolve("alertmanager.log"));
     }
 
     private static boolean ready() {

@@ -133,10 +133,11 @@ class ReviewResourceTest {
         FakeLedger.answer(FakeLedger.INCIDENTS + "/" + INCIDENT, incident(INCIDENT, HOSTILE, STARTED, true));
         FakeLedger.answer(FakeLedger.INCIDENTS + "/" + WAITING, incident(WAITING, "trainer-1", NOW.minus(Duration.ofDays(3)), false));
         FakeLedger.answer(FakeLedger.INCIDENTS + "/" + RACED, incident(RACED, "trainer-9", NOW.minus(Duration.ofDays(1)), false));
-        FakeLedger.answer(FakeLedger.INCIDENTS, "[" + incident(INCIDENT, HOSTILE, STARTED, true) + ","
-                + incident(WAITING, "trainer-1", NOW.minus(Duration.ofDays(3)), false) + ","
-                + incident(YOUNG, "trainer-2", NOW.minus(Duration.ofHours(2)), false) + ","
-                + incident(OLD_OPEN, "trainer-3", NOW.minus(Duration.ofDays(30)), true) + "]");
+        // the 7-day look-back's read: all but the month-old one; the read of open ones: it and the reviewed one
+        String reviewed = incident(INCIDENT, HOSTILE, STARTED, true);
+        FakeLedger.incidents("[" + reviewed + "," + incident(WAITING, "trainer-1", NOW.minus(Duration.ofDays(3)), false) + ","
+                        + incident(YOUNG, "trainer-2", NOW.minus(Duration.ofHours(2)), false) + "]",
+                "[" + reviewed + "," + incident(OLD_OPEN, "trainer-3", NOW.minus(Duration.ofDays(30)), true) + "]");
         FakeLedger.answer("/api/v1/triage/diagnosis", triage("neighbour-memory-pressure",
                 "the card's memory was full (80 GiB) while its own stayed under its grant <img src=x onerror=alert(1)>"));
         FakeLedger.answer("/api/v1/triage/inputs", JSON.writeValueAsString(InputsRedactionTest.inputs()));

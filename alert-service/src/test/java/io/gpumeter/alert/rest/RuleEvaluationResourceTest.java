@@ -3,7 +3,9 @@ package io.gpumeter.alert.rest;
 import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpServer;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.StandIn;
 import io.gpumeter.alert.repository.OutboxRepository;
 import io.gpumeter.alert.service.OutboxDelivery;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
@@ -22,14 +24,17 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.Set;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -54,10 +59,14 @@ class RuleEvaluationResourceTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration H3 = Duration.ofHours(3);
-    static final List<JsonNode> RECEIVED = new CopyOnWriteArrayList<>();
 
-    /** Short back-off so the test need not wait. */
+    /** Short back-off, and a clock the tests move on, so that they need not wait. */
     public static class StoppedAlertmanager implements QuarkusTestProfile {
+        @Override
+        public Set<Class<?>> getEnabledAlternatives() {
+            return Set.of(TestClock.class);
+        }
+
         @Override
         public Map<String, String> getConfigOverrides() {
             return Map.of("gpumeter.alert.alertmanager.backoff-initial", "300ms",
@@ -109,9 +118,10 @@ class RuleEvaluationResourceTest {
         FakeLedger.usage("GPU-b", Map.of("XID", newXid, "SM_ACTIVE", FakeLedger.flat(0.7, 90)));
         FakeLedger.usage("GPU-c", Map.of("GR_ENGINE_ACTIVE", FakeLedger.flat(0.01, 125), "SM_ACTIVE", FakeLedger.flat(0.0, 125)));
         Instant now = Instant.now();
-        FakeLedger.answer("/api/v1/failures/incidents", "["
+        // both ended, both within the 7-day look-back: the window's read has them, the read of open ones none
+        FakeLedger.incidents("["
                 + incident("oom", "n2", "ml", now.minus(Duration.ofMinutes(3))) + ","
-                + incident("oom", "n2", "ml", now.minus(Duration.ofMinutes(12))) + "]");
+                + incident("oom", "n2", "ml", now.minus(Duration.ofMinutes(12))) + "]", "[]");
         FakeLedger.answer("/api/v1/violations", "[]");
     }
 
@@ -127,7 +137,7 @@ class RuleEvaluationResourceTest {
         double[] working = FakeLedger.flat(0.01, 125);
         working[120] = 0.4;
         FakeLedger.usage("GPU-c", Map.of("GR_ENGINE_ACTIVE", working));
-        FakeLedger.answer("/api/v1/failures/incidents", "[]");
+        FakeLedger.incidents("[]", "[]");
         FakeLedger.answer("/api/v1/violations", "[]");
     }
 
@@ -238,19 +248,14 @@ class RuleEvaluationResourceTest {
     @Test
     @Order(6)
     void onceAlertmanagerListensEveryAlertArrivesResolutionsIncluded() throws Exception {
-        HttpServer receiver = HttpServer.create(new InetSocketAddress("127.0.0.1", ClosedPort.port), 0);
-        receiver.createContext("/api/v2/alerts", exchange -> {
-            JsonNode body = JSON.readTree(exchange.getRequestBody());
-            body.forEach(RECEIVED::add);
-            exchange.sendResponseHeaders(200, -1);
-            exchange.close();
-        });
-        receiver.start();
+        StandIn receiver = StandIn.startOn(ClosedPort.port);
+        receiver.answer(post(urlPathEqualTo("/api/v2/alerts")), WireMock.aResponse().withStatus(200));
         try {
-            Thread.sleep(1100);
+            TestClock.CLOCK.advance(Duration.ofMillis(1100)); // the longest back-off, 1 s, runs out
             assertEquals(4, delivery.deliver().await().indefinitely());
-            assertEquals(4, RECEIVED.size());
-            for (JsonNode alert : RECEIVED) {
+            List<JsonNode> received = alertsReceived(receiver, 0);
+            assertEquals(4, received.size());
+            for (JsonNode alert : received) {
                 assertTrue(Instant.parse(alert.path("endsAt").asText()).isBefore(Instant.now()), alert.toString());
                 assertTrue(alert.path("generatorURL").asText().startsWith("http://alert-service:8084/api/v1/alerts/"));
                 assertEquals("true", alert.path("labels").path("gpumeter").asText());
@@ -259,17 +264,28 @@ class RuleEvaluationResourceTest {
             assertEquals(0.0, backlogGauge());
 
             troubled();
-            RECEIVED.clear();
+            int posted = receiver.count(postRequestedFor(urlPathEqualTo("/api/v2/alerts")));
             evaluate();
             evaluate();
-            long gpuLost = RECEIVED.stream().filter(a -> a.path("labels").path("alertname").asText().equals("GpuFallenOffBus")).count();
+            List<JsonNode> again = alertsReceived(receiver, posted);
+            long gpuLost = again.stream().filter(a -> a.path("labels").path("alertname").asText().equals("GpuFallenOffBus")).count();
             assertEquals(2, gpuLost, "a firing alert is sent again on every evaluation");
-            JsonNode last = RECEIVED.get(RECEIVED.size() - 1);
+            JsonNode last = again.get(again.size() - 1);
             assertTrue(Instant.parse(last.path("endsAt").asText()).isAfter(Instant.now().plusSeconds(60)),
                     "a firing alert ends in the future unless it is sent again");
         } finally {
-            receiver.stop(0);
+            receiver.close();
         }
+    }
+
+    /** The alerts posted to the receiver after its first {@code skipped} posts, in the order posted. */
+    private static List<JsonNode> alertsReceived(StandIn receiver, int skipped) throws IOException {
+        List<JsonNode> alerts = new ArrayList<>();
+        List<LoggedRequest> posts = receiver.calls(postRequestedFor(urlPathEqualTo("/api/v2/alerts")));
+        for (LoggedRequest post : posts.subList(skipped, posts.size())) {
+            JSON.readTree(post.getBodyAsString()).forEach(alerts::add);
+        }
+        return alerts;
     }
 
     @Test
@@ -354,10 +370,11 @@ class RuleEvaluationResourceTest {
                 + "and a replacement if it fails again)";
         String dbe = "DCGM_FI_DEV_ECC_DBE_VOL_TOTAL changed from 0 to 3 (double-bit ECC errors since the driver loaded)";
         // GPU-a is held by train/trainer-0 (healthy()); GPU-z on n3 is held by nobody; GPU-b's incident has recovered.
-        FakeLedger.answer("/api/v1/failures/incidents", "["
-                + FakeLedger.cardIncident("gpu-health", "n1", "GPU-b", started.minusSeconds(600), started, dbe) + ","
-                + FakeLedger.cardIncident("gpu-health", "n1", "GPU-a", started, null, remapFailed) + ","
-                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), null, dbe) + "]");
+        // all three started 2 h ago, within the look-back; GPU-a's and GPU-z's are open
+        String incidentA = FakeLedger.cardIncident("gpu-health", "n1", "GPU-a", started, null, remapFailed);
+        String incidentZ = FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), null, dbe);
+        FakeLedger.incidents("[" + FakeLedger.cardIncident("gpu-health", "n1", "GPU-b", started.minusSeconds(600), started, dbe)
+                + "," + incidentA + "," + incidentZ + "]", "[" + incidentA + "," + incidentZ + "]");
         JsonPath rules = evaluate();
         assertEquals("FIRING", status(rules, "GpuHealthDegraded"));
         assertEquals("OK", status(rules, "GpuFallenOffBus"), "a health incident is not a lost card");
@@ -382,15 +399,15 @@ class RuleEvaluationResourceTest {
         String fpZ = alerts.getString(onZ + ".fingerprint");
 
         // GPU-a was reset: the ledger recovered its incident; GPU-z still waits.
-        FakeLedger.answer("/api/v1/failures/incidents", "["
-                + FakeLedger.cardIncident("gpu-health", "n1", "GPU-a", started, Instant.now(), remapFailed) + ","
-                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), null, dbe) + "]");
+        FakeLedger.incidents("["
+                + FakeLedger.cardIncident("gpu-health", "n1", "GPU-a", started, Instant.now(), remapFailed) + "," + incidentZ
+                + "]", "[" + incidentZ + "]");
         assertEquals("FIRING", status(evaluate(), "GpuHealthDegraded"));
         given().get("/api/v1/alerts/" + fpA).then().statusCode(200).body("[0].state", equalTo("resolved"));
         given().get("/api/v1/alerts/" + fpZ).then().statusCode(200).body("[0].state", equalTo("firing"));
 
-        FakeLedger.answer("/api/v1/failures/incidents", "["
-                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), Instant.now(), dbe) + "]");
+        FakeLedger.incidents("["
+                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-z", started.plusSeconds(60), Instant.now(), dbe) + "]", "[]");
         assertEquals("OK", status(evaluate(), "GpuHealthDegraded"));
         given().get("/api/v1/alerts").then().body("findAll { it.alertname == 'GpuHealthDegraded' }.size()", equalTo(0));
         given().get("/api/v1/alerts/" + fpZ).then().statusCode(200).body("[0].state", equalTo("resolved"));
@@ -412,11 +429,10 @@ class RuleEvaluationResourceTest {
         // Idle cards on n3: GPU-w's double-bit ECC error 20 days ago still waits for a reset; GPU-y was lost 12 days
         // ago; GPU-x's incident of 20 days ago recovered a day later. All three started before the 7-day lookback, so
         // the window read returns none of them; only the read of open incidents sees GPU-w and GPU-y.
-        String book = "["
-                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-x", twentyDaysAgo, twentyDaysAgo.plus(Duration.ofDays(1)), dbe) + ","
+        // (GPU-x's recovered incident is in neither answer)
+        FakeLedger.incidents("[]", "["
                 + FakeLedger.cardIncident("gpu-health", "n3", "GPU-w", twentyDaysAgo, null, dbe) + ","
-                + FakeLedger.cardIncident("gpu-lost", "n3", "GPU-y", twelveDaysAgo, null, null) + "]";
-        FakeLedger.answer(FakeLedger.INCIDENTS, book);
+                + FakeLedger.cardIncident("gpu-lost", "n3", "GPU-y", twelveDaysAgo, null, null) + "]");
         JsonPath rules = evaluate();
         assertEquals("FIRING", status(rules, "GpuHealthDegraded"));
         assertEquals("FIRING", status(rules, "GpuFallenOffBus"));
@@ -442,10 +458,8 @@ class RuleEvaluationResourceTest {
         given().get("/api/v1/alerts/" + fpY).then().statusCode(200).body("size()", equalTo(1)).body("[0].state", equalTo("firing"));
 
         // GPU-w reset and GPU-y back: the ledger recovers both, and the alerts resolve.
-        Instant recovered = Instant.now();
-        FakeLedger.answer(FakeLedger.INCIDENTS, "["
-                + FakeLedger.cardIncident("gpu-health", "n3", "GPU-w", twentyDaysAgo, recovered, dbe) + ","
-                + FakeLedger.cardIncident("gpu-lost", "n3", "GPU-y", twelveDaysAgo, recovered, null) + "]");
+        // both recovered now, and both started before the look-back: neither read has them
+        FakeLedger.incidents("[]", "[]");
         rules = evaluate();
         assertEquals("OK", status(rules, "GpuHealthDegraded"));
         assertEquals("OK", status(rules, "GpuFallenOffBus"));

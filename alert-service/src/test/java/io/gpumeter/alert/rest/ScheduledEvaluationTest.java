@@ -42,7 +42,7 @@ class ScheduledEvaluationTest {
     MeterRegistry registry;
 
     @Test
-    void aPeriodIsEvaluatedOnceWhicheverReplicaComesFirst() throws InterruptedException {
+    void aPeriodIsEvaluatedOnceWhicheverReplicaComesFirst() {
         FakeLedger.reset();
         RuleEvaluationResourceTest.troubled();
         double skipped = outcome("already-evaluated");
@@ -56,9 +56,9 @@ class ScheduledEvaluationTest {
         assertEquals(enqueued, enqueuedVersions(), "nothing is posted twice for one period");
         assertEquals(skipped + 1, outcome("already-evaluated"));
 
-        // a period of 6 s: after 3.2 s the newest evaluation is more than half a period old; the one run then is
+        // a period of 6 s: 3.2 s on, the newest evaluation is more than half a period old; the one run then is
         // less than 3 s old at the next schedule unless that evaluation alone took 3 s
-        Thread.sleep(3_200);
+        TestClock.CLOCK.advance(Duration.ofMillis(3_200));
         Duration period = Duration.ofSeconds(6);
         assertTrue(evaluation.evaluateOnSchedule(period).await().atMost(Duration.ofSeconds(30)).isPresent(),
                 "the newest evaluation is more than half a period old: the next period's first schedule runs");

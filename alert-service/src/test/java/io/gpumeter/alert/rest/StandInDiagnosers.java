@@ -1,25 +1,30 @@
 package io.gpumeter.alert.rest;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.StandIn;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
+import java.util.AbstractList;
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.CopyOnWriteArrayList;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
 /**
- * Stand-ins for the two services that diagnose a triage's subject, each on its own free port: the ledger and
- * slo-service. Each answers GET /api/v1/triage/diagnosis with what the test put there for the subject the query
- * names ("pod=ns/name", "node=name", "service=ns/name"), and anything else with the framework's own 404, as a service
- * without that endpoint. Every call is recorded with its query and Authorization header.
+ * The two services that diagnose a triage's subject, the ledger and slo-service, each a {@link StandIn} of its own:
+ * GET /api/v1/triage/diagnosis answers what the test put there for the subject the query names ("pod=ns/name",
+ * "node=name", "service=ns/name"), anything else the framework's own 404, as a service without that endpoint. Every
+ * call is in {@link #CALLS}, in the order received, with its query and Authorization header.
  */
 public class StandInDiagnosers implements QuarkusTestResourceLifecycleManager {
 
@@ -31,85 +36,81 @@ public class StandInDiagnosers implements QuarkusTestResourceLifecycleManager {
     public record Call(String service, String method, String path, Map<String, String> query, String authorization) {
     }
 
-    static final String PATH = "/api/v1/triage/diagnosis";
-    static final Map<String, Answer> LEDGER = new ConcurrentHashMap<>();
-    static final Map<String, Answer> SLO = new ConcurrentHashMap<>();
-    static final List<Call> CALLS = new CopyOnWriteArrayList<>();
+    /** The answers of one service, by the subject the query names. */
+    public static final class Answers {
+        private final String service;
 
-    private HttpServer ledger;
-    private HttpServer slo;
+        private Answers(String service) {
+            this.service = service;
+        }
+
+        public void put(String subject, Answer answer) {
+            int eq = subject.indexOf('=');
+            String field = subject.substring(0, eq);
+            String name = subject.substring(eq + 1);
+            int slash = name.indexOf('/');
+            MappingBuilder request = get(urlPathEqualTo(PATH))
+                    .withQueryParam(field, equalTo(slash < 0 ? name : name.substring(slash + 1)))
+                    .withQueryParam("namespace", slash < 0 ? absent() : equalTo(name.substring(0, slash)));
+            SERVERS.get(service).answer(request, WireMock.aResponse().withStatus(answer.status()).withHeader("Content-Type",
+                    answer.status() < 300 ? "application/json" : "application/problem+json").withBody(answer.body()));
+        }
+    }
+
+    static final String PATH = "/api/v1/triage/diagnosis";
+    private static final Map<String, StandIn> SERVERS = new LinkedHashMap<>();
+    static final Answers LEDGER = new Answers("ledger");
+    static final Answers SLO = new Answers("slo");
+    /** Both services' calls, oldest first, read from their journals. */
+    static final List<Call> CALLS = new AbstractList<>() {
+        @Override
+        public Call get(int index) {
+            return calls().get(index);
+        }
+
+        @Override
+        public int size() {
+            return calls().size();
+        }
+    };
 
     @Override
     public Map<String, String> start() {
-        ledger = serve("ledger", LEDGER);
-        slo = serve("slo", SLO);
-        return Map.of("quarkus.rest-client.ledger.url", "http://127.0.0.1:" + ledger.getAddress().getPort(),
-                "quarkus.rest-client.slo.url", "http://127.0.0.1:" + slo.getAddress().getPort());
+        SERVERS.put("ledger", StandIn.start());
+        SERVERS.put("slo", StandIn.start());
+        reset();
+        return Map.of("quarkus.rest-client.ledger.url", SERVERS.get("ledger").url(),
+                "quarkus.rest-client.slo.url", SERVERS.get("slo").url());
     }
 
-    private static HttpServer serve(String service, Map<String, Answer> answers) {
-        HttpServer server;
-        try {
-            server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        server.createContext("/", exchange -> handle(service, answers, exchange));
-        server.start();
-        return server;
+    private static List<Call> calls() {
+        List<Map.Entry<String, LoggedRequest>> all = new ArrayList<>();
+        SERVERS.forEach((service, server) -> server.calls(anyRequestedFor(anyUrl()))
+                .forEach(r -> all.add(Map.entry(service, r))));
+        all.sort(Comparator.comparing(e -> e.getValue().getLoggedDate()));
+        return all.stream().map(e -> {
+            LoggedRequest r = e.getValue();
+            Map<String, String> query = new LinkedHashMap<>();
+            r.getQueryParams().forEach((name, value) -> query.put(name, value.firstValue()));
+            String path = r.getUrl().contains("?") ? r.getUrl().substring(0, r.getUrl().indexOf('?')) : r.getUrl();
+            return new Call(e.getKey(), r.getMethod().getName(), path, query, r.getHeader("Authorization"));
+        }).toList();
     }
 
-    private static void handle(String service, Map<String, Answer> answers, HttpExchange exchange) throws IOException {
-        Map<String, String> query = query(exchange.getRequestURI().getRawQuery());
-        String path = exchange.getRequestURI().getPath();
-        CALLS.add(new Call(service, exchange.getRequestMethod(), path, query,
-                exchange.getRequestHeaders().getFirst("Authorization")));
-        Answer answer = path.equals(PATH) ? answers.get(subject(query)) : null;
-        if (answer == null) {
-            answer = new Answer(404, "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,"
-                    + "\"detail\":\"There is nothing at this path.\"}");
-        }
-        byte[] bytes = answer.body().getBytes(StandardCharsets.UTF_8);
-        exchange.getResponseHeaders().set("Content-Type",
-                answer.status() < 300 ? "application/json" : "application/problem+json");
-        exchange.sendResponseHeaders(answer.status(), bytes.length);
-        exchange.getResponseBody().write(bytes);
-        exchange.close();
-    }
-
-    /** "pod=acme-ml/train-0", "node=gpu-1": the subject a query names, as tests key their answers. */
-    static String subject(Map<String, String> query) {
-        for (String field : List.of("pod", "workload", "podGroup", "node", "service")) {
-            String name = query.get(field);
-            if (name != null) {
-                String ns = query.get("namespace");
-                return field + "=" + (ns == null ? "" : ns + "/") + name;
-            }
-        }
-        return "";
-    }
-
-    private static Map<String, String> query(String raw) {
-        Map<String, String> out = new LinkedHashMap<>();
-        for (String pair : raw == null ? new String[0] : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
-            }
-        }
-        return out;
-    }
-
+    /** No answers and no calls: every path answers 404 as a service without the endpoint does. */
     static void reset() {
-        LEDGER.clear();
-        SLO.clear();
-        CALLS.clear();
+        SERVERS.values().forEach(server -> {
+            server.reset();
+            server.answer(WireMock.any(anyUrl()).atPriority(10), WireMock.aResponse().withStatus(404)
+                    .withHeader("Content-Type", "application/problem+json")
+                    .withBody("{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,"
+                            + "\"detail\":\"There is nothing at this path.\"}"));
+        });
     }
 
     @Override
     public void stop() {
-        ledger.stop(0);
-        slo.stop(0);
+        SERVERS.values().forEach(StandIn::close);
+        SERVERS.clear();
     }
 }

@@ -18,7 +18,7 @@ import static org.hamcrest.Matchers.equalTo;
 
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class BudgetResourceTest {
 
     private static final String BUDGETS = "/api/v1/budgets";

@@ -14,7 +14,7 @@ import static org.hamcrest.Matchers.nullValue;
 
 /**
  * March 2026's cost per day and per week from the fake ledger's hours per tenant, model and UTC day
- * (FakeLedgerResource.SERIES_BY_DAY), priced by the test rate card (H100 4.10, L40S 1.10), worked out by hand:
+ * (LedgerAnswers.SERIES_BY_DAY), priced by the test rate card (H100 4.10, L40S 1.10), worked out by hand:
  * <pre>
  * 1 March, acme: 10 h H100 (4 used) + 2.5 h L40S (none used) = 12.5 h; 41.00 + 2.75 = 43.75; used 4 h, 16.40;
  *   idle 8.5 h, 43.75 - 16.40 = 27.35.   beta: 1 h H100 all used, 4.10; idle 0.
@@ -24,7 +24,7 @@ import static org.hamcrest.Matchers.nullValue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class CostSeriesResourceTest {
 
     private static final String SERIES = "/api/v1/reports/series";

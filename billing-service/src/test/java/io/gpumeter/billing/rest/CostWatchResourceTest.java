@@ -1,5 +1,6 @@
 package io.gpumeter.billing.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -17,7 +18,7 @@ import static org.hamcrest.Matchers.equalTo;
 /** The two feeds alert-service reads: every budget's forecast, and the latest day's cost anomalies. */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class CostWatchResourceTest {
 
     private static final String BUDGETS = "/api/v1/budgets";
@@ -37,14 +38,16 @@ class CostWatchResourceTest {
          * 1-11 March 2026 (10 of 31 days): acme 50 h H100 x 4.10 = 205.00 -> 205.00 x 31 / 10 = 635.50, 35.50 over
          * 600.00; beta 5 h x 4.10 = 20.50 -> 63.55, under 100.00; idle spent nothing: 0.00, under 5.00.
          */
-        given().queryParam("at", "2026-03-11T00:00:00Z").get("/api/v1/budget-forecasts").then().statusCode(200)
+        String example = given().queryParam("at", "2026-03-11T00:00:00Z").get("/api/v1/budget-forecasts").then().statusCode(200)
                 .body("tenant", equalTo(List.of("acme", "beta", "idle")))
                 .body("month", equalTo(List.of("2026-03", "2026-03", "2026-03")))
                 .body("spentToDate", equalTo(List.of(205.0f, 20.5f, 0.0f)))
                 .body("forecast", equalTo(List.of(635.5f, 63.55f, 0.0f)))
                 .body("overrun", equalTo(List.of(true, false, false)))
                 .body("overrunAmount", equalTo(List.of(35.5f, 0.0f, 0.0f)))
-                .body("elapsedFraction", equalTo(List.of(0.322581f, 0.322581f, 0.322581f)));
+                .body("elapsedFraction", equalTo(List.of(0.322581f, 0.322581f, 0.322581f))).extract().asString();
+        // alert-service's budget rule reads the forecasts from this answer
+        Contract.record("billing", "budget-forecasts", example);
     }
 
     @Test
@@ -64,7 +67,7 @@ class CostWatchResourceTest {
          * - delta: new, 30 h x 4.10 = 123.00 over a zero norm: anomalous.
          * - gamma: 61.50 every day, sd 0, threshold 61.50; 61.50 is not above it.
          */
-        given().queryParam("at", "2026-11-16T08:00:00Z").get("/api/v1/cost-anomalies").then().statusCode(200)
+        String example = given().queryParam("at", "2026-11-16T08:00:00Z").get("/api/v1/cost-anomalies").then().statusCode(200)
                 .body("day", equalTo("2026-11-15"))
                 .body("from", equalTo("2026-11-15T00:00Z"))
                 .body("currency", equalTo("USD"))
@@ -75,7 +78,9 @@ class CostWatchResourceTest {
                 .body("tenants.trailingMean", equalTo(List.of(45.1f, 0.0f, 0.0f, 61.5f)))
                 .body("tenants.trailingStdDev", equalTo(List.of(4.25f, 0.0f, 0.0f, 0.0f)))
                 .body("tenants.threshold", equalTo(List.of(57.86f, 0.0f, 0.0f, 61.5f)))
-                .body("tenants.anomalous", equalTo(List.of(true, false, true, false)));
+                .body("tenants.anomalous", equalTo(List.of(true, false, true, false))).extract().asString();
+        // alert-service's cost rule reads the day's judgements from this answer
+        Contract.record("billing", "cost-anomalies", example);
         given().queryParam("day", "2026-11-15").get("/api/v1/cost-anomalies").then().statusCode(200)
                 .body("tenants.findAll { it.anomalous }.tenant", equalTo(List.of("acme", "delta")));
     }

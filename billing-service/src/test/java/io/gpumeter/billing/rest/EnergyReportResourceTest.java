@@ -7,7 +7,6 @@ import io.restassured.http.ContentType;
 import io.restassured.response.Response;
 import io.vertx.mutiny.sqlclient.Pool;
 import jakarta.inject.Inject;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -21,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Energy on the bill: June 2025 from the fake ledger (FakeLedgerResource.june), priced with two dated cards.
+ * Energy on the bill: June 2025 from the fake ledger (LedgerAnswers.june), priced with two dated cards.
  * <pre>
  * e-june-a from 1 June: 2.00 per GPU-hour; energy 0.20 per kWh, 400 g CO2e per kWh in every cluster.
  * e-june-b from 16 June: 2.00 per GPU-hour; energy 0.10 per kWh and 50 g/kWh, but eu-1 0.25 per kWh and 300 g/kWh.
@@ -40,13 +39,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // June is closed once, then corrected
 class EnergyReportResourceTest {
 
     private static final String CARDS = "/api/v1/rate-cards";
     private static final String MONTHLY = "/api/v1/reports/monthly";
-    private static final String POLICY = ",\"" + FakeLedgerResource.POLICY + "\",norm-2026.1,";
+    private static final String POLICY = ",\"" + LedgerAnswers.POLICY + "\",norm-2026.1,";
     private static final String JUNE = "2025-06-01T00:00:00Z,2025-07-01T00:00:00Z,";
     private static final String CARD_A = """
             {"version":"e-june-a","effectiveFrom":"2025-06-01T00:00:00Z","defaultRate":2.00,
@@ -143,7 +142,7 @@ class EnergyReportResourceTest {
     @Test
     @Order(3)
     void energyTheLedgerLearnsLaterIsAnAdjustmentPricedWithTheClosedMonthsCards() {
-        given().post(ledger() + "/energy-corrections").then().statusCode(200);
+        LedgerStandIn.correctJuneEnergy();
         assertEquals(JUNE_BY_TENANT, june("csv", null).asString(), "a closed month never changes");
         /*
          * acme's eu-1 energy after the 16th is now 44 kWh, not 40: +4 kWh at June's frozen e-june-b eu-1 terms,
@@ -181,9 +180,5 @@ class EnergyReportResourceTest {
         // The ledger now tells February's hours as billed, with 9 kWh: energy it never billed is no correction.
         assertEquals(MonthlyReportResourceTest.HEADER,
                 given().queryParam("month", "2024-03").get(MONTHLY).then().statusCode(200).extract().asString());
-    }
-
-    private static String ledger() {
-        return ConfigProvider.getConfig().getValue("quarkus.rest-client.ledger.url", String.class);
     }
 }

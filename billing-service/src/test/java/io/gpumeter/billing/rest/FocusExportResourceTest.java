@@ -14,7 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class FocusExportResourceTest {
 
     static final String HEADER = "BilledCost,BillingAccountId,BillingAccountName,BillingCurrency,BillingPeriodEnd,"
@@ -24,7 +24,7 @@ class FocusExportResourceTest {
             + "PublisherName,ResourceId,ResourceName,ResourceType,ServiceCategory,ServiceName,SubAccountId,"
             + "SubAccountName,Tags,x_RateCardVersion,x_NormalizationPolicy,x_NormalizationVersion,x_UsedGpuHours,"
             + "x_IdleGpuHours,x_UsedCost,x_IdleCost,x_LineType,x_CorrectsPeriod,x_EnergyKilowattHours,x_EnergyCost,x_EmissionsKilogramsCo2e\r\n";
-    static final String POLICY_CELL = "\"" + FakeLedgerResource.POLICY + "\"";
+    static final String POLICY_CELL = "\"" + LedgerAnswers.POLICY + "\"";
 
     /** One FOCUS line as this service prints it; every figure is passed in as computed by hand. */
     static String row(String billingStart, String billingEnd, String chargeStart, String chargeEnd, String dimension,

@@ -13,7 +13,10 @@ import org.junit.jupiter.api.TestMethodOrder;
 
 import java.util.Map;
 
+import java.time.Duration;
+
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.lessThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -21,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(LedgerResilienceResourceTest.ShortTimeoutSmallBreaker.class)
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // the breaker's state carries from one test to the next
 class LedgerResilienceResourceTest {
 
@@ -61,7 +64,8 @@ class LedgerResilienceResourceTest {
                 .then().statusCode(503)
                 .contentType("application/problem+json")
                 .time(lessThan(10_000L));
-        assertEquals("3", eventualLedgerCalls(FakeLedgerResource.ANSWERS_LATE, "3"), "one call and two retries");
+        await().atMost(Duration.ofSeconds(2)).untilAsserted(() -> assertEquals("3",
+                MonthlyReportResourceTest.ledgerCalls(LedgerAnswers.ANSWERS_LATE), "one call and two retries"));
     }
 
     @Test
@@ -69,7 +73,7 @@ class LedgerResilienceResourceTest {
     void repeatedFailuresOpenTheBreakerAndSpareTheLedger() {
         // Three timeouts so far; the fourth failure fills the window of four and opens the breaker.
         given().queryParam("month", "2030-01").when().get("/api/v1/reports/monthly").then().statusCode(503);
-        assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.ANSWERS_500),
+        assertEquals("1", MonthlyReportResourceTest.ledgerCalls(LedgerAnswers.ANSWERS_500),
                 "the retries after the breaker opened never reached the ledger");
 
         given().queryParam("month", "2026-06")
@@ -92,12 +96,4 @@ class LedgerResilienceResourceTest {
     }
 
     /** The fake ledger counts a call when its handler starts, which may lag the client's timeout a little. */
-    private static String eventualLedgerCalls(String from, String expected) throws InterruptedException {
-        String calls = MonthlyReportResourceTest.ledgerCalls(from);
-        for (int i = 0; i < 20 && !calls.equals(expected); i++) {
-            Thread.sleep(100);
-            calls = MonthlyReportResourceTest.ledgerCalls(from);
-        }
-        return calls;
-    }
 }

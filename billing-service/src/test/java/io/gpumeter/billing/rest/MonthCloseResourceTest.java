@@ -6,7 +6,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
 import io.restassured.http.ContentType;
 import io.restassured.response.Response;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
@@ -24,12 +23,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class) // October is closed once, by the first test
 class MonthCloseResourceTest {
 
     private static final String MONTHLY = "/api/v1/reports/monthly";
-    private static final String POLICY = ",\"" + FakeLedgerResource.POLICY + "\",norm-2026.1,";
+    private static final String POLICY = ",\"" + LedgerAnswers.POLICY + "\",norm-2026.1,";
     private static final String OCTOBER = "2025-10-01T00:00:00Z,2025-11-01T00:00:00Z,";
     private static final String NOVEMBER = "2025-11-01T00:00:00Z,2025-12-01T00:00:00Z,";
     private static final String OCTOBER_CARD = """
@@ -108,9 +107,9 @@ class MonthCloseResourceTest {
                 .body("detail", containsString("already closed"));
 
         lateFactsArriveForOctober();
-        int ledgerCallsBefore = ledgerCalls(FakeLedgerResource.OCT_FROM);
+        int ledgerCallsBefore = ledgerCalls(LedgerAnswers.OCT_FROM);
         assertEquals(OCTOBER_BY_TENANT, month("2025-10", "csv").asString(), "a closed month never changes");
-        assertEquals(ledgerCallsBefore, ledgerCalls(FakeLedgerResource.OCT_FROM),
+        assertEquals(ledgerCallsBefore, ledgerCalls(LedgerAnswers.OCT_FROM),
                 "a closed month's report does not ask the ledger");
         String november = month("2025-11", "csv").asString();
         assertEquals(NOVEMBER_ADJUSTMENTS, november);
@@ -169,7 +168,7 @@ class MonthCloseResourceTest {
         String nov = "2025-11-01T00:00:00Z";
         String dec = "2025-12-01T00:00:00Z";
         String oct = "2025-10-01T00:00:00Z";
-        String h100 = FakeLedgerResource.H100;
+        String h100 = LedgerAnswers.H100;
         String key = "nvidia-h100-80gb-hbm3";
         String body = given().queryParam("month", "2025-11").queryParam("format", "focus")
                 .get(MONTHLY).then().statusCode(200).extract().asString();
@@ -225,12 +224,8 @@ class MonthCloseResourceTest {
                 .then().statusCode(200).extract().response();
     }
 
-    private static String fakeLedger() {
-        return ConfigProvider.getConfig().getValue("quarkus.rest-client.ledger.url", String.class);
-    }
-
     private static void lateFactsArriveForOctober() {
-        RestAssured.given().basePath("").post(fakeLedger() + "/corrections").then().statusCode(200);
+        LedgerStandIn.correctOctober();
     }
 
     private static int ledgerCalls(String from) {

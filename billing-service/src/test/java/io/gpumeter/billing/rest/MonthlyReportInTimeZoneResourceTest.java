@@ -16,7 +16,7 @@ import static org.hamcrest.Matchers.startsWith;
 @QuarkusTest
 @TestProfile(MonthlyReportInTimeZoneResourceTest.BerlinInEuros.class)
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class MonthlyReportInTimeZoneResourceTest {
 
     public static class BerlinInEuros implements QuarkusTestProfile {

@@ -4,7 +4,6 @@ import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.RestAssured;
-import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -20,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class MonthlyReportResourceTest {
 
     private static final String PATH = "/api/v1/reports/monthly";
@@ -168,7 +167,7 @@ class MonthlyReportResourceTest {
                 .contentType("application/problem+json")
                 .body("status", equalTo(503))
                 .body("detail", containsString("ledger-service"));
-        assertEquals("3", ledgerCalls(FakeLedgerResource.ANSWERS_500), "one call and two retries");
+        assertEquals("3", ledgerCalls(LedgerAnswers.ANSWERS_500), "one call and two retries");
     }
 
     @Test
@@ -181,8 +180,6 @@ class MonthlyReportResourceTest {
     }
 
     static String ledgerCalls(String from) {
-        String ledger = ConfigProvider.getConfig().getValue("quarkus.rest-client.ledger.url", String.class);
-        return RestAssured.given().basePath("").queryParam("from", from)
-                .get(ledger + "/calls").then().statusCode(200).extract().asString();
+        return String.valueOf(LedgerStandIn.calls(from));
     }
 }

@@ -19,7 +19,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class RateCardResourceTest {
 
     private static final String CARDS = "/api/v1/rate-cards";
@@ -70,14 +70,14 @@ class RateCardResourceTest {
                 .then().statusCode(200)
                 .extract().asString();
         String period = "2027-01-01T00:00:00Z,2027-02-01T00:00:00Z,";
-        String policy = ",\"" + FakeLedgerResource.POLICY + "\",norm-2026.1,";
+        String policy = ",\"" + LedgerAnswers.POLICY + "\",norm-2026.1,";
         assertEquals(MonthlyReportResourceTest.HEADER
                 + period + "acme,NVIDIA-H100-80GB-HBM3,150.123000,4.400492,USD,660.62,test-7;v2027-01" + policy
                 + "90.123000,60.000000,414.62,246.00,usage,,0.000000,,\r\n"
                 + period + "beta,NVIDIA L40S,10.000000,2.000000,USD,20.00,v2027-01" + policy
                 + "0.000000,10.000000,0.00,20.00,usage,,0.000000,,\r\n", csv);
-        assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.JAN_FROM));
-        assertEquals("1", MonthlyReportResourceTest.ledgerCalls(FakeLedgerResource.JAN_CHANGE));
+        assertEquals("1", MonthlyReportResourceTest.ledgerCalls(LedgerAnswers.JAN_FROM));
+        assertEquals("1", MonthlyReportResourceTest.ledgerCalls(LedgerAnswers.JAN_CHANGE));
     }
 
     @Test

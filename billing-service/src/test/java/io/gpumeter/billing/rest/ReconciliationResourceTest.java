@@ -15,13 +15,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class ReconciliationResourceTest {
 
     private static final String MONTHLY = "/api/v1/reports/monthly";
     static final String SHARE_HEADER = MonthlyReportResourceTest.HEADER.replace(",energy_kwh,energy_cost,co2e_kg\r\n",
             ",unallocated_share_cost,total_cost,energy_kwh,energy_cost,co2e_kg\r\n");
-    private static final String POLICY = ",\"" + FakeLedgerResource.POLICY + "\",norm-2026.1,";
+    private static final String POLICY = ",\"" + LedgerAnswers.POLICY + "\",norm-2026.1,";
     private static final String MARCH = "2026-03-01T00:00:00Z,2026-04-01T00:00:00Z,";
 
     /*

@@ -21,13 +21,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class WeeklyReportResourceTest {
 
     private static final String WEEKLY = "/api/v1/reports/weekly";
     private static final String MONTHLY = "/api/v1/reports/monthly";
     private static final String HEADER = MonthlyReportResourceTest.HEADER.replace(",tenant,", ",team,");
-    private static final String POLICY_CELL = "\"" + FakeLedgerResource.POLICY + "\"";
+    private static final String POLICY_CELL = "\"" + LedgerAnswers.POLICY + "\"";
     private static final String WEEK = "2026-03-02T00:00:00Z,2026-03-09T00:00:00Z,";
     private static final String MARCH = "2026-03-01T00:00:00Z,2026-04-01T00:00:00Z,";
 

@@ -15,7 +15,7 @@ import static org.hamcrest.Matchers.containsString;
 /** The cost of any window, priced as the reports are. */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedgerResource.class)
+@WithTestResource(LedgerStandIn.class)
 class WindowCostResourceTest {
 
     private static final String COSTS = "/api/v1/costs";
@@ -28,21 +28,21 @@ class WindowCostResourceTest {
      */
     @Test
     void aWindowsAllocatedUsedAndIdleCostPerGroupAndModel() {
-        given().queryParam("from", FakeLedgerResource.WEEK_FROM).queryParam("to", FakeLedgerResource.WEEK_TO)
+        given().queryParam("from", LedgerAnswers.WEEK_FROM).queryParam("to", LedgerAnswers.WEEK_TO)
                 .queryParam("groupBy", "team")
                 .when().get(COSTS)
                 .then().statusCode(200)
                 .body("groupBy", equalTo("team"))
                 .body("currency", equalTo("USD"))
-                .body("from", equalTo(FakeLedgerResource.WEEK_FROM))
+                .body("from", equalTo(LedgerAnswers.WEEK_FROM))
                 .body("lines.size()", equalTo(3))
                 .body("lines[0].group", equalTo("speech"))
-                .body("lines[0].gpuModel", equalTo(FakeLedgerResource.H100))
+                .body("lines[0].gpuModel", equalTo(LedgerAnswers.H100))
                 .body("lines[0].allocatedCost", equalTo(5.12f))
                 .body("lines[0].usedCost", equalTo(0f))
                 .body("lines[0].idleCost", equalTo(5.12f))
                 .body("lines[1].group", equalTo("vision"))
-                .body("lines[1].gpuModel", equalTo(FakeLedgerResource.H100))
+                .body("lines[1].gpuModel", equalTo(LedgerAnswers.H100))
                 .body("lines[1].rate", equalTo(4.1f))
                 .body("lines[1].allocatedGpuHours", equalTo(17.5f))
                 .body("lines[1].usedGpuHours", equalTo(11.2f))
@@ -50,7 +50,7 @@ class WindowCostResourceTest {
                 .body("lines[1].allocatedCost", equalTo(71.75f))
                 .body("lines[1].usedCost", equalTo(45.92f))
                 .body("lines[1].idleCost", equalTo(25.83f))
-                .body("lines[2].gpuModel", equalTo(FakeLedgerResource.L40S))
+                .body("lines[2].gpuModel", equalTo(LedgerAnswers.L40S))
                 .body("lines[2].rate", equalTo(1.1f))
                 .body("lines[2].allocatedCost", equalTo(2.2f))
                 .body("lines[2].idleCost", equalTo(0f));
@@ -64,7 +64,7 @@ class WindowCostResourceTest {
      */
     @Test
     void aTenantsWindowHasItsOwnLinesOnly() {
-        given().queryParam("from", FakeLedgerResource.WEEK_FROM).queryParam("to", FakeLedgerResource.WEEK_TO)
+        given().queryParam("from", LedgerAnswers.WEEK_FROM).queryParam("to", LedgerAnswers.WEEK_TO)
                 .queryParam("groupBy", "team").queryParam("tenant", "acme")
                 .when().get(COSTS)
                 .then().statusCode(200)
@@ -77,7 +77,7 @@ class WindowCostResourceTest {
                 .body("lines[1].usedCost", equalTo(17.22f))
                 .body("lines[1].idleCost", equalTo(25.83f))
                 .body("lines[2].allocatedCost", equalTo(2.2f));
-        given().queryParam("from", FakeLedgerResource.WEEK_FROM).queryParam("to", FakeLedgerResource.WEEK_TO)
+        given().queryParam("from", LedgerAnswers.WEEK_FROM).queryParam("to", LedgerAnswers.WEEK_TO)
                 .queryParam("groupBy", "team").queryParam("tenant", "beta")
                 .when().get(COSTS)
                 .then().statusCode(200)

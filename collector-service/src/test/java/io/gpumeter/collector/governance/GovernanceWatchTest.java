@@ -18,9 +18,9 @@ import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -70,8 +70,9 @@ class GovernanceWatchTest {
 
     @Test
     void workloadsAndEventsFlowToTheGovernanceIntake() throws InterruptedException {
-        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
-                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
+        await("the watch to start").atMost(Duration.ofSeconds(30))
+                .until(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
+                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")));
         KubernetesClient client = server.getClient();
         GenericKubernetesResource workload = Serialization.unmarshal("""
                 {"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"Workload","metadata":{"name":"job-train","namespace":"ml",
@@ -84,21 +85,12 @@ class GovernanceWatchTest {
                 .withMessage("0/1 nodes are available: 1 Insufficient nvidia.com/gpu.")
                 .withFirstTimestamp("2026-05-01T00:00:05Z").withLastTimestamp("2026-05-01T00:00:05Z").withCount(1).build()).create();
 
-        await(() -> !GovernanceLedgerStandIn.governance("workloads").isEmpty()
-                && !GovernanceLedgerStandIn.governance("events").isEmpty(), "the workload and the event to arrive");
+        await("the workload and the event to arrive").atMost(Duration.ofSeconds(30))
+                .until(() -> !GovernanceLedgerStandIn.governance("workloads").isEmpty()
+                && !GovernanceLedgerStandIn.governance("events").isEmpty());
         assertEquals("research-queue", GovernanceLedgerStandIn.governance("workloads").get(0).path("queueName").asText());
         assertEquals("FailedScheduling", GovernanceLedgerStandIn.governance("events").get(0).path("reason").asText());
         assertEquals("live-2", GovernanceLedgerStandIn.GOVERNANCE.get(0).path("cluster").asText());
         Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(100);
-        }
     }
 }

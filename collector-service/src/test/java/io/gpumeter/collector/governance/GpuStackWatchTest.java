@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -50,8 +50,9 @@ class GpuStackWatchTest {
 
     @Test
     void theStacksStateFlowsToTheGovernanceIntakeAndHeartbeatsDoNot() throws InterruptedException {
-        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
-                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
+        await("the watch to start").atMost(Duration.ofSeconds(30))
+                .until(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
+                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")));
         KubernetesClient client = server.getClient();
         Node node = GpuStackObjects.a100().editMetadata().withResourceVersion(null).endMetadata()
                 .editStatus().addToAllocatable("nvidia.com/gpu", new Quantity("8")).endStatus().build();
@@ -59,9 +60,10 @@ class GpuStackWatchTest {
         client.apps().daemonSets().inNamespace("gpu-operator").resource(GpuStackObjects.dcgmExporter()).create();
         client.pods().inNamespace("gpu-operator").resource(GpuStackObjects.devicePluginPod("gpu-operator")
                 .editMetadata().withResourceVersion(null).endMetadata().build()).create();
-        await(() -> !GovernanceLedgerStandIn.governance("nodeStatuses").isEmpty()
+        await("the node, the DaemonSet and its pod").atMost(Duration.ofSeconds(30))
+                .until(() -> !GovernanceLedgerStandIn.governance("nodeStatuses").isEmpty()
                 && !GovernanceLedgerStandIn.governance("stackWorkloads").isEmpty()
-                && !GovernanceLedgerStandIn.governance("stackPods").isEmpty(), "the node, the DaemonSet and its pod");
+                && !GovernanceLedgerStandIn.governance("stackPods").isEmpty());
 
         // heartbeats: the kubelet's condition times move, nothing the node offers does
         for (int beat = 1; beat <= 3; beat++) {
@@ -76,7 +78,8 @@ class GpuStackWatchTest {
             n.getStatus().getAllocatable().put("nvidia.com/gpu", new Quantity("0"));
             return n;
         });
-        await(() -> GovernanceLedgerStandIn.governance("nodeStatuses").size() >= 2, "the drop of allocatable");
+        await("the drop of allocatable").atMost(Duration.ofSeconds(30))
+                .until(() -> GovernanceLedgerStandIn.governance("nodeStatuses").size() >= 2);
         Thread.sleep(500); // a flush or two more: a heartbeat sent late would show now
 
         List<JsonNode> statuses = GovernanceLedgerStandIn.governance("nodeStatuses");
@@ -90,15 +93,5 @@ class GpuStackWatchTest {
                 "never in the metering batch");
         assertTrue(GovernanceLedgerStandIn.METERING.stream().flatMap(b -> b.path("pods").valueStream()).findAny().isEmpty(),
                 "the device plugin's pod is no metered pod");
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(100);
-        }
     }
 }

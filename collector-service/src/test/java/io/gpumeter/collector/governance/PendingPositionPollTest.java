@@ -23,9 +23,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -109,21 +109,24 @@ class PendingPositionPollTest {
 
     @Test
     void positionsOfTheSeenClusterQueuesReachTheGovernanceIntake() throws InterruptedException {
-        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
-                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
+        await("the watch to start").atMost(Duration.ofSeconds(30))
+                .until(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
+                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")));
         for (String cq : List.of("cq-gpu", "cq-cpu", "cq-none", "cq-huge")) {
             GenericKubernetesResource queue = Serialization.unmarshal("""
                     {"apiVersion":"kueue.x-k8s.io/v1beta1","kind":"ClusterQueue","metadata":{"name":"%s","uid":"uid-%s"},
                      "spec":{"namespaceSelector":{}}}""".formatted(cq, cq), GenericKubernetesResource.class);
             server.getClient().genericKubernetesResources(CLUSTER_QUEUES).resource(queue).create();
         }
-        await(() -> GovernanceLedgerStandIn.governance("queueObjects").stream()
-                .filter(q -> "CLUSTER_QUEUE".equals(q.path("kind").asText())).count() == 4, "the four ClusterQueues to be seen");
+        await("the four ClusterQueues to be seen").atMost(Duration.ofSeconds(30))
+                .until(() -> GovernanceLedgerStandIn.governance("queueObjects").stream()
+                .filter(q -> "CLUSTER_QUEUE".equals(q.path("kind").asText())).count() == 4);
 
         assertEquals(4, polls.poll(READ), "3 of cq-gpu, 1 of cq-cpu, none of cq-none, none of the over-size cq-huge");
         assertEquals(1.0, metrics.find("gpumeter.collector.scrape.refused").tag("source", "kueue").counter().count());
 
-        await(() -> GovernanceLedgerStandIn.governance("pendingPositions").size() == 4, "the positions to arrive");
+        await("the positions to arrive").atMost(Duration.ofSeconds(30))
+                .until(() -> GovernanceLedgerStandIn.governance("pendingPositions").size() == 4);
         List<JsonNode> positions = GovernanceLedgerStandIn.governance("pendingPositions");
         JsonNode cpu = positions.stream().filter(p -> "cq-cpu".equals(p.path("clusterQueue").asText())).findFirst().orElseThrow();
         assertEquals("batch", cpu.path("namespace").asText());
@@ -140,18 +143,9 @@ class PendingPositionPollTest {
 
         // A deleted ClusterQueue is no longer read.
         server.getClient().genericKubernetesResources(CLUSTER_QUEUES).withName("cq-cpu").delete();
-        await(() -> GovernanceLedgerStandIn.governance("queueObjects").stream()
-                .anyMatch(q -> "DELETED".equals(q.path("type").asText())), "the deletion to be seen");
+        await("the deletion to be seen").atMost(Duration.ofSeconds(30))
+                .until(() -> GovernanceLedgerStandIn.governance("queueObjects").stream()
+                .anyMatch(q -> "DELETED".equals(q.path("type").asText())));
         assertEquals(3, polls.poll(READ.plusSeconds(60)));
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(100);
-        }
     }
 }

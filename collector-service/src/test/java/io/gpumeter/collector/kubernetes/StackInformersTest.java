@@ -19,8 +19,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.function.BooleanSupplier;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -64,7 +64,8 @@ class StackInformersTest {
         });
         client.apps().daemonSets().inNamespace("gpu-operator").withName("nvidia-dcgm-exporter").delete();
 
-        await(() -> workloads().stream().anyMatch(w -> w.type() == WatchEventType.DELETED), "the deletion");
+        await("the deletion").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> workloads().stream().anyMatch(w -> w.type() == WatchEventType.DELETED));
         List<String> seen = workloads().stream().map(w -> w.type() + " " + w.namespace() + "/" + w.component() + " "
                 + w.images().get(0)).distinct().toList();
         assertTrue(seen.contains("ADDED gpu-operator/dcgm-exporter nvcr.io/nvidia/k8s/dcgm-exporter:4.6.0-4.8.3-distroless"), seen.toString());
@@ -84,7 +85,8 @@ class StackInformersTest {
         }
         client.pods().inNamespace("gpu-operator").resource(StackTranslatorsTest.devicePluginPod("gpu-operator")
                 .editMetadata().withResourceVersion(null).endMetadata().build()).create();
-        await(() -> governance().stream().anyMatch(f -> f instanceof StackPodFact), "the device plugin's pod");
+        await("the device plugin's pod").atMost(Duration.ofSeconds(20)).pollInterval(Duration.ofMillis(50))
+                .until(() -> governance().stream().anyMatch(f -> f instanceof StackPodFact));
         StackPodFact pod = (StackPodFact) governance().stream().filter(f -> f instanceof StackPodFact).findFirst().orElseThrow();
         assertEquals(List.of("device-plugin", "gpu-a100-1", "CrashLoopBackOff"), List.of(pod.component(), pod.node(), pod.waitingReason()));
     }
@@ -137,15 +139,5 @@ class StackInformersTest {
 
     private List<StackWorkloadFact> workloads() {
         return governance().stream().filter(f -> f instanceof StackWorkloadFact).map(f -> (StackWorkloadFact) f).toList();
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(50);
-        }
     }
 }

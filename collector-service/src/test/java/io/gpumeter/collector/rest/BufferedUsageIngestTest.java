@@ -9,12 +9,15 @@ import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
@@ -75,17 +78,11 @@ class BufferedUsageIngestTest {
         awaitEmptyBuffer();
     }
 
-    private static void awaitEmptyBuffer() throws InterruptedException {
-        String metrics = "";
-        for (int i = 0; i < 50; i++) {
-            metrics = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
-            if (metrics.contains("gpumeter_collector_buffer_usage 0.0")) {
-                return;
-            }
-            Thread.sleep(100);
-        }
-        fail("the usage buffer still holds values 5 s after the ledger had them: "
-                + metrics.lines().filter(l -> l.startsWith("gpumeter_collector_buffer_usage")).toList());
+    private static void awaitEmptyBuffer() {
+        await("the usage buffer to let go of what the ledger has").atMost(Duration.ofSeconds(5))
+                .until(() -> Management.given().get("/q/metrics").then().statusCode(200).extract().asString()
+                        .lines().filter(l -> l.startsWith("gpumeter_collector_buffer_usage")).toList(),
+                        hasItem("gpumeter_collector_buffer_usage 0.0"));
     }
 
     @Test
@@ -100,15 +97,9 @@ class BufferedUsageIngestTest {
         assertTrue(FakeLedger.USAGE.isEmpty(), "nothing of the refused body reaches the ledger");
     }
 
-    private static List<JsonNode> awaitPartials(int count) throws InterruptedException {
-        long deadline = System.currentTimeMillis() + 20_000;
-        while (System.currentTimeMillis() < deadline) {
-            List<JsonNode> partials = FakeLedger.USAGE.stream().flatMap(b -> b.path("partials").valueStream()).toList();
-            if (partials.size() >= count) {
-                return partials;
-            }
-            Thread.sleep(100);
-        }
-        throw new AssertionError("no partials reached the ledger: " + FakeLedger.USAGE);
+    private static List<JsonNode> awaitPartials(int count) {
+        return await("partials to reach the ledger").atMost(Duration.ofSeconds(20))
+                .until(() -> FakeLedger.USAGE.stream().flatMap(b -> b.path("partials").valueStream()).toList(),
+                        partials -> partials.size() >= count);
     }
 }

@@ -22,10 +22,10 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -70,8 +70,9 @@ class DraLiveWatchTest {
 
     @Test
     void claimsSlicesClassesAndClaimPodsFlowToTheLedger() throws InterruptedException {
-        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
-                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
+        await("the watch to start").atMost(Duration.ofSeconds(30))
+                .until(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
+                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")));
         KubernetesClient client = server.getClient();
         client.resources(DeviceClass.class).resource(Serialization.unmarshal("""
                 {"apiVersion":"resource.k8s.io/v1","kind":"DeviceClass","metadata":{"name":"gpu.nvidia.com"},
@@ -101,16 +102,18 @@ class DraLiveWatchTest {
             return c;
         });
 
-        await(() -> claims().anyMatch(c -> c.path("allocated").asBoolean()), "the allocated claim");
+        await("the allocated claim").atMost(Duration.ofSeconds(30))
+                .until(() -> claims().anyMatch(c -> c.path("allocated").asBoolean()));
         JsonNode allocated = claims().filter(c -> c.path("allocated").asBoolean()).findFirst().orElseThrow();
         assertEquals("gpu-0", allocated.path("results").get(0).path("device").asText());
         assertEquals("pod-train", allocated.path("reservedFor").get(0).path("uid").asText());
         assertTrue(claims().anyMatch(c -> !c.path("allocated").asBoolean()), "the unallocated version came first");
-        await(() -> batches("resourceSlices").findAny().isPresent() && batches("deviceClasses").findAny().isPresent(),
-                "the slice and the class");
+        await("the slice and the class").atMost(Duration.ofSeconds(30))
+                .until(() -> batches("resourceSlices").findAny().isPresent() && batches("deviceClasses").findAny().isPresent());
         assertEquals("GPU-L0", batches("resourceSlices").findFirst().orElseThrow().path("devices").get(0)
                 .path("attributes").path("uuid").asText());
-        await(() -> FakeLedger.pods().stream().anyMatch(p -> "train".equals(p.path("name").asText())), "the claim's pod");
+        await("the claim's pod").atMost(Duration.ofSeconds(30))
+                .until(() -> FakeLedger.pods().stream().anyMatch(p -> "train".equals(p.path("name").asText())));
         JsonNode pod = FakeLedger.pods().stream().filter(p -> "train".equals(p.path("name").asText())).findFirst().orElseThrow();
         assertEquals("train-gpu", pod.path("claims").get(0).path("claimName").asText());
         assertTrue(FakeLedger.BATCHES.stream().allMatch(b -> "live-dra".equals(b.path("cluster").asText())));
@@ -122,15 +125,5 @@ class DraLiveWatchTest {
 
     private static Stream<JsonNode> claims() {
         return batches("resourceClaims");
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(100);
-        }
     }
 }

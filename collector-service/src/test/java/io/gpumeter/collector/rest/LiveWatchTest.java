@@ -19,8 +19,8 @@ import org.junit.jupiter.api.Test;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.function.BooleanSupplier;
 
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -47,8 +47,9 @@ class LiveWatchTest {
 
     @Test
     void namespacesNodesAndGpuPodsFlowToTheLedger() throws InterruptedException {
-        await(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
-                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")), "the watch to start");
+        await("the watch to start").atMost(Duration.ofSeconds(30))
+                .until(() -> "watching".equals(Management.given().get("/q/health/ready").jsonPath()
+                .getString("checks.find { it.name == 'kubernetes-watch' }.data.state")));
         KubernetesClient client = server.getClient();
         client.namespaces().resource(new NamespaceBuilder().withNewMetadata().withName("ml")
                 .addToLabels("gpumeter.io/tenant", "acme").endMetadata().build()).create();
@@ -64,7 +65,8 @@ class LiveWatchTest {
                 .endMetadata().withNewSpec().addNewContainer().withName("nginx").endContainer().endSpec().build()).create();
         client.pods().inNamespace("ml").withName("train").delete();
 
-        await(() -> FakeLedger.pods().stream().anyMatch(p -> "DELETED".equals(p.path("type").asText())), "the deletion to arrive");
+        await("the deletion to arrive").atMost(Duration.ofSeconds(30))
+                .until(() -> FakeLedger.pods().stream().anyMatch(p -> "DELETED".equals(p.path("type").asText())));
         List<String> types = FakeLedger.pods().stream().map(p -> p.path("type").asText()).toList();
         assertEquals("ADDED", types.get(0));
         assertTrue(FakeLedger.pods().stream().allMatch(p -> "train".equals(p.path("name").asText())), "only GPU pods are sent");
@@ -75,19 +77,9 @@ class LiveWatchTest {
                 .anyMatch(n -> "gpu-1".equals(n.path("name").asText())));
         Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         // Once listed, the ledger heard which pods exist, so deletions missed while down can be closed.
-        await(() -> !FakeLedger.LIVE_PODS.isEmpty(), "the live pod set");
+        await("the live pod set").atMost(Duration.ofSeconds(30)).until(() -> !FakeLedger.LIVE_PODS.isEmpty());
         assertEquals("live-1", FakeLedger.LIVE_PODS.get(0).path("cluster").asText());
         assertTrue(FakeLedger.LIVE_PODS.get(0).path("uids").isArray());
         assertTrue(!FakeLedger.LIVE_PODS.get(0).path("resourceVersion").asText().isEmpty());
-    }
-
-    private static void await(BooleanSupplier condition, String what) throws InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("timed out waiting for " + what);
-            }
-            Thread.sleep(100);
-        }
     }
 }

@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.TestMethodOrder;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
@@ -22,6 +23,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -117,12 +119,8 @@ class UsagePullsTest {
         FakeLedger.STATUS.set(500);
         assertEquals(0, pulls.scrapeExporters());
         FakeLedger.STATUS.set(200);
-        long deadline = System.nanoTime() + 30_000_000_000L;
-        int stored = 0;
-        while (stored == 0 && System.nanoTime() < deadline) {
-            stored = pulls.scrapeExporters();
-            Thread.sleep(500);
-        }
-        assertEquals(1, stored, "the round after the breaker closes again stores the scrape");
+        await("the breaker to close").atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(500))
+                .untilAsserted(() -> assertEquals(1, pulls.scrapeExporters(),
+                        "the round after the breaker closes again stores the scrape"));
     }
 }

@@ -7,8 +7,10 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.Map;
 
+import static org.awaitility.Awaitility.await;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.notNullValue;
@@ -33,11 +35,9 @@ class WatchDegradedTest {
 
     @Test
     void healthIsUpAndTheWatchReportsDegraded() throws InterruptedException {
-        String state = null;
-        for (int i = 0; i < 100 && !"degraded".equals(state); i++) {
-            state = Management.given().get("/q/health/ready").jsonPath().getString("checks.find { it.name == 'kubernetes-watch' }.data.state");
-            Thread.sleep(100);
-        }
+        await("the watch to report degraded").atMost(Duration.ofSeconds(10)).until(() -> Management.given()
+                .get("/q/health/ready").jsonPath().getString("checks.find { it.name == 'kubernetes-watch' }.data.state"),
+                equalTo("degraded"));
         Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'kubernetes-watch' }.data.state", equalTo("degraded"))
                 .body("checks.find { it.name == 'kubernetes-watch' }.data.problem", notNullValue());

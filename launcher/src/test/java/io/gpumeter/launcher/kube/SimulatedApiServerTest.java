@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,11 +50,8 @@ class SimulatedApiServerTest {
 
             List<SimEvent> podEvents = plan.eventsOfKind("Pod").toList();
             long deletes = podEvents.stream().filter(e -> e.type() == EventType.DELETED).count();
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (seen.stream().filter(s -> s.action() == Watcher.Action.DELETED).count() < deletes
-                    && System.currentTimeMillis() < deadline) {
-                Thread.sleep(100);
-            }
+            await("every deletion to be watched").atMost(Duration.ofSeconds(30))
+                    .until(() -> seen.stream().filter(s -> s.action() == Watcher.Action.DELETED).count() >= deletes);
             Map<String, Pod> lastSeen = new HashMap<>();
             List<Seen> copy = List.copyOf(seen);
             copy.forEach(s -> lastSeen.put(s.pod().getMetadata().getUid() + "/" + s.action(), s.pod()));
@@ -94,10 +92,8 @@ class SimulatedApiServerTest {
             simulator.applyTo(server.client());
             long expected = plan.events().stream().filter(e -> e.kind().equals("DaemonSet")
                     && e.object().getMetadata().getNamespace().equals("gpu-operator")).count();
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (daemonSets.size() < expected && System.currentTimeMillis() < deadline) {
-                Thread.sleep(100);
-            }
+            await("every version of the operator's DaemonSets").atMost(Duration.ofSeconds(30))
+                    .until(() -> daemonSets.size() >= expected);
             assertEquals(expected, daemonSets.size(), "every version of the operator's DaemonSets");
             StackPlan.ImageUpdate update = plan.stack().dcgmExporter();
             assertTrue(daemonSets.stream().anyMatch(d -> d.getMetadata().getName().equals(update.daemonSet())

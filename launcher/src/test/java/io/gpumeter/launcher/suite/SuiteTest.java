@@ -1,6 +1,7 @@
 package io.gpumeter.launcher.suite;
 
 import io.gpumeter.launcher.db.DatabaseConnection;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -27,6 +28,7 @@ import java.util.jar.Attributes;
 import java.util.jar.JarOutputStream;
 import java.util.jar.Manifest;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -328,9 +330,10 @@ class SuiteTest {
         orphanBuilder.environment().put("QUARKUS_HTTP_PORT", Integer.toString(port));
         Process orphan = orphanBuilder.start();
         try {
-            long deadline = System.currentTimeMillis() + 30_000;
-            while (Ports.isFree(port) && System.currentTimeMillis() < deadline) {
-                Thread.sleep(100);
+            try {
+                await("the orphan to listen").atMost(Duration.ofSeconds(30)).until(() -> !Ports.isFree(port));
+            } catch (ConditionTimeoutException stillStarting) {
+                // a slow machine's orphan may still be starting: the next start must stop it all the same
             }
             Process gone = new ProcessBuilder("true").start();
             gone.waitFor();

@@ -14,6 +14,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -109,17 +110,10 @@ class BulkLoadStatisticsTest {
         awaitStatistics();
 
         assertFalse(statistics.afterCommit(BulkLoadStatistics.ROWS - 1));
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!statistics.afterCommit(BulkLoadStatistics.ROWS)) { // one analysis at a time: another test's may still run
-            assertTrue(System.nanoTime() < deadline, "no analysis was started");
-            sleep();
-        }
-
-        while (query("SELECT last_analyze IS NULL AS n FROM pg_stat_user_tables WHERE relid = '" + TWIN + "'::regclass")
-                .get(0).getBoolean("n")) {
-            assertTrue(System.nanoTime() < deadline, "the twin was not analysed");
-            sleep();
-        }
+        // one analysis at a time: another test's may still run
+        await("an analysis to start").atMost(WAIT).until(() -> statistics.afterCommit(BulkLoadStatistics.ROWS));
+        await("the twin to be analysed").atMost(WAIT).until(() -> !query("SELECT last_analyze IS NULL AS n"
+                + " FROM pg_stat_user_tables WHERE relid = '" + TWIN + "'::regclass").get(0).getBoolean("n"));
     }
 
     /** How the delete of a slice's segments (1,000 pods, as the ledger derives them) is planned: its scans. */
@@ -140,21 +134,8 @@ class BulkLoadStatisticsTest {
     }
 
     private void awaitStatistics(long changed) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (query("SELECT n_mod_since_analyze FROM pg_stat_user_tables WHERE relid = '" + TWIN + "'::regclass")
-                .get(0).getLong(0) < changed) {
-            assertTrue(System.nanoTime() < deadline, "the load was never counted");
-            sleep();
-        }
-    }
-
-    private static void sleep() {
-        try {
-            Thread.sleep(100);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
+        await("the load to be counted").atMost(WAIT).until(() -> query("SELECT n_mod_since_analyze"
+                + " FROM pg_stat_user_tables WHERE relid = '" + TWIN + "'::regclass").get(0).getLong(0) >= changed);
     }
 
     private void run(String sql) {

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -85,13 +86,15 @@ class BulkReadsResourceTest {
 
     @Test
     void theFleetsOccupantsAtAnInstantAreEveryNodesOccupants() {
-        fleet(Map.of("cluster", "bulk", "at", DAY + "11:30:00Z")).statusCode(200)
+        String answer = fleet(Map.of("cluster", "bulk", "at", DAY + "11:30:00Z")).statusCode(200)
                 .body("pod", contains("train", "infer", "eval"))
                 .body("node", contains("bulk-n1", "bulk-n1", "bulk-n2"))
                 .body("gpuUuid", contains("GPU-bulk-1", "GPU-bulk-1", "GPU-bulk-2"))
                 .body("tenant", contains("acme", "globex", "acme"))
                 .body("fraction", contains(0.5f, 0.5f, 0.5f))
-                .body("since", contains(DAY + "10:00:00Z", DAY + "11:00:00Z", DAY + "10:30:00Z"));
+                .body("since", contains(DAY + "10:00:00Z", DAY + "11:00:00Z", DAY + "10:30:00Z")).extract().asString();
+        // alert-service reads the fleet's occupants (and each node's, each card's: the same rows) from this answer
+        Contract.record("ledger", "occupants", answer);
         fleet(Map.of("cluster", "bulk", "at", DAY + "10:15:00Z")).statusCode(200).body("pod", contains("train"));
         fleet(Map.of("cluster", "bulk", "at", DAY + "10:45:00Z")).statusCode(200).body("pod", contains("train", "eval"));
         fleet(Map.of("cluster", "bulk", "at", DAY + "12:30:00Z")).statusCode(200).body("pod", contains("eval"));
@@ -132,8 +135,8 @@ class BulkReadsResourceTest {
 
     @Test
     void eachPodsHoldingsAreClippedToTheWindowInTheOrderAsked() {
-        holdings("{\"from\":\"" + DAY + "10:30:00Z\",\"to\":\"" + DAY + "11:30:00Z\",\"cluster\":\"bulk\",\"pods\":"
-                + pods("a/train", "g/infer", "a/eval", "a/nobody", "a/train") + "}").statusCode(200)
+        String answer = holdings("{\"from\":\"" + DAY + "10:30:00Z\",\"to\":\"" + DAY + "11:30:00Z\",\"cluster\":\"bulk\","
+                + "\"pods\":" + pods("a/train", "g/infer", "a/eval", "a/nobody", "a/train") + "}").statusCode(200)
                 .body("namespace", contains("a", "g", "a", "a"))
                 .body("pod", contains("train", "infer", "eval", "nobody"))
                 .body("[0].units", hasSize(1))
@@ -153,7 +156,8 @@ class BulkReadsResourceTest {
                 .body("[2].units[0].to", equalTo(DAY + "11:30:00Z"))
                 .body("[2].units[0].occupant.gpuUuid", equalTo("GPU-bulk-2"))
                 .body("[2].units[0].occupant.until", nullValue())
-                .body("[3].units", empty());
+                .body("[3].units", empty()).extract().asString();
+        Contract.record("ledger", "holdings", answer); // slo-service places pods on cards from this answer
         // after train ended: nothing for it; eval still held to the window's end
         holdings("{\"from\":\"" + DAY + "12:30:00Z\",\"to\":\"" + DAY + "13:00:00Z\",\"pods\":"
                 + pods("a/train", "a/eval") + "}").statusCode(200)
@@ -189,7 +193,7 @@ class BulkReadsResourceTest {
 
     @Test
     void whatWasHeldOnEachCardIsClippedToTheWindowInTheOrderAsked() {
-        cardHoldings("{\"from\":\"" + DAY + "10:30:00Z\",\"to\":\"" + DAY + "11:30:00Z\",\"cluster\":\"bulk\","
+        String answer = cardHoldings("{\"from\":\"" + DAY + "10:30:00Z\",\"to\":\"" + DAY + "11:30:00Z\",\"cluster\":\"bulk\","
                 + "\"gpus\":[\"GPU-bulk-2\",\"GPU-bulk-1\",\"GPU-bulk-none\"]}").statusCode(200)
                 .body("gpuUuid", contains("GPU-bulk-2", "GPU-bulk-1", "GPU-bulk-none"))
                 .body("[0].units.occupant.pod", contains("eval"))
@@ -199,7 +203,8 @@ class BulkReadsResourceTest {
                 .body("[1].units.from", contains(DAY + "10:30:00Z", DAY + "11:00:00Z"))
                 .body("[1].units.to", contains(DAY + "11:30:00Z", DAY + "11:30:00Z"))
                 .body("[1].units.occupant.tenant", contains("acme", "globex"))
-                .body("[2].units", empty());
+                .body("[2].units", empty()).extract().asString();
+        Contract.record("ledger", "card-holdings", answer); // slo-service finds a card's neighbours from this answer
         cardHoldings("{\"from\":\"" + DAY + "11:45:00Z\",\"to\":\"" + DAY + "12:15:00Z\",\"gpus\":[\"GPU-bulk-1\"]}")
                 .statusCode(200)
                 .body("[0].units.occupant.pod", contains("train", "infer"))
@@ -227,7 +232,8 @@ class BulkReadsResourceTest {
     @Test
     void eachCardsUsageComesInTheOrderAskedAsItsOwnReadAnswersIt() {
         String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";
-        usage("{" + window + ",\"gpus\":[\"GPU-bulk-2\",\"GPU-bulk-1\",\"GPU-bulk-none\",\"GPU-bulk-2\"]}").statusCode(200)
+        String answer = usage("{" + window + ",\"gpus\":[\"GPU-bulk-2\",\"GPU-bulk-1\",\"GPU-bulk-none\",\"GPU-bulk-2\"]}")
+                .statusCode(200)
                 .body("gpuUuid", contains("GPU-bulk-2", "GPU-bulk-1", "GPU-bulk-none"))
                 .body("[0].points.field", contains("SM_ACTIVE"))
                 .body("[0].points.mean", contains(0.5f))
@@ -236,7 +242,8 @@ class BulkReadsResourceTest {
                 .body("[1].points.mean", contains(50.0f, 20.0f))
                 .body("[1].points.max", contains(60.0f, 20.0f))
                 .body("[1].points.samples", contains(2, 1))
-                .body("[2].points", empty());
+                .body("[2].points", empty()).extract().asString();
+        Contract.record("ledger", "usage-series", answer); // slo-service's and alert-service's usage reads
         usage("{\"from\":\"" + DAY + "10:01:00Z\",\"to\":\"" + DAY + "10:05:00Z\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(200)
                 .body("[0].points.mean", contains(20.0f));
         usage("{" + window + ",\"field\":\"SM_ACTIVE\",\"gpus\":[\"GPU-bulk-1\",\"GPU-bulk-2\"]}").statusCode(200)

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -146,11 +147,13 @@ class CapacityResourceTest {
         // Long after the deletion only lab-1's two labelled cards remain: 2 x 24 h.
         assertEquals(Map.of("cap-lab/" + A100, new BigDecimal("48")),
                 capacity("2024-04-01T00:00:00Z", "2024-04-02T00:00:00Z", "cluster,model"));
-        given().queryParam("from", "2024-04-01T00:00:00Z").queryParam("to", "2024-04-02T00:00:00Z")
+        String answer = given().queryParam("from", "2024-04-01T00:00:00Z").queryParam("to", "2024-04-02T00:00:00Z")
                 .queryParam("groupBy", "cluster,model").queryParam("cluster", "cap-lab")
                 .get("/api/v1/capacity").then().statusCode(200)
                 .body("[0].group.cluster", equalTo("cap-lab"))
-                .body("[0].group.model", equalTo(A100));
+                .body("[0].group.model", equalTo(A100)).extract().asString();
+        // billing's plan reads card-hours per model: this answer is the example it reads
+        Contract.record("ledger", "capacity", answer);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -129,6 +130,20 @@ class EnergyResourceTest {
         BigDecimal value = new BigDecimal(String.valueOf(actual));
         assertTrue(new BigDecimal(expected).subtract(value).abs().compareTo(new BigDecimal("1e-8")) < 0,
                 "expected " + expected + " kWh, got " + value);
+    }
+
+    /** Billing prices energy from this read, grouped by tenant and model: its answer is the example billing reads. */
+    @Test
+    void eachTenantsEnergyByModelIsTheExampleItsCallersRead() {
+        String body = given().queryParam("from", at(0)).queryParam("to", at(3600)).queryParam("groupBy", "tenant,model")
+                .get("/api/v1/gpu-hours").then().statusCode(200).extract().asString();
+        Contract.record("ledger", "gpu-hours", body);
+        JsonPath json = new JsonPath(body);
+        // other tests' tenants may share the hour: this test's three, each on its H100
+        assertEquals(List.of("ta/NVIDIA-H100-80GB-HBM3", "tb/NVIDIA-H100-80GB-HBM3", "tc/NVIDIA-H100-80GB-HBM3"),
+                json.getList("findAll { it.group.tenant in ['ta', 'tb', 'tc'] }.key"));
+        assertKWh("0.02", json.get("find { it.group.tenant == 'ta' }.energyKWh"));
+        assertNull(json.get("find { it.group.tenant == 'ta' }.idleEnergyKWh"), "a tenant's row holds no idle energy");
     }
 
     @Test

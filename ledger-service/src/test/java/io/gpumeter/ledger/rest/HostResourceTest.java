@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.ledger.service.HostRetention;
 import io.gpumeter.ledger.service.RetentionSweep;
@@ -70,14 +71,16 @@ class HostResourceTest {
         deliver(batch("h1", container("train-0", "main", "2026-07-01T10:00:00Z", 60_000, 3, 6)
                         + "," + container("train-0", "main", "2026-07-01T10:00:00Z", 45_000, 3, 4), ""))
                 .statusCode(200).body("stored", equalTo(1)).body("unchanged", equalTo(1));
-        read("h1", "\"ml/train-0\"", "\"gpu-1\"", "2026-07-01T10:00:00Z", "2026-07-01T11:00:00Z").statusCode(200)
+        String example = read("h1", "\"ml/train-0\"", "\"gpu-1\"", "2026-07-01T10:00:00Z", "2026-07-01T11:00:00Z").statusCode(200)
                 .body("containers", hasSize(2))
                 .body("containers[0].container", equalTo("")).body("containers[0].netReceiveBytes", equalTo(1000.0f))
                 .body("containers[1].container", equalTo("main")).body("containers[1].cpuSeconds", equalTo(6.0f))
                 .body("containers[1].coveredSeconds", equalTo(60.0f)).body("containers[1].spanSeconds", equalTo(60))
                 .body("containers[1].fsReadBytes", nullValue()).body("containers[1].node", equalTo("gpu-1"))
                 .body("nodes", hasSize(1)).body("nodes[0].cpus", equalTo(64))
-                .body("nodes[0].ioPressureStalledSeconds", equalTo(4.0f)).body("nodes[0].cpuUserSeconds", nullValue());
+                .body("nodes[0].ioPressureStalledSeconds", equalTo(4.0f)).body("nodes[0].cpuUserSeconds", nullValue()).extract().asString();
+        // slo-service reads the host's minutes from this answer
+        Contract.record("ledger", "host-series", example);
     }
 
     @ParameterizedTest(name = "{0}")

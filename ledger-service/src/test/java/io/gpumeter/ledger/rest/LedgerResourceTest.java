@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -86,6 +87,15 @@ class LedgerResourceTest {
         List<String> actual = given().queryParam("at", at).get("/api/v1/gpus/GPU-aaaa/occupants")
                 .then().statusCode(200).extract().jsonPath().getList("pod");
         assertEquals(expected, actual);
+    }
+
+    /** Every report prints the policy in words and its version; billing reads it from this answer. */
+    @Test
+    void theNormalizationPolicyIsToldInWordsWithItsVersion() {
+        String answer = given().get("/api/v1/normalization").then().statusCode(200)
+                .body("version", equalTo("v1"))
+                .body("policy", containsString("vgpu=min(1,max(cores/100,memMiB/cardMiB))")).extract().asString();
+        Contract.record("ledger", "normalization", answer);
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -54,7 +55,7 @@ class ViolationResourceTest {
 
         // the database is shared with other tests, whose pods still running cross this hour too: this cluster's only
         String v = "findAll { it.cluster == 'v' }";
-        given().queryParam("from", "2026-08-03T10:00:00Z").queryParam("to", "2026-08-03T11:00:00Z")
+        String example = given().queryParam("from", "2026-08-03T10:00:00Z").queryParam("to", "2026-08-03T11:00:00Z")
                 .get("/api/v1/violations").then().statusCode(200)
                 .body(v, hasSize(4))
                 .body(v + ".kind", equalTo(List.of("HARD", "SOFT", "DRIFT", "BYPASS")))
@@ -63,7 +64,9 @@ class ViolationResourceTest {
                 .body(v + "[0].peakRatio", equalTo(1.5f))
                 .body(v + "[1].minutes", equalTo(1))
                 .body(v + "[2].resource", equalTo("MEMORY")).body(v + "[2].gpuUuid", equalTo("GPU-V"))
-                .body(v + "[3].start", equalTo("2026-08-03T10:30:00Z")).body(v + "[3].peakRatio", equalTo(null));
+                .body(v + "[3].start", equalTo("2026-08-03T10:30:00Z")).body(v + "[3].peakRatio", equalTo(null)).extract().asString();
+        // alert-service's rules read the violations from this answer
+        Contract.record("ledger", "violations", example);
     }
 
     @Test

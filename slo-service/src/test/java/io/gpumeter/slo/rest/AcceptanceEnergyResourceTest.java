@@ -4,7 +4,6 @@ import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -15,6 +14,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -31,11 +34,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * dark   (MIG, qe-dark)        qe/dark-0: 10,000 tokens; 1 GPU-h on a card never measured (0 kWh, no source): no figure
  * shared over solo: 3 / 2 = 1.5
  * </pre>
- * Each pod answered one request at 10:05, which makes it its cell's.
+ * Each pod answered one request at 10:05, which makes it its cell's. The ledger's one read of GPU-hours by pod and
+ * model, in kWh: 90,000 J 0.025, 24,000 J 0.006666667, 6,000 J 0.001666667 (0.1 of 0.2 GPU-h measured: coverage 0.5);
+ * its holdings, pod queues and pod incidents have nothing of these pods.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class AcceptanceEnergyResourceTest {
 
     private static final Instant T0 = Instant.parse("2026-12-08T10:00:00Z");
@@ -52,36 +57,6 @@ class AcceptanceEnergyResourceTest {
                 + "\"2026-12-08T10:05:00Z\",\"ttftMs\":80,\"ok\":true}";
     }
 
-    /** Billing's and alert-service's answers of another test, put back after each of these. */
-    private final Map<String, String> saved = new LinkedHashMap<>();
-
-    /**
-     * A run also reads billing's costs and alert-service's runbook: they answer (nothing priced, no runbook entry), so
-     * that these runs count no failure against the clients' circuit breakers, which other tests' runs rely on.
-     */
-    @BeforeEach
-    void billingAndAlertAnswer() {
-        for (String key : List.of(COSTS, RUNBOOK)) {
-            saved.put(key, FakeLedger.GETS.get(key));
-        }
-        FakeLedger.GETS.put(COSTS, "{\"from\":\"2026-12-08T10:00:00Z\",\"to\":\"2026-12-08T11:00:00Z\","
-                + "\"groupBy\":\"namespace\",\"currency\":\"USD\",\"lines\":[]}");
-        FakeLedger.GETS.put(RUNBOOK, "[]");
-    }
-
-    @AfterEach
-    void putBack() {
-        saved.forEach((key, value) -> {
-            if (value == null) {
-                FakeLedger.GETS.remove(key);
-            } else {
-                FakeLedger.GETS.put(key, value);
-            }
-        });
-    }
-
-    private static final String COSTS = "/api/v1/costs?groupBy=namespace";
-    private static final String RUNBOOK = "/api/v1/runbook";
 
     @BeforeEach
     void storeOnce() {
@@ -89,6 +64,7 @@ class AcceptanceEnergyResourceTest {
             return;
         }
         stored = true;
+        LedgerStandIn.reset();
         List<String> gauges = new ArrayList<>();
         List<String> requests = new ArrayList<>();
         for (String[] pod : new String[][]{{"qe-solo", "solo-0", "180000"}, {"qe-shared", "share-0", "60000"},
@@ -101,12 +77,27 @@ class AcceptanceEnergyResourceTest {
                 .post("/api/v1/ingest/engine-gauges").then().statusCode(200);
         given().contentType("application/x-ndjson").body(String.join("\n", requests).getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(200);
-        FakeEnergy.UNITS.addAll(List.of(
-                new FakeEnergy.Unit("c1", "qe", "solo-0", T0, T1, "1", 90_000, "ENERGY_COUNTER"),
-                new FakeEnergy.Unit("c1", "qe", "share-0", T0, T1, "0.3", 24_000, "ENERGY_COUNTER"),
-                new FakeEnergy.Unit("c1", "qe", "share-1", "NVIDIA-H100-80GB-HBM3", "t-qe", T0, T1, "0.2", 6_000,
-                        "0.1", "POWER_INTEGRAL"),
-                new FakeEnergy.Unit("c1", "qe", "dark-0", T0, T1, "1", 0, null)));
+        LedgerStandIn.gpuHours(get(urlPathEqualTo(LedgerStandIn.GPU_HOURS)).withQueryParam("from", equalTo(T0.toString()))
+                .withQueryParam("to", equalTo(T1.toString())).withQueryParam("groupBy", equalTo("pod,model")), List.of(
+                row("qe/dark-0", "1", 0, "0", null),
+                row("qe/share-0", "0.3", 24_000, "1", "ENERGY_COUNTER"),
+                row("qe/share-1", "0.2", 6_000, "0.5", "POWER_INTEGRAL"),
+                row("qe/solo-0", "1", 90_000, "1", "ENERGY_COUNTER")));
+        for (String read : List.of("/api/v1/holdings", "/api/v1/pod-queues", "/api/v1/failures/pod-incidents")) {
+            LedgerStandIn.answer(post(urlPathEqualTo(read)), "[]");
+        }
+        // a run also reads billing's costs and alert-service's runbook: nothing priced, no runbook entry
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/costs")).withQueryParam("groupBy", equalTo("namespace")),
+                "{\"from\":\"2026-12-08T10:00:00Z\",\"to\":\"2026-12-08T11:00:00Z\",\"groupBy\":\"namespace\","
+                        + "\"currency\":\"USD\",\"lines\":[]}");
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/runbook")), "[]");
+    }
+
+    private static Map<String, Object> row(String pod, String allocated, long joules, String coverage, String source) {
+        Map<String, String> group = new LinkedHashMap<>();
+        group.put("pod", pod);
+        group.put("model", "NVIDIA-H100-80GB-HBM3");
+        return LedgerStandIn.energyRow(group, allocated, joules, coverage, source);
     }
 
     private static final String PLAN = """

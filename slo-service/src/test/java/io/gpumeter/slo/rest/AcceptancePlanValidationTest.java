@@ -19,7 +19,7 @@ import static org.hamcrest.Matchers.containsString;
 /** Every bad plan is a 400 problem naming the field at fault, and nothing is stored for it. */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class AcceptancePlanValidationTest {
 
     private static final String CELLS = "\"cells\": [{\"name\": \"dedicated\", \"workload\": \"vllm-chat\", \"form\":"

@@ -15,6 +15,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -41,7 +44,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class AcceptanceQuadrantsResourceTest {
 
     private static final Instant T0 = Instant.parse("2026-10-05T10:00:00Z");
@@ -49,6 +52,15 @@ class AcceptanceQuadrantsResourceTest {
 
     private static Instant at(String hhmmss) {
         return Instant.parse("2026-10-05T" + hhmmss + "Z");
+    }
+
+    /** An incident of a pod as the ledger's pod incidents read answers it; open while it has not recovered. */
+    private static String incident(String id, String pod, String cause, String started, String recovered) {
+        return "{\"id\":\"" + id + "\",\"cluster\":\"c1\",\"cause\":\"" + cause + "\","
+                + "\"rootCauseClass\":\"workload\",\"scope\":\"pod\",\"namespace\":\"qa\",\"pod\":\"" + pod + "\","
+                + "\"startedAt\":\"" + at(started) + "\",\"recoveredAt\":"
+                + (recovered == null ? "null" : "\"" + at(recovered) + "\"") + ",\"endedAt\":null,"
+                + "\"open\":" + (recovered == null) + ",\"occurrences\":1,\"changesBefore\":[]}";
     }
 
     private static String line(String service, String pod, Instant ts, double ttftMs, boolean ok) {
@@ -62,15 +74,24 @@ class AcceptanceQuadrantsResourceTest {
             return;
         }
         stored = true;
-        FakeLedger.DECISIONS.addAll(List.of(
-                new FakeLedger.Decision("qa", "steady-0", null, null, null, at("09:00:00")),
-                new FakeLedger.Decision("qa", "steady-1", null, null, null, at("10:10:20")),
-                new FakeLedger.Decision("qa", "bare-0", null, null, null, Instant.parse("2026-10-05T08:00:00Z"))));
-        FakeLedger.INCIDENTS.addAll(List.of(
-                new FakeLedger.Incident("i-before", "qa", "steady-0", "oom", at("09:50:00"), at("10:05:00")),
-                new FakeLedger.Incident("i-oom", "qa", "steady-0", "oom", at("10:20:00"), at("10:21:30")),
-                new FakeLedger.Incident("i-crash", "qa", "steady-1", "crash-loop", at("10:40:00"), at("10:45:00")),
-                new FakeLedger.Incident("i-open", "qa", "steady-0", "oom", at("10:50:00"), null)));
+        LedgerStandIn.reset();
+        // each cell's pods as the ledger's pod queues read answers them: no queue, created when the table says
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/pod-queues"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'steady-0')]")), "pod-queues", """
+                [{"namespace": "qa", "pod": "steady-0", "known": true, "queue": null,
+                  "createdAt": "2026-10-05T09:00:00Z"},
+                 {"namespace": "qa", "pod": "steady-1", "known": true, "queue": null,
+                  "createdAt": "2026-10-05T10:10:20Z"}]""");
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/pod-queues"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'bare-0')]")), "pod-queues", """
+                [{"namespace": "qa", "pod": "bare-0", "known": true, "queue": null,
+                  "createdAt": "2026-10-05T08:00:00Z"}]""");
+        // the steady pods' incidents that started in the run's hour, oldest first: steady-0's oom of 09:50 did not
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/failures/pod-incidents"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'steady-0')]")),
+                "[" + incident("i-oom", "steady-0", "oom", "10:20:00", "10:21:30") + ","
+                        + incident("i-crash", "steady-1", "crash-loop", "10:40:00", "10:45:00") + ","
+                        + incident("i-open", "steady-0", "oom", "10:50:00", null) + "]");
         List<String> lines = new ArrayList<>();
         for (int m = 0; m < 60; m++) {
             boolean slow = m >= 30 && m <= 32 || m == 45;

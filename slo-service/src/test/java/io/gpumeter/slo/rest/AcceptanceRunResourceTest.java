@@ -1,5 +1,6 @@
 package io.gpumeter.slo.rest;
 
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,6 +23,11 @@ import java.util.Map;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipInputStream;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.matchesPattern;
@@ -44,7 +50,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class AcceptanceRunResourceTest {
 
     static final String RUNS = "/api/v1/acceptance/runs";
@@ -58,6 +64,9 @@ class AcceptanceRunResourceTest {
             + " nvidia.com/gpu in flavor h100, 4 more needed";
 
     private static boolean stored;
+    /** alert-service's runbook and the ledger's pending pods, as the stand-in answers them: tests take them away. */
+    private static StubMapping runbook;
+    private static StubMapping pending;
 
     static final String RUNBOOK = """
             [{"alertname": "InferenceLatencyP99High", "severity": "warning", "meaning": "slow",
@@ -73,44 +82,51 @@ class AcceptanceRunResourceTest {
             return;
         }
         stored = true;
+        LedgerStandIn.reset();
         // The fleet over the window, for the commitments' margins: 1 failure in 1,000 card-hours repaired in 10 h
         // (1% of cards down) and maintenance cordons over 20 of them (2%): 0.03; 1 GPU pending at the busiest hour
         // beside 1 GPU-hour in the window's 20 minutes (3 cards of demand): 1 / (3 + 1) = 0.25.
-        FakeLedger.GETS.put("/api/v1/capacity/supply", """
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/capacity/supply")), "supply", """
                 {"from":"2026-11-02T10:00:00Z","to":"2026-11-02T10:20:00Z","timeZone":"UTC","models":[
                  {"model":"NVIDIA H100 80GB HBM3","days":[{"day":"2026-11-02","cardHours":1000}],
                   "failures":{"incidents":1,"repaired":1,"mttrSeconds":36000,"perCardHour":0.001,"runbookCordons":0},
                   "maintenance":{"cordons":1,"cardHours":20,"share":0.02}}]}""");
-        FakeLedger.GETS.put("/api/v1/demand", """
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/demand")), "demand", """
                 {"from":"2026-11-02T10:00:00Z","to":"2026-11-02T10:20:00Z","timeZone":"UTC",
                  "shapes":[{"model":"NVIDIA H100 80GB HBM3","workloadClass":"inference","shape":"whole","kind":"WHOLE",
                             "pods":3,"days":[{"day":"2026-11-02","gpuHours":1}]}],
                  "peaks":[{"model":"NVIDIA H100 80GB HBM3","pending":{"meanGpusAtBusiestHour":1,"busiestHourOfDay":10}}]}""");
         Instant nine = Instant.parse("2026-11-02T09:00:00Z");
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("ml", "chat-ded-0", "GPU-D", "n7", "Deployment", "chat-ded", "acme", nine, null),
-                new FakeLedger.Holding("ml", "chat-h2-0", "GPU-H", "n7", "Deployment", "chat-h2", "acme", nine, null,
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("ml", "chat-ded-0", "GPU-D", "n7", "Deployment", "chat-ded", "acme", nine),
+                new LedgerStandIn.Unit("ml", "chat-h2-0", "GPU-H", "n7", "Deployment", "chat-h2", "acme", nine,
                         "VGPU", "0.5", 50, 40960L),
-                new FakeLedger.Holding("ml", "chat-h4-0", "GPU-Q", "n8", "Deployment", "chat-h4", "acme", nine, null,
+                new LedgerStandIn.Unit("ml", "chat-h4-0", "GPU-Q", "n8", "Deployment", "chat-h4", "acme", nine,
                         "VGPU", "0.25", 25, 20480L)));
-        FakeLedger.DECISIONS.add(new FakeLedger.Decision("ml", "chat-ded-0", "cq-chat", "chat", null));
-        FakeLedger.GETS.put("/api/v1/queue-wait?groupBy=clusterQueue", """
+        // the dedicated cell's pod went through Kueue's cq-chat
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/pod-queues"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'chat-ded-0')]")), "pod-queues", """
+                [{"namespace": "ml", "pod": "chat-ded-0", "known": true,
+                  "queue": {"clusterQueue": "cq-chat", "localQueue": "chat", "volcanoQueue": null}, "createdAt": null}]""");
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/queue-wait")).withQueryParam("groupBy", equalTo("clusterQueue")),
+                """
                 [{"key": "cq-chat", "count": 3, "p50Seconds": 4, "p95Seconds": 12, "p99Seconds": 12, "maxSeconds": 12}]""");
-        FakeLedger.GETS.put("/api/v1/gpu-hours?groupBy=pod,model", """
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/gpu-hours")).withQueryParam("groupBy", equalTo("pod,model")),
+                "gpu-hours", """
                 [{"key": "ml/chat-ded-0/H100", "group": {"pod": "ml/chat-ded-0", "model": "H100"},
                   "allocatedGpuHours": 0.333333, "usedGpuHours": 0.25},
                  {"key": "ml/chat-h2-0/H100", "group": {"pod": "ml/chat-h2-0", "model": "H100"},
                   "allocatedGpuHours": 0.166667, "usedGpuHours": 0.05},
                  {"key": "other/busy-0/H100", "group": {"pod": "other/busy-0", "model": "H100"},
                   "allocatedGpuHours": 1, "usedGpuHours": 1}]""");
-        FakeLedger.GETS.put("/api/v1/costs?groupBy=namespace", """
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/costs")).withQueryParam("groupBy", equalTo("namespace")), """
                 {"from": "2026-11-02T10:00:00Z", "to": "2026-11-02T10:20:00Z", "groupBy": "namespace", "currency": "USD",
                  "lines": [{"group": "ml", "gpuModel": "A100", "currency": "USD", "rate": 3, "allocatedGpuHours": 1,
                             "usedGpuHours": 1, "allocatedCost": 3, "usedCost": 3, "idleCost": 0},
                            {"group": "ml", "gpuModel": "H100", "currency": "USD", "rate": 4.1, "allocatedGpuHours": 0.5,
                             "usedGpuHours": 0.3, "allocatedCost": 2.05, "usedCost": 1.23, "idleCost": 0.82}]}""");
-        FakeLedger.GETS.put("/api/v1/runbook", RUNBOOK);
-        FakeLedger.GETS.put("/api/v1/queue-wait/pending", """
+        runbook = LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/runbook")), RUNBOOK);
+        pending = LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/queue-wait/pending")), """
                 [{"cluster": "c1", "source": "KUEUE", "namespace": "team-x", "name": "overquota-0",
                   "clusterQueue": "cq-x", "localQueue": "x", "state": "PENDING", "waitingSince": "2026-11-02T10:01:00Z",
                   "ageSeconds": 240, "reasonClass": "QUOTA", "rootCauseClass": "CONTROL_PLANE", "reason": "Pending",
@@ -266,10 +282,10 @@ class AcceptanceRunResourceTest {
     @Test
     void withoutADedicatedCellTheInterferenceFactorIsTheServicesOwn() {
         Instant ten = Instant.parse("2026-11-02T10:10:00Z");
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("ml", "solo-0", "GPU-S", "n9", "Deployment", "solo", "acme",
-                        Instant.parse("2026-11-02T09:00:00Z"), null),
-                new FakeLedger.Holding("research", "nb-0", "GPU-S", "n9", "Job", "nb", "beta", ten, null)));
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("ml", "solo-0", "GPU-S", "n9", "Deployment", "solo", "acme",
+                        Instant.parse("2026-11-02T09:00:00Z")),
+                new LedgerStandIn.Unit("research", "nb-0", "GPU-S", "n9", "Job", "nb", "beta", ten).arrivingInTheWindow()));
         List<String> lines = new ArrayList<>();
         for (int m = 0; m < 20; m++) {
             for (int i = 0; i < 10; i++) {
@@ -327,7 +343,7 @@ class AcceptanceRunResourceTest {
     /** alert-service down: the run is computed and stored all the same, without runbook steps, saying why. */
     @Test
     void withoutAlertServiceTheRunListsNoRunbookActionAndSaysWhy() {
-        String runbook = FakeLedger.GETS.remove("/api/v1/runbook");
+        LedgerStandIn.remove(runbook);
         try {
             JsonPath run = submit(plan("alert down", """
                     [{"name": "hami-4 within 1.5x", "kind": "RATIO", "metric": "P99", "sli": "TTFT", "cell": "hami-4",
@@ -339,7 +355,7 @@ class AcceptanceRunResourceTest {
                     + " runbook could not be read (no answer")), actions.toString());
             assertEquals(-1, run.getInt("actionSources[0].status"));
         } finally {
-            FakeLedger.GETS.put("/api/v1/runbook", runbook);
+            runbook = LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/runbook")), RUNBOOK);
         }
     }
 
@@ -369,11 +385,11 @@ class AcceptanceRunResourceTest {
         String path = location.substring(location.indexOf(RUNS));
         String first = given().get(path).then().statusCode(200).extract().asString();
         // what the run was computed from changes; the stored run does not
-        String pending = FakeLedger.GETS.put("/api/v1/queue-wait/pending", "[]");
+        StubMapping none = LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/queue-wait/pending")), "[]");
         try {
             assertEquals(first, given().get(path).then().statusCode(200).extract().asString());
         } finally {
-            FakeLedger.GETS.put("/api/v1/queue-wait/pending", pending);
+            LedgerStandIn.remove(none);
         }
         byte[] pack = given().get(path + "/pack").then().statusCode(200).contentType("application/zip")
                 .extract().asByteArray();

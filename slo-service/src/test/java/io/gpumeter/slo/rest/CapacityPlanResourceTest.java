@@ -2,6 +2,8 @@ package io.gpumeter.slo.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -16,6 +18,10 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -52,7 +58,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class CapacityPlanResourceTest {
 
     private static final String PLAN = "/api/v1/capacity/plan";
@@ -108,8 +114,14 @@ class CapacityPlanResourceTest {
 
     @BeforeEach
     void storeOnce() {
-        FakeLedger.GETS.put("/api/v1/capacity/supply", SUPPLY);
-        FakeLedger.GETS.put("/api/v1/demand", DEMAND);
+        LedgerStandIn.reset();
+        // the ledger is asked for the history in UTC days
+        for (String[] read : new String[][]{{"/api/v1/capacity/supply", "supply", SUPPLY}, {"/api/v1/demand", "demand", DEMAND}}) {
+            LedgerStandIn.answer(get(urlPathEqualTo(read[0])).withQueryParam("from", WireMock.equalTo("2031-03-01T00:00:00Z"))
+                    .withQueryParam("to", WireMock.equalTo("2031-03-08T00:00:00Z"))
+                    .withQueryParam("timeZone", WireMock.equalTo("UTC")),
+                    read[1], read[2]);
+        }
         if (stored) {
             return;
         }
@@ -189,10 +201,11 @@ class CapacityPlanResourceTest {
 
     @Test
     void theLedgerIsAskedForTheHistoryInUtcDays() throws Exception {
-        FakeLedger.REQUESTS.clear();
+        int before = LedgerStandIn.calls(anyRequestedFor(anyUrl())).size();
         plan();
-        java.util.List<String> asked = FakeLedger.REQUESTS.stream()
-                .map(r -> java.net.URLDecoder.decode(r, java.nio.charset.StandardCharsets.UTF_8)).toList();
+        java.util.List<LoggedRequest> all = LedgerStandIn.calls(anyRequestedFor(anyUrl()));
+        java.util.List<String> asked = all.subList(before, all.size()).stream()
+                .map(r -> java.net.URLDecoder.decode(r.getUrl(), java.nio.charset.StandardCharsets.UTF_8)).toList();
         assertTrue(asked.contains("/api/v1/capacity/supply?from=2031-03-01T00:00:00Z&to=2031-03-08T00:00:00Z"
                 + "&timeZone=UTC"), asked.toString());
         assertTrue(asked.contains("/api/v1/demand?from=2031-03-01T00:00:00Z&to=2031-03-08T00:00:00Z&timeZone=UTC"),

@@ -1,5 +1,9 @@
 package io.gpumeter.slo.rest;
 
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.client.WireMock;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -10,8 +14,13 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -32,10 +41,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * eff/part-0  service eff-part; 36,000 tokens; 1 GPU-h of which 0.5 measured, 9,000 J: 4 tokens/J at 50 % coverage
  * eff/dark-0  service eff-dark; 10,000 tokens; 1 GPU-h on a card never measured (the ledger's 0 kWh): no figure
  * </pre>
+ * The ledger's one read, grouped by cluster and pod, in kWh: 54,000 J 0.015, 18,000 J 0.005, 36,000 J 0.01,
+ * 1,000,000 J 0.277777778, 9,000 J 0.0025.
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class EfficiencyResourceTest {
 
     private static final Instant T0 = Instant.parse("2026-12-07T10:00:00Z");
@@ -57,6 +68,7 @@ class EfficiencyResourceTest {
             return;
         }
         stored = true;
+        LedgerStandIn.reset();
         List<String> lines = new ArrayList<>(List.of(
                 tokens("eff-chat", "eff", "chat-0", "10:00:10", 1_000), tokens("eff-chat", "eff", "chat-0", "10:30:00", 73_000),
                 tokens("eff-chat", "eff", "chat-0", "10:59:50", 145_000),
@@ -71,14 +83,27 @@ class EfficiencyResourceTest {
                 + at("10:05:00") + "\",\"ttftMs\":90,\"ok\":true}";
         given().contentType("application/x-ndjson").body(request.getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(200);
-        FakeEnergy.UNITS.addAll(List.of(
-                new FakeEnergy.Unit("c1", "eff", "chat-0", T0, T1, "0.75", 54_000, "ENERGY_COUNTER"),
-                new FakeEnergy.Unit("c2", "eff", "chat-0", T0, T1, "0.25", 18_000, "ENERGY_COUNTER"),
-                new FakeEnergy.Unit("c1", "eff", "chat-1", T0, T1, "0.5", 36_000, "POWER_INTEGRAL"),
-                new FakeEnergy.Unit("c1", "eff2", "chat-0", T0, T1, "1", 1_000_000, "ENERGY_COUNTER"),
-                new FakeEnergy.Unit("c1", "eff", "part-0", "NVIDIA-L4", "t-eff", T0, T1, "1", 9_000, "0.5",
-                        "ENERGY_COUNTER"),
-                new FakeEnergy.Unit("c1", "eff", "dark-0", T0, T1, "1", 0, null)));
+        LedgerStandIn.gpuHours(hours(), List.of(
+                row("c1", "eff/chat-0", "0.75", 54_000, "1", "ENERGY_COUNTER"),
+                row("c1", "eff/chat-1", "0.5", 36_000, "1", "POWER_INTEGRAL"),
+                row("c1", "eff/dark-0", "1", 0, "0", null),
+                row("c1", "eff/part-0", "1", 9_000, "0.5", "ENERGY_COUNTER"),
+                row("c1", "eff2/chat-0", "1", 1_000_000, "1", "ENERGY_COUNTER"),
+                row("c2", "eff/chat-0", "0.25", 18_000, "1", "ENERGY_COUNTER")));
+    }
+
+    /** The one read slo-service makes of the ledger for the hour: GPU-hours with energy by cluster and pod. */
+    private static MappingBuilder hours() {
+        return get(urlPathEqualTo(LedgerStandIn.GPU_HOURS)).withQueryParam("from", WireMock.equalTo(T0.toString()))
+                .withQueryParam("to", WireMock.equalTo(T1.toString())).withQueryParam("groupBy", WireMock.equalTo("cluster,pod"));
+    }
+
+    private static Map<String, Object> row(String cluster, String pod, String allocated, long joules, String coverage,
+                                           String source) {
+        Map<String, String> group = new LinkedHashMap<>();
+        group.put("cluster", cluster);
+        group.put("pod", pod);
+        return LedgerStandIn.energyRow(group, allocated, joules, coverage, source);
     }
 
     private static JsonPath read(String service, String namespace) {
@@ -92,7 +117,7 @@ class EfficiencyResourceTest {
 
     @Test
     void aServicesTokensOverItsPodsEnergyFromOneLedgerRead() {
-        int before = FakeLedger.REQUESTS.size();
+        int before = LedgerStandIn.calls(getRequestedFor(urlPathEqualTo(LedgerStandIn.GPU_HOURS))).size();
         JsonPath json = read("eff-chat", "eff");
         assertEquals(1.5, json.getDouble("tokensPerJoule"), 1e-9, "162,000 tokens / 108,000 J, not a mean of ratios");
         assertEquals(162_000, json.getDouble("tokens"), 1e-6);
@@ -109,11 +134,10 @@ class EfficiencyResourceTest {
         assertEquals(18_000, json.getDouble("byPod[1].tokens"), 1e-6, "a restart counts its new reading whole");
         assertEquals(0.5, json.getDouble("byPod[1].allocatedGpuHours"), 1e-12);
         // one read of the ledger, grouped by cluster and pod, whatever the number of pods
-        List<String> asked = FakeLedger.REQUESTS.subList(before, FakeLedger.REQUESTS.size()).stream()
-                .filter(r -> r.startsWith("/api/v1/gpu-hours?")).toList();
+        List<LoggedRequest> asked = LedgerStandIn.calls(getRequestedFor(urlPathEqualTo(LedgerStandIn.GPU_HOURS)));
+        asked = asked.subList(before, asked.size());
         assertEquals(1, asked.size(), asked.toString());
-        assertTrue(asked.get(0).contains("groupBy=cluster,pod") || asked.get(0).contains("groupBy=cluster%2Cpod"),
-                asked.get(0));
+        assertEquals("cluster,pod", asked.get(0).queryParameter("groupBy").firstValue(), asked.get(0).getUrl());
     }
 
     @Test
@@ -140,14 +164,14 @@ class EfficiencyResourceTest {
 
     @Test
     void aLedgerThatDoesNotAnswerLeavesTheFigureOutAndSaysSo() {
-        FakeLedger.FAILING.add("gpu-hours");
+        StubMapping failing = LedgerStandIn.failing(hours());
         try {
             JsonPath json = read("eff-chat", "eff");
             assertNull(json.get("tokensPerJoule"));
             assertTrue(json.getString("missing").startsWith("the ledger's GPU-hours could not be read (no answer"),
                     json.getString("missing"));
         } finally {
-            FakeLedger.FAILING.remove("gpu-hours");
+            LedgerStandIn.remove(failing);
         }
     }
 

@@ -30,10 +30,10 @@ import java.util.stream.Collectors;
  * {@link #HOLDINGS} and {@link #USAGE}, clipped and filtered as the ledger does, and a pod's scheduling decision from
  * {@link #DECISIONS} (404 for a pod not there, as the ledger answers for a pod it holds no record of), and the change
  * book's bulk and impact reads from {@link #CHANGES}, pods' incidents from {@link #INCIDENTS}, and the bulk host read
- * from {@link FakeHost}'s minutes (the cards' clocks-event reasons are {@link #USAGE} series like any other), GPU-hours with
- * the energy of {@link FakeEnergy}'s units (beside any canned rows; 500 while {@link #FAILING} holds "gpu-hours"). A read that
+ * from {@link FakeHost}'s minutes (the cards' clocks-event reasons are {@link #USAGE} series like any other). A read that
  * would answer about a card in {@link #FAILING}, or a decision for a pod ("namespace/pod") there, answers 500. The
- * ledger's per-pod and per-card reads are not offered (404), so a caller that falls back to them is noticed.
+ * ledger's per-pod and per-card reads are not offered (404), so a caller that falls back to them is noticed. Every
+ * answer of a read the ledger's tests recorded is checked against their example ({@link ServedReads}).
  */
 public class FakeLedger implements QuarkusTestResourceLifecycleManager {
 
@@ -283,16 +283,6 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
             impact(exchange, path.substring("/api/v1/changes/".length(), path.length() - "/impact".length()), q);
             return;
         }
-        if (!post && path.equals("/api/v1/gpu-hours")) {
-            // the units' energy beside any canned rows, grouped as the ledger groups them
-            FakeHost.Answer energy = FAILING.contains("gpu-hours") ? new FakeHost.Answer(500,
-                    "{\"title\":\"Internal Server Error\"}") : FakeEnergy.answer(q,
-                    GETS.getOrDefault(path + "?groupBy=" + q.get("groupBy"), GETS.get(path)));
-            if (energy != null) {
-                send(exchange, energy.status(), energy.json());
-                return;
-            }
-        }
         if (!post) {
             String canned = GETS.getOrDefault(path + "?groupBy=" + q.get("groupBy"), GETS.get(path));
             if (canned != null) {
@@ -396,7 +386,18 @@ public class FakeLedger implements QuarkusTestResourceLifecycleManager {
         return params;
     }
 
+    /** Sends the answer; one of a read the ledger's tests recorded is first checked against their example. */
     private static void send(HttpExchange exchange, int status, String json) throws IOException {
+        if (status == 200) {
+            try {
+                ServedReads.check(exchange.getRequestURI().getPath(), json);
+            } catch (AssertionError drift) {
+                // said loudly: slo-service would only see a failed read
+                System.err.println("FakeLedger: " + drift.getMessage());
+                status = 500;
+                json = "{\"title\":\"the stand-in's answer is not the ledger's\",\"detail\":" + str(drift.getMessage()) + "}";
+            }
+        }
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         exchange.getResponseHeaders().set("Content-Type", "application/json");
         exchange.sendResponseHeaders(status, body.length);

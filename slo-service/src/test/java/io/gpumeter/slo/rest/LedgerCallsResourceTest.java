@@ -1,5 +1,6 @@
 package io.gpumeter.slo.rest;
 
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -12,6 +13,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +27,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class LedgerCallsResourceTest {
 
     private static final String TTFT_MINUTE = "\"sli\": \"TTFT\", \"objective\": {\"percentile\": 99,"
@@ -37,10 +40,11 @@ class LedgerCallsResourceTest {
     static void service(int n) {
         Instant start = day(n);
         List<String> lines = new ArrayList<>();
+        List<LedgerStandIn.Unit> held = new ArrayList<>();
         for (int p = 0; p < n; p++) {
             String pod = "calls-" + n + "-" + p;
-            FakeLedger.HOLDINGS.add(new FakeLedger.Holding("calls", pod, "GPU-C" + n + "-" + p, "cn", "Deployment",
-                    "calls-" + n, "t-calls-" + n, start.minusSeconds(3600), null));
+            held.add(new LedgerStandIn.Unit("calls", pod, "GPU-C" + n + "-" + p, "cn", "Deployment", "calls-" + n,
+                    "t-calls-" + n, start.minusSeconds(3600)));
             for (int m = 0; m < 5; m++) {
                 for (int i = 0; i < 3; i++) {
                     lines.add("{\"service\":\"calls-" + n + "\",\"namespace\":\"calls\",\"pod\":\"" + pod + "\",\"ts\":\""
@@ -48,6 +52,8 @@ class LedgerCallsResourceTest {
                 }
             }
         }
+        LedgerStandIn.reset();
+        LedgerStandIn.heldThroughout(held);
         given().contentType("application/x-ndjson").body(String.join("\n", lines).getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(200);
         SloResourceTest.create("{\"name\": \"calls-" + n + "-ttft\", \"selector\": {\"service\": \"calls-" + n + "\"}, "
@@ -56,16 +62,22 @@ class LedgerCallsResourceTest {
                 + "\"}, " + TTFT_MINUTE);
     }
 
+    /** Every call the ledger got, oldest first. */
+    static List<LoggedRequest> calls() {
+        return LedgerStandIn.calls(anyRequestedFor(anyUrl()));
+    }
+
     /** The ledger calls to {@code path} made since {@code before} calls had been made. */
     static long since(int before, String path) {
-        return FakeLedger.REQUESTS.subList(before, FakeLedger.REQUESTS.size()).stream()
-                .filter(r -> r.startsWith(path + "?")).count();
+        List<LoggedRequest> all = calls();
+        return all.subList(before, all.size()).stream().filter(r -> r.getUrl().startsWith(path)).count();
     }
 
     /** The holdings reads since {@code before} that asked pods' tenants (not those placing a burning SLO's pods). */
-    static long tenantReads(int before) {
-        return FakeLedger.REQUESTS.subList(before, FakeLedger.REQUESTS.size()).stream()
-                .filter(r -> r.startsWith("/api/v1/holdings?") && !FakeLedger.placesForChanges(r)).count();
+    static List<String> tenantReads(int before) {
+        List<LoggedRequest> all = calls();
+        return all.subList(before, all.size()).stream().filter(r -> r.getUrl().startsWith("/api/v1/holdings"))
+                .map(LoggedRequest::getBodyAsString).filter(body -> !LedgerStandIn.placesForChanges(body)).toList();
     }
 
     @ParameterizedTest(name = "{0} pods")
@@ -77,25 +89,24 @@ class LedgerCallsResourceTest {
 
         // a tenant SLO's status: one holdings read for all its pods' hours, then remembered; burning (3 of its 5
         // minutes bad), it also places all its pods with one more holdings read and reads the change book once
-        int before = FakeLedger.REQUESTS.size();
+        int before = calls().size();
         JsonPath status = given().queryParam("at", day(n).plusSeconds(630).toString())
                 .get(SloResourceTest.SLOS + "/calls-" + n + "-tenant/status").then().statusCode(200).extract().jsonPath();
         assertEquals(5, status.getLong("totalEvents"), "each of the service's 5 minutes counts once");
-        assertEquals(1, tenantReads(before));
-        assertEquals(1, since(before, "/api/v1/holdings") - tenantReads(before), "the placement of its pods");
+        assertEquals(1, tenantReads(before).size());
+        assertEquals(1, since(before, "/api/v1/holdings") - tenantReads(before).size(), "the placement of its pods");
         assertEquals(1, since(before, "/api/v1/changes/bulk"));
-        String asked = FakeLedger.REQUESTS.subList(before, FakeLedger.REQUESTS.size()).stream()
-                .filter(r -> r.startsWith("/api/v1/holdings?") && !FakeLedger.placesForChanges(r)).findFirst().orElseThrow();
+        String asked = tenantReads(before).get(0);
         for (int p = 0; p < n; p++) {
             assertTrue(asked.contains("\"pod\":\"calls-" + n + "-" + p + "\""), asked);
         }
-        before = FakeLedger.REQUESTS.size();
+        before = calls().size();
         given().queryParam("at", day(n).plusSeconds(630).toString())
                 .get(SloResourceTest.SLOS + "/calls-" + n + "-tenant/status").then().statusCode(200);
-        assertEquals(0, tenantReads(before));
+        assertEquals(0, tenantReads(before).size());
 
         // a breakdown places every pod-minute with one holdings read
-        before = FakeLedger.REQUESTS.size();
+        before = calls().size();
         JsonPath b = given().queryParam("from", from).queryParam("to", to)
                 .get(SloResourceTest.SLOS + "/calls-" + n + "-ttft/breakdown").then().statusCode(200).extract().jsonPath();
         assertEquals(5L * n, b.getLong("podMinutes"));
@@ -107,7 +118,7 @@ class LedgerCallsResourceTest {
         assertEquals(1, since(before, "/api/v1/pod-queues"));
 
         // the interference factor: one read of the pods' holdings, one of their cards' holdings
-        before = FakeLedger.REQUESTS.size();
+        before = calls().size();
         JsonPath i = given().queryParam("service", "calls-" + n).queryParam("from", from).queryParam("to", to)
                 .get("/api/v1/interference").then().statusCode(200).extract().jsonPath();
         assertEquals(5 * n, i.getInt("podMinutes"));
@@ -115,7 +126,7 @@ class LedgerCallsResourceTest {
         assertEquals(1, since(before, "/api/v1/card-holdings"));
 
         // a jitter event's evidence: the pods' cards, the cards' occupants and their usage, the host, one read each
-        before = FakeLedger.REQUESTS.size();
+        before = calls().size();
         JsonPath d = given().queryParam("from", from).queryParam("to", to).post("/api/v1/jitter-events/detections")
                 .then().statusCode(200).extract().jsonPath();
         int events = d.getList("events").size();

@@ -46,7 +46,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class ServicesInNamespacesResourceTest {
 
     /** B's pods alone. */
@@ -66,11 +66,12 @@ class ServicesInNamespacesResourceTest {
             return;
         }
         stored = true;
+        LedgerStandIn.reset();
         Instant nine = ALONE.minus(Duration.ofHours(1));
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("b-ns", "chat-b0", "GPU-NB", "nb", "Deployment", "chat", "tenant-b", nine, null),
-                new FakeLedger.Holding("a-ns", "chat-a0", "GPU-NA", "na", "Deployment", "chat", "tenant-a", nine, null),
-                new FakeLedger.Holding("a-ns", "chat-a1", "GPU-NA", "na", "Deployment", "llm", "tenant-a", nine, null)));
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("b-ns", "chat-b0", "GPU-NB", "nb", "Deployment", "chat", "tenant-b", nine),
+                new LedgerStandIn.Unit("a-ns", "chat-a0", "GPU-NA", "na", "Deployment", "chat", "tenant-a", nine),
+                new LedgerStandIn.Unit("a-ns", "chat-a1", "GPU-NA", "na", "Deployment", "llm", "tenant-a", nine)));
         List<String> latency = new ArrayList<>();
         List<String> gauges = new ArrayList<>();
         for (Instant day : List.of(ALONE, SHARED)) {

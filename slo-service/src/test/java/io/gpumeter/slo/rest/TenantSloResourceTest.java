@@ -1,5 +1,7 @@
 package io.gpumeter.slo.rest;
 
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -15,6 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -50,7 +56,7 @@ import static org.junit.jupiter.api.Assertions.assertNull;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class TenantSloResourceTest {
 
     private static final String SLOS = SloResourceTest.SLOS;
@@ -72,29 +78,39 @@ class TenantSloResourceTest {
         stored = true;
         Instant nine = DAY1.minusSeconds(3600);
         Instant nineNext = DAY2.minusSeconds(3600);
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("acme-ml", "ask-0", "GPU-T1", "n7", "Deployment", "ask", "acme", nine, null),
-                new FakeLedger.Holding("acme-web", "rank-0", "GPU-T2", "n7", "Deployment", "rank", "acme", nine, null),
-                new FakeLedger.Holding("beta-ml", "ask-b0", "GPU-T3", "n8", "Deployment", "ask", "beta", nine, null),
-                new FakeLedger.Holding("acme-ml", "sum-0", "GPU-S1", "n9", "Deployment", "sum", "acme", nineNext,
-                        DAY2.plusSeconds(7 * 60)),
-                new FakeLedger.Holding("acme-ml", "sum-1", "GPU-S2", "n10", "Deployment", "sum", "acme",
-                        DAY2.plusSeconds(3 * 60), null),
-                new FakeLedger.Holding("beta-ml", "sum-b0", "GPU-S3", "n11", "Deployment", "sum", "beta", nineNext,
-                        null)));
+        LedgerStandIn.reset();
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("acme-ml", "ask-0", "GPU-T1", "n7", "Deployment", "ask", "acme", nine),
+                new LedgerStandIn.Unit("acme-web", "rank-0", "GPU-T2", "n7", "Deployment", "rank", "acme", nine),
+                new LedgerStandIn.Unit("beta-ml", "ask-b0", "GPU-T3", "n8", "Deployment", "ask", "beta", nine),
+                new LedgerStandIn.Unit("acme-ml", "sum-0", "GPU-S1", "n9", "Deployment", "sum", "acme", nineNext)
+                        .leavingAt(DAY2.plusSeconds(7 * 60)),
+                new LedgerStandIn.Unit("acme-ml", "sum-1", "GPU-S2", "n10", "Deployment", "sum", "acme",
+                        DAY2.plusSeconds(3 * 60)).arrivingInTheWindow(),
+                new LedgerStandIn.Unit("beta-ml", "sum-b0", "GPU-S3", "n11", "Deployment", "sum", "beta", nineNext)));
         Instant nineDay3 = DAY3.minusSeconds(3600);
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("acme-ml", "talk-0", "GPU-Q1", "n12", "Deployment", "talk", "acme", nineDay3, null),
-                new FakeLedger.Holding("acme-ml", "talk-1", "GPU-Q2", "n12", "Deployment", "talk", "acme", nineDay3, null),
-                new FakeLedger.Holding("acme-batch", "index-0", "GPU-Q3", "n13", "Deployment", "index", "acme", nineDay3,
-                        null),
-                new FakeLedger.Holding("acme-ml", "flaky-0", "GPU-Q9", "n14", "Deployment", "flaky", "acme",
-                        DAY4.minusSeconds(3600), null)));
-        FakeLedger.DECISIONS.addAll(List.of(
-                new FakeLedger.Decision("acme-ml", "talk-0", "cq-serve", "lq-serve", null),
-                new FakeLedger.Decision("acme-ml", "talk-1", null, null, null),
-                new FakeLedger.Decision("acme-batch", "index-0", "cq-batch", "lq-batch", null)));
-        FakeLedger.FAILING.add("acme-ml/flaky-0");
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("acme-ml", "talk-0", "GPU-Q1", "n12", "Deployment", "talk", "acme", nineDay3),
+                new LedgerStandIn.Unit("acme-ml", "talk-1", "GPU-Q2", "n12", "Deployment", "talk", "acme", nineDay3),
+                new LedgerStandIn.Unit("acme-batch", "index-0", "GPU-Q3", "n13", "Deployment", "index", "acme", nineDay3),
+                new LedgerStandIn.Unit("acme-ml", "flaky-0", "GPU-Q9", "n14", "Deployment", "flaky", "acme",
+                        DAY4.minusSeconds(3600))));
+        // the queues the talk and index pods went through (talk-1 none); the sum pods' are unknown to the ledger
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/pod-queues"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'talk-0')]")), "pod-queues", """
+                [{"namespace": "acme-ml", "pod": "talk-0", "known": true,
+                  "queue": {"clusterQueue": "cq-serve", "localQueue": "lq-serve", "volcanoQueue": null}, "createdAt": null},
+                 {"namespace": "acme-ml", "pod": "talk-1", "known": true, "queue": null, "createdAt": null},
+                 {"namespace": "acme-batch", "pod": "index-0", "known": true,
+                  "queue": {"clusterQueue": "cq-batch", "localQueue": "lq-batch", "volcanoQueue": null},
+                  "createdAt": null}]""");
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/pod-queues"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'sum-0' || @.pod == 'sum-1')]")), "pod-queues", """
+                [{"namespace": "acme-ml", "pod": "sum-0", "known": false, "queue": null},
+                 {"namespace": "acme-ml", "pod": "sum-1", "known": false, "queue": null}]""");
+        // the ledger cannot say where flaky-0 queued
+        LedgerStandIn.failing(post(urlPathEqualTo("/api/v1/pod-queues"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'flaky-0')]")));
         List<String> lines = new ArrayList<>();
         for (int m = 0; m < 4; m++) {
             Instant minute = DAY3.plusSeconds(60L * m);
@@ -173,10 +189,14 @@ class TenantSloResourceTest {
     /** The holdings reads that named the pod. */
     /** The holdings reads that asked the tenant of a pod (not those placing a burning SLO's pods for its changes). */
     private static long ledgerAsked(String namespace, String pod) {
-        return FakeLedger.REQUESTS.stream()
-                .filter(r -> r.startsWith("/api/v1/holdings?") && r.contains("{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\"}"))
-                .filter(r -> !FakeLedger.placesForChanges(r))
+        return asked("/api/v1/holdings", namespace, pod).stream().filter(body -> !LedgerStandIn.placesForChanges(body))
                 .count();
+    }
+
+    /** The bodies of the reads of this path that named the pod. */
+    private static List<String> asked(String path, String namespace, String pod) {
+        return LedgerStandIn.calls(postRequestedFor(urlPathEqualTo(path))).stream().map(LoggedRequest::getBodyAsString)
+                .filter(body -> body.contains("{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\"}")).toList();
     }
 
     @Test
@@ -276,6 +296,19 @@ class TenantSloResourceTest {
                 .body("[0].selector.containsKey('service')", equalTo(false));
     }
 
+    /** alert-service's SLO rules read every SLO's state in one read; a tenant's SLOs carry their whole selectors. */
+    @Test
+    void theStatesOfATenantsSlosCarryTheirSelectors() {
+        String answer = given().queryParam("from", "2026-09-01T10:00:00Z").queryParam("to", AT).queryParam("tenant", "acme")
+                .get("/api/v1/slo-states").then().statusCode(200)
+                .body("slo.name", hasItems("acme-ask-requests", "acme-sum", "acme-ttft", "acme-web-up"))
+                .body("find { it.slo.name == 'acme-ask-requests' }.slo.selector.tenant", equalTo("acme"))
+                .body("find { it.slo.name == 'acme-ask-requests' }.slo.selector.service", equalTo("ask"))
+                .body("find { it.slo.name == 'acme-web-up' }.slo.selector.namespace", equalTo("acme-web"))
+                .extract().asString();
+        Contract.record("slo", "slo-states", answer);
+    }
+
     private static List<String> names(Map<String, String> query) {
         return given().queryParams(query).get(SLOS).then().statusCode(200).extract().jsonPath().getList("name");
     }
@@ -346,10 +379,7 @@ class TenantSloResourceTest {
     }
 
     private static long queueReadsNaming(String namespace, String pod) {
-        return FakeLedger.REQUESTS.stream()
-                .filter(r -> r.startsWith("/api/v1/pod-queues?")
-                        && r.contains("{\"namespace\":\"" + namespace + "\",\"pod\":\"" + pod + "\"}"))
-                .count();
+        return asked("/api/v1/pod-queues", namespace, pod).size();
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.ledger.governance.service.ChangeHistory;
 import io.quarkus.test.common.WithTestResource;
@@ -331,12 +332,14 @@ class ChangeBookResourceTest {
                   {"cluster":"chg","node":"gpu-a","from":"2025-03-03T02:00:00Z","to":"2025-03-03T04:00:00Z","newestFirst":true,"limit":3},
                   {"cluster":"chg","node":"gpu-b","from":"2025-03-01T00:00:00Z","to":"2025-03-04T00:00:00Z","clusterWide":false,"kinds":["NODE_ADDED","NODE_REMOVED"]},
                   {"cluster":"nowhere","from":"2025-03-01T00:00:00Z","to":"2025-03-04T00:00:00Z"}]}""";
-        given().contentType(ContentType.JSON).body(body).post("/api/v1/changes/bulk").then().statusCode(200)
+        String example = given().contentType(ContentType.JSON).body(body).post("/api/v1/changes/bulk").then().statusCode(200)
                 .body("total", contains(12, 2, 0))
                 .body("[0].changes.kind", contains("NODE_LABEL", "COMPONENT_HEALTH", "COMPONENT_HEALTH"))
                 .body("[0].changes.at", contains("2025-03-03T03:59:00Z", "2025-03-03T03:31:00Z", "2025-03-03T03:30:00Z"))
                 .body("[1].changes.kind", contains("NODE_REMOVED", "NODE_ADDED"))
-                .body("[2].changes", hasSize(0));
+                .body("[2].changes", hasSize(0)).extract().asString();
+        // slo-service reads the changes before a burning SLO from this answer
+        Contract.record("ledger", "changes-bulk", example);
         given().contentType(ContentType.JSON).body("{\"scopes\":[{\"cluster\":\"chg\",\"from\":\"2025-03-01T00:00:00Z\","
                         + "\"to\":\"2025-03-04T00:00:00Z\",\"kinds\":[\"NODE_MOVED\"]}]}")
                 .post("/api/v1/changes/bulk").then().statusCode(400).contentType("application/problem+json")

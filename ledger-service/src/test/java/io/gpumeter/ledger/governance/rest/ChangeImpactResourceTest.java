@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -90,7 +91,7 @@ class ChangeImpactResourceTest {
 
     @Test
     void failuresPerThousandGpuHoursAndXidsBeforeAndAfter() {
-        impact("from", "2024-06-01T00:00:00Z").statusCode(200)
+        String example = impact("from", "2024-06-01T00:00:00Z").statusCode(200)
                 .body("change.kind", equalTo("DRIVER_VERSION")).body("nodes", contains("gpu-x"))
                 .body("before.from", equalTo("2024-06-01T00:00:00Z")).body("before.to", equalTo("2024-06-01T05:00:00Z"))
                 .body("after.from", equalTo("2024-06-01T05:00:00Z")).body("after.to", equalTo("2024-06-01T10:00:00Z"))
@@ -99,7 +100,9 @@ class ChangeImpactResourceTest {
                 .body("before.mttrP50Seconds", equalTo(3600)).body("before.byCause[0].recovered", equalTo(1))
                 .body("before.ratePer1000GpuHours", equalTo(400)).body("after.ratePer1000GpuHours", equalTo(800))
                 .body("before.byCause.key", contains("gpu-lost")).body("after.byCause.key", contains("gpu-lost", "xid-13"))
-                .body("before.xids", equalTo(Map.of("79", 1))).body("after.xids", equalTo(Map.of("13", 1, "79", 1)));
+                .body("before.xids", equalTo(Map.of("79", 1))).body("after.xids", equalTo(Map.of("13", 1, "79", 1))).extract().asString();
+        // slo-service reads a change's windows and GPU-hours from this answer
+        Contract.record("ledger", "change-impact", example);
     }
 
     @Test

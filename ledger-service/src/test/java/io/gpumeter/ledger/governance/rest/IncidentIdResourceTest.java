@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.ledger.governance.service.IncidentIdBackfill;
 import io.quarkus.test.common.WithTestResource;
@@ -59,16 +60,20 @@ class IncidentIdResourceTest {
                 .body("findAll { it.pod != 'legacy' }.recoveredAt", equalTo(java.util.Arrays.asList(null, null)))
                 .extract().path("findAll { it.pod != 'legacy' }.id");
         String puller = listed().extract().path("find { it.pod == 'puller' }.id");
+        // alert-service's rules and review read the incidents of a window from this answer
+        Contract.record("ledger", "incidents", listed().extract().asString());
         org.junit.jupiter.api.Assertions.assertNotEquals(ids.get(0), ids.get(1), "two incidents, two ids");
 
         post(status("puller", "pu-1", "20", "2026-05-01T10:05:01Z", RUNNING));
 
         listed().body("find { it.pod == 'puller' }.id", equalTo(puller))
                 .body("find { it.pod == 'puller' }.recoveredAt", equalTo("2026-05-01T10:05:00Z"));
-        given().get("/api/v1/failures/incidents/" + puller).then().statusCode(200)
+        String example = given().get("/api/v1/failures/incidents/" + puller).then().statusCode(200)
                 .body("id", equalTo(puller)).body("cluster", equalTo("fid")).body("cause", equalTo("image-pull"))
                 .body("pod", equalTo("puller")).body("startedAt", equalTo("2026-05-01T10:00:05.123456Z"))
-                .body("recoveredAt", equalTo("2026-05-01T10:05:00Z")).body("changesBefore", hasSize(0));
+                .body("recoveredAt", equalTo("2026-05-01T10:05:00Z")).body("changesBefore", hasSize(0)).extract().asString();
+        // alert-service's review reads one incident by its id from this answer
+        Contract.record("ledger", "incident", example);
         given().get("/api/v1/failures/incidents/" + ids.stream().filter(i -> !i.equals(puller)).findFirst().orElseThrow())
                 .then().statusCode(200).body("pod", equalTo("other")).body("recoveredAt", nullValue())
                 .body("id", not(equalTo(puller)));

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -125,7 +126,7 @@ class PodQueueResourceTest {
                 {"cluster":"pq","pods":[{"namespace":"ml-train","pod":"train-0"},{"namespace":"serve","pod":"chat-0"},
                  {"namespace":"serve","pod":"never-seen"},{"namespace":"serve","pod":"plain-0"},
                  {"namespace":"serve","pod":"chat-0"},{"namespace":"serve","pod":"orphan-0"}]}""";
-        given().contentType(ContentType.JSON).body(body).post("/api/v1/pod-queues").then().statusCode(200)
+        String example = given().contentType(ContentType.JSON).body(body).post("/api/v1/pod-queues").then().statusCode(200)
                 // one entry per pod, in the order asked, a repeat answered once
                 .body("pod", contains("train-0", "chat-0", "never-seen", "plain-0", "orphan-0"))
                 .body("known", contains(true, true, false, true, true))
@@ -137,7 +138,9 @@ class PodQueueResourceTest {
                 // each pod's creation, where its start-up is measured from; none for a pod the ledger never saw
                 .body("[1].createdAt", equalTo("2024-05-02T23:58:30Z"))
                 .body("[3].createdAt", equalTo("2024-05-03T00:00:00Z"))
-                .body("[2].createdAt", nullValue());
+                .body("[2].createdAt", nullValue()).extract().asString();
+        // slo-service reads where each pod queued, and when it was created, from this answer
+        Contract.record("ledger", "pod-queues", example);
     }
 
     @Test
