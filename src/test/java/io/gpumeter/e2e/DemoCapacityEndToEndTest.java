@@ -3,7 +3,6 @@ package io.gpumeter.e2e;
 import io.gpumeter.launcher.simulator.Plan;
 import io.gpumeter.launcher.simulator.SimNode;
 import io.gpumeter.launcher.suite.Service;
-import io.gpumeter.launcher.suite.Suite;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,21 +27,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Order(DemoSuite.ORDER)
 class DemoCapacityEndToEndTest {
 
-    static Suite suite;
     static Plan plan;
 
     @BeforeAll
     static void readTheDemo() {
         DemoSuite demo = DemoSuite.started();
-        suite = demo.suite;
         plan = demo.plan;
     }
 
     static JsonPath get(Service service, String path, Map<String, ?> params) {
-        var response = given().header("Authorization", "Bearer " + suite.adminToken()).queryParams(params)
-                .get(suite.url(service).resolve(path).toString());
-        assertEquals(200, response.statusCode(), path + " " + params + ": " + response.body().asString());
-        return response.jsonPath();
+        return DemoSuite.started().adminGet(service, path, params);
     }
 
     @Test

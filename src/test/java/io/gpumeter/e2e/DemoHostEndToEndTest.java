@@ -5,7 +5,6 @@ import io.gpumeter.launcher.demo.DemoSignals;
 import io.gpumeter.launcher.demo.HostStories;
 import io.gpumeter.launcher.simulator.Rfc3339;
 import io.gpumeter.launcher.suite.Service;
-import io.gpumeter.launcher.suite.Suite;
 import io.restassured.path.json.JsonPath;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Order;
@@ -17,7 +16,6 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 
-import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -30,23 +28,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Order(DemoSuite.ORDER)
 class DemoHostEndToEndTest {
 
-    static Suite suite;
     static DemoSignals signals;
     static HostStories stories;
 
     @BeforeAll
     static void readTheDemo() {
         DemoSuite demo = DemoSuite.started();
-        suite = demo.suite;
         signals = demo.signals;
         stories = signals.hostStories();
     }
 
     static JsonPath get(Service service, String path, Map<String, ?> params) {
-        var response = given().header("Authorization", "Bearer " + suite.adminToken()).queryParams(params)
-                .get(suite.url(service).resolve(path).toString());
-        assertEquals(200, response.statusCode(), path + " " + params + ": " + response.body().asString());
-        return response.jsonPath();
+        return DemoSuite.started().adminGet(service, path, params);
     }
 
     @Test

@@ -43,6 +43,16 @@ final class DemoSuite implements ExtensionContext.Store.CloseableResource {
         this.printed = printed;
     }
 
+    /** An admin's read of a service of the demo, which must answer 200 (the message carries the body when not). */
+    io.restassured.path.json.JsonPath adminGet(io.gpumeter.launcher.suite.Service service, String path,
+                                               java.util.Map<String, ?> params) {
+        var response = io.restassured.RestAssured.given().header("Authorization", "Bearer " + suite.adminToken())
+                .queryParams(params).get(suite.url(service).resolve(path).toString());
+        org.junit.jupiter.api.Assertions.assertEquals(200, response.statusCode(),
+                path + " " + params + ": " + response.body().asString());
+        return response.jsonPath();
+    }
+
     /** The running demo; only after {@link Start} ran for the class. */
     static synchronized DemoSuite started() {
         if (instance == null) {

@@ -141,7 +141,7 @@ public class ChangesResource {
             page.message(Message.error("That change is not readable", "change must be the id of a change in the book, got '" + changeText + "'.",
                     "Follow a change's impact link on this page."));
         }
-        int offset = offset(offsetText, page);
+        int offset = Offsets.of(offsetText, "offset", page);
         Filters filters = new Filters(days, kinds, node == null ? pool : null, node, cluster);
         List<Row> rows = new ArrayList<>();
         List<Count> counts = new ArrayList<>();
@@ -319,23 +319,6 @@ public class ChangesResource {
         }
         out.sort(Comparator.comparingInt(BookChange.KINDS::indexOf));
         return out;
-    }
-
-    private static int offset(String text, Page page) {
-        if (text == null || text.isBlank()) {
-            return 0;
-        }
-        try {
-            int value = Integer.parseInt(text.strip());
-            if (value >= 0) {
-                return value;
-            }
-        } catch (NumberFormatException e) {
-            // said below
-        }
-        page.message(Message.error("That offset is not readable", "offset must be a whole number from 0, got '" + text + "'.",
-                "Follow the table's page links instead."));
-        return 0;
     }
 
     private static String blankToNull(String text) {
