@@ -154,11 +154,11 @@ class ConsoleEndToEndTest {
         browser.noConsoleErrors("fleet");
         browser.shoot("fleet");
 
-        // the same instant coloured by use: the demo's cards were busy, so some card has its SM activity
+        // the same instant coloured by use: the demo's cards were busy, so some card has its activity (the one rule)
         browser.go("/fleet?at=" + Rfc3339.format(at) + "&colour=used");
         browser.chartDrawn("fleet-chart");
         assertEquals(List.of(), browser.texts(".message"), "the ledger had the cards' usage");
-        assertTrue(browser.driver.findElement(By.id("fleet-chart-option")).getAttribute("textContent").contains("SM active"));
+        assertTrue(browser.driver.findElement(By.id("fleet-chart-option")).getAttribute("textContent").contains(", active "));
         browser.noConsoleErrors("fleet by use");
         browser.shoot("fleet-used");
     }
