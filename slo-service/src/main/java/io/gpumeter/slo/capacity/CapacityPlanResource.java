@@ -1,6 +1,5 @@
 package io.gpumeter.slo.capacity;
 
-import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.common.problem.Params;
 import io.smallrye.mutiny.Uni;
 import jakarta.ws.rs.GET;
@@ -33,18 +32,10 @@ public class CapacityPlanResource {
             + "stacked, the cards needed on the horizon's busiest day and the gap")
     public Uni<CapacityPlan> plan(@QueryParam("horizon") String horizon, @QueryParam("at") String at,
                                   @QueryParam("history") String history) {
-        int horizonDays = days("horizon", horizon == null || horizon.isEmpty() ? "30d" : horizon, 1, MAX_HORIZON_DAYS);
-        int historyDays = days("history", history == null || history.isEmpty() ? plans.defaultHistory() : history,
+        int horizonDays = Horizon.days("horizon", horizon == null || horizon.isEmpty() ? "30d" : horizon, 1, MAX_HORIZON_DAYS);
+        int historyDays = Horizon.days("history", history == null || history.isEmpty() ? plans.defaultHistory() : history,
                 CapacityPlanService.MIN_HISTORY_DAYS, CapacityPlanService.MAX_HISTORY_DAYS);
         Instant asOf = Params.instantOr("at", at, clock.instant());
         return plans.plan(asOf, horizonDays, historyDays);
-    }
-
-    private static int days(String field, String text, int min, int max) {
-        try {
-            return Horizon.days(field, text, min, max);
-        } catch (IllegalArgumentException e) {
-            throw ApiProblem.badRequest(field, e.getMessage());
-        }
     }
 }

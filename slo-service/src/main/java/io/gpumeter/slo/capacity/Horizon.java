@@ -1,5 +1,7 @@
 package io.gpumeter.slo.capacity;
 
+import io.gpumeter.common.problem.InvalidInput;
+
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -14,17 +16,17 @@ public final class Horizon {
     /**
      * Reads {@code text} as whole days between {@code min} and {@code max}.
      *
-     * @throws IllegalArgumentException for anything else, naming {@code field}
+     * @throws InvalidInput for anything else, naming {@code field} (a 400 problem naming it in a request)
      */
     public static int days(String field, String text, int min, int max) {
         Matcher m = text == null ? null : DAYS.matcher(text.strip());
         if (m == null || !m.matches()) {
-            throw new IllegalArgumentException(field + " must be a number of days written like 7d or 30d, got "
+            throw new InvalidInput(field, field + " must be a number of days written like 7d or 30d, got "
                     + (text == null ? "nothing" : "'" + text + "'"));
         }
         int days = Integer.parseInt(m.group(1));
         if (days < min || days > max) {
-            throw new IllegalArgumentException(field + " must be between " + min + "d and " + max + "d, got '" + text + "'");
+            throw new InvalidInput(field, field + " must be between " + min + "d and " + max + "d, got '" + text + "'");
         }
         return days;
     }
