@@ -221,7 +221,7 @@ public final class Suite implements AutoCloseable {
         Path jar = service.jar(config.repoRoot());
         try {
             AotCache.Use use = aot.use(service, jar);
-            List<String> options = new ArrayList<>(config.jvmOptions());
+            List<String> options = new ArrayList<>(config.jvmOptions(service));
             options.addAll(aot.options(service, jar));
             ServiceProcess process = ServiceProcess.spawn(service, config.java().executable(), jar, config.repoRoot(),
                     port(service), managementPort(service), options, environment(service), logFile(service));
