@@ -34,6 +34,21 @@ public class CapacityRepository {
     public record Card(String cluster, String uuid, String node, String model, Instant firstSeen) {
     }
 
+    /**
+     * Every node version observed before $1 and each node's first, of cluster $2 (null: of every cluster). The versions
+     * are cut to the cluster where they are read: the join on the grouped first versions alone does not carry the
+     * cluster over to node_fact, and read every cluster's versions (docs/scale.md, "Twenty clusters in one ledger").
+     */
+    static final String NODE_VERSIONS = """
+            WITH first AS (SELECT cluster, name, min(observed_at) AS at FROM ledger.node_fact
+                           WHERE $2::text IS NULL OR cluster = $2 GROUP BY cluster, name)
+            SELECT n.cluster, n.name, n.payload ->> 'uid' AS uid, n.event_type = 'DELETED' AS deleted, n.observed_at,
+                   n.payload -> 'labels' ->> 'nvidia.com/gpu.count' AS gpu_count,
+                   n.payload -> 'labels' ->> 'nvidia.com/gpu.product' AS product
+            FROM ledger.node_fact n JOIN first f ON f.cluster = n.cluster AND f.name = n.name
+            WHERE (n.observed_at < $1 OR n.observed_at = f.at) AND ($2::text IS NULL OR n.cluster = $2)
+            ORDER BY n.cluster, n.name, n.observed_at, n.revision NULLS FIRST, n.event_type = 'DELETED'""";
+
     private final Pool pool;
 
     public CapacityRepository(Pool pool) {
@@ -46,16 +61,7 @@ public class CapacityRepository {
      * happened (observation, then resource version, a deletion last among equals).
      */
     public Uni<List<NodeVersion>> nodeVersions(Instant before, String cluster) {
-        return pool.preparedQuery("""
-                        WITH first AS (SELECT cluster, name, min(observed_at) AS at FROM ledger.node_fact
-                                       WHERE $2::text IS NULL OR cluster = $2 GROUP BY cluster, name)
-                        SELECT n.cluster, n.name, n.payload ->> 'uid' AS uid, n.event_type = 'DELETED' AS deleted, n.observed_at,
-                               n.payload -> 'labels' ->> 'nvidia.com/gpu.count' AS gpu_count,
-                               n.payload -> 'labels' ->> 'nvidia.com/gpu.product' AS product
-                        FROM ledger.node_fact n JOIN first f ON f.cluster = n.cluster AND f.name = n.name
-                        WHERE n.observed_at < $1 OR n.observed_at = f.at
-                        ORDER BY n.cluster, n.name, n.observed_at, n.revision NULLS FIRST, n.event_type = 'DELETED'""")
-                .execute(Tuple.of(toOffset(before), cluster))
+        return pool.preparedQuery(NODE_VERSIONS).execute(Tuple.of(toOffset(before), cluster))
                 .map(rows -> {
                     List<NodeVersion> out = new ArrayList<>(rows.size());
                     for (Row r : rows) {

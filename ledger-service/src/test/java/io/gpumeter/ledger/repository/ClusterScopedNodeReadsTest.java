@@ -23,8 +23,8 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * The inventory reads of the Fleet layout and the fragmentation probe, asked for one cluster of a ledger holding twenty,
- * answer that cluster's nodes and read no other cluster's node versions: a read of one cluster must not slow down as
+ * The inventory reads of the Fleet layout, the fragmentation probe and capacity, asked for one cluster of a ledger
+ * holding twenty, answer that cluster's nodes and read no other cluster's node versions: a read of one cluster must not slow down as
  * clusters join the ledger (docs/scale.md, "Twenty clusters in one ledger"). Each cluster has 100 nodes of three
  * versions: added at 00:00 plus the node's number in minutes, modified 5 minutes later (within the 15 minutes of a
  * first sighting) and again an hour later.
@@ -38,7 +38,8 @@ class ClusterScopedNodeReadsTest {
     private static final int NODES = 100;
     private static final int VERSIONS = 3;
     private static final String CLUSTER = "scoped-07";
-    private static final Instant DAY = Instant.parse("2025-06-01T00:00:00Z");
+    /** Far from every other test's instants, and the nodes carry no GPU: no other read of the shared database sees them. */
+    private static final Instant DAY = Instant.parse("2035-06-01T00:00:00Z");
     private static final ObjectMapper JSON = new ObjectMapper();
     private static boolean loaded;
 
@@ -47,6 +48,9 @@ class ClusterScopedNodeReadsTest {
 
     @Inject
     FragmentationRepository inventory;
+
+    @Inject
+    CapacityRepository capacity;
 
     @BeforeEach
     void load() {
@@ -61,9 +65,9 @@ class ClusterScopedNodeReadsTest {
                                jsonb_build_object('name', 'n-' || n, 'uid', 'uid-' || c || '-' || n, 'resourceVersion', k::text,
                                                   'type', CASE k WHEN 1 THEN 'ADDED' ELSE 'MODIFIED' END,
                                                   'observedAt', to_char(x.at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
-                                                  'labels', jsonb_build_object('nvidia.com/gpu.count', '8'), 'gpus', '[]'::jsonb)
+                                                  'labels', '{}'::jsonb, 'gpus', '[]'::jsonb)
                         FROM generate_series(0, %d) c, generate_series(0, %d) n, generate_series(1, %d) k,
-                             LATERAL (SELECT timestamptz '2025-06-01 00:00:00+00' + n * interval '1 minute'
+                             LATERAL (SELECT timestamptz '2035-06-01 00:00:00+00' + n * interval '1 minute'
                                              + CASE k WHEN 1 THEN interval '0' WHEN 2 THEN interval '5 minutes'
                                                       ELSE interval '65 minutes' END AS at) x
                         ORDER BY c, n, x.at""".formatted(CLUSTERS - 1, NODES - 1, VERSIONS)).execute()
@@ -101,8 +105,20 @@ class ClusterScopedNodeReadsTest {
             int k = Integer.parseInt(n.node().name().substring(2));
             assertEquals(k <= 25 ? "2" : "1", n.node().resourceVersion(), n.node().name());
         }
-        long read = rowsRead(FragmentationRepository.NODES_AT, Tuple.of(OffsetDateTime.parse("2025-06-01T00:30:00Z"), CLUSTER));
+        long read = rowsRead(FragmentationRepository.NODES_AT, Tuple.of(OffsetDateTime.parse("2035-06-01T00:30:00Z"), CLUSTER));
         assertTrue(read <= (long) NODES * VERSIONS, "node_fact rows read for one cluster's nodes at an instant: " + read);
+    }
+
+    @Test
+    void aClustersNodeVersionsForCapacityAreItsOwnAndReadOnlyThem() throws Exception {
+        // Observed before 00:30: n-0..n-24 added and modified (n-k at 00:k and 00:(k+5)); every node's first version
+        // counts whenever it was observed: 25 * 2 + 75 = 125.
+        Instant before = DAY.plus(Duration.ofMinutes(30));
+        List<CapacityRepository.NodeVersion> versions = capacity.nodeVersions(before, CLUSTER).await().atMost(WAIT);
+        assertEquals(125, versions.size());
+        assertTrue(versions.stream().allMatch(v -> v.cluster().equals(CLUSTER)), versions.toString());
+        long read = rowsRead(CapacityRepository.NODE_VERSIONS, Tuple.of(OffsetDateTime.parse("2035-06-01T00:30:00Z"), CLUSTER));
+        assertTrue(read <= 2L * NODES * VERSIONS, "node_fact rows read for one cluster's capacity: " + read);
     }
 
     /** The node_fact rows the statement's scans read, returned or filtered away, over all their loops. */
