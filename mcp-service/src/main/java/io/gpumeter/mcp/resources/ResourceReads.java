@@ -62,7 +62,7 @@ public class ResourceReads {
             throw new McpException(e.text(), JsonRpcErrorCodes.INVALID_PARAMS);
         }
         String path = resource.path().replace("{" + resource.var() + "}",
-                java.net.URLEncoder.encode(value, java.nio.charset.StandardCharsets.UTF_8).replace("+", "%20"));
+                io.gpumeter.mcp.tools.ReadTarget.encode(value));
         ServiceAnswer answer;
         try {
             answer = reads.get(resource.backend(), path, 0, caller, resource.mimeType() + ", application/problem+json");

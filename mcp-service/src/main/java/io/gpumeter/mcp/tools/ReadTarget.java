@@ -2,7 +2,6 @@ package io.gpumeter.mcp.tools;
 
 import io.gpumeter.mcp.auth.McpCaller;
 
-import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -35,7 +34,8 @@ public final class ReadTarget {
             if (value == null) {
                 throw new BadArgument(name, "it is required.");
             }
-            m.appendReplacement(path, Matcher.quoteReplacement(encode(value)));
+            // a value is one segment: its slashes and dots never move the path
+            m.appendReplacement(path, Matcher.quoteReplacement(encode(value).replace("/", "%2F").replace(".", "%2E")));
         }
         m.appendTail(path);
         StringJoiner q = new StringJoiner("&");
@@ -43,7 +43,21 @@ public final class ReadTarget {
         return q.length() == 0 ? path.toString() : path + "?" + q;
     }
 
-    static String encode(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20");
+    /**
+     * Percent-encodes all but the unreserved characters and those a query value may carry as they are (RFC 3986
+     * {@code : , / @}), so an instant or a namespace/pod reads in the URL as the caller wrote it.
+     */
+    public static String encode(String value) {
+        StringBuilder out = new StringBuilder();
+        for (byte b : value.getBytes(StandardCharsets.UTF_8)) {
+            char c = (char) (b & 0xff);
+            if (c < 0x80 && (Character.isLetterOrDigit(c) || "-._~:,/@".indexOf(c) >= 0)) {
+                out.append(c);
+            } else {
+                out.append('%').append(Character.toUpperCase(Character.forDigit((b >> 4) & 0xf, 16)))
+                        .append(Character.toUpperCase(Character.forDigit(b & 0xf, 16)));
+            }
+        }
+        return out.toString();
     }
 }
