@@ -27,7 +27,6 @@ public class StandInServices implements QuarkusTestResourceLifecycleManager {
                 "quarkus.rest-client.slo.url", services.url(),
                 "quarkus.rest-client.alert.url", services.url(),
                 "quarkus.rest-client.billing.url", services.url(),
-                "mp.jwt.verify.publickey.location", "gpumeter-test-public.pem",
                 "gpumeter.mcp.signing-key", resource("/gpumeter-test-private.pem"),
                 "gpumeter.mcp.rows", Integer.toString(ROWS),
                 "gpumeter.mcp.allowed-origins", "http://localhost:6274");

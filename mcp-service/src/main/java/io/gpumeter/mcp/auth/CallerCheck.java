@@ -8,6 +8,7 @@ import io.smallrye.jwt.auth.principal.ParseException;
 import jakarta.enterprise.context.ApplicationScoped;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.jwt.JsonWebToken;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -22,6 +23,8 @@ import java.util.Set;
  */
 @ApplicationScoped
 public class CallerCheck {
+
+    private static final Logger LOG = Logger.getLogger(CallerCheck.class);
 
     /** The outcome: a caller, or the status and words of the refusal. */
     public sealed interface Outcome {
@@ -55,6 +58,7 @@ public class CallerCheck {
         try {
             jwt = parser.parse(authorization.substring(7).strip());
         } catch (ParseException e) {
+            LOG.debugf(e, "a token was refused");
             return new Refused(401, "invalid_token", "The bearer token is not valid: it must be a JWT signed with the "
                     + "suite's key, from issuer gpumeter, and not expired.");
         }
