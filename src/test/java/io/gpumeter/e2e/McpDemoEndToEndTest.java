@@ -80,9 +80,17 @@ class McpDemoEndToEndTest {
             calls.put("triage", Map.of("namespace", held.path("namespace").asText(), "pod", held.path("pod").asText(),
                     "cluster", Demo.CLUSTER, "at", at));
             Map<String, String> rowsAt = Map.of("idle", "rows", "cost_report", "lines", "capacity_plan", "models", "triage", "-");
+            Map<String, Integer> shown = new java.util.TreeMap<>();
             for (Map.Entry<String, Map<String, Object>> call : calls.entrySet()) {
                 JsonNode answer = assistant.answer(call.getKey(), call.getValue());
                 sameAsRest(call.getKey(), answer, rowsAt.getOrDefault(call.getKey(), ""), admin);
+                shown.put(call.getKey(), answer.path("data").path("rows").size());
+            }
+            System.out.println("MCP tools on the demo, rows shown: " + shown);
+            // the demo holds something for each of these, so the comparisons above compared figures, not empty lists
+            for (String tool : List.of("who_holds", "gpu_hours", "idle", "jitter_events", "slo_states", "queue_wait",
+                    "failures", "incidents", "cost_report", "budget_forecasts", "capacity_plan", "changes")) {
+                assertTrue(shown.get(tool) > 0, tool + " answered no rows on the demo: " + shown);
             }
         }
     }

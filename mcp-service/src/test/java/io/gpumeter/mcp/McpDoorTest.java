@@ -81,5 +81,9 @@ class McpDoorTest {
         assertFalse(refused.body().asString().contains("evil"), "the refusal does not repeat the origin");
         post(TestTokens.bearer("admin"), "http://localhost:6274").then().statusCode(200);
         post(TestTokens.bearer("admin"), null).then().statusCode(200);
+        // a CORS preflight carries no token: an allowed origin's is let through to the HTTP layer, a foreign one's is not
+        given().header("Origin", "http://evil.example").options("/mcp").then().statusCode(403);
+        int preflight = given().header("Origin", "http://localhost:6274").options("/mcp").statusCode();
+        assertFalse(preflight == 401 || preflight == 403, "an allowed origin's preflight: " + preflight);
     }
 }

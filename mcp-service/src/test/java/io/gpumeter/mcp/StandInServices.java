@@ -29,7 +29,8 @@ public class StandInServices implements QuarkusTestResourceLifecycleManager {
                 "quarkus.rest-client.billing.url", services.url(),
                 "gpumeter.mcp.signing-key", resource("/gpumeter-test-private.pem"),
                 "gpumeter.mcp.rows", Integer.toString(ROWS),
-                "gpumeter.mcp.allowed-origins", "http://localhost:6274");
+                "gpumeter.mcp.allowed-origins", "http://localhost:6274",
+                "quarkus.http.cors.origins", "http://localhost:6274");
     }
 
     @Override

@@ -47,6 +47,11 @@ public class McpGate {
                     + "with gpumeter.mcp.allowed-origins.", null);
             return;
         }
+        if (origin != null && ctx.request().method() == io.vertx.core.http.HttpMethod.OPTIONS) {
+            // a browser's CORS preflight never carries the token; it reads nothing (quarkus.http.cors.* answers it)
+            ctx.next();
+            return;
+        }
         CallerCheck.Outcome outcome = check.check(ctx.request().getHeader(HttpHeaders.AUTHORIZATION));
         if (outcome instanceof CallerCheck.Refused refused) {
             StringBuilder challenge = new StringBuilder("Bearer resource_metadata=\"")
