@@ -1,7 +1,6 @@
 package io.gpumeter.mcp;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.StandIn;

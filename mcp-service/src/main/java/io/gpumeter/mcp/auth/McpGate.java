@@ -3,6 +3,7 @@ package io.gpumeter.mcp.auth;
 import io.gpumeter.mcp.config.McpConfig;
 import io.quarkus.vertx.http.runtime.filters.Filters;
 import io.vertx.core.http.HttpHeaders;
+import io.vertx.core.http.HttpMethod;
 import io.vertx.core.json.JsonObject;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -47,7 +48,7 @@ public class McpGate {
                     + "with gpumeter.mcp.allowed-origins.", null);
             return;
         }
-        if (origin != null && ctx.request().method() == io.vertx.core.http.HttpMethod.OPTIONS) {
+        if (origin != null && ctx.request().method() == HttpMethod.OPTIONS) {
             // a browser's CORS preflight never carries the token; it reads nothing (quarkus.http.cors.* answers it)
             ctx.next();
             return;

@@ -4,7 +4,11 @@ import io.gpumeter.common.problem.Problem;
 import io.gpumeter.mcp.auth.McpCaller;
 import io.gpumeter.mcp.reads.ServiceAnswer;
 import io.gpumeter.mcp.reads.ServiceReads;
+import io.gpumeter.mcp.tools.ArgKind;
+import io.gpumeter.mcp.tools.Arguments;
 import io.gpumeter.mcp.tools.BadArgument;
+import io.gpumeter.mcp.tools.ReadTarget;
+import io.gpumeter.mcp.tools.ReadTool;
 import io.gpumeter.mcp.tools.ToolArg;
 import io.gpumeter.mcp.tools.ToolCalls;
 import io.quarkiverse.mcp.server.JsonRpcErrorCodes;
@@ -18,6 +22,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Registers the resource templates and reads one: its variable checked, the REST read made on the caller's behalf as
@@ -56,13 +61,13 @@ public class ResourceReads {
         }
         String value;
         try {
-            value = io.gpumeter.mcp.tools.Arguments.read(asTool(resource), Map.of(resource.var(),
+            value = Arguments.read(asTool(resource), Map.of(resource.var(),
                     vars.getOrDefault(resource.var(), ""))).get(resource.var());
         } catch (BadArgument e) {
             throw new McpException(e.text(), JsonRpcErrorCodes.INVALID_PARAMS);
         }
         String path = resource.path().replace("{" + resource.var() + "}",
-                io.gpumeter.mcp.tools.ReadTarget.encode(value));
+                ReadTarget.encode(value));
         ServiceAnswer answer;
         try {
             answer = reads.get(resource.backend(), path, 0, caller, resource.mimeType() + ", application/problem+json");
@@ -80,10 +85,10 @@ public class ResourceReads {
     }
 
     /** The template's variable, checked by the tools' argument rules. */
-    private static io.gpumeter.mcp.tools.ReadTool asTool(ReadResource resource) {
-        return new io.gpumeter.mcp.tools.ReadTool(resource.name(), resource.title(), resource.description(),
-                resource.backend(), resource.path(), List.of(new ToolArg(resource.var(), resource.kind(), true,
-                "the " + resource.var() + " in the resource's URI", List.of(), resource.kind() == io.gpumeter.mcp.tools.ArgKind.NAME)),
-                java.util.Optional.empty(), List.of());
+    private static ReadTool asTool(ReadResource resource) {
+        return new ReadTool(resource.name(), resource.title(), resource.description(), resource.backend(),
+                resource.path(), List.of(new ToolArg(resource.var(), resource.kind(), true,
+                "the " + resource.var() + " in the resource's URI", List.of(), resource.kind() == ArgKind.NAME)),
+                Optional.empty(), List.of());
     }
 }
