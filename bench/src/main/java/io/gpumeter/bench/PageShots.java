@@ -1,5 +1,6 @@
 package io.gpumeter.bench;
 
+import org.openqa.selenium.Cookie;
 import org.openqa.selenium.OutputType;
 import org.openqa.selenium.TakesScreenshot;
 import org.openqa.selenium.chrome.ChromeDriver;
@@ -7,15 +8,15 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 import java.io.IOException;
-import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 
 /**
- * Screenshots of console pages in a headless Debian Chromium (packages chromium and chromium-driver), signed in
- * through the one-time link, each page given a few seconds for its charts to draw.
+ * Screenshots of console pages in a headless Debian Chromium (packages chromium and chromium-driver), in the session
+ * the bench signed in with (its cookie, set in the browser: the one-time link is spent), each page given a few seconds
+ * for its charts to draw.
  */
 final class PageShots {
 
@@ -30,7 +31,7 @@ final class PageShots {
     }
 
     /** Takes one screenshot per page (name to path and query) into {@code directory}. */
-    static void take(URI signIn, String base, Map<String, String> pages, Path directory) throws IOException,
+    static void take(String cookies, String base, Map<String, String> pages, Path directory) throws IOException,
             InterruptedException {
         Files.createDirectories(directory);
         Path profile = Files.createTempDirectory("gpumeter-bench-chromium");
@@ -44,7 +45,11 @@ final class PageShots {
         ChromeDriver driver = new ChromeDriver(service, options);
         try {
             driver.manage().timeouts().pageLoadTimeout(Duration.ofSeconds(60));
-            driver.get(signIn.toString());
+            driver.get(base + "/signin");
+            for (String cookie : cookies.split("; ")) {
+                String[] nameValue = cookie.split("=", 2);
+                driver.manage().addCookie(new Cookie(nameValue[0], nameValue[1]));
+            }
             for (Map.Entry<String, String> page : pages.entrySet()) {
                 driver.get(base + page.getValue());
                 Thread.sleep(3000); // the charts draw from the page's own data
