@@ -51,7 +51,7 @@ public class TriageResource {
             if (!answer.ok()) {
                 page.message(answer.refusal());
             } else {
-                view = TriageView.of(answer.json());
+                view = TriageView.of(answer.as(json, TriageAnswer.class));
                 Map<String, Object> axis = EvidenceAxis.option(view);
                 if (axis != null) {
                     page.charts.add(Chart.of("evidence-chart", "The evidence in time", axis, json));
