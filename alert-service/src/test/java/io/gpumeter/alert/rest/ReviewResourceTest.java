@@ -647,8 +647,8 @@ class ReviewResourceTest {
     }
 
     /**
-     * A review whose items carry every field a kind may: a scheduler's and two resources' admission policies, an
-     * acceptance ratio against a baseline cell. The console's Review page reads the review from this answer.
+     * A review whose items carry every field a kind may: a scheduler's, two resources' and a request's admission
+     * policies, an acceptance ratio against a baseline cell. The console's Review page reads the review from this answer.
      */
     @Test
     @Order(12)
@@ -661,10 +661,11 @@ class ReviewResourceTest {
                 + "\"selector\":{\"namespace\":\"ml-team\"}},\"baseline\":{\"name\":\"alone\",\"workload\":\"chat\","
                 + "\"form\":\"DEDICATED\",\"selector\":{\"namespace\":\"ml-team\"}},\"assertion\":{\"name\":\"p99 within 30 %\","
                 + "\"kind\":\"RATIO\",\"metric\":\"P99\",\"sli\":\"TTFT\",\"maxRatio\":1.3}}";
-        post(RACED, body("Raced, then reviewed again.", ALERT, scheduler, exclusive, ratio, REGRESSION)).then().statusCode(201)
+        post(RACED, body("Raced, then reviewed again.", ALERT, scheduler, exclusive, ratio, REGRESSION, POLICY)).then().statusCode(201)
                 .body("version", equalTo(2));
         String review = as(READER).get(review(RACED)).then().statusCode(200)
-                .body("prevention.n", equalTo(List.of(1, 2, 3, 4, 5)))
+                .body("prevention.n", equalTo(List.of(1, 2, 3, 4, 5, 6)))
+                .body("prevention[5].limit", equalTo("20000"))
                 .body("prevention[0].severity", equalTo("warning")).body("prevention[0].comparison", equalTo(">"))
                 .body("prevention[1].schedulerName", equalTo("hami-scheduler")).body("prevention[1].action", equalTo("WARN"))
                 .body("prevention[2].otherResource", equalTo("nvidia.com/gpumem"))
