@@ -56,9 +56,9 @@ final class Fixtures {
         // The ledger's layout of two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one held by two MIG
         // slices on a card Kubernetes does not name (the device plugin says how many, not which; the ledger places
         // them); a tenant is refused it, as the ledger refuses it. Without layout=true, the fleet's occupant rows.
-        StandIn.handle(Backend.LEDGER, "/api/v1/fleet/occupants", (path, query, body, tenant) -> query == null
-                || !query.contains("layout=true") ? null : tenant ? StandIn.Reply.problem(403, "Forbidden",
-                "a tenant token may not read fleet-wide figures") : StandIn.Reply.json(LAYOUT));
+        StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", Map.of("layout", "true"), false, StandIn.Reply.json(LAYOUT));
+        StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", Map.of("layout", "true"), true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
         StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", false, StandIn.Reply.json(FLEET));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
