@@ -104,9 +104,10 @@ public class CardResource {
                     "Push dcgm-exporter scrapes to the collector's /api/v1/ingest/dcgm (and the HAMi monitor's to /api/v1/ingest/hami-monitor); ./gpumeter up --demo sends simulated ones."));
             return;
         }
-        Map<String, Object> option = changes == null ? chart.build()
-                : ChangeMarks.added(chart, changes, at.minus(CardUsage.SPAN), at.plusSeconds(60), true);
-        page.charts.add(Chart.of("usage-chart", "The card's activity over two hours", option, json));
+        if (changes != null) {
+            ChangeMarks.add(chart, changes, at.minus(CardUsage.SPAN), at.plusSeconds(60));
+        }
+        page.charts.add(Chart.of("usage-chart", "The card's activity over two hours", chart, json));
     }
 
     /** The card's shares by pod, and what is free of it. */

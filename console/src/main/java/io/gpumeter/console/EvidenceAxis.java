@@ -19,8 +19,8 @@ final class EvidenceAxis {
     private EvidenceAxis() {
     }
 
-    /** The chart's option, or null when no fact has an instant. */
-    static Map<String, Object> option(TriageView triage) {
+    /** The chart, or null when no fact has an instant. */
+    static ChartOption option(TriageView triage) {
         List<String> lanes = new ArrayList<>();
         List<Object> marks = new ArrayList<>();
         Instant first = triage.at();

@@ -55,11 +55,14 @@ final class SloAnswers {
         }
     }
 
-    /** Where the SLO stands as of the window's end; {@code breached} when slo-service's attainment is under target. */
+    /**
+     * Where the SLO stands as of the window's end; {@code meetsTarget} is slo-service's verdict of its attainment
+     * against the target (null without events).
+     */
     @TemplateData
     @RegisterForReflection
-    record Status(String state, BigDecimal attainment, long goodEvents, long totalEvents, ErrorBudget errorBudget,
-                  List<Alert> alerts) {
+    record Status(String state, BigDecimal attainment, Boolean meetsTarget, long goodEvents, long totalEvents,
+                  ErrorBudget errorBudget, List<Alert> alerts) {
 
         /** The burn-rate alerts firing now. */
         public long firing() {

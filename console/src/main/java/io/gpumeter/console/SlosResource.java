@@ -133,8 +133,8 @@ public class SlosResource {
     private Row row(State s, int n, Span span, Page page) {
         SloAnswers.Slo slo = s.slo();
         SloAnswers.Status status = s.status();
-        boolean breached = status != null && status.attainment() != null && slo.target() != null
-                && status.attainment().compareTo(slo.target()) < 0;
+        // slo-service judges the attainment against the target; the page only colours its verdict
+        boolean breached = status != null && Boolean.FALSE.equals(status.meetsTarget());
         String chart = null;
         if (s.latency() != null && s.latency().minutes() != null && !s.latency().minutes().isEmpty()) {
             chart = "slo-" + n + "-chart";

@@ -13,7 +13,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -52,7 +51,7 @@ public class TriageResource {
                 page.message(answer.refusal());
             } else {
                 view = TriageView.of(answer.as(json, TriageAnswer.class));
-                Map<String, Object> axis = EvidenceAxis.option(view);
+                ChartOption axis = EvidenceAxis.option(view);
                 if (axis != null) {
                     page.charts.add(Chart.of("evidence-chart", "The evidence in time", axis, json));
                 }

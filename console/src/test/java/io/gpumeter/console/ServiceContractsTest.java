@@ -148,6 +148,9 @@ class ServiceContractsTest {
                 .readListOf(SloAnswers.State.class);
         SloAnswers.State ask = states.stream().filter(s -> s.slo().name().equals("acme-ask-requests")).findFirst().orElseThrow();
         assertEquals("service=ask, tenant=acme", ask.slo().selector().text());
+        assertEquals(Boolean.FALSE, ask.status().meetsTarget(), "0.7 under its target of 0.9: slo-service says so");
+        assertEquals(Boolean.TRUE, states.stream().filter(s -> s.slo().name().equals("acme-web-up")).findFirst().orElseThrow()
+                .status().meetsTarget());
         SloAnswers.State legacy = states.stream().filter(s -> s.slo().name().equals("legacy-chat")).findFirst().orElseThrow();
         assertNull(legacy.status());
         assertEquals("selector.namespace", legacy.problem().field());
