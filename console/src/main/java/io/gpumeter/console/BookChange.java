@@ -33,6 +33,16 @@ public record BookChange(String id, Instant at, String cluster, String node, Str
         return at != null && kind != null;
     }
 
+    /** How many nodes these changes touched (a cluster-wide change touches none by itself). */
+    static int nodes(List<BookChange> changes) {
+        return (int) changes.stream().filter(c -> c.node() != null).map(c -> c.cluster() + "/" + c.node()).distinct().count();
+    }
+
+    /** How many of these changes the suite made itself. */
+    static int bySuite(List<BookChange> changes) {
+        return (int) changes.stream().filter(BookChange::bySuite).count();
+    }
+
     /** Made by the suite itself, so never read as a cause. */
     public boolean bySuite() {
         return source != null && source.startsWith(SUITE_PREFIX);

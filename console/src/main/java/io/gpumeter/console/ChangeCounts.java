@@ -5,11 +5,9 @@ import io.quarkus.qute.TemplateData;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The Changes page's picture and counts of the changes read: on a time axis one lane per pool and kind (per kind for
@@ -62,16 +60,8 @@ final class ChangeCounts {
                         .thenComparing(e -> e.getKey().pool()).thenComparingInt(e -> e.getKey().kind()))
                 .forEach(e -> {
                     List<BookChange> in = e.getValue();
-                    Set<String> nodes = new HashSet<>();
-                    int suite = 0;
-                    for (BookChange c : in) {
-                        if (c.node() != null) {
-                            nodes.add(c.cluster() + "/" + c.node());
-                        }
-                        suite += c.bySuite() ? 1 : 0;
-                    }
                     String kind = in.get(0).kind();
-                    out.add(new Count(e.getKey().pool(), kind, in.size(), nodes.size(), suite, in.get(0).atText(),
+                    out.add(new Count(e.getKey().pool(), kind, in.size(), BookChange.nodes(in), BookChange.bySuite(in), in.get(0).atText(),
                             in.get(in.size() - 1).atText(), filters.narrowed(kind, oneNode ? null : e.getKey().pool(),
                             filters.days().start(), filters.days().end())));
                 });

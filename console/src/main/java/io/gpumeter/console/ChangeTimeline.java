@@ -8,12 +8,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -162,18 +160,12 @@ final class ChangeTimeline {
             List<BookChange> in = e.getValue();
             Instant start = from.plusSeconds(e.getKey().column() * size);
             Instant end = start.plus(bucket);
-            Set<String> nodes = new HashSet<>();
-            long suite = 0;
-            for (BookChange c : in) {
-                if (c.node() != null) {
-                    nodes.add(c.cluster() + "/" + c.node());
-                }
-                suite += c.bySuite() ? 1 : 0;
-            }
+            int nodes = BookChange.nodes(in);
+            int suite = BookChange.bySuite(in);
             most = Math.max(most, in.size());
             Map<String, Object> cell = new LinkedHashMap<>();
             cell.put("value", List.of(e.getKey().column(), e.getKey().lane(), in.size()));
-            cell.put("name", names.get(e.getKey().lane()) + ": " + in.size() + " change(s)" + (nodes.isEmpty() ? "" : " on " + nodes.size()
+            cell.put("name", names.get(e.getKey().lane()) + ": " + in.size() + " change(s)" + (nodes == 0 ? "" : " on " + nodes
                     + " node(s)") + (suite > 0 ? ", " + suite + " made by gpumeter" : "") + ", " + Format.rfc3339(start) + " – "
                     + Format.rfc3339(end));
             cell.put("link", links.bucket(in.get(0), start, end));

@@ -74,13 +74,7 @@ final class ChartOption {
     ChartOption timeAcross(String min, String max) {
         Map<String, Object> axis = new LinkedHashMap<>();
         axis.put("type", "time");
-        if (min != null) {
-            axis.put("min", min);
-        }
-        if (max != null) {
-            axis.put("max", max);
-        }
-        option.put("xAxis", axis);
+        option.put("xAxis", bounded(axis, min, max));
         return this;
     }
 
@@ -93,22 +87,15 @@ final class ChartOption {
 
     /** Values up, named by their unit; {@code max} null to fit the data. */
     ChartOption valuesUp(String unit, Number max) {
+        return valuesUp(unit, null, max);
+    }
+
+    /** Values up from {@code min} to {@code max}, named by their unit; either null to fit the data. */
+    ChartOption valuesUp(String unit, Number min, Number max) {
         Map<String, Object> axis = new LinkedHashMap<>();
         axis.put("type", "value");
         axis.put("name", unit);
-        if (max != null) {
-            axis.put("max", max);
-        }
-        option.put("yAxis", axis);
-        return this;
-    }
-
-    /** Values up from {@code min} to {@code max}, named by their unit: a share of time between 0 and 1. */
-    ChartOption valuesUp(String unit, Number min, Number max) {
-        valuesUp(unit, max);
-        @SuppressWarnings("unchecked")
-        Map<String, Object> axis = (Map<String, Object>) option.get("yAxis");
-        axis.put("min", min);
+        option.put("yAxis", bounded(axis, min, max));
         return this;
     }
 
@@ -121,14 +108,19 @@ final class ChartOption {
             axis.put("nameLocation", "middle");
             axis.put("nameGap", 28);
         }
+        option.put("xAxis", bounded(axis, min, max));
+        return this;
+    }
+
+    /** The axis from {@code min} to {@code max}, either null to fit the data. */
+    private static Map<String, Object> bounded(Map<String, Object> axis, Object min, Object max) {
         if (min != null) {
             axis.put("min", min);
         }
         if (max != null) {
             axis.put("max", max);
         }
-        option.put("xAxis", axis);
-        return this;
+        return axis;
     }
 
     /** Whole counts across (bars lying along lanes): no tick between two whole numbers. */
