@@ -10,6 +10,7 @@ import com.github.tomakehurst.wiremock.client.MappingBuilder;
 import com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.core.WireMockConfiguration;
+import com.github.tomakehurst.wiremock.extension.Extension;
 import com.github.tomakehurst.wiremock.http.Fault;
 import com.github.tomakehurst.wiremock.matching.RequestPatternBuilder;
 import com.github.tomakehurst.wiremock.stubbing.StubMapping;
@@ -39,8 +40,16 @@ public final class StandIn implements AutoCloseable {
 
     /** A stand-in on a free port of the loopback address, with threads enough that a slow answer holds no other up. */
     public static StandIn start() {
+        return start(new Extension[0]);
+    }
+
+    /**
+     * A stand-in with WireMock extensions: a transformer that works an answer out of the request, for a caller whose
+     * tests page through a book too long to state answer by answer.
+     */
+    public static StandIn start(Extension... extensions) {
         WireMockServer server = new WireMockServer(WireMockConfiguration.options().bindAddress("127.0.0.1")
-                .dynamicPort().containerThreads(24));
+                .dynamicPort().containerThreads(24).extensions(extensions));
         server.start();
         return new StandIn(server);
     }

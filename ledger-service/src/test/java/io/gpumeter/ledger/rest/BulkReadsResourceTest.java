@@ -5,6 +5,7 @@ import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,10 @@ class BulkReadsResourceTest {
                 .body("since", contains(DAY + "10:00:00Z", DAY + "11:00:00Z", DAY + "10:30:00Z")).extract().asString();
         // alert-service reads the fleet's occupants (and each node's, each card's: the same rows) from this answer
         Contract.record("ledger", "occupants", answer);
+        // a card's own occupants are the same rows, cut to the card: the console's Card page reads them
+        String card = given().queryParam("at", DAY + "11:30:00Z").get("/api/v1/gpus/GPU-bulk-1/occupants").then().statusCode(200)
+                .body("pod", contains("train", "infer")).body("tenant", contains("acme", "globex")).extract().asString();
+        Contract.record("ledger", "card-occupants", card);
         fleet(Map.of("cluster", "bulk", "at", DAY + "10:15:00Z")).statusCode(200).body("pod", contains("train"));
         fleet(Map.of("cluster", "bulk", "at", DAY + "10:45:00Z")).statusCode(200).body("pod", contains("train", "eval"));
         fleet(Map.of("cluster", "bulk", "at", DAY + "12:30:00Z")).statusCode(200).body("pod", contains("eval"));
@@ -248,8 +253,10 @@ class BulkReadsResourceTest {
                 .body("[0].points.mean", contains(20.0f));
         usage("{" + window + ",\"field\":\"SM_ACTIVE\",\"gpus\":[\"GPU-bulk-1\",\"GPU-bulk-2\"]}").statusCode(200)
                 .body("[0].points", empty()).body("[1].points.field", contains("SM_ACTIVE"));
-        List<Object> own = given().queryParam("from", DAY + "10:00:00Z").queryParam("to", DAY + "10:05:00Z")
-                .get("/api/v1/gpus/GPU-bulk-1/usage").then().statusCode(200).extract().jsonPath().getList("$");
+        String card = given().queryParam("from", DAY + "10:00:00Z").queryParam("to", DAY + "10:05:00Z")
+                .get("/api/v1/gpus/GPU-bulk-1/usage").then().statusCode(200).extract().asString();
+        Contract.record("ledger", "card-usage", card); // the console's Card page draws a card's own curves from it
+        List<Object> own = new JsonPath(card).getList("$");
         usage("{" + window + ",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(200).body("[0].points", equalTo(own));
     }
 

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -106,9 +107,12 @@ class FleetLayoutResourceTest {
     }
 
     private static JsonPath layout(Map<String, String> params) {
+        return new JsonPath(layoutText(params)).using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+    }
+
+    private static String layoutText(Map<String, String> params) {
         return given().queryParam("cluster", "layout").queryParam("at", AT).queryParam("layout", "true").queryParams(params)
-                .get("/api/v1/fleet/occupants").then().statusCode(200).extract().jsonPath()
-                .using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+                .get("/api/v1/fleet/occupants").then().statusCode(200).extract().asString();
     }
 
     private static void assertDecimal(String expected, Object actual) {
@@ -118,7 +122,9 @@ class FleetLayoutResourceTest {
 
     @Test
     void everyNodesCardsWithWhoHeldEachAndTheUnitsNoCardNamesPlacedByTheProbesRule() {
-        JsonPath json = layout(Map.of());
+        String answer = layoutText(Map.of());
+        Contract.record("ledger", "fleet-layout", answer); // the console's Fleet page draws it
+        JsonPath json = new JsonPath(answer).using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
         assertEquals(AT, json.getString("at"));
         assertEquals(4, json.getInt("totalNodes"));
         assertEquals(List.of("lc1", "lh1", "lm1", "lx1"), json.getList("nodes.node"));

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -170,9 +171,12 @@ class CapacityPlanResourceTest {
     }
 
     private static JsonNode plan() throws Exception {
-        String body = given().queryParam("at", AT).queryParam("history", "7d").queryParam("horizon", "7d")
+        return JSON.readTree(planText());
+    }
+
+    private static String planText() {
+        return given().queryParam("at", AT).queryParam("history", "7d").queryParam("horizon", "7d")
                 .get(PLAN).then().statusCode(200).extract().asString();
-        return JSON.readTree(body);
     }
 
     private static void same(String expected, JsonNode actual, String what) {
@@ -271,7 +275,9 @@ class CapacityPlanResourceTest {
 
     @Test
     void theModelStacksItsShapesAgainstItsUsableCards() throws Exception {
-        JsonNode a100 = model(plan(), "NVIDIA A100-SXM4-80GB");
+        String plan = planText();
+        Contract.record("slo", "capacity-plan", plan); // the console's Capacity page draws it
+        JsonNode a100 = model(JSON.readTree(plan), "NVIDIA A100-SXM4-80GB");
         JsonNode supply = a100.path("supply");
         assertEquals(16, supply.path("cards").asInt());
         assertEquals(14, supply.path("usable").asInt());

@@ -1,5 +1,6 @@
 package io.gpumeter.slo.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -125,7 +126,9 @@ class NoisyNeighbourResourceTest {
         assertEquals(true, first.getBoolean("events[0].created"));
         long id = first.getLong("events[0].id");
 
-        JsonPath e = given().get("/api/v1/jitter-events/" + id).then().statusCode(200).extract().jsonPath();
+        String event = given().get("/api/v1/jitter-events/" + id).then().statusCode(200).extract().asString();
+        Contract.record("slo", "jitter-event", event); // the console's Jitter page draws the event
+        JsonPath e = new JsonPath(event);
         assertEquals("chat", e.getString("service"));
         assertEquals("chat-ttft", e.getString("slo"));
         assertEquals("2026-08-03T10:10:00Z", e.getString("start"));
@@ -194,8 +197,10 @@ class NoisyNeighbourResourceTest {
         assertEquals(id, later.getLong("events[0].id"));
         assertEquals(false, later.getBoolean("events[0].created"));
 
-        JsonPath list = given().queryParam("from", FROM).queryParam("to", "2026-08-03T11:00:00Z")
-                .queryParam("service", "chat").get("/api/v1/jitter-events").then().statusCode(200).extract().jsonPath();
+        String events = given().queryParam("from", FROM).queryParam("to", "2026-08-03T11:00:00Z")
+                .queryParam("service", "chat").get("/api/v1/jitter-events").then().statusCode(200).extract().asString();
+        Contract.record("slo", "jitter-events", events); // the console's Jitter page lists them
+        JsonPath list = new JsonPath(events);
         assertEquals(List.of((int) id), list.getList("id"));
         assertEquals("2026-08-03T10:10:00Z", list.getString("[0].start"));
         assertEquals("2026-08-03T10:20:00Z", list.getString("[0].end"));
@@ -206,8 +211,10 @@ class NoisyNeighbourResourceTest {
 
     @Test
     void interferenceBucketsMergeTheMinutesOfEachBucket() {
-        JsonPath r = given().queryParam("service", "chat").queryParam("from", FROM).queryParam("to", TO)
-                .get("/api/v1/interference").then().statusCode(200).extract().jsonPath();
+        String interference = given().queryParam("service", "chat").queryParam("from", FROM).queryParam("to", TO)
+                .get("/api/v1/interference").then().statusCode(200).extract().asString();
+        Contract.record("slo", "interference", interference); // the console's Jitter page draws the factors
+        JsonPath r = new JsonPath(interference);
         assertEquals("TTFT", r.getString("sli"));
         assertEquals(40, r.getInt("podMinutes"));
         assertEquals(0, r.getInt("unplacedPodMinutes"));
