@@ -89,7 +89,7 @@ class PagesTest {
     void aGroupsRowDrillsDownToItsNodes() {
         String html = page("/fleet?at=" + Fixtures.AT + "&groupBy=model&group=prod/L40S", Fixtures.ADMIN);
         assertEquals(List.of("/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z&layout=true&groupBy=model&group=prod%2FL40S"
-                + "&limit=50&offset=0"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                + "&limit=50&offset=0"), StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         assertTrue(html.contains("Nodes of prod/L40S only. <a href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;groupBy=model\">Every node</a>"), html);
         assertTrue(html.contains("id=\"group-by-other\" href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;groupBy=pool\""), html);
         String all = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
