@@ -9,6 +9,7 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.governance.service.MigBooks;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.gpumeter.ledger.repository.GpuBindingRepository;
 import io.gpumeter.ledger.repository.UsageRepository;
 import io.gpumeter.ledger.usage.domain.CardUsage;
 import io.gpumeter.ledger.usage.domain.CounterField;
@@ -42,14 +43,16 @@ public class UsageService {
 
     private final Pool pool;
     private final UsageRepository usage;
+    private final GpuBindingRepository bindings;
     private final AllocationBooks books;
     private final IncidentBooks incidentBooks;
     private final MigBooks migBooks;
 
     private final CounterBooks counters;
 
-    public UsageService(Pool pool, UsageRepository usage, AllocationBooks books, IncidentBooks incidentBooks,
-                        MigBooks migBooks, CounterBooks counters) {
+    public UsageService(Pool pool, UsageRepository usage, GpuBindingRepository bindings, AllocationBooks books,
+                        IncidentBooks incidentBooks, MigBooks migBooks, CounterBooks counters) {
+        this.bindings = bindings;
         this.counters = counters;
         this.incidentBooks = incidentBooks;
         this.migBooks = migBooks;
@@ -73,8 +76,8 @@ public class UsageService {
                 .call(() -> incidentBooks.recordXidGauge(conn, cluster, gaugeReadings))
                 .call(() -> incidentBooks.recordHealthGauges(conn, cluster, gaugeReadings))
                 .call(() -> migBooks.recordInstances(conn, cluster, batch))
-                .chain(added -> usage.bind(conn, cluster, sightings)
-                        .chain(bound -> usage.podUids(conn, cluster, bound))
+                .chain(added -> bindings.bind(conn, cluster, sightings)
+                        .chain(bound -> bindings.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))
                         .map(bound -> new UsageResult(added, folds.offered() - added, bound))));
     }
