@@ -176,14 +176,19 @@ public class UsageRepository {
                 });
     }
 
-    /** The rollups (minutes, else hours) of several cards' series over a window, optionally one field only, by card. */
-    public Uni<Map<String, List<UsagePoint>>> seriesOfCards(List<String> gpuUuids, String field, Instant from, Instant to) {
+    /**
+     * The rollups (minutes, else hours) of several cards' series over a window, of these fields only (every field when
+     * null), by card.
+     */
+    public Uni<Map<String, List<UsagePoint>>> seriesOfCards(List<String> gpuUuids, List<String> fields, Instant from,
+                                                            Instant to) {
         return pool.preparedQuery("""
                         SELECT gpu_uuid, scope, scope_key, field, at, extract(epoch FROM span)::int AS span_seconds, mean, max, samples FROM ledger.usage_rollup
                         WHERE gpu_uuid = ANY($1) AND at >= date_trunc('hour', $2::timestamptz) AND at + span > $2 AND at < $3
-                          AND ($4::text IS NULL OR field = $4)
+                          AND ($4::text[] IS NULL OR field = ANY($4))
                         ORDER BY gpu_uuid, field, scope, scope_key, at""")
-                .execute(Tuple.of(gpuUuids.toArray(String[]::new), toOffset(from), toOffset(to), field))
+                .execute(Tuple.of(gpuUuids.toArray(String[]::new), toOffset(from), toOffset(to),
+                        fields == null ? null : fields.toArray(String[]::new)))
                 .map(rows -> {
                     Map<String, List<UsagePoint>> out = new HashMap<>();
                     rows.forEach(r -> out.computeIfAbsent(r.getString("gpu_uuid"), g -> new ArrayList<>()).add(

@@ -120,11 +120,14 @@ public class UsageService {
     }
 
     /**
-     * Several cards' series at once: one entry per card, in the order given, empty for a card with none; with a
-     * {@code step}, each series folded into spans of it from {@code from} ({@link UsageSpans}).
+     * Several cards' series at once, of {@code fields} (every field when empty): one entry per card, in the order
+     * given, empty for a card with none; with a {@code step}, each series folded into spans of it from {@code from}
+     * ({@link UsageSpans}).
      */
-    public Uni<List<CardUsage>> series(List<String> gpuUuids, UsageField field, Instant from, Instant to, Duration step) {
-        return usage.seriesOfCards(gpuUuids, field == null ? null : field.name(), from, to)
+    public Uni<List<CardUsage>> series(List<String> gpuUuids, Set<UsageField> fields, Instant from, Instant to,
+                                       Duration step) {
+        List<String> names = fields.isEmpty() ? null : fields.stream().map(UsageField::name).toList();
+        return usage.seriesOfCards(gpuUuids, names, from, to)
                 .map(byCard -> gpuUuids.stream().map(g -> {
                     List<UsagePoint> points = byCard.getOrDefault(g, List.of());
                     return new CardUsage(g, step == null ? points : UsageSpans.fold(points, from, step));
