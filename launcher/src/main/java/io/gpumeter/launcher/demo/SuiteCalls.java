@@ -108,7 +108,8 @@ final class SuiteCalls {
                 return null;
             }
             String location = r.headers().firstValue("Location").orElse("");
-            return location.startsWith("http") ? location : base(service) + location.substring(location.indexOf("/api/"));
+            return location.startsWith("http") ? location
+                    : base(service) + location.substring(location.indexOf("/api/"));
         } catch (IOException e) {
             fail("POST " + path + ": " + e.getMessage());
             return null;

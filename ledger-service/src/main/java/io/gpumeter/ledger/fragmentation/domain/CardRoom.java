@@ -58,7 +58,8 @@ final class CardRoom {
             return false;
         }
         if (layout.fixed() != null) {
-            return FragmentationProbe.fitsIn(p, layout.fixed()) && migInstances < layout.slices() / layout.fixed().gpuInstanceSlices();
+            return FragmentationProbe.fitsIn(p, layout.fixed())
+                    && migInstances < layout.slices() / layout.fixed().gpuInstanceSlices();
         }
         return migSlices + p.gpuInstanceSlices() <= layout.slices();
     }
