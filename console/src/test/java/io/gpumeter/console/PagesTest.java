@@ -84,6 +84,18 @@ class PagesTest {
         assertTrue(html.contains("<tr data-node=\"n50\">") && html.contains("<tr data-node=\"n99\">"), html);
     }
 
+    /** A pool's row lists that pool's nodes: the ledger is asked for the group, and the page says how to see all. */
+    @Test
+    void aGroupsRowDrillsDownToItsNodes() {
+        String html = page("/fleet?at=" + Fixtures.AT + "&groupBy=model&group=prod/L40S", Fixtures.ADMIN);
+        assertEquals(List.of("/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z&layout=true&groupBy=model&group=prod%2FL40S"
+                + "&limit=50&offset=0"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertTrue(html.contains("Nodes of prod/L40S only. <a href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;groupBy=model\">Every node</a>"), html);
+        assertTrue(html.contains("id=\"group-by-other\" href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;groupBy=pool\""), html);
+        String all = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
+        assertTrue(all.contains("<a href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;group="), "a pool's row links to its nodes: " + all);
+    }
+
     @Test
     void aCardShowsItsOccupants() {
         String html = page("/fleet/card?uuid=GPU-aaaa-0001&at=" + Fixtures.AT, Fixtures.ADMIN);

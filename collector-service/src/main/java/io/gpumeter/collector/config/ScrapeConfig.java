@@ -47,6 +47,18 @@ public interface ScrapeConfig {
         /** How often every exporter is scraped. */
         @WithDefault("30s")
         Duration scrapeInterval();
+
+        /** Exporters scraped at once: a round of thousands of nodes must fit in one interval. */
+        @WithDefault("8")
+        int parallelScrapes();
+
+        /** Collectors sharing the exporters; each scrapes the nodes that rendezvous-hash to its index. */
+        @WithDefault("1")
+        int shards();
+
+        /** This collector's index among them, 0 to shards − 1 (a StatefulSet pod's apps.kubernetes.io/pod-index). */
+        @WithDefault("0")
+        int shardIndex();
     }
 
     interface Prometheus {

@@ -74,8 +74,8 @@ public final class UpCommand implements Callable<Integer> {
     String listen;
 
     @Option(names = "--base-port", paramLabel = "N", converter = Converters.BasePort.class, defaultValue = "8080",
-            description = "The services on N+1 (collector) to N+5 (billing) and the console on N+6, their health "
-                    + "and metrics 1000 above (default ${DEFAULT-VALUE}: 8081-8086 and 9081-9086).")
+            description = "The services on N+1 (collector) to N+5 (billing), the console on N+6 and the MCP server "
+                    + "on N+7, their health and metrics 1000 above (default ${DEFAULT-VALUE}: 8081-8087 and 9081-9087).")
     int basePort;
 
     @Option(names = "--db-url", paramLabel = "URL", description = "Use this PostgreSQL "
@@ -168,7 +168,7 @@ public final class UpCommand implements Callable<Integer> {
             demoRun.configure(builder, api);
         }
 
-        out.println("Starting PostgreSQL, the " + Service.apis().size() + " services and the console (logs in "
+        out.println("Starting PostgreSQL, the " + Service.apis().size() + " services, the console and the MCP server (logs in "
                 + builder.config().logDirectory() + ")...");
         Suite suite = builder.build().start();
         UpReport.printUrls(suite, out, demo ? api : null);
@@ -190,6 +190,7 @@ public final class UpCommand implements Callable<Integer> {
         Path repository = root();
         SuiteBuilder builder = Suite.builder(repository)
                 .withConsole()
+                .withMcp()
                 .basePort(basePort)
                 .readyTimeout(Duration.ofSeconds(timeout))
                 .aotCache(!noAotCache);

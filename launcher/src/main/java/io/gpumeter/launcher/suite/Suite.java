@@ -224,6 +224,9 @@ public final class Suite implements AutoCloseable {
             consoleSigninCode = env.get(ServiceEnvironment.CONSOLE_SIGNIN_CODE);
             return env;
         }
+        if (service == Service.MCP) {
+            return environment.ofMcp();
+        }
         return environment.of(service, db.connection());
     }
 
