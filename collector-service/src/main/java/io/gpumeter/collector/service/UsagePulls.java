@@ -3,6 +3,7 @@ package io.gpumeter.collector.service;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.config.ScrapeConfig;
 import io.gpumeter.collector.http.BoundedBody;
 import io.gpumeter.collector.usage.DcgmSeries;
 import io.gpumeter.collector.usage.PrometheusMatrix;
@@ -106,7 +107,7 @@ public class UsagePulls {
         if (config.prometheus().url().isEmpty()) {
             return -1;
         }
-        CollectorConfig.Prometheus p = config.prometheus();
+        ScrapeConfig.Prometheus p = config.prometheus();
         Instant start = now.minus(p.lookback());
         URI uri = URI.create(p.url().get().replaceAll("/+$", "") + "/api/v1/query_range?query="
                 + URLEncoder.encode(p.query(), StandardCharsets.UTF_8) + "&start=" + start.getEpochSecond()

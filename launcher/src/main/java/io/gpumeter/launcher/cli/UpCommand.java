@@ -17,9 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,8 +48,6 @@ import java.util.concurrent.CountDownLatch;
                 "                        an Alertmanager for alert-service to send to (default: none; alerts are",
                 "                        still evaluated and listed)"})
 public final class UpCommand implements Callable<Integer> {
-
-    static final String PASSWORD_ENV = "GPUMETER_DB_PASSWORD";
 
     private final Map<String, String> env;
     private final PrintStream out;
@@ -147,7 +143,7 @@ public final class UpCommand implements Callable<Integer> {
             return;
         }
         throw new ParameterException(spec.commandLine(), "--db-password is not accepted: a password on the command "
-                + "line is visible to every user of the machine (ps). Set " + PASSWORD_ENV
+                + "line is visible to every user of the machine (ps). Set " + ExternalDatabase.PASSWORD_ENV
                 + " or pass --db-password-file FILE.");
     }
 
@@ -235,35 +231,6 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     Optional<DatabaseConnection> externalDatabase() {
-        Optional<String> url = Optional.ofNullable(dbUrl).or(() -> Optional.ofNullable(env.get("GPUMETER_DB_URL")))
-                .filter(u -> !u.isBlank());
-        if (url.isEmpty()) {
-            return Optional.empty();
-        }
-        String user = dbUser != null ? dbUser : env.getOrDefault("GPUMETER_DB_USER", "postgres");
-        try {
-            return Optional.of(new DatabaseConnection(url.get(), user, password()));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--db-url: " + e.getMessage());
-        }
-    }
-
-    /** The file's first line when one is named, else the environment's; never an argument. */
-    private String password() {
-        if (dbPasswordFile == null) {
-            return env.getOrDefault(PASSWORD_ENV, "");
-        }
-        String text;
-        try {
-            text = Files.readString(dbPasswordFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UsageException("--db-password-file: cannot read " + dbPasswordFile.toAbsolutePath());
-        }
-        String line = text.lines().findFirst().orElse("");
-        if (line.isEmpty()) {
-            throw new UsageException("--db-password-file: " + dbPasswordFile.toAbsolutePath()
-                    + " is empty; its first line is the password");
-        }
-        return line;
+        return ExternalDatabase.named(dbUrl, dbUser, dbPasswordFile, env);
     }
 }

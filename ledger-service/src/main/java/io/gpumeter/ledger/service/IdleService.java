@@ -16,8 +16,9 @@ import io.gpumeter.ledger.idle.domain.IntervalSet;
 import io.gpumeter.ledger.repository.IdleEnergyRepository;
 import io.gpumeter.ledger.repository.IdleRepository.AllocatedPart;
 import io.gpumeter.ledger.repository.IdleRepository.Card;
-import io.gpumeter.ledger.repository.IdleRepository.PendingPod;
 import io.gpumeter.ledger.repository.IdleRepository;
+import io.gpumeter.ledger.repository.PendingPodsRepository;
+import io.gpumeter.ledger.repository.PendingPodsRepository.PendingPod;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -41,6 +42,7 @@ public class IdleService {
     };
 
     private final IdleRepository idle;
+    private final PendingPodsRepository pendingPods;
     private final NormalizationPolicy policy;
     private final ObjectMapper json;
     private final double busyThreshold;
@@ -49,8 +51,9 @@ public class IdleService {
     private final HamiResources hami;
     private final IdleEnergyRepository energy;
 
-    public IdleService(IdleRepository idle, NormalizationPolicy policy, ObjectMapper json, LedgerConfig config,
-            Clock clock, HamiResources hami, IdleEnergyRepository energy) {
+    public IdleService(IdleRepository idle, PendingPodsRepository pendingPods, NormalizationPolicy policy,
+            ObjectMapper json, LedgerConfig config, Clock clock, HamiResources hami, IdleEnergyRepository energy) {
+        this.pendingPods = pendingPods;
         this.hami = hami;
         this.energy = energy;
         this.idle = idle;
@@ -72,7 +75,7 @@ public class IdleService {
         }
         return idle.cards(from, cap, filter).chain(cards -> idle.allocated(from, cap, filter, busyThreshold,
                         group == IdleGroups.By.POD, causeThresholds)
-                .chain(parts -> idle.pending(from, cap, filter)
+                .chain(parts -> pendingPods.pending(from, cap, filter)
                         .chain(pending -> energy.perCard(from, cap, filter)
                                 .map(joules -> new IdleReport(from, to, group.label(), filter, busyThreshold,
                                         causeThresholds, rows(group, cards, parts, requests(pending), joules))))));

@@ -285,6 +285,41 @@ class BulkReadsResourceTest {
         usage("{" + window + ",\"step\":\"soon\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400).body("field", equalTo("step"));
     }
 
+    /**
+     * GPU-bulk-3 measured four fields at 10:02:00; a read of the activity fields (SM_ACTIVE, GR_ENGINE_ACTIVE,
+     * GPU_UTIL) answers its SM_ACTIVE 0.8 and GPU_UTIL 0.9 alone, by field name, where a read of every field answers
+     * its power and memory too.
+     */
+    @Test
+    void aReadOfSeveralFieldsAnswersThoseFieldsOnly() {
+        given().contentType(ContentType.JSON).body(UsageResourceTest.batch("bulk",
+                        UsageResourceTest.sample("GPU-bulk-3", "SM_ACTIVE", 0.8, DAY + "10:02:00Z", null),
+                        UsageResourceTest.sample("GPU-bulk-3", "GPU_UTIL", 0.9, DAY + "10:02:00Z", null),
+                        UsageResourceTest.sample("GPU-bulk-3", "POWER_W", 250, DAY + "10:02:00Z", null),
+                        UsageResourceTest.sample("GPU-bulk-3", "FB_USED_MIB", 1000, DAY + "10:02:00Z", null)))
+                .post("/api/v1/usage").then().statusCode(200);
+        String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";
+        usage("{" + window + ",\"fields\":[\"SM_ACTIVE\",\"GR_ENGINE_ACTIVE\",\"GPU_UTIL\"],\"gpus\":[\"GPU-bulk-3\"]}")
+                .statusCode(200)
+                .body("[0].points.field", contains("GPU_UTIL", "SM_ACTIVE"))
+                .body("[0].points.mean", contains(0.9f, 0.8f));
+        usage("{" + window + ",\"gpus\":[\"GPU-bulk-3\"]}").statusCode(200)
+                .body("[0].points.field", contains("FB_USED_MIB", "GPU_UTIL", "POWER_W", "SM_ACTIVE"));
+        usage("{" + window + ",\"fields\":[\"POWER_W\"],\"gpus\":[\"GPU-bulk-3\"]}").statusCode(200)
+                .body("[0].points.mean", contains(250.0f));
+    }
+
+    @Test
+    void aBadFieldListIsAProblemNamingTheEntry() {
+        String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";
+        usage("{" + window + ",\"fields\":[\"SM_ACTIVE\",\"NOPE\"],\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("fields[1]"));
+        usage("{" + window + ",\"fields\":[null],\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400)
+                .body("field", equalTo("fields[0]"));
+        usage("{" + window + ",\"field\":\"SM_ACTIVE\",\"fields\":[\"GPU_UTIL\"],\"gpus\":[\"GPU-bulk-1\"]}")
+                .statusCode(400).contentType("application/problem+json").body("field", equalTo("fields"));
+    }
+
     @Test
     void aBadUsageReadIsAProblemNamingTheField() {
         String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";
