@@ -2,6 +2,7 @@ package io.gpumeter.console;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.UsageField;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
@@ -130,7 +131,7 @@ public class FleetResource {
         }
         // every field a minute: the activity of each minute is the suite's one rule over them (ActivityCurve)
         Map<String, Object> body = Map.of("from", Format.rfc3339(at.minus(USED_OVER)), "to", Format.rfc3339(at),
-                "gpus", uuids);
+                "gpus", uuids, "fields", UsageField.ACTIVITY.stream().map(Enum::name).toList());
         Answer answer;
         try {
             answer = upstream.postJson(Backend.LEDGER, "/api/v1/usage/series", json.writeValueAsString(body), viewer.token()).join();

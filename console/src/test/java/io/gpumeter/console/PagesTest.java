@@ -597,9 +597,10 @@ class PagesTest {
         assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("active 40 %"), option);
         assertTrue(option.contains("\"value\":[1,0,\"-\"]") && option.contains("no usage known"), option);
         assertTrue(html.contains("<strong>used</strong>") && html.contains("href=\"/fleet?at=2026-11-30T12:00:00Z\" id=\"colour-held\""), html);
-        // one read of every field of the named cards' five minutes, each minute judged by the one activity rule
+        // one read of the activity fields of the named cards' five minutes, each minute judged by the one activity rule
         StandIn.Seen usage = StandIn.seen().stream().filter(s -> s.pathAndQuery().equals("/api/v1/usage/series")).findFirst().orElseThrow();
         assertTrue(!usage.body().contains("\"field\"") && usage.body().contains("\"from\":\"2026-11-30T11:55:00Z\"")
+                && usage.body().contains("\"fields\":[\"SM_ACTIVE\",\"GR_ENGINE_ACTIVE\",\"GPU_UTIL\"]")
                 && usage.body().contains("\"gpus\":[\"GPU-aaaa-0001\",\"GPU-aaaa-0002\"]"), usage.body());
         // coloured by held, the default, no usage is read
         StandIn.forget();
