@@ -45,6 +45,9 @@ public class UsagePulls {
     private final KubernetesClient kubernetes;
     private final HttpText exporters;
     private final HttpText prometheus;
+    /** How long a scrape waits before it tries a full buffer again. */
+    private static final java.time.Duration ROOM_WAIT = java.time.Duration.ofMillis(250);
+
     private final ScrapeShard shard;
     private final ExecutorService scrapers;
 
@@ -94,11 +97,35 @@ public class UsagePulls {
     private boolean scrape(String node, String url) {
         try {
             String body = exporters.get(URI.create(url), config.dcgm().timeout(), config.dcgm().maxBody().asLongValue());
-            usage.dcgm(body, node, null);
+            hold(body, node);
             return true;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         } catch (IOException | RuntimeException e) {
             LOG.warnf("scrape of %s (%s) failed: %s", node, url, e.getMessage());
             return false;
+        }
+    }
+
+    /**
+     * Holds a scraped page for the ledger. While the buffer is full (the ledger behind), the scrape waits for room, up
+     * to one interval, rather than drop the page: a client pushing gets a 503 and sends again, a scrape has nobody to
+     * send again, and a page dropped would leave a hole in its node's minutes. Waiting slows the rounds instead, which
+     * the intake's lag shows; a page that finds no room in a whole interval is dropped and logged.
+     */
+    private void hold(String body, String node) throws InterruptedException {
+        long deadline = System.nanoTime() + config.dcgm().scrapeInterval().toNanos();
+        while (true) {
+            try {
+                usage.dcgm(body, node, null);
+                return;
+            } catch (ApiProblem e) {
+                if (e.status() != 503 || System.nanoTime() > deadline) {
+                    throw e;
+                }
+                Thread.sleep(ROOM_WAIT.toMillis());
+            }
         }
     }
 

@@ -1,0 +1,69 @@
+package io.gpumeter.collector.service;
+
+import io.gpumeter.common.testing.StandIn;
+import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.quarkus.test.common.WithTestResource;
+import io.quarkus.test.junit.QuarkusTest;
+import jakarta.inject.Inject;
+import org.junit.jupiter.api.Test;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.Map;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * A buffer with room for one page and a ledger that takes a second to answer: the second exporter's page waits for
+ * room instead of being dropped, and both pages reach the ledger.
+ */
+@QuarkusTest
+@WithTestResource(ScrapeWaitsForRoomTest.Exporters.class)
+class ScrapeWaitsForRoomTest {
+
+    public static class Exporters implements QuarkusTestResourceLifecycleManager {
+        static StandIn standIn;
+
+        @Override
+        public Map<String, String> start() {
+            standIn = StandIn.start();
+            Map<String, String> config = new HashMap<>();
+            for (String node : new String[] {"gpu-a", "gpu-b"}) {
+                standIn.answer(get(urlPathEqualTo("/" + node + "/metrics")), """
+                        # TYPE DCGM_FI_PROF_SM_ACTIVE gauge
+                        DCGM_FI_PROF_SM_ACTIVE{gpu="0",UUID="GPU-%s",Hostname="%s"} 0.5
+                        """.formatted(node, node));
+                config.put("gpumeter.collector.dcgm.targets." + node, standIn.url() + "/" + node + "/metrics");
+            }
+            standIn.answer(post(urlPathEqualTo("/api/v1/usage")),
+                    StandIn.late(Duration.ofSeconds(1), Map.of("accepted", 1, "duplicates", 0, "podsBound", 0)));
+            config.put("quarkus.rest-client.ledger.url", standIn.url());
+            config.put("gpumeter.collector.dcgm.parallel-scrapes", "2");
+            config.put("gpumeter.collector.usage.flush-interval", "100ms");
+            config.put("gpumeter.collector.usage.buffer-capacity", "1");
+            config.put("quarkus.scheduler.enabled", "false");
+            return config;
+        }
+
+        @Override
+        public void stop() {
+            standIn.close();
+        }
+    }
+
+    @Inject
+    UsagePulls pulls;
+
+    @Test
+    void aPageThatFindsTheBufferFullWaitsForRoom() {
+        assertEquals(2, pulls.scrapeExporters(), "both pages are held, one after the other");
+        await().atMost(Duration.ofSeconds(20)).untilAsserted(() ->
+                assertEquals(2, Exporters.standIn.count(postRequestedFor(urlPathEqualTo("/api/v1/usage"))),
+                        "each page reaches the ledger in a delivery of its own"));
+    }
+}
