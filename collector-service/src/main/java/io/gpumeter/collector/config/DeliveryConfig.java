@@ -20,9 +20,13 @@ public interface DeliveryConfig {
         @WithDefault("200000")
         int bufferCapacity();
 
-        /** How often watched facts are sent to the ledger. */
+        /** How often watched facts are sent to the ledger: the retries once a flush found the ledger away. */
         @WithDefault("2s")
         Duration flushInterval();
+
+        /** How long a watched fact waits for others to share its batch before a flush starts; 0 leaves it to the interval. */
+        @WithDefault("100ms")
+        Duration linger();
     }
 
     interface Usage {
