@@ -111,8 +111,11 @@ final class UsageRun {
         if (second != null) {
             System.out.printf("values each collector accepted: %,.0f and %,.0f%n", accepted(suite), accepted(second));
         }
-        IntakeLag.Lags lags = lag.lags(java.util.Arrays.copyOf(servedAt, lastPage), firstPage, perPage, 0);
-        System.out.println("lag from scrape to books, the window: " + lags.line());
+        // the values before a page's: the pages served before it, and the one page the calibration pushed
+        IntakeLag.Lags lags = lag.lags(java.util.Arrays.copyOf(servedAt, lastPage), firstPage, perPage,
+                (firstPage + 1L) * perPage);
+        System.out.println("lag from scrape to books, the window: " + lags.line()
+                + (stored < expected ? " (values were lost: the lags after the first loss are too long)" : ""));
         StringBuilder byMinute = new StringBuilder("  p99 by minute of the window:");
         long minute = 60_000_000_000L;
         for (int from = firstPage; from < lastPage; ) {
@@ -121,7 +124,7 @@ final class UsageRun {
             while (to < lastPage && servedAt[to] < end) {
                 to++;
             }
-            Histogram h = lag.lags(java.util.Arrays.copyOf(servedAt, to), from, perPage, 0).millis();
+            Histogram h = lag.lags(java.util.Arrays.copyOf(servedAt, to), from, perPage, (from + 1L) * perPage).millis();
             byMinute.append(String.format(" %,d ms;", h.getValueAtPercentile(99)));
             from = to;
         }
