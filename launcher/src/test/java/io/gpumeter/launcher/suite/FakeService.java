@@ -12,6 +12,10 @@ import java.util.TreeMap;
 /**
  * Stands in for a packaged service: shows its environment on QUARKUS_HTTP_PORT and answers /q/health/ready on
  * QUARKUS_MANAGEMENT_PORT only, as the services do, both on QUARKUS_HTTP_HOST (every address when unset).
+ * <p>
+ * It is a process of its own, started and stopped by the suite under test, and it stays on the JDK's server: common's
+ * stand-in server takes 3 to 4 s to start in a fresh JVM where this takes under one, and the suite's tests start some
+ * 25 of these (SuiteTest took 93 s on it against 58 s on this).
  */
 public final class FakeService {
 
