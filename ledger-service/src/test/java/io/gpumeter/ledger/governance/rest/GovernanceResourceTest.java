@@ -163,13 +163,15 @@ class GovernanceResourceTest {
 
     @Test
     void pendingListsWhatWaitsWithItsClusterQueueAgeAndReason() {
-        String pending = get("/api/v1/queue-wait/pending", Map.of("cluster", "gov", "at", "2024-02-01T11:30:00Z")).statusCode(200)
+        String pending = get("/api/v1/queue-wait/pending", Map.of("cluster", "gov", "at", "2024-02-01T11:30:00Z"))
+                .statusCode(200)
                 .body("$", hasSize(1))
                 .body("[0].name", equalTo("w-a3")).body("[0].source", equalTo("kueue"))
                 .body("[0].clusterQueue", equalTo("cq-a")).body("[0].ageSeconds", equalTo(3600))
                 .body("[0].reasonClass", equalTo("quota")).body("[0].rootCauseClass", equalTo("control-plane"))
                 .body("[0].message", containsString("insufficient unused quota")).extract().asString();
-        Contract.record("ledger", "queue-wait-pending", pending); // the console's Queues page lists what waits
+        // the console's Queues page lists what waits; slo-service's BLOCKED assertions read it
+        Contract.record("ledger", "queue-wait-pending", pending);
         // not admitted yet: its ClusterQueue is the one its LocalQueue feeds
         get("/api/v1/scheduling-decisions", Map.of("namespace", "research", "workload", "w-a3", "cluster", "gov")).statusCode(200)
                 .body("queue.clusterQueue", equalTo("cq-a")).body("queue.localQueue", equalTo("lq-a"));
