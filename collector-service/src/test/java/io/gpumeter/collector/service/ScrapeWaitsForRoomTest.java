@@ -8,11 +8,8 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
 
-import static com.github.tomakehurst.wiremock.client.WireMock.get;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.awaitility.Awaitility.await;
@@ -32,21 +29,11 @@ class ScrapeWaitsForRoomTest {
         @Override
         public Map<String, String> start() {
             standIn = StandIn.start();
-            Map<String, String> config = new HashMap<>();
-            for (String node : new String[] {"gpu-a", "gpu-b"}) {
-                standIn.answer(get(urlPathEqualTo("/" + node + "/metrics")), """
-                        # TYPE DCGM_FI_PROF_SM_ACTIVE gauge
-                        DCGM_FI_PROF_SM_ACTIVE{gpu="0",UUID="GPU-%s",Hostname="%s"} 0.5
-                        """.formatted(node, node));
-                config.put("gpumeter.collector.dcgm.targets." + node, standIn.url() + "/" + node + "/metrics");
-            }
-            standIn.answer(post(urlPathEqualTo("/api/v1/usage")),
-                    StandIn.late(Duration.ofSeconds(1), Map.of("accepted", 1, "duplicates", 0, "podsBound", 0)));
-            config.put("quarkus.rest-client.ledger.url", standIn.url());
+            Map<String, String> config = OneCardExporters.serve(standIn, java.util.List.of("gpu-a", "gpu-b"), Duration.ZERO,
+                    Duration.ofSeconds(1));
             config.put("gpumeter.collector.dcgm.parallel-scrapes", "2");
             config.put("gpumeter.collector.usage.flush-interval", "100ms");
             config.put("gpumeter.collector.usage.buffer-capacity", "1");
-            config.put("quarkus.scheduler.enabled", "false");
             return config;
         }
 

@@ -9,7 +9,6 @@ import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -18,7 +17,6 @@ import java.util.stream.Collectors;
 
 import static com.github.tomakehurst.wiremock.client.WireMock.get;
 import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
-import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathMatching;
@@ -43,21 +41,11 @@ class ShardedScrapesTest {
         @Override
         public Map<String, String> start() {
             standIn = StandIn.start();
-            Map<String, String> config = new HashMap<>();
-            for (int n = 0; n < NODES; n++) {
-                String node = "gpu-node-" + n;
-                standIn.answer(get(urlPathEqualTo("/" + node + "/metrics")), StandIn.late(Duration.ofSeconds(1), """
-                        # TYPE DCGM_FI_PROF_SM_ACTIVE gauge
-                        DCGM_FI_PROF_SM_ACTIVE{gpu="0",UUID="GPU-%s",Hostname="%s"} 0.5
-                        """.formatted(node, node)));
-                config.put("gpumeter.collector.dcgm.targets." + node, standIn.url() + "/" + node + "/metrics");
-            }
-            standIn.answer(post(urlPathEqualTo("/api/v1/usage")), Map.of("accepted", 1, "duplicates", 0, "podsBound", 0));
-            config.put("quarkus.rest-client.ledger.url", standIn.url());
+            Map<String, String> config = OneCardExporters.serve(standIn, java.util.stream.IntStream.range(0, NODES)
+                    .mapToObj(n -> "gpu-node-" + n).toList(), Duration.ofSeconds(1), Duration.ZERO);
             config.put("gpumeter.collector.dcgm.shards", "2");
             config.put("gpumeter.collector.dcgm.shard-index", "1");
             config.put("gpumeter.collector.dcgm.parallel-scrapes", "4");
-            config.put("quarkus.scheduler.enabled", "false");
             return config;
         }
 
