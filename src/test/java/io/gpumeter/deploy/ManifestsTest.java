@@ -126,6 +126,11 @@ class ManifestsTest {
                 assertTrue(Integer.parseInt(env.getOrDefault("JAVA_MAX_MEM_RATIO", "100")) <= 60, where);
                 assertEquals("2", env.get("MALLOC_ARENA_MAX"), where);
                 assertTrue(env.getOrDefault("JDK_JAVA_OPTIONS", "").contains("-XX:MaxMetaspaceSize="), where);
+                if (c.getImage().contains("/ledger-service")) { // Q1's JIT, as the launcher starts the ledger
+                    assertTrue(env.get("JDK_JAVA_OPTIONS").contains("-XX:CICompilerCount=2")
+                            && env.get("JDK_JAVA_OPTIONS").contains("-XX:TrimNativeHeapInterval=5000"), where);
+                    assertFalse(env.get("JDK_JAVA_OPTIONS").contains("TieredStopAtLevel"), where + ": C2 compiles Q1's path");
+                }
                 assertTrue(c.getResources().getRequests().get("memory").getNumericalAmount()
                         .compareTo(new Quantity("256Mi").getNumericalAmount()) <= 0, where + ": memory request");
             }

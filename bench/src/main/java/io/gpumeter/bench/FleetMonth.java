@@ -20,7 +20,9 @@ import java.util.function.Consumer;
 /**
  * A month of allocation facts for a large fleet, deterministic by seed: nodes of 8 GPUs in three pools (HAMi
  * vGPU on H100, whole A100 cards, MIG A100), and back-to-back pods on every card from the month's start to its end;
- * a scale below 1 shortens holds and gaps for more pods on the same cards.
+ * a scale below 1 shortens holds and gaps for more pods on the same cards. With a name prefix the month's tenants and
+ * the uids of its namespaces, nodes and pods carry it, so that several clusters' months in one ledger are each their
+ * own (as uids are across clusters) and a tenant's month is one cluster's; without one two months share their names.
  */
 final class FleetMonth {
 
@@ -37,6 +39,7 @@ final class FleetMonth {
     private final List<String> hamiUuids = new ArrayList<>();
     private final int maxHoldMinutes;
     private final int maxGapMinutes;
+    private final String prefix;
     private long revision = 1;
     private long pods;
 
@@ -48,6 +51,12 @@ final class FleetMonth {
      * @param scale multiplies the longest hold and gap; below 1 the same cards see proportionally more, shorter pods
      */
     FleetMonth(int gpus, Instant start, Instant end, long seed, double scale) {
+        this("", gpus, start, end, seed, scale);
+    }
+
+    /** A month whose tenants and uids start with {@code prefix} (the cluster's name and a dash, say). */
+    FleetMonth(String prefix, int gpus, Instant start, Instant end, long seed, double scale) {
+        this.prefix = prefix;
         this.gpus = gpus;
         this.start = start;
         this.end = end;
@@ -71,6 +80,11 @@ final class FleetMonth {
         return slots * minutes / pods / cycleAtScaleOne;
     }
 
+    /** The name of tenant {@code t} of this month's 40, {@code 0 <= t < 40}. */
+    String tenant(int t) {
+        return prefix + "tenant-" + t;
+    }
+
     List<String> hamiUuids() {
         return hamiUuids;
     }
@@ -90,8 +104,8 @@ final class FleetMonth {
         List<NamespaceFact> namespaces = new ArrayList<>();
         for (int t = 0; t < TENANTS; t++) {
             for (int n = 0; n < 3; n++) {
-                namespaces.add(new NamespaceFact(namespace(t, n), "ns-" + t + "-" + n, rv(), WatchEventType.ADDED, seen,
-                        Map.of("gpumeter.io/tenant", "tenant-" + t, "gpumeter.io/team", "team-" + n), Map.of()));
+                namespaces.add(new NamespaceFact(namespace(t, n), prefix + "ns-" + t + "-" + n, rv(), WatchEventType.ADDED,
+                        seen, Map.of("gpumeter.io/tenant", tenant(t), "gpumeter.io/team", "team-" + n), Map.of()));
             }
         }
         List<NodeFact> nodes = new ArrayList<>();
@@ -130,7 +144,7 @@ final class FleetMonth {
         Map<String, String> labels = pool == 2
                 ? Map.of("nvidia.com/gpu.product", product, "nvidia.com/gpu.memory", "81920", "nvidia.com/mig.strategy", "mixed")
                 : Map.of("nvidia.com/gpu.product", product, "nvidia.com/gpu.memory", "81920");
-        return new NodeFact(name, "uid-" + name, rv(), WatchEventType.ADDED, seen, labels, registered);
+        return new NodeFact(name, prefix + "uid-" + name, rv(), WatchEventType.ADDED, seen, labels, registered);
     }
 
     /** Back-to-back pods from the month's start until one runs past its end (and stays running). */
@@ -141,7 +155,7 @@ final class FleetMonth {
             Instant finished = t.plus(held);
             int tenant = random.nextInt(TENANTS);
             String ns = namespace(tenant, random.nextInt(3));
-            String uid = "pod-" + (++pods);
+            String uid = prefix + "pod-" + (++pods);
             Map<String, Long> resources;
             List<VgpuGrant> vgpus = List.of();
             if (pool == 0) {

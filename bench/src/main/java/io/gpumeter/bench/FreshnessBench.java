@@ -4,6 +4,7 @@ import io.gpumeter.launcher.cli.ReplayCommand;
 import io.gpumeter.launcher.kube.SimulatedApiServer;
 import io.gpumeter.launcher.replay.ReplayClient;
 import io.gpumeter.launcher.replay.RequestCutter;
+import io.gpumeter.launcher.suite.JvmDefaults;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
@@ -80,14 +81,16 @@ public final class FreshnessBench {
         FleetMonth month = new FleetMonth(gpus, MONTH_START, MONTH_END, 42,
                 FleetMonth.scaleFor(gpus, replayPods, MONTH_START, MONTH_END));
         List<Path> requests = WatchLines.writeRequests(state.resolve("requests"), month, LINES);
-        List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
+        List<String> recording = new ArrayList<>();
         if (profile) { // one recording per service process, named after its process id, for `jfr print`
             Files.createDirectories(state.resolve("jfr"));
-            jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
+            recording.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
         }
         try (SimulatedApiServer api = SimulatedApiServer.start()) {
             SuiteBuilder builder = Suite.builder(Path.of("").toAbsolutePath())
-                    .services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts().jvmOptions(jvm)
+                    .services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts()
+                    .jvmOptions(Service.LEDGER, JvmDefaults.plus(Service.LEDGER, recording))
+                    .jvmOptions(Service.COLLECTOR, JvmDefaults.plus(Service.COLLECTOR, recording))
                     .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
                     .logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3))
                     .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_CLUSTER", CLUSTER)

@@ -1,13 +1,8 @@
 package io.gpumeter.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
-import org.HdrHistogram.Histogram;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -23,14 +18,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SplittableRandom;
 
 /**
  * Builds a month for a fleet of GPUs in a fresh ledger, then prints how long the monthly CSV takes, billing-service's
- * peak memory meanwhile, and Q1's latency percentiles. After the load it explains the used-hours and GPU-hours
- * queries of one tenant's month, prints their plans, and exits non-zero if a fact table is read by a sequential
- * scan there. Usage: {@code bench/run [gpus] [q1-queries] [--pods=N] [--jvm=..] [--jfr]} ({@code --jfr} records the
- * ledger while the Q1 queries run)
+ * peak memory meanwhile, Q1's latency percentiles, and each service's resident memory 45 s after it all. After the
+ * load it explains the used-hours and GPU-hours queries of one tenant's month, prints their plans, and exits non-zero
+ * if a fact table is read by a sequential scan there. Usage: {@code bench/run [gpus] [q1-queries] [--pods=N]
+ * [--jvm=default|"OPTIONS"] [--ledger-jvm="OPTIONS"] [--jfr]} ({@code --jvm=default}: the launcher's own options, each
+ * service its own; {@code --ledger-jvm}: the ledger's alone; {@code --jfr} records the ledger while the Q1 queries run)
  * (defaults 10000, 2000, and the pods a month of 1-minute to 4-day holds makes: about 262,000 for 10,000 GPUs).
  */
 public final class MonthBench {
@@ -40,8 +35,6 @@ public final class MonthBench {
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private String authorization;
-    private final ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
-            .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
 
     private final boolean jfr;
 
@@ -56,11 +49,14 @@ public final class MonthBench {
         List<String> positional = new ArrayList<>();
         long pods = 0;
         List<String> jvm = List.of("-XX:+UseParallelGC", "-Xmx2g");
+        List<String> ledgerJvm = null;
         boolean jfr = false;
         for (String arg : args) {
-            if (arg.startsWith("--jvm=")) { // the services' JVM options; "default" for the launcher's own
+            if (arg.startsWith("--jvm=")) { // the services' JVM options; "default" for the launcher's own, per service
                 String given = arg.substring("--jvm=".length()).trim();
-                jvm = given.equals("default") ? SuiteBuilder.DEFAULT_JVM_OPTIONS : List.of(given.split("\\s+"));
+                jvm = given.equals("default") ? null : List.of(given.split("\\s+"));
+            } else if (arg.startsWith("--ledger-jvm=")) { // the ledger's alone, the others' as --jvm says
+                ledgerJvm = List.of(arg.substring("--ledger-jvm=".length()).trim().split("\\s+"));
             } else if (arg.equals("--jfr")) {
                 jfr = true;
             } else if (arg.startsWith("--pods=")) {
@@ -75,10 +71,16 @@ public final class MonthBench {
         Path root = Path.of("").toAbsolutePath();
         Path state = root.resolve("bench/target/run");
         List<String> planProblems;
-        try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.BILLING)).freePorts()
+        SuiteBuilder builder = Suite.builder(root).services(Set.of(Service.LEDGER, Service.BILLING)).freePorts()
                 .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
-                .logDirectory(state.resolve("logs")).jvmOptions(jvm)
-                .readyTimeout(Duration.ofMinutes(3)).build().start()) {
+                .logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3));
+        if (jvm != null) {
+            builder.jvmOptions(jvm);
+        }
+        if (ledgerJvm != null) {
+            builder.jvmOptions(Service.LEDGER, ledgerJvm);
+        }
+        try (Suite suite = builder.build().start()) {
             planProblems = new MonthBench(jfr).run(suite, root, gpus, queries, targetPods);
         }
         if (!planProblems.isEmpty()) {
@@ -92,16 +94,19 @@ public final class MonthBench {
     /** Runs the benchmark; answers the problems the plan check found in the hot queries (empty when none). */
     private List<String> run(Suite suite, Path root, int gpus, int queries, long targetPods) throws Exception {
         authorization = "Bearer " + suite.adminToken();
-        System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
+        for (Service s : suite.config().services()) {
+            System.out.println(s.module() + "'s JVM options: " + String.join(" ", suite.config().jvmOptions(s)));
+        }
         System.out.printf("gpumeter month benchmark: %,d GPUs%s, month 2026-05, %d cores, java %s%n", gpus,
                 targetPods > 0 ? String.format(", about %,d pods", targetPods) : "",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         double scale = targetPods > 0 ? FleetMonth.scaleFor(gpus, targetPods, MONTH_START, MONTH_END) : 1.0;
         FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
         long[] facts = {0};
+        FactPoster poster = new FactPoster(suite.url(Service.LEDGER), authorization);
         long t0 = System.nanoTime();
         fleet.emit(20_000, batch -> {
-            post(suite.url(Service.LEDGER).resolve("/api/v1/facts"), batch);
+            poster.post(batch);
             facts[0] += batch.size();
         });
         double ingestSeconds = (System.nanoTime() - t0) / 1e9;
@@ -128,6 +133,7 @@ public final class MonthBench {
             q1.run(fleet.hamiUuids(), MONTH_START, MONTH_END, queries, jfr ? root.resolve("bench/target/run/jfr/ledger-q1.jfr") : null);
         }
         System.out.printf("database size: %s%n", databaseSize(suite));
+        SettledMemory.report(suite);
         return planProblems;
     }
 
@@ -148,24 +154,6 @@ public final class MonthBench {
         System.out.printf("%s: first %.3f s, median %.3f s, best %.3f s over %d runs (%,d bytes)%n", what, seconds.get(0),
                 sorted.get(sorted.size() / 2), sorted.get(0), runs, bytes);
         return sorted.get(sorted.size() / 2);
-    }
-
-    private void post(URI uri, FactBatch batch) {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri)
-                    .header("Authorization", authorization).timeout(Duration.ofMinutes(10))
-                    .header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(batch))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("ledger refused a batch: " + response.statusCode() + " " + response.body());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 
     private HttpResponse<String> get(URI uri) {

@@ -7,6 +7,7 @@ import io.gpumeter.launcher.cli.ReplayCommand;
 import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.replay.ReplayClient;
 import io.gpumeter.launcher.replay.RequestCutter;
+import io.gpumeter.launcher.suite.JvmDefaults;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 import io.gpumeter.launcher.suite.SuiteBuilder;
@@ -73,7 +74,7 @@ public final class ReplayBench {
         int lines = 40_000;
         int inFlight = 1;
         boolean profile = false;
-        List<String> jvm = new ArrayList<>(SuiteBuilder.DEFAULT_JVM_OPTIONS);
+        List<String> jvm = null; // the launcher's own, each service its own
         for (String arg : args) {
             if (arg.startsWith("--pods=")) {
                 pods = Long.parseLong(arg.substring("--pods=".length()).replace("_", ""));
@@ -95,12 +96,16 @@ public final class ReplayBench {
         System.out.printf("gpumeter replay benchmark: %,d GPUs, about %,d pods, month 2026-05, requests of %,d lines, %d in flight, %d cores, java %s%n",
                 gpus, pods, lines, inFlight, Runtime.getRuntime().availableProcessors(), System.getProperty("java.version"));
         List<Path> requests = WatchLines.writeRequests(state.resolve("requests"), month(gpus, pods), lines);
-        if (profile) { // one recording per service process, named after its process id, for `jfr print`
-            Files.createDirectories(state.resolve("jfr")); // without it, every process writes one file named jfr
-            jvm.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
+        SuiteBuilder builder = Suite.builder(root);
+        for (Service s : List.of(Service.LEDGER, Service.COLLECTOR)) {
+            List<String> options = new ArrayList<>(jvm != null ? jvm : JvmDefaults.of(s));
+            if (profile) { // one recording per service process, named after its process id, for `jfr print`
+                Files.createDirectories(state.resolve("jfr")); // without it, every process writes one file named jfr
+                options.add("-XX:StartFlightRecording=settings=profile,filename=" + state.resolve("jfr") + "/,dumponexit=true");
+            }
+            builder.jvmOptions(s, options);
         }
-        try (Suite suite = Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts()
-                .jvmOptions(jvm)
+        try (Suite suite = builder.services(Set.of(Service.LEDGER, Service.COLLECTOR)).freePorts()
                 .embeddedDatabase(state.resolve("pgdata")).freshDatabase(true).stateDirectory(state)
                 .logDirectory(state.resolve("logs"))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
@@ -110,7 +115,9 @@ public final class ReplayBench {
     }
 
     private void run(List<Path> requests, int gpus, long pods, int lines, int inFlight, Path pgdata) throws Exception {
-        System.out.println("services' JVM options: " + String.join(" ", suite.config().jvmOptions()));
+        for (Service s : suite.config().services()) {
+            System.out.println(s.module() + "'s JVM options: " + String.join(" ", suite.config().jvmOptions(s)));
+        }
         Map<Service, ProcessMemory> memory = new TreeMap<>();
         for (Service s : List.of(Service.COLLECTOR, Service.LEDGER)) {
             ProcessMemory.watch(s.module(), suite.managementUrl(s)).ifPresent(m -> memory.put(s, m));

@@ -34,7 +34,7 @@ public final class UsageBench {
         int warmUp = 60;
         int collectors = 1;
         int parallel = 16;
-        List<String> jvm = SuiteBuilder.DEFAULT_JVM_OPTIONS;
+        List<String> jvm = null; // the launcher's own, each service its own
         for (String arg : args) {
             if (arg.startsWith("--interval=")) {
                 interval = Duration.parse("PT" + arg.substring("--interval=".length()).toUpperCase());
@@ -60,15 +60,18 @@ public final class UsageBench {
                         + " %d at a time, %d s after a %d s warm-up, %d cores%n", nodes * DcgmPage.GPUS_PER_NODE, nodes,
                 DcgmPage.seriesPerGpu(), interval.toSeconds(), collectors, parallel, seconds, warmUp,
                 Runtime.getRuntime().availableProcessors());
-        System.out.println("services' JVM options: " + String.join(" ", jvm));
+        System.out.println("services' JVM options: " + (jvm == null ? "the launcher's, each service its own" : String.join(" ", jvm)));
         Path root = Path.of("").toAbsolutePath();
         Path state = root.resolve("bench/target/usage-run");
         try (ExporterFleet fleet = new ExporterFleet(nodes)) {
             Path targets = writeTargets(state, fleet.targets());
             SuiteBuilder first = collectorEnv(Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)),
                     targets, interval, parallel, collectors, 0)
-                    .freePorts().jvmOptions(jvm).embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
+                    .freePorts().embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
                     .stateDirectory(state).logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3));
+            if (jvm != null) {
+                first.jvmOptions(jvm);
+            }
             try (Suite suite = first.build().start(); Suite second = collectors == 2 ? secondCollector(root, state, suite,
                     targets, interval, parallel, jvm) : null) {
                 new UsageRun(suite, second, fleet, state.resolve("pgdata"), nodes * DcgmPage.GPUS_PER_NODE, interval)
@@ -90,7 +93,8 @@ public final class UsageBench {
         DatabaseConnection db = suite.database().orElseThrow();
         return collectorEnv(Suite.builder(root).services(Set.of(Service.COLLECTOR)), targets, interval, parallel, 2, 1)
                 .env(Service.COLLECTOR, "QUARKUS_REST_CLIENT_LEDGER_URL", suite.url(Service.LEDGER).toString())
-                .freePorts().jvmOptions(jvm).externalDatabase(db).stateDirectory(b).logDirectory(b.resolve("logs"))
+                .freePorts().jvmOptions(jvm != null ? jvm : io.gpumeter.launcher.suite.JvmDefaults.of(Service.COLLECTOR))
+                .externalDatabase(db).stateDirectory(b).logDirectory(b.resolve("logs"))
                 .readyTimeout(Duration.ofMinutes(3)).build().start();
     }
 

@@ -10,6 +10,7 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.Stream;
 
 /**
@@ -26,13 +27,14 @@ final class AotCache {
 
     private final Path directory;
     private final JavaRuntime java;
-    private final List<String> jvmOptions;
+    private final Map<Service, List<String>> jvmOptions;
     private final boolean enabled;
 
-    AotCache(Path directory, JavaRuntime java, List<String> jvmOptions, boolean enabled) {
+    /** @param jvmOptions the options given per service (a service not named: its defaults), which its cache goes with */
+    AotCache(Path directory, JavaRuntime java, Map<Service, List<String>> jvmOptions, boolean enabled) {
         this.directory = directory;
         this.java = java;
-        this.jvmOptions = List.copyOf(jvmOptions);
+        this.jvmOptions = Map.copyOf(jvmOptions);
         this.enabled = enabled;
     }
 
@@ -74,14 +76,15 @@ final class AotCache {
     }
 
     Path file(Service service, Path jar) {
-        return directory.resolve(service.module() + "-" + fingerprint(jar.getParent()) + ".aot");
+        return directory.resolve(service.module() + "-" + fingerprint(jar.getParent(),
+                jvmOptions.containsKey(service) ? jvmOptions.get(service) : JvmDefaults.of(service, java)) + ".aot");
     }
 
     /** The build (every file of the application directory, by path, size and time), the JDK and the options. */
-    private String fingerprint(Path appDirectory) {
+    private String fingerprint(Path appDirectory, List<String> options) {
         try {
             MessageDigest digest = MessageDigest.getInstance("SHA-256");
-            digest.update((java.version() + '\n' + String.join(" ", jvmOptions) + '\n').getBytes(StandardCharsets.UTF_8));
+            digest.update((java.version() + '\n' + String.join(" ", options) + '\n').getBytes(StandardCharsets.UTF_8));
             try (Stream<Path> files = Files.walk(appDirectory)) {
                 for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
                     String line = appDirectory.relativize(f) + " " + Files.size(f) + " " + Files.getLastModifiedTime(f).toMillis() + "\n";

@@ -49,4 +49,18 @@ public record JavaRuntime(Path home, int feature, String version) {
     public boolean keepsAotCache() {
         return feature >= AOT_CACHE_FEATURE;
     }
+
+    /**
+     * Whether the JVM takes {@code -XX:TrimNativeHeapInterval}: JDK 22 on, and the backports to 21.0.1 and 17.0.9
+     * (an experimental flag there until 17.0.11, which the launcher's options unlock); an older JVM refuses to start
+     * with it.
+     */
+    public boolean trimsNativeHeap() {
+        try {
+            Runtime.Version v = Runtime.Version.parse(version);
+            return v.feature() >= 22 || (v.feature() == 21 && v.update() >= 1) || (v.feature() == 17 && v.update() >= 9);
+        } catch (IllegalArgumentException e) {
+            return false;
+        }
+    }
 }

@@ -58,7 +58,7 @@ final class ServiceProcesses {
         int managementPort = config.managementPorts().get(service);
         try {
             AotCache.Use use = aot.use(service, jar);
-            List<String> options = new ArrayList<>(config.jvmOptions());
+            List<String> options = new ArrayList<>(config.jvmOptions(service));
             options.addAll(aot.options(service, jar));
             ServiceProcess process = ServiceProcess.spawn(service, config.java().executable(), jar, config.repoRoot(),
                     port, managementPort, options, environment.apply(service), logFile(service));

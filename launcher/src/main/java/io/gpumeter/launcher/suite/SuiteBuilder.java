@@ -21,34 +21,6 @@ public final class SuiteBuilder {
     /** Loopback only: a local run is reachable from this machine alone unless {@link #listen} says otherwise. */
     public static final String DEFAULT_LISTEN_ADDRESS = "127.0.0.1";
 
-    /**
-     * Small, quick-starting JVMs that give memory back: six of them share two cores and a laptop's memory. C1 alone
-     * compiles (quick to start, little code cache); G1 returns the heap a load no longer needs once the service is
-     * idle (a full periodic collection, which compacts: a concurrent one left what a load had promoted in place until
-     * the next young collections, which an idle service does not make), so a service settles near its working set
-     * after a bulk replay instead of keeping its peak; class metadata, compiled code and direct buffers are bounded
-     * (docs/scale.md, "Memory").
-     * <p>
-     * Under a bulk load the collector was a third of the CPU the services spent (docs/scale.md, "Bulk replay"): a
-     * request's facts stay live while it is handled, so every young collection copied them, and each multi-megabyte
-     * body or bundle piece (humongous in G1) started another concurrent cycle. A young generation of 60–80 % of the
-     * heap collects less often, a fixed occupancy threshold of 70 % starts a cycle only when the old generation fills,
-     * and one parallel collector thread does not contend with the other processes on a small machine. The heap may
-     * reach 512 MiB: two replay requests of 40,000 lines in flight keep about 250 MB live in the ledger, and under a
-     * 384 MiB ceiling G1 collected every few megabytes and copied the same facts again each time; the periodic
-     * collections give the heap back once the load is over, so a larger ceiling costs nothing after it. The heap keeps
-     * up to 70 % of itself free when a concurrent cycle ends (and grows to 40 % free): held to 30 %, each cycle under a
-     * replay shrank it back to the requests' live data, and the young collections that followed ran in a few megabytes
-     * of free space, copying the same facts again each time (docs/scale.md, the eighteenth round). An idle service's
-     * heap holds about 13 MB after its periodic collection, so the ratio costs it a few tens of megabytes at most.
-     */
-    public static final List<String> DEFAULT_JVM_OPTIONS = List.of("-XX:TieredStopAtLevel=1", "-XX:+UseG1GC",
-            "-XX:G1PeriodicGCInterval=15000", "-XX:-G1PeriodicGCInvokesConcurrent", "-XX:MinHeapFreeRatio=40",
-            "-XX:MaxHeapFreeRatio=70", "-XX:+UnlockExperimentalVMOptions", "-XX:G1NewSizePercent=60",
-            "-XX:G1MaxNewSizePercent=80", "-XX:-G1UseAdaptiveIHOP", "-XX:InitiatingHeapOccupancyPercent=70",
-            "-XX:ParallelGCThreads=1", "-Xms32m", "-Xmx512m", "-XX:MaxMetaspaceSize=160m",
-            "-XX:ReservedCodeCacheSize=48m", "-XX:MaxDirectMemorySize=64m");
-
     private final Path repoRoot;
     private final Set<Service> services = EnumSet.copyOf(Service.apis());
     private final Map<Service, Integer> ports = new EnumMap<>(Service.class);
@@ -60,7 +32,8 @@ public final class SuiteBuilder {
     private boolean freshDatabase;
     private Path stateDirectory;
     private Path logDirectory;
-    private List<String> jvmOptions = DEFAULT_JVM_OPTIONS;
+    /** The options given per service; one not given starts with its defaults on the suite's JDK. */
+    private final Map<Service, List<String>> jvmOptions = new EnumMap<>(Service.class);
     private Duration readyTimeout = Duration.ofSeconds(120);
     private Duration stopGrace = Duration.ofSeconds(10);
     private JavaRuntime java = JavaRuntime.current();
@@ -186,8 +159,17 @@ public final class SuiteBuilder {
         return this;
     }
 
+    /** The same JVM options for every service, instead of each one's defaults ({@link JvmDefaults}). */
     public SuiteBuilder jvmOptions(List<String> options) {
-        this.jvmOptions = List.copyOf(options);
+        for (Service s : Service.values()) {
+            jvmOptions(s, options);
+        }
+        return this;
+    }
+
+    /** One service's JVM options, instead of its defaults ({@link JvmDefaults#of}). */
+    public SuiteBuilder jvmOptions(Service service, List<String> options) {
+        jvmOptions.put(service, List.copyOf(options));
         return this;
     }
 

@@ -18,6 +18,7 @@ import java.util.stream.Collectors;
  * @param managementPorts  where each service serves {@code /q/health} and {@code /q/metrics}
  * @param databasePort     port of the embedded PostgreSQL, 0 for any free one
  * @param env              extra environment per service, applied after the suite's own variables
+ * @param jvmOptions       the JVM options given per service; a service not named starts with its defaults
  * @param listenAddress    the address every service binds to (quarkus.http.host), 127.0.0.1 unless told otherwise
  * @param java             the JDK that runs the services
  * @param aotCache         whether services on a JDK that keeps an ahead-of-time class cache record and use one
@@ -26,7 +27,7 @@ public record SuiteConfig(Path repoRoot, Set<Service> services, Map<Service, Int
                           Map<Service, Integer> managementPorts,
                           DatabaseConnection externalDatabase, Path dataDirectory, int databasePort,
                           boolean freshDatabase, Map<Service, Map<String, String>> env, Path stateDirectory,
-                          Path logDirectory, List<String> jvmOptions, Duration readyTimeout, Duration stopGrace,
+                          Path logDirectory, Map<Service, List<String>> jvmOptions, Duration readyTimeout, Duration stopGrace,
                           boolean shutdownHook, String listenAddress, JavaRuntime java, boolean aotCache) {
 
     public SuiteConfig {
@@ -35,6 +36,12 @@ public record SuiteConfig(Path repoRoot, Set<Service> services, Map<Service, Int
         ports = Map.copyOf(ports);
         managementPorts = Map.copyOf(managementPorts);
         env = env.entrySet().stream().collect(Collectors.toUnmodifiableMap(Map.Entry::getKey, e -> Map.copyOf(e.getValue())));
-        jvmOptions = List.copyOf(jvmOptions);
+        jvmOptions = jvmOptions.entrySet().stream().collect(Collectors.toUnmodifiableMap(Map.Entry::getKey,
+                e -> List.copyOf(e.getValue())));
+    }
+
+    /** The JVM options {@code service} starts with: the ones given for it, else its defaults on {@link #java}. */
+    public List<String> jvmOptions(Service service) {
+        return jvmOptions.containsKey(service) ? jvmOptions.get(service) : JvmDefaults.of(service, java);
     }
 }

@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.nio.file.attribute.PosixFilePermissions;
+import java.util.EnumMap;
 import java.util.List;
+import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,7 +47,7 @@ class AotCacheTest {
     void aFirstStartRecordsThenLaterStartsUseTheCache() throws IOException {
         Path jar = app("ledger-service");
         AotCache cache = new AotCache(dir.resolve("aot"), JavaRuntime.at(fakeJdk("jdk25", "JAVA_VERSION=\"25.0.3\"\n")),
-                List.of("-Xmx256m"), true);
+                each("-Xmx256m"), true);
         assertEquals(AotCache.Use.RECORD, cache.use(Service.LEDGER, jar));
         Path file = cache.file(Service.LEDGER, jar);
         assertEquals(List.of("-XX:AOTCacheOutput=" + file), cache.options(Service.LEDGER, jar));
@@ -64,25 +66,38 @@ class AotCacheTest {
     void aRebuildAnotherJdkOrOtherOptionsNeedAnotherCache() throws IOException {
         Path jar = app("collector-service");
         JavaRuntime jdk = JavaRuntime.at(fakeJdk("jdk25", "JAVA_VERSION=\"25.0.3\"\n"));
-        Path first = new AotCache(dir.resolve("aot"), jdk, List.of("-Xmx256m"), true).file(Service.COLLECTOR, jar);
+        Path first = new AotCache(dir.resolve("aot"), jdk, each("-Xmx256m"), true).file(Service.COLLECTOR, jar);
         assertTrue(first.getFileName().toString().matches("collector-service-[0-9a-f]{16}\\.aot"), first.toString());
 
-        assertEquals(first, new AotCache(dir.resolve("aot"), jdk, List.of("-Xmx256m"), true).file(Service.COLLECTOR, jar));
-        assertNotEquals(first, new AotCache(dir.resolve("aot"), jdk, List.of("-Xmx128m"), true).file(Service.COLLECTOR, jar));
+        assertEquals(first, new AotCache(dir.resolve("aot"), jdk, each("-Xmx256m"), true).file(Service.COLLECTOR, jar));
+        assertNotEquals(first, new AotCache(dir.resolve("aot"), jdk, each("-Xmx128m"), true).file(Service.COLLECTOR, jar));
+        // a service's cache goes with its own options, whatever the others start with
+        Map<Service, List<String>> ledgerApart = new EnumMap<>(each("-Xmx256m"));
+        ledgerApart.put(Service.LEDGER, List.of("-Xmx128m"));
+        assertEquals(first, new AotCache(dir.resolve("aot"), jdk, ledgerApart, true).file(Service.COLLECTOR, jar));
         assertNotEquals(first, new AotCache(dir.resolve("aot"), JavaRuntime.at(fakeJdk("jdk25b", "JAVA_VERSION=\"25.0.4\"\n")),
-                List.of("-Xmx256m"), true).file(Service.COLLECTOR, jar));
+                each("-Xmx256m"), true).file(Service.COLLECTOR, jar));
         Path lib = jar.getParent().resolve("lib/main/dep.jar");
         Files.setLastModifiedTime(lib, FileTime.fromMillis(Files.getLastModifiedTime(lib).toMillis() + 5_000));
-        assertNotEquals(first, new AotCache(dir.resolve("aot"), jdk, List.of("-Xmx256m"), true).file(Service.COLLECTOR, jar));
+        assertNotEquals(first, new AotCache(dir.resolve("aot"), jdk, each("-Xmx256m"), true).file(Service.COLLECTOR, jar));
     }
 
     @Test
     void olderJdksAndAnOptOutStartWithoutACache() throws IOException {
         Path jar = app("slo-service");
         assertTrue(new AotCache(dir.resolve("aot"), JavaRuntime.at(fakeJdk("jdk17", "JAVA_VERSION=\"17.0.15\"\n")),
-                List.of(), true).options(Service.SLO, jar).isEmpty());
+                each(), true).options(Service.SLO, jar).isEmpty());
         assertTrue(new AotCache(dir.resolve("aot"), JavaRuntime.at(fakeJdk("jdk25", "JAVA_VERSION=\"25.0.3\"\n")),
-                List.of(), false).options(Service.SLO, jar).isEmpty());
+                each(), false).options(Service.SLO, jar).isEmpty());
+    }
+
+    /** The same options for every service. */
+    private static Map<Service, List<String>> each(String... options) {
+        Map<Service, List<String>> all = new EnumMap<>(Service.class);
+        for (Service s : Service.values()) {
+            all.put(s, List.of(options));
+        }
+        return all;
     }
 
     private Path fakeJdk(String name, String release) throws IOException {

@@ -33,29 +33,43 @@ class DefaultJvmOptionsTest {
             }
         }
         for (Path java : javas) {
-            Map<String, String> flags = finalFlags(java);
-            String where = java.toString();
-            assertEquals("1", flags.get("TieredStopAtLevel"), where);
-            assertEquals("true", flags.get("UseG1GC"), where);
-            assertEquals("15000", flags.get("G1PeriodicGCInterval"), where);
-            assertEquals("false", flags.get("G1PeriodicGCInvokesConcurrent"), where);
-            assertEquals("60", flags.get("G1NewSizePercent"), where);
-            assertEquals("80", flags.get("G1MaxNewSizePercent"), where);
-            assertEquals("false", flags.get("G1UseAdaptiveIHOP"), where);
-            assertEquals("70", flags.get("InitiatingHeapOccupancyPercent"), where);
-            assertEquals("40", flags.get("MinHeapFreeRatio"), where);
-            assertEquals("70", flags.get("MaxHeapFreeRatio"), where);
-            assertEquals("1", flags.get("ParallelGCThreads"), where);
-            assertEquals(String.valueOf(512L << 20), flags.get("MaxHeapSize"), where);
-            assertEquals(String.valueOf(48L << 20), flags.get("ReservedCodeCacheSize"), where);
+            Map<String, String> lean = finalFlags(java, JvmDefaults.LEAN);
+            String where = java + " with the lean options";
+            assertShared(lean, where);
+            assertEquals("1", lean.get("TieredStopAtLevel"), where);
+            assertEquals(String.valueOf(48L << 20), lean.get("ReservedCodeCacheSize"), where);
+
+            Map<String, String> ledger = finalFlags(java, JvmDefaults.LEDGER);
+            where = java + " with the ledger's options";
+            assertShared(ledger, where);
+            assertEquals("4", ledger.get("TieredStopAtLevel"), where + ": C2 compiles the hot paths");
+            assertEquals("2", ledger.get("CICompilerCount"), where + ": one C1 and one C2 thread");
+            assertEquals(String.valueOf(64L << 20), ledger.get("ReservedCodeCacheSize"), where);
+            assertEquals("5000", ledger.get("TrimNativeHeapInterval"), where);
         }
     }
 
-    /** The JVM's final flags under the launcher's options, by name. */
-    private static Map<String, String> finalFlags(Path java) throws IOException, InterruptedException {
+    /** What every service's options set alike. */
+    private static void assertShared(Map<String, String> flags, String where) {
+        assertEquals("true", flags.get("UseG1GC"), where);
+        assertEquals("15000", flags.get("G1PeriodicGCInterval"), where);
+        assertEquals("false", flags.get("G1PeriodicGCInvokesConcurrent"), where);
+        assertEquals("60", flags.get("G1NewSizePercent"), where);
+        assertEquals("80", flags.get("G1MaxNewSizePercent"), where);
+        assertEquals("false", flags.get("G1UseAdaptiveIHOP"), where);
+        assertEquals("70", flags.get("InitiatingHeapOccupancyPercent"), where);
+        assertEquals("40", flags.get("MinHeapFreeRatio"), where);
+        assertEquals("70", flags.get("MaxHeapFreeRatio"), where);
+        assertEquals("1", flags.get("ParallelGCThreads"), where);
+        assertEquals(String.valueOf(512L << 20), flags.get("MaxHeapSize"), where);
+        assertEquals(String.valueOf(160L << 20), flags.get("MaxMetaspaceSize"), where);
+    }
+
+    /** The JVM's final flags under {@code options}, by name. */
+    private static Map<String, String> finalFlags(Path java, List<String> options) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>();
         command.add(java.toString());
-        command.addAll(SuiteBuilder.DEFAULT_JVM_OPTIONS);
+        command.addAll(options);
         command.add("-XX:+PrintFlagsFinal");
         command.add("-version");
         Process p = new ProcessBuilder(command).redirectErrorStream(true).start();

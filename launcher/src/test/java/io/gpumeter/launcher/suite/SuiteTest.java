@@ -294,6 +294,48 @@ class SuiteTest {
     }
 
     @Test
+    void theLedgerStartsWithTheTieredJitAndTheOthersWithC1AloneUnlessTold() throws Exception {
+        EnumSet<Service> three = EnumSet.of(Service.COLLECTOR, Service.LEDGER, Service.BILLING);
+        Suite suite = suite().services(three).build().start();
+        try {
+            List<String> ledger = arguments(suite, Service.LEDGER);
+            assertTrue(ledger.containsAll(List.of("-XX:CICompilerCount=2", "-XX:ReservedCodeCacheSize=64m",
+                    "-XX:+UseG1GC", "-Xmx512m")), "the ledger's: " + ledger);
+            assertEquals(JavaRuntime.current().trimsNativeHeap(), ledger.contains("-XX:TrimNativeHeapInterval=5000"),
+                    "the ledger's, on Java " + JavaRuntime.current().version() + ": " + ledger);
+            assertTrue(ledger.stream().noneMatch(a -> a.startsWith("-XX:TieredStopAtLevel")), "the ledger's: " + ledger);
+            for (Service s : List.of(Service.COLLECTOR, Service.BILLING)) {
+                List<String> lean = arguments(suite, s);
+                assertTrue(lean.containsAll(List.of("-XX:TieredStopAtLevel=1", "-XX:ReservedCodeCacheSize=48m",
+                        "-XX:+UseG1GC", "-Xmx512m")), s.id() + "'s: " + lean);
+                assertFalse(lean.contains("-XX:CICompilerCount=2"), s.id() + "'s: " + lean);
+            }
+        } finally {
+            suite.stop();
+        }
+
+        suite = suite().services(three).jvmOptions(List.of("-Xmx96m")).jvmOptions(Service.BILLING, List.of("-Xmx80m"))
+                .build().start();
+        try {
+            for (Service s : three) {
+                List<String> given = arguments(suite, s);
+                String heap = s == Service.BILLING ? "-Xmx80m" : "-Xmx96m";
+                assertEquals(heap, given.get(0), s.id() + "'s, options given replace the defaults: " + given);
+                assertTrue(given.stream().noneMatch(a -> a.startsWith("-XX:")), s.id() + "'s: " + given);
+            }
+        } finally {
+            suite.stop();
+        }
+    }
+
+    /** The JVM options a running service was started with, before {@code -jar}. */
+    private static List<String> arguments(Suite suite, Service service) {
+        List<String> all = List.of(ProcessHandle.of(suite.pid(service).orElseThrow()).orElseThrow().info().arguments()
+                .orElseThrow());
+        return all.subList(0, all.indexOf("-jar"));
+    }
+
+    @Test
     void aBusyPortIsNamedBeforeAnythingStarts() throws IOException {
         try (ServerSocket busy = new ServerSocket(0)) {
             SuiteException e = assertThrows(SuiteException.class,

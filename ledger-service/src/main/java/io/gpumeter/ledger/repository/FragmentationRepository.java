@@ -44,6 +44,36 @@ public class FragmentationRepository {
     public record FirstSlice(String cluster, ResourceSliceFact slice) {
     }
 
+    /** The newest version by $1 of every node, of cluster $2 (null: of every cluster). */
+    static final String NODES_AT = """
+            SELECT cluster, event_type, convert_to(payload::text, 'UTF8') AS p FROM (
+                SELECT DISTINCT ON (cluster, name) cluster, event_type, payload FROM ledger.node_fact
+                WHERE observed_at <= $1 AND ($2::text IS NULL OR cluster = $2)
+                ORDER BY cluster, name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED' DESC) n
+            WHERE event_type <> 'DELETED'
+            ORDER BY cluster""";
+
+    /**
+     * Every node's first sighting, of cluster $1 (null: of every cluster), its versions within $2 seconds of it. The
+     * versions are cut to the cluster where they are read, not only by the join on the first sightings: PostgreSQL does
+     * not carry a condition on a grouped subquery's output over to the table it is joined to, so the join alone read
+     * every cluster's node versions, a cost that grew with the other clusters in the ledger (docs/scale.md).
+     */
+    static final String FIRST_SIGHTINGS = """
+            WITH first AS (SELECT cluster, name, min(observed_at) AS at FROM ledger.node_fact
+                           WHERE $1::text IS NULL OR cluster = $1 GROUP BY cluster, name)
+            SELECT v.cluster, v.first_at, convert_to(v.payload::text, 'UTF8') AS p,
+                   (SELECT min((s.payload ->> 'createdAt')::timestamptz) FROM ledger.gov_node_status_fact s
+                    WHERE s.cluster = v.cluster AND s.name = v.name AND s.payload ->> 'uid' = v.payload ->> 'uid'
+                      AND s.payload ->> 'createdAt' IS NOT NULL) AS created
+            FROM (SELECT DISTINCT ON (n.cluster, n.name) n.cluster, n.name, n.event_type, n.payload, f.at AS first_at
+                  FROM ledger.node_fact n JOIN first f ON f.cluster = n.cluster AND f.name = n.name
+                  WHERE n.observed_at <= f.at + make_interval(secs => $2) AND ($1::text IS NULL OR n.cluster = $1)
+                  ORDER BY n.cluster, n.name, n.revision DESC NULLS LAST, n.observed_at DESC,
+                           n.event_type = 'DELETED' DESC) v
+            WHERE v.event_type <> 'DELETED'
+            ORDER BY v.cluster, v.name""";
+
     private final Pool pool;
     private final ObjectMapper json;
 
@@ -54,14 +84,7 @@ public class FragmentationRepository {
 
     /** The newest version of every node observed by {@code at}; nodes whose newest version is a deletion are gone. */
     public Uni<List<NodeAt>> nodes(Instant at, String cluster) {
-        return pool.preparedQuery("""
-                        SELECT cluster, event_type, convert_to(payload::text, 'UTF8') AS p FROM (
-                            SELECT DISTINCT ON (cluster, name) cluster, event_type, payload FROM ledger.node_fact
-                            WHERE observed_at <= $1 AND ($2::text IS NULL OR cluster = $2)
-                            ORDER BY cluster, name, revision DESC NULLS LAST, observed_at DESC, event_type = 'DELETED' DESC) n
-                        WHERE event_type <> 'DELETED'
-                        ORDER BY cluster""")
-                .execute(Tuple.of(toOffset(at), cluster))
+        return pool.preparedQuery(NODES_AT).execute(Tuple.of(toOffset(at), cluster))
                 .map(rows -> {
                     List<NodeAt> out = new ArrayList<>();
                     for (Row r : rows) {
@@ -101,21 +124,7 @@ public class FragmentationRepository {
      * from when it joined the cluster ({@code InventoryStart}).
      */
     public Uni<List<FirstSighting>> firstSightings(String cluster, Duration sighting) {
-        return pool.preparedQuery("""
-                        WITH first AS (SELECT cluster, name, min(observed_at) AS at FROM ledger.node_fact
-                                       WHERE $1::text IS NULL OR cluster = $1 GROUP BY cluster, name)
-                        SELECT v.cluster, v.first_at, convert_to(v.payload::text, 'UTF8') AS p,
-                               (SELECT min((s.payload ->> 'createdAt')::timestamptz) FROM ledger.gov_node_status_fact s
-                                WHERE s.cluster = v.cluster AND s.name = v.name AND s.payload ->> 'uid' = v.payload ->> 'uid'
-                                  AND s.payload ->> 'createdAt' IS NOT NULL) AS created
-                        FROM (SELECT DISTINCT ON (n.cluster, n.name) n.cluster, n.name, n.event_type, n.payload, f.at AS first_at
-                              FROM ledger.node_fact n JOIN first f ON f.cluster = n.cluster AND f.name = n.name
-                              WHERE n.observed_at <= f.at + make_interval(secs => $2)
-                              ORDER BY n.cluster, n.name, n.revision DESC NULLS LAST, n.observed_at DESC,
-                                       n.event_type = 'DELETED' DESC) v
-                        WHERE v.event_type <> 'DELETED'
-                        ORDER BY v.cluster, v.name""")
-                .execute(Tuple.of(cluster, (double) sighting.toSeconds()))
+        return pool.preparedQuery(FIRST_SIGHTINGS).execute(Tuple.of(cluster, (double) sighting.toSeconds()))
                 .map(rows -> {
                     List<FirstSighting> out = new ArrayList<>();
                     for (Row r : rows) {
