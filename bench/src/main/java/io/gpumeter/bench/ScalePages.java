@@ -1,19 +1,8 @@
 package io.gpumeter.bench;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.SerializationFeature;
-import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
-import io.gpumeter.common.fact.FactBatch;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -38,13 +27,9 @@ final class ScalePages {
     static ScalePages load(Suite suite, int gpus, long pods) {
         double scale = pods > 0 ? FleetMonth.scaleFor(gpus, pods, MONTH_START, MONTH_END) : 1.0;
         FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
-        ObjectMapper json = new ObjectMapper().registerModule(new JavaTimeModule())
-                .disable(SerializationFeature.WRITE_DATES_AS_TIMESTAMPS);
-        HttpClient http = HttpClient.newHttpClient();
-        URI facts = suite.url(Service.LEDGER).resolve("/api/v1/facts");
-        String authorization = "Bearer " + suite.adminToken();
+        FactPoster poster = new FactPoster(suite.url(Service.LEDGER), "Bearer " + suite.adminToken());
         long t0 = System.nanoTime();
-        fleet.emit(20_000, batch -> post(http, json, facts, authorization, batch));
+        fleet.emit(20_000, poster::post);
         System.out.printf("loaded a month of %,d GPUs: %,d pods in %.0f s%n", gpus, fleet.pods(), (System.nanoTime() - t0) / 1e9);
         return new ScalePages(fleet);
     }
@@ -67,22 +52,5 @@ final class ScalePages {
         pages.put("capacity", "/capacity");
         pages.put("alerts", "/alerts?state=all");
         return pages;
-    }
-
-    private static void post(HttpClient http, ObjectMapper json, URI uri, String authorization, FactBatch batch) {
-        try {
-            HttpResponse<String> response = http.send(HttpRequest.newBuilder(uri).header("Authorization", authorization)
-                    .header("Content-Type", "application/json").timeout(Duration.ofMinutes(10))
-                    .POST(HttpRequest.BodyPublishers.ofByteArray(json.writeValueAsBytes(batch))).build(),
-                    HttpResponse.BodyHandlers.ofString());
-            if (response.statusCode() != 200) {
-                throw new IllegalStateException("ledger refused a batch: " + response.statusCode() + " " + response.body());
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }
