@@ -314,6 +314,44 @@ class ManifestsTest {
 
     @ParameterizedTest(name = "k8s/{0}")
     @MethodSource("applied")
+    void theMcpServerRunsLikeTheServicesAndHoldsNoSecretButTheKeysItVerifiesAndSignsWithNorRole(String dir) {
+        Manifests m = Manifests.of(dir);
+        String name = Repo.name(Repo.MCP);
+        Deployment d = m.get(Deployment.class, name);
+        Container c = d.getSpec().getTemplate().getSpec().getContainers().get(0);
+        assertEquals("ghcr.io/gpumeter/mcp-service:" + Repo.projectVersion(), c.getImage(), "image and tag");
+        assertEquals(Repo.port(Repo.MCP), containerPort(c, new IntOrString("http")).orElseThrow().getContainerPort(), "http port");
+        assertEquals(Repo.managementPort(Repo.MCP), containerPort(c, new IntOrString("management")).orElseThrow().getContainerPort(),
+                "management port");
+        assertHttpProbe(c, c.getReadinessProbe(), "/q/health/ready", "mcp readiness");
+        // It calls the services with a token minted per call for its caller (docs/adr/0026): the key it verifies callers
+        // with and the key it signs those tokens with, no token or database login of its own.
+        Map<String, String> fromSecrets = new TreeMap<>();
+        for (EnvVar e : Optional.ofNullable(c.getEnv()).orElse(List.of())) {
+            if (e.getValueFrom() != null) {
+                var ref = e.getValueFrom().getSecretKeyRef();
+                assertTrue(ref != null && "gpumeter-auth".equals(ref.getName()) && !Boolean.TRUE.equals(ref.getOptional()),
+                        name + ": " + e.getName() + " from the required Secret gpumeter-auth");
+                fromSecrets.put(e.getName(), ref.getKey());
+            }
+        }
+        assertEquals(Map.of("MP_JWT_VERIFY_PUBLICKEY", "public-key", "GPUMETER_MCP_SIGNING_KEY", "mcp-signing-key"), fromSecrets,
+                name + ": its two keys and nothing else from a Secret");
+        assertTrue(c.getEnvFrom().stream().allMatch(f -> f.getSecretRef() == null), name + ": no whole Secret");
+        assertTrue(m.get(ConfigMap.class, name + "-config").getData().keySet().stream().noneMatch(k -> k.startsWith("QUARKUS_DATASOURCE")),
+                name + ": no database");
+        assertEquals(Boolean.FALSE, d.getSpec().getTemplate().getSpec().getAutomountServiceAccountToken(), "no API token mounted");
+        for (HasMetadata o : m.objects()) {
+            if (o instanceof io.fabric8.kubernetes.api.model.rbac.RoleBinding rb) {
+                assertTrue(rb.getSubjects().stream().noneMatch(x -> name.equals(x.getName())), name + ": no Role");
+            } else if (o instanceof io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding crb) {
+                assertTrue(crb.getSubjects().stream().noneMatch(x -> name.equals(x.getName())), name + ": no ClusterRole");
+            }
+        }
+    }
+
+    @ParameterizedTest(name = "k8s/{0}")
+    @MethodSource("applied")
     void everyReferencedConfigMapSecretAndAccountExists(String dir) {
         Manifests m = Manifests.of(dir);
         for (Manifests.Workload w : m.workloads()) {

@@ -88,6 +88,14 @@ class NetworkPolicyTest {
         for (Endpoint outsider : outsiders()) {
             calls.add(outsider.name() + " -> console:" + Repo.port(Repo.CONSOLE));
         }
+        // The MCP server calls the four services its tools read, with a token per call; assistants reach it on 8087.
+        for (String s : List.of("ledger", "slo", "alert", "billing")) {
+            calls.add("mcp-service -> " + s + "-service:" + Repo.port(s));
+        }
+        calls.add("prometheus -> mcp-service:" + Repo.managementPort(Repo.MCP));
+        for (Endpoint outsider : outsiders()) {
+            calls.add(outsider.name() + " -> mcp-service:" + Repo.port(Repo.MCP));
+        }
         return calls;
     }
 
@@ -139,7 +147,7 @@ class NetworkPolicyTest {
         String namespace = m.kind("Namespace").get(0).getMetadata().getName();
         NetworkModel model = new NetworkModel(namespace, m.all(NetworkPolicy.class));
         List<Endpoint> endpoints = endpoints(m, namespace);
-        for (String service : Stream.concat(SERVICES.stream(), Stream.of(Repo.CONSOLE)).toList()) {
+        for (String service : Stream.concat(SERVICES.stream(), Stream.of(Repo.CONSOLE, Repo.name(Repo.MCP))).toList()) {
             var container = m.workloads().stream().filter(w -> w.name().endsWith(service)).findFirst().orElseThrow()
                     .pod().getContainers().get(0);
             String probed = container.getReadinessProbe().getHttpGet().getPort().getStrVal();
@@ -149,8 +157,8 @@ class NetworkPolicyTest {
             List<String> reaching = endpoints.stream().filter(from -> from != to && model.allows(from, to, port, "TCP"))
                     .map(Endpoint::name).toList();
             assertEquals(List.of("prometheus"), reaching, "k8s/" + dir + ": " + service + "'s probed port " + port);
-            if (service.equals(Repo.CONSOLE)) {
-                continue; // its pages are open to every browser, Prometheus's included; its health is not
+            if (service.equals(Repo.CONSOLE) || service.equals(Repo.name(Repo.MCP))) {
+                continue; // its pages (or /mcp) are open to every client, Prometheus's included; its health is not
             }
             int api = Repo.port(service.replace("-service", ""));
             Endpoint prometheus = endpoints.stream().filter(e -> e.name().equals("prometheus")).findFirst().orElseThrow();
@@ -217,6 +225,17 @@ class NetworkPolicyTest {
             consoleUrls++;
         }
         assertEquals(SERVICES.size(), consoleUrls, "the console knows where each of the five services is");
+        int mcpUrls = 0;
+        for (Map.Entry<String, String> e : m.get(ConfigMap.class, "mcp-service-config").getData().entrySet()) {
+            if (e.getKey().matches("QUARKUS_REST_CLIENT_\\w+_URL")) {
+                URI url = URI.create(e.getValue());
+                Endpoint to = byName.get(url.getHost().split("\\.")[0]);
+                assertTrue(to != null && to.ports().containsValue(url.getPort())
+                        && model.allows(byName.get("mcp-service"), to, url.getPort(), "TCP"), "mcp-service-config " + e.getKey());
+                mcpUrls++;
+            }
+        }
+        assertEquals(4, mcpUrls, "the MCP server knows where each service its tools read is");
         assertTrue(urls >= 6, "service URLs found: " + urls);
     }
 

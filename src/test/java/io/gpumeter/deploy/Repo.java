@@ -23,8 +23,11 @@ final class Repo {
     /** The web console, deployed beside them: module, Deployment, Service and image are all named "console". */
     static final String CONSOLE = "console";
 
-    /** The five services and the console: everything that has an image. */
-    static final List<String> APPS = List.of("collector", "ledger", "slo", "alert", "billing", CONSOLE);
+    /** The MCP server, deployed beside them: module, Deployment, Service and image are all named "mcp-service". */
+    static final String MCP = "mcp";
+
+    /** The five services, the console and the MCP server: everything that has an image. */
+    static final List<String> APPS = List.of("collector", "ledger", "slo", "alert", "billing", CONSOLE, MCP);
 
     /** The Maven module, Deployment, Service and image name: {@code ledger-service}, {@code console}. */
     static String name(String app) {
@@ -33,7 +36,7 @@ final class Repo {
 
     /** Whether a service ("ledger") keeps a schema in the database; the collector keeps nothing. */
     static boolean usesDatabase(String svc) {
-        return !svc.equals("collector");
+        return !svc.equals("collector") && !svc.equals(MCP);
     }
 
     private static Path root;

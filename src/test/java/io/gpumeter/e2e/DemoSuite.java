@@ -17,7 +17,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 
 /**
- * {@code up --demo} on a suite of its own, console included, with the collector watching the simulated API server:
+ * {@code up --demo} on a suite of its own, console and MCP server included, with the collector watching the simulated API server:
  * started once for every class that reads the demo (its answers through the APIs, its pages in a browser), stopped
  * when the last test has run.
  */
@@ -76,7 +76,7 @@ final class DemoSuite implements ExtensionContext.Store.CloseableResource {
             ByteArrayOutputStream out = new ByteArrayOutputStream();
             PrintStream print = new PrintStream(out, true, StandardCharsets.UTF_8);
             Demo demo = new Demo(simulator, print);
-            var builder = Suite.builder(root).withConsole().freePorts().embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
+            var builder = Suite.builder(root).withConsole().withMcp().freePorts().embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
                     .stateDirectory(state).logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3))
                     .env(Service.ALERT, "GPUMETER_ALERT_ALERTMANAGER_ENABLED", "false");
             demo.configure(builder, api);

@@ -10,7 +10,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
-/** Starts the embedded database and the five packaged services once for all end-to-end tests, and stops them. */
+/** Starts the embedded database, the five packaged services and the MCP server once for all end-to-end tests, and stops them. */
 final class SuiteExtension implements ExtensionContext.Store.CloseableResource {
 
     private static SuiteExtension instance;
@@ -26,6 +26,7 @@ final class SuiteExtension implements ExtensionContext.Store.CloseableResource {
             Path root = repoRoot();
             Path state = root.resolve("src/test/target/e2e-" + ProcessHandle.current().pid());
             Suite suite = Suite.builder(root)
+                    .withMcp()
                     .freePorts()
                     .embeddedDatabase(state.resolve("pgdata"))
                     .freshDatabase(true)

@@ -186,14 +186,14 @@ public final class HostBench {
     /** GPU usage through the same collector: 1 GPU per node-equivalent card, 10 fields, 60 one-second scrapes. */
     private void usageFloor(Suite suite, DatabaseConnection db, URI collector, int gpus) throws Exception {
         int seconds = 60;
-        long samples = (long) gpus * UsageBench.FIELDS.length * seconds;
+        long samples = (long) gpus * FederatedScrape.FIELDS.length * seconds;
         Instant start = START.plus(Duration.ofDays(1));
         URI endpoint = collector.resolve("/api/v1/ingest/dcgm?node=bench");
         ExecutorService pool = Executors.newFixedThreadPool(2);
         long t0 = System.nanoTime();
         List<Future<?>> answers = new ArrayList<>();
         for (int s = 0; s < seconds; s++) {
-            String body = UsageBench.scrape(gpus, start.plusSeconds(s));
+            String body = FederatedScrape.scrape(gpus, start.plusSeconds(s));
             answers.add(pool.submit(() -> ingest.post(endpoint, body)));
         }
         for (Future<?> f : answers) {
@@ -220,7 +220,7 @@ public final class HostBench {
         double took = (System.nanoTime() - t0) / 1e9;
         pool.shutdown();
         System.out.printf("beside it, GPU usage: %,d GPUs x %d fields x %d s = %,d samples in %.1f s = %,.0f samples/s"
-                + " (collector parse + ledger minute rollups)%n", gpus, UsageBench.FIELDS.length, seconds, samples, took,
+                + " (collector parse + ledger minute rollups)%n", gpus, FederatedScrape.FIELDS.length, seconds, samples, took,
                 samples / took);
     }
 }

@@ -113,10 +113,10 @@ public final class SizeBench {
         URI dcgm = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/dcgm?node=bench");
         int scrapes = usageHours * 360;
         for (int s = 0; s < scrapes; s++) {
-            post(dcgm, "text/plain", UsageBench.scrape(usageGpus, start.plusSeconds(10L * s)));
+            post(dcgm, "text/plain", FederatedScrape.scrape(usageGpus, start.plusSeconds(10L * s)));
         }
         awaitSql("SELECT coalesce(sum(samples), 0) FROM ledger.usage_minute",
-                (long) usageGpus * UsageBench.FIELDS.length * scrapes, 600);
+                (long) usageGpus * FederatedScrape.FIELDS.length * scrapes, 600);
         double gpuDays = usageGpus * usageHours / 24.0;
         report("usage minutes, per GPU-day (" + usageGpus + " GPUs x " + usageHours + " h, 10 fields scraped every 10 s)",
                 before, gpuDays);

@@ -3,167 +3,139 @@ package io.gpumeter.bench;
 import io.gpumeter.launcher.db.DatabaseConnection;
 import io.gpumeter.launcher.suite.Service;
 import io.gpumeter.launcher.suite.Suite;
-import org.postgresql.PGConnection;
-import org.postgresql.copy.CopyManager;
+import io.gpumeter.launcher.suite.SuiteBuilder;
 
-import java.io.IOException;
-import java.io.StringReader;
-import java.net.URI;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
 
 /**
- * Sustained usage ingest beside its limit, both measured in the same run. A sample is one field value of one GPU
- * at one timestamp, accepted by the collector (dcgm-exporter text) and reflected in the ledger's minute rollups: the
- * clock stops when the rollups' sample counts add up to every sample pushed, whatever the collector still buffered
- * when the last push was answered. The limit is a raw PostgreSQL COPY of the same samples into a table with the same
- * kind of unique key.
- * Usage: {@code bench/run usage [gpus] [seconds]} (defaults 1000 GPUs, 120 one-second scrapes each).
+ * A fleet's usage, sustained: every node's dcgm-exporter ({@link ExporterFleet}: the GPU Operator's default series and
+ * the profiling counters, with pod labels) scraped by the collector on its interval, through the collector into the
+ * ledger's rollups, for as long as asked. It prints the lag from scrape to books ({@link IntakeLag}) after a warm-up
+ * and minute by minute (a growing backlog shows as a growing lag), the share of scrape rounds that fit their
+ * interval, the CPU each process spent per 1,000 GPUs per minute, the tables' growth per day at that scale, and the
+ * floor: a raw COPY of as many values on the same database in the same run. With {@code --collectors=2} a second
+ * collector shares the exporters (each scrapes the nodes its shard owns); the run then checks that the ledger holds
+ * exactly the values of the pages served, none twice.
+ * Usage: {@code bench/run usage [gpus] [seconds] [--interval=10s] [--warm-up=60] [--collectors=1] [--parallel=16]
+ * [--jvm="OPTIONS"]} (defaults 2,000 GPUs for 120 s after a 60 s warm-up, the launcher's JVM options).
  */
 public final class UsageBench {
 
-    static final String[] FIELDS = {"DCGM_FI_DEV_GPU_UTIL", "DCGM_FI_PROF_GR_ENGINE_ACTIVE", "DCGM_FI_PROF_SM_ACTIVE",
-            "DCGM_FI_PROF_SM_OCCUPANCY", "DCGM_FI_PROF_PIPE_TENSOR_ACTIVE", "DCGM_FI_PROF_DRAM_ACTIVE", "DCGM_FI_DEV_FB_USED",
-            "DCGM_FI_DEV_FB_FREE", "DCGM_FI_DEV_POWER_USAGE", "DCGM_FI_DEV_SM_CLOCK"};
-    private static final Instant START = Instant.parse("2026-05-04T00:00:00Z");
-
-    private IngestRun ingest;
-
     public static void main(String[] args) throws Exception {
-        int gpus = args.length > 0 ? Integer.parseInt(args[0]) : 1000;
-        int seconds = args.length > 1 ? Integer.parseInt(args[1]) : 120;
-        try (Suite suite = IngestRun.start("usage-run")) {
-            new UsageBench().run(suite, gpus, seconds);
+        List<String> positional = new ArrayList<>();
+        Duration interval = Duration.ofSeconds(10);
+        int warmUp = 60;
+        int collectors = 1;
+        int parallel = 16;
+        List<String> jvm = null; // the launcher's own, each service its own
+        for (String arg : args) {
+            if (arg.startsWith("--interval=")) {
+                interval = Duration.parse("PT" + arg.substring("--interval=".length()).toUpperCase());
+            } else if (arg.startsWith("--warm-up=")) {
+                warmUp = Integer.parseInt(arg.substring("--warm-up=".length()));
+            } else if (arg.startsWith("--collectors=")) {
+                collectors = Integer.parseInt(arg.substring("--collectors=".length()));
+            } else if (arg.startsWith("--parallel=")) {
+                parallel = Integer.parseInt(arg.substring("--parallel=".length()));
+            } else if (arg.startsWith("--jvm=")) {
+                jvm = List.of(arg.substring("--jvm=".length()).trim().split("\\s+"));
+            } else {
+                positional.add(arg);
+            }
+        }
+        if (collectors < 1 || collectors > 2) {
+            throw new IllegalArgumentException("--collectors is 1 or 2, got " + collectors);
+        }
+        int gpus = positional.isEmpty() ? 2_000 : Integer.parseInt(positional.get(0).replace("_", ""));
+        int seconds = positional.size() < 2 ? 120 : Integer.parseInt(positional.get(1));
+        int nodes = (gpus + DcgmPage.GPUS_PER_NODE - 1) / DcgmPage.GPUS_PER_NODE;
+        System.out.printf("gpumeter usage benchmark: %,d GPUs on %,d nodes, %d series each, scraped every %d s by %d collector(s),"
+                        + " %d at a time, %d s after a %d s warm-up, %d cores%n", nodes * DcgmPage.GPUS_PER_NODE, nodes,
+                DcgmPage.seriesPerGpu(), interval.toSeconds(), collectors, parallel, seconds, warmUp,
+                Runtime.getRuntime().availableProcessors());
+        System.out.println("services' JVM options: " + (jvm == null ? "the launcher's, each service its own" : String.join(" ", jvm)));
+        Path root = Path.of("").toAbsolutePath();
+        Path state = root.resolve("bench/target/usage-run");
+        try (ExporterFleet fleet = new ExporterFleet(nodes)) {
+            Path targets = writeTargets(state, fleet.targets());
+            SuiteBuilder first = collectorEnv(Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)),
+                    targets, interval, parallel, collectors, 0)
+                    .freePorts().embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
+                    .stateDirectory(state).logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3));
+            if (jvm != null) {
+                first.jvmOptions(jvm);
+            }
+            try (Suite suite = first.build().start(); Suite second = collectors == 2 ? secondCollector(root, state, suite,
+                    targets, interval, parallel, jvm) : null) {
+                new UsageRun(suite, second, fleet, state.resolve("pgdata"), nodes * DcgmPage.GPUS_PER_NODE, interval)
+                        .run(warmUp, seconds);
+            }
         }
     }
 
-    private void run(Suite suite, int gpus, int seconds) throws Exception {
-        ingest = new IngestRun(suite);
-        long samples = (long) gpus * FIELDS.length * seconds;
-        System.out.printf("gpumeter usage ingest benchmark: %,d GPUs x %d fields x %d s = %,d samples, %d cores%n", gpus,
-                FIELDS.length, seconds, samples, Runtime.getRuntime().availableProcessors());
+    /** A collector of its own, shard 1 of 2, delivering to the first suite's ledger with the first suite's keys. */
+    private static Suite secondCollector(Path root, Path state, Suite suite, Path targets, Duration interval, int parallel,
+                                         List<String> jvm) throws Exception {
+        Path b = state.resolve("b");
+        Files.createDirectories(b.resolve("keys"));
+        try (var keys = Files.list(state.resolve("keys"))) {
+            for (Path key : keys.toList()) {
+                Files.copy(key, b.resolve("keys").resolve(key.getFileName()), java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+            }
+        }
         DatabaseConnection db = suite.database().orElseThrow();
-        Instant warmUp = Instant.parse("2026-05-01T00:00:00Z"); // another day
-        ingestOnce(suite, gpus, 5, warmUp);
-        awaitRollups(db, warmUp, 5, (long) gpus * FIELDS.length * 5);
-        URI endpoint = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/dcgm?node=bench");
-        ExecutorService pool = Executors.newFixedThreadPool(2);
-        long t0 = System.nanoTime();
-        List<Future<Integer>> accepted = new ArrayList<>();
-        for (int s = 0; s < seconds; s++) {
-            String body = scrape(gpus, START.plusSeconds(s));
-            accepted.add(pool.submit(() -> post(endpoint, body)));
-        }
-        long total = 0;
-        for (Future<Integer> f : accepted) {
-            total += f.get();
-        }
-        double pushed = (System.nanoTime() - t0) / 1e9;
-        pool.shutdown();
-        if (total != samples) {
-            throw new IllegalStateException("the collector accepted " + total + " of " + samples + " samples");
-        }
-        awaitRollups(db, START, seconds, samples);
-        double ingest = (System.nanoTime() - t0) / 1e9;
-        System.out.printf("collector answered every push after %.1f s (%,.0f samples/s accepted)%n", pushed, total / pushed);
-        System.out.printf("gpumeter ingest: %,d samples in %.1f s = %,.0f samples/s (collector parse + ledger minute rollups"
-                + " holding every sample)%n", total, ingest, total / ingest);
-
-        double copy = copyLimit(db, gpus, seconds);
-        System.out.printf("PostgreSQL COPY limit: %,d samples in %.1f s = %,.0f samples/s (same samples, unique key, one index)%n",
-                samples, copy, samples / copy);
-        System.out.printf("ratio: gpumeter ingest reaches %.0f%% of the COPY limit%n", 100 * copy / ingest);
+        return collectorEnv(Suite.builder(root).services(Set.of(Service.COLLECTOR)), targets, interval, parallel, 2, 1)
+                .env(Service.COLLECTOR, "QUARKUS_REST_CLIENT_LEDGER_URL", suite.url(Service.LEDGER).toString())
+                .freePorts().jvmOptions(jvm != null ? jvm : io.gpumeter.launcher.suite.JvmDefaults.of(Service.COLLECTOR))
+                .externalDatabase(db).stateDirectory(b).logDirectory(b.resolve("logs"))
+                .readyTimeout(Duration.ofMinutes(3)).build().start();
     }
 
-    /** Waits until the ledger's rollups of these seconds count every sample of them. */
-    private static void awaitRollups(DatabaseConnection db, Instant start, int seconds, long expected)
-            throws SQLException, InterruptedException {
-        long deadline = System.nanoTime() + Duration.ofMinutes(10).toNanos();
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             PreparedStatement count = c.prepareStatement("SELECT coalesce(sum(samples), 0) FROM ledger.usage_minute"
-                     + " WHERE minute >= ? AND minute < ?")) {
-            count.setObject(1, start.atOffset(ZoneOffset.UTC));
-            count.setObject(2, start.plusSeconds(seconds + 60L).atOffset(ZoneOffset.UTC)); // the last minute begun
-            long counted = 0;
-            while (System.nanoTime() < deadline) {
-                try (ResultSet rows = count.executeQuery()) {
-                    rows.next();
-                    counted = rows.getLong(1);
-                }
-                if (counted == expected) {
-                    return;
-                }
-                if (counted > expected) {
-                    throw new IllegalStateException("the rollups count " + counted + " samples of " + expected);
-                }
-                Thread.sleep(100);
-            }
-            throw new IllegalStateException("after 10 minutes the rollups count " + counted + " samples of " + expected);
-        }
+    private static SuiteBuilder collectorEnv(SuiteBuilder b, Path targets, Duration interval, int parallel, int shards,
+                                             int index) {
+        return b.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
+                .env(Service.COLLECTOR, "QUARKUS_CONFIG_LOCATIONS", targets.toUri().toString())
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_SCRAPE_INTERVAL", interval.toSeconds() + "s")
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_PARALLEL_SCRAPES", Integer.toString(parallel))
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_SHARDS", Integer.toString(shards))
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_SHARD_INDEX", Integer.toString(index));
     }
 
-    private void ingestOnce(Suite suite, int gpus, int seconds, Instant start) {
-        URI endpoint = suite.url(Service.COLLECTOR).resolve("/api/v1/ingest/dcgm?node=bench");
-        for (int s = 0; s < seconds; s++) {
-            post(endpoint, scrape(gpus, start.plusSeconds(s)));
+    /** The exporters as a properties file the collectors read ({@code gpumeter.collector.dcgm.targets.<node>}). */
+    private static Path writeTargets(Path state, Map<String, String> targets) throws Exception {
+        Files.createDirectories(state);
+        Properties p = new Properties();
+        targets.forEach((node, url) -> p.setProperty("gpumeter.collector.dcgm.targets." + node, url));
+        Path file = state.resolve("dcgm-targets.properties");
+        try (var out = Files.newBufferedWriter(file)) {
+            p.store(out, "the bench's exporters");
         }
+        return file;
     }
 
-    /** One scrape of every GPU at one instant, as a federating exporter would serve it. */
-    static String scrape(int gpus, Instant at) {
-        StringBuilder body = new StringBuilder(gpus * FIELDS.length * 90);
-        long ms = at.toEpochMilli();
-        for (String field : FIELDS) {
-            for (int g = 0; g < gpus; g++) {
-                double value = field.contains("PROF") ? ((g * 7 + ms / 1000) % 100) / 100.0 : (g * 13 + ms / 1000) % 100;
-                body.append(field).append("{gpu=\"").append(g % 8).append("\",UUID=\"GPU-bench-").append(g)
-                        .append("\",Hostname=\"node-").append(g / 8).append("\"} ").append(value).append(' ').append(ms).append('\n');
+    /** Waits for a figure to stop moving for {@code still}; false when it still moved after {@code atMost}. */
+    static boolean awaitSteady(java.util.function.LongSupplier figure, Duration still, Duration atMost)
+            throws InterruptedException {
+        long end = System.nanoTime() + atMost.toNanos();
+        long last = figure.getAsLong();
+        long since = System.nanoTime();
+        while (System.nanoTime() < end) {
+            Thread.sleep(500);
+            long now = figure.getAsLong();
+            if (now != last) {
+                last = now;
+                since = System.nanoTime();
+            } else if (System.nanoTime() - since >= still.toNanos()) {
+                return true;
             }
         }
-        return body.toString();
-    }
-
-    /** Posts a scrape and returns how many samples the collector accepted of it. */
-    private int post(URI endpoint, String body) {
-        String answer = ingest.post(endpoint, body);
-        String marker = "\"accepted\":";
-        int at = answer.indexOf(marker) + marker.length();
-        return Integer.parseInt(answer.substring(at, answer.indexOf(',', at)));
-    }
-
-    /** COPYs the same samples, one row each, into a table keyed like the ledger's rows; returns seconds taken. */
-    private static double copyLimit(DatabaseConnection db, int gpus, int seconds) throws SQLException, IOException {
-        try (Connection c = DriverManager.getConnection(db.jdbcUrl(), db.user(), db.password());
-             Statement s = c.createStatement()) {
-            s.execute("CREATE TABLE public.bench_copy (cluster text NOT NULL, gpu_uuid text NOT NULL, scope text NOT NULL,"
-                    + " scope_key text NOT NULL, field text NOT NULL, at timestamptz NOT NULL, value double precision NOT NULL,"
-                    + " PRIMARY KEY (cluster, gpu_uuid, scope, scope_key, field, at))");
-            CopyManager copy = c.unwrap(PGConnection.class).getCopyAPI();
-            long t0 = System.nanoTime();
-            for (int sec = 0; sec < seconds; sec++) {
-                String at = START.plusSeconds(sec).toString();
-                StringBuilder rows = new StringBuilder(gpus * FIELDS.length * 70);
-                for (String field : FIELDS) {
-                    for (int g = 0; g < gpus; g++) {
-                        rows.append("bench\tGPU-bench-").append(g).append("\tDEVICE\t\t").append(field).append('\t')
-                                .append(at).append('\t').append(g % 100).append('\n');
-                    }
-                }
-                copy.copyIn("COPY public.bench_copy FROM STDIN", new StringReader(rows.toString()));
-            }
-            return (System.nanoTime() - t0) / 1e9;
-        }
+        return false;
     }
 }

@@ -1,11 +1,10 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.qute.TemplateData;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.time.Instant;
 import java.util.List;
-import java.util.Optional;
 
 /**
  * One row of the ledger's change book ({@code GET /api/v1/changes}): what changed on a node, or cluster-wide when
@@ -14,6 +13,7 @@ import java.util.Optional;
  * for a cluster-wide change).
  */
 @TemplateData
+@RegisterForReflection
 public record BookChange(String id, Instant at, String cluster, String node, String pool, String kind, String subject,
                          String before, String after, String source, int count) {
 
@@ -23,16 +23,24 @@ public record BookChange(String id, Instant at, String cluster, String node, Str
     /** How the ledger's source names a change the suite made itself (a runbook action's cordon or label). */
     static final String SUITE_PREFIX = "gpumeter ";
 
-    /** The change as the ledger answered it; empty when it has no readable instant or kind. */
-    static Optional<BookChange> of(JsonNode c) {
-        String at = Format.text(c, "at");
-        String kind = Format.text(c, "kind");
-        if (at == null || kind == null) {
-            return Optional.empty();
-        }
-        return Format.instant(at).map(instant -> new BookChange(Format.text(c, "id"), instant, Format.text(c, "cluster"),
-                Format.text(c, "node"), Format.text(c, "pool"), kind, Format.text(c, "subject"), Format.text(c, "before"), Format.text(c, "after"),
-                Format.text(c, "source"), Math.max(1, c.path("count").asInt(1))));
+    /** A minute holds at least the change itself, whatever an older ledger said. */
+    public BookChange {
+        count = Math.max(1, count);
+    }
+
+    /** Whether it can be drawn: it has an instant and a kind. */
+    boolean drawable() {
+        return at != null && kind != null;
+    }
+
+    /** How many nodes these changes touched (a cluster-wide change touches none by itself). */
+    static int nodes(List<BookChange> changes) {
+        return (int) changes.stream().filter(c -> c.node() != null).map(c -> c.cluster() + "/" + c.node()).distinct().count();
+    }
+
+    /** How many of these changes the suite made itself. */
+    static int bySuite(List<BookChange> changes) {
+        return (int) changes.stream().filter(BookChange::bySuite).count();
     }
 
     /** Made by the suite itself, so never read as a cause. */

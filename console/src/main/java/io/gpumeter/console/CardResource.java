@@ -98,16 +98,16 @@ public class CardResource {
             page.message(curves.refusal());
             return;
         }
-        Map<String, Object> option = CardUsage.chart(curves.json(), at);
-        if (option == null) {
+        ChartOption chart = CardUsage.chart(curves.listOf(json, CardUsage.Point.class), at);
+        if (chart == null) {
             page.message(Message.info("No usage of this card reached the ledger in the two hours up to " + Format.rfc3339(at) + ".",
                     "Push dcgm-exporter scrapes to the collector's /api/v1/ingest/dcgm (and the HAMi monitor's to /api/v1/ingest/hami-monitor); ./gpumeter up --demo sends simulated ones."));
             return;
         }
         if (changes != null) {
-            ChangeMarks.add(option, changes, at.minus(CardUsage.SPAN), at.plusSeconds(60));
+            ChangeMarks.add(chart, changes, at.minus(CardUsage.SPAN), at.plusSeconds(60));
         }
-        page.charts.add(Chart.of("usage-chart", "The card's activity over two hours", option, json));
+        page.charts.add(Chart.of("usage-chart", "The card's activity over two hours", chart, json));
     }
 
     /** The card's shares by pod, and what is free of it. */

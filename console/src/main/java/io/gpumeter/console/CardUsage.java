@@ -1,11 +1,11 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
+import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -24,44 +24,47 @@ final class CardUsage {
     private CardUsage() {
     }
 
+    /** One minute of one field of the card, a MIG instance ({@code scopeKey} its instance) or a container. */
+    @RegisterForReflection
+    record Point(String scope, String scopeKey, String field, String minute, BigDecimal mean) {
+    }
+
     static String path(String uuid, Instant at) {
         return "/api/v1/gpus/" + Format.segment(uuid) + "/usage?from=" + Format.query(Format.rfc3339(at.minus(SPAN)))
                 + "&to=" + Format.query(Format.rfc3339(at.plusSeconds(60)));
     }
 
-    /** The chart's option, or null when the answer holds no point to draw. */
-    static Map<String, Object> chart(JsonNode points, Instant at) {
+    /** The chart, or null when the answer holds no point to draw. */
+    static ChartOption chart(List<Point> points, Instant at) {
         Map<String, List<List<Object>>> lines = new TreeMap<>();
-        for (JsonNode p : points) {
-            String scope = Format.text(p, "scope");
-            String field = Format.text(p, "field");
-            String name;
-            double value = p.path("mean").asDouble();
-            if ("DEVICE".equals(scope) && DEVICE_FIELDS.contains(field)) {
-                name = "card " + field;
-            } else if ("MIG_INSTANCE".equals(scope) && "SM_ACTIVE".equals(field)) {
-                name = "MIG " + Format.text(p, "scopeKey") + " SM_ACTIVE";
-            } else if ("CONTAINER".equals(scope) && "VGPU_CORE_UTIL".equals(field)) {
-                // the collector stores HAMi's percentage of the card's cores as a share 0..1, as the others
-                name = "container " + Format.text(p, "scopeKey") + " cores";
-            } else {
-                continue;
+        for (Point p : points) {
+            String name = name(p);
+            if (name != null && p.mean() != null) {
+                lines.computeIfAbsent(name, n -> new ArrayList<>()).add(List.of(p.minute(), Math.round(p.mean().doubleValue() * 1000) / 1000.0));
             }
-            lines.computeIfAbsent(name, n -> new ArrayList<>()).add(List.of(Format.text(p, "minute"), Math.round(value * 1000) / 1000.0));
         }
         if (lines.isEmpty()) {
             return null;
         }
-        List<Object> series = new ArrayList<>();
-        lines.forEach((name, data) -> series.add(Map.of("name", name, "type", "line", "showSymbol", false, "data", data,
-                "lineStyle", Map.of("width", name.startsWith("card ") ? 2 : 1))));
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis"));
-        option.put("legend", Map.of("bottom", 0, "type", "scroll"));
-        option.put("grid", Map.of("left", 50, "right", 20, "top", 36, "bottom", 60));
-        option.put("xAxis", Map.of("type", "time", "min", Format.rfc3339(at.minus(SPAN)), "max", Format.rfc3339(at.plusSeconds(60))));
-        option.put("yAxis", Map.of("type", "value", "min", 0, "max", 1, "name", "share of time"));
-        option.put("series", series);
-        return option;
+        ChartOption chart = ChartOption.chart().tooltip(ChartOption.Tooltip.AXIS).set("legend", Map.of("bottom", 0, "type", "scroll"))
+                .grid(50, 20, 36, 60).timeAcross(Format.rfc3339(at.minus(SPAN)), Format.rfc3339(at.plusSeconds(60)))
+                .valuesUp("share of time", 0, 1);
+        lines.forEach((name, data) -> chart.lines(name, data).set("lineStyle", Map.of("width", name.startsWith("card ") ? 2 : 1)));
+        return chart;
+    }
+
+    /** The curve a point belongs to; null for a field the chart does not draw. */
+    private static String name(Point p) {
+        if ("DEVICE".equals(p.scope()) && DEVICE_FIELDS.contains(p.field())) {
+            return "card " + p.field();
+        }
+        if ("MIG_INSTANCE".equals(p.scope()) && "SM_ACTIVE".equals(p.field())) {
+            return "MIG " + p.scopeKey() + " SM_ACTIVE";
+        }
+        if ("CONTAINER".equals(p.scope()) && "VGPU_CORE_UTIL".equals(p.field())) {
+            // the collector stores HAMi's percentage of the card's cores as a share 0..1, as the others
+            return "container " + p.scopeKey() + " cores";
+        }
+        return null;
     }
 }

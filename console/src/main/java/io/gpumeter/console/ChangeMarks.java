@@ -31,25 +31,23 @@ final class ChangeMarks {
     }
 
     /**
-     * Adds a series per kind to the option's series, each drawing no point of its own, its mark lines the changes of
-     * that kind in [from, to); nothing when none falls in it.
+     * Adds a series per kind to the chart, each drawing no point of its own, its mark lines the changes of that kind in
+     * [from, to); nothing when none falls in it. A few lines carry their label.
      *
      * @return how many lines were drawn
      */
-    static int add(Map<String, Object> option, List<BookChange> changes, Instant from, Instant to) {
-        return add(option, changes, from, to, true);
+    static int add(ChartOption chart, List<BookChange> changes, Instant from, Instant to) {
+        return add(chart, changes, from, to, true);
     }
 
-    /** The chart's option with the changes of [from, to) added as {@link #add} adds them. */
-    static Map<String, Object> added(ChartOption chart, List<BookChange> changes, Instant from, Instant to, boolean labels) {
-        Map<String, Object> option = chart.build();
-        add(option, changes, from, to, labels);
-        return option;
+    /** The chart with the changes of [from, to) added as {@link #add} adds them. */
+    static ChartOption added(ChartOption chart, List<BookChange> changes, Instant from, Instant to, boolean labels) {
+        add(chart, changes, from, to, labels);
+        return chart;
     }
 
     /** @param labels whether a few lines may carry their label (not on a chart whose lines' ends fall on its time axis) */
-    @SuppressWarnings("unchecked")
-    static int add(Map<String, Object> option, List<BookChange> changes, Instant from, Instant to, boolean labels) {
+    static int add(ChartOption chart, List<BookChange> changes, Instant from, Instant to, boolean labels) {
         List<BookChange> in = within(changes, from, to);
         if (in.isEmpty()) {
             return 0;
@@ -60,20 +58,11 @@ final class ChangeMarks {
         for (Map<String, Object> line : lines) {
             byKind.computeIfAbsent((String) line.get(KIND), k -> new ArrayList<>()).add(without(line, KIND));
         }
-        List<Object> all = new ArrayList<>((List<Object>) option.get("series"));
-        byKind.forEach((kind, data) -> {
-            Map<String, Object> series = new LinkedHashMap<>();
-            series.put("name", kind);
-            series.put("type", "line");
-            series.put("data", List.of());
-            series.put("color", ChangeTimeline.colour(kind));
-            series.put("markLine", Map.of("silent", false, "symbol", List.of("none", "none"), "tooltip", Map.of("formatter", "{b}"),
-                    "label", Map.of("show", labels && lines.size() <= LABELLED, "position", "end", "fontSize", 10, "width", 160,
-                            "overflow", "truncate"),
-                    "data", data));
-            all.add(series);
-        });
-        option.put("series", all);
+        byKind.forEach((kind, data) -> chart.series("line", kind, List.of()).colour(ChangeTimeline.colour(kind))
+                .set("markLine", Map.of("silent", false, "symbol", List.of("none", "none"), "tooltip", Map.of("formatter", "{b}"),
+                        "label", Map.of("show", labels && lines.size() <= LABELLED, "position", "end", "fontSize", 10, "width", 160,
+                                "overflow", "truncate"),
+                        "data", data)));
         return lines.size();
     }
 

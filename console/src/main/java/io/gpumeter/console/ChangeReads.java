@@ -1,8 +1,8 @@
 package io.gpumeter.console;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -48,15 +48,16 @@ final class ChangeReads {
      * {@code GET /api/v1/changes?<query>}, page after page up to {@link #MOST}; the pages after the first, whose
      * {@code X-Total-Count} says how many follow, are asked at once. Null when the ledger refused (the page says why).
      */
-    static Window window(Upstream upstream, Viewer viewer, Page page, String query) {
+    static Window window(Upstream upstream, ObjectMapper json, Viewer viewer, Page page, String query) {
         Answer first = upstream.getJson(Backend.LEDGER, list(query, 0), viewer.token()).join();
         page.call(first.call());
         if (!first.ok()) {
             page.message(first.refusal());
             return null;
         }
-        List<BookChange> changes = new ArrayList<>(parse(first.json()));
-        int read = first.json().size();
+        List<BookChange> page1 = first.listOf(json, BookChange.class);
+        List<BookChange> changes = new ArrayList<>(drawable(page1));
+        int read = page1.size();
         Long total = first.total();
         if (total != null) {
             List<CompletableFuture<Answer>> rest = new ArrayList<>();
@@ -70,7 +71,7 @@ final class ChangeReads {
                     page.message(a.refusal());
                     return null;
                 }
-                changes.addAll(parse(a.json()));
+                changes.addAll(drawable(a.listOf(json, BookChange.class)));
             }
             return new Window(changes, Math.max(total, changes.size()));
         }
@@ -82,8 +83,9 @@ final class ChangeReads {
                 page.message(a.refusal());
                 return null;
             }
-            read = a.json().size();
-            changes.addAll(parse(a.json()));
+            List<BookChange> next = a.listOf(json, BookChange.class);
+            read = next.size();
+            changes.addAll(drawable(next));
         }
         return new Window(changes, changes.size() + (read == LIST_LIMIT ? 1 : 0));
     }
@@ -123,8 +125,8 @@ final class ChangeReads {
             return null;
         }
         Map<String, BookChange> once = new LinkedHashMap<>();
-        for (JsonNode scope : answer.json()) {
-            for (BookChange c : parse(scope.path("changes"))) {
+        for (BulkScope scope : answer.listOf(json, BulkScope.class)) {
+            for (BookChange c : drawable(scope.changes())) {
                 once.putIfAbsent(c.id() != null ? c.id() : c.summary(), c);
             }
         }
@@ -133,12 +135,14 @@ final class ChangeReads {
         return out;
     }
 
-    static List<BookChange> parse(JsonNode items) {
-        List<BookChange> out = new ArrayList<>();
-        for (JsonNode c : items) {
-            BookChange.of(c).ifPresent(out::add);
-        }
-        return out;
+    /** One scope of the bulk read's answer: its changes, oldest first unless asked newest first. */
+    @RegisterForReflection
+    record BulkScope(List<BookChange> changes) {
+    }
+
+    /** The changes that can be drawn: each with an instant and a kind. */
+    static List<BookChange> drawable(List<BookChange> changes) {
+        return changes == null ? List.of() : changes.stream().filter(BookChange::drawable).toList();
     }
 
     private static String list(String query, long offset) {

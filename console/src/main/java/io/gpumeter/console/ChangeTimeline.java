@@ -8,12 +8,10 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
 
@@ -52,7 +50,7 @@ final class ChangeTimeline {
      * @param points the marks drawn: changes, or cells of counted changes
      */
     @TemplateData
-    public record Drawn(Map<String, Object> option, int lanes, Duration bucket, int points) {
+    public record Drawn(ChartOption option, int lanes, Duration bucket, int points) {
 
         public int height() {
             return Math.max(200, (bucket == null ? 110 : 150) + 26 * lanes);
@@ -107,7 +105,7 @@ final class ChangeTimeline {
     /** Each change a point at its instant in its lane, coloured by kind; the suite's own hollow. */
     private static Drawn oneByOne(List<BookChange> changes, Function<BookChange, String> lane, List<String> names, Instant from,
                                   Instant to, Links links) {
-        Map<String, List<Map<String, Object>>> byKind = new LinkedHashMap<>();
+        Map<String, List<Object>> byKind = new LinkedHashMap<>();
         BookChange.KINDS.forEach(k -> byKind.put(k, new ArrayList<>()));
         for (BookChange c : changes) {
             Map<String, Object> point = new LinkedHashMap<>();
@@ -120,23 +118,14 @@ final class ChangeTimeline {
             }
             byKind.computeIfAbsent(c.kind(), k -> new ArrayList<>()).add(point);
         }
-        List<Map<String, Object>> series = new ArrayList<>();
+        ChartOption chart = frame(names, totals(changes, lane, names), 70).legend()
+                .timeAcross(Format.rfc3339(from), Format.rfc3339(to));
         byKind.forEach((kind, data) -> {
             if (!data.isEmpty()) {
-                Map<String, Object> s = new LinkedHashMap<>();
-                s.put("name", kind);
-                s.put("type", "scatter");
-                s.put("color", colour(kind));
-                s.put("symbolSize", 11);
-                s.put("data", data);
-                series.add(s);
+                chart.marks(kind, data).colour(colour(kind)).set("symbolSize", 11);
             }
         });
-        Map<String, Object> option = frame(names, totals(changes, lane, names), 70);
-        option.put("legend", Map.of("top", 0, "type", "scroll"));
-        option.put("xAxis", Map.of("type", "time", "min", Format.rfc3339(from), "max", Format.rfc3339(to)));
-        option.put("series", series);
-        return new Drawn(option, names.size(), null, changes.size());
+        return new Drawn(chart, names.size(), null, changes.size());
     }
 
     /** Counted per lane and bucket: one cell per bucket that holds any, its count its shade and its label. */
@@ -165,24 +154,18 @@ final class ChangeTimeline {
                 peaks.put(cell.lane(), cell);
             }
         });
-        List<Map<String, Object>> data = new ArrayList<>();
+        List<Object> data = new ArrayList<>();
         int most = 1;
         for (Map.Entry<Cell, List<BookChange>> e : cells.entrySet()) {
             List<BookChange> in = e.getValue();
             Instant start = from.plusSeconds(e.getKey().column() * size);
             Instant end = start.plus(bucket);
-            Set<String> nodes = new HashSet<>();
-            long suite = 0;
-            for (BookChange c : in) {
-                if (c.node() != null) {
-                    nodes.add(c.cluster() + "/" + c.node());
-                }
-                suite += c.bySuite() ? 1 : 0;
-            }
+            int nodes = BookChange.nodes(in);
+            int suite = BookChange.bySuite(in);
             most = Math.max(most, in.size());
             Map<String, Object> cell = new LinkedHashMap<>();
             cell.put("value", List.of(e.getKey().column(), e.getKey().lane(), in.size()));
-            cell.put("name", names.get(e.getKey().lane()) + ": " + in.size() + " change(s)" + (nodes.isEmpty() ? "" : " on " + nodes.size()
+            cell.put("name", names.get(e.getKey().lane()) + ": " + in.size() + " change(s)" + (nodes == 0 ? "" : " on " + nodes
                     + " node(s)") + (suite > 0 ? ", " + suite + " made by gpumeter" : "") + ", " + Format.rfc3339(start) + " – "
                     + Format.rfc3339(end));
             cell.put("link", links.bucket(in.get(0), start, end));
@@ -191,21 +174,16 @@ final class ChangeTimeline {
             }
             data.add(cell);
         }
-        Map<String, Object> series = new LinkedHashMap<>();
-        series.put("name", "changes");
-        series.put("type", "heatmap");
-        series.put("data", data);
+        ChartOption chart = frame(names, totals(changes, lane, names), 100)
+                .set("xAxis", Map.of("type", "category", "data", starts, "splitArea", Map.of("show", false)))
+                .set("visualMap", Map.of("min", 1, "max", most, "calculable", true, "orient", "horizontal", "left", "center",
+                        "bottom", 0, "itemHeight", 160, "text", List.of(most + " changes", "1"),
+                        "inRange", Map.of("color", Palette.BLUE_SCALE)));
         // a count where its cell is wide enough to hold it: zoom in for the rest (the tooltip always tells)
-        series.put("label", Map.of("show", false));
-        series.put("labelLayout", Map.of("hideOverlap", true));
-        series.put("emphasis", Map.of("itemStyle", Map.of("borderColor", Palette.NIGHT, "borderWidth", 1)));
-        Map<String, Object> option = frame(names, totals(changes, lane, names), 100);
-        option.put("xAxis", Map.of("type", "category", "data", starts, "splitArea", Map.of("show", false)));
-        option.put("visualMap", Map.of("min", 1, "max", most, "calculable", true, "orient", "horizontal", "left", "center",
-                "bottom", 0, "itemHeight", 160, "text", List.of(most + " changes", "1"),
-                "inRange", Map.of("color", Palette.BLUE_SCALE)));
-        option.put("series", List.of(series));
-        return new Drawn(option, names.size(), bucket, data.size());
+        chart.series("heatmap", "changes", data).colour(null).set("label", Map.of("show", false))
+                .set("labelLayout", Map.of("hideOverlap", true))
+                .set("emphasis", Map.of("itemStyle", Map.of("borderColor", Palette.NIGHT, "borderWidth", 1)));
+        return new Drawn(chart, names.size(), bucket, data.size());
     }
 
     /** Each lane's count of changes, as its label on the right says it. */
@@ -216,16 +194,10 @@ final class ChangeTimeline {
     }
 
     /** What both pictures share: the lanes, each lane's count on the right, a tooltip naming each mark, zooming in time. */
-    private static Map<String, Object> frame(List<String> names, List<String> totals, int bottom) {
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "item", "formatter", "{b}"));
-        option.put("grid", Map.of("left", 340, "right", 70, "top", 40, "bottom", bottom));
-        option.put("yAxis", List.of(Map.of("type", "category", "data", names, "inverse", true,
-                        "axisLabel", Map.of("width", 330, "overflow", "truncate")),
-                Map.of("type", "category", "data", totals, "inverse", true, "position", "right", "name", "changes", "nameLocation", "start",
-                        "axisTick", Map.of("show", false), "axisLine", Map.of("show", false))));
-        option.put("dataZoom", List.of(Map.of("type", "inside", "xAxisIndex", 0),
-                Map.of("type", "slider", "xAxisIndex", 0, "height", 18, "bottom", bottom - 58 + 10)));
-        return option;
+    private static ChartOption frame(List<String> names, List<String> totals, int bottom) {
+        return ChartOption.chart().tooltip(ChartOption.Tooltip.ITEM, "{b}").grid(340, 70, 40, bottom)
+                .lanesDown(names, 330, totals, "changes")
+                .set("dataZoom", List.of(Map.of("type", "inside", "xAxisIndex", 0),
+                        Map.of("type", "slider", "xAxisIndex", 0, "height", 18, "bottom", bottom - 58 + 10)));
     }
 }

@@ -15,18 +15,10 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
-import java.time.Instant;
-import java.time.LocalDate;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.regex.Pattern;
@@ -63,59 +55,9 @@ public class ChangesResource {
     public record Row(BookChange change, String pool, String nodeLink, String impactLink, boolean chosen) {
     }
 
-    /** How many changes of one kind a pool (or the node) had in the window. */
-    @TemplateData
-    public record Count(String pool, String kind, int changes, int nodes, int bySuite, String first, String last, String link) {
-    }
-
-    /** What the page was asked: the window and the filters, and the address of the same page with one thing changed. */
-    @TemplateData
-    public record Filters(Days days, List<String> kinds, String pool, String node, String cluster) {
-
-        String link(String from, String to, List<String> kinds, String pool, String node, String cluster, Integer offset, String change) {
-            StringBuilder b = new StringBuilder("/changes?from=").append(from).append("&to=").append(to);
-            kinds.forEach(k -> b.append("&kind=").append(k));
-            for (String[] p : new String[][]{{"pool", pool}, {"node", node}, {"cluster", cluster}, {"change", change}}) {
-                if (p[1] != null) {
-                    b.append('&').append(p[0]).append('=').append(Format.query(p[1]));
-                }
-            }
-            if (offset != null && offset > 0) {
-                b.append("&offset=").append(offset);
-            }
-            return b.toString();
-        }
-
-        String same() {
-            return link(days.from().toString(), days.to().toString(), kinds, pool, node, cluster, null, null);
-        }
-
-        String page(int offset) {
-            return link(days.from().toString(), days.to().toString(), kinds, pool, node, cluster, offset, null);
-        }
-
-        String nodeLane(BookChange c) {
-            return link(days.from().toString(), days.to().toString(), kinds, null, c.node(), c.cluster(), null, null);
-        }
-
-        String impact(BookChange c, int offset) {
-            return link(days.from().toString(), days.to().toString(), kinds, pool, node, cluster, offset, c.id());
-        }
-
-        String narrowed(String kind, String pool, Instant start, Instant end) {
-            LocalDate from = start.atOffset(ZoneOffset.UTC).toLocalDate();
-            LocalDate to = end.minusSeconds(1).atOffset(ZoneOffset.UTC).toLocalDate().plusDays(1);
-            return link(from.toString(), to.toString(), List.of(kind), node == null ? pool : null, node, cluster, null, null);
-        }
-
-        /** Back to the fleet's lanes, the window and kinds kept. */
-        public String fleet() {
-            return link(days.from().toString(), days.to().toString(), kinds, null, null, null, null, null);
-        }
-
-        public boolean kind(String k) {
-            return kinds.contains(k);
-        }
+    /** One page of the table, newest first; {@code previous} and {@code next} null at either end. */
+    private record Table(List<Row> rows, int shown, int total, String previous, String next) {
+        static final Table NONE = new Table(List.of(), 0, 0, null, null);
     }
 
     @GET
@@ -128,45 +70,24 @@ public class ChangesResource {
         Viewer viewer = session.require(cookie, uri);
         Page page = new Page("Changes", "changes", viewer);
         Days days = Days.parse(from, to, page);
-        List<String> kinds = kinds(kindParams, page);
-        String pool = blankToNull(poolText);
+        List<String> kinds = ChangeFilters.kinds(kindParams, page);
         String node = blankToNull(nodeText);
-        String cluster = blankToNull(clusterText);
-        if (cluster != null && !CLUSTER.matcher(cluster).matches()) {
-            page.message(Message.error("That cluster is not readable", "cluster must be a DNS label such as lab, got '" + clusterText + "'.",
-                    "Follow a link on this page instead."));
-        }
-        String changeId = blankToNull(changeText);
-        if (changeId != null && !CHANGE_ID.matcher(changeId).matches()) {
-            page.message(Message.error("That change is not readable", "change must be the id of a change in the book, got '" + changeText + "'.",
-                    "Follow a change's impact link on this page."));
-        }
+        String cluster = readable(clusterText, CLUSTER, page, "That cluster is not readable",
+                "cluster must be a DNS label such as lab, got '" + clusterText + "'.", "Follow a link on this page instead.");
+        String changeId = readable(changeText, CHANGE_ID, page, "That change is not readable",
+                "change must be the id of a change in the book, got '" + changeText + "'.", "Follow a change's impact link on this page.");
         int offset = Offsets.of(offsetText, "offset", page);
-        Filters filters = new Filters(days, kinds, node == null ? pool : null, node, cluster);
-        List<Row> rows = new ArrayList<>();
-        List<Count> counts = new ArrayList<>();
+        ChangeFilters filters = new ChangeFilters(days, kinds, node == null ? blankToNull(poolText) : null, node, cluster);
+        List<ChangeCounts.Count> counts = List.of();
         List<String> pools = new ArrayList<>();
         ChangeImpact impact = null;
         GpuStackView stack = null;
-        long shown = 0;
-        long total = 0;
-        String previous = null;
-        String next = null;
+        Table table = Table.NONE;
         ChangeTimeline.Drawn drawn = null;
         if (days.readable() && !page.refused()) {
-            StringBuilder query = new StringBuilder(days.query());
-            if (cluster != null) {
-                query.append("&cluster=").append(cluster);
-            }
-            if (node != null) {
-                query.append("&node=").append(Format.query(node));
-            }
-            if (!kinds.isEmpty()) {
-                query.append("&kind=").append(String.join(",", kinds));
-            }
             CompletableFuture<Answer> impactCall = changeId == null ? null
                     : upstream.getJson(Backend.LEDGER, "/api/v1/changes/" + Format.segment(changeId) + "/impact", viewer.token());
-            ChangeReads.Window window = ChangeReads.window(upstream, viewer, page, query.toString());
+            ChangeReads.Window window = ChangeReads.window(upstream, json, viewer, page, filters.query());
             if (window != null) {
                 List<BookChange> all = window.changes();
                 NodePools named = NodePools.of(all);
@@ -178,100 +99,57 @@ public class ChangesResource {
                             "Pick fewer days or kinds above to see them all."));
                 }
                 if (kept.isEmpty()) {
-                    page.message(Message.info(empty(days, kinds, filters), "Pick a longer window or other kinds above; the change book is "
+                    page.message(Message.info(filters.nothing(), "Pick a longer window or other kinds above; the change book is "
                             + "derived from the node, GPU-stack and queue versions the collector sends."));
                 } else {
-                    drawn = draw(kept, named, filters, days, node != null, offset);
+                    drawn = ChangeCounts.draw(kept, named, filters, node != null, offset);
                     page.charts.add(Chart.of("changes-chart", node != null ? "The changes of node " + node
                             : "Changes per pool and kind", drawn.option(), json));
-                    counts.addAll(counts(kept, named, filters, node != null));
-                    List<BookChange> newest = new ArrayList<>(kept);
-                    newest.sort(Comparator.comparing(BookChange::at).reversed());
-                    int start = Math.min(offset, newest.size());
-                    int end = Math.min(start + PAGE, newest.size());
-                    for (BookChange c : newest.subList(start, end)) {
-                        rows.add(new Row(c, named.of(c), c.node() == null || node != null ? null : filters.nodeLane(c),
-                                c.id() == null ? null : filters.impact(c, offset), c.id() != null && c.id().equals(changeId)));
-                    }
-                    shown = end - start;
-                    total = newest.size();
-                    previous = start > 0 ? filters.page(Math.max(0, start - PAGE)) : null;
-                    next = end < newest.size() ? filters.page(end) : null;
+                    counts = ChangeCounts.of(kept, named, filters, node != null);
+                    table = table(kept, named, filters, offset, changeId);
                 }
                 if (node != null) {
-                    String stackCluster = cluster != null ? cluster
-                            : all.stream().map(BookChange::cluster).filter(Objects::nonNull).findFirst().orElse(null);
-                    stack = stack(node, stackCluster, days, viewer, page);
+                    stack = stack(node, cluster != null ? cluster
+                            : all.stream().map(BookChange::cluster).filter(Objects::nonNull).findFirst().orElse(null), days, viewer, page);
                 }
             }
             if (impactCall != null) {
-                Answer a = impactCall.join();
-                page.call(a.call());
-                if (!a.ok()) {
-                    page.message(a.refusal());
-                } else {
-                    impact = ChangeImpact.of(a.json());
-                    page.charts.add(Chart.of("impact-chart", "Failures per 1,000 GPU-hours before and after the change", impact.chart(), json));
-                }
+                impact = impact(impactCall.join(), page);
             }
         }
         return changes.data("page", page).data("filters", filters).data("allKinds", BookChange.KINDS).data("pools", pools)
-                .data("rows", rows).data("counts", counts).data("impact", impact).data("stack", stack).data("drawn", drawn)
-                .data("first", offset + 1).data("last", offset + shown).data("total", total)
-                .data("previous", previous).data("next", next).data("fleetLink", filters.fleet());
+                .data("rows", table.rows()).data("counts", counts).data("impact", impact).data("stack", stack).data("drawn", drawn)
+                .data("first", offset + 1).data("last", offset + table.shown()).data("total", table.total())
+                .data("previous", table.previous()).data("next", table.next()).data("fleetLink", filters.fleet());
     }
 
-    private ChangeTimeline.Drawn draw(List<BookChange> kept, NodePools pools, Filters filters, Days days, boolean oneNode, int offset) {
-        ChangeTimeline.Links links = new ChangeTimeline.Links() {
-            @Override
-            public String change(BookChange c) {
-                return oneNode || c.node() == null ? (c.id() == null ? null : filters.impact(c, offset)) : filters.nodeLane(c);
-            }
-
-            @Override
-            public String bucket(BookChange sample, Instant start, Instant end) {
-                return filters.narrowed(sample.kind(), oneNode ? null : pools.of(sample), start, end);
-            }
-        };
-        Comparator<BookChange> byKind = Comparator.comparingInt(c -> BookChange.KINDS.indexOf(c.kind()));
-        if (oneNode) {
-            return ChangeTimeline.of(kept, BookChange::kind, byKind, days.start(), days.end(), links);
+    /** A page of the changes, newest first, each leading to its node's lane and its impact. */
+    private static Table table(List<BookChange> kept, NodePools pools, ChangeFilters filters, int offset, String changeId) {
+        List<BookChange> newest = new ArrayList<>(kept);
+        newest.sort(Comparator.comparing(BookChange::at).reversed());
+        int start = Math.min(offset, newest.size());
+        int end = Math.min(start + PAGE, newest.size());
+        List<Row> rows = new ArrayList<>();
+        for (BookChange c : newest.subList(start, end)) {
+            rows.add(new Row(c, pools.of(c), c.node() == null || filters.node() != null ? null : filters.nodeLane(c),
+                    c.id() == null ? null : filters.impact(c, offset), c.id() != null && c.id().equals(changeId)));
         }
-        Comparator<BookChange> byPool = Comparator.comparing((BookChange c) -> !NodePools.CLUSTER_WIDE.equals(pools.of(c)))
-                .thenComparing(pools::of);
-        return ChangeTimeline.of(kept, c -> pools.of(c) + " · " + c.kind(), byPool.thenComparing(byKind), days.start(), days.end(), links);
+        return new Table(rows, end - start, newest.size(), start > 0 ? filters.page(Math.max(0, start - PAGE)) : null,
+                end < newest.size() ? filters.page(end) : null);
     }
 
-    /** Per pool and kind (per kind alone for one node): how many changes, on how many nodes, how many the suite's own. */
-    private static List<Count> counts(List<BookChange> kept, NodePools pools, Filters filters, boolean oneNode) {
-        record Key(String pool, int kind) {
+    private ChangeImpact impact(Answer a, Page page) {
+        page.call(a.call());
+        if (!a.ok()) {
+            page.message(a.refusal());
+            return null;
         }
-        Map<Key, List<BookChange>> grouped = new LinkedHashMap<>();
-        for (BookChange c : kept) {
-            grouped.computeIfAbsent(new Key(oneNode ? "" : pools.of(c), BookChange.KINDS.indexOf(c.kind())), k -> new ArrayList<>()).add(c);
-        }
-        List<Count> out = new ArrayList<>();
-        grouped.entrySet().stream()
-                .sorted(Comparator.comparing((Map.Entry<Key, List<BookChange>> e) -> !NodePools.CLUSTER_WIDE.equals(e.getKey().pool()))
-                        .thenComparing(e -> e.getKey().pool()).thenComparingInt(e -> e.getKey().kind()))
-                .forEach(e -> {
-                    List<BookChange> in = e.getValue();
-                    Set<String> nodes = new HashSet<>();
-                    int suite = 0;
-                    for (BookChange c : in) {
-                        if (c.node() != null) {
-                            nodes.add(c.cluster() + "/" + c.node());
-                        }
-                        suite += c.bySuite() ? 1 : 0;
-                    }
-                    String kind = in.get(0).kind();
-                    out.add(new Count(e.getKey().pool(), kind, in.size(), nodes.size(), suite, in.get(0).atText(),
-                            in.get(in.size() - 1).atText(), filters.narrowed(kind, oneNode ? null : e.getKey().pool(),
-                            filters.days().start(), filters.days().end())));
-                });
-        return out;
+        ChangeImpact impact = a.as(json, ChangeImpact.class);
+        page.charts.add(Chart.of("impact-chart", "Failures per 1,000 GPU-hours before and after the change", impact.chart(), json));
+        return impact;
     }
 
+    /** What the node's GPU stack offered at the window's end; null (and the page says why) when it is not known. */
     private GpuStackView stack(String node, String cluster, Days days, Viewer viewer, Page page) {
         if (cluster == null) {
             page.message(Message.info("What " + node + "'s GPU stack offered is not shown: its cluster is not known.",
@@ -290,35 +168,16 @@ public class ChangesResource {
             page.message(a.refusal());
             return null;
         }
-        return GpuStackView.of(a.json());
+        return GpuStackView.of(a.as(json, GpuStackAnswer.class));
     }
 
-    private static String empty(Days days, List<String> kinds, Filters filters) {
-        return "No " + (kinds.isEmpty() ? "change" : String.join(" or ", kinds) + " change") + (filters.node() != null ? " on " + filters.node() : "")
-                + (filters.pool() != null ? " in pool " + filters.pool() : "") + " between " + days.from() + " and " + days.to() + ".";
-    }
-
-    /** The kinds asked, comma-separated or repeated, each one the book holds. */
-    private static List<String> kinds(List<String> params, Page page) {
-        List<String> out = new ArrayList<>();
-        for (String value : params == null ? List.<String>of() : params) {
-            for (String part : value.split(",")) {
-                String k = part.strip().toUpperCase(Locale.ROOT);
-                if (k.isEmpty()) {
-                    continue;
-                }
-                if (!BookChange.KINDS.contains(k)) {
-                    page.message(Message.error("That kind of change is not offered", "kind must be one of " + String.join(", ", BookChange.KINDS)
-                            + ", got '" + part.strip() + "'.", "Pick kinds in the form above."));
-                    return List.of();
-                }
-                if (!out.contains(k)) {
-                    out.add(k);
-                }
-            }
+    /** The value when it matches {@code pattern}, else null with the page saying why. */
+    private static String readable(String text, Pattern pattern, Page page, String title, String detail, String hint) {
+        String value = blankToNull(text);
+        if (value != null && !pattern.matcher(value).matches()) {
+            page.message(Message.error(title, detail, hint));
         }
-        out.sort(Comparator.comparingInt(BookChange.KINDS::indexOf));
-        return out;
+        return value;
     }
 
     private static String blankToNull(String text) {

@@ -14,18 +14,12 @@ import io.quarkus.qute.TemplateData;
 @TemplateData
 public record Chart(String id, String label, RawString option) {
 
-    /** The console's series colours, in the order series take them ({@link Palette}). */
-    public static final java.util.List<String> PALETTE = Palette.SERIES;
-
     /** A chart of a typed option ({@link ChartOption}). */
     public static Chart of(String id, String label, ChartOption option, ObjectMapper json) {
-        return of(id, label, option.build(), json);
-    }
-
-    public static Chart of(String id, String label, Object option, ObjectMapper json) {
         try {
             // Safe inside a script element whatever the data: no '<', '>' or '&' survive as such.
-            String text = json.writeValueAsString(option).replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026");
+            String text = json.writeValueAsString(option.build()).replace("<", "\\u003c").replace(">", "\\u003e")
+                    .replace("&", "\\u0026");
             return new Chart(id, label, new RawString(text));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("chart option not serializable", e);

@@ -16,7 +16,7 @@ final class ChartOption {
     enum Tooltip { ITEM, AXIS, SHADOW }
 
     private final Map<String, Object> option = new LinkedHashMap<>();
-    private final List<Series> series = new ArrayList<>();
+    private final List<ChartSeries> series = new ArrayList<>();
 
     static ChartOption chart() {
         return new ChartOption();
@@ -51,6 +51,12 @@ final class ChartOption {
         return this;
     }
 
+    /** Categories across, their labels as ECharts spaces them: many days of a month. */
+    ChartOption categoriesAcross(List<String> categories) {
+        option.put("xAxis", Map.of("type", "category", "data", categories));
+        return this;
+    }
+
     /** Categories across, their labels slanted when there are more than {@code slantPast}. */
     ChartOption categoriesAcross(List<String> categories, int slantPast) {
         option.put("xAxis", Map.of("type", "category", "data", categories,
@@ -58,17 +64,17 @@ final class ChartOption {
         return this;
     }
 
+    /** Categories across with each point on its category rather than between two: a day's end, drawn as a line. */
+    ChartOption pointsAcross(List<String> categories) {
+        option.put("xAxis", Map.of("type", "category", "data", categories, "boundaryGap", false));
+        return this;
+    }
+
     /** Time across, from {@code min} to {@code max} (RFC 3339), either null to fit the data. */
     ChartOption timeAcross(String min, String max) {
         Map<String, Object> axis = new LinkedHashMap<>();
         axis.put("type", "time");
-        if (min != null) {
-            axis.put("min", min);
-        }
-        if (max != null) {
-            axis.put("max", max);
-        }
-        option.put("xAxis", axis);
+        option.put("xAxis", bounded(axis, min, max));
         return this;
     }
 
@@ -81,13 +87,45 @@ final class ChartOption {
 
     /** Values up, named by their unit; {@code max} null to fit the data. */
     ChartOption valuesUp(String unit, Number max) {
+        return valuesUp(unit, null, max);
+    }
+
+    /** Values up from {@code min} to {@code max}, named by their unit; either null to fit the data. */
+    ChartOption valuesUp(String unit, Number min, Number max) {
         Map<String, Object> axis = new LinkedHashMap<>();
         axis.put("type", "value");
         axis.put("name", unit);
+        option.put("yAxis", bounded(axis, min, max));
+        return this;
+    }
+
+    /** Values across (bars lying along lanes), named by their unit; {@code min} and {@code max} null to fit the data. */
+    ChartOption valuesAcross(String unit, Number min, Number max) {
+        Map<String, Object> axis = new LinkedHashMap<>();
+        axis.put("type", "value");
+        if (unit != null) {
+            axis.put("name", unit);
+            axis.put("nameLocation", "middle");
+            axis.put("nameGap", 28);
+        }
+        option.put("xAxis", bounded(axis, min, max));
+        return this;
+    }
+
+    /** The axis from {@code min} to {@code max}, either null to fit the data. */
+    private static Map<String, Object> bounded(Map<String, Object> axis, Object min, Object max) {
+        if (min != null) {
+            axis.put("min", min);
+        }
         if (max != null) {
             axis.put("max", max);
         }
-        option.put("yAxis", axis);
+        return axis;
+    }
+
+    /** Whole counts across (bars lying along lanes): no tick between two whole numbers. */
+    ChartOption countsAcross() {
+        option.put("xAxis", Map.of("type", "value", "minInterval", 1));
         return this;
     }
 
@@ -104,6 +142,15 @@ final class ChartOption {
         return this;
     }
 
+    /** Lanes down as {@link #lanesDown}, each lane's count written at its right end under {@code countsName}. */
+    ChartOption lanesDown(List<String> lanes, int labelWidth, List<String> counts, String countsName) {
+        lanesDown(lanes, labelWidth);
+        Object lanesAxis = option.get("yAxis");
+        option.put("yAxis", List.of(lanesAxis, Map.of("type", "category", "data", counts, "inverse", true, "position", "right",
+                "name", countsName, "nameLocation", "start", "axisTick", Map.of("show", false), "axisLine", Map.of("show", false))));
+        return this;
+    }
+
     /** Anything else ECharts reads at the option's top level, such as a heatmap's {@code visualMap}. */
     ChartOption set(String field, Object value) {
         option.put(field, value);
@@ -111,23 +158,23 @@ final class ChartOption {
     }
 
     /** A series of a kind the methods above do not draw (a pie, a heatmap). */
-    Series series(String type, String name, List<?> data) {
-        return add(new Series(name, type, data));
+    ChartSeries series(String type, String name, List<?> data) {
+        return add(new ChartSeries(name, type, data));
     }
 
-    Series bars(String name, List<?> data) {
-        return add(new Series(name, "bar", data).set("barMaxWidth", 40));
+    ChartSeries bars(String name, List<?> data) {
+        return add(new ChartSeries(name, "bar", data).set("barMaxWidth", 40));
     }
 
-    Series lines(String name, List<?> data) {
-        return add(new Series(name, "line", data).set("showSymbol", false));
+    ChartSeries lines(String name, List<?> data) {
+        return add(new ChartSeries(name, "line", data).set("showSymbol", false));
     }
 
-    Series marks(String name, List<?> data) {
-        return add(new Series(name, "scatter", data).set("symbolSize", 12));
+    ChartSeries marks(String name, List<?> data) {
+        return add(new ChartSeries(name, "scatter", data).set("symbolSize", 12));
     }
 
-    private Series add(Series s) {
+    private ChartSeries add(ChartSeries s) {
         s.owner = this;
         s.colour(Palette.series(series.size()));
         series.add(s);
@@ -137,78 +184,7 @@ final class ChartOption {
     /** The option as ECharts reads it; the series in the order they were added. */
     Map<String, Object> build() {
         Map<String, Object> out = new LinkedHashMap<>(option);
-        out.put("series", new ArrayList<>(series.stream().map(Series::build).toList()));
+        out.put("series", new ArrayList<>(series.stream().map(ChartSeries::build).toList()));
         return out;
-    }
-
-    /** One series: its name, kind, data and colour, and what it marks. */
-    static final class Series {
-        private final Map<String, Object> fields = new LinkedHashMap<>();
-        private ChartOption owner;
-
-        private Series(String name, String type, List<?> data) {
-            fields.put("name", name);
-            fields.put("type", type);
-            fields.put("color", null);
-            fields.put("data", data);
-        }
-
-        /** The colour its meaning names, instead of the palette's next; null for none (a heatmap's come from its scale). */
-        Series colour(String colour) {
-            if (colour == null) {
-                fields.remove("color");
-            } else {
-                fields.put("color", colour);
-            }
-            return this;
-        }
-
-        /** The chart the series belongs to, to go on building it. */
-        ChartOption done() {
-            return owner;
-        }
-
-        /** Stacked on the other series of the same stack. */
-        Series stack(String stack) {
-            return set("stack", stack);
-        }
-
-        Series width(int barMaxWidth) {
-            return set("barMaxWidth", barMaxWidth);
-        }
-
-        /** A line this thick, with a dot at each point: a span drawn as a band. */
-        Series band(int width) {
-            return set("lineStyle", Map.of("width", width)).set("symbol", "circle").set("symbolSize", width).set("showSymbol", true);
-        }
-
-        /** A dashed horizontal line at {@code y}, labelled. */
-        Series level(double y, String label, String colour) {
-            return set("markLine", Map.of("symbol", "none", "silent", true, "lineStyle", Map.of("color", colour, "type", "dashed"),
-                    "label", Map.of("formatter", label), "data", List.of(Map.of("yAxis", y))));
-        }
-
-        /** Spans shaded from each pair's first instant to its second, optionally labelled. */
-        Series shade(List<List<String>> spans, String colour, String label, String labelColour) {
-            List<Object> data = new ArrayList<>();
-            spans.forEach(s -> data.add(List.of(Map.of("xAxis", s.get(0)), Map.of("xAxis", s.get(1)))));
-            Map<String, Object> area = new LinkedHashMap<>();
-            area.put("silent", true);
-            area.put("itemStyle", Map.of("color", colour));
-            if (label != null) {
-                area.put("label", Map.of("show", true, "formatter", label, "color", labelColour));
-            }
-            area.put("data", data);
-            return set("markArea", area);
-        }
-
-        Series set(String field, Object value) {
-            fields.put(field, value);
-            return this;
-        }
-
-        private Map<String, Object> build() {
-            return new LinkedHashMap<>(fields);
-        }
     }
 }

@@ -3,7 +3,6 @@ package io.gpumeter.console;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
@@ -20,10 +19,10 @@ final class EvidenceAxis {
     private EvidenceAxis() {
     }
 
-    /** The chart's option, or null when no fact has an instant. */
-    static Map<String, Object> option(TriageView triage) {
+    /** The chart, or null when no fact has an instant. */
+    static ChartOption option(TriageView triage) {
         List<String> lanes = new ArrayList<>();
-        List<Map<String, Object>> marks = new ArrayList<>();
+        List<Object> marks = new ArrayList<>();
         Instant first = triage.at();
         Instant last = triage.at();
         for (TriageView.Evidence e : triage.evidence()) {
@@ -47,32 +46,18 @@ final class EvidenceAxis {
         }
         Instant from = first.minus(MARGIN);
         Instant to = last.plus(MARGIN);
-        Map<String, Object> series = new LinkedHashMap<>();
-        series.put("name", "evidence");
-        series.put("type", "scatter");
-        series.put("symbolSize", 13);
-        series.put("color", Palette.BLUE);
-        series.put("data", marks);
+        ChartOption chart = ChartOption.chart()
+                // the tooltip's template encodes the fact, a tenant's text, as HTML text
+                .set("tooltip", Map.of("trigger", "item", "formatter", "{b}", "confine", true,
+                        "extraCssText", "max-width: 480px; white-space: normal;"))
+                .legend().grid(110, 60, 48, 60).timeAcross(Format.rfc3339(from), Format.rfc3339(to)).lanesDown(lanes, 0).zoomInTime();
+        ChartSeries evidence = chart.marks("evidence", marks).set("symbolSize", 13).colour(Palette.BLUE);
         if (triage.at() != null) {
-            series.put("markLine", Map.of("silent", true, "symbol", List.of("none", "none"),
-                    "lineStyle", Map.of("color", Palette.RED, "type", "dashed"),
-                    // the lanes run top down, so the line's start is its top, clear of the time axis's labels
-                    "label", Map.of("formatter", "triaged", "position", "start"),
-                    "data", List.of(Map.of("xAxis", Format.rfc3339(triage.at())))));
+            // the lanes run top down, so the line's start is its top, clear of the time axis's labels
+            evidence.at(Format.rfc3339(triage.at()), "triaged", Palette.RED);
         }
-        Map<String, Object> option = new LinkedHashMap<>();
-        // the tooltip's template encodes the fact, a tenant's text, as HTML text
-        option.put("tooltip", Map.of("trigger", "item", "formatter", "{b}", "confine", true, "extraCssText", "max-width: 480px; white-space: normal;"));
-        option.put("legend", Map.of("top", 0, "type", "scroll"));
-        option.put("grid", Map.of("left", 110, "right", 60, "top", 48, "bottom", 60));
-        option.put("xAxis", Map.of("type", "time", "min", Format.rfc3339(from), "max", Format.rfc3339(to)));
-        option.put("yAxis", Map.of("type", "category", "data", lanes, "inverse", true));
-        option.put("dataZoom", List.of(Map.of("type", "slider", "xAxisIndex", 0, "height", 18, "bottom", 8),
-                Map.of("type", "inside", "xAxisIndex", 0)));
-        option.put("series", new ArrayList<>(List.of(series)));
         // the legend names the changes' kinds by colour and the tooltip tells each: no labels on the time axis
-        ChangeMarks.add(option, triage.changes(), from, to, false);
-        return option;
+        return ChangeMarks.added(chart, triage.changes(), from, to, false);
     }
 
     /** The chart's height for its lanes. */

@@ -30,7 +30,7 @@ final class FailureTimeline {
 
     /** The chart's option, its lanes, and how many change marks it carries. */
     @TemplateData
-    public record Drawn(Map<String, Object> option, int lanes, int marked) {
+    public record Drawn(ChartOption option, int lanes, int marked) {
 
         public int height() {
             return Math.max(250, 150 + 30 * lanes);
@@ -66,6 +66,6 @@ final class FailureTimeline {
                 // failures and the changes before them are minutes apart in a window of days: zoom in to tell them apart
                 .zoomInTime().timeAcross(Format.rfc3339(from), Format.rfc3339(to)).lanesDown(List.copyOf(causes), 150);
         byState.forEach((state, points) -> chart.marks(state, points).colour(COLOURS.get(state)));
-        return new Drawn(chart.build(), causes.size(), 0);
+        return new Drawn(chart, causes.size(), 0);
     }
 }

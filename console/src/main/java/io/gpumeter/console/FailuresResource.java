@@ -89,8 +89,8 @@ public class FailuresResource {
                 page.call(inWindow.call());
                 if (!inWindow.ok()) {
                     page.message(inWindow.refusal());
-                } else if (inWindow.json().size() > 0) {
-                    timeline = timeline(inWindow, days, viewer, page);
+                } else {
+                    timeline = timeline(inWindow.listOf(json, Incident.class), inWindow.total(), days, viewer, page);
                 }
                 incidents = incidents(openCall.join(), offset, "/failures?from=" + days.from() + "&to=" + days.to() + "&groupBy=" + by, page);
             }
@@ -141,10 +141,13 @@ public class FailuresResource {
      * The window's failures on a time axis, one lane per cause, with the changes of the nodes they happened on (and
      * their clusters' cluster-wide ones) marked, from one bulk read of the change book.
      */
-    private FailureTimeline.Drawn timeline(Answer inWindow, Days days, Viewer viewer, Page page) {
-        List<Incident> incidents = inWindow.listOf(json, Incident.class);
-        if (inWindow.total() != null && inWindow.total() > incidents.size()) {
-            page.message(Message.info("The timeline draws the first " + incidents.size() + " of the " + inWindow.total()
+    /** The failures that started in the window on a time axis, with their nodes' changes; null when none did. */
+    private FailureTimeline.Drawn timeline(List<Incident> incidents, Long total, Days days, Viewer viewer, Page page) {
+        if (incidents.isEmpty()) {
+            return null;
+        }
+        if (total != null && total > incidents.size()) {
+            page.message(Message.info("The timeline draws the first " + incidents.size() + " of the " + total
                     + " failures that started in the window.", "Pick a shorter window above to see them all in time."));
         }
         List<ChangeReads.Scope> scopes = new ArrayList<>();

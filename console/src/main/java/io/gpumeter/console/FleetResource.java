@@ -2,6 +2,7 @@ package io.gpumeter.console;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.gpumeter.common.fact.UsageField;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
@@ -67,12 +68,15 @@ public class FleetResource {
     @Blocking
     public TemplateInstance fleet(@CookieParam(Session.COOKIE) String cookie, @QueryParam("at") String atText,
                                   @QueryParam("colour") String colour, @QueryParam("offset") String offsetText,
+                                  @QueryParam("groupBy") String groupByText, @QueryParam("group") String group,
                                   @Context UriInfo uri) {
         Viewer viewer = session.require(cookie, uri);
         Page page = new Page("Fleet", "fleet", viewer);
         Instant at = at(atText, page);
         int offset = Offsets.of(offsetText, "offset", page);
-        FleetLayout layout = at == null || page.refused() ? null : layout(viewer, at, offset, page);
+        String groupBy = "model".equals(groupByText) ? "model" : "pool";
+        String drill = group == null || group.isBlank() ? null : group;
+        FleetLayout layout = at == null || page.refused() ? null : layout(viewer, at, offset, groupBy, drill, page);
         if (layout != null && layout.totalNodes() == 0) {
             page.message(Message.info("No GPU node was known at " + Format.rfc3339(at) + ".",
                     "Choose a later instant, or feed the collector (./gpumeter up --demo runs a simulated fleet)."));
@@ -87,20 +91,25 @@ public class FleetResource {
                     uuid -> "/fleet/card?uuid=" + Format.query(uuid) + "&at=" + instant), json));
         }
         Instant shown = at != null ? at : Instant.now().truncatedTo(ChronoUnit.SECONDS);
-        String here = "/fleet?at=" + Format.query(Format.rfc3339(shown)) + (byUse ? "&colour=used" : "");
+        String all = "/fleet?at=" + Format.query(Format.rfc3339(shown)) + (byUse ? "&colour=used" : "")
+                + ("pool".equals(groupBy) ? "" : "&groupBy=" + groupBy);
+        String here = all + (drill == null ? "" : "&group=" + Format.query(drill));
         boolean more = layout != null && offset + nodes.size() < layout.totalNodes();
         return fleet.data("page", page).data("layout", layout).data("nodes", nodes).data("byUse", byUse)
                 .data("at", Format.rfc3339(shown)).data("atMinute", Format.minute(shown))
-                .data("chartHeight", nodes.size() * 56 + 110)
+                .data("chartHeight", nodes.size() * 56 + 110).data("groupBy", groupBy).data("group", drill)
+                .data("allNodes", all)
                 .data("previous", offset > 0 ? here + "&offset=" + Math.max(0, offset - NODES_PER_PAGE) : null)
                 .data("next", more ? here + "&offset=" + (offset + NODES_PER_PAGE) : null)
                 .data("first", offset + 1).data("last", offset + nodes.size());
     }
 
     /** A page of the ledger's layout at the instant; null when it was refused (the page says why). */
-    private FleetLayout layout(Viewer viewer, Instant at, int offset, Page page) {
+    private FleetLayout layout(Viewer viewer, Instant at, int offset, String groupBy, String group, Page page) {
         Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/fleet/occupants?at=" + Format.query(Format.rfc3339(at))
-                + "&layout=true&limit=" + NODES_PER_PAGE + "&offset=" + offset, viewer.token()).join();
+                + "&layout=true" + ("pool".equals(groupBy) ? "" : "&groupBy=" + groupBy) // pool is the ledger's default
+                + (group == null ? "" : "&group=" + Format.query(group))
+                + "&limit=" + NODES_PER_PAGE + "&offset=" + offset, viewer.token()).join();
         page.call(answer.call());
         if (!answer.ok()) {
             page.message(answer.refusal());
@@ -122,7 +131,7 @@ public class FleetResource {
         }
         // every field a minute: the activity of each minute is the suite's one rule over them (ActivityCurve)
         Map<String, Object> body = Map.of("from", Format.rfc3339(at.minus(USED_OVER)), "to", Format.rfc3339(at),
-                "gpus", uuids);
+                "gpus", uuids, "fields", UsageField.ACTIVITY.stream().map(Enum::name).toList());
         Answer answer;
         try {
             answer = upstream.postJson(Backend.LEDGER, "/api/v1/usage/series", json.writeValueAsString(body), viewer.token()).join();

@@ -1,6 +1,5 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.common.problem.Params;
 
@@ -42,6 +41,11 @@ public final class Format {
         return share.multiply(BigDecimal.valueOf(100)).setScale(1, RoundingMode.HALF_EVEN).toPlainString() + " %";
     }
 
+    /** A number as it is, without trailing zeros: {@code 500}, {@code 99.5}; empty when absent. */
+    public static String plain(BigDecimal value) {
+        return value == null ? "" : value.stripTrailingZeros().toPlainString();
+    }
+
     /** A duration in seconds as people say it: {@code 42 s}, {@code 12 min 5 s}, {@code 3 h 20 min}, {@code 2 d 4 h}. */
     public static String duration(BigDecimal seconds) {
         if (seconds == null) {
@@ -58,29 +62,6 @@ public final class Format {
             return s / 3600 + " h" + (s % 3600 / 60 != 0 ? " " + s % 3600 / 60 + " min" : "");
         }
         return s / 86_400 + " d" + (s % 86_400 / 3600 != 0 ? " " + s % 86_400 / 3600 + " h" : "");
-    }
-
-    /** The number, or null when the field is absent or null. */
-    public static BigDecimal decimalOrNull(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : decimal(node, field);
-    }
-
-    public static BigDecimal decimal(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        if (value == null || value.isNull()) {
-            return BigDecimal.ZERO;
-        }
-        try {
-            return value.isNumber() ? value.decimalValue() : new BigDecimal(value.asText());
-        } catch (NumberFormatException e) {
-            return BigDecimal.ZERO;
-        }
-    }
-
-    public static String text(JsonNode node, String field) {
-        JsonNode value = node.get(field);
-        return value == null || value.isNull() ? null : value.asText();
     }
 
     public static String query(String value) {

@@ -1,6 +1,5 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.problem.InvalidInput;
 import io.gpumeter.common.problem.Params;
@@ -62,7 +61,7 @@ public class HoursResource {
         String view = choice("view", viewText, VIEWS, page);
         String dim = choice("groupBy", groupText, GROUPS, page);
         List<Row> rows = List.of();
-        List<CostSeries.Line> lines = List.of();
+        List<BillingAnswers.Line> lines = List.of();
         String currency = "";
         String zone = "";
         if (month != null && view != null && dim != null) {
@@ -72,28 +71,29 @@ public class HoursResource {
                     + "&format=json&groupBy=" + dim, viewer.token());
             Answer seriesAnswer = upstream.getJson(Backend.BILLING, "/api/v1/reports/series?month=" + month + "&bucket=" + view
                     + "&groupBy=" + dim, viewer.token()).join();
-            String[] window = BillingMonth.window(seriesAnswer, month);
-            if (window[2] != null) {
-                page.message(Message.info("Billing did not say where its month begins and ends.", window[2]));
+            CostSeries series = seriesAnswer.ok() ? new CostSeries(seriesAnswer.as(json, BillingAnswers.Series.class)) : null;
+            BillingMonth window = BillingMonth.of(series == null ? null : series.answer, month);
+            if (window.note() != null) {
+                page.message(Message.info("Billing did not say where its month begins and ends.", window.note()));
             }
-            CompletableFuture<Answer> gpuHours = upstream.getJson(Backend.LEDGER, "/api/v1/gpu-hours?from=" + Format.query(window[0])
-                    + "&to=" + Format.query(window[1]) + "&groupBy=" + dim, viewer.token());
-            Answer seriesCall = view.equals("month") ? null : seriesAnswer;
-            if (seriesCall == null) {
+            CompletableFuture<Answer> gpuHours = upstream.getJson(Backend.LEDGER, "/api/v1/gpu-hours?from=" + Format.query(window.from())
+                    + "&to=" + Format.query(window.to()) + "&groupBy=" + dim, viewer.token());
+            boolean perMonth = view.equals("month");
+            if (perMonth) {
                 page.call(seriesAnswer.call());
             }
             Answer h = gpuHours.join();
             Answer r = report.join();
             page.call(h.call());
             page.call(r.call().withCsv("/hours/report.csv?month=" + month));
-            MonthlyCost cost = r.ok() ? new MonthlyCost(r.json(), dim) : null;
+            MonthlyCost cost = r.ok() ? new MonthlyCost(r.listOf(json, BillingAnswers.MonthlyLine.class)) : null;
             if (cost != null) {
                 currency = cost.currency;
             }
             if (!h.ok()) {
                 page.message(h.refusal());
             } else {
-                rows = HoursRows.rows(h.json(), cost, dim);
+                rows = HoursRows.rows(h.listOf(json, HoursRows.GroupHours.class), cost, dim);
             }
             if (!r.ok()) {
                 page.message(r.refusal());
@@ -102,17 +102,15 @@ public class HoursResource {
                 page.message(Message.info("No GPU-hours were allocated in " + month + (viewer.tenant() != null ? " to " + viewer.tenant() : "") + ".",
                         "Pick another month above; the ledger counts hours once the collector has seen pods holding GPUs."));
             }
-            if (seriesCall != null) {
-                Answer a = seriesCall;
-                page.call(a.call());
-                if (!a.ok()) {
-                    page.message(a.refusal());
+            if (!perMonth) {
+                page.call(seriesAnswer.call());
+                if (!seriesAnswer.ok()) {
+                    page.message(seriesAnswer.refusal());
                 } else if (!rows.isEmpty()) {
-                    CostSeries series = new CostSeries(a.json());
                     List<String> order = series.order(rows.stream().map(Row::tenant).toList());
-                    lines = series.lines;
-                    zone = series.timeZone;
-                    currency = currency.isEmpty() ? series.currency : currency;
+                    lines = series.lines();
+                    zone = series.timeZone();
+                    currency = currency.isEmpty() ? series.currency() : currency;
                     page.charts.add(Chart.of("hours-chart", "GPU-hours per " + view + ": used and idle per " + dim + " make up allocated",
                             series.hoursChart(order), json));
                     page.charts.add(Chart.of("cost-chart", "Cost per " + view + " and " + dim, series.costChart(order), json));

@@ -1,93 +1,65 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.qute.TemplateData;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 
 /**
- * A month's hours and energy per group from the ledger beside their cost, energy cost and CO2e from billing's monthly
- * report, and their charts.
+ * A month's hours and energy per group from the ledger ({@code GET /api/v1/gpu-hours}) beside their cost, energy cost
+ * and CO2e from billing's monthly report ({@link MonthlyCost}), and their charts.
  */
 final class HoursRows {
 
     private HoursRows() {
     }
 
-    /**
-     * One group's month (a tenant, team or project); {@code energyKWh} is what its units drew (ledger),
-     * {@code energyCost} and {@code co2eKg} billing's figures for it, null where billing's cards give none.
-     */
-    @TemplateData
-    public record Row(String tenant, BigDecimal allocated, BigDecimal used, BigDecimal idle, String coverage,
-                      String confidence, BigDecimal allocatedCost, BigDecimal usedCost, BigDecimal idleCost, boolean priced,
-                      BigDecimal energyKWh, BigDecimal energyCost, BigDecimal co2eKg) {
-        public String allocatedText() {
-            return Format.number(allocated);
-        }
+    /** One group's hours as the ledger answers them; {@code group} names it by each dimension asked. */
+    @RegisterForReflection
+    record GroupHours(String key, Map<String, String> group, BigDecimal allocatedGpuHours, BigDecimal usedGpuHours,
+                      BigDecimal idleGpuHours, BigDecimal usageCoverage, String usageConfidence, BigDecimal energyKWh) {
 
-        public String usedText() {
-            return Format.number(used);
-        }
-
-        public String idleText() {
-            return Format.number(idle);
-        }
-
-        public String allocatedCostText() {
-            return priced ? Format.number(allocatedCost) : "";
-        }
-
-        public String usedCostText() {
-            return priced ? Format.number(usedCost) : "";
-        }
-
-        public String idleCostText() {
-            return priced ? Format.number(idleCost) : "";
-        }
-
-        public String energyText() {
-            return Format.number(energyKWh);
-        }
-
-        public String energyCostText() {
-            return priced ? Format.number(energyCost) : "";
-        }
-
-        public String co2eText() {
-            return priced ? Format.number(co2eKg) : "";
+        String name(String dimension) {
+            String name = group == null ? null : group.get(dimension);
+            return name != null ? name : key;
         }
     }
 
+    /**
+     * One group's month (a tenant, team or project); {@code energyKWh} is what its units drew (ledger),
+     * {@code energyCost} and {@code co2eKg} billing's figures for it, null where billing's cards give none; the cost
+     * cells stay empty unless {@code priced} (billing answered).
+     */
+    @TemplateData
+    public record Row(String tenant, BigDecimal allocated, BigDecimal used, BigDecimal idle, BigDecimal coverage,
+                      String confidence, BigDecimal allocatedCost, BigDecimal usedCost, BigDecimal idleCost, boolean priced,
+                      BigDecimal energyKWh, BigDecimal energyCost, BigDecimal co2eKg) {
+    }
+
     /** @param cost billing's report per group, or null when billing did not answer (the cost cells stay empty) */
-    static List<Row> rows(JsonNode hours, MonthlyCost cost, String dimension) {
+    static List<Row> rows(List<GroupHours> hours, MonthlyCost cost, String dimension) {
         List<Row> rows = new ArrayList<>();
-        for (JsonNode h : hours) {
-            String tenant = Format.text(h.path("group"), dimension);
-            if (tenant == null) {
-                tenant = Format.text(h, "key");
-            }
-            MonthlyCost.Figures c = cost == null ? MonthlyCost.Figures.NONE
-                    : cost.byGroup.getOrDefault(tenant, MonthlyCost.Figures.NONE);
-            rows.add(new Row(tenant, Format.decimal(h, "allocatedGpuHours"), Format.decimal(h, "usedGpuHours"),
-                    Format.decimal(h, "idleGpuHours"), Format.percent(Format.decimal(h, "usageCoverage")),
-                    Format.text(h, "usageConfidence"), c.allocated(), c.used(), c.idle(), cost != null,
-                    Format.decimal(h, "energyKWh"), c.energyCost(), c.co2eKg()));
+        for (GroupHours h : hours) {
+            String group = h.name(dimension);
+            MonthlyCost.Figures c = cost == null ? MonthlyCost.Figures.NONE : cost.of(group);
+            rows.add(new Row(group, zero(h.allocatedGpuHours()), zero(h.usedGpuHours()), zero(h.idleGpuHours()),
+                    zero(h.usageCoverage()), h.usageConfidence(), c.allocated(), c.used(), c.idle(), cost != null,
+                    zero(h.energyKWh()), c.energyCost(), c.co2eKg()));
         }
-        rows.sort((a, b) -> b.allocated().compareTo(a.allocated()));
+        rows.sort(Comparator.comparing(Row::allocated).reversed());
         return rows;
     }
 
     /** The rows summed: the month's table foot. */
     static Row total(List<Row> rows) {
-        Row sum = new Row("all", BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, "", "", BigDecimal.ZERO,
+        Row sum = new Row("all", BigDecimal.ZERO, BigDecimal.ZERO, BigDecimal.ZERO, null, "", BigDecimal.ZERO,
                 BigDecimal.ZERO, BigDecimal.ZERO, false, BigDecimal.ZERO, null, null);
         for (Row r : rows) {
-            sum = new Row("all", sum.allocated.add(r.allocated), sum.used.add(r.used), sum.idle.add(r.idle), "", "",
+            sum = new Row("all", sum.allocated.add(r.allocated), sum.used.add(r.used), sum.idle.add(r.idle), null, "",
                     sum.allocatedCost.add(r.allocatedCost), sum.usedCost.add(r.usedCost), sum.idleCost.add(r.idleCost),
                     sum.priced || r.priced, sum.energyKWh.add(r.energyKWh), MonthlyCost.sum(sum.energyCost, r.energyCost),
                     MonthlyCost.sum(sum.co2eKg, r.co2eKg));
@@ -95,34 +67,27 @@ final class HoursRows {
         return sum;
     }
 
-    static Map<String, Object> hoursChart(List<Row> rows) {
-        List<String> tenants = rows.stream().map(Row::tenant).toList();
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 60, "right", 20, "top", 36, "bottom", 40));
-        option.put("xAxis", Map.of("type", "category", "data", tenants, "axisLabel", Map.of("interval", 0)));
-        option.put("yAxis", Map.of("type", "value", "name", "GPU-hours"));
-        option.put("series", List.of(
-                Map.of("name", "used", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", Palette.BLUE,
-                        "data", rows.stream().map(r -> r.used().doubleValue()).toList()),
-                Map.of("name", "idle", "type", "bar", "barMaxWidth", 90, "stack", "allocated", "color", Palette.ORANGE,
-                        "data", rows.stream().map(r -> r.idle().doubleValue()).toList())));
-        return option;
+    /** Per group, its used hours under its idle hours: the allocation in all. */
+    static ChartOption hoursChart(List<Row> rows) {
+        ChartOption chart = ChartOption.chart().tooltip(ChartOption.Tooltip.SHADOW).legend().grid(60, 20, 36, 40)
+                .categoriesAcross(rows.stream().map(Row::tenant).toList(), Integer.MAX_VALUE).valuesUp("GPU-hours", null);
+        chart.bars("used", rows.stream().map(r -> r.used().doubleValue()).toList()).stack("allocated").width(90).colour(Palette.BLUE);
+        chart.bars("idle", rows.stream().map(r -> r.idle().doubleValue()).toList()).stack("allocated").width(90).colour(Palette.ORANGE);
+        return chart;
     }
 
-    static Map<String, Object> costChart(List<Row> rows, String currency) {
-        Map<String, Object> option = new LinkedHashMap<>();
-        option.put("tooltip", Map.of("trigger", "axis", "axisPointer", Map.of("type", "shadow")));
-        option.put("legend", Map.of("top", 0));
-        option.put("grid", Map.of("left", 60, "right", 20, "top", 36, "bottom", 40));
-        option.put("xAxis", Map.of("type", "category", "data", rows.stream().map(Row::tenant).toList(), "axisLabel", Map.of("interval", 0)));
-        option.put("yAxis", Map.of("type", "value", "name", currency));
-        option.put("series", List.of(
-                Map.of("name", "used cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", Palette.GREEN,
-                        "data", rows.stream().map(r -> r.usedCost().doubleValue()).toList()),
-                Map.of("name", "idle cost", "type", "bar", "barMaxWidth", 90, "stack", "cost", "color", Palette.PALE_GREEN,
-                        "data", rows.stream().map(r -> r.idleCost().doubleValue()).toList())));
-        return option;
+    /** Per group, its used cost under its idle cost, in billing's currency. */
+    static ChartOption costChart(List<Row> rows, String currency) {
+        ChartOption chart = ChartOption.chart().tooltip(ChartOption.Tooltip.SHADOW).legend().grid(60, 20, 36, 40)
+                .categoriesAcross(rows.stream().map(Row::tenant).toList(), Integer.MAX_VALUE).valuesUp(currency, null);
+        chart.bars("used cost", rows.stream().map(r -> r.usedCost().doubleValue()).toList()).stack("cost").width(90)
+                .colour(Palette.GREEN);
+        chart.bars("idle cost", rows.stream().map(r -> r.idleCost().doubleValue()).toList()).stack("cost").width(90)
+                .colour(Palette.PALE_GREEN);
+        return chart;
+    }
+
+    private static BigDecimal zero(BigDecimal value) {
+        return value == null ? BigDecimal.ZERO : value;
     }
 }

@@ -1,6 +1,5 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -57,7 +56,7 @@ public class IdleResource {
             groupBy = null;
         }
         List<IdleRows.Row> rows = List.of();
-        JsonNode thresholds = null;
+        IdleAnswer.Thresholds thresholds = null;
         if (days.readable() && groupBy != null) {
             Answer answer = upstream.getJson(Backend.LEDGER, "/api/v1/idle?" + days.query() + "&groupBy=" + groupBy,
                     viewer.token()).join();
@@ -65,8 +64,9 @@ public class IdleResource {
             if (!answer.ok()) {
                 page.message(answer.refusal());
             } else {
-                rows = IdleRows.of(answer.json(), groupBy);
-                thresholds = answer.json().get("causeThresholds");
+                IdleAnswer idleAnswer = answer.as(json, IdleAnswer.class);
+                rows = IdleRows.of(idleAnswer, groupBy);
+                thresholds = idleAnswer.causeThresholds();
                 if (rows.isEmpty()) {
                     page.message(Message.info("No card was known between " + days.from() + " and " + days.to() + ".",
                             "Pick another window above; the ledger splits the time of the cards the collector has seen."));
@@ -79,7 +79,7 @@ public class IdleResource {
         return idle.data("page", page).data("rows", rows).data("from", days.from().toString()).data("to", days.to().toString())
                 .data("groupBy", groupBy == null ? "tenant" : groupBy)
                 .data("parts", IdleRows.PARTS.stream().map(IdleRows.Part::label).toList())
-                .data("causes", IdleRows.CAUSES.stream().map(IdleRows.Part::label).toList())
+                .data("causes", IdleRows.CAUSES)
                 .data("thresholds", IdleThresholdsNote.of(thresholds))
                 .data("chartHeight", Math.max(240, rows.size() * 34 + 150));
     }

@@ -19,12 +19,29 @@ final class JitterAnswers {
     private JitterAnswers() {
     }
 
-    /** A jitter event, as the list gives it and, with its evidence, as one event's read does. */
+    /** A jitter event as the list gives it: when, how bad, and its top suspect. */
     @TemplateData
     @RegisterForReflection
-    record Event(long id, String cluster, String service, String namespace, String slo, String sli, String start, String end,
-                 int badMinutes, BigDecimal peakP99Ms, BigDecimal limitMs, String topSuspect, BigDecimal topSuspectScore,
-                 String curveFrom, String curveTo, List<Pod> pods, List<Neighbour> neighbours, List<LatencyMinute> latency,
+    record Listed(long id, String service, String namespace, String slo, String sli, String start, String end,
+                  int badMinutes, BigDecimal peakP99Ms, BigDecimal limitMs, String topSuspect, BigDecimal topSuspectScore) {
+
+        /** The service as it is known, "namespace/name" (its name alone for an event stored before namespaces counted). */
+        public String known() {
+            return namespace == null || service == null ? service : namespace + "/" + service;
+        }
+
+        /** The service's triage at the event's start (the list names no cluster); null without a namespace. */
+        public String triage() {
+            return service == null || namespace == null ? null : TriageSubject.link("service", namespace, service, null,
+                    start == null ? null : Format.instant(start).orElse(null));
+        }
+    }
+
+    /** One jitter event with its evidence, as its own read gives it. */
+    @TemplateData
+    @RegisterForReflection
+    record Event(long id, String service, String namespace, String slo, String sli, String start, String end,
+                 int badMinutes, BigDecimal peakP99Ms, BigDecimal limitMs, String curveFrom, String curveTo, List<Pod> pods, List<Neighbour> neighbours, List<LatencyMinute> latency,
                  List<Suspect> suspects, List<String> gaps, List<Pressure> pressures, List<Unmeasured> unmeasured) {
 
         /** The service as it is known, "namespace/name" (its name alone for an event stored before namespaces counted). */
@@ -32,9 +49,9 @@ final class JitterAnswers {
             return namespace == null || service == null ? service : namespace + "/" + service;
         }
 
-        /** The service's triage at the event's start; null without a namespace, which a service needs. */
+        /** The service's triage at the event's start (slo-service names no cluster); null without a namespace. */
         public String triage() {
-            return service == null || namespace == null ? null : TriageSubject.link("service", namespace, service, cluster,
+            return service == null || namespace == null ? null : TriageSubject.link("service", namespace, service, null,
                     start == null ? null : Format.instant(start).orElse(null));
         }
 

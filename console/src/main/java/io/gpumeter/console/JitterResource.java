@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.console.JitterAnswers.Bucket;
 import io.gpumeter.console.JitterAnswers.Event;
 import io.gpumeter.console.JitterAnswers.Interference;
+import io.gpumeter.console.JitterAnswers.Listed;
 import io.gpumeter.console.JitterAnswers.Neighbour;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
@@ -59,7 +60,7 @@ public class JitterResource {
 
     /** An event in the list. */
     @TemplateData
-    public record Row(long id, String link, Event e, String suspect, boolean chosen) {
+    public record Row(long id, String link, Listed e, String suspect, boolean chosen) {
     }
 
     /** A ranked suspect and why, in the page's words. */
@@ -104,13 +105,13 @@ public class JitterResource {
             if (!list.ok()) {
                 page.message(list.refusal());
             } else {
-                List<Event> events = list.listOf(json, Event.class);
+                List<Listed> events = list.listOf(json, Listed.class);
                 more = events.size() > PAGE;
                 events = more ? events.subList(0, PAGE) : events;
                 if (chosen == null && !events.isEmpty()) {
                     chosen = events.get(0).id();
                 }
-                for (Event e : events) {
+                for (Listed e : events) {
                     String top = e.topSuspect() == null ? "" : e.topSuspect()
                             + (e.topSuspectScore() != null ? " (" + PageFormats.ratio(e.topSuspectScore()) + ")" : "");
                     rows.add(new Row(e.id(), base + "&offset=" + offset + "&event=" + e.id(), e, top, chosen != null && e.id() == chosen));

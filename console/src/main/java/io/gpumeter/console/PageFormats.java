@@ -41,6 +41,11 @@ final class PageFormats {
         return value == null ? "" : Format.query(value);
     }
 
+    /** A number as it came, without trailing zeros: {@code 500}, {@code 99.5}. */
+    static String plain(BigDecimal value) {
+        return Format.plain(value);
+    }
+
     /** Two decimals, no separators: {@code 2.70}, a ratio or a score. */
     static String ratio(BigDecimal value) {
         return value == null ? "" : value.setScale(2, RoundingMode.HALF_EVEN).toPlainString();

@@ -1,12 +1,13 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.node.JsonNodeFactory;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.qute.TemplateData;
 import jakarta.ws.rs.core.MultivaluedMap;
 
 import java.math.BigDecimal;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 
 /**
  * The review form's fieldsets for the two prevention items a person fills in by hand — an alert threshold built from
@@ -44,12 +45,14 @@ final class PreventionFields {
         }
 
         /** The item, or null with the problem added when a part cannot be read. */
-        ObjectNode item(List<String> problems) {
-            ObjectNode o = JsonNodeFactory.instance.objectNode().put("kind", "ALERT_THRESHOLD");
+        Map<String, Object> item(List<String> problems) {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("kind", "ALERT_THRESHOLD");
             put(o, "alert", alert);
             put(o, "metric", metric);
             if (!matchers.isEmpty()) {
-                ObjectNode m = o.putObject("matchers");
+                Map<String, String> m = new LinkedHashMap<>();
+                o.put("matchers", m);
                 for (String pair : matchers.split(",")) {
                     int eq = pair.indexOf('=');
                     if (eq <= 0) {
@@ -63,10 +66,7 @@ final class PreventionFields {
             put(o, "range", range);
             put(o, "aggregate", aggregate);
             if (!by.isEmpty()) {
-                var labels = o.putArray("by");
-                for (String label : by.split(",")) {
-                    labels.add(label.strip());
-                }
+                o.put("by", Stream.of(by.split(",")).map(String::strip).toList());
             }
             put(o, "comparison", comparison);
             if (!threshold.isEmpty()) {
@@ -100,8 +100,9 @@ final class PreventionFields {
             return !policy.isEmpty();
         }
 
-        ObjectNode item() {
-            ObjectNode o = JsonNodeFactory.instance.objectNode().put("kind", "ADMISSION_POLICY");
+        Map<String, Object> item() {
+            Map<String, Object> o = new LinkedHashMap<>();
+            o.put("kind", "ADMISSION_POLICY");
             put(o, "policy", policy);
             put(o, "namespace", namespace);
             put(o, "resource", resource);
@@ -113,7 +114,7 @@ final class PreventionFields {
         }
     }
 
-    private static void put(ObjectNode o, String field, String value) {
+    private static void put(Map<String, Object> o, String field, String value) {
         if (!value.isEmpty()) {
             o.put(field, value);
         }

@@ -1,14 +1,15 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.qute.TemplateData;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.stream.Collectors;
 
 /**
- * A prevention item of a review as alert-service serves it (its {@code kind} and the fields it was given), said in
- * one line, with what it exports as and the console's link that downloads that export with the viewer's token.
+ * A prevention item of a review ({@link ReviewView.Item}) said in one line, with what it exports as and the console's
+ * link that downloads that export with the viewer's token.
  *
  * @param exportsAs e.g. {@code PrometheusRule (YAML)}
  * @param link      the console's download of the export; null when the item carries no number
@@ -16,17 +17,21 @@ import java.util.List;
 @TemplateData
 public record PreventionView(String kind, String summary, String description, String exportsAs, String link) {
 
-    static PreventionView of(JsonNode item, String incidentId, int version) {
-        String kind = String.valueOf(Format.text(item, "kind"));
+    /** What an acceptance assertion measures and its bound, in the order they are named. */
+    private static final List<String> MEASURED = List.of("metric", "sli");
+    private static final List<String> BOUNDS = List.of("maxMs", "max", "min", "maxRatio", "minRatio", "within");
+
+    static PreventionView of(ReviewView.Item item, String incidentId, int version) {
+        String kind = String.valueOf(item.kind());
         String summary = switch (kind) {
-            case "ALERT_THRESHOLD" -> "alert " + Format.text(item, "alert") + " (" + Format.text(item, "severity") + ") when "
-                    + text(item, "expr", Format.text(item, "metric")) + " for " + Format.text(item, "for");
+            case "ALERT_THRESHOLD" -> "alert " + item.alert() + " (" + item.severity() + ") when "
+                    + (item.expr() != null ? item.expr() : item.metric()) + " for " + item.forDuration();
             case "ADMISSION_POLICY" -> admission(item);
             case "ACCEPTANCE_ITEM" -> acceptance(item);
             case "REGRESSION_CASE" -> "a regression case: the incident's inputs, redacted to its tenant, replayed must triage to the same cause";
-            default -> item.toString();
+            default -> kind;
         };
-        String description = Format.text(item, kind.equals("REGRESSION_CASE") ? "note" : "description");
+        String description = kind.equals("REGRESSION_CASE") ? item.note() : item.description();
         String exportsAs = switch (kind) {
             case "ALERT_THRESHOLD" -> "PrometheusRule (YAML)";
             case "ADMISSION_POLICY" -> "Kubernetes objects (YAML)";
@@ -34,45 +39,32 @@ public record PreventionView(String kind, String summary, String description, St
             case "REGRESSION_CASE" -> "inputs to replay (zip)";
             default -> "file";
         };
-        int n = item.path("n").asInt(0);
+        int n = item.n() == null ? 0 : item.n();
         String link = n < 1 ? null : "/failures/incidents/" + Format.segment(incidentId) + "/review/items/" + n
                 + (version > 0 ? "?version=" + version : "");
         return new PreventionView(kind, summary, description, exportsAs, link);
     }
 
-    private static String admission(JsonNode item) {
-        String resource = Format.text(item, "resource");
-        String where = item.hasNonNull("namespace") ? " in " + Format.text(item, "namespace") : " in every namespace";
-        String what = switch (String.valueOf(Format.text(item, "policy"))) {
-            case "RESOURCE_QUOTA" -> "a quota of " + Format.text(item, "limit") + " " + resource;
-            case "MAX_REQUEST" -> "no container requests more than " + Format.text(item, "limit") + " " + resource;
-            case "REQUIRE_SCHEDULER" -> "a pod requesting " + resource + " names scheduler " + Format.text(item, "schedulerName");
-            case "EXCLUSIVE_RESOURCES" -> "no container requests both " + resource + " and " + Format.text(item, "otherResource");
-            default -> Format.text(item, "policy") + " on " + resource;
+    private static String admission(ReviewView.Item item) {
+        String resource = item.resource();
+        String where = item.namespace() != null ? " in " + item.namespace() : " in every namespace";
+        String what = switch (String.valueOf(item.policy())) {
+            case "RESOURCE_QUOTA" -> "a quota of " + item.limit() + " " + resource;
+            case "MAX_REQUEST" -> "no container requests more than " + item.limit() + " " + resource;
+            case "REQUIRE_SCHEDULER" -> "a pod requesting " + resource + " names scheduler " + item.schedulerName();
+            case "EXCLUSIVE_RESOURCES" -> "no container requests both " + resource + " and " + item.otherResource();
+            default -> item.policy() + " on " + resource;
         };
-        return what + where + (item.hasNonNull("action") ? " (" + Format.text(item, "action") + ")" : "");
+        return what + where + (item.action() != null ? " (" + item.action() + ")" : "");
     }
 
-    private static String acceptance(JsonNode item) {
-        JsonNode a = item.path("assertion");
-        JsonNode cell = item.path("cell");
-        List<String> measured = new ArrayList<>();
-        for (String f : List.of("metric", "sli")) {
-            if (a.hasNonNull(f)) {
-                measured.add(Format.text(a, f));
-            }
-        }
-        for (String f : List.of("maxMs", "max", "min", "maxRatio", "minRatio", "within")) {
-            if (a.hasNonNull(f)) {
-                measured.add(f + " " + Format.text(a, f));
-            }
-        }
-        return "acceptance assertion '" + Format.text(a, "name") + "' (" + Format.text(a, "kind") + " " + String.join(" ", measured)
-                + ") in cell " + Format.text(cell, "name") + " (" + Format.text(cell, "workload") + ", " + Format.text(cell, "form") + ")";
-    }
-
-    private static String text(JsonNode node, String field, String otherwise) {
-        String value = Format.text(node, field);
-        return value != null ? value : otherwise;
+    /** The assertion and cell are alert-service's free-form objects: their named parts, as far as they go. */
+    private static String acceptance(ReviewView.Item item) {
+        Map<String, Object> a = item.assertion() == null ? Map.of() : item.assertion();
+        Map<String, Object> cell = item.cell() == null ? Map.of() : item.cell();
+        String measured = MEASURED.stream().map(a::get).filter(Objects::nonNull).map(String::valueOf).collect(Collectors.joining(" "));
+        String bound = BOUNDS.stream().filter(f -> a.get(f) != null).map(f -> f + " " + a.get(f)).collect(Collectors.joining(" "));
+        return "acceptance assertion '" + a.get("name") + "' (" + a.get("kind") + " " + String.join(" ", List.of(measured, bound).stream()
+                .filter(s -> !s.isEmpty()).toList()) + ") in cell " + cell.get("name") + " (" + cell.get("workload") + ", " + cell.get("form") + ")";
     }
 }

@@ -40,14 +40,13 @@ final class QueueAnswers {
         }
     }
 
-    /** The queues an object waits in, or its scheduler when it has none. */
+    /** The queues an object waits in (the decisions name no scheduler: a pod without queues has none to show). */
     @TemplateData
     @RegisterForReflection
-    record Queue(String clusterQueue, String localQueue, String volcanoQueue, String scheduler) {
+    record Queue(String clusterQueue, String localQueue, String volcanoQueue) {
 
         public String text() {
-            String queues = Stream.of(clusterQueue, localQueue, volcanoQueue).filter(Objects::nonNull).collect(Collectors.joining(" · "));
-            return queues.isEmpty() && scheduler != null ? scheduler : queues;
+            return Stream.of(clusterQueue, localQueue, volcanoQueue).filter(Objects::nonNull).collect(Collectors.joining(" · "));
         }
     }
 
@@ -68,8 +67,10 @@ final class QueueAnswers {
             return namespace + "/" + name;
         }
 
+        /** Its queues, or its scheduler when it waits in none. */
         public String queue() {
-            return new Queue(clusterQueue, localQueue, volcanoQueue, scheduler).text();
+            String queues = new Queue(clusterQueue, localQueue, volcanoQueue).text();
+            return queues.isEmpty() && scheduler != null ? scheduler : queues;
         }
 
         public String why() {

@@ -103,7 +103,7 @@ public class QueuesResource {
             Answer jobs = volcanoCall.join();
             page.call(jobs.call());
             if (jobs.ok()) {
-                volcano = VolcanoJobs.of(jobs.json());
+                volcano = VolcanoJobs.of(jobs.listOf(json, VolcanoJobs.Queue.class));
             } else if (answer.ok()) {
                 page.message(jobs.refusal());
             }

@@ -1,15 +1,16 @@
 package io.gpumeter.console;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.core.type.TypeReference;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ArrayNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.quarkus.qute.TemplateData;
 import jakarta.ws.rs.core.MultivaluedMap;
 
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The form that records an incident's review, as posted and as shown again: the root-cause class and cause as
@@ -26,6 +27,11 @@ public record ReviewForm(String rootCauseClass, String cause, String summary, Pr
                          PreventionFields.Admission admission, boolean regression, String regressionNote, String more,
                          List<String> problems) {
 
+    /** The fields alert-service adds to an item when it serves it: its number, its export's path, its expression. */
+    private static final List<String> ADDED = List.of("n", "export", "expr");
+    private static final TypeReference<Map<String, Object>> FIELDS = new TypeReference<>() {
+    };
+
     /** The root-cause classes as alert-service reads them (their labels). */
     public static final List<String> CLASSES = List.of("control-plane", "data-plane", "workload", "operations-configuration");
 
@@ -38,14 +44,18 @@ public record ReviewForm(String rootCauseClass, String cause, String summary, Pr
             return new ReviewForm(now == null || now.layer() == null ? "" : now.layer(), now == null || now.cause() == null ? "" : now.cause(),
                     "", PreventionFields.Threshold.EMPTY, PreventionFields.Admission.EMPTY, false, "", "", List.of());
         }
-        ArrayNode items = json.createArrayNode();
-        // as alert-service took them: without the number, export path and expression it adds when it serves them
-        recorded.prevention().forEach(i -> items.add(((ObjectNode) i.deepCopy()).without(List.of("n", "export", "expr"))));
+        List<Map<String, Object>> items = new ArrayList<>();
+        for (ReviewView.Item item : recorded.prevention() == null ? List.<ReviewView.Item>of() : recorded.prevention()) {
+            // as alert-service took it: without the number, export path and expression it adds when it serves it
+            Map<String, Object> fields = new LinkedHashMap<>(json.convertValue(item, FIELDS));
+            fields.keySet().removeAll(ADDED);
+            items.add(fields);
+        }
         String more;
         try {
             more = items.isEmpty() ? "" : json.writerWithDefaultPrettyPrinter().writeValueAsString(items);
         } catch (JsonProcessingException e) {
-            more = items.toString();
+            throw new IllegalStateException(e);
         }
         return new ReviewForm(blank(recorded.rootCauseClass()), blank(recorded.cause()), blank(recorded.summary()),
                 PreventionFields.Threshold.EMPTY, PreventionFields.Admission.EMPTY, false, "", more, List.of());
@@ -73,7 +83,7 @@ public record ReviewForm(String rootCauseClass, String cause, String summary, Pr
     /** The review as alert-service takes it, or null with the problems added when an item cannot be read. */
     String body(ObjectMapper json) {
         List<String> found = new ArrayList<>();
-        ArrayNode prevention = json.createArrayNode();
+        List<Object> prevention = new ArrayList<>();
         if (threshold.filled()) {
             prevention.add(threshold.item(found));
         }
@@ -81,18 +91,21 @@ public record ReviewForm(String rootCauseClass, String cause, String summary, Pr
             prevention.add(admission.item());
         }
         if (regression) {
-            ObjectNode item = prevention.addObject().put("kind", "REGRESSION_CASE");
+            Map<String, Object> item = new LinkedHashMap<>();
+            item.put("kind", "REGRESSION_CASE");
             if (!regressionNote.isEmpty()) {
                 item.put("note", regressionNote);
             }
+            prevention.add(item);
         }
         if (!more.isEmpty()) {
             try {
-                JsonNode items = json.readTree(more);
-                if (!items.isArray()) {
+                // passed on as typed: alert-service reads and judges each item, naming what is wrong
+                Object items = json.reader().with(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).forType(Object.class).readValue(more);
+                if (!(items instanceof List<?> list)) {
                     found.add("more items: write a JSON array of items, [ {\"kind\": \"ACCEPTANCE_ITEM\", …} ].");
                 } else {
-                    prevention.addAll((ArrayNode) items);
+                    prevention.addAll(list);
                 }
             } catch (JsonProcessingException e) {
                 found.add("more items: not JSON (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ").");
@@ -102,9 +115,16 @@ public record ReviewForm(String rootCauseClass, String cause, String summary, Pr
             problems.addAll(found);
             return null;
         }
-        ObjectNode body = json.createObjectNode().put("rootCauseClass", rootCauseClass).put("cause", cause).put("summary", summary);
-        body.set("prevention", prevention);
-        return body.toString();
+        Map<String, Object> body = new LinkedHashMap<>();
+        body.put("rootCauseClass", rootCauseClass);
+        body.put("cause", cause);
+        body.put("summary", summary);
+        body.put("prevention", prevention);
+        try {
+            return json.writeValueAsString(body);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
     }
 
     public List<String> functions() {

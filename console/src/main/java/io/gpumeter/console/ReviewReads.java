@@ -3,6 +3,8 @@ package io.gpumeter.console;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.util.List;
+
 /**
  * What the review page reads, with the viewer's token: alert-service's review of the incident and the ledger's
  * incident, side by side; before a review, the incident's triage as it stands (alert-service freezes that one when
@@ -21,10 +23,12 @@ public class ReviewReads {
 
     /**
      * @param review    null when there is none yet or it could not be read (the page says which)
+     * @param items     the review's prevention items, each in a line
+     * @param frozen    the triage the review froze, null when it kept none
      * @param incident  the review's copy of the incident, else the ledger's; null when neither answered
      * @param triageNow the incident's triage now, read only when there is no review
      */
-    record Read(ReviewView review, IncidentFacts incident, TriageView triageNow) {
+    record Read(ReviewView review, List<PreventionView> items, TriageView frozen, IncidentFacts incident, TriageView triageNow) {
     }
 
     static String path(String id) {
@@ -38,7 +42,7 @@ public class ReviewReads {
         page.call(answer.call());
         ReviewView review = null;
         if (answer.ok()) {
-            review = ReviewView.of(id, answer.json());
+            review = answer.as(json, ReviewView.class);
         } else if (answer.status() == 404) {
             page.message(Message.info("Incident " + id + " has no review yet.", viewer.reviews()
                     ? "Record one below: the cause as decided, a summary and what prevents the next one; the triage shown is frozen with it."
@@ -52,18 +56,19 @@ public class ReviewReads {
             page.message(incident.refusal());
         }
         IncidentFacts facts = review != null && review.incident() != null ? review.incident()
-                : incident.ok() ? IncidentFacts.of(incident.json()) : null;
+                : incident.ok() ? incident.as(json, IncidentFacts.class) : null;
         TriageView now = null;
         TriageSubject subject = review == null && incident.ok() ? TriageLinks.subjectOf(incident.as(json, FailureAnswers.Incident.class)) : null;
         if (subject != null) {
             Answer triage = upstream.getJson(Backend.ALERT, "/api/v1/triage?" + subject.query(), viewer.token()).join();
             page.call(triage.call());
             if (triage.ok()) {
-                now = TriageView.of(triage.json());
+                now = TriageView.of(triage.as(json, TriageAnswer.class));
             } else {
                 page.message(triage.refusal());
             }
         }
-        return new Read(review, facts, now);
+        return new Read(review, review == null ? List.of() : review.items(id),
+                review == null || review.triage() == null ? null : TriageView.of(review.triage()), facts, now);
     }
 }

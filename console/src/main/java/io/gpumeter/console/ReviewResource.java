@@ -115,14 +115,14 @@ public class ReviewResource {
     }
 
     private TemplateInstance draw(Page page, String id, ReviewReads.Read read, ReviewForm form) {
-        TriageView triage = read.review() != null ? read.review().triage() : read.triageNow();
+        TriageView triage = read.review() != null ? read.frozen() : read.triageNow();
         if (triage != null) {
             var axis = EvidenceAxis.option(triage);
             if (axis != null) {
                 page.charts.add(Chart.of("evidence-chart", "The evidence in time", axis, json));
             }
         }
-        return review.data("page", page).data("id", id).data("review", read.review()).data("incident", read.incident())
+        return review.data("page", page).data("id", id).data("review", read.review()).data("items", read.items()).data("incident", read.incident())
                 .data("form", form).data("triage", triage).data("frozen", read.review() != null)
                 .data("chartHeight", triage == null ? 0 : EvidenceAxis.height(triage)).data("classes", ReviewForm.CLASSES)
                 .data("markdown", "/failures/incidents/" + Format.segment(id) + "/review/markdown");

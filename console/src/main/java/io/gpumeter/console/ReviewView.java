@@ -1,10 +1,13 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonProperty;
 import io.quarkus.qute.TemplateData;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
-import java.util.ArrayList;
+import java.math.BigDecimal;
 import java.util.List;
+import java.util.Map;
 
 /**
  * An incident's review as alert-service serves it ({@code GET /api/v1/failures/incidents/{id}/review}): the root-cause
@@ -16,19 +19,37 @@ import java.util.List;
  * @param incident null when the review kept none
  */
 @TemplateData
-public record ReviewView(String incidentId, int version, int versions, String reviewer, String reviewedAt,
-                         String rootCauseClass, String cause, String summary, List<PreventionView> items, JsonNode prevention,
-                         IncidentFacts incident, TriageView triage, String triageNote, String inputsNote) {
+@RegisterForReflection
+public record ReviewView(int version, int versions, String reviewer, String reviewedAt, String rootCauseClass, String cause,
+                         String summary, List<Item> prevention, IncidentFacts incident, TriageAnswer triage, String triageNote,
+                         Inputs inputs) {
 
-    static ReviewView of(String id, JsonNode r) {
-        int version = r.path("version").asInt(0);
-        List<PreventionView> items = new ArrayList<>();
-        r.path("prevention").forEach(i -> items.add(PreventionView.of(i, id, version)));
-        JsonNode frozen = r.path("triage");
-        JsonNode incident = r.path("incident");
-        return new ReviewView(id, version, r.path("versions").asInt(version), Format.text(r, "reviewer"), Format.text(r, "reviewedAt"),
-                Format.text(r, "rootCauseClass"), Format.text(r, "cause"), Format.text(r, "summary"), items, r.path("prevention"),
-                incident.isObject() ? IncidentFacts.of(incident) : null, frozen.isObject() ? TriageView.of(frozen) : null,
-                Format.text(r, "triageNote"), r.path("inputs").isObject() ? Format.text(r.path("inputs"), "note") : null);
+    /**
+     * A prevention item as alert-service serves it: its kind and the fields it was given (those of its kind only), its
+     * number {@code n} with the path of its export, and an alert threshold's expression. An acceptance item's cell,
+     * baseline and assertion are alert-service's own free-form objects, passed on as they came.
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @RegisterForReflection
+    public record Item(String kind, Integer n, String export, String expr, String alert, String metric,
+                       Map<String, String> matchers, String function, String range, String aggregate, List<String> by,
+                       String comparison, BigDecimal threshold, @JsonProperty("for") String forDuration, String severity,
+                       String description, String policy, String namespace, String resource, String limit,
+                       String otherResource, String schedulerName, String action, Map<String, Object> cell,
+                       Map<String, Object> baseline, Map<String, Object> assertion, String note) {
+    }
+
+    /** What a regression case kept: how many facts, and what the redaction did (or why there are none). */
+    @RegisterForReflection
+    public record Inputs(Integer facts, String note) {
+    }
+
+    /** The items said in a line each, with their exports' links. */
+    List<PreventionView> items(String incidentId) {
+        return prevention == null ? List.of() : prevention.stream().map(i -> PreventionView.of(i, incidentId, version)).toList();
+    }
+
+    public String inputsNote() {
+        return inputs == null ? null : inputs.note();
     }
 }

@@ -1,7 +1,7 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.qute.TemplateData;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;
@@ -12,40 +12,36 @@ import java.util.Set;
 /**
  * One of a tenant's pods, Kueue workloads or Volcano pod groups now, as the ledger's
  * {@code GET /api/v1/tenants/{tenant}/workloads} answers it: what it holds (its node and units of cards) or why it
- * waits (its state, wait class and place in its queue), with its triage a click away.
+ * waits (its state, wait class and place in its queue), and the query that triages it.
  *
- * @param kind   the triage's kind of subject: pod, workload or podGroup
- * @param waits  PENDING, EVICTED or INACTIVE: it is listed under what waits
- * @param detail what it holds, or why it waits
+ * @param kind   the ledger's kind: POD, WORKLOAD or POD_GROUP
+ * @param triage the triage's query as the ledger names it, e.g. {@code namespace=acme-ml&pod=train-7&cluster=lab}
  */
 @TemplateData
-public record TenantWorkload(String kind, String namespace, String name, String cluster, String state, boolean waits,
-                             String detail, String since, String triage) {
+@RegisterForReflection
+public record TenantWorkload(String kind, String cluster, String namespace, String name, String state, String node,
+                             List<Unit> units, String since, String reasonClass, String clusterQueue, String volcanoQueue,
+                             Integer positionInClusterQueue, String triage) {
 
     private static final Set<String> WAITING = Set.of("PENDING", "EVICTED", "INACTIVE");
 
-    static TenantWorkload of(JsonNode w) {
-        String kind = kind(Format.text(w, "kind"));
-        String namespace = Format.text(w, "namespace");
-        String name = Format.text(w, "name");
-        String cluster = Format.text(w, "cluster");
-        String state = String.valueOf(Format.text(w, "state"));
-        boolean waits = WAITING.contains(state);
-        String detail = waits ? why(w) : holds(w);
-        // the ledger names the triage's query itself; built here only for a ledger that does not
-        String query = Format.text(w, "triage");
-        String triage = query != null ? "/triage?" + query
-                : namespace == null || name == null ? null : TriageSubject.link(kind, namespace, name, cluster, null);
-        return new TenantWorkload(kind, namespace, name, cluster, state, waits, detail, Format.text(w, "since"), triage);
+    /** A unit of a card it holds: a whole card, a MIG instance or a HAMi share. */
+    @RegisterForReflection
+    public record Unit(String gpuUuid, String kind, String migProfile, BigDecimal fraction, BigDecimal cores, BigDecimal memoryMib) {
+    }
+
+    /** PENDING, EVICTED or INACTIVE: it is listed under what waits. */
+    public boolean waits() {
+        return WAITING.contains(state);
     }
 
     public String object() {
         return namespace + "/" + name;
     }
 
-    /** The ledger's kind (POD, WORKLOAD, POD_GROUP) as the triage names it. */
-    static String kind(String text) {
-        String k = text == null ? "pod" : text.toLowerCase(Locale.ROOT).replace("_", "");
+    /** The triage's kind of subject: pod, workload or podGroup. */
+    public String subjectKind() {
+        String k = kind == null ? "pod" : kind.toLowerCase(Locale.ROOT).replace("_", "");
         return switch (k) {
             case "workload" -> "workload";
             case "podgroup" -> "podGroup";
@@ -53,14 +49,26 @@ public record TenantWorkload(String kind, String namespace, String name, String 
         };
     }
 
-    /** e.g. {@code quota, 2nd in team-a-cq}. */
-    private static String why(JsonNode w) {
+    /** Its triage page: the ledger names the query; built here only for a ledger that does not. */
+    public String triageLink() {
+        if (triage != null) {
+            return "/triage?" + triage;
+        }
+        return namespace == null || name == null ? null : TriageSubject.link(subjectKind(), namespace, name, cluster, null);
+    }
+
+    /** What it holds, or why it waits. */
+    public String detail() {
+        return waits() ? why() : holds();
+    }
+
+    /** e.g. {@code quota, place 2 in team-a-cq}. */
+    private String why() {
         List<String> parts = new ArrayList<>();
-        String reason = Format.text(w, "reasonClass");
-        parts.add(reason != null ? reason : String.valueOf(Format.text(w, "state")).toLowerCase(Locale.ROOT));
-        String queue = Format.text(w, "clusterQueue") != null ? Format.text(w, "clusterQueue") : Format.text(w, "volcanoQueue");
-        if (w.hasNonNull("positionInClusterQueue") && queue != null) {
-            parts.add("place " + w.get("positionInClusterQueue").asInt() + " in " + queue);
+        parts.add(reasonClass != null ? reasonClass : String.valueOf(state).toLowerCase(Locale.ROOT));
+        String queue = clusterQueue != null ? clusterQueue : volcanoQueue;
+        if (positionInClusterQueue != null && queue != null) {
+            parts.add("place " + positionInClusterQueue + " in " + queue);
         } else if (queue != null) {
             parts.add("in " + queue);
         }
@@ -68,28 +76,24 @@ public record TenantWorkload(String kind, String namespace, String name, String 
     }
 
     /** e.g. {@code gpu-a: GPU-aaaa-0001 vGPU 30 % cores, 8192 MiB}; {@code admitted by team-a-cq} for what holds no card yet. */
-    private static String holds(JsonNode w) {
-        List<String> units = new ArrayList<>();
-        for (JsonNode u : w.path("units")) {
-            String kind = String.valueOf(Format.text(u, "kind"));
-            String what = switch (kind) {
-                case "MIG" -> "MIG " + Format.text(u, "migProfile");
-                case "VGPU" -> "vGPU" + (u.hasNonNull("cores") ? " " + u.get("cores").asText() + " % cores" : "")
-                        + (u.hasNonNull("memoryMib") ? ", " + u.get("memoryMib").asText() + " MiB" : "");
+    private String holds() {
+        List<String> held = new ArrayList<>();
+        for (Unit u : units == null ? List.<Unit>of() : units) {
+            String unitKind = String.valueOf(u.kind());
+            String what = switch (unitKind) {
+                case "MIG" -> "MIG " + u.migProfile();
+                case "VGPU" -> "vGPU" + (u.cores() != null ? " " + u.cores().toPlainString() + " % cores" : "")
+                        + (u.memoryMib() != null ? ", " + u.memoryMib().toPlainString() + " MiB" : "");
                 case "WHOLE" -> "whole card";
-                default -> kind.toLowerCase(Locale.ROOT);
+                default -> unitKind.toLowerCase(Locale.ROOT);
             };
-            String card = Format.text(u, "gpuUuid");
-            BigDecimal fraction = Format.decimalOrNull(u, "fraction");
-            units.add((card != null ? card + " " : "") + what
-                    + (fraction != null && !kind.equals("WHOLE") ? " (" + fraction.stripTrailingZeros().toPlainString() + " of a card)" : ""));
+            held.add((u.gpuUuid() != null ? u.gpuUuid() + " " : "") + what
+                    + (u.fraction() != null && !unitKind.equals("WHOLE") ? " (" + Format.plain(u.fraction()) + " of a card)" : ""));
         }
-        String node = Format.text(w, "node");
-        if (units.isEmpty()) {
-            String queue = Format.text(w, "clusterQueue");
-            return String.valueOf(Format.text(w, "state")).toLowerCase(Locale.ROOT) + (queue != null ? " by " + queue : "")
+        if (held.isEmpty()) {
+            return String.valueOf(state).toLowerCase(Locale.ROOT) + (clusterQueue != null ? " by " + clusterQueue : "")
                     + (node != null ? " on " + node : "");
         }
-        return (node != null ? node + ": " : "") + String.join("; ", units);
+        return (node != null ? node + ": " : "") + String.join("; ", held);
     }
 }

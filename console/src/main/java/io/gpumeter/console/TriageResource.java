@@ -13,7 +13,6 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
-import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -51,8 +50,8 @@ public class TriageResource {
             if (!answer.ok()) {
                 page.message(answer.refusal());
             } else {
-                view = TriageView.of(answer.json());
-                Map<String, Object> axis = EvidenceAxis.option(view);
+                view = TriageView.of(answer.as(json, TriageAnswer.class));
+                ChartOption axis = EvidenceAxis.option(view);
                 if (axis != null) {
                     page.charts.add(Chart.of("evidence-chart", "The evidence in time", axis, json));
                 }

@@ -1,5 +1,6 @@
 package io.gpumeter.console;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.problem.Problem;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -57,9 +58,9 @@ public class Upstream {
             request = HttpRequest.newBuilder(URI.create(call.url())).timeout(config.callTimeout())
                     .header("Authorization", "Bearer " + token).header("Accept", accept).GET().build();
         } catch (IllegalArgumentException e) {
-            return CompletableFuture.completedFuture(new Answer(call, 0, null, null, Message.error(
+            return CompletableFuture.completedFuture(new Answer(call, 0, null, false, Message.error(
                     "The console is misconfigured", backend.title() + "'s address is not a URL: " + config.url(backend),
-                    "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url.")));
+                    "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url."), null));
         }
         boolean wantsJson = accept.startsWith("application/json");
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
@@ -80,9 +81,9 @@ public class Upstream {
                     .header("Authorization", "Bearer " + token).header("Accept", "application/json")
                     .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
         } catch (IllegalArgumentException e) {
-            return CompletableFuture.completedFuture(new Answer(call, 0, null, null, Message.error(
+            return CompletableFuture.completedFuture(new Answer(call, 0, null, false, Message.error(
                     "The console is misconfigured", backend.title() + "'s address is not a URL: " + config.url(backend),
-                    "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url.")));
+                    "Set gpumeter.console." + backend.name().toLowerCase(Locale.ROOT) + "-url."), null));
         }
         return http.sendAsync(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8))
                 .thenApply(response -> read(call, response, true))
@@ -125,23 +126,22 @@ public class Upstream {
         String body = response.body();
         if (status >= 200 && status < 300) {
             if (type.startsWith("application/json")) {
-                try {
-                    return new Answer(call, status, json.readTree(body), body, null, total(response));
-                } catch (IOException e) {
-                    return new Answer(call, status, null, body, Message.error(call.service() + " answered something the console cannot read",
-                            "The answer to " + call.pathAndQuery() + " was not valid JSON.", "Check that the console and the services are the same version."));
+                if (readable(body)) {
+                    return new Answer(call, status, body, true, null, total(response));
                 }
+                return new Answer(call, status, body, false, Message.error(call.service() + " answered something the console cannot read",
+                        "The answer to " + call.pathAndQuery() + " was not valid JSON.", "Check that the console and the services are the same version."), null);
             }
             if (wantsJson) {
-                return new Answer(call, status, null, body, Message.error(call.service() + " answered something the console cannot read",
+                return new Answer(call, status, body, false, Message.error(call.service() + " answered something the console cannot read",
                         "The answer to " + call.pathAndQuery() + " was " + (type.isBlank() ? "of no stated type" : type.split(";")[0].strip())
                                 + ", not JSON.",
                         "Check that the console's address of " + call.service() + " (gpumeter.console."
-                                + call.backend().name().toLowerCase(Locale.ROOT) + "-url) points at it, not at a proxy's page."));
+                                + call.backend().name().toLowerCase(Locale.ROOT) + "-url) points at it, not at a proxy's page."), null);
             }
-            return new Answer(call, status, null, body, null);
+            return new Answer(call, status, body, false, null, null);
         }
-        return new Answer(call, status, null, null, refusal(call, status, type, body));
+        return new Answer(call, status, null, false, refusal(call, status, type, body), null);
     }
 
     /** A problem document's own words (read by the model, as the services relay one), and what the user can do. */
@@ -170,14 +170,27 @@ public class Upstream {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
         LOG.debugf("GET %s failed: %s", call.url(), cause.toString());
         if (cause instanceof HttpTimeoutException) {
-            return new Answer(call, 0, null, null, Message.error(call.service() + " did not answer in time",
+            return new Answer(call, 0, null, false, Message.error(call.service() + " did not answer in time",
                     "No answer to " + call.pathAndQuery() + " within " + config.callTimeout().toSeconds() + " s.",
-                    "Try a shorter window, or again in a moment."));
+                    "Try a shorter window, or again in a moment."), null);
         }
         String why = cause instanceof ConnectException ? "nothing answers at " + config.url(call.backend())
                 : "the connection to " + config.url(call.backend()) + " failed";
-        return new Answer(call, 0, null, null, Message.error(call.service() + " is unreachable",
-                "The console could not reach it: " + why + ".", "Check that " + call.service() + " is running."));
+        return new Answer(call, 0, null, false, Message.error(call.service() + " is unreachable",
+                "The console could not reach it: " + why + ".", "Check that " + call.service() + " is running."), null);
+    }
+
+    /** Whether the body is one whole JSON value: read through token by token, nothing kept. */
+    private boolean readable(String body) {
+        try (JsonParser parser = json.getFactory().createParser(body)) {
+            if (parser.nextToken() == null) {
+                return false;
+            }
+            parser.skipChildren();
+            return parser.nextToken() == null;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** A paged list's full length as the service's X-Total-Count says it, or null. */

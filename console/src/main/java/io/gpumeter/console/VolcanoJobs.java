@@ -1,11 +1,11 @@
 package io.gpumeter.console;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.qute.TemplateData;
+import io.quarkus.runtime.annotations.RegisterForReflection;
 
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The Queues page's Volcano jobs, from the ledger's {@code GET /api/v1/volcano-jobs} per queue: how the jobs that
@@ -17,24 +17,44 @@ final class VolcanoJobs {
     /** How many jobs of each queue the page lists, the most recently finished first. */
     static final int JOBS_PER_QUEUE = 10;
 
-    /** A queue's finished jobs, in the page's words. */
+    private VolcanoJobs() {
+    }
+
+    /** A queue's finished jobs: by their end state, their GPU-hours and retries, how long they queued. */
     @TemplateData
-    record QueueRow(String queue, int finished, int completed, String successRate, String gpuHoursPerJob,
-                    String gpuHoursPerSuccess, int retries, String waitP95, String longestWait, String longestJob) {
+    @RegisterForReflection
+    record Queue(String key, int finished, Map<String, Integer> states, BigDecimal successRate, BigDecimal gpuHoursPerJob,
+                 BigDecimal gpuHoursPerCompletedJob, int retries, Queueing queueing, List<Job> jobs) {
+
+        public int completed() {
+            return states == null ? 0 : states.getOrDefault("Completed", 0);
+        }
+
+        public Queueing waits() {
+            return queueing == null ? new Queueing(null, null, null) : queueing;
+        }
+    }
+
+    /** How long the queue's jobs waited from creation to their first Running, and which waited longest. */
+    @TemplateData
+    @RegisterForReflection
+    record Queueing(BigDecimal p95Seconds, BigDecimal maxSeconds, String longestJob) {
     }
 
     /** One finished job. */
     @TemplateData
-    record JobRow(String job, String queue, String state, String gpuHours, int pods, int retries, String waited,
-                  String finishedAt) {
+    @RegisterForReflection
+    record Job(String namespace, String name, String queue, String state, BigDecimal gpuHours, int pods, int retries,
+               BigDecimal waitSeconds, String finishedAt) {
+
+        public String job() {
+            return namespace + "/" + name;
+        }
     }
 
-    /** What the section shows; empty lists when nothing finished in the window. */
+    /** What the section shows: the queues and their jobs; {@code more} when a queue finished more than it lists. */
     @TemplateData
-    record Section(List<QueueRow> queues, List<JobRow> jobs, boolean more) {
-    }
-
-    private VolcanoJobs() {
+    record Section(List<Queue> queues, List<Job> jobs, boolean more) {
     }
 
     /** The ledger read for the page's days, per queue. */
@@ -42,37 +62,9 @@ final class VolcanoJobs {
         return "/api/v1/volcano-jobs?" + days.query() + "&groupBy=queue&jobsPerGroup=" + JOBS_PER_QUEUE;
     }
 
-    static Section of(JsonNode groups) {
-        List<QueueRow> queues = new ArrayList<>();
-        List<JobRow> jobs = new ArrayList<>();
-        boolean more = false;
-        for (JsonNode g : groups) {
-            String queue = Format.text(g, "key");
-            JsonNode queueing = g.path("queueing");
-            int finished = g.path("finished").asInt();
-            queues.add(new QueueRow(queue, finished, g.path("states").path("Completed").asInt(),
-                    Format.percent(Format.decimalOrNull(g, "successRate")), hours(g, "gpuHoursPerJob"),
-                    hours(g, "gpuHoursPerCompletedJob"), g.path("retries").asInt(),
-                    Format.duration(Format.decimalOrNull(queueing, "p95Seconds")),
-                    Format.duration(Format.decimalOrNull(queueing, "maxSeconds")),
-                    orBlank(Format.text(queueing, "longestJob"))));
-            for (JsonNode j : g.path("jobs")) {
-                jobs.add(new JobRow(Format.text(j, "namespace") + "/" + Format.text(j, "name"), queue,
-                        orBlank(Format.text(j, "state")), hours(j, "gpuHours"), j.path("pods").asInt(),
-                        j.path("retries").asInt(), Format.duration(Format.decimalOrNull(j, "waitSeconds")),
-                        orBlank(Format.text(j, "finishedAt"))));
-            }
-            more |= g.path("jobs").size() < finished;
-        }
+    static Section of(List<Queue> queues) {
+        List<Job> jobs = queues.stream().flatMap(q -> (q.jobs() == null ? List.<Job>of() : q.jobs()).stream()).toList();
+        boolean more = queues.stream().anyMatch(q -> (q.jobs() == null ? 0 : q.jobs().size()) < q.finished());
         return new Section(queues, jobs, more);
-    }
-
-    private static String hours(JsonNode node, String field) {
-        BigDecimal value = Format.decimalOrNull(node, field);
-        return value == null ? "" : Format.number(value);
-    }
-
-    private static String orBlank(String text) {
-        return text == null ? "" : text;
     }
 }

@@ -1,5 +1,6 @@
 package io.gpumeter.console;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.quarkus.qute.Location;
 import io.quarkus.qute.Template;
 import io.quarkus.qute.TemplateInstance;
@@ -28,11 +29,13 @@ public class WorkloadsResource {
 
     private final Session session;
     private final Upstream upstream;
+    private final ObjectMapper json;
     private final Template workloads;
 
-    public WorkloadsResource(Session session, Upstream upstream, @Location("workloads.html") Template workloads) {
+    public WorkloadsResource(Session session, Upstream upstream, ObjectMapper json, @Location("workloads.html") Template workloads) {
         this.session = session;
         this.upstream = upstream;
+        this.json = json;
         this.workloads = workloads;
     }
 
@@ -56,8 +59,7 @@ public class WorkloadsResource {
                 page.message(answer.refusal());
             } else {
                 read = true;
-                var list = answer.json();
-                list.forEach(w -> rows.add(TenantWorkload.of(w)));
+                rows.addAll(answer.listOf(json, TenantWorkload.class));
                 if (rows.isEmpty()) {
                     page.message(Message.info((viewer.tenant() != null ? "You have" : tenant + " has") + " no pod or workload now.",
                             "Pods appear here once the collector sees them; the Hours page has the past."));

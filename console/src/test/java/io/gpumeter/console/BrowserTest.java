@@ -391,7 +391,7 @@ class BrowserTest {
             assertFalse(browser.getPageSource().contains("mallory"), page);
         }
         assertNull(browser.manage().getCookieNamed(Session.COOKIE));
-        assertTrue(StandIn.SEEN.stream().noneMatch(s -> s.authorization() != null && s.authorization().contains(mallory)),
+        assertTrue(StandIn.seen().stream().noneMatch(s -> s.authorization() != null && s.authorization().contains(mallory)),
                 "no service was called with the planted token");
 
         // only the user's click signs in, as the page said

@@ -172,8 +172,8 @@ final class ChangeBookStandIn {
     }
 
     static void install() {
-        StandIn.handle(Backend.LEDGER, "/api/v1/changes", ChangeBookStandIn::changes);
-        StandIn.handle(Backend.LEDGER, "/api/v1/nodes/", ChangeBookStandIn::gpuStack);
+        StandIn.handle(Backend.LEDGER, "/api/v1/changes(/.*)?", ChangeBookStandIn::changes);
+        StandIn.handle(Backend.LEDGER, "/api/v1/nodes/[^/]+/gpu-stack", ChangeBookStandIn::gpuStack);
     }
 
     // --- the ledger's answers ------------------------------------------------------------------------------------

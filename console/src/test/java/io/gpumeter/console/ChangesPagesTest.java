@@ -52,7 +52,7 @@ class ChangesPagesTest {
     void theBookPerPoolAndKindOnATimeAxisWithEachChangeBeforeAndAfter() throws IOException {
         String html = page("/changes?" + WEEK, Fixtures.ADMIN);
         assertEquals(List.of("/api/v1/changes?" + WEEK_API + "&limit=10000&offset=0"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList(), "one read of the book, whose items name their pools");
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList(), "one read of the book, whose items name their pools");
         // the pools are the items' own: gpu-a's pool label, gpu-b's card model; the quota and the DaemonSet's image are cluster-wide
         Map<String, List<Integer>> counts = toLists(counts(html));
         Map<String, List<Integer>> expected = new TreeMap<>();
@@ -110,8 +110,8 @@ class ChangesPagesTest {
     @Test
     void kindsAndAPoolNarrowThePage() {
         String html = page("/changes?" + WEEK + "&kind=cuda_version&kind=DRIVER_VERSION", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/changes?" + WEEK_API + "&kind=DRIVER_VERSION,CUDA_VERSION"
-                + "&limit=10000&offset=0")), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/changes?" + WEEK_API + "&kind=DRIVER_VERSION,CUDA_VERSION"
+                + "&limit=10000&offset=0")), StandIn.seen().toString());
         assertTrue(html.contains("<h2>Changes 1–2 of 2, newest first</h2>") && html.contains("value=\"DRIVER_VERSION\" checked"), html);
 
         html = page("/changes?" + WEEK + "&pool=NVIDIA-A100-SXM4-80GB", Fixtures.ADMIN);
@@ -126,7 +126,7 @@ class ChangesPagesTest {
         assertTrue(html.contains("offset must be a whole number from 0"), html);
         html = page("/changes?" + WEEK + "&node=gpu-a&cluster=Not_A_Label", Fixtures.ADMIN);
         assertTrue(html.contains("cluster must be a DNS label"), html);
-        assertTrue(StandIn.SEEN.isEmpty(), "nothing asked on unreadable input: " + StandIn.SEEN);
+        assertTrue(StandIn.seen().isEmpty(), "nothing asked on unreadable input: " + StandIn.seen());
         html = page("/changes?from=2026-11-23&to=2026-11-24", Fixtures.ADMIN);
         assertTrue(html.contains("No change between 2026-11-23 and 2026-11-24."), html);
     }
@@ -136,7 +136,7 @@ class ChangesPagesTest {
         String html = page("/changes?" + WEEK + "&node=gpu-b&cluster=lab", Fixtures.ADMIN);
         assertEquals(List.of("/api/v1/changes?" + WEEK_API + "&cluster=lab&node=gpu-b&limit=10000&offset=0",
                         "/api/v1/nodes/gpu-b/gpu-stack?cluster=lab&at=2026-12-01T00%3A00%3A00Z"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         JsonNode chart = chart(html, "changes-chart");
         List<String> lanes = new ArrayList<>();
         chart.path("yAxis").get(0).path("data").forEach(l -> lanes.add(l.asText()));
@@ -159,7 +159,7 @@ class ChangesPagesTest {
         StandIn.reset();
         String driver = ChangeBookStandIn.LAB.stream().filter(c -> c.kind().equals("DRIVER_VERSION")).findFirst().orElseThrow().id();
         html = page("/changes?" + WEEK + "&node=gpu-a&cluster=lab&change=" + driver, Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/changes/" + driver + "/impact")), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/changes/" + driver + "/impact")), StandIn.seen().toString());
         assertTrue(html.contains("What the change did: gpu-a DRIVER_VERSION 550.54.15 → 560.35.03 at 2026-11-30T09:40:00Z"), html);
         assertTrue(html.contains("<tr data-side=\"before\"><td>before</td><td>2026-11-29T09:40:00Z</td><td>2026-11-30T09:40:00Z</td>"
                 + "<td class=\"num\">20.00</td><td class=\"num\">12</td><td class=\"num\">0</td><td class=\"num\">0.00</td>"), html);
@@ -216,7 +216,7 @@ class ChangesPagesTest {
                         "node status", 1)), ChangeBookStandIn.LAB_MODELS, ChangeBookStandIn.LAB_CARDS));
         String html = page("/changes?" + WEEK, Fixtures.ADMIN);
         assertEquals(List.of("/api/v1/changes?" + WEEK_API + "&limit=10000&offset=0"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList(), "no read of the nodes beside the book");
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList(), "no read of the nodes beside the book");
         JsonNode chart = chart(html, "changes-chart");
         List<String> lanes = new ArrayList<>();
         chart.path("yAxis").get(0).path("data").forEach(l -> lanes.add(l.asText()));
@@ -247,7 +247,7 @@ class ChangesPagesTest {
                 && c.at().isBefore(Instant.parse("2026-11-30T00:00:00Z"))).count();
         assertTrue(total > 10_000, "more than one page of the list: " + total);
         assertEquals(List.of("/api/v1/changes?" + weekApi + "&limit=10000&offset=0", "/api/v1/changes?" + weekApi + "&limit=10000&offset=10000"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList(), "the book a page of 10,000 at a time");
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList(), "the book a page of 10,000 at a time");
         // counted per pool, kind and hour: a cell per lane and hour that holds any, the counts adding up to every change
         JsonNode chart = chart(html, "changes-chart");
         int lanes = chart.path("yAxis").get(0).path("data").size();
@@ -305,9 +305,9 @@ class ChangesPagesTest {
     @Test
     void failuresMarkTheChangesOfTheirNodesOnTheirTimeAxis() throws IOException {
         String html = page("/failures?" + WEEK + "&groupBy=cause", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?" + WEEK_API + "&limit=1000")),
-                StandIn.SEEN.toString());
-        List<StandIn.Seen> bulk = StandIn.SEEN.stream().filter(s -> s.pathAndQuery().equals("/api/v1/changes/bulk")).toList();
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?" + WEEK_API + "&limit=1000")),
+                StandIn.seen().toString());
+        List<StandIn.Seen> bulk = StandIn.seen().stream().filter(s -> s.pathAndQuery().equals("/api/v1/changes/bulk")).toList();
         assertEquals(1, bulk.size(), "one bulk read for the page");
         assertEquals("{\"scopes\":[{\"cluster\":\"lab\",\"node\":\"gpu-a\",\"from\":\"2026-11-23T00:00:00Z\",\"to\":\"2026-12-01T00:00:00Z\","
                 + "\"limit\":200,\"newestFirst\":false}]}", bulk.get(0).body());
@@ -333,9 +333,9 @@ class ChangesPagesTest {
     @Test
     void jitterMarksTheChangesOfTheServicesNodesAndListsTheDayBefore() throws IOException {
         String html = page("/jitter?window=24h&to=2026-11-30T12:00:00Z", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/fleet/occupants?at=2026-11-30T10%3A20%3A00Z&namespace=acme-serve")),
-                StandIn.SEEN.toString());
-        List<StandIn.Seen> bulk = StandIn.SEEN.stream().filter(s -> s.pathAndQuery().equals("/api/v1/changes/bulk")).toList();
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/fleet/occupants?at=2026-11-30T10%3A20%3A00Z&namespace=acme-serve")),
+                StandIn.seen().toString());
+        List<StandIn.Seen> bulk = StandIn.seen().stream().filter(s -> s.pathAndQuery().equals("/api/v1/changes/bulk")).toList();
         assertEquals(1, bulk.size());
         assertEquals("{\"scopes\":[{\"cluster\":\"lab\",\"node\":\"gpu-a\",\"from\":\"2026-11-29T10:20:00Z\",\"to\":\"2026-11-30T10:41:00Z\","
                 + "\"limit\":100,\"newestFirst\":true}]}", bulk.get(0).body());
@@ -354,7 +354,7 @@ class ChangesPagesTest {
     @Test
     void theCardListsItsNodesChangesOverTheDayAndMarksTheTwoHours() throws IOException {
         String html = page("/fleet/card?uuid=GPU-aaaa-0001&at=" + Fixtures.AT, Fixtures.ADMIN);
-        List<StandIn.Seen> bulk = StandIn.SEEN.stream().filter(s -> s.pathAndQuery().equals("/api/v1/changes/bulk")).toList();
+        List<StandIn.Seen> bulk = StandIn.seen().stream().filter(s -> s.pathAndQuery().equals("/api/v1/changes/bulk")).toList();
         assertEquals("{\"scopes\":[{\"cluster\":\"lab\",\"node\":\"gpu-a\",\"from\":\"2026-11-29T12:00:00Z\",\"to\":\"2026-11-30T12:01:00Z\","
                 + "\"limit\":200,\"newestFirst\":true}]}", bulk.get(0).body());
         List<String> listed = new ArrayList<>();
@@ -371,7 +371,7 @@ class ChangesPagesTest {
 
         StandIn.reset();
         String tenant = page("/fleet/card?uuid=GPU-aaaa-0001&at=" + Fixtures.AT, Fixtures.ACME);
-        assertTrue(StandIn.SEEN.stream().noneMatch(s -> s.pathAndQuery().contains("/changes")), "a tenant reads no change book");
+        assertTrue(StandIn.seen().stream().noneMatch(s -> s.pathAndQuery().contains("/changes")), "a tenant reads no change book");
         assertFalse(tenant.contains("card-changes"), tenant);
     }
 

@@ -53,14 +53,14 @@ class FailuresPagesTest {
         assertTrue(first.contains("<td>lab · n99</td>") && !first.contains("<td>lab · n100</td>"), first);
         assertTrue(first.contains("<a href=\"/failures?from=2026-11-23&amp;to=2026-11-30&amp;groupBy=cause&amp;incidents=100#incidents\">"
                 + "next page &rarr;</a>"), first);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100")),
-                StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100")),
+                StandIn.seen().toString());
 
         StandIn.reset();
         StandIn.override(Backend.LEDGER, "/api/v1/failures/incidents", incidents(100, 101, 101));
         String second = PagesTest.page("/failures?from=2026-11-23&to=2026-11-30&groupBy=cause&incidents=100", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100&offset=100")),
-                StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100&offset=100")),
+                StandIn.seen().toString());
         assertTrue(second.contains("<h2>Open incidents 101–101 of 101</h2>"), second);
         assertEquals(1, rows(second));
         assertTrue(second.contains("<td>lab · n100</td>"), second);

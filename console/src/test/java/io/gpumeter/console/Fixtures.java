@@ -56,9 +56,9 @@ final class Fixtures {
         // The ledger's layout of two nodes: gpu-a with 4 cards (two held), gpu-b with 2 cards, one held by two MIG
         // slices on a card Kubernetes does not name (the device plugin says how many, not which; the ledger places
         // them); a tenant is refused it, as the ledger refuses it. Without layout=true, the fleet's occupant rows.
-        StandIn.handle(Backend.LEDGER, "/api/v1/fleet/occupants", (path, query, body, tenant) -> query == null
-                || !query.contains("layout=true") ? null : tenant ? StandIn.Reply.problem(403, "Forbidden",
-                "a tenant token may not read fleet-wide figures") : StandIn.Reply.json(LAYOUT));
+        StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", Map.of("layout", "true"), false, StandIn.Reply.json(LAYOUT));
+        StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", Map.of("layout", "true"), true, StandIn.Reply.problem(403, "Forbidden",
+                "a tenant token may not read fleet-wide figures"));
         StandIn.reply(Backend.LEDGER, "/api/v1/fleet/occupants", false, StandIn.Reply.json(FLEET));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", false, StandIn.Reply.json(CARD_1));
         StandIn.reply(Backend.LEDGER, "/api/v1/gpus/GPU-aaaa-0001/occupants", true, StandIn.Reply.json(CARD_1_ACME));
@@ -309,7 +309,7 @@ final class Fixtures {
 
     private static final String CHAT_STATUS = """
             {"name":"chat-ttft","service":"llm","sli":"TTFT","target":0.99,"window":"P7D","from":"2026-11-23T12:00:00Z",
-             "to":"2026-11-30T12:00:00Z","state":"TICKET","attainment":0.985,"goodEvents":9850,"totalEvents":10000,
+             "to":"2026-11-30T12:00:00Z","state":"TICKET","attainment":0.985,"meetsTarget":false,"goodEvents":9850,"totalEvents":10000,
              "errorBudget":{"allowedBad":100,"bad":150,"remaining":-0.5},
              "alerts":[{"severity":"PAGE","factor":14.4,"budgetConsumed":0.02,"longWindow":{"window":"PT1H","good":590,"total":600,"burnRate":1.67},
                         "shortWindow":{"window":"PT5M","good":49,"total":50,"burnRate":2},"firing":false},
@@ -340,7 +340,7 @@ final class Fixtures {
 
     private static final String ACME_SLO_STATUS = """
             {"name":"acme-availability","service":null,"tenant":"acme","sli":"AVAILABILITY","target":0.995,"window":"P7D",
-             "from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","state":"OK","attainment":0.999,"goodEvents":4995,
+             "from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","state":"OK","attainment":0.999,"meetsTarget":true,"goodEvents":4995,
              "totalEvents":5000,"errorBudget":{"allowedBad":25,"bad":5,"remaining":0.8},"alerts":[],
              "selection":{"from":"2026-11-23T12:00:00Z","to":"2026-11-30T12:00:00Z","podMinutes":100,"tenantPodMinutes":100,
                           "otherPodMinutes":0,"unknownPodMinutes":0,"unresolvedPodMinutes":0,"unknownPods":[]}}""";

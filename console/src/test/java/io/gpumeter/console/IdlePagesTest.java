@@ -30,7 +30,7 @@ class IdlePagesTest {
     void perPodTheNotBusyHoursAreSplitByCauseWithTheHostCoverage() {
         String html = page("/idle?" + WINDOW + "&groupBy=pod", Fixtures.ADMIN);
         assertEquals(List.of("/api/v1/idle?" + IdleStandIn.WINDOW + "&groupBy=pod"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         assertTrue(html.contains("<option value=\"pod\" selected>pod</option>"), html);
         // 20 h busy and 10 h not busy of 30: a third not busy
         assertTrue(html.contains("<tr data-group=\"acme-ml/train-7\"><td>acme-ml/train-7 <span class=\"sub\">acme</span></td>"

@@ -33,7 +33,7 @@ class PagesTest {
                     .header("Location", containsString("/signin?next="));
         }
         given().redirects().follow(false).get("/").then().statusCode(303).header("Location", containsString("/signin"));
-        assertTrue(StandIn.SEEN.isEmpty(), "nothing is asked of the services without a session: " + StandIn.SEEN);
+        assertTrue(StandIn.seen().isEmpty(), "nothing is asked of the services without a session: " + StandIn.seen());
     }
 
     @Test
@@ -56,7 +56,7 @@ class PagesTest {
 
         // the ledger lays the fleet out: one read of a page of nodes, whatever their number
         assertEquals(List.of("/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z&layout=true&limit=50&offset=0"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         // every node's cards per pool, as the ledger counts them
         assertTrue(html.contains("<tr data-pool=\"lab/NVIDIA-H100-80GB-HBM3\"><td>NVIDIA-H100-80GB-HBM3<span class=\"sub\">lab</span></td>"
                 + "<td class=\"num\">1</td><td class=\"num\">4</td><td class=\"num\">2</td><td class=\"num\">2</td><td class=\"num\">1.75</td></tr>"), html);
@@ -76,12 +76,24 @@ class PagesTest {
                 List.of(Fixtures.group("L40S", 120, 120, 0, "0"))).replace("\"totalNodes\":50,\"offset\":0", "\"totalNodes\":120,\"offset\":50")));
         String html = page("/fleet?at=" + Fixtures.AT + "&offset=50", Fixtures.ADMIN);
         assertEquals(List.of("/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z&layout=true&limit=50&offset=50"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         assertTrue(html.contains("Nodes 51–100 of 120."), html);
         assertTrue(html.contains("href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;offset=0\">&larr; earlier page</a>")
                 && html.contains("href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;offset=100\">next page &rarr;</a>"), html);
         assertTrue(html.contains("Showing 2026-11-30T12:00:00Z: 120 card(s), 0 held."), html);
         assertTrue(html.contains("<tr data-node=\"n50\">") && html.contains("<tr data-node=\"n99\">"), html);
+    }
+
+    /** A pool's row lists that pool's nodes: the ledger is asked for the group, and the page says how to see all. */
+    @Test
+    void aGroupsRowDrillsDownToItsNodes() {
+        String html = page("/fleet?at=" + Fixtures.AT + "&groupBy=model&group=prod/L40S", Fixtures.ADMIN);
+        assertEquals(List.of("/api/v1/fleet/occupants?at=2026-11-30T12%3A00%3A00Z&layout=true&groupBy=model&group=prod%2FL40S"
+                + "&limit=50&offset=0"), StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertTrue(html.contains("Nodes of prod/L40S only. <a href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;groupBy=model\">Every node</a>"), html);
+        assertTrue(html.contains("id=\"group-by-other\" href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;groupBy=pool\""), html);
+        String all = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
+        assertTrue(all.contains("<a href=\"/fleet?at=2026-11-30T12%3A00%3A00Z&amp;group="), "a pool's row links to its nodes: " + all);
     }
 
     @Test
@@ -93,7 +105,7 @@ class PagesTest {
         assertEquals(java.util.Set.of("/api/v1/gpus/GPU-aaaa-0001/occupants?at=2026-11-30T12%3A00%3A00Z",
                         "/api/v1/gpus/GPU-aaaa-0001/usage?from=2026-11-30T10%3A00%3A00Z&to=2026-11-30T12%3A01%3A00Z",
                         "/api/v1/changes/bulk"),
-                java.util.Set.copyOf(StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList()));
+                java.util.Set.copyOf(StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList()));
         // the card's usage curves: its SM activity and the container's share of its cores, no memory
         assertTrue(html.contains("\"name\":\"card SM_ACTIVE\"") && html.contains("[\"2026-11-30T11:58:00Z\",0.5]")
                 && html.contains("[\"2026-11-30T11:59:00Z\",0.25]"), html);
@@ -127,7 +139,7 @@ class PagesTest {
         assertTrue(option(html, "cost-chart").contains("0.0,18.45,8.2]"), html);
         assertEquals(List.of("/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=tenant",
                         "/api/v1/reports/monthly?month=2026-11&format=json&groupBy=tenant", "/api/v1/reports/series?month=2026-11&bucket=day&groupBy=tenant"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
     }
 
@@ -138,15 +150,15 @@ class PagesTest {
                 {"month":"2026-11","bucket":"month","groupBy":"tenant","timeZone":"Europe/Berlin","currency":"EUR",
                  "buckets":[{"label":"2026-11","start":"2026-10-31T23:00:00Z","end":"2026-11-30T23:00:00Z"}],"lines":[]}"""));
         page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals(
                 "/api/v1/gpu-hours?from=2026-10-31T23%3A00%3A00Z&to=2026-11-30T23%3A00%3A00Z&groupBy=tenant")),
-                StandIn.SEEN.toString());
+                StandIn.seen().toString());
         StandIn.reset();
         StandIn.override(Backend.BILLING, "/api/v1/reports/series", StandIn.Reply.problem(503, "Service Unavailable", "down"));
         String html = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals(
                 "/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=tenant")),
-                StandIn.SEEN.toString());
+                StandIn.seen().toString());
         assertTrue(html.contains("The GPU-hours are for the UTC month 2026-11"), html);
     }
 
@@ -168,12 +180,12 @@ class PagesTest {
         page("/hours?month=2026-11&view=week&groupBy=team", Fixtures.ADMIN);
         assertEquals(List.of("/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=team",
                         "/api/v1/reports/monthly?month=2026-11&format=json&groupBy=team", "/api/v1/reports/series?month=2026-11&bucket=week&groupBy=team"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
-        StandIn.SEEN.clear();
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+        StandIn.forget();
         String month = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
         // the month whole is one bucket of billing's series: asked only for where billing's month begins and ends
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals(
-                "/api/v1/reports/series?month=2026-11&bucket=month&groupBy=tenant")), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals(
+                "/api/v1/reports/series?month=2026-11&bucket=month&groupBy=tenant")), StandIn.seen().toString());
         assertTrue(month.contains("id=\"hours-chart-option\"") && !month.contains("id=\"series-table\""), month);
         assertTrue(page("/hours?month=2026-11&view=hour", Fixtures.ADMIN).contains("view must be one of day, week, month, got &#39;hour&#39;."));
     }
@@ -196,7 +208,7 @@ class PagesTest {
                 .header("Content-Type", startsWith("text/csv")).header("Content-Disposition", containsString("gpumeter-tenant-2026-11.csv"))
                 .extract().asString();
         assertEquals(Fixtures.CSV, csv);
-        assertEquals("/api/v1/reports/monthly?month=2026-11&format=csv&groupBy=tenant", StandIn.SEEN.get(0).pathAndQuery());
+        assertEquals("/api/v1/reports/monthly?month=2026-11&format=csv&groupBy=tenant", StandIn.seen().get(0).pathAndQuery());
         assertForwarded(Fixtures.ADMIN);
     }
 
@@ -205,12 +217,12 @@ class PagesTest {
         assertTrue(page("/hours?month=2026-11", Fixtures.ADMIN).contains("href=\"/hours/focus.csv?month=2026-11\""));
         String focus = "BilledCost,BillingPeriodStart,SubAccountName\n361.50,2026-11-01T00:00:00Z,acme\n";
         StandIn.override(Backend.BILLING, "/api/v1/reports/monthly", new StandIn.Reply(200, "text/csv", focus));
-        StandIn.SEEN.clear();
+        StandIn.forget();
         String body = given().cookie(Session.COOKIE, Fixtures.session(Fixtures.ACME)).get("/hours/focus.csv?month=2026-11").then().statusCode(200)
                 .header("Content-Type", startsWith("text/csv")).header("Content-Disposition", containsString("gpumeter-focus-tenant-2026-11.csv"))
                 .extract().asString();
         assertEquals(focus, body);
-        assertEquals("/api/v1/reports/monthly?month=2026-11&format=focus&groupBy=tenant", StandIn.SEEN.get(0).pathAndQuery());
+        assertEquals("/api/v1/reports/monthly?month=2026-11&format=focus&groupBy=tenant", StandIn.seen().get(0).pathAndQuery());
         assertForwarded(Fixtures.ACME);
     }
 
@@ -249,7 +261,7 @@ class PagesTest {
                 + "<td class=\"num\">0.00</td><td class=\"num\">0.00</td><td class=\"num\">10.00</td><td class=\"num\">100.00</td>"
                 + "<td class=\"num\">110.00</td><td class=\"num\">100.0 %</td></tr>"), html);
         assertEquals(List.of("/api/v1/idle?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=tenant"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         assertForwarded(Fixtures.ADMIN);
 
         StandIn.reset();
@@ -263,7 +275,7 @@ class PagesTest {
         assertTrue(html.contains("The window is empty"), html);
         html = page("/idle?groupBy=pool", Fixtures.ADMIN);
         assertTrue(html.contains("groupBy must be tenant, node or pod"), html);
-        assertTrue(StandIn.SEEN.isEmpty());
+        assertTrue(StandIn.seen().isEmpty());
     }
 
     @Test
@@ -275,7 +287,7 @@ class PagesTest {
         assertEquals(List.of("/api/v1/queue-wait/pending?at=2026-11-30T00%3A00%3A00Z",
                         "/api/v1/queue-wait?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=clusterQueue",
                         "/api/v1/volcano-jobs?from=2026-11-23T00%3A00%3A00Z&to=2026-11-30T00%3A00%3A00Z&groupBy=queue&jobsPerGroup=10"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         String tenant = page("/queues?from=2026-11-23&to=2026-11-30", Fixtures.ACME);
@@ -298,8 +310,8 @@ class PagesTest {
 
         StandIn.reset();
         html = page("/queues?from=2026-11-23&to=2026-11-30&groupBy=clusterQueue&pod=globex-lab/notebook-3", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/scheduling-decisions?namespace=globex-lab&pod=notebook-3")),
-                StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/scheduling-decisions?namespace=globex-lab&pod=notebook-3")),
+                StandIn.seen().toString());
         assertTrue(html.contains("<h2>pod globex-lab/notebook-3: Pending</h2>"), html);
         assertTrue(html.contains("<tr><td>2026-11-30T11:50:01Z</td><td>scheduling</td><td></td><td>FailedScheduling</td>"
                 + "<td>0/2 nodes are available: 2 Insufficient nvidia.com/gpu.</td></tr>"), html);
@@ -320,12 +332,12 @@ class PagesTest {
                 + "<td class=\"\">hardware</td></tr>"), html);
         assertTrue(html.contains("<td>OOMKilled</td><td class=\"num\">2</td><td class=\"num\">0</td><td class=\"num\">0</td>"
                 + "<td class=\"num\">1.67</td><td class=\"num\"></td><td class=\"num\"></td><td class=\"\">workload</td>"), html);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().endsWith("&groupBy=cause")), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().endsWith("&groupBy=cause")), StandIn.seen().toString());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         html = page("/failures?groupBy=pod", Fixtures.ADMIN);
         assertTrue(html.contains("groupBy must be one of cause, rootCause, node, tenant"), html);
-        assertTrue(StandIn.SEEN.isEmpty());
+        assertTrue(StandIn.seen().isEmpty());
     }
 
     @Test
@@ -340,7 +352,7 @@ class PagesTest {
         assertTrue(html.contains("\"name\":\"demand (base)\",\"type\":\"bar\"") || html.contains("demand (base)"), html);
         assertTrue(html.contains("\"stack\":\"needed\"") && html.contains("[1.6]") && html.contains("[0.32]")
                 && html.contains("[0.8]") && html.contains("[13.2]"), html);
-        assertEquals(List.of("/api/v1/capacity/plan?horizon=30d"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/capacity/plan?horizon=30d"), StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         String tenant = page("/capacity", Fixtures.ACME);
@@ -357,7 +369,7 @@ class PagesTest {
         assertTrue(html.contains("<td>SloBurnRateHigh</td><td>warning</td><td>resolved</td>"), html);
         assertEquals(List.of("/api/v1/actions?from=2026-11-29T12%3A00%3A00Z&limit=200",
                         "/api/v1/alerts?state=all&since=2026-11-29T12%3A00%3A00Z"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         StandIn.override(Backend.ALERT, "/api/v1/alerts", StandIn.Reply.json("[]"));
@@ -389,7 +401,7 @@ class PagesTest {
                 + "<td>2026-11-30T10:00:00Z</td>"), html);
         assertTrue(html.contains("<td class=\"num\">3</td><td class=\"evidence\">kmsg: NVRM: Xid (PCI:0000:3b:00): 79, GPU has fallen off the bus</td>"
                 + "<td class=\"links\"><a class=\"triage\" href=\"/triage?node=gpu-a&amp;cluster=lab&amp;at=2026-11-30T10%3A00%3A00Z\">triage</a>"), html);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100")));
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/failures/incidents?open=true&limit=100")));
         assertForwarded(Fixtures.ADMIN);
         StandIn.reset();
         StandIn.override(Backend.LEDGER, "/api/v1/failures/incidents", StandIn.Reply.json("[]"));
@@ -409,7 +421,7 @@ class PagesTest {
         assertTrue(html.contains("id=\"budget-chart-option\"") && html.contains("id=\"anomaly-chart-option\""));
         assertEquals(List.of("/api/v1/budget-forecasts?month=2026-11", "/api/v1/cost-anomalies",
                         "/api/v1/reports/series?month=2026-11&bucket=day&groupBy=tenant"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         // the month against the budget: acme's spend by the 28th is nil, on the 30th (the forecast's day) its 900.00 of
         // 1,000.00 = 90 %; globex's 60.00 of 50.00 = 120 %, from its 60.00 on the 29th
         String burn = option(html, "burn-chart");
@@ -423,7 +435,7 @@ class PagesTest {
         assertTrue(tenant.contains("<td>acme</td><td class=\"num\">1,000.00</td>"), tenant);
         assertFalse(tenant.contains("globex") || tenant.contains("Cost anomalies") || tenant.contains("anomaly watch"), tenant);
         assertEquals(List.of("/api/v1/budgets/acme/forecast?month=2026-11", "/api/v1/reports/series?month=2026-11&bucket=day&groupBy=tenant"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ACME);
 
         StandIn.reset();
@@ -452,7 +464,7 @@ class PagesTest {
         assertTrue(burn.contains("[[\"2026-11-30T06:00:00Z\",60.0],[\"2026-11-30T07:00:00Z\",55.0]"), burn);
         assertTrue(burn.contains("[\"2026-11-30T11:00:00Z\",-20.0],[\"2026-11-30T12:00:00Z\",-50.0]]") && burn.contains("[\"2026-11-30T12:00:00Z\",80.0]"), burn);
         assertEquals(List.of("/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&budgetPoints=7"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList(), "one read: the states with their budget left across the window");
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList(), "one read: the states with their budget left across the window");
         assertForwarded(Fixtures.ADMIN);
 
         StandIn.reset();
@@ -461,12 +473,12 @@ class PagesTest {
         assertTrue(tenant.contains("<td>acme-availability</td>") && !tenant.contains("chat-ttft"), tenant);
         assertFalse(tenant.contains("burn-chart-option"), "no burn-down for a tenant");
         assertEquals(List.of("/api/v1/slo-states?from=2026-11-30T06%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         assertForwarded(Fixtures.ACME);
 
         StandIn.reset();
         assertTrue(page("/slos?window=3w", Fixtures.ADMIN).contains("window must be one of 1h, 6h, 24h, 7d"));
-        assertTrue(StandIn.SEEN.isEmpty());
+        assertTrue(StandIn.seen().isEmpty());
         StandIn.override(Backend.SLO, "/api/v1/slo-states", StandIn.Reply.json("[]"));
         assertTrue(page("/slos", Fixtures.ADMIN).contains("No SLO is defined."));
         // an SLO stored before services belonged to a namespace, whose service's name two namespaces now report
@@ -514,7 +526,7 @@ class PagesTest {
                         + "&to=2026-11-30T12%3A00%3A00Z&sli=TTFT&narrow=true",
                         "/api/v1/jitter-events/42",
                         "/api/v1/jitter-events?from=2026-11-29T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&limit=21&offset=0"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).sorted().toList());
         assertForwarded(Fixtures.ADMIN);
 
         StandIn.reset();
@@ -545,8 +557,8 @@ class PagesTest {
                  "maxWindow":"PT24H","narrowed":true,"podMinutes":60,"unplacedPodMinutes":0,"precision":"histogram",
                  "byNeighbours":[{"bucket":"0","podMinutes":60,"p99Ms":450,"ifLatency":1,"ifThroughput":1}],"byKind":[]}"""));
         html = page("/jitter?window=7d&to=2026-11-30T12:00:00Z", Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/interference?service=llm&namespace=acme-serve"
-                + "&from=2026-11-23T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&sli=TTFT&narrow=true")), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/interference?service=llm&namespace=acme-serve"
+                + "&from=2026-11-23T12%3A00%3A00Z&to=2026-11-30T12%3A00%3A00Z&sli=TTFT&narrow=true")), StandIn.seen().toString());
         assertTrue(html.contains("Over 2026-11-29T12:00:00Z – 2026-11-30T12:00:00Z: slo-service reads at most PT24H at a time, so the"
                 + " latest PT24H of the 7d shown."), html);
         assertTrue(html.contains("<tr data-bucket=\"0\"><td>0</td><td class=\"num\">60</td><td class=\"num\">450 ms</td>"), html);
@@ -585,15 +597,16 @@ class PagesTest {
         assertTrue(option.contains("\"value\":[0,0,0.4]") && option.contains("active 40 %"), option);
         assertTrue(option.contains("\"value\":[1,0,\"-\"]") && option.contains("no usage known"), option);
         assertTrue(html.contains("<strong>used</strong>") && html.contains("href=\"/fleet?at=2026-11-30T12:00:00Z\" id=\"colour-held\""), html);
-        // one read of every field of the named cards' five minutes, each minute judged by the one activity rule
-        StandIn.Seen usage = StandIn.SEEN.stream().filter(s -> s.pathAndQuery().equals("/api/v1/usage/series")).findFirst().orElseThrow();
+        // one read of the activity fields of the named cards' five minutes, each minute judged by the one activity rule
+        StandIn.Seen usage = StandIn.seen().stream().filter(s -> s.pathAndQuery().equals("/api/v1/usage/series")).findFirst().orElseThrow();
         assertTrue(!usage.body().contains("\"field\"") && usage.body().contains("\"from\":\"2026-11-30T11:55:00Z\"")
+                && usage.body().contains("\"fields\":[\"SM_ACTIVE\",\"GR_ENGINE_ACTIVE\",\"GPU_UTIL\"]")
                 && usage.body().contains("\"gpus\":[\"GPU-aaaa-0001\",\"GPU-aaaa-0002\"]"), usage.body());
         // coloured by held, the default, no usage is read
-        StandIn.SEEN.clear();
+        StandIn.forget();
         html = page("/fleet?at=" + Fixtures.AT, Fixtures.ADMIN);
         assertTrue(html.contains("id=\"colour-used\""), html);
-        assertFalse(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().contains("usage")), StandIn.SEEN.toString());
+        assertFalse(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().contains("usage")), StandIn.seen().toString());
     }
 
     @Test
@@ -635,7 +648,7 @@ class PagesTest {
         assertTrue(html.contains("That instant is not readable") && html.contains("got &#39;yesterday&#39;"), html);
         html = page("/hours?month=13-2026", Fixtures.ADMIN);
         assertTrue(html.contains("That month is not readable"), html);
-        assertTrue(StandIn.SEEN.isEmpty(), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().isEmpty(), StandIn.seen().toString());
     }
 
     @Test
@@ -699,8 +712,8 @@ class PagesTest {
     }
 
     private static void assertForwarded(String token) {
-        assertFalse(StandIn.SEEN.isEmpty());
-        for (StandIn.Seen s : StandIn.SEEN) {
+        assertFalse(StandIn.seen().isEmpty());
+        for (StandIn.Seen s : StandIn.seen()) {
             assertEquals("Bearer " + token, s.authorization(), s.backend() + " " + s.pathAndQuery() + " got the user's token");
         }
     }

@@ -1,31 +1,31 @@
 package io.gpumeter.console;
 
-import com.sun.net.httpserver.HttpServer;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.StandIn;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.aResponse;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
 /**
- * Another replica of the console, as the one under test sees it on the management port: it records the sign-outs it
- * is told of, and answers the sessions it knows to be signed out, one of them a session signed in and out there.
+ * Another replica of the console, as the one under test sees it on the management port (the suite's one stand-in
+ * server): it takes the sign-outs it is told of, each in its journal, and answers the sessions it knows to be signed
+ * out, one of them a session signed in and out there.
  */
 final class PeerStandIn {
 
-    static final List<String> ANNOUNCED = new CopyOnWriteArrayList<>();
     /** A live session of the admin that was signed out on the other replica before this one started. */
     static final String SIGNED_OUT_THERE;
     /** A live session of the admin the other replica knows nothing about. */
     static final String LIVE_THERE;
     private static final String LIST;
-    private static HttpServer server;
+    private static StandIn server;
 
     static {
         Sealer sealer = new Sealer(Fixtures.SESSION_KEY);
@@ -45,33 +45,21 @@ final class PeerStandIn {
 
     static synchronized String start() {
         if (server == null) {
-            try {
-                server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            server.createContext(Peers.PATH, exchange -> {
-                byte[] answer = new byte[0];
-                int status = 204;
-                if (exchange.getRequestMethod().equals("POST")) {
-                    ANNOUNCED.add(new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
-                } else {
-                    answer = LIST.getBytes(StandardCharsets.UTF_8);
-                    status = 200;
-                }
-                exchange.sendResponseHeaders(status, status == 204 ? -1 : answer.length);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    out.write(answer);
-                }
-            });
-            server.start();
+            server = StandIn.start();
+            server.answer(post(urlPathEqualTo(Peers.PATH)), aResponse().withStatus(204));
+            server.answer(get(urlPathEqualTo(Peers.PATH)), aResponse().withStatus(200).withBody(LIST));
         }
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return server.url();
+    }
+
+    /** The sessions this replica was told had ended, as the console under test announced them. */
+    static List<String> announced() {
+        return server.calls(postRequestedFor(urlPathEqualTo(Peers.PATH))).stream().map(LoggedRequest::getBodyAsString).toList();
     }
 
     static synchronized void stop() {
         if (server != null) {
-            server.stop(0);
+            server.close();
             server = null;
         }
     }

@@ -34,7 +34,7 @@ class ReviewPagesTest {
         String html = page(REVIEWED, Fixtures.READER);
         assertEquals(Set.of("/api/v1/failures/incidents/" + ReviewStandIn.REVIEWED + "/review",
                         "/api/v1/failures/incidents/" + ReviewStandIn.REVIEWED),
-                Set.copyOf(StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList()), "no live triage once one is frozen");
+                Set.copyOf(StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList()), "no live triage once one is frozen");
         assertTrue(html.contains("<dt>Incident</dt><dd>oom (workload) on lab · gpu-a · GPU-aaaa-0001 · acme-ml/train-5</dd>"), html);
         assertTrue(html.contains("<dd>2026-11-30T09:30:00Z, recovered 2026-11-30T09:42:00Z</dd>"), html);
         assertTrue(html.contains("<h2>Reviewed 2026-11-30T11:00:00Z by ops-oncall</h2>"), html);
@@ -60,8 +60,8 @@ class ReviewPagesTest {
     void beforeAReviewThePageShowsTheIncidentsTriageNowAndAFormStartingFromIt() {
         String html = page(OPEN, Fixtures.ADMIN);
         assertTrue(html.contains("Incident " + ReviewStandIn.OPEN_XID + " has no review yet."), html);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/triage?node=gpu-a&cluster=lab&at=2026-11-30T10%3A00%3A00Z")),
-                StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/triage?node=gpu-a&cluster=lab&at=2026-11-30T10%3A00%3A00Z")),
+                StandIn.seen().toString());
         assertTrue(html.contains("<h2>The incident's triage now (recorded with the review)</h2>"), html);
         assertTrue(html.contains("<details open>") && html.contains("id=\"review-form\""), html);
         assertTrue(html.contains("<option value=\"data-plane\" selected>data-plane</option>"), "the triage's layer, to start from");
@@ -80,7 +80,7 @@ class ReviewPagesTest {
                 .formParam("policy", "").formParam("regression", "on").formParam("regressionNote", "driver upgrades")
                 .formParam("more", "[{\"kind\":\"ADMISSION_POLICY\",\"policy\":\"REQUIRE_SCHEDULER\",\"resource\":\"nvidia.com/gpumem\",\"schedulerName\":\"hami-scheduler\"}]")
                 .post(OPEN).then().statusCode(303).header("Location", endsWith(OPEN));
-        StandIn.Seen posted = StandIn.SEEN.get(0);
+        StandIn.Seen posted = StandIn.seen().get(0);
         assertEquals(OPEN_API, posted.pathAndQuery());
         assertEquals("Bearer " + Fixtures.ADMIN, posted.authorization());
         assertEquals("{\"rootCauseClass\":\"data-plane\",\"cause\":\"xid-79\",\"summary\":\"gpu-a's card fell off the bus after the driver upgrade\","
@@ -108,14 +108,14 @@ class ReviewPagesTest {
         assertTrue(html.contains("rootCauseClass: pick one of control-plane, data-plane, workload, operations-configuration."), html);
         assertTrue(html.contains("summary: say in a few lines what happened."), html);
         assertTrue(html.contains("[{&quot;kind&quot;:</textarea>"), "what was typed is kept");
-        assertTrue(StandIn.SEEN.stream().allMatch(s -> s.body().isEmpty()), "nothing was posted: " + StandIn.SEEN);
+        assertTrue(StandIn.seen().stream().allMatch(s -> s.body().isEmpty()), "nothing was posted: " + StandIn.seen());
 
         StandIn.reset();
         html = given().redirects().follow(false).cookie(Session.COOKIE, cookie).formParam("rootCauseClass", "data-plane")
                 .formParam("cause", "xid-79").formParam("summary", "s").formParam("more", "{\"kind\": \"ODD\"")
                 .post(OPEN).then().statusCode(400).extract().asString();
         assertTrue(html.contains("more items: not JSON (line 1, column"), html);
-        assertTrue(StandIn.SEEN.stream().allMatch(s -> s.body().isEmpty()), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().allMatch(s -> s.body().isEmpty()), StandIn.seen().toString());
 
         // what alert-service refuses it says in its own words, naming the field
         html = given().redirects().follow(false).cookie(Session.COOKIE, cookie).formParam("rootCauseClass", "data-plane")
@@ -148,7 +148,7 @@ class ReviewPagesTest {
         assertTrue(rule.contains("kind: PrometheusRule") && rule.contains("alert: GpuMemoryNearlyFull"), rule);
         assertEquals(List.of("/api/v1/failures/incidents/" + ReviewStandIn.REVIEWED + "/review?format=markdown",
                 "/api/v1/failures/incidents/" + ReviewStandIn.REVIEWED + "/review/items/1?version=1"),
-                StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+                StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         TriagePagesTest.assertForwarded(Fixtures.ADMIN);
         String refused = given().cookie(Session.COOKIE, Fixtures.session(Fixtures.ADMIN)).get(REVIEWED + "/items/3").then().statusCode(404)
                 .extract().asString();

@@ -53,7 +53,7 @@ final class ReviewStandIn {
             StandIn.reply(Backend.LEDGER, PREFIX + id, true, StandIn.Reply.problem(403, "Forbidden",
                     "a tenant token may not read fleet-wide figures"));
         });
-        StandIn.handle(Backend.ALERT, PREFIX, (path, query, body, tenant) -> {
+        StandIn.handle(Backend.ALERT, PREFIX + "[^/]+/review(/items/[0-9]+)?", (path, query, body, tenant) -> {
             String[] parts = path.substring(PREFIX.length()).split("/");
             if (parts.length < 2 || !parts[1].equals("review")) {
                 return null;

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.endsWith;
 import static org.hamcrest.Matchers.equalTo;
@@ -85,7 +86,7 @@ class SigninTest {
     }
 
     @Test
-    void signingOutEndsTheSessionForACopyOfTheCookieTooAndTellsTheOtherReplicas() throws InterruptedException {
+    void signingOutEndsTheSessionForACopyOfTheCookieTooAndTellsTheOtherReplicas() {
         String cookie = Fixtures.signIn(Fixtures.ADMIN);
         String copy = cookie;
         assertSignedInAs(copy, "local-admin");
@@ -100,10 +101,9 @@ class SigninTest {
                 .header("Location", containsString("/signin?next=")).header("Set-Cookie", containsString("Max-Age=0"));
         given().redirects().follow(false).cookie(Session.COOKIE, copy).get("/").then().statusCode(303)
                 .header("Location", endsWith("/signin"));
-        for (int i = 0; i < 50 && !PeerStandIn.ANNOUNCED.contains(cookie); i++) {
-            Thread.sleep(100);
-        }
-        assertTrue(PeerStandIn.ANNOUNCED.contains(cookie), "the other replica is told which session ended");
+        await("the other replica is told which session ended").atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(100))
+                .until(() -> PeerStandIn.announced().contains(cookie));
+        assertTrue(PeerStandIn.announced().contains(cookie), "the other replica is told which session ended");
     }
 
     @Test
@@ -120,13 +120,12 @@ class SigninTest {
     }
 
     @Test
-    void aReplicaStartsKnowingTheSessionsSignedOutOnTheOthers() throws InterruptedException {
+    void aReplicaStartsKnowingTheSessionsSignedOutOnTheOthers() {
         // the other replica signed this session out before this console started, and told it when it started
-        int status = 0;
-        for (int i = 0; i < 50 && status != 303; i++) {
-            status = given().redirects().follow(false).cookie(Session.COOKIE, PeerStandIn.SIGNED_OUT_THERE).get("/hours").statusCode();
-            Thread.sleep(status == 303 ? 0 : 100);
-        }
+        int status = await("a session signed out on another replica refused here").atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(100))
+                .until(() -> given().redirects().follow(false).cookie(Session.COOKIE, PeerStandIn.SIGNED_OUT_THERE).get("/hours")
+                        .statusCode(), s -> s == 303);
         assertEquals(303, status, "a session signed out on another replica is refused here");
         assertSignedInAs(PeerStandIn.LIVE_THERE, "local-admin");
     }

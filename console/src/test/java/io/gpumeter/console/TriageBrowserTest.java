@@ -178,7 +178,7 @@ class TriageBrowserTest {
         browser.findElement(By.cssSelector("#waiting-table tr[data-object='acme-ml/job-train-9-3f2a1'] a.triage")).click();
         chromium.waitForUrl("/triage?namespace=acme-ml&workload=job-train-9-3f2a1&cluster=lab");
         assertEquals("quota", browser.findElement(By.cssSelector("#node-cause .value")).getText());
-        assertTrue(StandIn.SEEN.stream().allMatch(s -> ("Bearer " + Fixtures.ACME).equals(s.authorization())), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().allMatch(s -> ("Bearer " + Fixtures.ACME).equals(s.authorization())), StandIn.seen().toString());
         chromium.noConsoleErrors("tenant triage");
         chromium.shoot("tenant-triage");
     }

@@ -108,7 +108,7 @@ class TriagePagesTest {
         assertTrue(html.contains("The address names pod and node; a triage starts from one."), html);
         html = page("/triage?node=gpu-a&at=yesterday", Fixtures.ADMIN);
         assertTrue(html.contains("at must be a time such as 2026-11-30T12:00:00Z, got &#39;yesterday&#39;."), html);
-        assertTrue(StandIn.SEEN.isEmpty(), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().isEmpty(), StandIn.seen().toString());
 
         html = page("/triage?namespace=acme-ml&pod=ghost", Fixtures.ADMIN);
         assertTrue(html.contains("alert-service answered 404: Not Found") && html.contains("no pod named acme-ml/ghost is known"), html);
@@ -132,7 +132,7 @@ class TriagePagesTest {
     }
 
     private static List<String> asked() {
-        return StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList();
+        return StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList();
     }
 
     static int count(String html, String text) {
@@ -144,7 +144,7 @@ class TriagePagesTest {
     }
 
     static void assertForwarded(String token) {
-        assertFalse(StandIn.SEEN.isEmpty());
-        StandIn.SEEN.forEach(s -> assertEquals("Bearer " + token, s.authorization(), s.pathAndQuery()));
+        assertFalse(StandIn.seen().isEmpty());
+        StandIn.seen().forEach(s -> assertEquals("Bearer " + token, s.authorization(), s.pathAndQuery()));
     }
 }

@@ -1,13 +1,18 @@
 package io.gpumeter.console;
 
-import java.net.URLDecoder;
-import java.nio.charset.StandardCharsets;
-import java.util.HashMap;
-import java.util.Map;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+
+import java.util.List;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.absent;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.matching;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
 /**
- * alert-service's triage as the stand-in answers it: {@code GET /api/v1/triage} worked out from the query as the
- * service reads it (exactly one subject; a namespace with all but a node), each answer shaped as the common
+ * alert-service's triage as the stand-in answers it: {@code GET /api/v1/triage} routed by the query that names a
+ * subject (a namespace with all but a node), each answer shaped as the common
  * {@code Triage} record serialises (Jackson: record components in order, ISO instants, enum names; {@code layer} and
  * {@code cause} the labels the other reads serve). A tenant token gets its own subjects only, another tenant's being
  * a 404 as an unknown one is, and its answers name no other tenant's pods. The subjects are the console's other
@@ -17,66 +22,55 @@ import java.util.Map;
 final class TriageStandIn {
 
     static final String HOSTILE_POD = "<img src=x onerror=alert(1)>";
-
-    private static final Map<String, String> FLEET = new HashMap<>();
-    private static final Map<String, String> TENANT = new HashMap<>();
+    private static final String PATH = "/api/v1/triage";
 
     private TriageStandIn() {
     }
 
+    /**
+     * Each subject's answer by the query that names it (namespace and name, or a node), the fleet's for fleet tokens
+     * and acme's own for acme's token; a subject named without its namespace is a 400, any other a 404 — as
+     * alert-service answers them.
+     */
     static void install() {
-        FLEET.put("pod globex-lab/notebook-3", NO_DEVICE);
-        FLEET.put("workload acme-ml/job-train-9-3f2a1", QUOTA);
-        FLEET.put("node gpu-a", XID);
-        FLEET.put("service acme-serve/llm", INTERFERENCE);
-        FLEET.put("pod acme-ml/train-7", HEALTHY);
-        FLEET.put("pod acme-ml/train-5", NEIGHBOUR_OOM);
-        FLEET.put("pod acme-ml/" + HOSTILE_POD, HOSTILE);
-        // acme's own subjects, the neighbour named as alert-service names another tenant's pod to a tenant
-        TENANT.put("workload acme-ml/job-train-9-3f2a1", QUOTA);
-        TENANT.put("service acme-serve/llm", INTERFERENCE.replace("globex-lab/notebook-2", "another tenant's pod"));
-        TENANT.put("pod acme-ml/train-7", HEALTHY);
-        TENANT.put("pod acme-ml/" + HOSTILE_POD, HOSTILE);
-        StandIn.handle(Backend.ALERT, "/api/v1/triage", (path, query, body, tenant) -> answer(query, tenant));
+        subject("pod", "globex-lab", "notebook-3", NO_DEVICE, null);
+        subject("workload", "acme-ml", "job-train-9-3f2a1", QUOTA, QUOTA);
+        subject("node", null, "gpu-a", XID, null);
+        // the neighbour named to acme as alert-service names another tenant's pod to a tenant
+        subject("service", "acme-serve", "llm", INTERFERENCE, INTERFERENCE.replace("globex-lab/notebook-2", "another tenant's pod"));
+        subject("pod", "acme-ml", "train-7", HEALTHY, HEALTHY);
+        subject("pod", "acme-ml", "train-5", NEIGHBOUR_OOM, null);
+        subject("pod", "acme-ml", HOSTILE_POD, HOSTILE, HOSTILE);
+        for (String kind : List.of("pod", "workload", "podGroup", "service")) {
+            StandIn.stub(Backend.ALERT, "triage without namespace " + kind, get(urlPathEqualTo(PATH)).atPriority(6)
+                    .withQueryParam(kind, matching(".+")).withQueryParam("namespace", absent())
+                    .willReturn(StandIn.Reply.problem(400, "Bad Request", "namespace is required with " + kind
+                            + " (or write " + kind + "=namespace/name)").response()));
+        }
+        StandIn.stub(Backend.ALERT, "triage of a ghost", get(urlPathEqualTo(PATH)).atPriority(7)
+                .withQueryParam("namespace", equalTo("acme-ml")).withQueryParam("pod", equalTo("ghost"))
+                .willReturn(StandIn.Reply.problem(404, "Not Found", "no pod named acme-ml/ghost is known").response()));
+        StandIn.stub(Backend.ALERT, "triage of anything else", get(urlPathEqualTo(PATH)).atPriority(8)
+                .willReturn(StandIn.Reply.problem(404, "Not Found", "no such subject is known").response()));
     }
 
-    private static StandIn.Reply answer(String query, boolean tenant) {
-        Map<String, String> q = params(query);
-        String kind = null;
-        for (String k : TriageSubject.KINDS) {
-            if (q.containsKey(k)) {
-                if (kind != null) {
-                    return StandIn.Reply.problem(400, "Bad Request", "name exactly one of pod, workload, podGroup, node or service");
-                }
-                kind = k;
+    /** A subject's answer to fleet tokens, and to acme's token when acme may see it (null: a 404, as an unknown one). */
+    private static void subject(String kind, String namespace, String name, String fleet, String acme) {
+        for (boolean tenant : List.of(false, true)) {
+            MappingBuilder route = get(urlPathEqualTo(PATH)).atPriority(4).withQueryParam(kind, equalTo(name))
+                    .andMatching(tenant ? StandIn.TENANT_TOKEN : StandIn.FLEET_TOKEN);
+            if (namespace != null) {
+                route = route.withQueryParam("namespace", equalTo(namespace));
             }
-        }
-        if (kind == null) {
-            return StandIn.Reply.problem(400, "Bad Request", "name one of pod, workload, podGroup (each with namespace), node or service");
-        }
-        String namespace = q.get("namespace");
-        if (!kind.equals("node") && namespace == null) {
-            return StandIn.Reply.problem(400, "Bad Request", "namespace is required with " + kind + " (or write " + kind + "=namespace/name)");
-        }
-        String key = kind + " " + (namespace == null ? "" : namespace + "/") + q.get(kind);
-        String answer = (tenant ? TENANT : FLEET).get(key);
-        return answer == null ? StandIn.Reply.problem(404, "Not Found", "no " + key.replace(" ", " named ") + " is known")
-                : StandIn.Reply.json(answer);
-    }
-
-    static Map<String, String> params(String query) {
-        Map<String, String> out = new HashMap<>();
-        if (query == null) {
-            return out;
-        }
-        for (String pair : query.split("&")) {
-            int eq = pair.indexOf('=');
-            if (eq > 0) {
-                out.put(URLDecoder.decode(pair.substring(0, eq), StandardCharsets.UTF_8),
-                        URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+            String answer = tenant ? acme : fleet;
+            StandIn.Reply reply = answer == null ? StandIn.Reply.problem(404, "Not Found", "no " + kind + " named "
+                    + (namespace == null ? "" : namespace + "/") + name + " is known") : StandIn.Reply.json(answer);
+            if (answer != null) {
+                Examples.check(Backend.ALERT, PATH, reply);
             }
+            StandIn.stub(Backend.ALERT, "triage " + kind + " " + namespace + "/" + name + (tenant ? " tenant" : ""),
+                    route.willReturn(reply.response()));
         }
-        return out;
     }
 
     /* notebook-3 waits: the scheduler says "Insufficient nvidia.com/gpu", and the node that would fit reports none

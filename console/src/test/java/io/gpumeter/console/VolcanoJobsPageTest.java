@@ -24,8 +24,8 @@ class VolcanoJobsPageTest {
     @Test
     void eachQueueShowsItsJobsSuccessRateGpuHoursPerJobRetriesAndQueueingP95() {
         String html = page(QUEUES, Fixtures.ADMIN);
-        assertTrue(StandIn.SEEN.stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/volcano-jobs?from=2026-11-23T00%3A00%3A00Z"
-                + "&to=2026-11-30T00%3A00%3A00Z&groupBy=queue&jobsPerGroup=10")), StandIn.SEEN.toString());
+        assertTrue(StandIn.seen().stream().anyMatch(s -> s.pathAndQuery().equals("/api/v1/volcano-jobs?from=2026-11-23T00%3A00%3A00Z"
+                + "&to=2026-11-30T00%3A00%3A00Z&groupBy=queue&jobsPerGroup=10")), StandIn.seen().toString());
         TriagePagesTest.assertForwarded(Fixtures.ADMIN);
         assertTrue(html.contains("<h2>Volcano jobs</h2>"), html);
         // 2 of 3 completed: 66.7 %; 4.516667 and 6.775 GPU-hours to two decimals; p95 and longest 10,800 s

@@ -26,7 +26,7 @@ class WorkloadsPagesTest {
     void aTenantSeesItsOwnWorkloadsWhatEachHoldsOrWhyItWaitsAndItsTriage() {
         String html = page("/workloads", Fixtures.ACME);
         assertTrue(PagesTest.nav(html).contains("<a href=\"/workloads\" class=\"active\">My workloads</a>"), PagesTest.nav(html));
-        assertEquals(List.of("/api/v1/tenants/acme/workloads"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/tenants/acme/workloads"), StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         TriagePagesTest.assertForwarded(Fixtures.ACME);
         assertTrue(html.contains("<tr data-object=\"acme-ml/train-7\"><td>acme-ml/train-7 <span class=\"sub\">pod</span></td><td>lab</td>"
                 + "<td>gpu-a: GPU-aaaa-0001 vGPU 50 % cores, 40960 MiB (0.5 of a card)</td><td class=\"at\">2026-11-30T09:00:00Z</td>"
@@ -45,7 +45,7 @@ class WorkloadsPagesTest {
     @Test
     void aTenantAlwaysReadsItsOwnTenantWhateverTheAddressSays() {
         String html = page("/workloads?tenant=globex&cluster=lab", Fixtures.ACME);
-        assertEquals(List.of("/api/v1/tenants/acme/workloads?cluster=lab"), StandIn.SEEN.stream().map(StandIn.Seen::pathAndQuery).toList());
+        assertEquals(List.of("/api/v1/tenants/acme/workloads?cluster=lab"), StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).toList());
         assertFalse(html.contains("globex") || html.contains("notebook"), html);
         assertTrue(html.contains("acme-ml/train-7"), html);
     }
@@ -54,7 +54,7 @@ class WorkloadsPagesTest {
     void aFleetUserPicksTheTenantAndHasNoMyWorkloadsMenu() {
         String html = page("/workloads", Fixtures.ADMIN);
         assertTrue(html.contains("Pick a tenant."), html);
-        assertTrue(StandIn.SEEN.isEmpty());
+        assertTrue(StandIn.seen().isEmpty());
         assertFalse(PagesTest.nav(html).contains("My workloads"));
         html = page("/workloads?tenant=globex", Fixtures.ADMIN);
         assertTrue(html.contains("<td>globex-lab/notebook-3 <span class=\"sub\">pod</span></td><td>lab</td><td>PENDING</td><td>no-device</td>"), html);

@@ -17,6 +17,7 @@ import io.gpumeter.alert.review.SloPlanReader;
 import io.gpumeter.common.fact.FactBundle;
 import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.shell.ShellWords;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.AuthEnabled;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.TestTokens;
@@ -643,6 +644,35 @@ class ReviewResourceTest {
         assertEquals(Set.of(OLD_OPEN), unreviewedAlerts(), "a review resolves its incident's alert");
         assertEquals(List.of(OLD_OPEN), as(READER).get("/api/v1/failures/incidents?reviewed=false").then().statusCode(200)
                 .extract().jsonPath().getList("id"));
+    }
+
+    /**
+     * A review whose items carry every field a kind may: a scheduler's, two resources' and a request's admission
+     * policies, an acceptance ratio against a baseline cell. The console's Review page reads the review from this answer.
+     */
+    @Test
+    @Order(12)
+    void aReviewServesEachItemWithTheFieldsItWasGivenItsNumberAndItsExport() {
+        String scheduler = "{\"kind\":\"ADMISSION_POLICY\",\"policy\":\"REQUIRE_SCHEDULER\",\"resource\":\"nvidia.com/gpumem\","
+                + "\"schedulerName\":\"hami-scheduler\",\"action\":\"WARN\"}";
+        String exclusive = "{\"kind\":\"ADMISSION_POLICY\",\"policy\":\"EXCLUSIVE_RESOURCES\",\"namespace\":\"ml-team\","
+                + "\"resource\":\"nvidia.com/gpu\",\"otherResource\":\"nvidia.com/gpumem\"}";
+        String ratio = "{\"kind\":\"ACCEPTANCE_ITEM\",\"cell\":{\"name\":\"shared\",\"workload\":\"chat\",\"form\":\"HAMI\","
+                + "\"selector\":{\"namespace\":\"ml-team\"}},\"baseline\":{\"name\":\"alone\",\"workload\":\"chat\","
+                + "\"form\":\"DEDICATED\",\"selector\":{\"namespace\":\"ml-team\"}},\"assertion\":{\"name\":\"p99 within 30 %\","
+                + "\"kind\":\"RATIO\",\"metric\":\"P99\",\"sli\":\"TTFT\",\"maxRatio\":1.3}}";
+        post(RACED, body("Raced, then reviewed again.", ALERT, scheduler, exclusive, ratio, REGRESSION, POLICY)).then().statusCode(201)
+                .body("version", equalTo(2));
+        String review = as(READER).get(review(RACED)).then().statusCode(200)
+                .body("prevention.n", equalTo(List.of(1, 2, 3, 4, 5, 6)))
+                .body("prevention[5].limit", equalTo("20000"))
+                .body("prevention[0].severity", equalTo("warning")).body("prevention[0].comparison", equalTo(">"))
+                .body("prevention[1].schedulerName", equalTo("hami-scheduler")).body("prevention[1].action", equalTo("WARN"))
+                .body("prevention[2].otherResource", equalTo("nvidia.com/gpumem"))
+                .body("prevention[3].baseline.name", equalTo("alone")).body("prevention[3].assertion.maxRatio", equalTo(1.3f))
+                .body("prevention[4].note", equalTo("neighbour pressure, not its own growth"))
+                .body("prevention[4].export", equalTo(review(RACED) + "/items/5?version=2")).extract().asString();
+        Contract.record("alert", "review", review);
     }
 
     /** Runs an evaluation and answers the incidents IncidentUnreviewed fires for. */

@@ -8,6 +8,7 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.gpumeter.common.testing.StandIn;
 import io.gpumeter.alert.repository.OutboxRepository;
 import io.gpumeter.alert.service.OutboxDelivery;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
 import io.quarkus.test.common.WithTestResource;
@@ -185,7 +186,9 @@ class RuleEvaluationResourceTest {
         assertEquals("INACTIVE", status(rules, "SloErrorBudgetFastBurn"), "slo-service has no API yet");
         assertTrue(rules.getString("find { it.alertname == 'InferenceLatencyP99High' }.note").contains("source not available"));
 
-        JsonPath alerts = given().get("/api/v1/alerts").then().statusCode(200).extract().jsonPath();
+        String firing = given().get("/api/v1/alerts").then().statusCode(200).extract().asString();
+        Contract.record("alert", "alerts", firing); // the console's Alerts page lists them
+        JsonPath alerts = new JsonPath(firing);
         assertEquals(4, alerts.getList("$").size(), alerts.prettify());
         assertEquals("n1", alerts.getString("find { it.alertname == 'GpuFallenOffBus' }.labels.node"));
         assertEquals("GPU-a", alerts.getString("find { it.alertname == 'GpuFallenOffBus' }.labels.gpu_uuid"));

@@ -3,6 +3,7 @@ package io.gpumeter.alert.rest;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.AuthEnabled;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.gpumeter.common.testing.TestTokens;
@@ -96,8 +97,10 @@ class TriageResourceTest {
     @Test
     void theLedgerIsAskedTheSameQuestionWithAlertServicesOwnTokenAndTheRunbooksEntryIsTheFix() {
         ledger("pod=acme-ml/train-0", diagnosis(ACME_POD, Symptom.OOM, "neighbour-memory-pressure", "data-plane"));
-        JsonPath answer = triage(READER, Map.of("pod", "acme-ml/train-0", "cluster", "east", "at", "2026-11-02T12:00:00Z"))
-                .then().statusCode(200).contentType("application/json").extract().jsonPath();
+        String body = triage(READER, Map.of("pod", "acme-ml/train-0", "cluster", "east", "at", "2026-11-02T12:00:00Z"))
+                .then().statusCode(200).contentType("application/json").extract().asString();
+        Contract.record("alert", "triage", body); // the console's Triage and Review pages draw it
+        JsonPath answer = JsonPath.from(body);
 
         assertEquals("OOM", answer.getString("symptom"));
         assertEquals("neighbour-memory-pressure", answer.getString("cause"));

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.batch.v1.Job;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.mockwebserver.http.RecordedRequest;
 import io.gpumeter.alert.domain.Fingerprint;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -319,9 +320,11 @@ class WebhookResourceTest {
     @Test
     @Order(11)
     void theAuditAnswersByTimeWindowAndRejectsBadWindows() {
-        given().queryParam("from", Instant.now().minusSeconds(3600).toString()).queryParam("to", Instant.now().plusSeconds(5).toString())
+        String audit = given().queryParam("from", Instant.now().minusSeconds(3600).toString())
+                .queryParam("to", Instant.now().plusSeconds(5).toString())
                 .get("/api/v1/actions").then().statusCode(200).body("size()", equalTo(actions().getList("$").size()))
-                .body("[0].id", notNullValue()).body("[0].alertFingerprint", notNullValue());
+                .body("[0].id", notNullValue()).body("[0].alertFingerprint", notNullValue()).extract().asString();
+        Contract.record("alert", "actions", audit); // the console's Alerts page lists the actions taken and planned
         given().queryParam("from", Instant.now().plusSeconds(3600).toString()).queryParam("to", Instant.now().plusSeconds(7200).toString())
                 .get("/api/v1/actions").then().statusCode(200)
                 .body("size()", equalTo(0));

@@ -1,5 +1,6 @@
 package io.gpumeter.billing.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -61,7 +62,7 @@ class BudgetResourceTest {
          * 864000 / 2678400 s = 0.3225806... -> 0.322581; forecast 205.00 x 31 / 10 = 635.50, over 600.00 by
          * 35.50; 600.00 - 205.00 = 395.00 left.
          */
-        given().queryParam("month", "2026-03").queryParam("at", "2026-03-11T00:00:00Z")
+        String forecast = given().queryParam("month", "2026-03").queryParam("at", "2026-03-11T00:00:00Z")
                 .get(BUDGETS + "/acme/forecast").then().statusCode(200)
                 .body("tenant", equalTo("acme"))
                 .body("month", equalTo("2026-03"))
@@ -73,7 +74,8 @@ class BudgetResourceTest {
                 .body("overrun", equalTo(true))
                 .body("overrunAmount", equalTo(35.5f))
                 .body("remaining", equalTo(395.0f))
-                .body("method", containsString("linear run-rate"));
+                .body("method", containsString("linear run-rate")).extract().asString();
+        Contract.record("billing", "budget-forecast", forecast); // the console's Budgets page draws a tenant's own
         // After the month: the whole month (acme 54.47 in the March report), no projection, no overrun.
         given().queryParam("month", "2026-03").queryParam("at", "2026-06-01T00:00:00Z")
                 .get(BUDGETS + "/acme/forecast").then().statusCode(200)

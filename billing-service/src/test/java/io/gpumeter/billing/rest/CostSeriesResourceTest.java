@@ -1,5 +1,6 @@
 package io.gpumeter.billing.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -31,7 +32,7 @@ class CostSeriesResourceTest {
 
     @Test
     void eachDaysHoursArePricedByTheRateCardOfTheirModel() {
-        given().queryParam("month", "2026-03").get(SERIES).then().statusCode(200)
+        String series = given().queryParam("month", "2026-03").get(SERIES).then().statusCode(200)
                 .body("month", equalTo("2026-03")).body("bucket", equalTo("day")).body("groupBy", equalTo("tenant"))
                 .body("timeZone", equalTo("UTC")).body("currency", equalTo("USD"))
                 .body("buckets.size()", equalTo(31))
@@ -54,7 +55,8 @@ class CostSeriesResourceTest {
                 .body("lines[2].bucket", equalTo("2026-03-02")).body("lines[2].allocatedCost", equalTo(0.51f))
                 .body("lines[3].bucket", equalTo("2026-03-09")).body("lines[3].allocatedCost", equalTo(12.3f))
                 .body("lines[3].usedCost", equalTo(4.1f)).body("lines[3].idleCost", equalTo(8.2f))
-                .body("lines[3].idleGpuHours", equalTo(2.0f));
+                .body("lines[3].idleGpuHours", equalTo(2.0f)).extract().asString();
+        Contract.record("billing", "cost-series", series); // the console's Hours and Budgets pages draw it
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.billing.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -113,6 +114,7 @@ class MonthlyReportResourceTest {
                 + "\"allocated_gpu_hours\":3.000000,\"rate\":4.100000,\"currency\":\"USD\",\"allocated_cost\":12.30,"
                 + tail + "\"used_gpu_hours_showback\":0.750000,\"idle_gpu_hours_showback\":2.250000,"
                 + "\"used_cost_showback\":3.08,\"idle_cost_showback\":9.22,\"line_type\":\"usage\",\"corrects_period\":null,\"energy_kwh\":0.000000,\"energy_cost\":null,\"co2e_kg\":null}]", body);
+        Contract.record("billing", "monthly-report", body); // the console's Hours page sets its cost beside the ledger's hours
     }
 
     @Test

@@ -3,11 +3,13 @@ package io.gpumeter.collector.governance;
 import io.gpumeter.collector.client.LedgerClient;
 import io.gpumeter.collector.config.CollectorConfig;
 import io.gpumeter.collector.service.DeliveryBuffer;
+import io.gpumeter.collector.service.FlushThread;
 import io.gpumeter.common.fact.GovernanceBatch;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.scheduler.Scheduled;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 
@@ -31,12 +33,13 @@ public class GovernanceBuffer {
 
     private final DeliveryBuffer buffer;
     private final String cluster;
+    private final FlushThread flushes = new FlushThread("governance-delivery");
 
     public GovernanceBuffer(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
         this.cluster = config.cluster();
         this.buffer = new DeliveryBuffer("governance facts", config.delivery().bufferCapacity(),
                 config.delivery().batchSize(), taken -> byCluster(taken).forEach(
-                        (c, facts) -> ledger.deliver(GovernanceBatch.of(c, facts))));
+                        (c, facts) -> ledger.deliver(GovernanceBatch.of(c, facts))), config.delivery().linger(), flushes);
         metrics.gauge("gpumeter.collector.buffer.governance.facts", buffer, DeliveryBuffer::size);
         FunctionCounter.builder("gpumeter.collector.delivery.refused", buffer, DeliveryBuffer::refused)
                 .tag("facts", "governance").description("facts the ledger refused for good, set aside").register(metrics);
@@ -74,6 +77,11 @@ public class GovernanceBuffer {
 
     void onStop(@Observes ShutdownEvent event) {
         flush();
+    }
+
+    @PreDestroy
+    void stop() {
+        flushes.close();
     }
 
     public int flush() {

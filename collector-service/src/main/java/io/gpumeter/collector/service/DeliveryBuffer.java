@@ -3,11 +3,13 @@ package io.gpumeter.collector.service;
 import io.gpumeter.common.problem.ApiProblem;
 import org.jboss.logging.Logger;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.LinkedBlockingDeque;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 
 /**
@@ -15,8 +17,19 @@ import java.util.function.Consumer;
  * than drop facts. A batch stays at the front of the queue while it is being sent and leaves it only once the
  * ledger took it, so a refused batch needs no putting back — which could not always succeed once producers had
  * filled the space it left — and the size always counts every fact not yet delivered.
+ * <p>
+ * With a linger, a fact added to the buffer starts a flush that short while later, so that it reaches the ledger
+ * within a fraction of a second rather than at the next tick of the flush timer, and the facts of one burst still go
+ * in one batch. Once a flush found the ledger unavailable, adds start nothing until a flush gets through: the timer's
+ * flushes are the retries, so an outage is not met with a delivery attempt per fact.
  */
 public final class DeliveryBuffer {
+
+    /** Runs a flush after a wait, on a thread that is not the producer's: whoever adds a fact never sends. */
+    @FunctionalInterface
+    public interface Starter {
+        void after(Duration wait, Runnable flush);
+    }
 
     private static final Logger LOG = Logger.getLogger(DeliveryBuffer.class);
 
@@ -24,17 +37,33 @@ public final class DeliveryBuffer {
     private final LinkedBlockingDeque<Object> pending;
     private final int batchSize;
     private final Consumer<List<Object>> send;
+    private final Duration linger;
+    private final Starter starter;
+    /** A flush is started and has not begun taking facts: a fact added meanwhile goes with it. */
+    private final AtomicBoolean flushStarted = new AtomicBoolean();
+    /** The last flush reached the ledger (or none was tried yet). */
+    private volatile boolean ledgerTaking = true;
     private long refused;
 
-    /**
-     * @param what a name for logs ("facts", "governance facts")
-     * @param send delivers one batch, throwing when the ledger did not take it
-     */
+    /** A buffer that only the caller's flushes (a timer's) empty. */
     public DeliveryBuffer(String what, int capacity, int batchSize, Consumer<List<Object>> send) {
+        this(what, capacity, batchSize, send, Duration.ZERO, null);
+    }
+
+    /**
+     * @param what    a name for logs ("facts", "governance facts")
+     * @param send    delivers one batch, throwing when the ledger did not take it
+     * @param linger  how long after a fact is added a flush starts; zero (or a null starter) leaves it to the caller's
+     * @param starter runs those flushes
+     */
+    public DeliveryBuffer(String what, int capacity, int batchSize, Consumer<List<Object>> send, Duration linger,
+                          Starter starter) {
         this.what = what;
         this.pending = new LinkedBlockingDeque<>(capacity);
         this.batchSize = batchSize;
         this.send = send;
+        this.linger = linger;
+        this.starter = linger.isZero() || linger.isNegative() ? null : starter;
     }
 
     public void add(Object fact) {
@@ -44,6 +73,13 @@ public final class DeliveryBuffer {
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return;
+        }
+        if (starter != null && ledgerTaking && flushStarted.compareAndSet(false, true)) {
+            starter.after(linger, () -> {
+                flushStarted.set(false); // what is added from now on may not be in this flush's batches
+                flush();
+            });
         }
     }
 
@@ -74,7 +110,9 @@ public final class DeliveryBuffer {
                 }
                 sent += deliver(batch);
             }
+            ledgerTaking = true;
         } catch (Unavailable e) {
+            ledgerTaking = false;
             LOG.warnf("ledger did not take %s, will retry: %s", what, e.getCause().getMessage());
         }
         return sent;

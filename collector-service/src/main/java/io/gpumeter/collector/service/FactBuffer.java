@@ -11,6 +11,7 @@ import io.gpumeter.common.fact.ResourceClaimFact;
 import io.gpumeter.common.fact.ResourceSliceFact;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.MeterRegistry;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.util.ArrayList;
@@ -22,11 +23,12 @@ public class FactBuffer {
 
     private final DeliveryBuffer buffer;
     private final CollectorConfig config;
+    private final FlushThread flushes = new FlushThread("facts-delivery");
 
     public FactBuffer(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
         this.config = config;
         this.buffer = new DeliveryBuffer("facts", config.delivery().bufferCapacity(), config.delivery().batchSize(),
-                taken -> ledger.deliver(batch(taken)));
+                taken -> ledger.deliver(batch(taken)), config.delivery().linger(), flushes);
         metrics.gauge("gpumeter.collector.buffer.facts", buffer, DeliveryBuffer::size);
         FunctionCounter.builder("gpumeter.collector.delivery.refused", buffer, DeliveryBuffer::refused)
                 .tag("facts", "facts").description("facts the ledger refused for good, set aside").register(metrics);
@@ -42,6 +44,11 @@ public class FactBuffer {
 
     public int flush() {
         return buffer.flush();
+    }
+
+    @PreDestroy
+    void stop() {
+        flushes.close();
     }
 
     private FactBatch batch(List<Object> facts) {

@@ -5,6 +5,8 @@ import io.fabric8.kubernetes.api.model.NodeAddress;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.config.HostConfig;
+import io.gpumeter.collector.config.ScrapeConfig;
 import io.gpumeter.collector.host.CadvisorSeries;
 import io.gpumeter.collector.host.GpuPlaces;
 import io.gpumeter.collector.host.HostSource;
@@ -67,7 +69,7 @@ public class HostPulls {
 
     /** Scrapes every GPU node's kubelet once; returns how many answered and were read. */
     public int scrapeKubelets() {
-        CollectorConfig.Kubelet k = config.host().kubelet();
+        HostConfig.Kubelet k = config.host().kubelet();
         Optional<String> token = HostHttp.token(k.tokenFile());
         return scrape(kubeletTargets(), HostSource.CADVISOR, target -> kubeletHttp().get(target, token, k.timeout(),
                 k.maxBody().asLongValue()));
@@ -75,7 +77,7 @@ public class HostPulls {
 
     /** Scrapes every GPU node's node-exporter once; returns how many answered and were read. */
     public int scrapeNodeExporters() {
-        CollectorConfig.NodeExporter n = config.host().nodeExporter();
+        HostConfig.NodeExporter n = config.host().nodeExporter();
         return scrape(nodeExporterTargets(), HostSource.NODE_EXPORTER, target -> exporters.get(target, Optional.empty(),
                 n.timeout(), n.maxBody().asLongValue()));
     }
@@ -101,7 +103,7 @@ public class HostPulls {
 
     /** Configured kubelets, plus, when discovering, each GPU node's at its InternalIP and kubelet port. */
     public Map<String, String> kubeletTargets() {
-        CollectorConfig.Kubelet k = config.host().kubelet();
+        HostConfig.Kubelet k = config.host().kubelet();
         Map<String, String> targets = new TreeMap<>(k.targets());
         if (k.discover()) {
             long now = System.currentTimeMillis();
@@ -125,7 +127,7 @@ public class HostPulls {
 
     /** Configured node-exporters, plus the exporter pods found by label in their namespace on GPU nodes. */
     public Map<String, String> nodeExporterTargets() {
-        CollectorConfig.NodeExporter n = config.host().nodeExporter();
+        HostConfig.NodeExporter n = config.host().nodeExporter();
         Map<String, String> targets = new TreeMap<>(n.targets());
         if (n.discover()) {
             long now = System.currentTimeMillis();
@@ -150,7 +152,7 @@ public class HostPulls {
      * node-exporter's; returns the samples read, -1 when there is no Prometheus or host pulls are off.
      */
     public int pullPrometheus(Instant now) {
-        CollectorConfig.HostPrometheus p = config.host().prometheus();
+        HostConfig.Prometheus p = config.host().prometheus();
         if (config.prometheus().url().isEmpty() || off(p.interval())) {
             return -1;
         }
@@ -194,8 +196,8 @@ public class HostPulls {
     }
 
     private List<Sample> query(String selector, Instant now) throws IOException {
-        CollectorConfig.HostPrometheus p = config.host().prometheus();
-        CollectorConfig.Prometheus server = config.prometheus();
+        HostConfig.Prometheus p = config.host().prometheus();
+        ScrapeConfig.Prometheus server = config.prometheus();
         Instant start = now.minus(p.lookback());
         String form = "query=" + URLEncoder.encode("{" + selector + "}", StandardCharsets.UTF_8) + "&start="
                 + start.getEpochSecond() + "&end=" + now.getEpochSecond() + "&step=" + p.step().toSeconds() + "s";
@@ -209,7 +211,7 @@ public class HostPulls {
 
     private HostHttp kubeletHttp() {
         if (kubelets == null) {
-            CollectorConfig.Kubelet k = config.host().kubelet();
+            HostConfig.Kubelet k = config.host().kubelet();
             kubelets = new HostHttp(bounded, "kubelet", k.caFile(), k.insecureSkipVerify());
         }
         return kubelets;

@@ -6,6 +6,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpumeter.collector.client.SloClient;
 import io.gpumeter.collector.config.CollectorConfig;
+import io.gpumeter.collector.config.ScrapeConfig;
 import io.gpumeter.collector.http.BoundedBody;
 import io.gpumeter.collector.latency.EngineGaugeRecord;
 import io.gpumeter.collector.latency.EngineGaugeRecords;
@@ -173,7 +174,7 @@ public class LatencyPulls {
 
     /** Configured servers, plus the vLLM pods found by label, by "namespace/pod". */
     Map<String, Target> targets() {
-        CollectorConfig.Vllm v = config.vllm();
+        ScrapeConfig.Vllm v = config.vllm();
         Map<String, Target> targets = new TreeMap<>();
         v.targets().forEach((name, url) -> {
             int slash = name.indexOf('/');

@@ -5,10 +5,10 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.TreeMap;
 
-import static io.gpumeter.collector.usage.PrometheusTextParser.isBlank;
-import static io.gpumeter.collector.usage.PrometheusTextParser.isLabelChar;
-import static io.gpumeter.collector.usage.PrometheusTextParser.isLabelStart;
-import static io.gpumeter.collector.usage.PrometheusTextParser.shown;
+import static io.gpumeter.collector.usage.ExpfmtText.isBlank;
+import static io.gpumeter.collector.usage.ExpfmtText.isLabelChar;
+import static io.gpumeter.collector.usage.ExpfmtText.isLabelStart;
+import static io.gpumeter.collector.usage.ExpfmtText.shown;
 
 /** Reads the {@code {name="value",…}} part of sample lines for one parse, each distinct text once. */
 final class LabelSetReader {

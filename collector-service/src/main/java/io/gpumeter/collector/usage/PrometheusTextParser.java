@@ -10,11 +10,16 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 
+import static io.gpumeter.collector.usage.ExpfmtText.isBlank;
+import static io.gpumeter.collector.usage.ExpfmtText.isMetricName;
+import static io.gpumeter.collector.usage.ExpfmtText.isNameChar;
+import static io.gpumeter.collector.usage.ExpfmtText.isNameStart;
+import static io.gpumeter.collector.usage.ExpfmtText.shown;
+
 /** A strict parser of the Prometheus text format 0.0.4 by the rules of Go's expfmt, refusing repeated series. */
 public final class PrometheusTextParser {
 
     private static final Set<String> TYPES = Set.of("counter", "gauge", "histogram", "summary", "untyped");
-    private static final int SHOWN = 120;
     private static final Map<String, String> NO_LABELS = Collections.unmodifiableSortedMap(new TreeMap<>());
 
     private final int maxLine;
@@ -215,45 +220,5 @@ public final class PrometheusTextParser {
         private UsageParseException fail(String reason) {
             return new UsageParseException(lines.number(), reason);
         }
-    }
-
-    static boolean isMetricName(String s) {
-        if (s.isEmpty() || !isNameStart(s.charAt(0))) {
-            return false;
-        }
-        for (int i = 1; i < s.length(); i++) {
-            if (!isNameChar(s.charAt(i))) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    static boolean isBlank(char c) {
-        return c == ' ' || c == '\t';
-    }
-
-    static boolean isNameStart(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_' || c == ':';
-    }
-
-    static boolean isNameChar(char c) {
-        return isNameStart(c) || c >= '0' && c <= '9';
-    }
-
-    static boolean isLabelStart(char c) {
-        return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c == '_';
-    }
-
-    static boolean isLabelChar(char c) {
-        return isLabelStart(c) || c >= '0' && c <= '9';
-    }
-
-    static String shown(char c) {
-        return c < ' ' || c > '~' ? String.format("U+%04X", (int) c) : "'" + c + "'";
-    }
-
-    static String shown(String s) {
-        return "\"" + (s.length() > SHOWN ? s.substring(0, SHOWN) + "…" : s) + "\"";
     }
 }

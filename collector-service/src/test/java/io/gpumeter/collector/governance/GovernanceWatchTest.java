@@ -1,5 +1,6 @@
 package io.gpumeter.collector.governance;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
 import io.fabric8.kubernetes.api.model.EventBuilder;
@@ -32,7 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(GovernanceWatchTest.Watching.class)
 @WithKubernetesTestServer(crud = true, setup = GovernanceWatchTest.ServesKueue.class)
-@WithTestResource(GovernanceLedgerStandIn.class)
+@WithTestResource(LedgerStandIn.class)
 class GovernanceWatchTest {
 
     static final CustomResourceDefinitionContext WORKLOADS = new CustomResourceDefinitionContext.Builder()
@@ -86,11 +87,11 @@ class GovernanceWatchTest {
                 .withFirstTimestamp("2026-05-01T00:00:05Z").withLastTimestamp("2026-05-01T00:00:05Z").withCount(1).build()).create();
 
         await("the workload and the event to arrive").atMost(Duration.ofSeconds(30))
-                .until(() -> !GovernanceLedgerStandIn.governance("workloads").isEmpty()
-                && !GovernanceLedgerStandIn.governance("events").isEmpty());
-        assertEquals("research-queue", GovernanceLedgerStandIn.governance("workloads").get(0).path("queueName").asText());
-        assertEquals("FailedScheduling", GovernanceLedgerStandIn.governance("events").get(0).path("reason").asText());
-        assertEquals("live-2", GovernanceLedgerStandIn.GOVERNANCE.get(0).path("cluster").asText());
+                .until(() -> !LedgerStandIn.governance("workloads").isEmpty()
+                && !LedgerStandIn.governance("events").isEmpty());
+        assertEquals("research-queue", LedgerStandIn.governance("workloads").get(0).path("queueName").asText());
+        assertEquals("FailedScheduling", LedgerStandIn.governance("events").get(0).path("reason").asText());
+        assertEquals("live-2", LedgerStandIn.governance().get(0).path("cluster").asText());
         Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
     }
 }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NodeConditionBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.gpumeter.collector.testing.GpuStackObjects;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -33,7 +34,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 @TestProfile(GpuStackWatchTest.Watching.class)
 @WithKubernetesTestServer(crud = true)
-@WithTestResource(GovernanceLedgerStandIn.class)
+@WithTestResource(LedgerStandIn.class)
 class GpuStackWatchTest {
 
     /** Turns the watch on, with a fast flush. */
@@ -61,9 +62,9 @@ class GpuStackWatchTest {
         client.pods().inNamespace("gpu-operator").resource(GpuStackObjects.devicePluginPod("gpu-operator")
                 .editMetadata().withResourceVersion(null).endMetadata().build()).create();
         await("the node, the DaemonSet and its pod").atMost(Duration.ofSeconds(30))
-                .until(() -> !GovernanceLedgerStandIn.governance("nodeStatuses").isEmpty()
-                && !GovernanceLedgerStandIn.governance("stackWorkloads").isEmpty()
-                && !GovernanceLedgerStandIn.governance("stackPods").isEmpty());
+                .until(() -> !LedgerStandIn.governance("nodeStatuses").isEmpty()
+                && !LedgerStandIn.governance("stackWorkloads").isEmpty()
+                && !LedgerStandIn.governance("stackPods").isEmpty());
 
         // heartbeats: the kubelet's condition times move, nothing the node offers does
         for (int beat = 1; beat <= 3; beat++) {
@@ -79,19 +80,21 @@ class GpuStackWatchTest {
             return n;
         });
         await("the drop of allocatable").atMost(Duration.ofSeconds(30))
-                .until(() -> GovernanceLedgerStandIn.governance("nodeStatuses").size() >= 2);
-        Thread.sleep(500); // a flush or two more: a heartbeat sent late would show now
+                .until(() -> LedgerStandIn.governance("nodeStatuses").size() >= 2);
+        // a flush or two more: a heartbeat sent late would show meanwhile
+        await("no third node version").during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(5))
+                .until(() -> LedgerStandIn.governance("nodeStatuses").size() == 2);
 
-        List<JsonNode> statuses = GovernanceLedgerStandIn.governance("nodeStatuses");
+        List<JsonNode> statuses = LedgerStandIn.governance("nodeStatuses");
         assertEquals(List.of("8", "0"), statuses.stream().map(s -> s.path("allocatable").path("nvidia.com/gpu").asText()).toList(),
                 "the first version and the drop, no heartbeat");
         assertTrue(statuses.get(0).path("unschedulable").asBoolean());
-        assertEquals("dcgm-exporter", GovernanceLedgerStandIn.governance("stackWorkloads").get(0).path("component").asText());
-        assertEquals("CrashLoopBackOff", GovernanceLedgerStandIn.governance("stackPods").get(0).path("waitingReason").asText());
-        assertTrue(GovernanceLedgerStandIn.GOVERNANCE.stream().allMatch(b -> "live-stack".equals(b.path("cluster").asText())));
-        assertTrue(GovernanceLedgerStandIn.METERING.stream().noneMatch(b -> b.has("nodeStatuses") && b.path("nodeStatuses").size() > 0),
+        assertEquals("dcgm-exporter", LedgerStandIn.governance("stackWorkloads").get(0).path("component").asText());
+        assertEquals("CrashLoopBackOff", LedgerStandIn.governance("stackPods").get(0).path("waitingReason").asText());
+        assertTrue(LedgerStandIn.governance().stream().allMatch(b -> "live-stack".equals(b.path("cluster").asText())));
+        assertTrue(LedgerStandIn.metering().stream().noneMatch(b -> b.has("nodeStatuses") && b.path("nodeStatuses").size() > 0),
                 "never in the metering batch");
-        assertTrue(GovernanceLedgerStandIn.METERING.stream().flatMap(b -> b.path("pods").valueStream()).findAny().isEmpty(),
+        assertTrue(LedgerStandIn.metering().stream().flatMap(b -> b.path("pods").valueStream()).findAny().isEmpty(),
                 "the device plugin's pod is no metered pod");
     }
 }

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.governance;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.fabric8.kubernetes.api.model.APIGroupBuilder;
@@ -38,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(PendingPositionPollTest.Watching.class)
 @WithKubernetesTestServer(crud = true, setup = PendingPositionPollTest.ServesKueueVisibility.class)
-@WithTestResource(GovernanceLedgerStandIn.class)
+@WithTestResource(LedgerStandIn.class)
 class PendingPositionPollTest {
 
     static final CustomResourceDefinitionContext CLUSTER_QUEUES = new CustomResourceDefinitionContext.Builder()
@@ -119,15 +120,15 @@ class PendingPositionPollTest {
             server.getClient().genericKubernetesResources(CLUSTER_QUEUES).resource(queue).create();
         }
         await("the four ClusterQueues to be seen").atMost(Duration.ofSeconds(30))
-                .until(() -> GovernanceLedgerStandIn.governance("queueObjects").stream()
+                .until(() -> LedgerStandIn.governance("queueObjects").stream()
                 .filter(q -> "CLUSTER_QUEUE".equals(q.path("kind").asText())).count() == 4);
 
         assertEquals(4, polls.poll(READ), "3 of cq-gpu, 1 of cq-cpu, none of cq-none, none of the over-size cq-huge");
         assertEquals(1.0, metrics.find("gpumeter.collector.scrape.refused").tag("source", "kueue").counter().count());
 
         await("the positions to arrive").atMost(Duration.ofSeconds(30))
-                .until(() -> GovernanceLedgerStandIn.governance("pendingPositions").size() == 4);
-        List<JsonNode> positions = GovernanceLedgerStandIn.governance("pendingPositions");
+                .until(() -> LedgerStandIn.governance("pendingPositions").size() == 4);
+        List<JsonNode> positions = LedgerStandIn.governance("pendingPositions");
         JsonNode cpu = positions.stream().filter(p -> "cq-cpu".equals(p.path("clusterQueue").asText())).findFirst().orElseThrow();
         assertEquals("batch", cpu.path("namespace").asText());
         assertEquals("cpu-job-1", cpu.path("workload").asText());
@@ -138,13 +139,13 @@ class PendingPositionPollTest {
         List<String> gpu = positions.stream().filter(p -> "cq-gpu".equals(p.path("clusterQueue").asText()))
                 .map(p -> p.path("workload").asText() + "@" + p.path("positionInClusterQueue").asInt()).toList();
         assertEquals(List.of("job-sample-job-jrjfr-8d56e@0", "job-sample-job-jg9dw-5f1a3@1", "job-sample-job-t9b8m-4e770@2"), gpu);
-        assertEquals("live-q", GovernanceLedgerStandIn.GOVERNANCE.get(GovernanceLedgerStandIn.GOVERNANCE.size() - 1)
+        assertEquals("live-q", LedgerStandIn.governance().get(LedgerStandIn.governance().size() - 1)
                 .path("cluster").asText());
 
         // A deleted ClusterQueue is no longer read.
         server.getClient().genericKubernetesResources(CLUSTER_QUEUES).withName("cq-cpu").delete();
         await("the deletion to be seen").atMost(Duration.ofSeconds(30))
-                .until(() -> GovernanceLedgerStandIn.governance("queueObjects").stream()
+                .until(() -> LedgerStandIn.governance("queueObjects").stream()
                 .anyMatch(q -> "DELETED".equals(q.path("type").asText())));
         assertEquals(3, polls.poll(READ.plusSeconds(60)));
     }

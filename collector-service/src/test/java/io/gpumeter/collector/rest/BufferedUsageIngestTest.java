@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.quarkus.test.common.WithTestResource;
@@ -24,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 /** Pushes answered from the buffer, delivered to the ledger as per-minute partials on the flush interval. */
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 @TestProfile(BufferedUsageIngestTest.Buffered.class)
 class BufferedUsageIngestTest {
 
@@ -39,8 +40,7 @@ class BufferedUsageIngestTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.USAGE.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     static String scrape(long ms, double sm, double util) {
@@ -56,12 +56,13 @@ class BufferedUsageIngestTest {
                 .body("samples", equalTo(2)).body("accepted", equalTo(2)).body("duplicates", equalTo(0));
         given().contentType("text/plain").body(scrape(1782900000900L, 0.5, 50)).queryParam("node", "n1")
                 .post("/api/v1/ingest/dcgm").then().statusCode(200).body("accepted", equalTo(0)).body("duplicates", equalTo(2));
-        assertTrue(FakeLedger.USAGE.isEmpty(), "nothing is sent before a batch's worth is held");
+        assertTrue(LedgerStandIn.usage().isEmpty(), "nothing is sent before a batch's worth is held");
         given().contentType("text/plain").body(scrape(1782900001500L, 0.75, 60)).queryParam("node", "n1")
                 .post("/api/v1/ingest/dcgm").then().statusCode(200).body("accepted", equalTo(2));
 
         List<JsonNode> partials = awaitPartials(2);
-        assertTrue(FakeLedger.USAGE.stream().allMatch(b -> b.path("samples").isEmpty() && b.path("values").isMissingNode()));
+        assertTrue(LedgerStandIn.usage().stream()
+                .allMatch(b -> b.path("samples").isEmpty() && b.path("values").isMissingNode()));
         JsonNode sm = partials.stream().filter(p -> p.path("field").asText().equals("SM_ACTIVE")).findFirst().orElseThrow();
         assertEquals("2026-07-01T10:00:00Z", sm.path("minute").asText());
         assertEquals("[0,1500]", sm.path("millis").toString());
@@ -94,12 +95,12 @@ class BufferedUsageIngestTest {
                 .post("/api/v1/ingest/dcgm").then().statusCode(503).contentType("application/problem+json")
                 .body("detail", containsString("send it again"));
         Management.given().get("/q/metrics").then().statusCode(200).body(containsString("gpumeter_collector_buffer_usage 0.0"));
-        assertTrue(FakeLedger.USAGE.isEmpty(), "nothing of the refused body reaches the ledger");
+        assertTrue(LedgerStandIn.usage().isEmpty(), "nothing of the refused body reaches the ledger");
     }
 
     private static List<JsonNode> awaitPartials(int count) {
         return await("partials to reach the ledger").atMost(Duration.ofSeconds(20))
-                .until(() -> FakeLedger.USAGE.stream().flatMap(b -> b.path("partials").valueStream()).toList(),
+                .until(() -> LedgerStandIn.usage().stream().flatMap(b -> b.path("partials").valueStream()).toList(),
                         partials -> partials.size() >= count);
     }
 }

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import io.gpumeter.common.testing.Fuzz;
 import io.quarkus.test.common.WithTestResource;
@@ -24,7 +25,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * 2xx, or 4xx with a problem document; a refused body forwards nothing; the service stays ready throughout.
  */
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class CollectorFuzzTest {
 
     static final int CASES = Fuzz.cases();
@@ -41,7 +42,7 @@ class CollectorFuzzTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.answerAgain();
     }
 
     @Test
@@ -114,6 +115,7 @@ class CollectorFuzzTest {
     }
 
     private static int forwarded() {
-        return FakeLedger.BATCHES.size() + FakeLedger.USAGE.size() + FakeLedger.GOVERNANCE.size() + FakeLedger.LIVE_PODS.size();
+        return LedgerStandIn.metering().size() + LedgerStandIn.usage().size() + LedgerStandIn.governance().size()
+                + LedgerStandIn.livePods().size();
     }
 }

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.AccessCoverage;
 import io.gpumeter.common.testing.AuthEnabled;
 import io.gpumeter.common.testing.TestTokens;
@@ -21,14 +22,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The collector with authentication on: only admins and services push, and it presents its own token onwards. */
 @QuarkusTest
 @TestProfile(AuthEnabled.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class CollectorSecurityTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.BATCHES.clear();
-        FakeLedger.AUTHORIZATIONS.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     @Test
@@ -39,15 +38,15 @@ class CollectorSecurityTest {
         }
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then().statusCode(401);
         given().contentType("text/plain").queryParam("node", "n1").body("x 1\n").post("/api/v1/ingest/dcgm").then().statusCode(401);
-        assertEquals(0, FakeLedger.BATCHES.size());
+        assertEquals(0, LedgerStandIn.metering().size());
     }
 
     @Test
     void aServiceTokenPushesAndTheCollectorPresentsItsOwnTokenToTheLedger() {
         given().header("Authorization", TestTokens.serviceBearer("collector")).contentType(NDJSON).body(bytes(pod("u1", "10", "")))
                 .post("/api/v1/ingest/kubernetes").then().statusCode(200);
-        assertEquals(1, FakeLedger.BATCHES.size());
-        assertEquals(List.of("Bearer " + TestTokens.SERVICE_TOKEN), FakeLedger.AUTHORIZATIONS);
+        assertEquals(1, LedgerStandIn.metering().size());
+        assertEquals(List.of("Bearer " + TestTokens.SERVICE_TOKEN), LedgerStandIn.authorizations());
     }
 
     @Test
@@ -67,7 +66,7 @@ class CollectorSecurityTest {
         given().header("Authorization", TestTokens.bearer("ingest", "reader")).contentType("text/plain")
                 .queryParam("node", "n1").body("x").post("/api/v1/ingest/kmsg").then().statusCode(403)
                 .body("detail", org.hamcrest.Matchers.containsString("ingest role only"));
-        assertEquals(0, FakeLedger.BATCHES.size(), "no replay went through");
+        assertEquals(0, LedgerStandIn.metering().size(), "no replay went through");
     }
 
     @Test
@@ -75,7 +74,7 @@ class CollectorSecurityTest {
         given().header("Authorization", TestTokens.serviceBearer("ledger", "slo")).contentType(NDJSON)
                 .body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then().statusCode(403)
                 .contentType("application/problem+json").body("detail", org.hamcrest.Matchers.containsString("collector"));
-        assertEquals(0, FakeLedger.BATCHES.size());
+        assertEquals(0, LedgerStandIn.metering().size());
     }
 
     @Test

@@ -2,6 +2,7 @@ package io.gpumeter.collector.rest;
 
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.gpumeter.collector.service.UsagePulls;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
@@ -20,7 +21,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(DcgmDiscoveryTest.Discovering.class)
 @WithKubernetesTestServer(crud = true)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class DcgmDiscoveryTest {
 
     public static class Discovering implements QuarkusTestProfile {

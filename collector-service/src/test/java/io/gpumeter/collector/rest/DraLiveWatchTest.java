@@ -9,6 +9,7 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceSlice;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.dsl.base.CustomResourceDefinitionContext;
 import io.fabric8.kubernetes.client.utils.Serialization;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -37,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 @TestProfile(DraLiveWatchTest.Watching.class)
 @WithKubernetesTestServer(crud = true, setup = DraLiveWatchTest.ServesDra.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class DraLiveWatchTest {
 
     /** Turns the watch on, with a fast flush. */
@@ -113,14 +114,14 @@ class DraLiveWatchTest {
         assertEquals("GPU-L0", batches("resourceSlices").findFirst().orElseThrow().path("devices").get(0)
                 .path("attributes").path("uuid").asText());
         await("the claim's pod").atMost(Duration.ofSeconds(30))
-                .until(() -> FakeLedger.pods().stream().anyMatch(p -> "train".equals(p.path("name").asText())));
-        JsonNode pod = FakeLedger.pods().stream().filter(p -> "train".equals(p.path("name").asText())).findFirst().orElseThrow();
+                .until(() -> LedgerStandIn.pods().stream().anyMatch(p -> "train".equals(p.path("name").asText())));
+        JsonNode pod = LedgerStandIn.pods().stream().filter(p -> "train".equals(p.path("name").asText())).findFirst().orElseThrow();
         assertEquals("train-gpu", pod.path("claims").get(0).path("claimName").asText());
-        assertTrue(FakeLedger.BATCHES.stream().allMatch(b -> "live-dra".equals(b.path("cluster").asText())));
+        assertTrue(LedgerStandIn.metering().stream().allMatch(b -> "live-dra".equals(b.path("cluster").asText())));
     }
 
     private static Stream<JsonNode> batches(String field) {
-        return List.copyOf(FakeLedger.BATCHES).stream().flatMap(b -> b.path(field).valueStream());
+        return List.copyOf(LedgerStandIn.metering()).stream().flatMap(b -> b.path(field).valueStream());
     }
 
     private static Stream<JsonNode> claims() {

@@ -1,6 +1,7 @@
 package io.gpumeter.collector.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -18,14 +19,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * exporter repeats the label on every series of every scrape, a version that is no version is a problem in the answer.
  */
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class DriverSightingPushTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.GOVERNANCE.clear();
-        FakeLedger.USAGE.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     private static String scrape(String version) {
@@ -37,7 +36,7 @@ class DriverSightingPushTest {
     }
 
     private static List<String> sightings() {
-        return FakeLedger.GOVERNANCE.stream().flatMap(b -> b.path("driverSightings").valueStream())
+        return LedgerStandIn.governance().stream().flatMap(b -> b.path("driverSightings").valueStream())
                 .map(s -> s.path("node").asText() + " " + s.path("gpuUuid").asText() + " " + s.path("version").asText()
                         + " " + s.path("source").asText()).toList();
     }
@@ -49,12 +48,12 @@ class DriverSightingPushTest {
                 .body("samples", equalTo(3)).body("driverSightings", equalTo(2));
         assertEquals(List.of("push-node GPU-push-0 550.54.15 dcgm-exporter", "push-node GPU-push-1 550.54.15 dcgm-exporter"),
                 sightings());
-        assertEquals("west-2", FakeLedger.GOVERNANCE.get(0).path("cluster").asText());
+        assertEquals("west-2", LedgerStandIn.governance().get(0).path("cluster").asText());
 
         given().contentType("text/plain").queryParam("node", "push-node").queryParam("cluster", "west-2")
                 .body(scrape("550.54.15")).post("/api/v1/ingest/dcgm").then().statusCode(200)
                 .body("driverSightings", equalTo(0));
-        assertEquals(1, FakeLedger.GOVERNANCE.size(), "the next scrape's repeat is not sent");
+        assertEquals(1, LedgerStandIn.governance().size(), "the next scrape's repeat is not sent");
 
         given().contentType("text/plain").queryParam("node", "push-node").queryParam("cluster", "west-2")
                 .body(scrape("560.35.03")).post("/api/v1/ingest/dcgm").then().statusCode(200)
@@ -70,8 +69,8 @@ class DriverSightingPushTest {
                 .extract().as(JsonNode.class);
         assertEquals(2, answer.path("problems").size(), "one per card: " + answer.path("problems"));
         assertTrue(answer.path("problems").get(0).asText().contains("\"not-a-version\" is not numbers joined by dots"));
-        assertTrue(FakeLedger.GOVERNANCE.isEmpty());
-        assertEquals(3, FakeLedger.USAGE.stream().mapToInt(b -> b.path("samples").size()).sum());
+        assertTrue(LedgerStandIn.governance().isEmpty());
+        assertEquals(3, LedgerStandIn.usage().stream().mapToInt(b -> b.path("samples").size()).sum());
     }
 
     @Test

@@ -10,6 +10,7 @@ import io.fabric8.kubernetes.api.model.apps.DaemonSetBuilder;
 import io.fabric8.kubernetes.api.model.apps.DeploymentBuilder;
 import io.fabric8.kubernetes.client.utils.Serialization;
 import io.gpumeter.collector.testing.GpuStackObjects;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -30,14 +31,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * half of the request's bundle, heartbeats left out; a bad object is skipped with its reason and nothing else is lost.
  */
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class GpuStackReplayTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.BATCHES.clear();
-        FakeLedger.GOVERNANCE.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     static String line(String type, HasMetadata object) {
@@ -91,8 +90,8 @@ class GpuStackReplayTest {
                 .body("skippedReasons.'node status: a GPU resource in status.allocatable is not a whole, non-negative count'",
                         equalTo(1));
 
-        assertEquals(1, FakeLedger.GOVERNANCE.size(), "one bundle");
-        JsonNode governance = FakeLedger.GOVERNANCE.get(0);
+        assertEquals(1, LedgerStandIn.governance().size(), "one bundle");
+        JsonNode governance = LedgerStandIn.governance().get(0);
         assertEquals("east-1", governance.path("cluster").asText());
         assertEquals(List.of("gpu-a100-1/100/0", "gpu-a100-1/102/8", "gpu-h100-big/100/0"),
                 governance.path("nodeStatuses").valueStream().map(n -> n.path("name").asText() + "/"
@@ -111,8 +110,8 @@ class GpuStackReplayTest {
                 pod.path("component").asText(), pod.path("node").asText(), pod.path("ready").asText(),
                 pod.path("restarts").asText(), pod.path("waitingReason").asText()));
 
-        JsonNode metering = FakeLedger.BATCHES.get(0);
+        JsonNode metering = LedgerStandIn.metering().get(0);
         assertEquals(5, metering.path("nodes").size(), "every node version keeps its metering fact, the bad ones too");
-        assertEquals(List.of("train"), FakeLedger.pods().stream().map(p -> p.path("name").asText()).toList());
+        assertEquals(List.of("train"), LedgerStandIn.pods().stream().map(p -> p.path("name").asText()).toList());
     }
 }

@@ -3,6 +3,7 @@ package io.gpumeter.collector.rest;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpumeter.collector.host.GpuPlaces;
 import io.gpumeter.collector.host.HostFixtures;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
@@ -22,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class HostIngestResourceTest {
 
     /** A whole minute, in the past as pushed series often are. */
@@ -33,8 +34,7 @@ class HostIngestResourceTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.HOST.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     /** One cgroup of a GPU pod and one of another pod, at {@code at}, as a kubelet prints them. */
@@ -58,7 +58,7 @@ class HostIngestResourceTest {
     }
 
     private static List<JsonNode> containers() {
-        return FakeLedger.HOST.stream().flatMap(b -> b.path("containers").valueStream()).toList();
+        return LedgerStandIn.hostMinutes().stream().flatMap(b -> b.path("containers").valueStream()).toList();
     }
 
     @Test
@@ -113,7 +113,7 @@ class HostIngestResourceTest {
         assertTrue(kept > 10, "the GPU pod's cgroups: " + kept);
         given().contentType("text/plain").body(page).queryParam("node", "datagen-1-35").post("/api/v1/ingest/cadvisor")
                 .then().statusCode(200).body("minutes", equalTo(0));
-        assertTrue(FakeLedger.HOST.isEmpty(), "one scrape, or the same one twice, is no increase yet");
+        assertTrue(LedgerStandIn.hostMinutes().isEmpty(), "one scrape, or the same one twice, is no increase yet");
     }
 
     @Test
@@ -122,7 +122,7 @@ class HostIngestResourceTest {
         push2("node-exporter-1.5.0-debian12-scrape-1.prom", T0 + 15_000);
         push2("node-exporter-1.5.0-debian12-scrape-2.prom", T0 + 45_000);
         push2("node-exporter-1.5.0-debian12-scrape-2.prom", T0 + 75_000);
-        JsonNode node = FakeLedger.HOST.stream().flatMap(b -> b.path("nodes").valueStream()).findFirst().orElseThrow();
+        JsonNode node = LedgerStandIn.hostMinutes().stream().flatMap(b -> b.path("nodes").valueStream()).findFirst().orElseThrow();
         assertEquals("gpu-ne", node.path("node").asText());
         assertEquals(45_000, node.path("coveredMs").asInt(), "from the first scrape at :15 to the minute's end");
         double rx1 = 3.86445736e+08;
@@ -184,11 +184,11 @@ class HostIngestResourceTest {
     void minutesTheLedgerDidNotTakeAreYieldedAgainWhenTheBodyIsSentAgain() {
         places.usage("default", "gpu-3", "ml", "train-3");
         push(cadvisor("train-3", T0, 100, 10), "gpu-3");
-        FakeLedger.STATUS.set(503);
+        LedgerStandIn.refuse(503);
         given().contentType("text/plain").body(cadvisor("train-3", T0 + 60_000, 109, 10)).queryParam("node", "gpu-3")
                 .post("/api/v1/ingest/cadvisor").then().statusCode(503).contentType("application/problem+json")
                 .body("detail", containsString("send it again"));
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.answerAgain();
         push(cadvisor("train-3", T0 + 60_000, 109, 10), "gpu-3");
         JsonNode main = containers().stream().filter(c -> c.path("container").asText().equals("main")).findFirst().orElseThrow();
         assertEquals(9.0, main.path("cpuSeconds").asDouble(), 1e-9);

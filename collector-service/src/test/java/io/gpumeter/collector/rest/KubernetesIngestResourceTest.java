@@ -1,5 +1,7 @@
 package io.gpumeter.collector.rest;
 
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,7 +24,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class KubernetesIngestResourceTest {
 
     static final String NDJSON = "application/x-ndjson";
@@ -49,12 +51,12 @@ class KubernetesIngestResourceTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.BATCHES.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     @Test
     void replayDeliversOneBatchAndCountsWhatItSkipped() {
+        LedgerStandIn.bundleReceipt(3, 0); // the namespace and both pods
         String body = String.join("\n", NAMESPACE, pod("u1", "10", ""), CPU_POD, pod("u2", "11", "")) + "\n";
         given().contentType(NDJSON).queryParam("cluster", "east-1").body(bytes(body)).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(200)
@@ -64,10 +66,11 @@ class KubernetesIngestResourceTest {
                 .body("duplicates", equalTo(0))
                 .body("skipped", equalTo(1))
                 .body("skippedReasons.'no GPU requested'", equalTo(1));
-        assertEquals(1, FakeLedger.BATCHES.size());
-        assertEquals("east-1", FakeLedger.BATCHES.get(0).path("cluster").asText());
-        assertEquals(List.of("u1", "u2"), FakeLedger.pods().stream().map(p -> p.path("uid").asText()).toList());
-        assertEquals("2026-05-01T00:00:00Z", FakeLedger.pods().get(0).path("scheduledAt").asText());
+        assertEquals(1, LedgerStandIn.metering().size());
+        assertEquals(3, LedgerStandIn.facts(LedgerStandIn.metering().get(0)), "the namespace and both pods");
+        assertEquals("east-1", LedgerStandIn.metering().get(0).path("cluster").asText());
+        assertEquals(List.of("u1", "u2"), LedgerStandIn.pods().stream().map(p -> p.path("uid").asText()).toList());
+        assertEquals("2026-05-01T00:00:00Z", LedgerStandIn.pods().get(0).path("scheduledAt").asText());
     }
 
     @Test
@@ -84,7 +87,7 @@ class KubernetesIngestResourceTest {
                 .contentType("application/problem+json")
                 .body("field", equalTo("line 3"))
                 .body("detail", containsString("line 3"));
-        assertTrue(FakeLedger.BATCHES.isEmpty());
+        assertTrue(LedgerStandIn.metering().isEmpty());
     }
 
     @ParameterizedTest
@@ -92,39 +95,39 @@ class KubernetesIngestResourceTest {
     void aBadClusterNameIsRefused(String cluster) {
         given().contentType(NDJSON).queryParam("cluster", cluster).body(bytes(pod("u1", "1", ""))).post("/api/v1/ingest/kubernetes")
                 .then().statusCode(400).contentType("application/problem+json").body("field", equalTo("cluster"));
-        assertTrue(FakeLedger.BATCHES.isEmpty());
+        assertTrue(LedgerStandIn.metering().isEmpty());
     }
 
     @Test
     void anUnavailableLedgerIsA503AndTheSenderMayRetry() {
-        FakeLedger.STATUS.set(503);
-        int before = FakeLedger.BUNDLE_CALLS.get();
+        LedgerStandIn.refuse(503);
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(503).contentType("application/problem+json").body("detail", containsString("send it again"));
         // The delivery's own settings (application.properties), not common's read defaults (two retries).
-        assertEquals(5, FakeLedger.BUNDLE_CALLS.get() - before, "one delivery and four retries");
-        FakeLedger.STATUS.set(200);
+        assertEquals(5, LedgerStandIn.calls(LedgerStandIn.BUNDLES).size(), "one delivery and four retries");
+        LedgerStandIn.answerAgain();
+        LedgerStandIn.bundleReceipt(1, 0);
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(200).body("accepted", equalTo(1));
     }
 
     @Test
     void aLedgerFailingOnTheBatchIsA500ThatIsNotRetried() {
-        FakeLedger.STATUS.set(500);
-        int before = FakeLedger.BUNDLE_CALLS.get();
+        LedgerStandIn.refuse(500);
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(500).contentType("application/problem+json")
                 .body("detail", containsString("the ledger failed on this batch"))
                 .body("detail", containsString("nothing of it is stored"));
-        assertEquals(1, FakeLedger.BUNDLE_CALLS.get() - before, "a failure on the batch is not retried");
-        FakeLedger.STATUS.set(200);
+        assertEquals(1, LedgerStandIn.calls(LedgerStandIn.BUNDLES).size(), "a failure on the batch is not retried");
+        LedgerStandIn.answerAgain();
+        LedgerStandIn.bundleReceipt(1, 0);
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(200).body("accepted", equalTo(1));
     }
 
     @Test
     void aBatchTheLedgerRefusesIsA422WithoutTheLedgersRawAnswer() {
-        FakeLedger.STATUS.set(400); // its answer is no problem document: nothing of it is passed on
+        LedgerStandIn.refuse(400); // its answer is no problem document: nothing of it is passed on
         given().contentType(NDJSON).body(bytes(pod("u1", "10", ""))).post("/api/v1/ingest/kubernetes").then()
                 .statusCode(422).contentType("application/problem+json")
                 .body("detail", equalTo("the ledger refused the batch (HTTP 400)"));
@@ -139,6 +142,7 @@ class KubernetesIngestResourceTest {
 
     @Test
     void fiftyThousandLinesAndTwentyMegabytesAreAccepted() throws Exception {
+        LedgerStandIn.bundleReceipt(50_000, 0);
         String padding = "x".repeat(150);
         StringBuilder body = new StringBuilder(21 * 1024 * 1024);
         for (int i = 0; i < 50_000; i++) {
@@ -154,10 +158,11 @@ class KubernetesIngestResourceTest {
         assertEquals(200, response.statusCode(), response.body());
         assertTrue(response.body().contains("\"events\":50000"), response.body());
         assertTrue(response.body().contains("\"accepted\":50000"), response.body());
-        assertEquals(50_000, FakeLedger.pods().size());
-        int last = FakeLedger.BUNDLE_SIZES.size() - 1;
-        assertTrue(FakeLedger.BUNDLE_SIZES.get(last) > 20 * 1000 * 1000, "the bundle arrived whole");
-        assertEquals("null", String.valueOf(FakeLedger.BUNDLE_LENGTHS.get(last)),
+        assertEquals(50_000, LedgerStandIn.pods().size());
+        List<LoggedRequest> bundles = LedgerStandIn.calls(LedgerStandIn.BUNDLES);
+        LoggedRequest last = bundles.get(bundles.size() - 1);
+        assertTrue(last.getBody().length > 20 * 1000 * 1000, "the bundle arrived whole");
+        assertEquals("null", String.valueOf(last.getHeader("Content-Length")),
                 "sent in pieces as it is written, so without a length: the ledger reads its start meanwhile");
     }
 }

@@ -30,7 +30,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 @QuarkusTest
 @TestProfile(LatencyDiscoveryTest.Discovering.class)
 @WithKubernetesTestServer(crud = true)
-@WithTestResource(FakeSlo.class)
+@WithTestResource(SloStandIn.class)
 class LatencyDiscoveryTest {
 
     public static class Discovering implements QuarkusTestProfile {
@@ -61,15 +61,14 @@ class LatencyDiscoveryTest {
                 "namespace", "b-ns"));
         pod("chat-2", "Pending", Map.of("gpumeter.io/latency", "vllm"));
         pod("web-0", "Running", Map.of("app.kubernetes.io/name", "web"));
-        FakeSlo.BODIES.clear();
-        FakeSlo.STATUS.set(200);
-        FakeSlo.METRICS.set(VllmScrapes.scrape("vllm-scrape-1.prom"));
+        SloStandIn.reset();
+        SloStandIn.metrics(VllmScrapes.scrape("vllm-scrape-1.prom"));
         assertEquals(new LatencyPulls.Round(2, 2, 0, 2), pulls.scrape(Instant.parse("2026-07-01T10:00:00Z")),
                 "the configured ml/chat-0 and the discovered ml/chat-1 (a KV-cache line each); not the pending pod nor"
                         + " the unlabelled one");
-        FakeSlo.METRICS.set(VllmScrapes.scrape("vllm-scrape-2.prom"));
+        SloStandIn.metrics(VllmScrapes.scrape("vllm-scrape-2.prom"));
         assertEquals(new LatencyPulls.Round(2, 2, 10, 2), pulls.scrape(Instant.parse("2026-07-01T10:00:30Z")));
-        List<JsonNode> discovered = FakeSlo.BODIES.stream().flatMap(b -> b.lines()).map(LatencyDiscoveryTest::json)
+        List<JsonNode> discovered = SloStandIn.records().stream().flatMap(b -> b.lines()).map(LatencyDiscoveryTest::json)
                 .filter(r -> r.path("pod").asText().equals("chat-1")).toList();
         assertEquals(5, discovered.size());
         assertEquals(List.of("chat"), discovered.stream().map(r -> r.path("service").asText()).distinct().toList());

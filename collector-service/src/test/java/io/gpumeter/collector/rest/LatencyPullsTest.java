@@ -23,7 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** A configured vLLM server scraped twice, its requests delivered to a stand-in slo-service as NDJSON. */
 @QuarkusTest
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
-@WithTestResource(FakeSlo.class)
+@WithTestResource(SloStandIn.class)
 class LatencyPullsTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -36,12 +36,9 @@ class LatencyPullsTest {
 
     @BeforeEach
     void reset() {
-        FakeSlo.BODIES.clear();
-        FakeSlo.GAUGE_BODIES.clear();
-        FakeSlo.CONTENT_TYPES.clear();
-        FakeSlo.STATUS.set(200);
+        SloStandIn.reset();
         // a scrape of an empty exposition: every series is new on the next scrape, so only a baseline
-        FakeSlo.METRICS.set("");
+        SloStandIn.metrics("");
         pulls.scrape(Instant.EPOCH);
     }
 
@@ -80,20 +77,20 @@ class LatencyPullsTest {
 
     @Test
     void theSecondScrapeDeliversTheRequestsBetweenTheTwo() throws IOException {
-        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-1.prom"));
         assertEquals(new LatencyPulls.Round(1, 1, 0, 1), pulls.scrape(T1));
-        assertTrue(FakeSlo.BODIES.isEmpty(), "a first scrape of the series sends no requests");
+        assertTrue(SloStandIn.records().isEmpty(), "a first scrape of the series sends no requests");
 
-        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-2.prom"));
         assertEquals(new LatencyPulls.Round(1, 1, 5, 1), pulls.scrape(T2));
-        assertEquals(1, FakeSlo.BODIES.size());
-        assertEquals("application/x-ndjson", FakeSlo.CONTENT_TYPES.get(0));
-        assertEquals(expected(T2), lines(FakeSlo.BODIES.get(0)));
+        assertEquals(1, SloStandIn.records().size());
+        assertEquals("application/x-ndjson", SloStandIn.taken(SloStandIn.LATENCY).get(0).getHeader("Content-Type"));
+        assertEquals(expected(T2), lines(SloStandIn.records().get(0)));
 
-        FakeSlo.METRICS.set(scrape("vllm-scrape-restarted.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-restarted.prom"));
         pulls.scrape(T3);
         assertEquals(List.of(JSON.readTree(line(T3, "40.0", "25.0", "1000.0")), JSON.readTree(line(T3, "60.0", "25.0", null))),
-                lines(FakeSlo.BODIES.get(1)), "after a restart the new counts are all new");
+                lines(SloStandIn.records().get(1)), "after a restart the new counts are all new");
     }
 
     /**
@@ -103,62 +100,62 @@ class LatencyPullsTest {
      */
     @Test
     void eachScrapeSendsThePodsCacheGauges() throws IOException {
-        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-1.prom"));
         pulls.scrape(T1);
-        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-2.prom"));
         pulls.scrape(T2);
-        FakeSlo.METRICS.set(scrape("vllm-scrape-restarted.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-restarted.prom"));
         assertEquals(new LatencyPulls.Round(1, 1, 2, 1), pulls.scrape(T3));
 
-        assertEquals(3, FakeSlo.GAUGE_BODIES.size());
-        assertEquals(List.of(JSON.readTree(gaugeLine(T1, "0.31", null))), lines(FakeSlo.GAUGE_BODIES.get(0)));
+        assertEquals(3, SloStandIn.gauges().size());
+        assertEquals(List.of(JSON.readTree(gaugeLine(T1, "0.31", null))), lines(SloStandIn.gauges().get(0)));
         assertEquals(List.of(JSON.readTree(gaugeLine(T2, "0.27", "0.4444444444444444"))),
-                lines(FakeSlo.GAUGE_BODIES.get(1)));
-        assertEquals(4.0 / 9, lines(FakeSlo.GAUGE_BODIES.get(1)).get(0).get("prefixCacheHitRate").doubleValue());
-        assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.02", "0.0"))), lines(FakeSlo.GAUGE_BODIES.get(2)),
+                lines(SloStandIn.gauges().get(1)));
+        assertEquals(4.0 / 9, lines(SloStandIn.gauges().get(1)).get(0).get("prefixCacheHitRate").doubleValue());
+        assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.02", "0.0"))), lines(SloStandIn.gauges().get(2)),
                 "counters below the last scrape's are a restart");
     }
 
     @Test
     @Order(Integer.MAX_VALUE) // failed deliveries count against the breaker; nothing after this test should see them
     void recordsSloServiceDidNotTakeGoWithTheNextRound() throws IOException {
-        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-1.prom"));
         pulls.scrape(T1);
-        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
-        FakeSlo.STATUS.set(503);
+        SloStandIn.metrics(scrape("vllm-scrape-2.prom"));
+        SloStandIn.refuse(503);
         assertEquals(new LatencyPulls.Round(1, 1, 0, 0), pulls.scrape(T2));
-        assertTrue(FakeSlo.BODIES.isEmpty());
+        assertTrue(SloStandIn.records().isEmpty());
 
-        FakeSlo.STATUS.set(200);
+        SloStandIn.answerAgain();
         assertEquals(new LatencyPulls.Round(1, 1, 5, 1), pulls.scrape(T3));
-        assertEquals(expected(T3), lines(FakeSlo.BODIES.get(0)), "the same five requests, stamped with this round");
+        assertEquals(expected(T3), lines(SloStandIn.records().get(0)), "the same five requests, stamped with this round");
         // the gauges of the failed round are gone, but the hit rate still counts from scrape 1: 4096 / 9216
         assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.27", "0.4444444444444444"))),
-                lines(FakeSlo.GAUGE_BODIES.get(1)));
+                lines(SloStandIn.gauges().get(1)));
     }
 
     @Test
     void recordsSloServiceRefusesAreNotSentAgain() throws IOException {
-        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-1.prom"));
         pulls.scrape(T1);
-        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
-        FakeSlo.STATUS.set(400);
+        SloStandIn.metrics(scrape("vllm-scrape-2.prom"));
+        SloStandIn.refuse(400);
         assertEquals(new LatencyPulls.Round(1, 1, 0, 0), pulls.scrape(T2));
-        FakeSlo.STATUS.set(200);
+        SloStandIn.answerAgain();
         assertEquals(new LatencyPulls.Round(1, 1, 0, 1), pulls.scrape(T3), "scrape 2 is the baseline now");
-        assertTrue(FakeSlo.BODIES.isEmpty());
-        assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.27", null))), lines(FakeSlo.GAUGE_BODIES.get(1)),
+        assertTrue(SloStandIn.records().isEmpty());
+        assertEquals(List.of(JSON.readTree(gaugeLine(T3, "0.27", null))), lines(SloStandIn.gauges().get(1)),
                 "no prefix-cache queries since scrape 2, so no hit rate");
     }
 
     @Test
     void anUnparsableScrapeKeepsTheBaseline() throws IOException {
-        FakeSlo.METRICS.set(scrape("vllm-scrape-1.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-1.prom"));
         pulls.scrape(T1);
-        FakeSlo.METRICS.set("vllm:time_to_first_token_seconds_bucket{le=\"0.1\" 3\n");
+        SloStandIn.metrics("vllm:time_to_first_token_seconds_bucket{le=\"0.1\" 3\n");
         assertEquals(new LatencyPulls.Round(1, 0, 0, 0), pulls.scrape(T2));
-        FakeSlo.METRICS.set(scrape("vllm-scrape-2.prom"));
+        SloStandIn.metrics(scrape("vllm-scrape-2.prom"));
         pulls.scrape(T3);
-        assertEquals(expected(T3), lines(FakeSlo.BODIES.get(0)));
+        assertEquals(expected(T3), lines(SloStandIn.records().get(0)));
     }
 }

@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.NodeBuilder;
@@ -30,7 +31,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @QuarkusTest
 @TestProfile(LiveWatchTest.Watching.class)
 @WithKubernetesTestServer(crud = true)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class LiveWatchTest {
 
     /** Turns the watch on, with a fast flush. */
@@ -66,20 +67,20 @@ class LiveWatchTest {
         client.pods().inNamespace("ml").withName("train").delete();
 
         await("the deletion to arrive").atMost(Duration.ofSeconds(30))
-                .until(() -> FakeLedger.pods().stream().anyMatch(p -> "DELETED".equals(p.path("type").asText())));
-        List<String> types = FakeLedger.pods().stream().map(p -> p.path("type").asText()).toList();
+                .until(() -> LedgerStandIn.pods().stream().anyMatch(p -> "DELETED".equals(p.path("type").asText())));
+        List<String> types = LedgerStandIn.pods().stream().map(p -> p.path("type").asText()).toList();
         assertEquals("ADDED", types.get(0));
-        assertTrue(FakeLedger.pods().stream().allMatch(p -> "train".equals(p.path("name").asText())), "only GPU pods are sent");
-        assertTrue(FakeLedger.BATCHES.stream().allMatch(b -> "live-1".equals(b.path("cluster").asText())));
-        assertTrue(FakeLedger.BATCHES.stream().flatMap(b -> b.path("namespaces").valueStream())
+        assertTrue(LedgerStandIn.pods().stream().allMatch(p -> "train".equals(p.path("name").asText())), "only GPU pods are sent");
+        assertTrue(LedgerStandIn.metering().stream().allMatch(b -> "live-1".equals(b.path("cluster").asText())));
+        assertTrue(LedgerStandIn.metering().stream().flatMap(b -> b.path("namespaces").valueStream())
                 .anyMatch(n -> "acme".equals(n.path("labels").path("gpumeter.io/tenant").asText())));
-        assertTrue(FakeLedger.BATCHES.stream().flatMap(b -> b.path("nodes").valueStream())
+        assertTrue(LedgerStandIn.metering().stream().flatMap(b -> b.path("nodes").valueStream())
                 .anyMatch(n -> "gpu-1".equals(n.path("name").asText())));
         Management.given().get("/q/health/ready").then().statusCode(200).body("status", equalTo("UP"));
         // Once listed, the ledger heard which pods exist, so deletions missed while down can be closed.
-        await("the live pod set").atMost(Duration.ofSeconds(30)).until(() -> !FakeLedger.LIVE_PODS.isEmpty());
-        assertEquals("live-1", FakeLedger.LIVE_PODS.get(0).path("cluster").asText());
-        assertTrue(FakeLedger.LIVE_PODS.get(0).path("uids").isArray());
-        assertTrue(!FakeLedger.LIVE_PODS.get(0).path("resourceVersion").asText().isEmpty());
+        await("the live pod set").atMost(Duration.ofSeconds(30)).until(() -> !LedgerStandIn.livePods().isEmpty());
+        assertEquals("live-1", LedgerStandIn.livePods().get(0).path("cluster").asText());
+        assertTrue(LedgerStandIn.livePods().get(0).path("uids").isArray());
+        assertTrue(!LedgerStandIn.livePods().get(0).path("resourceVersion").asText().isEmpty());
     }
 }

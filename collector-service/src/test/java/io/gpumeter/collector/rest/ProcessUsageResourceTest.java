@@ -1,6 +1,7 @@
 package io.gpumeter.collector.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.specification.RequestSpecification;
@@ -19,7 +20,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** nvidia-smi's per-process forms pushed to the same endpoint as the GPU query. */
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class ProcessUsageResourceTest {
 
     private static final String PMON_HEAD = "# gpu         pid   type     sm    mem    enc    dec    jpg    ofa    command \n"
@@ -27,16 +28,16 @@ class ProcessUsageResourceTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.USAGE.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     private static List<JsonNode> samples() {
-        return FakeLedger.USAGE.stream().flatMap(b -> b.path("samples").valueStream()).toList();
+        return LedgerStandIn.usage().stream().flatMap(b -> b.path("samples").valueStream()).toList();
     }
 
     @Test
     void computeAppsBecomePerProcessMemoryOfTheNamedPods() {
+        LedgerStandIn.usageReceipt(2);
         String csv = "pid, used_memory [MiB], gpu_uuid, timestamp\n"
                 + "4242, 20480 MiB, GPU-A, 2026/07/03 22:22:01.444\n"
                 + "4243, 512 MiB, GPU-A, 2026/07/03 22:22:01.444\n";
@@ -64,7 +65,7 @@ class ProcessUsageResourceTest {
     void computeAppsWithNothingRunningStoreNothing() {
         given().contentType("text/csv").body("timestamp, gpu_uuid, pid, used_gpu_memory [MiB]\n").queryParam("node", "n1")
                 .post("/api/v1/ingest/nvidia-smi").then().statusCode(200).body("samples", equalTo(0));
-        assertTrue(FakeLedger.USAGE.isEmpty());
+        assertTrue(LedgerStandIn.usage().isEmpty());
     }
 
     @Test
@@ -110,6 +111,6 @@ class ProcessUsageResourceTest {
         }
         request.post("/api/v1/ingest/nvidia-smi").then().statusCode(400).contentType("application/problem+json")
                 .body("field", equalTo(field));
-        assertTrue(FakeLedger.USAGE.isEmpty());
+        assertTrue(LedgerStandIn.usage().isEmpty());
     }
 }

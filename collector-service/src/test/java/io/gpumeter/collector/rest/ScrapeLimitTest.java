@@ -1,8 +1,8 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import io.gpumeter.common.testing.StandIn;
 import io.gpumeter.collector.service.UsagePulls;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
@@ -11,16 +11,15 @@ import io.quarkus.test.junit.QuarkusTest;
 import jakarta.inject.Inject;
 import org.junit.jupiter.api.Test;
 
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
+import java.time.Duration;
 import java.time.Instant;
-import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -29,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * configured size, without reading the rest, counts the refusal, and stays healthy.
  */
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 @WithTestResource(ScrapeLimitTest.Endless.class)
 class ScrapeLimitTest {
 
@@ -37,37 +36,20 @@ class ScrapeLimitTest {
     /** What each endless answer would send if it were read to its end. */
     static final long ENDLESS = 1L << 30;
 
-    /** An exporter streaming a metrics page of a GiB, a Prometheus declaring one, bytes written counted. */
+    /** An exporter streaming a metrics page without end, a Prometheus declaring one of a GiB, on one stand-in. */
     public static class Endless implements QuarkusTestResourceLifecycleManager {
-        static final AtomicLong WRITTEN = new AtomicLong();
-        private HttpServer server;
+        static StandIn standIn;
 
         @Override
         public Map<String, String> start() {
-            try {
-                server = HttpServer.create(new InetSocketAddress("localhost", 0), 0);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            server.createContext("/metrics", Endless::stream);
+            standIn = StandIn.start();
+            // valid Prometheus text, chunked, for as long as the reader stays
+            standIn.answer(get(urlPathEqualTo("/metrics")),
+                    StandIn.endless("DCGM_FI_PROF_SM_ACTIVE{gpu=\"0\",UUID=\"GPU-ENDLESS\"} 0.5\n"));
             // Declared too large, then sent for as long as the reader stays: refused before a byte is read. Closing
             // right after the headers raced the client, which could see the connection end before it saw the length.
-            server.createContext("/api/v1/query_range", exchange -> {
-                exchange.sendResponseHeaders(200, ENDLESS);
-                try (OutputStream out = exchange.getResponseBody()) {
-                    byte[] chunk = new byte[64 * 1024];
-                    Arrays.fill(chunk, (byte) ' ');
-                    for (long sent = 0; sent < ENDLESS; sent += chunk.length) {
-                        out.write(chunk);
-                    }
-                } catch (IOException e) {
-                    // the collector hung up: what we wanted
-                } finally {
-                    exchange.close();
-                }
-            });
-            server.start();
-            String base = "http://localhost:" + server.getAddress().getPort();
+            standIn.answer(get(urlPathEqualTo("/api/v1/query_range")), StandIn.endless(" ", ENDLESS));
+            String base = standIn.url();
             return Map.of("gpumeter.collector.dcgm.targets.gpu-endless", base + "/metrics",
                     "gpumeter.collector.dcgm.max-body", String.valueOf(LIMIT),
                     "gpumeter.collector.prometheus.url", base,
@@ -75,30 +57,9 @@ class ScrapeLimitTest {
                     "quarkus.scheduler.enabled", "false");
         }
 
-        /** Valid Prometheus text, chunked, until the reader hangs up or a GiB is out. */
-        private static void stream(HttpExchange exchange) throws IOException {
-            byte[] line = "DCGM_FI_PROF_SM_ACTIVE{gpu=\"0\",UUID=\"GPU-ENDLESS\"} 0.5\n".getBytes();
-            byte[] chunk = new byte[64 * 1024];
-            for (int i = 0; i + line.length <= chunk.length; i += line.length) {
-                System.arraycopy(line, 0, chunk, i, line.length);
-            }
-            Arrays.fill(chunk, chunk.length - chunk.length % line.length, chunk.length, (byte) '\n');
-            exchange.sendResponseHeaders(200, 0);
-            try (OutputStream out = exchange.getResponseBody()) {
-                for (long sent = 0; sent < ENDLESS; sent += chunk.length) {
-                    out.write(chunk);
-                    WRITTEN.addAndGet(chunk.length);
-                }
-            } catch (IOException e) {
-                // the collector hung up: what we wanted
-            } finally {
-                exchange.close();
-            }
-        }
-
         @Override
         public void stop() {
-            server.stop(0);
+            standIn.close();
         }
     }
 
@@ -109,13 +70,18 @@ class ScrapeLimitTest {
     MeterRegistry metrics;
 
     @Test
-    void anEndlessExporterIsRefusedWithoutBeingReadToItsEnd() throws InterruptedException {
-        FakeLedger.USAGE.clear();
+    void anEndlessExporterIsRefusedWithoutBeingReadToItsEnd() {
+        LedgerStandIn.reset();
         assertEquals(0, pulls.scrapeExporters());
-        Thread.sleep(500); // let the exporter notice the hang-up
-        long written = Endless.WRITTEN.get();
+        // the stand-in writes on until it notices the hang-up: read the count once it no longer grows
+        AtomicLong seen = new AtomicLong(-1);
+        long written = await("the exporter to notice the hang-up").atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200)).until(() -> {
+                    long now = Endless.standIn.endlessBytesHandedOut();
+                    return seen.getAndSet(now) == now ? now : null;
+                }, java.util.Objects::nonNull);
         assertTrue(written < 64L * 1024 * 1024, "the exporter wrote " + written + " bytes of " + ENDLESS);
-        assertEquals(0, FakeLedger.USAGE.size(), "nothing of a refused page is stored");
+        assertEquals(0, LedgerStandIn.usage().size(), "nothing of a refused page is stored");
         assertEquals(1.0, refused("dcgm"));
         Management.given().get("/q/health/live").then().statusCode(200);
     }

@@ -1,6 +1,7 @@
 package io.gpumeter.collector.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.BeforeEach;
@@ -21,13 +22,12 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 @QuarkusTest
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class UsageIngestResourceTest {
 
     @BeforeEach
     void reset() {
-        FakeLedger.USAGE.clear();
-        FakeLedger.STATUS.set(200);
+        LedgerStandIn.reset();
     }
 
     static String fixture(String name) throws IOException {
@@ -37,7 +37,7 @@ class UsageIngestResourceTest {
     }
 
     static List<JsonNode> samples() {
-        return FakeLedger.USAGE.stream().flatMap(b -> b.path("samples").valueStream()).toList();
+        return LedgerStandIn.usage().stream().flatMap(b -> b.path("samples").valueStream()).toList();
     }
 
     @Test
@@ -99,9 +99,11 @@ class UsageIngestResourceTest {
 
     @Test
     void sampleTimestampsAreHonoured() {
+        LedgerStandIn.usageReceipt(1);
         String body = "DCGM_FI_PROF_SM_ACTIVE{gpu=\"0\",UUID=\"GPU-T\",pod=\"p\",namespace=\"ml\",container=\"c\"} 0.25 1782900000000\n";
         given().contentType("text/plain").body(body).queryParam("node", "n1").post("/api/v1/ingest/dcgm").then()
                 .statusCode(200).body("samples", equalTo(1)).body("accepted", equalTo(1));
+        assertEquals(1, samples().size());
         JsonNode sample = samples().get(0);
         assertEquals("2026-07-01T10:00:00Z", sample.path("at").asText());
         assertEquals("DEVICE", sample.path("scope").asText(), "pod labels on a device series name the pod, not a new scope");
@@ -131,15 +133,16 @@ class UsageIngestResourceTest {
     void badBodiesAreRefusedWholeNamingTheField(String name, String url, String type, String ignored, String body, String field) {
         given().urlEncodingEnabled(false).contentType(type).body(body.replace("\\n", "\n")).post(url).then()
                 .statusCode(400).contentType("application/problem+json").body("field", equalTo(field));
-        assertTrue(FakeLedger.USAGE.isEmpty());
+        assertTrue(LedgerStandIn.usage().isEmpty());
     }
 
     @Test
     void anUnavailableLedgerIsA503AndOneFailingOnTheBatchA500() {
-        FakeLedger.STATUS.set(503);
+        LedgerStandIn.refuse(503);
         given().contentType("text/plain").body("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-1\"} 5\n").queryParam("node", "n")
                 .post("/api/v1/ingest/dcgm").then().statusCode(503).body("detail", containsString("send it again"));
-        FakeLedger.STATUS.set(500);
+        LedgerStandIn.answerAgain();
+        LedgerStandIn.refuse(500);
         given().contentType("text/plain").body("DCGM_FI_DEV_GPU_UTIL{UUID=\"GPU-1\"} 5\n").queryParam("node", "n")
                 .post("/api/v1/ingest/dcgm").then().statusCode(500).contentType("application/problem+json")
                 .body("detail", containsString("the ledger failed on this batch"));

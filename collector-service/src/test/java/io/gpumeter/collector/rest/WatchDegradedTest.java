@@ -1,5 +1,6 @@
 package io.gpumeter.collector.rest;
 
+import io.gpumeter.collector.testing.LedgerStandIn;
 import io.gpumeter.common.testing.Management;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -18,7 +19,7 @@ import static org.hamcrest.Matchers.notNullValue;
 /** Without a reachable cluster the collector stays healthy and says its watch is degraded. */
 @QuarkusTest
 @TestProfile(WatchDegradedTest.NoCluster.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class WatchDegradedTest {
 
     /** Points the watch at a port nothing listens on. */

@@ -3,6 +3,7 @@ package io.gpumeter.collector.service;
 import io.gpumeter.common.problem.ApiProblem;
 import org.junit.jupiter.api.Test;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,6 +12,99 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class DeliveryBufferTest {
+
+    private static final Duration LINGER = Duration.ofMillis(100);
+
+    /** The flushes a buffer started, held until the test runs them: what the buffer asks for, not when it happens. */
+    private static final class Started implements DeliveryBuffer.Starter {
+        final List<Duration> waits = new ArrayList<>();
+        final List<Runnable> flushes = new ArrayList<>();
+
+        @Override
+        public void after(Duration wait, Runnable flush) {
+            waits.add(wait);
+            flushes.add(flush);
+        }
+
+        void runNext() {
+            flushes.remove(0).run();
+        }
+    }
+
+    @Test
+    void aFactStartsAFlushALingerLaterAndTheFactsOfABurstShareItsBatch() {
+        List<List<Object>> delivered = new ArrayList<>();
+        Started started = new Started();
+        DeliveryBuffer buffer = new DeliveryBuffer("facts", 100, 10, batch -> delivered.add(List.copyOf(batch)),
+                LINGER, started);
+        buffer.add(1);
+        buffer.add(2);
+        buffer.add(3);
+        assertEquals(List.of(LINGER), started.waits, "one flush started, by the first fact, for the linger");
+        assertEquals(List.of(), delivered, "nothing is sent on the thread that adds");
+        started.runNext();
+        assertEquals(List.of(List.of(1, 2, 3)), delivered);
+        buffer.add(4);
+        assertEquals(2, started.waits.size(), "a fact after the flush began starts the next one");
+        started.runNext();
+        assertEquals(List.of(List.of(1, 2, 3), List.of(4)), delivered);
+        assertEquals(0, buffer.size());
+    }
+
+    @Test
+    void aFactAddedWhileAStartedFlushSendsStartsAnotherSoItDoesNotWaitForTheTimer() {
+        List<List<Object>> delivered = new ArrayList<>();
+        Started started = new Started();
+        DeliveryBuffer[] self = new DeliveryBuffer[1];
+        self[0] = new DeliveryBuffer("facts", 100, 10, batch -> {
+            if (batch.contains(1)) {
+                self[0].add(2); // the watch goes on while the ledger stores the batch
+            }
+            delivered.add(List.copyOf(batch));
+        }, LINGER, started);
+        self[0].add(1);
+        started.runNext();
+        assertEquals(1, started.flushes.size(), "the fact that came during the send started a flush of its own");
+        started.runNext();
+        assertEquals(List.of(List.of(1), List.of(2)), delivered);
+    }
+
+    @Test
+    void onceTheLedgerWasAwayFactsStartNoFlushUntilTheTimersFlushGetsThrough() {
+        List<Object> delivered = new ArrayList<>();
+        AtomicBoolean ledgerUp = new AtomicBoolean(false);
+        Started started = new Started();
+        DeliveryBuffer buffer = new DeliveryBuffer("facts", 100, 10, batch -> {
+            if (!ledgerUp.get()) {
+                throw new IllegalStateException("ledger down");
+            }
+            delivered.addAll(batch);
+        }, LINGER, started);
+        buffer.add(1);
+        started.runNext();
+        buffer.add(2);
+        buffer.add(3);
+        assertEquals(1, started.waits.size(), "an outage is not met with a delivery attempt per fact");
+        assertEquals(3, buffer.size());
+        ledgerUp.set(true);
+        assertEquals(3, buffer.flush(), "the timer's flush is the retry");
+        assertEquals(List.of(1, 2, 3), delivered);
+        buffer.add(4);
+        assertEquals(2, started.waits.size(), "once delivered again, a fact starts its flush");
+        started.runNext();
+        assertEquals(List.of(1, 2, 3, 4), delivered);
+    }
+
+    @Test
+    void withoutALingerOnlyTheCallersFlushesSend() {
+        List<Object> delivered = new ArrayList<>();
+        Started started = new Started();
+        DeliveryBuffer buffer = new DeliveryBuffer("facts", 100, 10, delivered::addAll, Duration.ZERO, started);
+        buffer.add(1);
+        assertEquals(List.of(), started.waits);
+        assertEquals(1, buffer.flush());
+        assertEquals(List.of(1), delivered);
+    }
 
     @Test
     void aBatchTheLedgerRefusesGoesBackToTheFrontInOrder() {

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.datatype.jsr310.JavaTimeModule;
 
 import java.io.IOException;
@@ -77,6 +78,23 @@ public final class Contract {
         Set<String> free = new TreeSet<>(freeKeys);
         free.addAll(List.of(fields));
         return new Contract(name, example, free);
+    }
+
+    /**
+     * This example and {@code other}, two answers of the same list read, taken as one: a server that leaves a field
+     * out when it is null (an SLO's problem, a policy's scheduler) shows it only in some answers, and a caller that
+     * reads it is checked against the answers that have it.
+     */
+    public Contract with(Contract other) {
+        if (!example.isArray() || !other.example.isArray()) {
+            throw new IllegalArgumentException("only examples of a list read are taken together: " + name + ", " + other.name);
+        }
+        ArrayNode both = READER.createArrayNode();
+        both.addAll((ArrayNode) example);
+        both.addAll((ArrayNode) other.example);
+        Set<String> free = new TreeSet<>(freeKeys);
+        free.addAll(other.freeKeys);
+        return new Contract(name + " with " + other.name, both, free);
     }
 
     public JsonNode example() {

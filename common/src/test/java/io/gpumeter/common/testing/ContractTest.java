@@ -61,4 +61,19 @@ class ContractTest {
                 .check("[{\"group\":{\"team\":\"vision\"}}]"));
         assertTrue(fixedGroup.getMessage().contains("[].group.team"), fixedGroup.getMessage());
     }
+
+    @Test
+    void aFieldOneAnswerLeavesOutIsCheckedAgainstAnotherThatHasIt() {
+        // the server leaves "usedGpuHours" out when it is null: one answer has it, the other does not
+        record Used(String key, BigDecimal usedGpuHours) {
+        }
+        Contract without = Contract.ofJson("ledger gpu-hours", "[{\"key\":\"beta\"}]");
+        assertThrows(AssertionError.class, () -> without.readListOf(Used.class));
+        List<Used> both = without.with(Contract.ofJson("ledger gpu-hours", SERVER)).readListOf(Used.class);
+        assertEquals(List.of("beta", "acme"), both.stream().map(Used::key).toList());
+        assertEquals(new BigDecimal("0.5"), both.get(1).usedGpuHours());
+        AssertionError neither = assertThrows(AssertionError.class, () -> without.with(without).readListOf(Used.class));
+        assertTrue(neither.getMessage().contains("[[].usedGpuHours]"), neither.getMessage());
+        assertThrows(IllegalArgumentException.class, () -> without.with(Contract.ofJson("ledger capacity", "{\"cards\":1}")));
+    }
 }

@@ -17,9 +17,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
-import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -51,8 +49,6 @@ import java.util.concurrent.CountDownLatch;
                 "                        still evaluated and listed)"})
 public final class UpCommand implements Callable<Integer> {
 
-    static final String PASSWORD_ENV = "GPUMETER_DB_PASSWORD";
-
     private final Map<String, String> env;
     private final PrintStream out;
 
@@ -78,8 +74,8 @@ public final class UpCommand implements Callable<Integer> {
     String listen;
 
     @Option(names = "--base-port", paramLabel = "N", converter = Converters.BasePort.class, defaultValue = "8080",
-            description = "The services on N+1 (collector) to N+5 (billing) and the console on N+6, their health "
-                    + "and metrics 1000 above (default ${DEFAULT-VALUE}: 8081-8086 and 9081-9086).")
+            description = "The services on N+1 (collector) to N+5 (billing), the console on N+6 and the MCP server "
+                    + "on N+7, their health and metrics 1000 above (default ${DEFAULT-VALUE}: 8081-8087 and 9081-9087).")
     int basePort;
 
     @Option(names = "--db-url", paramLabel = "URL", description = "Use this PostgreSQL "
@@ -147,7 +143,7 @@ public final class UpCommand implements Callable<Integer> {
             return;
         }
         throw new ParameterException(spec.commandLine(), "--db-password is not accepted: a password on the command "
-                + "line is visible to every user of the machine (ps). Set " + PASSWORD_ENV
+                + "line is visible to every user of the machine (ps). Set " + ExternalDatabase.PASSWORD_ENV
                 + " or pass --db-password-file FILE.");
     }
 
@@ -172,7 +168,7 @@ public final class UpCommand implements Callable<Integer> {
             demoRun.configure(builder, api);
         }
 
-        out.println("Starting PostgreSQL, the " + Service.apis().size() + " services and the console (logs in "
+        out.println("Starting PostgreSQL, the " + Service.apis().size() + " services, the console and the MCP server (logs in "
                 + builder.config().logDirectory() + ")...");
         Suite suite = builder.build().start();
         UpReport.printUrls(suite, out, demo ? api : null);
@@ -194,6 +190,7 @@ public final class UpCommand implements Callable<Integer> {
         Path repository = root();
         SuiteBuilder builder = Suite.builder(repository)
                 .withConsole()
+                .withMcp()
                 .basePort(basePort)
                 .readyTimeout(Duration.ofSeconds(timeout))
                 .aotCache(!noAotCache);
@@ -234,35 +231,6 @@ public final class UpCommand implements Callable<Integer> {
     }
 
     Optional<DatabaseConnection> externalDatabase() {
-        Optional<String> url = Optional.ofNullable(dbUrl).or(() -> Optional.ofNullable(env.get("GPUMETER_DB_URL")))
-                .filter(u -> !u.isBlank());
-        if (url.isEmpty()) {
-            return Optional.empty();
-        }
-        String user = dbUser != null ? dbUser : env.getOrDefault("GPUMETER_DB_USER", "postgres");
-        try {
-            return Optional.of(new DatabaseConnection(url.get(), user, password()));
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--db-url: " + e.getMessage());
-        }
-    }
-
-    /** The file's first line when one is named, else the environment's; never an argument. */
-    private String password() {
-        if (dbPasswordFile == null) {
-            return env.getOrDefault(PASSWORD_ENV, "");
-        }
-        String text;
-        try {
-            text = Files.readString(dbPasswordFile, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UsageException("--db-password-file: cannot read " + dbPasswordFile.toAbsolutePath());
-        }
-        String line = text.lines().findFirst().orElse("");
-        if (line.isEmpty()) {
-            throw new UsageException("--db-password-file: " + dbPasswordFile.toAbsolutePath()
-                    + " is empty; its first line is the password");
-        }
-        return line;
+        return ExternalDatabase.named(dbUrl, dbUser, dbPasswordFile, env);
     }
 }

@@ -32,6 +32,10 @@ final class UpReport {
             out.printf("  %-10s %-24s health, metrics: %s/q/health, /q/metrics%n", Service.CONSOLE.id(),
                     suite.url(Service.CONSOLE), suite.managementUrl(Service.CONSOLE));
         }
+        if (suite.isRunning(Service.MCP)) {
+            out.printf("  %-10s %-24s health, metrics: %s/q/health, /q/metrics  (assistants: %s/mcp)%n", Service.MCP.id(),
+                    suite.url(Service.MCP), suite.managementUrl(Service.MCP), suite.url(Service.MCP));
+        }
         DatabaseConnection db = suite.database().orElseThrow();
         out.printf("  %-10s %s%n", "postgres", db.jdbcUrl());
         suite.embeddedDatabase().ifPresent(e -> {

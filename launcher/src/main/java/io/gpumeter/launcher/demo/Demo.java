@@ -55,8 +55,6 @@ public final class Demo {
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "true")
                 .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_API_SERVER_URL", api.url())
                 .env(Service.COLLECTOR, "QUARKUS_KUBERNETES_CLIENT_TRUST_CERTS", "true")
-                // a watched pod is sent to the ledger within a second (the scheduler runs nothing more often)
-                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DELIVERY_FLUSH_INTERVAL", "PT1S")
                 // the bill prices the energy the cards drew, and says its emissions: a grid's average price and mix
                 .env(Service.BILLING, "GPUMETER_BILLING_RATE_CARD_ENERGY_PRICE_PER_KWH", "0.15")
                 .env(Service.BILLING, "GPUMETER_BILLING_RATE_CARD_GRAMS_CO2E_PER_KWH", "350");

@@ -204,7 +204,7 @@ public final class DemoSignals {
 
     /** kubelet's cAdvisor and node-exporter pages of every GPU node, once a minute. */
     public List<Push> hostPushes() {
-        return host().pushes();
+        return new HostPages(this, host()).pushes();
     }
 
     public HostStories hostStories() {

@@ -77,4 +77,11 @@ public final class JvmDefaults {
         all.addAll(after);
         return List.copyOf(all);
     }
+
+    /** A service's defaults followed by {@code more} (a recording, a heap size to try). */
+    public static List<String> plus(Service service, List<String> more) {
+        List<String> options = new java.util.ArrayList<>(of(service));
+        options.addAll(more);
+        return List.copyOf(options);
+    }
 }

@@ -56,6 +56,11 @@ public final class LocalKeys {
         return publicKeyPem;
     }
 
+    /** The private half, for the MCP server that signs each call's token for its caller; never on a command line. */
+    public String privateKeyPem() {
+        return Tokens.privateKeyPem(privateKey);
+    }
+
     public String token(String subject, List<String> groups, Duration ttl) {
         return Tokens.mint(privateKey, subject, groups, ttl);
     }

@@ -7,7 +7,7 @@ import java.util.Locale;
 import java.util.stream.Collectors;
 
 /**
- * The processes of the suite: the five services, then the console that reads them; each with its Maven module,
+ * The processes of the suite: the five services, then the console and the MCP server that read them; each with its Maven module,
  * default API port and default management port.
  */
 public enum Service {
@@ -17,7 +17,9 @@ public enum Service {
     ALERT("alert", 8084),
     BILLING("billing", 8085),
     /** The web console: owns no data, calls the five with each signed-in user's own token. */
-    CONSOLE("console", 8086);
+    CONSOLE("console", 8086),
+    /** The MCP server: the services' reads as tools for AI assistants, called with each caller's rights. */
+    MCP("mcp", 8087);
 
     private static final List<Service> APIS = List.of(COLLECTOR, LEDGER, SLO, ALERT, BILLING);
 
@@ -44,14 +46,14 @@ public enum Service {
     }
 
     public boolean isApi() {
-        return this != CONSOLE;
+        return this != CONSOLE && this != MCP;
     }
 
     public int defaultPort() {
         return defaultPort;
     }
 
-    /** Where {@code /q/health} and {@code /q/metrics} are served: the API port plus 1000 (9081..9086). */
+    /** Where {@code /q/health} and {@code /q/metrics} are served: the API port plus 1000 (9081..9087). */
     public int defaultManagementPort() {
         return defaultPort + 1000;
     }
@@ -67,13 +69,14 @@ public enum Service {
             case SLO -> List.of(LEDGER, BILLING, ALERT);
             case BILLING -> List.of(LEDGER);
             case ALERT -> List.of(LEDGER, SLO, BILLING);
-            case LEDGER, CONSOLE -> List.of();
+            // the MCP server calls the services with a token minted per call for its caller, never one of its own
+            case LEDGER, CONSOLE, MCP -> List.of();
         };
     }
 
     /** Whether the service keeps a schema in the database; the collector holds nothing and gets no datasource. */
     public boolean usesDatabase() {
-        return this != COLLECTOR;
+        return this != COLLECTOR && this != MCP;
     }
 
     /** The packaged service: {@code <module>/target/quarkus-app/quarkus-run.jar}. */

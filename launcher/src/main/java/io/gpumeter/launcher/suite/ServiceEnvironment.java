@@ -91,6 +91,27 @@ final class ServiceEnvironment {
         return env;
     }
 
+    /**
+     * The MCP server's: its address and ports, where the four services it reads are, the public key it verifies its
+     * callers' tokens with, and the local private key it signs each call's short-lived token for its caller with
+     * (docs/adr/0026). No database login and no service token of its own.
+     */
+    Map<String, String> ofMcp() {
+        Map<String, String> env = new HashMap<>();
+        env.put("MALLOC_ARENA_MAX", "2");
+        env.put("QUARKUS_HTTP_HOST", config.listenAddress());
+        env.put("QUARKUS_MANAGEMENT_HOST", config.listenAddress());
+        env.put("QUARKUS_HTTP_PORT", Integer.toString(config.ports().get(Service.MCP)));
+        env.put("QUARKUS_MANAGEMENT_PORT", Integer.toString(config.managementPorts().get(Service.MCP)));
+        for (Service target : List.of(Service.LEDGER, Service.SLO, Service.BILLING, Service.ALERT)) {
+            env.put("QUARKUS_REST_CLIENT_" + target.name() + "_URL", url(config, target).toString());
+        }
+        env.put("MP_JWT_VERIFY_PUBLICKEY", keys().publicKeyPem());
+        env.put("GPUMETER_MCP_SIGNING_KEY", keys().privateKeyPem());
+        env.putAll(config.env().getOrDefault(Service.MCP, Map.of()));
+        return env;
+    }
+
     /** A token of the local key pair for {@code groups}; the services of the suite accept it. */
     synchronized String token(String subject, List<String> groups, Duration ttl) {
         return keys().token(subject, groups, ttl);

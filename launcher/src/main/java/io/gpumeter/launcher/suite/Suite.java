@@ -5,20 +5,16 @@ import io.gpumeter.launcher.db.EmbeddedDatabase;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import java.io.IOException;
 import java.net.URI;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
-import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The whole suite on one machine: PostgreSQL (embedded, or one given) and the five services as child JVMs (and the
@@ -31,26 +27,20 @@ public final class Suite implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(Suite.class);
 
     private final SuiteConfig config;
-    private final ReadinessProbe probe;
-    private final RunRecords records;
-    private final Map<Service, ServiceProcess> running = new ConcurrentHashMap<>();
+    private final ServiceProcesses processes;
     private volatile boolean stopping;
     private Thread hook;
     private final ServiceEnvironment environment;
     private final SuiteDatabase db;
     private final SuiteFaults faults = new SuiteFaults(this);
-    private final AotCache aot;
-    private final Map<Service, AotCache.Use> aotUse = new ConcurrentHashMap<>();
     /** The console's one-time sign-in code, minted when the console starts; null before. */
     private volatile String consoleSigninCode;
 
     Suite(SuiteConfig config) {
         this.config = config;
-        this.probe = new ReadinessProbe(ListenAddress.urlHost(config.listenAddress()));
-        this.records = new RunRecords(config.stateDirectory().resolve("run"));
         this.environment = new ServiceEnvironment(config);
         this.db = new SuiteDatabase(config, environment);
-        this.aot = new AotCache(config.stateDirectory().resolve("aot"), config.java(), config.jvmOptions(), config.aotCache());
+        this.processes = new ServiceProcesses(config, this::environment);
     }
 
     public static SuiteBuilder builder(Path repoRoot) {
@@ -85,25 +75,12 @@ public final class Suite implements AutoCloseable {
 
     /** Stops every service, then the embedded PostgreSQL; safe to call twice. */
     public synchronized void stop() {
-        List<ServiceProcess> processes = new ArrayList<>(running.values());
+        int count = processes.count();
         boolean embedded = db.embedded().isPresent();
-        if (!processes.isEmpty() || embedded) {
-            LOG.info("stopping {} service(s){}", processes.size(), embedded ? " and PostgreSQL" : "");
+        if (count > 0 || embedded) {
+            LOG.info("stopping {} service(s){}", count, embedded ? " and PostgreSQL" : "");
         }
-        processes.forEach(ServiceProcess::terminate);
-        // a service recording its class cache writes it on the way out: give it the time that takes
-        boolean recording = processes.stream().anyMatch(p -> aotUse.get(p.service()) == AotCache.Use.RECORD);
-        Duration grace = recording && AotCache.WRITE_GRACE.compareTo(config.stopGrace()) > 0
-                ? AotCache.WRITE_GRACE : config.stopGrace();
-        if (recording) {
-            LOG.info("writing the services' ahead-of-time class caches (up to {} s)", grace.toSeconds());
-        }
-        Instant deadline = Instant.now().plus(grace);
-        for (ServiceProcess p : processes) {
-            p.awaitExitOrKill(Duration.between(Instant.now(), deadline));
-            records.remove(p.service());
-        }
-        running.clear();
+        processes.stopAll();
         db.close();
         unregisterHook();
     }
@@ -111,7 +88,7 @@ public final class Suite implements AutoCloseable {
     /** On Ctrl-C the start-up may hold the lock while it waits: signal the children first, then stop in order. */
     private void stopFromHook() {
         stopping = true;
-        running.values().forEach(ServiceProcess::terminate);
+        processes.terminateAll();
         stop();
     }
 
@@ -122,13 +99,12 @@ public final class Suite implements AutoCloseable {
 
     /** How long the service took from its start to ready, when it is running and has been ready. */
     public Optional<Duration> readyAfter(Service service) {
-        ServiceProcess p = running.get(service);
-        return p == null ? Optional.empty() : Optional.ofNullable(p.readyAfter());
+        return processes.readyAfter(service);
     }
 
     /** What the service's current start did with its ahead-of-time class cache. */
     public String aotCache(Service service) {
-        return switch (aotUse.getOrDefault(service, AotCache.Use.NONE)) {
+        return switch (processes.aotUse(service)) {
             case NONE -> "none";
             case RECORD -> "recording";
             case USE -> "used";
@@ -136,8 +112,7 @@ public final class Suite implements AutoCloseable {
     }
 
     public boolean isRunning(Service service) {
-        ServiceProcess p = running.get(service);
-        return p != null && p.isAlive();
+        return processes.isRunning(service);
     }
 
     public int port(Service service) {
@@ -160,7 +135,7 @@ public final class Suite implements AutoCloseable {
     }
 
     public Path logFile(Service service) {
-        return config.logDirectory().resolve(service.id() + ".log");
+        return processes.logFile(service);
     }
 
     /** The PostgreSQL the services use; empty before start. */
@@ -180,36 +155,22 @@ public final class Suite implements AutoCloseable {
 
     /** The process id of a running service. */
     public synchronized OptionalLong pid(Service service) {
-        ServiceProcess p = running.get(service);
-        return p != null && p.isAlive() ? OptionalLong.of(p.pid()) : OptionalLong.empty();
+        return processes.pid(service);
     }
 
     /** Checks that a service can start: its jar is built, no stale record names it, its ports are free. */
     void prepare(Service service) {
-        requireJar(service);
-        records.clearStale(service);
-        Ports.requireFree(service, port(service));
-        Ports.requireFree(service, managementPort(service));
+        processes.prepare(service);
     }
 
     /** Waits until the processes answer ready, or fails when the start-up is interrupted or times out. */
     void awaitReady(List<ServiceProcess> processes) {
-        probe.awaitReady(processes, config.readyTimeout(), () -> stopping);
+        this.processes.awaitReady(processes, () -> stopping);
     }
 
-    /** The running process of a service, left in the suite; null when it is not running. */
-    ServiceProcess process(Service service) {
-        return running.get(service);
-    }
-
-    /** Takes a service's process out of the suite, which no longer stops it; null when it is not running. */
-    ServiceProcess release(Service service) {
-        return running.remove(service);
-    }
-
-    /** Forgets the run record of a service that has exited. */
-    void forget(Service service) {
-        records.remove(service);
+    /** The services' processes, which faults stop, kill and start one at a time. */
+    ServiceProcesses processes() {
+        return processes;
     }
 
     /** The suite's PostgreSQL, which faults stop and restart. */
@@ -218,22 +179,7 @@ public final class Suite implements AutoCloseable {
     }
 
     ServiceProcess spawn(Service service) {
-        Path jar = service.jar(config.repoRoot());
-        try {
-            AotCache.Use use = aot.use(service, jar);
-            List<String> options = new ArrayList<>(config.jvmOptions(service));
-            options.addAll(aot.options(service, jar));
-            ServiceProcess process = ServiceProcess.spawn(service, config.java().executable(), jar, config.repoRoot(),
-                    port(service), managementPort(service), options, environment(service), logFile(service));
-            aotUse.put(service, use);
-            running.put(service, process);
-            records.write(service, process.pid(), jar);
-            LOG.info("{} starting on port {}, management port {} (pid {}, log {})", service.module(), port(service),
-                    managementPort(service), process.pid(), logFile(service));
-            return process;
-        } catch (IOException e) {
-            throw new SuiteException("could not start " + service.module() + ": " + e.getMessage(), e);
-        }
+        return processes.spawn(service);
     }
 
     /**
@@ -278,15 +224,10 @@ public final class Suite implements AutoCloseable {
             consoleSigninCode = env.get(ServiceEnvironment.CONSOLE_SIGNIN_CODE);
             return env;
         }
-        return environment.of(service, db.connection());
-    }
-
-    private void requireJar(Service service) {
-        Path jar = service.jar(config.repoRoot());
-        if (!Files.isRegularFile(jar)) {
-            throw new SuiteException(jar + " is missing: build the services first "
-                    + "(./gpumeter up --build, or mvn -DskipTests package)");
+        if (service == Service.MCP) {
+            return environment.ofMcp();
         }
+        return environment.of(service, db.connection());
     }
 
     private void registerHook() {

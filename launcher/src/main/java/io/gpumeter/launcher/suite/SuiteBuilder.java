@@ -62,6 +62,12 @@ public final class SuiteBuilder {
         return this;
     }
 
+    /** Runs the MCP server too, after the five services. */
+    public SuiteBuilder withMcp() {
+        services.add(Service.MCP);
+        return this;
+    }
+
     public SuiteBuilder port(Service service, int port) {
         ports.put(service, port);
         return this;

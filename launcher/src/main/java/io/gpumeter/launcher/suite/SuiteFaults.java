@@ -22,7 +22,7 @@ public final class SuiteFaults {
     /** Starts one service (again), e.g. after {@link #stop(Service)}, and waits until it is ready. */
     public void start(Service service) {
         synchronized (suite) {
-            if (suite.process(service) != null) {
+            if (suite.processes().process(service) != null) {
                 throw new SuiteException(service.module() + " is already running");
             }
             if (suite.db().connection() == null) {
@@ -36,11 +36,11 @@ public final class SuiteFaults {
     /** Stops one service (SIGTERM, then SIGKILL after the grace period); the others keep running. */
     public void stop(Service service) {
         synchronized (suite) {
-            ServiceProcess process = suite.release(service);
+            ServiceProcess process = suite.processes().release(service);
             if (process != null) {
                 process.terminate();
                 process.awaitExitOrKill(suite.config().stopGrace());
-                suite.forget(service);
+                suite.processes().forget(service);
                 LOG.info("{} stopped", service.module());
             }
         }
@@ -51,10 +51,10 @@ public final class SuiteFaults {
      */
     public void kill(Service service) {
         synchronized (suite) {
-            ServiceProcess process = suite.release(service);
+            ServiceProcess process = suite.processes().release(service);
             if (process != null) {
                 process.kill();
-                suite.forget(service);
+                suite.processes().forget(service);
                 LOG.info("{} killed", service.module());
             }
         }

@@ -69,7 +69,7 @@ class CliTest {
             assertTrue(help.contains(variable), variable + "\n" + help);
         }
         assertFalse(help.contains("--db-password "), "the refused option is not offered\n" + help);
-        assertTrue(help.replaceAll("\\s+", " ").contains("(default 8080: 8081-8086 and 9081-9086)"), help);
+        assertTrue(help.replaceAll("\\s+", " ").contains("(default 8080: 8081-8087 and 9081-9087)"), help);
     }
 
     @Test

@@ -1,19 +1,19 @@
 package io.gpumeter.launcher.cli;
 
-import com.sun.net.httpserver.HttpServer;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.StandIn;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CopyOnWriteArrayList;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.getRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -39,33 +39,36 @@ class TriageCommandTest {
              "fix":{"action":"1. Wait, or shrink the request\\n2. Find idle holders","verify":"the pod is scheduled"},
              "named":null}""";
 
-    HttpServer alert;
-    final List<String> queries = new CopyOnWriteArrayList<>();
-    final List<String> authorizations = new CopyOnWriteArrayList<>();
-    volatile int status = 200;
-    volatile String body = ANSWER;
+    /** alert-service: its triage read answers {@link #ANSWER} unless a test says otherwise. */
+    StandIn alert;
 
     @BeforeEach
-    void start() throws IOException {
-        alert = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        alert.createContext("/api/v1/triage", exchange -> {
-            queries.add(exchange.getRequestURI().getRawQuery());
-            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
-            byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-            exchange.close();
-        });
-        alert.start();
+    void start() {
+        alert = StandIn.start();
+        alert.answer(get(urlPathEqualTo("/api/v1/triage")), ANSWER);
     }
 
     @AfterEach
     void stop() {
-        alert.stop(0);
+        alert.close();
     }
 
     String url() {
-        return "http://127.0.0.1:" + alert.getAddress().getPort() + "/";
+        return alert.url() + "/";
+    }
+
+    /** The query of each triage read, as it was sent. */
+    List<String> queries() {
+        return asked().stream().map(r -> r.getUrl().contains("?") ? r.getUrl().substring(r.getUrl().indexOf('?') + 1)
+                : null).toList();
+    }
+
+    List<String> authorizations() {
+        return asked().stream().map(r -> String.valueOf(r.getHeader("Authorization"))).toList();
+    }
+
+    private List<LoggedRequest> asked() {
+        return alert.calls(getRequestedFor(urlPathEqualTo("/api/v1/triage")));
     }
 
     @Test
@@ -73,8 +76,8 @@ class TriageCommandTest {
         Run run = Run.of(Map.of("GPUMETER_TOKEN", "tok"), "triage", "acme-ml/train-0", "--cluster", "east",
                 "--at", "2026-11-02T12:00:00Z", "--alert", url());
         assertEquals(0, run.exitCode(), run.toString());
-        assertEquals(List.of("namespace=acme-ml&pod=train-0&cluster=east&at=2026-11-02T12%3A00%3A00Z"), queries);
-        assertEquals(List.of("Bearer tok"), authorizations);
+        assertEquals(List.of("namespace=acme-ml&pod=train-0&cluster=east&at=2026-11-02T12%3A00%3A00Z"), queries());
+        assertEquals(List.of("Bearer tok"), authorizations());
         String out = run.out();
         List<String> lines = out.lines().toList();
         assertEquals("pod acme-ml/train-0\\x1b[2J · cluster east · at 2026-11-02T12:00:00Z", lines.get(0));
@@ -97,7 +100,7 @@ class TriageCommandTest {
     void jsonIsTheAnswerWithEveryControlEscaped() {
         Run run = Run.of(Map.of("GPUMETER_TOKEN", "tok"), "triage", "--node", "gpu-a100-01", "--json", "--alert", url());
         assertEquals(0, run.exitCode(), run.toString());
-        assertEquals(List.of("node=gpu-a100-01"), queries);
+        assertEquals(List.of("node=gpu-a100-01"), queries());
         assertTrue(run.out().contains("\"cause\" : \"cluster-full\""), run.out());
         assertTrue(run.out().contains("train-0\\u001B[2J"), run.out());
         assertTrue(run.out().contains("\\u2192") || !ANSWER.contains("→"), "non-ASCII escaped");
@@ -106,11 +109,11 @@ class TriageCommandTest {
 
     @Test
     void aRefusalIsPrintedInAlertServicesWordsMadeSafe() {
-        status = 404;
-        body = "{\"status\":404,\"title\":\"Not Found\",\"field\":\"pod\",\"detail\":\"no pod acme-ml/x\\u001b[31m is known\"}";
+        alert.answer(get(urlPathEqualTo("/api/v1/triage")), StandIn.json(404, "{\"status\":404,\"title\":\"Not Found\","
+                + "\"field\":\"pod\",\"detail\":\"no pod acme-ml/x\\u001b[31m is known\"}"));
         Run run = Run.of(Map.of("GPUMETER_TOKEN", "tok"), "triage", "--workload", "acme-ml/job-1", "--alert", url());
         assertEquals(1, run.exitCode(), run.toString());
-        assertEquals(List.of("namespace=acme-ml&workload=job-1"), queries);
+        assertEquals(List.of("namespace=acme-ml&workload=job-1"), queries());
         assertEquals("gpumeter triage: no pod acme-ml/x\\x1b[31m is known (pod) [HTTP 404]", run.err().strip());
         assertEquals("", run.out());
     }
@@ -119,13 +122,13 @@ class TriageCommandTest {
     void aServiceAndAPodGroupAreAskedByTheirOwnParameters() {
         Run.of(Map.of("GPUMETER_TOKEN", "tok"), "triage", "--service", "acme-ml/chat", "--alert", url());
         Run.of(Map.of("GPUMETER_TOKEN", "tok"), "triage", "--pod-group", "acme ml/pg 1", "--alert", url());
-        assertEquals(List.of("namespace=acme-ml&service=chat", "namespace=acme%20ml&podGroup=pg%201"), queries);
+        assertEquals(List.of("namespace=acme-ml&service=chat", "namespace=acme%20ml&podGroup=pg%201"), queries());
     }
 
     @Test
     void anAlertServiceThatIsNotThereIsSaidSo() {
         String gone = url();
-        alert.stop(0);
+        alert.close();
         Run run = Run.of(Map.of("GPUMETER_TOKEN", "tok"), "triage", "acme-ml/train-0", "--alert", gone);
         assertEquals(1, run.exitCode(), run.toString());
         assertTrue(run.err().startsWith("gpumeter triage: alert-service does not answer at http://127.0.0.1:"), run.err());
@@ -144,6 +147,6 @@ class TriageCommandTest {
         Run run = Run.of(Run.concat(new String[] {"triage", "--alert", url()}, Run.words(line)));
         assertEquals(2, run.exitCode(), run.toString());
         assertTrue(run.err().startsWith("gpumeter triage: " + message), run.toString());
-        assertEquals(List.of(), queries);
+        assertEquals(List.of(), queries());
     }
 }

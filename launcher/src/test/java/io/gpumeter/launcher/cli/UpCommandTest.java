@@ -88,8 +88,9 @@ class UpCommandTest {
     }
 
     @Test
-    void upRunsTheConsoleAfterTheFiveServices() {
-        assertEquals(List.of(Service.COLLECTOR, Service.LEDGER, Service.SLO, Service.ALERT, Service.BILLING, Service.CONSOLE),
+    void upRunsTheConsoleAndTheMcpServerAfterTheFiveServices() {
+        assertEquals(List.of(Service.COLLECTOR, Service.LEDGER, Service.SLO, Service.ALERT, Service.BILLING, Service.CONSOLE,
+                        Service.MCP),
                 List.copyOf(config().services()));
     }
 

@@ -31,6 +31,10 @@ class ReplayClientTest {
 
     @Test
     void everyLineGoesOnceInRequestsOfTheirSizeTwoAtATime() throws Exception {
+        // each request holds one line the collector had already
+        collector.stores(1, 1_000, 1);
+        collector.stores(1_001, 1_000, 1);
+        collector.stores(2_001, 500, 1);
         List<ReplayClient.Stored> progress = new CopyOnWriteArrayList<>();
         byte[] stream = stream(2_500);
         ReplayClient.Outcome outcome = client(2, progress).replay(new RequestCutter(new ByteArrayInputStream(stream), 1_000, 1 << 20));
@@ -41,27 +45,28 @@ class ReplayClientTest {
         assertEquals(List.of(1_000L, 1_000L, 500L), outcome.stored().stream().map(ReplayClient.Stored::events).toList());
         assertEquals(List.of(999L, 999L, 499L), outcome.stored().stream().map(ReplayClient.Stored::accepted).toList());
         assertEquals(3, progress.size());
-        List<String> sorted = new ArrayList<>(collector.bodies);
+        List<String> sorted = new ArrayList<>(collector.bodies());
         sorted.sort((a, b) -> Integer.compare(firstLine(a), firstLine(b)));
         assertEquals(new String(stream, StandardCharsets.UTF_8), String.join("", sorted), "every line once, in its request");
-        assertEquals(2, collector.mostOpen.get(), "two requests open at once, never three");
-        assertTrue(collector.authorizations.stream().allMatch("Bearer t0ken"::equals), collector.authorizations.toString());
+        assertEquals(2, collector.mostOpen(), "two requests open at once, never three");
+        assertTrue(collector.authorizations().stream().allMatch("Bearer t0ken"::equals), collector.authorizations().toString());
     }
 
     @Test
     void theNextRequestStartsOnceTheOneBeforeItIsHandedOverWhole() throws Exception {
         // Bodies of about 15 MB, far more than a socket's buffers hold: the client writes the first one's second half
         // only once the collector reads on after its pause.
-        collector.pauseInFirstBody = 500;
-        collector.answerFirstOnceSecondArrives = true;
         byte[] stream = stream(1_000_000);
-        ReplayClient.Outcome outcome = client(2, new ArrayList<>()).replay(
-                new RequestCutter(new ByteArrayInputStream(stream), 500_000, 1 << 26));
+        try (SlowReadingCollector slow = new SlowReadingCollector(500, 500_000)) {
+            ReplayClient.Outcome outcome = new ReplayClient(slow.endpoint(), Optional.of("t0ken"), 2, 3,
+                    Duration.ofMillis(50), s -> { }).replay(new RequestCutter(new ByteArrayInputStream(stream), 500_000,
+                    1 << 26));
 
-        assertEquals(List.of(), outcome.refused());
-        assertEquals(1_000_000, outcome.events());
-        assertEquals(List.of("arrived 1", "resumed 1", "arrived 2"), collector.happenings);
-        assertEquals(2, collector.mostOpen.get(), "the second request was open while the first was answered");
+            assertEquals(List.of(), outcome.refused());
+            assertEquals(1_000_000, outcome.events());
+            assertEquals(List.of("arrived 1", "resumed 1", "arrived 2"), slow.happenings);
+            assertEquals(2, slow.mostOpen(), "the second request was open while the first was answered");
+        }
     }
 
     private static int firstLine(String body) {
@@ -71,35 +76,37 @@ class ReplayClientTest {
 
     @Test
     void aRequestTheCollectorCannotTakeNowIsSentAgain() throws Exception {
-        collector.answer = call -> call == 1 ? 503 : 200;
+        collector.unavailableOnce();
+        collector.stores(1, 10, 0);
         ReplayClient.Outcome outcome = client(1, new ArrayList<>()).replay(
                 new RequestCutter(new ByteArrayInputStream(stream(10)), 1_000, 1 << 20));
         assertEquals(List.of(), outcome.refused());
         assertEquals(10, outcome.events());
-        assertEquals(2, collector.calls.get());
+        assertEquals(2, collector.calls().size());
     }
 
     @Test
     void aCollectorThatStaysUnavailableIsGivenUpOnAfterTheAttempts() throws Exception {
-        collector.answer = call -> 503;
+        collector.unavailable();
         ReplayClient.Outcome outcome = client(1, new ArrayList<>()).replay(
                 new RequestCutter(new ByteArrayInputStream(stream(10)), 1_000, 1 << 20));
         assertEquals(1, outcome.refused().size());
         assertTrue(outcome.refused().get(0).reason().contains("HTTP 503"), outcome.refused().get(0).reason());
         assertTrue(outcome.refused().get(0).reason().endsWith("gave up after 3 attempts"), outcome.refused().get(0).reason());
-        assertEquals(3, collector.calls.get());
+        assertEquals(3, collector.calls().size());
     }
 
     @Test
     void theFirstRefusalStopsTheReplayAndNamesTheLineOfTheStream() throws Exception {
-        collector.answer = call -> call == 2 ? 400 : 200;
+        collector.stores(1, 1_000, 0);
+        collector.refuses(1_001);
         ReplayClient.Outcome outcome = client(1, new ArrayList<>()).replay(
                 new RequestCutter(new ByteArrayInputStream(stream(5_000)), 1_000, 1 << 20));
         assertEquals(1, outcome.stored().size());
         assertEquals(1, outcome.refused().size());
         assertEquals("request 2 (lines 1001–2000) refused with HTTP 400, at line 1003 of the stream: line 3: not valid JSON",
                 outcome.refused().get(0).reason());
-        assertEquals(2, collector.calls.get(), "nothing is sent after a refusal");
+        assertEquals(2, collector.calls().size(), "nothing is sent after a refusal");
     }
 
     @Test

@@ -1,65 +1,38 @@
 package io.gpumeter.launcher.replay;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
+import com.github.tomakehurst.wiremock.client.MappingBuilder;
+import com.github.tomakehurst.wiremock.stubbing.Scenario;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.testing.StandIn;
 import org.junit.jupiter.api.extension.AfterEachCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.InetSocketAddress;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.Function;
+
+import static com.github.tomakehurst.wiremock.client.WireMock.containing;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 
 /**
- * A stand-in collector's replay endpoint: keeps each body it takes, and answers what {@link #answer} says, as the
- * collector would. Registered as a test's extension ({@code @RegisterExtension}), it stops after each test.
+ * A collector's replay endpoint on the stand-in server: each request is answered as the test says the collector
+ * answers the request that holds a given line of the stream (a request the test said nothing of is WireMock's 404),
+ * 100 ms late, so that the next request is open meanwhile; every request stays in the journal. Registered as a test's
+ * extension ({@code @RegisterExtension}), it stops after each test.
  */
 public final class StandInCollector implements AutoCloseable, AfterEachCallback {
-    private final HttpServer server;
-    private final ExecutorService threads = Executors.newFixedThreadPool(8);
-    public final List<String> queries = new CopyOnWriteArrayList<>();
-    public final List<String> bodies = new CopyOnWriteArrayList<>();
-    public final List<String> authorizations = new CopyOnWriteArrayList<>();
-    public final AtomicInteger open = new AtomicInteger();
-    public final AtomicInteger mostOpen = new AtomicInteger();
-    public final AtomicInteger calls = new AtomicInteger();
-    public volatile Function<Integer, Integer> answer = call -> 200;
-    /** What happened, in order: "arrived N" as request N's headers came, "resumed N" when its body was read on. */
-    public final List<String> happenings = new CopyOnWriteArrayList<>();
-    /** Milliseconds the first request's body is left unread halfway, 0 for none. */
-    public volatile long pauseInFirstBody;
-    /**
-     * Whether the first request is answered only once the second has arrived (within 30 s), so that a client which
-     * opens the second request while the first is still open is seen to, however slowly the machine runs.
-     */
-    public volatile boolean answerFirstOnceSecondArrives;
-    private final AtomicInteger arrivals = new AtomicInteger();
-    private final CountDownLatch secondArrived = new CountDownLatch(1);
-    public volatile String refusal = "{\"status\":400,\"field\":\"line 3\",\"detail\":\"line 3: not valid JSON\"}";
 
-    private StandInCollector() throws IOException {
-        server = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 0);
-        server.setExecutor(threads);
-        server.createContext("/api/v1/ingest/kubernetes", this::handle);
-        server.start();
-    }
+    static final String REPLAY = "/api/v1/ingest/kubernetes";
+    /** Long enough for the next request to be open meanwhile. */
+    private static final Duration LATE = Duration.ofMillis(100);
+
+    private final StandIn standIn = StandIn.start();
 
     /** A stand-in listening on a free port. */
     public static StandInCollector started() {
-        try {
-            return new StandInCollector();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return new StandInCollector();
     }
 
     @Override
@@ -71,77 +44,86 @@ public final class StandInCollector implements AutoCloseable, AfterEachCallback 
     public static String stream(int lines) {
         StringBuilder out = new StringBuilder();
         for (int i = 1; i <= lines; i++) {
-            out.append("{\"type\":\"ADDED\",\"line\":").append(i).append("}\n");
+            out.append(line(i)).append('\n');
         }
         return out.toString();
     }
 
+    private static String line(int i) {
+        return "{\"type\":\"ADDED\",\"line\":" + i + "}";
+    }
+
     /** Where it listens, as a collector's address. */
     public String base() {
-        return "http://127.0.0.1:" + server.getAddress().getPort();
+        return standIn.url();
     }
 
     public URI endpoint() {
-        return URI.create(base() + "/api/v1/ingest/kubernetes?cluster=east-1");
+        return URI.create(base() + REPLAY + "?cluster=east-1");
     }
 
-    private void handle(HttpExchange exchange) throws IOException {
-        mostOpen.accumulateAndGet(open.incrementAndGet(), Math::max);
-        try {
-            int arrival = arrivals.incrementAndGet();
-            happenings.add("arrived " + arrival);
-            if (arrival == 2) {
-                secondArrived.countDown();
-            }
-            String body = new String(read(exchange, arrival), StandardCharsets.UTF_8);
-            authorizations.add(String.valueOf(exchange.getRequestHeaders().getFirst("Authorization")));
-            queries.add(String.valueOf(exchange.getRequestURI().getQuery()));
-            int status = answer.apply(calls.incrementAndGet());
-            Thread.sleep(100); // long enough for the next request to be open meanwhile
-            if (arrival == 1 && answerFirstOnceSecondArrives) {
-                secondArrived.await(30, TimeUnit.SECONDS);
-            }
-            String reply;
-            if (status == 200) {
-                bodies.add(body);
-                long events = body.lines().filter(l -> !l.isBlank()).count();
-                reply = "{\"cluster\":\"east-1\",\"events\":" + events + ",\"accepted\":" + (events - 1)
-                        + ",\"duplicates\":1,\"skipped\":0}";
-            } else if (status == 503) {
-                reply = "{\"status\":503,\"detail\":\"the ledger is unavailable; nothing of this request is stored, send it again\"}";
-            } else {
-                reply = refusal;
-            }
-            byte[] bytes = reply.getBytes(StandardCharsets.UTF_8);
-            exchange.getResponseHeaders().add("Content-Type", status == 200 ? "application/json" : "application/problem+json");
-            exchange.sendResponseHeaders(status, bytes.length);
-            exchange.getResponseBody().write(bytes);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        } finally {
-            open.decrementAndGet();
-            exchange.close();
-        }
+    /** The request holding this line of the stream is stored: these events, all but the duplicates accepted. */
+    public void stores(int line, int events, int duplicates) {
+        standIn.answer(holding(line), StandIn.late(LATE, "{\"cluster\":\"east-1\",\"events\":" + events
+                + ",\"accepted\":" + (events - duplicates) + ",\"duplicates\":" + duplicates + ",\"skipped\":0}"));
     }
 
-    private byte[] read(HttpExchange exchange, int arrival) throws IOException, InterruptedException {
-        if (arrival != 1 || pauseInFirstBody == 0) {
-            return exchange.getRequestBody().readAllBytes();
-        }
-        long length = Long.parseLong(exchange.getRequestHeaders().getFirst("Content-Length"));
-        byte[] half = exchange.getRequestBody().readNBytes((int) (length / 2));
-        Thread.sleep(pauseInFirstBody);
-        happenings.add("resumed " + arrival);
-        byte[] rest = exchange.getRequestBody().readAllBytes();
-        byte[] all = new byte[half.length + rest.length];
-        System.arraycopy(half, 0, all, 0, half.length);
-        System.arraycopy(rest, 0, all, half.length, rest.length);
-        return all;
+    /** The request holding this line is refused, as the collector refuses line 3 of a request that is no JSON. */
+    public void refuses(int line) {
+        standIn.answer(holding(line).atPriority(1), StandIn.json(400,
+                "{\"status\":400,\"field\":\"line 3\",\"detail\":\"line 3: not valid JSON\"}")
+                .withHeader("Content-Type", "application/problem+json").withFixedDelay((int) LATE.toMillis()));
+    }
+
+    /** The first request that arrives cannot be taken now; the next ones are answered as the test said. */
+    public void unavailableOnce() {
+        standIn.answer(post(urlPathEqualTo(REPLAY)).atPriority(1).inScenario("unavailable")
+                .whenScenarioStateIs(Scenario.STARTED).willSetStateTo("available"), unavailable503());
+    }
+
+    /** No request can be taken now, however often it is sent. */
+    public void unavailable() {
+        standIn.answer(post(urlPathEqualTo(REPLAY)).atPriority(1), unavailable503());
+    }
+
+    private static com.github.tomakehurst.wiremock.client.ResponseDefinitionBuilder unavailable503() {
+        return StandIn.json(503, "{\"status\":503,\"detail\":\"the ledger is unavailable; nothing of this request is "
+                + "stored, send it again\"}").withFixedDelay((int) LATE.toMillis());
+    }
+
+    private static MappingBuilder holding(int line) {
+        return post(urlPathEqualTo(REPLAY)).withRequestBody(containing(line(line) + "\n"));
+    }
+
+    /** Every request that arrived, oldest first. */
+    public List<LoggedRequest> calls() {
+        return standIn.calls(postRequestedFor(urlPathEqualTo(REPLAY)));
+    }
+
+    /** The query of each request ("null": none). */
+    public List<String> queries() {
+        return calls().stream().map(r -> r.getUrl().contains("?") ? r.getUrl().substring(r.getUrl().indexOf('?') + 1)
+                : "null").toList();
+    }
+
+    /** The Authorization header of each request ("null": none). */
+    public List<String> authorizations() {
+        return calls().stream().map(r -> String.valueOf(r.getHeader("Authorization"))).toList();
+    }
+
+    /** The bodies of the requests it stored. */
+    public List<String> bodies() {
+        return standIn.taken(postRequestedFor(urlPathEqualTo(REPLAY))).stream().map(LoggedRequest::getBodyAsString)
+                .toList();
+    }
+
+    /** The most requests it held open at once. */
+    public int mostOpen() {
+        return standIn.mostOpen();
     }
 
     @Override
     public void close() {
-        server.stop(0);
-        threads.shutdownNow();
+        standIn.close();
     }
 }

@@ -12,6 +12,10 @@ import java.util.TreeMap;
 /**
  * Stands in for a packaged service: shows its environment on QUARKUS_HTTP_PORT and answers /q/health/ready on
  * QUARKUS_MANAGEMENT_PORT only, as the services do, both on QUARKUS_HTTP_HOST (every address when unset).
+ * <p>
+ * It is a process of its own, started and stopped by the suite under test, which waits for it to be ready, and it
+ * stays on the JDK's server: a fresh JVM answered ready in 3.7 to 4.4 s on common's stand-in server against 0.4 to
+ * 0.8 s on this one, and the suite's tests start one 16 times.
  */
 public final class FakeService {
 

@@ -402,13 +402,15 @@ class SuiteTest {
         assertTrue(e.getMessage().contains("collector, ledger, slo, alert, billing"));
         assertEquals(Service.CONSOLE, Service.parse("console"));
         assertEquals("console", Service.CONSOLE.module());
-        assertEquals(List.of(8081, 8082, 8083, 8084, 8085, 8086),
+        assertEquals(List.of(8081, 8082, 8083, 8084, 8085, 8086, 8087),
                 EnumSet.allOf(Service.class).stream().map(Service::defaultPort).toList());
-        assertEquals(List.of(9081, 9082, 9083, 9084, 9085, 9086),
+        assertEquals(List.of(9081, 9082, 9083, 9084, 9085, 9086, 9087),
                 EnumSet.allOf(Service.class).stream().map(Service::defaultManagementPort).toList());
         assertEquals(9003, Suite.builder(root).basePort(9000).config().ports().get(Service.SLO));
         assertEquals(9006, Suite.builder(root).basePort(9000).config().ports().get(Service.CONSOLE));
         assertEquals(10006, Suite.builder(root).basePort(9000).config().managementPorts().get(Service.CONSOLE));
+        assertEquals("mcp-service", Service.MCP.module());
+        assertEquals(9007, Suite.builder(root).basePort(9000).config().ports().get(Service.MCP));
     }
 
     private String get(URI base) throws IOException, InterruptedException {

@@ -10,7 +10,6 @@ import io.gpumeter.ledger.hours.domain.GpuHours;
 import io.gpumeter.ledger.hours.domain.GroupDimension;
 import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.gpumeter.ledger.occupancy.domain.Occupant;
-import io.gpumeter.ledger.occupancy.domain.PodHoldings;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -30,11 +29,15 @@ import java.util.stream.Collectors;
 
 import static io.gpumeter.ledger.repository.FactRepository.toOffset;
 
-/** The allocated ledger: segments written by derivation, read by Q1 and the GPU-hours aggregation. */
+/**
+ * The allocated ledger: segments written by derivation, read by Q1 and the GPU-hours aggregation (and over a window
+ * by {@link HoldingsRepository}).
+ */
 @ApplicationScoped
 public class AllocationRepository {
 
-    private static final String OCCUPANT_COLUMNS = """
+    /** The columns {@link #occupant} reads. */
+    static final String OCCUPANT_COLUMNS = """
             cluster, node, gpu_uuid, namespace, pod, pod_uid, owner_kind, owner_name, tenant, team, project,
             unit_kind, mig_profile, mig_instance, cores, memory_mib, source, fraction, since, until""";
 
@@ -139,56 +142,6 @@ public class AllocationRepository {
                 .map(rows -> occupants(rows));
     }
 
-    /**
-     * The units these pods (namespace and name, pairwise) held during {@code window}, each with the part of the
-     * window it was held, by pod then start; cluster null means any.
-     */
-    public Uni<Map<String, List<PodHoldings.Holding>>> holdings(TimeWindow window, String cluster, List<String> namespaces,
-                                                                List<String> pods) {
-        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
-                        , greatest(seg_start, $1) AS held_from, least(coalesce(seg_end, $2), $2) AS held_to
-                         FROM ledger.allocation_segment
-                        WHERE (namespace, pod) IN (SELECT * FROM unnest($3::text[], $4::text[]))
-                          AND seg_start < $2 AND (seg_end IS NULL OR seg_end > $1)
-                          AND ($5::text IS NULL OR cluster = $5)
-                        ORDER BY namespace, pod, held_from, cluster, gpu_uuid NULLS LAST, unit_index""")
-                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), namespaces.toArray(String[]::new),
-                        pods.toArray(String[]::new), cluster))
-                .map(rows -> {
-                    Map<String, List<PodHoldings.Holding>> out = new LinkedHashMap<>();
-                    for (Row r : rows) {
-                        Occupant o = occupant(r);
-                        out.computeIfAbsent(o.namespace() + "/" + o.pod(), k -> new ArrayList<>()).add(new PodHoldings.Holding(
-                                instant(r.getOffsetDateTime("held_from")), instant(r.getOffsetDateTime("held_to")), o));
-                    }
-                    return out;
-                });
-    }
-
-    /**
-     * The units held on these cards during {@code window}, each with the part of the window it was held, by card then
-     * start; cluster null means any.
-     */
-    public Uni<Map<String, List<PodHoldings.Holding>>> holdingsOfCards(TimeWindow window, String cluster, List<String> gpuUuids) {
-        return pool.preparedQuery("SELECT " + OCCUPANT_COLUMNS + """
-                        , greatest(seg_start, $1) AS held_from, least(coalesce(seg_end, $2), $2) AS held_to
-                         FROM ledger.allocation_segment
-                        WHERE gpu_uuid = ANY($3)
-                          AND seg_start < $2 AND (seg_end IS NULL OR seg_end > $1)
-                          AND ($4::text IS NULL OR cluster = $4)
-                        ORDER BY gpu_uuid, held_from, namespace, pod, unit_index""")
-                .execute(Tuple.of(toOffset(window.start()), toOffset(window.end()), gpuUuids.toArray(String[]::new), cluster))
-                .map(rows -> {
-                    Map<String, List<PodHoldings.Holding>> out = new LinkedHashMap<>();
-                    for (Row r : rows) {
-                        Occupant o = occupant(r);
-                        out.computeIfAbsent(o.gpuUuid(), k -> new ArrayList<>()).add(new PodHoldings.Holding(
-                                instant(r.getOffsetDateTime("held_from")), instant(r.getOffsetDateTime("held_to")), o));
-                    }
-                    return out;
-                });
-    }
-
     /** The pods of a cluster still holding an allocation that began before an instant, in these namespaces (all if empty). */
     public Uni<List<String>> openPods(String cluster, Instant before, List<String> namespaces) {
         return pool.preparedQuery("""
@@ -256,7 +209,7 @@ public class AllocationRepository {
         return out;
     }
 
-    private static Occupant occupant(Row r) {
+    static Occupant occupant(Row r) {
         return new Occupant(r.getString("cluster"), r.getString("node"), r.getString("gpu_uuid"),
                 r.getString("namespace"), r.getString("pod"), r.getString("pod_uid"),
                 new Occupant.Owner(r.getString("owner_kind"), r.getString("owner_name")),
@@ -268,8 +221,7 @@ public class AllocationRepository {
                 instant(r.getOffsetDateTime("until")));
     }
 
-    private static Instant instant(OffsetDateTime t) {
+    static Instant instant(OffsetDateTime t) {
         return t == null ? null : t.toInstant();
     }
-
 }

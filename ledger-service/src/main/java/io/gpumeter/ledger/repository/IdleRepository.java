@@ -20,7 +20,10 @@ import java.util.Map;
 
 import static io.gpumeter.ledger.repository.FactRepository.toOffset;
 
-/** The stretches of time Q3 splits a card's window into, computed with PostgreSQL multiranges. */
+/**
+ * The stretches of time Q3 splits a card's window into, computed with PostgreSQL multiranges (the pods that waited
+ * meanwhile are {@link PendingPodsRepository}'s).
+ */
 @ApplicationScoped
 public class IdleRepository {
 
@@ -52,10 +55,6 @@ public class IdleRepository {
     public record AllocatedPart(String cluster, String gpuUuid, String tenant, String namespace, String pod,
                                 BigDecimal busy, BigDecimal notBusy, BigDecimal unmeasured, IdleCauses causes,
                                 String metrics) {
-    }
-
-    /** A pod that waited Pending during the window: [since, until), until null while it still waits. */
-    public record PendingPod(String cluster, String uid, Instant since, Instant until, String resources) {
     }
 
     private final Pool pool;
@@ -113,8 +112,9 @@ public class IdleRepository {
     }
 
     /**
-     * Each card's allocated time per tenant, split by the activity of the minutes it falls in (of the hours, before the minute retention): SM_ACTIVE where
-     * measured, else GR_ENGINE_ACTIVE, else GPU_UTIL, of the unit's MIG instance when an exporter named it, else
+     * Each card's allocated time per tenant, split by the activity of the minutes it falls in (of the hours, before the
+     * minute retention): SM_ACTIVE where measured, else GR_ENGINE_ACTIVE, else GPU_UTIL, of the unit's MIG instance
+     * when an exporter named it, else
      * of the card. Where several units share a card, each second is apportioned by their allocated fractions, so
      * the parts of a card add up to its allocated time. The not-busy part is split in the same pass by the host's
      * causes of its pod's spans ({@code ledger.host_idle_causes}, ADR 22), each not-busy second counted once.
@@ -209,38 +209,6 @@ public class IdleRepository {
                                 r.getBigDecimal("not_busy"), r.getBigDecimal("unmeasured"),
                                 new IdleCauses(r.getBigDecimal("cpu"), r.getBigDecimal("io"), r.getBigDecimal("net"),
                                         r.getBigDecimal("covered")), r.getString("metrics")));
-                    }
-                    return out;
-                });
-    }
-
-    /**
-     * The GPU pods that waited Pending during [from, cap): from their creation until they were scheduled, deleted or
-     * finished without being scheduled, with the GPU resources of their newest version.
-     */
-    public Uni<List<PendingPod>> pending(Instant from, Instant cap, String cluster) {
-        return pool.preparedQuery("""
-                        WITH p AS (
-                            SELECT cluster, uid,
-                                   min(coalesce(created_at, observed_at)) AS created,
-                                   min(scheduled_at) AS scheduled,
-                                   min(least(observed_at, deletion_at)) FILTER (WHERE event_type = 'DELETED') AS deleted,
-                                   min(observed_at) FILTER (WHERE phase IN ('Succeeded', 'Failed')) AS finished,
-                                   (array_agg(gpu_resources ORDER BY observed_at DESC))[1]::text AS resources
-                            FROM ledger.pod_fact_fields
-                            WHERE ($3::text IS NULL OR cluster = $3)
-                            GROUP BY cluster, uid)
-                        SELECT cluster, uid, created, least(scheduled, deleted, finished) AS ended, resources FROM p
-                        WHERE created < $2 AND coalesce(least(scheduled, deleted, finished), 'infinity'::timestamptz) > $1
-                        ORDER BY cluster, created, uid""")
-                .execute(Tuple.of(toOffset(from), toOffset(cap), cluster))
-                .map(rows -> {
-                    List<PendingPod> out = new ArrayList<>();
-                    for (Row r : rows) {
-                        OffsetDateTime ended = r.getOffsetDateTime("ended");
-                        out.add(new PendingPod(r.getString("cluster"), r.getString("uid"),
-                                r.getOffsetDateTime("created").toInstant(), ended == null ? null : ended.toInstant(),
-                                r.getString("resources")));
                     }
                     return out;
                 });

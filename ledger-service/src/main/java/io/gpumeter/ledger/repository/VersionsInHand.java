@@ -2,7 +2,6 @@ package io.gpumeter.ledger.repository;
 
 import io.smallrye.mutiny.Uni;
 import io.smallrye.mutiny.infrastructure.Infrastructure;
-import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.SqlClient;
 import io.vertx.mutiny.sqlclient.Tuple;
 
@@ -73,16 +72,7 @@ public final class VersionsInHand<T> {
         if (hand.inHand.isEmpty()) {
             return Uni.createFrom().item(hand);
         }
-        return db.preparedQuery("SELECT uid, resource_version, event_type, observed_at FROM ledger." + relation.name()
-                        + " WHERE cluster = $1 AND uid = ANY($2)")
-                .execute(Tuple.of(cluster, hand.inHand.keySet().toArray(String[]::new)))
-                .map(rows -> {
-                    KeysBefore keys = new KeysBefore(hand.inHand.keySet());
-                    for (Row row : rows) {
-                        keys.add(row);
-                    }
-                    return hand.withKeys(keys);
-                });
+        return relation.keysBefore(db, cluster, hand.inHand.keySet()).map(hand::withKeys);
     }
 
     /**
@@ -224,26 +214,11 @@ public final class VersionsInHand<T> {
             found.addAll(insertedNow.values());
         }
         Uni<List<T>> withUnheld = unheld.isEmpty() ? Uni.createFrom().item(found)
-                : db.preparedQuery("SELECT " + relation.columns() + " FROM ledger." + relation.name()
-                                + " WHERE cluster = $1 AND uid = ANY($2)")
-                        .execute(Tuple.of(cluster, unheld.toArray(String[]::new)))
-                        .map(rows -> decode(rows, found));
+                : relation.readAll(db, cluster, unheld, found);
         if (missingUid.isEmpty()) {
             return withUnheld;
         }
-        return withUnheld.chain(() -> db.preparedQuery("SELECT " + relation.columns() + " FROM ledger." + relation.name()
-                                + " WHERE cluster = $1 AND (uid, resource_version, event_type) IN"
-                                + " (SELECT * FROM unnest($2::text[], $3::text[], $4::text[]))")
-                        .execute(Tuple.of(cluster, missingUid.toArray(String[]::new),
-                                missingRevision.toArray(String[]::new), missingType.toArray(String[]::new)))
-                        .map(rows -> decode(rows, found)));
-    }
-
-    private List<T> decode(Iterable<Row> rows, List<T> into) {
-        for (Row row : rows) {
-            into.add(relation.decode().apply(row));
-        }
-        return into;
+        return withUnheld.chain(() -> relation.readVersions(db, cluster, missingUid, missingRevision, missingType, found));
     }
 
     /**

@@ -16,6 +16,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.EnumSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Set;
@@ -40,17 +41,35 @@ public class CardUsageResource {
     @Consumes(MediaType.APPLICATION_JSON)
     @Produces(MediaType.APPLICATION_JSON)
     @Operation(summary = "Per-minute usage of each card named in gpus over [from, to) (at most " + MAX_CARDS
-            + " cards and 7 days), optionally one field; with step (e.g. PT5M) each series folded into spans of it from"
-            + " from, each span's mean the mean of its samples")
+            + " cards and 7 days), optionally one field or several (fields); with step (e.g. PT5M) each series folded into"
+            + " spans of it from from, each span's mean the mean of its samples")
     public Uni<List<CardUsage>> series(UsageSeriesRequest request) {
         if (request == null) {
             throw ApiProblem.badRequest("body", "a usage read is required: {\"from\",\"to\",\"gpus\":[\"GPU-...\"]}");
         }
         TimeWindow window = Params.window(Params.instant("from", request.from()), Params.instant("to", request.to()),
                 GpuUsageResource.MAX_WINDOW);
-        UsageField field = Params.optional(request.field()) == null ? null
-                : Params.oneOf("field", request.field(), UsageField.class);
-        return usage.series(cards(request.gpus()), field, window.start(), window.end(), step(request.step()));
+        return usage.series(cards(request.gpus()), fields(request.field(), request.fields()), window.start(),
+                window.end(), step(request.step()));
+    }
+
+    /** The fields asked for, one or several, each once; empty for every field. */
+    static Set<UsageField> fields(String field, List<String> fields) {
+        boolean one = Params.optional(field) != null;
+        if (fields == null || fields.isEmpty()) {
+            return one ? EnumSet.of(Params.oneOf("field", field, UsageField.class)) : EnumSet.noneOf(UsageField.class);
+        }
+        if (one) {
+            throw ApiProblem.badRequest("fields", "give field or fields, not both");
+        }
+        Set<UsageField> out = EnumSet.noneOf(UsageField.class);
+        for (int i = 0; i < fields.size(); i++) {
+            if (Params.optional(fields.get(i)) == null) {
+                throw ApiProblem.badRequest("fields[" + i + "]", "fields[" + i + "] must be a usage field such as SM_ACTIVE");
+            }
+            out.add(Params.oneOf("fields[" + i + "]", fields.get(i), UsageField.class));
+        }
+        return out;
     }
 
     /** Null for the stored spans; else whole minutes, at least one. */

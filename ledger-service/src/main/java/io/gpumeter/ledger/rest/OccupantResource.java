@@ -85,16 +85,20 @@ public class OccupantResource {
     @Path("/fleet/occupants")
     @Operation(summary = "Every unit held at at (default now), optionally of one node, namespace or cluster; with"
             + " layout=true every card of the inventory and who held it, a page of nodes (limit, offset) and the cards,"
-            + " held and free per pool or model (groupBy=pool|model)")
+            + " held and free per pool or model (groupBy=pool|model); group=<key> lists only that group's nodes")
     public Uni<?> ofFleet(@QueryParam("at") String at, @QueryParam("node") String node,
                           @QueryParam("namespace") String namespace, @QueryParam("cluster") String cluster,
                           @QueryParam("tenant") String tenant, @QueryParam("layout") String layout,
-                          @QueryParam("groupBy") String groupBy, @QueryParam("limit") String limit,
+                          @QueryParam("groupBy") String groupBy, @QueryParam("group") String group,
+                          @QueryParam("limit") String limit,
                           @QueryParam("offset") String offset) {
         Instant instant = Params.instantOr("at", at, clock.instant());
         if (!Params.flag("layout", layout)) {
             if (Params.optional(groupBy) != null) {
                 throw ApiProblem.badRequest("groupBy", "groupBy cuts the fleet's layout: ask for it with layout=true");
+            }
+            if (Params.optional(group) != null) {
+                throw ApiProblem.badRequest("group", "group lists one group of the fleet's layout: ask for it with layout=true");
             }
             return occupancy.at(instant, Params.optional(cluster), Params.optional(node), Params.optional(namespace),
                     Params.optional(tenant));
@@ -108,7 +112,7 @@ public class OccupantResource {
                     + " by namespace");
         }
         return layouts.at(instant, Params.optional(cluster), Params.optional(node), Params.optional(groupBy),
-                Window.of(limit, offset));
+                Params.optional(group), Window.of(limit, offset));
     }
 
     /**

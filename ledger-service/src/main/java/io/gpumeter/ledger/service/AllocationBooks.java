@@ -9,6 +9,7 @@ import io.gpumeter.ledger.allocation.domain.AllocationDeriver;
 import io.gpumeter.ledger.allocation.domain.AllocationSegment;
 import io.gpumeter.ledger.allocation.domain.PodRequest;
 import io.gpumeter.ledger.allocation.domain.RequestDeriver;
+import io.gpumeter.ledger.config.AllocationConfig;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.dra.domain.ClaimHoldings;
 import io.gpumeter.ledger.governance.service.SkippedBooks;
@@ -22,7 +23,7 @@ import io.gpumeter.ledger.repository.BulkRows;
 import io.gpumeter.ledger.repository.Chunks;
 import io.gpumeter.ledger.repository.FactRepository;
 import io.gpumeter.ledger.repository.RequestRepository;
-import io.gpumeter.ledger.repository.UsageRepository;
+import io.gpumeter.ledger.repository.GpuBindingRepository;
 import io.gpumeter.ledger.repository.VersionsInHand;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.SqlConnection;
@@ -41,7 +42,7 @@ import java.util.stream.Collectors;
 public class AllocationBooks {
 
     private final FactRepository facts;
-    private final UsageRepository usage;
+    private final GpuBindingRepository bindings;
     private final AllocationRepository allocations;
     private final AllocationDeriver deriver;
     private final RequestRepository requests;
@@ -51,7 +52,7 @@ public class AllocationBooks {
     private final ClaimInputs claimInputs;
     private final GrantFindings grantFindings;
 
-    public AllocationBooks(FactRepository facts, UsageRepository usage, AllocationRepository allocations,
+    public AllocationBooks(FactRepository facts, GpuBindingRepository bindings, AllocationRepository allocations,
                            AllocationDeriver deriver, RequestRepository requests, RequestDeriver requestDeriver,
                            LedgerConfig config, SkippedBooks skipped, ClaimInputs claimInputs,
                            GrantFindings grantFindings) {
@@ -59,7 +60,7 @@ public class AllocationBooks {
         this.skipped = skipped;
         this.claimInputs = claimInputs;
         this.facts = facts;
-        this.usage = usage;
+        this.bindings = bindings;
         this.allocations = allocations;
         this.deriver = deriver;
         this.requests = requests;
@@ -118,7 +119,7 @@ public class AllocationBooks {
             Set<String> nodes = versions.stream().map(PodFact::nodeName).filter(n -> n != null).collect(Collectors.toSet());
             return facts.namespaceVersions(conn, cluster, namespaces)
                     .chain(nsFacts -> facts.latestNodes(conn, cluster, nodes)
-                            .chain(nodeFacts -> usage.bindings(conn, cluster, namespaces)
+                            .chain(nodeFacts -> bindings.bindings(conn, cluster, namespaces)
                                     .chain(bindings -> Chunks.offLoop(() -> Rows.of(cluster, derive(cluster, byPod,
                                             timelines(nsFacts), inventories(nodeFacts), bindings, claims))))
                                     .chain(rows -> {
@@ -185,7 +186,7 @@ public class AllocationBooks {
     }
 
     private Map<String, NamespaceTimeline> timelines(List<NamespaceFact> nsFacts) {
-        LedgerConfig.Attribution keys = config.attribution();
+        AllocationConfig.Attribution keys = config.attribution();
         Map<String, List<NamespaceFact>> byName = nsFacts.stream().collect(Collectors.groupingBy(NamespaceFact::name));
         Map<String, NamespaceTimeline> timelines = new HashMap<>();
         byName.forEach((name, versions) -> timelines.put(name,

@@ -4,6 +4,7 @@ import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.allocation.domain.UnitKind;
 import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.config.UsageConfig;
 import io.gpumeter.ledger.idle.domain.IntervalSet;
 import io.gpumeter.ledger.repository.TriadRepository.PodSegment;
 import io.gpumeter.ledger.repository.TriadRepository;
@@ -38,7 +39,7 @@ public class DiagnosisService {
 
     public DiagnosisService(TriadRepository triads, LedgerConfig config, Clock clock) {
         this.triads = triads;
-        LedgerConfig.Diagnosis d = config.diagnosis();
+        UsageConfig.Diagnosis d = config.diagnosis();
         this.thresholds = new TriadThresholds(d.engineHigh(), d.smHigh(), d.dramLow(), d.dramHigh());
         this.clock = clock;
     }

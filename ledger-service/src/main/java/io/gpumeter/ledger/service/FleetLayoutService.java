@@ -50,9 +50,11 @@ public class FleetLayoutService {
     /**
      * @param node    one node's layout (of any cluster unless {@code cluster} is given); null for every node
      * @param groupBy {@code pool} (default) or {@code model}
+     * @param group   list only the nodes of this group (its key, {@code <cluster>/<pool or model>}): the drill-down
+     *                from a group's row; null for every node. The groups still count every node.
      * @param page    the nodes to list; the groups count every node
      */
-    public Uni<FleetLayout> at(Instant at, String cluster, String node, String groupBy, Window page) {
+    public Uni<FleetLayout> at(Instant at, String cluster, String node, String groupBy, String group, Window page) {
         String by = Params.oneOf("groupBy", groupBy == null ? POOL : groupBy, POOL, MODEL);
         String filter = Windows.cluster(cluster);
         return InventoryAt.read(inventory, at, filter, inventory.firstSightings(filter, InventoryStart.WITH_FIRST_SIGHTING))
@@ -63,7 +65,7 @@ public class FleetLayoutService {
                             .thenComparing(Occupant::node).thenComparing(Occupant::since, Comparator.nullsFirst(Comparator.naturalOrder()))
                             .thenComparing(Occupant::podUid, Comparator.nullsFirst(Comparator.naturalOrder()))).toList();
                     LayoutCards.Placed placed = cards.place(nodes, known.slices(), occupants.stream().map(FleetLayoutService::unit).toList());
-                    return layout(at, by, page, occupants, placed);
+                    return layout(at, by, group, page, occupants, placed);
                 }));
     }
 
@@ -86,7 +88,8 @@ public class FleetLayoutService {
         }
     }
 
-    static FleetLayout layout(Instant at, String groupBy, Window page, List<Occupant> occupants, LayoutCards.Placed placed) {
+    static FleetLayout layout(Instant at, String groupBy, String group, Window page, List<Occupant> occupants,
+                              LayoutCards.Placed placed) {
         Map<String, NodeParts> nodes = new TreeMap<>();
         for (Listed c : placed.cards()) {
             parts(nodes, c.card().cluster(), c.card().node()).cards.put(c, new ArrayList<>());
@@ -102,9 +105,11 @@ public class FleetLayoutService {
             }
         }
         List<FleetLayout.Node> all = nodes.values().stream().map(n -> node(n, placed.known().get(n.cluster + "/" + n.name))).toList();
-        int from = Math.min(page.offset(), all.size());
-        int to = page.whole() ? all.size() : (int) Math.min((long) from + page.limit(), all.size());
-        return new FleetLayout(at, groupBy, groups(all, groupBy), all.size(), page.offset(), page.limit(), all.subList(from, to));
+        List<FleetLayout.Node> listed = group == null ? all : all.stream().filter(n -> groupKeys(n, groupBy).contains(group)).toList();
+        int from = Math.min(page.offset(), listed.size());
+        int to = page.whole() ? listed.size() : (int) Math.min((long) from + page.limit(), listed.size());
+        return new FleetLayout(at, groupBy, groups(all, groupBy), listed.size(), page.offset(), page.limit(),
+                listed.subList(from, to));
     }
 
     private static NodeParts parts(Map<String, NodeParts> nodes, String cluster, String node) {
@@ -127,16 +132,30 @@ public class FleetLayoutService {
                 named.size(), held, named.size() - held, fraction, named, List.copyOf(n.unplaced));
     }
 
+    /** The groups a node's cards count in: its pool's, or each of its cards' models'. */
+    private static java.util.Set<String> groupKeys(FleetLayout.Node n, String groupBy) {
+        java.util.Set<String> keys = new java.util.HashSet<>();
+        n.gpus().forEach(c -> keys.add(n.cluster() + "/" + value(n, c, groupBy)));
+        if (!n.unplaced().isEmpty() || n.gpus().isEmpty()) {
+            keys.add(n.cluster() + "/" + value(n, null, groupBy));
+        }
+        return keys;
+    }
+
+    private static String value(FleetLayout.Node n, FleetLayout.Card c, String groupBy) {
+        return POOL.equals(groupBy) ? n.pool() : model(c != null && c.model() != null ? c.model() : n.model());
+    }
+
     /** Every node's cards per cluster and pool, or per cluster and model (each card by its own model). */
     private static List<FleetLayout.Group> groups(List<FleetLayout.Node> nodes, String groupBy) {
         Map<String, GroupSum> groups = new TreeMap<>();
         for (FleetLayout.Node n : nodes) {
             for (FleetLayout.Card c : n.gpus()) {
-                String value = POOL.equals(groupBy) ? n.pool() : model(c.model() != null ? c.model() : n.model());
+                String value = value(n, c, groupBy);
                 groups.computeIfAbsent(n.cluster() + "/" + value, k -> new GroupSum(n.cluster(), value)).add(n, c);
             }
             if (!n.unplaced().isEmpty()) {
-                String value = POOL.equals(groupBy) ? n.pool() : model(n.model());
+                String value = value(n, null, groupBy);
                 groups.computeIfAbsent(n.cluster() + "/" + value, k -> new GroupSum(n.cluster(), value)).unplaced(n);
             }
         }

@@ -5,6 +5,7 @@ import io.gpumeter.ledger.allocation.domain.NormalizationPolicy;
 import io.gpumeter.ledger.allocation.domain.RequestDeriver;
 import io.gpumeter.ledger.allocation.domain.UnitPlanner;
 import io.gpumeter.ledger.allocation.domain.VgpuRule;
+import io.gpumeter.ledger.config.AllocationConfig;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.dra.domain.ClaimHoldings;
 import io.gpumeter.ledger.dra.domain.DraPlanner;
@@ -21,7 +22,7 @@ public class Normalization {
     @Produces
     @Singleton
     NormalizationPolicy policy(LedgerConfig config) {
-        LedgerConfig.Normalization n = config.normalization();
+        AllocationConfig.Normalization n = config.normalization();
         return new NormalizationPolicy(n.version(), VgpuRule.parse(n.vgpuRule()), n.vgpuCoreWeight(),
                 n.migDefaultSlices(), n.migSlices(), n.defaultCardMemoryMib().orElse(null));
     }
@@ -29,7 +30,7 @@ public class Normalization {
     @Produces
     @Singleton
     HamiResources hami(LedgerConfig config) {
-        LedgerConfig.Hami h = config.hami();
+        AllocationConfig.Hami h = config.hami();
         return new HamiResources(h.countResource(), h.memoryResource(), h.memoryPercentageResource(), h.coresResource(),
                 h.defaultCores());
     }

@@ -6,6 +6,7 @@ import io.gpumeter.ledger.occupancy.domain.CardHoldings;
 import io.gpumeter.ledger.occupancy.domain.Occupant;
 import io.gpumeter.ledger.occupancy.domain.PodHoldings;
 import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.repository.HoldingsRepository;
 import io.gpumeter.ledger.repository.InventoryRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -19,10 +20,12 @@ import java.util.List;
 public class OccupancyService {
 
     private final AllocationRepository allocations;
+    private final HoldingsRepository holdings;
     private final InventoryRepository inventory;
 
-    public OccupancyService(AllocationRepository allocations, InventoryRepository inventory) {
+    public OccupancyService(AllocationRepository allocations, HoldingsRepository holdings, InventoryRepository inventory) {
         this.allocations = allocations;
+        this.holdings = holdings;
         this.inventory = inventory;
     }
 
@@ -80,7 +83,7 @@ public class OccupancyService {
             namespaces.add(key.substring(0, slash));
             pods.add(key.substring(slash + 1));
         }
-        return allocations.holdings(window, cluster, namespaces, pods).map(held -> {
+        return holdings.holdings(window, cluster, namespaces, pods).map(held -> {
             List<PodHoldings> out = new ArrayList<>();
             for (int i = 0; i < podKeys.size(); i++) {
                 out.add(new PodHoldings(namespaces.get(i), pods.get(i), held.getOrDefault(podKeys.get(i), List.of())));
@@ -91,7 +94,7 @@ public class OccupancyService {
 
     /** What was held on each card (in the order given) during the window; a card nobody held has no units. */
     public Uni<List<CardHoldings>> holdingsOfCards(TimeWindow window, String cluster, List<String> gpuUuids) {
-        return allocations.holdingsOfCards(window, cluster, gpuUuids).map(held -> gpuUuids.stream()
+        return holdings.holdingsOfCards(window, cluster, gpuUuids).map(held -> gpuUuids.stream()
                 .map(g -> new CardHoldings(g, held.getOrDefault(g, List.of()))).toList());
     }
 }

@@ -9,6 +9,7 @@ import io.gpumeter.common.problem.ApiProblem;
 import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.governance.service.MigBooks;
 import io.gpumeter.ledger.repository.ClusterLock;
+import io.gpumeter.ledger.repository.GpuBindingRepository;
 import io.gpumeter.ledger.repository.UsageRepository;
 import io.gpumeter.ledger.usage.domain.CardUsage;
 import io.gpumeter.ledger.usage.domain.CounterField;
@@ -42,14 +43,16 @@ public class UsageService {
 
     private final Pool pool;
     private final UsageRepository usage;
+    private final GpuBindingRepository bindings;
     private final AllocationBooks books;
     private final IncidentBooks incidentBooks;
     private final MigBooks migBooks;
 
     private final CounterBooks counters;
 
-    public UsageService(Pool pool, UsageRepository usage, AllocationBooks books, IncidentBooks incidentBooks,
-                        MigBooks migBooks, CounterBooks counters) {
+    public UsageService(Pool pool, UsageRepository usage, GpuBindingRepository bindings, AllocationBooks books,
+                        IncidentBooks incidentBooks, MigBooks migBooks, CounterBooks counters) {
+        this.bindings = bindings;
         this.counters = counters;
         this.incidentBooks = incidentBooks;
         this.migBooks = migBooks;
@@ -73,8 +76,8 @@ public class UsageService {
                 .call(() -> incidentBooks.recordXidGauge(conn, cluster, gaugeReadings))
                 .call(() -> incidentBooks.recordHealthGauges(conn, cluster, gaugeReadings))
                 .call(() -> migBooks.recordInstances(conn, cluster, batch))
-                .chain(added -> usage.bind(conn, cluster, sightings)
-                        .chain(bound -> usage.podUids(conn, cluster, bound))
+                .chain(added -> bindings.bind(conn, cluster, sightings)
+                        .chain(bound -> bindings.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))
                         .map(bound -> new UsageResult(added, folds.offered() - added, bound))));
     }
@@ -117,11 +120,14 @@ public class UsageService {
     }
 
     /**
-     * Several cards' series at once: one entry per card, in the order given, empty for a card with none; with a
-     * {@code step}, each series folded into spans of it from {@code from} ({@link UsageSpans}).
+     * Several cards' series at once, of {@code fields} (every field when empty): one entry per card, in the order
+     * given, empty for a card with none; with a {@code step}, each series folded into spans of it from {@code from}
+     * ({@link UsageSpans}).
      */
-    public Uni<List<CardUsage>> series(List<String> gpuUuids, UsageField field, Instant from, Instant to, Duration step) {
-        return usage.seriesOfCards(gpuUuids, field == null ? null : field.name(), from, to)
+    public Uni<List<CardUsage>> series(List<String> gpuUuids, Set<UsageField> fields, Instant from, Instant to,
+                                       Duration step) {
+        List<String> names = fields.isEmpty() ? null : fields.stream().map(UsageField::name).toList();
+        return usage.seriesOfCards(gpuUuids, names, from, to)
                 .map(byCard -> gpuUuids.stream().map(g -> {
                     List<UsagePoint> points = byCard.getOrDefault(g, List.of());
                     return new CardUsage(g, step == null ? points : UsageSpans.fold(points, from, step));

@@ -5,6 +5,7 @@ import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
+import io.restassured.path.json.JsonPath;
 import io.restassured.response.ValidatableResponse;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -95,6 +96,10 @@ class BulkReadsResourceTest {
                 .body("since", contains(DAY + "10:00:00Z", DAY + "11:00:00Z", DAY + "10:30:00Z")).extract().asString();
         // alert-service reads the fleet's occupants (and each node's, each card's: the same rows) from this answer
         Contract.record("ledger", "occupants", answer);
+        // a card's own occupants are the same rows, cut to the card: the console's Card page reads them
+        String card = given().queryParam("at", DAY + "11:30:00Z").get("/api/v1/gpus/GPU-bulk-1/occupants").then().statusCode(200)
+                .body("pod", contains("train", "infer")).body("tenant", contains("acme", "globex")).extract().asString();
+        Contract.record("ledger", "card-occupants", card);
         fleet(Map.of("cluster", "bulk", "at", DAY + "10:15:00Z")).statusCode(200).body("pod", contains("train"));
         fleet(Map.of("cluster", "bulk", "at", DAY + "10:45:00Z")).statusCode(200).body("pod", contains("train", "eval"));
         fleet(Map.of("cluster", "bulk", "at", DAY + "12:30:00Z")).statusCode(200).body("pod", contains("eval"));
@@ -248,8 +253,10 @@ class BulkReadsResourceTest {
                 .body("[0].points.mean", contains(20.0f));
         usage("{" + window + ",\"field\":\"SM_ACTIVE\",\"gpus\":[\"GPU-bulk-1\",\"GPU-bulk-2\"]}").statusCode(200)
                 .body("[0].points", empty()).body("[1].points.field", contains("SM_ACTIVE"));
-        List<Object> own = given().queryParam("from", DAY + "10:00:00Z").queryParam("to", DAY + "10:05:00Z")
-                .get("/api/v1/gpus/GPU-bulk-1/usage").then().statusCode(200).extract().jsonPath().getList("$");
+        String card = given().queryParam("from", DAY + "10:00:00Z").queryParam("to", DAY + "10:05:00Z")
+                .get("/api/v1/gpus/GPU-bulk-1/usage").then().statusCode(200).extract().asString();
+        Contract.record("ledger", "card-usage", card); // the console's Card page draws a card's own curves from it
+        List<Object> own = new JsonPath(card).getList("$");
         usage("{" + window + ",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(200).body("[0].points", equalTo(own));
     }
 
@@ -276,6 +283,41 @@ class BulkReadsResourceTest {
                 .contentType("application/problem+json").body("field", equalTo("step"));
         usage("{" + window + ",\"step\":\"PT90S\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400).body("field", equalTo("step"));
         usage("{" + window + ",\"step\":\"soon\",\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400).body("field", equalTo("step"));
+    }
+
+    /**
+     * GPU-bulk-3 measured four fields at 10:02:00; a read of the activity fields (SM_ACTIVE, GR_ENGINE_ACTIVE,
+     * GPU_UTIL) answers its SM_ACTIVE 0.8 and GPU_UTIL 0.9 alone, by field name, where a read of every field answers
+     * its power and memory too.
+     */
+    @Test
+    void aReadOfSeveralFieldsAnswersThoseFieldsOnly() {
+        given().contentType(ContentType.JSON).body(UsageResourceTest.batch("bulk",
+                        UsageResourceTest.sample("GPU-bulk-3", "SM_ACTIVE", 0.8, DAY + "10:02:00Z", null),
+                        UsageResourceTest.sample("GPU-bulk-3", "GPU_UTIL", 0.9, DAY + "10:02:00Z", null),
+                        UsageResourceTest.sample("GPU-bulk-3", "POWER_W", 250, DAY + "10:02:00Z", null),
+                        UsageResourceTest.sample("GPU-bulk-3", "FB_USED_MIB", 1000, DAY + "10:02:00Z", null)))
+                .post("/api/v1/usage").then().statusCode(200);
+        String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";
+        usage("{" + window + ",\"fields\":[\"SM_ACTIVE\",\"GR_ENGINE_ACTIVE\",\"GPU_UTIL\"],\"gpus\":[\"GPU-bulk-3\"]}")
+                .statusCode(200)
+                .body("[0].points.field", contains("GPU_UTIL", "SM_ACTIVE"))
+                .body("[0].points.mean", contains(0.9f, 0.8f));
+        usage("{" + window + ",\"gpus\":[\"GPU-bulk-3\"]}").statusCode(200)
+                .body("[0].points.field", contains("FB_USED_MIB", "GPU_UTIL", "POWER_W", "SM_ACTIVE"));
+        usage("{" + window + ",\"fields\":[\"POWER_W\"],\"gpus\":[\"GPU-bulk-3\"]}").statusCode(200)
+                .body("[0].points.mean", contains(250.0f));
+    }
+
+    @Test
+    void aBadFieldListIsAProblemNamingTheEntry() {
+        String window = "\"from\":\"" + DAY + "10:00:00Z\",\"to\":\"" + DAY + "10:05:00Z\"";
+        usage("{" + window + ",\"fields\":[\"SM_ACTIVE\",\"NOPE\"],\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400)
+                .contentType("application/problem+json").body("field", equalTo("fields[1]"));
+        usage("{" + window + ",\"fields\":[null],\"gpus\":[\"GPU-bulk-1\"]}").statusCode(400)
+                .body("field", equalTo("fields[0]"));
+        usage("{" + window + ",\"field\":\"SM_ACTIVE\",\"fields\":[\"GPU_UTIL\"],\"gpus\":[\"GPU-bulk-1\"]}")
+                .statusCode(400).contentType("application/problem+json").body("field", equalTo("fields"));
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -106,9 +107,12 @@ class FleetLayoutResourceTest {
     }
 
     private static JsonPath layout(Map<String, String> params) {
+        return new JsonPath(layoutText(params)).using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+    }
+
+    private static String layoutText(Map<String, String> params) {
         return given().queryParam("cluster", "layout").queryParam("at", AT).queryParam("layout", "true").queryParams(params)
-                .get("/api/v1/fleet/occupants").then().statusCode(200).extract().jsonPath()
-                .using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+                .get("/api/v1/fleet/occupants").then().statusCode(200).extract().asString();
     }
 
     private static void assertDecimal(String expected, Object actual) {
@@ -118,7 +122,9 @@ class FleetLayoutResourceTest {
 
     @Test
     void everyNodesCardsWithWhoHeldEachAndTheUnitsNoCardNamesPlacedByTheProbesRule() {
-        JsonPath json = layout(Map.of());
+        String answer = layoutText(Map.of());
+        Contract.record("ledger", "fleet-layout", answer); // the console's Fleet page draws it
+        JsonPath json = new JsonPath(answer).using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
         assertEquals(AT, json.getString("at"));
         assertEquals(4, json.getInt("totalNodes"));
         assertEquals(List.of("lc1", "lh1", "lm1", "lx1"), json.getList("nodes.node"));
@@ -181,6 +187,16 @@ class FleetLayoutResourceTest {
                 byModel.getList("groups.key"));
         assertEquals("NVIDIA H100 80GB HBM3", byModel.getString("groups[1].group.model"));
 
+        // a group's row drills down to its nodes; the groups still count every node
+        JsonPath inference = layout(Map.of("group", "layout/inference"));
+        assertEquals(List.of("lh1"), inference.getList("nodes.node"));
+        assertEquals(1, inference.getInt("totalNodes"));
+        assertEquals(4, inference.getList("groups.key").size());
+        JsonPath a100 = layout(Map.of("groupBy", "model", "group", "layout/NVIDIA A100 SXM4 80GB"));
+        assertEquals(List.of("lm1"), a100.getList("nodes.node"));
+        assertEquals(List.of("lx1"), layout(Map.of("group", "layout/unknown")).getList("nodes.node"));
+        assertEquals(0, layout(Map.of("group", "other/inference")).getInt("totalNodes"));
+
         JsonPath one = layout(Map.of("node", "lc1"));
         assertEquals(List.of("lc1"), one.getList("nodes.node"));
         assertEquals(List.of("layout/NVIDIA-L40S"), one.getList("groups.key"));
@@ -195,6 +211,8 @@ class FleetLayoutResourceTest {
         given().queryParam("layout", "true").queryParam("groupBy", "rack").get("/api/v1/fleet/occupants").then().statusCode(400)
                 .body("field", equalTo("groupBy"));
         given().queryParam("groupBy", "pool").get("/api/v1/fleet/occupants").then().statusCode(400).body("field", equalTo("groupBy"));
+        given().queryParam("group", "layout/inference").get("/api/v1/fleet/occupants").then().statusCode(400)
+                .body("field", equalTo("group"));
         given().queryParam("layout", "yes").get("/api/v1/fleet/occupants").then().statusCode(400).body("field", equalTo("layout"));
         // without layout the read is the occupants' rows, as it always was
         given().queryParam("cluster", "layout").queryParam("at", AT).queryParam("node", "lh1").get("/api/v1/fleet/occupants")

@@ -101,9 +101,13 @@ final class IdleCauseFixture {
     }
 
     static JsonPath split(String groupBy) {
+        return new JsonPath(splitText(groupBy)).using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+    }
+
+    static String splitText(String groupBy) {
         return given().queryParam("from", DAY + "12:00:00Z").queryParam("to", DAY + "13:00:00Z")
                 .queryParam("groupBy", groupBy).queryParam("cluster", CLUSTER).get("/api/v1/idle")
-                .then().statusCode(200).extract().jsonPath().using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+                .then().statusCode(200).extract().asString();
     }
 
     /**

@@ -1,9 +1,11 @@
 package io.gpumeter.ledger.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
+import io.restassured.path.json.config.JsonPathConfig;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,7 +33,9 @@ class IdleCauseResourceTest {
 
     @Test
     void perPodEachMinuteNotBusyGoesToTheFirstCauseThatHolds() {
-        JsonPath json = split("pod");
+        String answer = IdleCauseFixture.splitText("pod");
+        Contract.record("ledger", "idle", answer); // the console's Idle page draws the split and its causes
+        JsonPath json = new JsonPath(answer).using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
         assertEquals("pod", json.getString("groupBy"));
         assertEquals(List.of("idlecause/tc/loader-io", "idlecause/tc/serve-busy", "idlecause/tc/train-cpu",
                 "idlecause/td/fetch-net", "idlecause/td/hostnet", "idlecause/td/quiet"), json.getList("rows.key"));

@@ -1,12 +1,14 @@
 package io.gpumeter.ledger.rest;
 
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.Management;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
 import org.junit.jupiter.api.Test;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
 import static org.hamcrest.Matchers.nullValue;
@@ -67,6 +69,8 @@ class UsageResourceTest {
 
     @Test
     void aPartialSentTwiceOrOverlappingAnotherCountsEachSecondOnce() {
+        double storedBefore = valuesCounted("stored");
+        double duplicatesBefore = valuesCounted("duplicate");
         String first = partials("f3", partial("GPU-F3", "2026-07-01T10:00:00Z", "0,15000,30000", "0.25,0.75,0.5", null));
         given().contentType(ContentType.JSON).body(first).post("/api/v1/usage").then().statusCode(200)
                 .body("accepted", equalTo(3)).body("duplicates", equalTo(0));
@@ -81,6 +85,16 @@ class UsageResourceTest {
                 .post("/api/v1/usage").then().statusCode(200).body("accepted", equalTo(2)).body("duplicates", equalTo(3));
         // 10:00: 0.25 + 0.75 + 0.5 + 0.1 = 1.6 over 4 seconds -> mean 0.4, max 0.75.
         expectSmActive("GPU-F3", 2, "2026-07-01T10:00:00Z", 0.4f, 0.75f, 4, "2026-07-01T10:02:00Z", 0.3f, 0.3f, 1);
+        // the intake's counters: 3 + 0 + 2 values stored, 0 + 3 + 3 repeated
+        assertEquals(5.0, valuesCounted("stored") - storedBefore);
+        assertEquals(6.0, valuesCounted("duplicate") - duplicatesBefore);
+    }
+
+    private static double valuesCounted(String outcome) {
+        String metrics = Management.given().get("/q/metrics").then().statusCode(200).extract().asString();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("(?m)^gpumeter_ledger_usage_values_total\\{outcome=\""
+                + outcome + "\",?\\} (\\S+)$").matcher(metrics);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0.0;
     }
 
     @Test

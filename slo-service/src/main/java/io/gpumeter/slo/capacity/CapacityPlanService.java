@@ -96,11 +96,9 @@ public class CapacityPlanService {
                 .chain(sd -> runs.latest(config.acceptanceRuns())
                         .chain(passing -> slos.listByName()
                                 // which pods serve a service is known up to the plan's instant, today's included
-                                .chain(defined -> rates.pods(new TimeWindow(window.start(), at.isAfter(window.end())
-                                                ? at : window.end()))
-                                        .chain(pods -> rates.busiestHours(window, ZoneOffset.UTC)
-                                                .map(busiest -> new ServiceBook(pods, busiest, defined,
-                                                        new Deliverables(passing, json)))))
+                                .chain(defined -> rates.traffic(window, at, ZoneOffset.UTC)
+                                        .map(traffic -> new ServiceBook(traffic.pods(), traffic.busiest(), defined,
+                                                new Deliverables(passing, json))))
                                 .map(book -> assemble(at, first, today, historyDays, terms,
                                         orEmpty(sd.getItem1(), window), orEmpty(sd.getItem2(), window), book))));
     }

@@ -7,6 +7,7 @@ import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
@@ -31,37 +32,48 @@ public class RequestRateRepository {
         this.pool = pool;
     }
 
-    /** Hours are whole clock hours (hours folded by retention are stored at their start, so they count alike). */
-    public Uni<List<BusiestHour>> busiestHours(TimeWindow window, ZoneId zone) {
-        return pool.preparedQuery("""
-                        SELECT service, namespace, (hour AT TIME ZONE $3)::date AS day, max(requests) / 3600.0 AS rate
-                        FROM (SELECT service, namespace, date_trunc('hour', minute) AS hour, sum(requests) AS requests
-                              FROM slo.request_minute WHERE minute >= $1 AND minute < $2
-                              GROUP BY 1, 2, 3) hours
-                        GROUP BY 1, 2, 3 ORDER BY 1, 2, 3""")
-                .execute(Tuple.of(window.start().atOffset(ZoneOffset.UTC), window.end().atOffset(ZoneOffset.UTC),
-                        zone.getId()))
-                .map(rows -> {
-                    List<BusiestHour> out = new ArrayList<>();
-                    for (Row r : rows) {
-                        out.add(new BusiestHour(r.getString("service"), r.getString("namespace"),
-                                r.getLocalDate("day"), r.getNumeric("rate").doubleValue()));
-                    }
-                    return out;
-                });
+    /** What the request minutes say of the services: who served each, and each one's busiest hour of every day. */
+    public record ServiceTraffic(List<ServicePod> pods, List<BusiestHour> busiest) {
     }
 
-    public Uni<List<ServicePod>> pods(TimeWindow window) {
+    /**
+     * The pods that answered each service in [history start, {@code podsUntil}) and each service's busiest hour of
+     * every local day of {@code history}, from one scan of the minutes: they are first summed per pod and hour, marked
+     * whether they fall in the history, and both answers are read from those sums. Hours are whole clock hours (hours
+     * folded by retention are stored at their start, so they count alike).
+     */
+    public Uni<ServiceTraffic> traffic(TimeWindow history, Instant podsUntil, ZoneId zone) {
+        Instant until = podsUntil.isAfter(history.end()) ? podsUntil : history.end();
         return pool.preparedQuery("""
-                        SELECT DISTINCT service, namespace, pod FROM slo.request_minute
-                        WHERE minute >= $1 AND minute < $2 ORDER BY 1, 2, 3""")
-                .execute(Tuple.of(window.start().atOffset(ZoneOffset.UTC), window.end().atOffset(ZoneOffset.UTC)))
+                        WITH pod_hours AS MATERIALIZED (
+                            SELECT service, namespace, pod, date_trunc('hour', minute) AS hour, minute < $2 AS in_history,
+                                   sum(requests) AS requests
+                            FROM slo.request_minute WHERE minute >= $1 AND minute < $3
+                            GROUP BY 1, 2, 3, 4, 5),
+                        hours AS (
+                            SELECT service, namespace, hour, sum(requests) AS requests FROM pod_hours
+                            WHERE in_history GROUP BY 1, 2, 3)
+                        SELECT service, namespace, NULL::text AS pod, (hour AT TIME ZONE $4)::date AS day,
+                               max(requests) / 3600.0 AS rate
+                        FROM hours GROUP BY 1, 2, 4
+                        UNION ALL
+                        SELECT DISTINCT service, namespace, pod, NULL::date, NULL::numeric FROM pod_hours
+                        ORDER BY 1, 2, 3, 4""")
+                .execute(Tuple.of(history.start().atOffset(ZoneOffset.UTC), history.end().atOffset(ZoneOffset.UTC),
+                        until.atOffset(ZoneOffset.UTC), zone.getId()))
                 .map(rows -> {
-                    List<ServicePod> out = new ArrayList<>();
+                    List<ServicePod> pods = new ArrayList<>();
+                    List<BusiestHour> busiest = new ArrayList<>();
                     for (Row r : rows) {
-                        out.add(new ServicePod(r.getString("service"), r.getString("namespace"), r.getString("pod")));
+                        if (r.getString("pod") == null) {
+                            busiest.add(new BusiestHour(r.getString("service"), r.getString("namespace"),
+                                    r.getLocalDate("day"), r.getNumeric("rate").doubleValue()));
+                        } else {
+                            pods.add(new ServicePod(r.getString("service"), r.getString("namespace"),
+                                    r.getString("pod")));
+                        }
                     }
-                    return out;
+                    return new ServiceTraffic(pods, busiest);
                 });
     }
 }

@@ -14,7 +14,8 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * An SLO's standing over its window ending at {@code end}: attainment, error budget and burn-rate alerts; for a
+ * An SLO's standing over its window ending at {@code end}: attainment (and whether it meets the target), error budget
+ * and burn-rate alerts; for a
  * tenant selector, how the pods read were attributed ({@code selection}); and while a burn-rate alert fires, outside
  * a tenant's reads, {@code changesBefore}: the changes of the nodes its pods ran on in the look-back before {@code to}
  * and of their clusters, newest first, at most 10 — absent, with {@code changesBeforeNote} saying why, when the ledger
@@ -24,7 +25,7 @@ public record SloStatusView(String name, String service,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String tenant,
                             @JsonInclude(JsonInclude.Include.NON_NULL) String namespace,
                             String sli, BigDecimal target, String window,
-                            Instant from, Instant to, String state, BigDecimal attainment, long goodEvents,
+                            Instant from, Instant to, String state, BigDecimal attainment, Boolean meetsTarget, long goodEvents,
                             long totalEvents, ErrorBudget errorBudget, List<Alert> alerts,
                             @JsonInclude(JsonInclude.Include.NON_NULL) TenantCoverage selection,
                             @JsonInclude(JsonInclude.Include.NON_NULL) List<Change> changesBefore,
@@ -58,7 +59,7 @@ public record SloStatusView(String name, String service,
         return new SloStatusView(e.definition().name(), e.definition().service(), e.definition().tenant(),
                 e.definition().selector().namespace(), e.definition().sli().name(),
                 e.definition().target(), e.definition().windowText(), s.window().start(), s.window().end(),
-                s.state().name(), s.attainment(), s.good(), s.total(),
+                s.state().name(), s.attainment(), meets(s.attainment(), e.definition().target()), s.good(), s.total(),
                 new ErrorBudget(s.allowedBad(), s.bad(), s.budgetRemaining()),
                 s.alerts().stream().map(Alert::of).toList(), e.selection(), null, null);
     }
@@ -66,6 +67,12 @@ public record SloStatusView(String name, String service,
     /** The same status with the changes before it (none read: as it is). */
     SloStatusView with(ChangesBefore.Found found) {
         return found == null ? this : new SloStatusView(name, service, tenant, namespace, sli, target, window, from, to,
-                state, attainment, goodEvents, totalEvents, errorBudget, alerts, selection, found.changes(), found.note());
+                state, attainment, meetsTarget, goodEvents, totalEvents, errorBudget, alerts, selection, found.changes(),
+                found.note());
+    }
+
+    /** Whether the window's attainment is at or above the target; null without events, when there is none to judge. */
+    static Boolean meets(BigDecimal attainment, BigDecimal target) {
+        return attainment == null || target == null ? null : attainment.compareTo(target) >= 0;
     }
 }

@@ -97,7 +97,7 @@ class AcceptanceEnergyResourceTest {
         Map<String, String> group = new LinkedHashMap<>();
         group.put("pod", pod);
         group.put("model", "NVIDIA-H100-80GB-HBM3");
-        return LedgerStandIn.energyRow(group, allocated, joules, coverage, source);
+        return LedgerShapes.energyRow(group, allocated, joules, coverage, source);
     }
 
     private static final String PLAN = """

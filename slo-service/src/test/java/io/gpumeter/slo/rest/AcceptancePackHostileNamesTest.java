@@ -4,8 +4,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.sun.net.httpserver.HttpServer;
+import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.StandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.http.ContentType;
@@ -20,8 +21,6 @@ import org.junit.jupiter.api.io.TempDir;
 import java.io.IOException;
 import java.io.StringReader;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
 import java.net.URI;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -35,11 +34,17 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.any;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -56,7 +61,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class AcceptancePackHostileNamesTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -91,31 +96,31 @@ class AcceptancePackHostileNamesTest {
                    String contentType, JsonNode body) {
     }
 
-    private static HttpServer proxy;
-    private static final List<Request> SEEN = new CopyOnWriteArrayList<>();
+    /** The proxy curl is sent through: it answers every request with {@code {}} and keeps it in its journal. */
+    private static StandIn proxy;
 
     @BeforeAll
-    static void startTheProxy() throws IOException {
-        proxy = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-        proxy.createContext("/", exchange -> {
-            URI uri = exchange.getRequestURI();
-            byte[] body = exchange.getRequestBody().readAllBytes();
-            SEEN.add(new Request(exchange.getRequestMethod(), uri.getRawAuthority(), uri.getPath(),
-                    query(uri.getRawQuery()), exchange.getRequestHeaders().getFirst("Authorization"),
-                    exchange.getRequestHeaders().getFirst("Content-Type"),
-                    body.length == 0 ? null : JSON.readTree(body)));
-            byte[] answer = "{}".getBytes(StandardCharsets.UTF_8);
-            exchange.sendResponseHeaders(200, answer.length);
-            try (var out = exchange.getResponseBody()) {
-                out.write(answer);
-            }
-        });
-        proxy.start();
+    static void startTheProxy() {
+        proxy = StandIn.start();
+        proxy.answer(any(anyUrl()), "{}");
     }
 
     @AfterAll
     static void stopTheProxy() {
-        proxy.stop(0);
+        proxy.close();
+    }
+
+    /** The requests that reached the proxy, oldest first, as they arrived: query values decoded, a body parsed. */
+    private static List<Request> seen() throws IOException {
+        List<Request> seen = new ArrayList<>();
+        for (LoggedRequest r : proxy.calls(anyRequestedFor(anyUrl()))) {
+            URI uri = URI.create(r.getAbsoluteUrl());
+            byte[] body = r.getBody();
+            seen.add(new Request(r.getMethod().value(), uri.getRawAuthority(), uri.getPath(), query(uri.getRawQuery()),
+                    r.getHeader("Authorization"), r.getHeader("Content-Type"),
+                    body == null || body.length == 0 ? null : JSON.readTree(body)));
+        }
+        return seen;
     }
 
     /** Percent-decoding only: a '+' stays a '+', so a space sent as '+' would not pass for one. */
@@ -137,32 +142,39 @@ class AcceptancePackHostileNamesTest {
 
     @Test
     void hostileNamesRoundTripThroughThePackAndRunNothingElse(@TempDir Path tmp) throws Exception {
-        Map<String, String> saved = new TreeMap<>();
-        for (String key : List.of("/api/v1/queue-wait/pending", "/api/v1/costs?groupBy=namespace")) {
-            saved.put(key, FakeLedger.GETS.get(key));
-        }
-        try {
-            FakeLedger.GETS.put("/api/v1/queue-wait/pending", JSON.writeValueAsString(List.of(Map.of(
-                    "cluster", "c1", "source", "KUEUE", "namespace", "team-y", "name", BLOCKED_POD,
-                    "state", "PENDING", "waitingSince", FROM.plusSeconds(60).toString(), "ageSeconds", 240,
-                    "reasonClass", "QUOTA", "reason", REASON, "message", MESSAGE))));
-            FakeLedger.GETS.put("/api/v1/costs?groupBy=namespace", JSON.writeValueAsString(Map.of("currency", CURRENCY,
-                    "lines", List.of(Map.of("group", NAMESPACE, "gpuModel", "H100", "currency", CURRENCY, "rate", 4)))));
-            packAndRun(tmp);
-        } finally {
-            saved.forEach((key, value) -> {
-                if (value == null) {
-                    FakeLedger.GETS.remove(key);
-                } else {
-                    FakeLedger.GETS.put(key, value);
-                }
-            });
-        }
+        LedgerStandIn.reset();
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/queue-wait/pending")), "queue-wait-pending",
+                JSON.writeValueAsString(List.of(Map.of(
+                        "cluster", "c1", "source", "KUEUE", "namespace", "team-y", "name", BLOCKED_POD,
+                        "state", "PENDING", "waitingSince", FROM.plusSeconds(60).toString(), "ageSeconds", 240,
+                        "reasonClass", "QUOTA", "reason", REASON, "message", MESSAGE))));
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/costs")).withQueryParam("groupBy", equalTo("namespace")),
+                JSON.writeValueAsString(Map.of("currency", CURRENCY,
+                        "lines", List.of(Map.of("group", NAMESPACE, "gpuModel", "H100", "currency", CURRENCY, "rate", 4)))));
+        // POD_1 holds half a HAMi card, alone, all through the run, POD_2 nothing; the ledger knows neither pod's queue
+        LedgerStandIn.Unit half = new LedgerStandIn.Unit(NAMESPACE, POD_1, CARD, "@node-1", "+Kind", "\t=1+1", "\r=2+2",
+                FROM.minusSeconds(3600), "VGPU", "0.5", 50, 1024L);
+        Map<String, Object> held = LedgerShapes.held(half, FROM.toString(), TO.toString());
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/holdings")), "holdings", JSON.writeValueAsString(List.of(
+                Map.of("namespace", NAMESPACE, "pod", POD_1, "units", List.of(held)),
+                Map.of("namespace", NAMESPACE, "pod", POD_2, "units", List.of()))));
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/card-holdings")), "card-holdings",
+                JSON.writeValueAsString(List.of(Map.of("gpuUuid", CARD, "units", List.of(held)))));
+        LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/pod-queues")), "pod-queues", JSON.writeValueAsString(
+                Stream.of(POD_1, POD_2).map(pod -> unknownQueue(pod)).toList()));
+        packAndRun(tmp);
+    }
+
+    private static Map<String, Object> unknownQueue(String pod) {
+        Map<String, Object> queue = new java.util.LinkedHashMap<>();
+        queue.put("namespace", NAMESPACE);
+        queue.put("pod", pod);
+        queue.put("known", false);
+        queue.put("queue", null);
+        return queue;
     }
 
     private void packAndRun(Path tmp) throws Exception {
-        FakeLedger.HOLDINGS.add(new FakeLedger.Holding(NAMESPACE, POD_1, CARD, "@node-1", "+Kind", "\t=1+1", "\r=2+2",
-                FROM.minusSeconds(3600), null, "VGPU", "0.5", 50, 1024L));
         StringBuilder lines = new StringBuilder();
         for (int m = 0; m < 20; m++) {
             for (int i = 0; i < 5; i++) {
@@ -298,8 +310,8 @@ class AcceptancePackHostileNamesTest {
         env.put("HOME", dir.toString());
         env.put("GPUMETER_TOKEN", TOKEN);
         env.put("GPUMETER_SLO", SLO_URL);
-        env.put("http_proxy", "http://127.0.0.1:" + proxy.getAddress().getPort());
-        int before = SEEN.size();
+        env.put("http_proxy", proxy.url());
+        int before = seen().size();
         Process process = builder.start();
         process.getOutputStream().close();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
@@ -309,7 +321,8 @@ class AcceptancePackHostileNamesTest {
             assertEquals(List.of("requests.sh"), left.map(p -> p.getFileName().toString()).sorted().toList(),
                     "nothing but curl ran: " + output);
         }
-        return List.copyOf(SEEN.subList(before, SEEN.size()));
+        List<Request> seen = seen();
+        return List.copyOf(seen.subList(before, seen.size()));
     }
 
     /** Every CSV of the pack: no cell a spreadsheet would run, and the hostile ones are there, defused. */

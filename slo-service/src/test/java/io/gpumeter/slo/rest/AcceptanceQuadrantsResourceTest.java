@@ -88,7 +88,7 @@ class AcceptanceQuadrantsResourceTest {
                   "createdAt": "2026-10-05T08:00:00Z"}]""");
         // the steady pods' incidents that started in the run's hour, oldest first: steady-0's oom of 09:50 did not
         LedgerStandIn.answer(post(urlPathEqualTo("/api/v1/failures/pod-incidents"))
-                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'steady-0')]")),
+                .withRequestBody(matchingJsonPath("$.pods[?(@.pod == 'steady-0')]")), "pod-incidents",
                 "[" + incident("i-oom", "steady-0", "oom", "10:20:00", "10:21:30") + ","
                         + incident("i-crash", "steady-1", "crash-loop", "10:40:00", "10:45:00") + ","
                         + incident("i-open", "steady-0", "oom", "10:50:00", null) + "]");

@@ -126,7 +126,7 @@ class AcceptanceRunResourceTest {
                            {"group": "ml", "gpuModel": "H100", "currency": "USD", "rate": 4.1, "allocatedGpuHours": 0.5,
                             "usedGpuHours": 0.3, "allocatedCost": 2.05, "usedCost": 1.23, "idleCost": 0.82}]}""");
         runbook = LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/runbook")), RUNBOOK);
-        pending = LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/queue-wait/pending")), """
+        pending = LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/queue-wait/pending")), "queue-wait-pending", """
                 [{"cluster": "c1", "source": "KUEUE", "namespace": "team-x", "name": "overquota-0",
                   "clusterQueue": "cq-x", "localQueue": "x", "state": "PENDING", "waitingSince": "2026-11-02T10:01:00Z",
                   "ageSeconds": 240, "reasonClass": "QUOTA", "rootCauseClass": "CONTROL_PLANE", "reason": "Pending",

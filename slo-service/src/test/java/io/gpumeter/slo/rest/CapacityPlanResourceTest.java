@@ -4,7 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.github.tomakehurst.wiremock.client.WireMock;
 import com.github.tomakehurst.wiremock.verification.LoggedRequest;
+import io.gpumeter.common.domain.TimeWindow;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.slo.repository.RequestRateRepository;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -15,6 +18,7 @@ import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 
@@ -69,6 +73,9 @@ class CapacityPlanResourceTest {
 
     @Inject
     Pool pool;
+
+    @Inject
+    RequestRateRepository rates;
 
     static final String SUPPLY = """
             {"from":"2031-03-01T00:00:00Z","to":"2031-03-08T00:00:00Z","timeZone":"UTC","cluster":null,"models":[
@@ -170,9 +177,12 @@ class CapacityPlanResourceTest {
     }
 
     private static JsonNode plan() throws Exception {
-        String body = given().queryParam("at", AT).queryParam("history", "7d").queryParam("horizon", "7d")
+        return JSON.readTree(planText());
+    }
+
+    private static String planText() {
+        return given().queryParam("at", AT).queryParam("history", "7d").queryParam("horizon", "7d")
                 .get(PLAN).then().statusCode(200).extract().asString();
-        return JSON.readTree(body);
     }
 
     private static void same(String expected, JsonNode actual, String what) {
@@ -197,6 +207,31 @@ class CapacityPlanResourceTest {
             }
         }
         throw new AssertionError("no " + workloadClass + " shape in " + model);
+    }
+
+    /**
+     * What the plan reads of the request minutes, in one read: the pods that answered capacity-chat up to the plan's
+     * instant (a pod first seen on 8 March, at 09:00, counts), and its busiest hour of each day of the history, 1-7
+     * March only: 40, 42, … 52 requests/s (12:00-13:00 each day beats 03:00's 1 request/s), the 8 March minute's 5,000
+     * requests/s in none of them.
+     */
+    @Test
+    void theServicesPodsAndBusiestHoursComeFromOneReadOfTheMinutes() {
+        pool.preparedQuery("INSERT INTO slo.request_minute (service, namespace, pod, minute, requests, failed)"
+                        + " VALUES ('capacity-chat', 'acme-prod', 'llm-chat-7d9f8-n3w9p', $1, $2, 0) ON CONFLICT DO NOTHING")
+                .execute(Tuple.of(Instant.parse("2031-03-08T09:00:00Z").atOffset(ZoneOffset.UTC), 5000L * 3600))
+                .await().indefinitely();
+        RequestRateRepository.ServiceTraffic traffic = rates.traffic(new TimeWindow(
+                Instant.parse("2031-03-01T00:00:00Z"), Instant.parse("2031-03-08T00:00:00Z")), Instant.parse(AT),
+                ZoneOffset.UTC).await().indefinitely();
+        assertEquals(java.util.List.of("llm-chat-7d9f8-n3w9p", "llm-chat-7d9f8-q7r2m", "llm-chat-7d9f8-x2x4z"),
+                traffic.pods().stream().filter(p -> p.service().equals("capacity-chat")).map(p -> p.pod()).toList());
+        java.util.List<RequestRateRepository.BusiestHour> chat = traffic.busiest().stream()
+                .filter(b -> b.service().equals("capacity-chat")).toList();
+        assertEquals(java.util.List.of(40.0, 42.0, 44.0, 46.0, 48.0, 50.0, 52.0),
+                chat.stream().map(RequestRateRepository.BusiestHour::requestsPerSecond).toList());
+        assertEquals(LocalDate.parse("2031-03-01"), chat.get(0).day());
+        assertEquals(LocalDate.parse("2031-03-07"), chat.get(6).day());
     }
 
     @Test
@@ -271,7 +306,9 @@ class CapacityPlanResourceTest {
 
     @Test
     void theModelStacksItsShapesAgainstItsUsableCards() throws Exception {
-        JsonNode a100 = model(plan(), "NVIDIA A100-SXM4-80GB");
+        String plan = planText();
+        Contract.record("slo", "capacity-plan", plan); // the console's Capacity page draws it
+        JsonNode a100 = model(JSON.readTree(plan), "NVIDIA A100-SXM4-80GB");
         JsonNode supply = a100.path("supply");
         assertEquals(16, supply.path("cards").asInt());
         assertEquals(14, supply.path("usable").asInt());

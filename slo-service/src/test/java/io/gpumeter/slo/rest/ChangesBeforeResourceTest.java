@@ -1,6 +1,8 @@
 package io.gpumeter.slo.rest;
 
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.common.testing.StandIn;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
@@ -15,6 +17,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.get;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -41,7 +47,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class ChangesBeforeResourceTest {
 
     static final String DAY = "2026-11-07T";
@@ -51,9 +57,49 @@ class ChangesBeforeResourceTest {
         return Instant.parse(DAY + time + "Z");
     }
 
-    static FakeLedger.BookChange change(String id, String time, String cluster, String node, String kind, String after) {
-        return new FakeLedger.BookChange(id, time.startsWith("D") ? at("09:00:00").minus(Duration.ofDays(2)) : at(time),
+    /** A change of the book on the day (or, for time "D-2d", two days before 09:00). */
+    static Map<String, Object> change(String id, String time, String cluster, String node, String kind, String after) {
+        return LedgerShapes.change(id, time.startsWith("D") ? at("09:00:00").minus(Duration.ofDays(2)) : at(time),
                 cluster, node, kind, kind.equals("NODE_LABEL") ? "example.com/rev" : null, null, after);
+    }
+
+    static final Map<String, Object> DRIVER = change("drv-n1", "09:00:00", "c1", "n1", "DRIVER_VERSION", "560.35.03");
+    static final Map<String, Object> MIG = change("mig-n1", "11:00:00", "c1", "n1", "MIG_LAYOUT", "all-1g.10gb");
+    static final Map<String, Object> COMPONENT = change("component", "09:30:00", "c1", null, "COMPONENT_VERSION", "v0.15.0");
+    static final Map<String, Object> CORDON = change("cordon-n3", "09:45:00", "c1", "n3", "NODE_CORDONED", "cordoned");
+
+    /** Label r{@code i} of n2, at 08:0i. */
+    static Map<String, Object> rev(int i) {
+        return change("rev-" + i, "08:" + (i < 10 ? "0" + i : i) + ":00", "c1", "n2", "NODE_LABEL", "r" + i);
+    }
+
+    /**
+     * What the book holds for n1 and n2 in the day before {@code before} (its look-back), the newest ten of each: n1's
+     * own and the cluster-wide one; n2's eleven labels and the cluster-wide one. The label of two days before, n3's
+     * cordon and c2's change are in no scope.
+     */
+    static List<Map<String, Object>> scopesBefore(String before) {
+        String from = at(before).minus(Duration.ofDays(1)).toString();
+        String to = at(before).plusNanos(1000).toString();
+        List<Map<String, Object>> n1 = new ArrayList<>();
+        if (at(before).isAfter(MIG_AT)) {
+            n1.add(MIG);
+        }
+        n1.add(COMPONENT);
+        n1.add(DRIVER);
+        List<Map<String, Object>> n2 = new ArrayList<>(List.of(COMPONENT));
+        for (int i = 10; i >= 2; i--) {
+            n2.add(rev(i));
+        }
+        return List.of(LedgerShapes.scope("c1", "n1", from, to, n1.size(), n1),
+                LedgerShapes.scope("c1", "n2", from, to, 12, n2));
+    }
+
+    static final Instant MIG_AT = at("11:00:00");
+
+    /** The two scopes as they are, or the other way round. */
+    static List<Map<String, Object>> inOrder(List<Map<String, Object>> two, boolean swapped) {
+        return swapped ? List.of(two.get(1), two.get(0)) : two;
     }
 
     private static boolean loaded;
@@ -68,20 +114,22 @@ class ChangesBeforeResourceTest {
             return;
         }
         loaded = true;
-        for (int p = 0; p < 2; p++) {
-            FakeLedger.HOLDINGS.add(new FakeLedger.Holding("chgns", "chg-" + p, "GPU-N" + (p + 1), "n" + (p + 1), "Deployment",
-                    "chg-svc", "t-chg", at("08:00:00"), null));
+        LedgerStandIn.reset();
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("chgns", "chg-0", "GPU-N1", "n1", "Deployment", "chg-svc", "t-chg", at("08:00:00")),
+                new LedgerStandIn.Unit("chgns", "chg-1", "GPU-N2", "n2", "Deployment", "chg-svc", "t-chg", at("08:00:00"))));
+        // the events' page asks before both events at once, an event alone or a status before its own start; a subject's
+        // nodes come in any order
+        for (boolean swapA : List.of(false, true)) {
+            for (boolean swapB : List.of(false, true)) {
+                List<Map<String, Object>> page = new ArrayList<>(inOrder(scopesBefore("10:00:00"), swapA));
+                page.addAll(inOrder(scopesBefore("12:00:00"), swapB));
+                LedgerStandIn.changes(page);
+            }
         }
-        FakeLedger.CHANGES.add(change("drv-n1", "09:00:00", "c1", "n1", "DRIVER_VERSION", "560.35.03"));
-        FakeLedger.CHANGES.add(change("old-n1", "D-2d", "c1", "n1", "NODE_LABEL", "old"));
-        FakeLedger.CHANGES.add(change("mig-n1", "11:00:00", "c1", "n1", "MIG_LAYOUT", "all-1g.10gb"));
-        for (int i = 0; i <= 10; i++) {
-            FakeLedger.CHANGES.add(change("rev-" + i, "08:" + (i < 10 ? "0" + i : i) + ":00", "c1", "n2", "NODE_LABEL", "r" + i));
-        }
-        FakeLedger.CHANGES.add(change("component", "09:30:00", "c1", null, "COMPONENT_VERSION", "v0.15.0"));
-        FakeLedger.CHANGES.add(change("cordon-n3", "09:45:00", "c1", "n3", "NODE_CORDONED", "cordoned"));
-        FakeLedger.CHANGES.add(change("other-cluster", "09:50:00", "c2", null, "COMPONENT_VERSION", "v9"));
-        FakeLedger.GPU_HOURS.put("mig-n1", new double[]{2, 4});
+        LedgerStandIn.changesInAnyOrder(scopesBefore("12:00:00"));
+        LedgerStandIn.changesInAnyOrder(scopesBefore("12:06:00"));
+        impacts();
 
         List<String> lines = new ArrayList<>();
         for (String hour : List.of("10", "12")) {
@@ -100,9 +148,43 @@ class ChangesBeforeResourceTest {
                 .post("/api/v1/jitter-events/detections").then().statusCode(200);
     }
 
+    private static StubMapping failingBook;
+
     @AfterEach
     void ledgerAnswersAgain() {
-        FakeLedger.FAILING.remove("changes");
+        if (failingBook != null) {
+            LedgerStandIn.remove(failingBook);
+            failingBook = null;
+        }
+    }
+
+    /**
+     * The ledger's answers about a change's impact, for the windows the tests ask: the GPU-hours its node's pods held
+     * before and after (2 and 4 around the MIG change, none around the others), no failures; a cluster-wide change
+     * touches the nodes of the cluster, n1 and n2.
+     */
+    private static void impacts() {
+        impact("mig-n1", "from", "09:00:00", List.of("n1"), MIG, at("09:00:00"), at("13:00:00"), 2.0, 4.0);
+        impact("mig-n1", "from", at("09:00:00").minus(Duration.ofDays(10)).toString(), List.of("n1"), MIG,
+                at("09:00:00").minus(Duration.ofDays(10)), at("13:00:00").plus(Duration.ofDays(10)), 2.0, 4.0);
+        impact("cordon-n3", "from", "09:00:00", List.of("n3"), CORDON, at("09:00:00"), at("10:30:00"), 0.0, 0.0);
+        impact("component", "to", "11:00:00", List.of("n1", "n2"), COMPONENT, at("08:00:00"), at("11:00:00"), 0.0, 0.0);
+        LedgerStandIn.refusing(get(urlPathEqualTo("/api/v1/changes/mig-n1/impact"))
+                        .withQueryParam("from", equalTo(at("11:30:00").toString())), 400, "Bad Request", "from",
+                "from must be before the change at " + MIG_AT);
+        LedgerStandIn.refusing(get(urlPathEqualTo("/api/v1/changes/nope/impact")), 404, "Not Found", "id",
+                "no change nope");
+    }
+
+    /** The impact read of a change asked with one bound ("from" or "to", a time of the day or an instant). */
+    private static void impact(String id, String bound, String value, List<String> nodes, Map<String, Object> change,
+                               Instant start, Instant end, double before, double after) {
+        String asked = value.contains("T") ? value : at(value).toString();
+        Instant at = Instant.parse((String) change.get("at"));
+        LedgerStandIn.answer(get(urlPathEqualTo("/api/v1/changes/" + id + "/impact")).withQueryParam(bound, equalTo(asked)),
+                "change-impact", StandIn.text(Map.of("change", change, "nodes", nodes,
+                        "before", Map.of("from", start.toString(), "to", at.toString(), "gpuHours", before, "failures", 0),
+                        "after", Map.of("from", at.toString(), "to", end.toString(), "gpuHours", after, "failures", 0))));
     }
 
     static JsonPath events() {
@@ -125,7 +207,7 @@ class ChangesBeforeResourceTest {
 
     @Test
     void eachJitterEventCarriesTheNewestTenChangesOfItsNodesAndClusterBeforeItsStart() {
-        int before = FakeLedger.REQUESTS.size();
+        int before = LedgerStandIn.mark();
         JsonPath page = events();
         assertEquals(List.of(at("10:00:00").toString(), at("12:00:00").toString()), page.getList("start"));
         List<String> a = ids("component", "drv-n1");
@@ -138,8 +220,8 @@ class ChangesBeforeResourceTest {
         b.addAll(revs(10, 4));
         assertEquals(b, page.getList("[1].changesBefore.id"));
         // the page: one read of where its pods ran, one read of the book, whatever the number of events and nodes
-        assertEquals(1, FakeLedger.calls("/api/v1/holdings", before));
-        assertEquals(1, FakeLedger.calls("/api/v1/changes/bulk", before));
+        assertEquals(1, LedgerStandIn.since(before, "/api/v1/holdings").size());
+        assertEquals(1, LedgerStandIn.since(before, "/api/v1/changes/bulk").size());
 
         long id = page.getLong("[1].id");
         JsonPath one = given().get("/api/v1/jitter-events/" + id).then().statusCode(200).extract().jsonPath();
@@ -166,16 +248,16 @@ class ChangesBeforeResourceTest {
         assertFalse(calm.getList("alerts.firing", Boolean.class).contains(true));
         assertNull(calm.get("changesBefore"));
 
-        int before = FakeLedger.REQUESTS.size();
+        int before = LedgerStandIn.mark();
         String tenant = given().queryParam("from", at("11:06:00").toString()).queryParam("to", at("12:06:30").toString())
                 .queryParam("tenant", "t-chg").get("/api/v1/slo-states").then().statusCode(200).extract().asString();
         assertFalse(tenant.contains("changesBefore"), tenant);
-        assertEquals(0, FakeLedger.calls("/api/v1/changes/bulk", before), "a tenant's read never reads the fleet's book");
+        assertEquals(0, LedgerStandIn.since(before, "/api/v1/changes/bulk").size(), "a tenant's read never reads the fleet's book");
     }
 
     @Test
     void aLedgerThatDoesNotAnswerLeavesTheChangesOutWithANote() {
-        FakeLedger.FAILING.add("changes");
+        failingBook = LedgerStandIn.failing(post(urlPathEqualTo("/api/v1/changes/bulk")));
         JsonPath page = events();
         assertEquals(2, page.getList("id").size(), "the events are answered");
         assertNull(page.get("[0].changesBefore"));

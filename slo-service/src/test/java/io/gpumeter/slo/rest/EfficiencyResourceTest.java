@@ -103,7 +103,7 @@ class EfficiencyResourceTest {
         Map<String, String> group = new LinkedHashMap<>();
         group.put("cluster", cluster);
         group.put("pod", pod);
-        return LedgerStandIn.energyRow(group, allocated, joules, coverage, source);
+        return LedgerShapes.energyRow(group, allocated, joules, coverage, source);
     }
 
     private static JsonPath read(String service, String namespace) {

@@ -2,6 +2,7 @@ package io.gpumeter.slo.rest;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.github.tomakehurst.wiremock.stubbing.StubMapping;
 import io.gpumeter.common.shell.ShellWords;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
@@ -14,8 +15,14 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.postRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -36,7 +43,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class HostSuspectsResourceTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -60,34 +67,44 @@ class HostSuspectsResourceTest {
         }
         loaded = true;
         Instant eight = at("08:00:00");
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("hostns", "cpu-0", "GPU-H1", "hn1", "Deployment", "cpu-bound", "t-host", eight, null),
-                new FakeLedger.Holding("other", "steady-0", "GPU-H1", "hn1", "Deployment", "steady", "t-other", eight, null),
-                new FakeLedger.Holding("hostns", "cap-0", "GPU-H2", "hn2", "Deployment", "capped", "t-host", eight, null),
-                new FakeLedger.Holding("hostns", "blind-0", "GPU-H3", "hn3", "Deployment", "blind", "t-host", eight, null)));
-        for (int m = 0; m < 100; m++) {
-            Instant minute = at("09:00:00").plus(Duration.ofMinutes(m));
-            boolean recent = !minute.isBefore(at("10:07:00")) && minute.isBefore(at("10:20:00"));
-            FakeLedger.USAGE.add(new FakeLedger.Usage("GPU-H1", "CONTAINER", "other/steady-0/server", "DRAM_ACTIVE",
-                    minute, 0.2));
+        LedgerStandIn.reset();
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("hostns", "cpu-0", "GPU-H1", "hn1", "Deployment", "cpu-bound", "t-host", eight),
+                new LedgerStandIn.Unit("other", "steady-0", "GPU-H1", "hn1", "Deployment", "steady", "t-other", eight),
+                new LedgerStandIn.Unit("hostns", "cap-0", "GPU-H2", "hn2", "Deployment", "capped", "t-host", eight),
+                new LedgerStandIn.Unit("hostns", "blind-0", "GPU-H3", "hn3", "Deployment", "blind", "t-host", eight)));
+        // each event's curves read 10:00 to 10:30, card and host alike
+        Instant from = at("10:00:00");
+        Instant to = at("10:30:00");
+        Map<String, List<Map<String, Object>>> cards = new LinkedHashMap<>();
+        for (String gpu : List.of("GPU-H1", "GPU-H2", "GPU-H3")) {
+            cards.put(gpu, new ArrayList<>());
+        }
+        for (Instant minute = from; minute.isBefore(to); minute = minute.plus(Duration.ofMinutes(1))) {
+            double cap = recent(minute) ? 1 : 0;
+            cards.get("GPU-H1").add(LedgerShapes.point("CONTAINER", "other/steady-0/server", "DRAM_ACTIVE", minute, 0.2));
             for (String gpu : List.of("GPU-H1", "GPU-H2")) {
-                double cap = gpu.equals("GPU-H2") && recent ? 1 : 0;
-                FakeLedger.USAGE.add(new FakeLedger.Usage(gpu, "DEVICE", "", "CLOCKS_EVENT_SW_POWER_CAP", minute, cap));
-                FakeLedger.USAGE.add(new FakeLedger.Usage(gpu, "DEVICE", "", "CLOCKS_EVENT_HW_THERMAL_SLOWDOWN", minute, 0));
-                FakeLedger.USAGE.add(new FakeLedger.Usage(gpu, "DEVICE", "", "CLOCKS_EVENT_SYNC_BOOST", minute, 1));
-                FakeLedger.USAGE.add(new FakeLedger.Usage(gpu, "DEVICE", "", "POWER_VIOLATION_S", minute, cap * 0.8));
+                double capped = gpu.equals("GPU-H2") ? cap : 0;
+                cards.get(gpu).add(LedgerShapes.point("DEVICE", "", "CLOCKS_EVENT_SW_POWER_CAP", minute, capped));
+                cards.get(gpu).add(LedgerShapes.point("DEVICE", "", "CLOCKS_EVENT_HW_THERMAL_SLOWDOWN", minute, 0));
+                cards.get(gpu).add(LedgerShapes.point("DEVICE", "", "CLOCKS_EVENT_SYNC_BOOST", minute, 1));
+                cards.get(gpu).add(LedgerShapes.point("DEVICE", "", "POWER_VIOLATION_S", minute, capped * 0.8));
             }
-            FakeLedger.USAGE.add(new FakeLedger.Usage("GPU-H3", "DEVICE", "", "THROTTLE_REASONS", minute, 4));
-            double throttled = recent ? 0.6 : 0.02;
-            for (String[] pod : new String[][]{{"cpu-0", "hn1"}, {"cap-0", "hn2"}}) {
-                double share = pod[0].equals("cpu-0") ? throttled : 0.02;
-                FakeHost.CONTAINERS.add(new FakeHost.ContainerMinute("hostns", pod[0], "server", pod[1], minute, 60,
-                        30d, 600d, 600 * share, 1d, null, null));
-                FakeHost.CONTAINERS.add(new FakeHost.ContainerMinute("hostns", pod[0], "", pod[1], minute, 60,
-                        30d, null, null, null, 3000d, 3000d));
-                FakeHost.NODES.add(new FakeHost.NodeMinute(pod[1], minute, 60, 3d, 0.6, 300_000d, 300_000d));
+            cards.get("GPU-H3").add(LedgerShapes.point("DEVICE", "", "THROTTLE_REASONS", minute, 4));
+        }
+        cards.forEach((gpu, points) -> LedgerStandIn.usage(from, to, Map.of(gpu, points)));
+        host("cpu-0", "hn1", from, to, true);
+        host("cap-0", "hn2", from, to, false);
+        LedgerStandIn.host(from, to, List.of("hostns/blind-0"), List.of("hn3"), List.of(), List.of());
+        // nothing in the change book of the three nodes before the spell or the triage
+        for (String node : List.of("hn1", "hn2", "hn3")) {
+            for (String before : List.of("10:10:00", "10:15:30")) {
+                LedgerStandIn.changes(List.of(LedgerShapes.scope("c1", node,
+                        at(before).minus(Duration.ofDays(1)).toString(), at(before).plusNanos(1000).toString(), 0,
+                        List.of())));
             }
         }
+
         List<String> lines = new ArrayList<>();
         for (int m = 0; m < 80; m++) {
             Instant minute = at("09:00:00").plus(Duration.ofMinutes(m));
@@ -101,14 +118,39 @@ class HostSuspectsResourceTest {
         }
         given().contentType("application/x-ndjson").body(String.join("\n", lines).getBytes(StandardCharsets.UTF_8))
                 .post("/api/v1/ingest/latency").then().statusCode(200);
-        int before = FakeLedger.REQUESTS.size();
+        int before = LedgerStandIn.mark();
         JsonPath d = given().queryParam("from", at("09:00:00").toString()).queryParam("to", at("10:30:00").toString())
                 .post("/api/v1/jitter-events/detections").then().statusCode(200).extract().jsonPath();
         int events = d.getList("events").size();
         assertEquals(3, events, d.prettify());
         // one host read and one usage read per event, whatever the number of pods, nodes and cards
-        assertEquals(events, FakeLedger.calls("/api/v1/host/series", before));
-        assertEquals(events, FakeLedger.calls("/api/v1/usage/series", before));
+        assertEquals(events, LedgerStandIn.since(before, "/api/v1/host/series").size());
+        assertEquals(events, LedgerStandIn.since(before, "/api/v1/usage/series").size());
+    }
+
+    /** From 10:07 to 10:19 the CPU-bound pod is throttled and the capped card is at its power cap. */
+    private static boolean recent(Instant minute) {
+        return !minute.isBefore(at("10:07:00")) && minute.isBefore(at("10:20:00"));
+    }
+
+    /**
+     * The host read of one pod and its node: the pod's own minutes (container "", its network) and its server
+     * container's (its CFS periods, throttled 0.6 of them when {@code throttles} and recent, else 0.02), then the node's
+     * flat pressures — the ledger's order, by container, then time.
+     */
+    private static void host(String pod, String node, Instant from, Instant to, boolean throttles) {
+        List<Map<String, Object>> own = new ArrayList<>();
+        List<Map<String, Object>> server = new ArrayList<>();
+        List<Map<String, Object>> nodes = new ArrayList<>();
+        for (Instant minute = from; minute.isBefore(to); minute = minute.plus(Duration.ofMinutes(1))) {
+            double share = throttles && recent(minute) ? 0.6 : 0.02;
+            own.add(LedgerShapes.containerMinute("hostns", pod, "", node, minute, 60, 30d, null, null, null, 3000d, 3000d));
+            server.add(LedgerShapes.containerMinute("hostns", pod, "server", node, minute, 60, 30d, 600d, 600 * share, 1d,
+                    null, null));
+            nodes.add(LedgerShapes.nodeMinute(node, minute, 60, 3d, 0.6, 300_000d, 300_000d));
+        }
+        own.addAll(server);
+        LedgerStandIn.host(from, to, List.of("hostns/" + pod), List.of(node), own, nodes);
     }
 
     private static JsonPath event(String service) {
@@ -156,7 +198,7 @@ class HostSuspectsResourceTest {
         assertEquals(List.of(), e.getList("unmeasured"));
         assertEquals(List.of(), e.getList("gaps"));
 
-        int before = FakeLedger.REQUESTS.size();
+        int before = LedgerStandIn.mark();
         JsonPath t = triage("cpu-bound");
         assertEquals("cpu-saturated", t.getString("cause"));
         assertEquals("workload", t.getString("layer"));
@@ -171,7 +213,7 @@ class HostSuspectsResourceTest {
                 .contains("other/steady-0"));
         assertTrue(t.getString("alternatives.find { it.cause == 'io-wait' }.ruledOutBy")
                 .startsWith("its nodes' I/O pressure did not rise by 0.1"));
-        assertEquals(0, FakeLedger.calls("/api/v1/host/series", before), "the event's stored evidence holds the host");
+        assertEquals(0, LedgerStandIn.since(before, "/api/v1/host/series").size(), "the event's stored evidence holds the host");
     }
 
     @Test
@@ -199,7 +241,8 @@ class HostSuspectsResourceTest {
         assertTrue(e.getString("unmeasured.find { it.kind == 'card-clocks' }.missing")
                 .contains("only the raw THROTTLE_REASONS bitmask"));
         // the host read asked what the ledger takes: the cluster, the window of the curves, the pod and its node
-        JsonNode asked = FakeHost.reads(0).stream().map(HostSuspectsResourceTest::tree)
+        JsonNode asked = LedgerStandIn.calls(postRequestedFor(urlPathEqualTo("/api/v1/host/series"))).stream()
+                .map(r -> tree(r.getBodyAsString()))
                 .filter(r -> r.path("pods").toString().contains("hostns/blind-0")).findFirst().orElseThrow();
         assertEquals("c1", asked.path("cluster").asText());
         assertEquals(e.getString("curveFrom"), asked.path("from").asText());
@@ -221,13 +264,14 @@ class HostSuspectsResourceTest {
 
     @Test
     void aLedgerThatFailsItsHostReadLeavesTheEventWithWhatCouldNotBeMeasured() {
-        FakeLedger.FAILING.add("host:hostns/cpu-0");
+        StubMapping failing = LedgerStandIn.failing(post(urlPathEqualTo("/api/v1/host/series"))
+                .withRequestBody(matchingJsonPath("$.pods[?(@ == 'hostns/cpu-0')]")));
         try {
-            int before = FakeLedger.REQUESTS.size();
+            int before = LedgerStandIn.mark();
             JsonPath d = given().queryParam("from", at("10:10:00").toString()).queryParam("to", at("10:20:00").toString())
                     .post("/api/v1/jitter-events/detections").then().statusCode(200).extract().jsonPath();
             assertEquals(3, d.getList("events").size());
-            assertTrue(FakeLedger.calls("/api/v1/host/series", before) >= 3, "each event's, the failing one retried");
+            assertTrue(LedgerStandIn.since(before, "/api/v1/host/series").size() >= 3, "each event's, the failing one retried");
             JsonPath e = event("cpu-bound");
             assertEquals(List.of("card-clocks:GPU-H1"), e.getList("pressures.key"));
             assertTrue(e.getList("unmeasured.missing").stream().allMatch(m -> ((String) m)
@@ -236,7 +280,7 @@ class HostSuspectsResourceTest {
             assertEquals(List.of("steady-0"), e.getList("neighbours.pod"), "the neighbours read as before");
             assertEquals("card-clocks:GPU-H2", event("capped").getString("suspects[0].key"), "another event's read");
         } finally {
-            FakeLedger.FAILING.remove("host:hostns/cpu-0");
+            LedgerStandIn.remove(failing);
             // the events as the other tests read them
             given().queryParam("from", at("09:00:00").toString()).queryParam("to", at("10:30:00").toString())
                     .post("/api/v1/jitter-events/detections").then().statusCode(200);

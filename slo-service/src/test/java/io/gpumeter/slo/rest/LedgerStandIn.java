@@ -8,9 +8,8 @@ import com.github.tomakehurst.wiremock.verification.LoggedRequest;
 import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.StandIn;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import io.smallrye.faulttolerance.api.CircuitBreakerMaintenance;
 
-import java.math.BigDecimal;
-import java.math.RoundingMode;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,7 +17,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.anyRequestedFor;
+import static com.github.tomakehurst.wiremock.client.WireMock.anyUrl;
 import static com.github.tomakehurst.wiremock.client.WireMock.equalTo;
+import static com.github.tomakehurst.wiremock.client.WireMock.equalToJson;
 import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
 import static com.github.tomakehurst.wiremock.client.WireMock.post;
 import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
@@ -33,7 +35,6 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
 
     static final String GPU_HOURS = "/api/v1/gpu-hours";
     private static final Contract HOURS = Contract.of("ledger", "gpu-hours").freeKeysAt("group");
-    private static final BigDecimal JOULES_PER_KWH = BigDecimal.valueOf(3_600_000);
     private static StandIn standIn;
 
     /** A unit a pod has held since before any window a test's reads ask, and still holds. */
@@ -75,17 +76,23 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
     @Override
     public Map<String, String> start() {
         standIn = StandIn.start();
-        reset();
+        knowsNothing();
         String url = standIn.url();
         return Map.of("quarkus.rest-client.ledger.url", url, "quarkus.rest-client.billing.url", url,
                 "quarkus.rest-client.alert.url", url);
     }
 
     /**
-     * Nothing answered but what the ledger says of pods and cards it knows nothing of, and no calls: test classes share
-     * the stand-in as they share the service, so each starts its own story with this.
+     * Nothing answered but what the ledger says of pods and cards it knows nothing of, no calls, and slo-service's
+     * breakers closed: test classes share the stand-in as they share the service, so each starts its own story with
+     * this, and a story that makes the ledger fail on purpose leaves no open breaker to the next.
      */
     static void reset() {
+        CircuitBreakerMaintenance.get().resetAll();
+        knowsNothing();
+    }
+
+    private static void knowsNothing() {
         standIn.reset();
         for (String read : List.of("/api/v1/holdings", "/api/v1/card-holdings", "/api/v1/usage/series",
                 "/api/v1/pod-queues", "/api/v1/changes/bulk", "/api/v1/failures/pod-incidents")) {
@@ -152,29 +159,8 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
     }
 
     private static Map<String, Object> held(Unit u) {
-        Map<String, Object> occupant = new LinkedHashMap<>();
-        occupant.put("cluster", "c1");
-        occupant.put("node", u.node());
-        occupant.put("gpuUuid", u.gpuUuid());
-        occupant.put("namespace", u.namespace());
-        occupant.put("pod", u.pod());
-        occupant.put("podUid", "uid-" + u.pod());
-        occupant.put("owner", Map.of("kind", u.ownerKind(), "name", u.ownerName()));
-        occupant.put("tenant", u.tenant());
-        Map<String, Object> unit = new LinkedHashMap<>();
-        unit.put("kind", u.kind());
-        unit.put("cores", u.cores());
-        unit.put("memoryMiB", u.memoryMiB());
-        unit.put("source", "WHOLE".equals(u.kind()) ? "device-plugin" : "hami-annotation");
-        occupant.put("unit", unit);
-        occupant.put("fraction", new BigDecimal(u.fraction()));
-        occupant.put("since", u.since().toString());
-        occupant.put("until", u.until() == null ? null : u.until().toString());
-        Map<String, Object> held = new LinkedHashMap<>();
-        held.put("from", u.arrivedInWindow() ? u.since().toString() : FROM);
-        held.put("to", u.until() == null ? TO : u.until().toString());
-        held.put("occupant", occupant);
-        return held;
+        return LedgerShapes.held(u, u.arrivedInWindow() ? u.since().toString() : FROM,
+                u.until() == null ? TO : u.until().toString());
     }
 
     private static ResponseDefinitionBuilder templated(String json) {
@@ -192,6 +178,97 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
     /** Answers a read that holds no recorded example's fields to check (or an empty list) with this JSON. */
     static StubMapping answer(MappingBuilder request, String json) {
         return standIn.answer(request, json);
+    }
+
+    /**
+     * Answers the usage read of exactly these cards over [from, to) with these points, each card's in the order given:
+     * the test states what the ledger measured in the window it expects the read to ask.
+     */
+    static StubMapping usage(Instant from, Instant to, Map<String, List<Map<String, Object>>> pointsByCard) {
+        List<Map<String, Object>> cards = new ArrayList<>();
+        pointsByCard.forEach((gpu, points) -> cards.add(Map.of("gpuUuid", gpu, "points", points)));
+        return answer(post(urlPathEqualTo("/api/v1/usage/series")).withRequestBody(equalToJson(StandIn.text(Map.of(
+                "from", from.toString(), "to", to.toString(), "gpus", List.copyOf(pointsByCard.keySet()))), false, true)),
+                "usage-series", StandIn.text(cards));
+    }
+
+    /** Answers the bulk host read of exactly these pods ("namespace/pod") and nodes of c1 over [from, to). */
+    static StubMapping host(Instant from, Instant to, List<String> pods, List<String> nodes,
+                            List<Map<String, Object>> containerMinutes, List<Map<String, Object>> nodeMinutes) {
+        return answer(post(urlPathEqualTo("/api/v1/host/series")).withRequestBody(equalToJson(StandIn.text(Map.of(
+                        "cluster", "c1", "from", from.toString(), "to", to.toString(), "pods", pods, "nodes", nodes)),
+                        false, true)),
+                "host-series", StandIn.text(Map.of("containers", containerMinutes, "nodes", nodeMinutes)));
+    }
+
+    /**
+     * Answers the bulk read of the change book that asks exactly these scopes, in this order, as slo-service asks the
+     * changes before an instant (every cluster-wide change too, the newest ten): each scope's answer as given.
+     */
+    static StubMapping changes(List<Map<String, Object>> scopes) {
+        List<Map<String, Object>> asked = new ArrayList<>();
+        for (Map<String, Object> scope : scopes) {
+            Map<String, Object> question = new LinkedHashMap<>();
+            for (String key : List.of("cluster", "node", "from", "to")) {
+                question.put(key, scope.get(key));
+            }
+            question.put("clusterWide", true);
+            question.put("limit", 10);
+            question.put("newestFirst", true);
+            asked.add(question);
+        }
+        return answer(post(urlPathEqualTo("/api/v1/changes/bulk"))
+                        .withRequestBody(equalToJson(StandIn.text(Map.of("scopes", asked)))),
+                "changes-bulk", StandIn.text(scopes));
+    }
+
+    /**
+     * The same, for a read that may ask its scopes in any order (a subject's nodes come from a set): each order asked
+     * is answered in that order.
+     */
+    static void changesInAnyOrder(List<Map<String, Object>> scopes) {
+        orders(scopes).forEach(LedgerStandIn::changes);
+    }
+
+    /** Every order of these scopes. */
+    private static List<List<Map<String, Object>>> orders(List<Map<String, Object>> scopes) {
+        if (scopes.size() <= 1) {
+            return List.of(scopes);
+        }
+        List<List<Map<String, Object>>> out = new ArrayList<>();
+        for (int i = 0; i < scopes.size(); i++) {
+            List<Map<String, Object>> rest = new ArrayList<>(scopes);
+            Map<String, Object> first = rest.remove(i);
+            for (List<Map<String, Object>> tail : orders(rest)) {
+                List<Map<String, Object>> order = new ArrayList<>(List.of(first));
+                order.addAll(tail);
+                out.add(order);
+            }
+        }
+        return out;
+    }
+
+    /** How many requests the stand-in has had: a mark to count the calls made after it. */
+    static int mark() {
+        return standIn.count(anyRequestedFor(anyUrl()));
+    }
+
+    /** The requests made to this path after the mark, oldest first. */
+    static List<LoggedRequest> since(int mark, String path) {
+        List<LoggedRequest> all = standIn.calls(anyRequestedFor(anyUrl()));
+        return all.subList(mark, all.size()).stream().filter(r -> r.getUrl().equals(path)
+                || r.getUrl().startsWith(path + "?")).toList();
+    }
+
+    /** Refuses a request as the ledger does: a problem naming the field and what was wrong with it. */
+    static StubMapping refusing(MappingBuilder request, int status, String title, String field, String detail) {
+        Map<String, Object> problem = new LinkedHashMap<>();
+        problem.put("title", title);
+        problem.put("status", status);
+        problem.put("field", field);
+        problem.put("detail", detail);
+        return standIn.answer(request, StandIn.json(status, problem).withHeader("Content-Type",
+                "application/problem+json"));
     }
 
     /** Answers with a 500 until {@link #remove}d, ahead of the read's own answer. */
@@ -215,28 +292,5 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
         io.restassured.path.json.JsonPath asked = new io.restassured.path.json.JsonPath(body);
         return java.time.Duration.between(Instant.parse(asked.getString("from")), Instant.parse(asked.getString("to")))
                 .equals(java.time.Duration.ofDays(1));
-    }
-
-    /**
-     * One row of GPU-hours with energy as the ledger answers it when no activity was measured: nothing used, all idle,
-     * the energy in kWh to 9 places, the share of the hours it was measured for, its sources (null: none).
-     */
-    static Map<String, Object> energyRow(Map<String, String> group, String allocatedGpuHours, long joules,
-                                         String energyCoverage, String energySource) {
-        Map<String, Object> row = new LinkedHashMap<>();
-        row.put("key", String.join("/", group.values()));
-        row.put("group", group);
-        row.put("allocatedGpuHours", new BigDecimal(allocatedGpuHours));
-        row.put("usedGpuHours", BigDecimal.ZERO);
-        row.put("idleGpuHours", new BigDecimal(allocatedGpuHours));
-        row.put("usageCoverage", BigDecimal.ZERO);
-        row.put("activityMetric", null);
-        row.put("usageConfidence", "NONE");
-        row.put("usageSource", null);
-        row.put("energyKWh", BigDecimal.valueOf(joules).divide(JOULES_PER_KWH, 9, RoundingMode.HALF_EVEN).stripTrailingZeros());
-        row.put("energyCoverage", new BigDecimal(energyCoverage));
-        row.put("energySource", energySource);
-        row.put("idleEnergyKWh", null);
-        return row;
     }
 }

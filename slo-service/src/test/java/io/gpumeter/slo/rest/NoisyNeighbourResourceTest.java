@@ -1,5 +1,6 @@
 package io.gpumeter.slo.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -10,8 +11,13 @@ import org.junit.jupiter.api.Test;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
+import static com.github.tomakehurst.wiremock.client.WireMock.matchingJsonPath;
+import static com.github.tomakehurst.wiremock.client.WireMock.post;
+import static com.github.tomakehurst.wiremock.client.WireMock.urlPathEqualTo;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,7 +39,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class NoisyNeighbourResourceTest {
 
     private static final Instant T0 = Instant.parse("2026-08-03T10:00:00Z");
@@ -52,12 +58,17 @@ class NoisyNeighbourResourceTest {
         }
         stored = true;
         Instant nine = Instant.parse("2026-08-03T09:00:00Z");
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("ml", "chat-0", "GPU-A", "n1", "Deployment", "chat", "acme", nine, null),
-                new FakeLedger.Holding("ml", "chat-1", "GPU-B", "n1", "Deployment", "chat", "acme", nine, null),
-                new FakeLedger.Holding("ml", "embed-0", "GPU-B", "n1", "Deployment", "embed", "acme", nine, null),
-                new FakeLedger.Holding("research", "train-0", "GPU-A", "n1", "PyTorchJob", "llama-ft", "beta",
-                        ARRIVAL, null)));
+        LedgerStandIn.reset();
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("ml", "chat-0", "GPU-A", "n1", "Deployment", "chat", "acme", nine),
+                new LedgerStandIn.Unit("ml", "chat-1", "GPU-B", "n1", "Deployment", "chat", "acme", nine),
+                new LedgerStandIn.Unit("ml", "embed-0", "GPU-B", "n1", "Deployment", "embed", "acme", nine),
+                new LedgerStandIn.Unit("research", "train-0", "GPU-A", "n1", "PyTorchJob", "llama-ft", "beta",
+                        ARRIVAL).arrivingInTheWindow()));
+        // the book holds nothing of n1 in the day before the event
+        LedgerStandIn.changes(List.of(LedgerShapes.scope("c1", "n1", "2026-08-02T10:10:00Z",
+                "2026-08-03T10:10:00.000001Z", 0, List.of())));
+        // the cards' series over the curves' 30 minutes, the one window their usage is read for
         for (int m = 0; m < 30; m++) {
             Instant minute = T0.plusSeconds(60L * m);
             boolean noisy = !minute.isBefore(ARRIVAL);
@@ -72,6 +83,7 @@ class NoisyNeighbourResourceTest {
                 usage("GPU-A", "CONTAINER", "research/train-0/trainer", "SM_ACTIVE", minute, 0.4);
             }
         }
+        LedgerStandIn.usage(T0, T0.plusSeconds(30 * 60L), USAGE);
         List<String> lines = new ArrayList<>();
         for (int m = 0; m < 20; m++) {
             Instant minute = T0.plusSeconds(60L * m);
@@ -100,8 +112,11 @@ class NoisyNeighbourResourceTest {
                  "objective": {"percentile": 99, "thresholdMs": 100, "per": "MINUTE"}, "target": 0.99, "window": "PT1H"}""");
     }
 
+    /** The cards' usage minutes, each card's in the order stated. */
+    private static final Map<String, List<Map<String, Object>>> USAGE = new LinkedHashMap<>();
+
     private static void usage(String gpu, String scope, String key, String field, Instant minute, double mean) {
-        FakeLedger.USAGE.add(new FakeLedger.Usage(gpu, scope, key, field, minute, mean));
+        USAGE.computeIfAbsent(gpu, g -> new ArrayList<>()).add(LedgerShapes.point(scope, key, field, minute, mean));
     }
 
     private static String line(String service, String pod, Instant ts, double ttftMs) {
@@ -125,7 +140,9 @@ class NoisyNeighbourResourceTest {
         assertEquals(true, first.getBoolean("events[0].created"));
         long id = first.getLong("events[0].id");
 
-        JsonPath e = given().get("/api/v1/jitter-events/" + id).then().statusCode(200).extract().jsonPath();
+        String event = given().get("/api/v1/jitter-events/" + id).then().statusCode(200).extract().asString();
+        Contract.record("slo", "jitter-event", event); // the console's Jitter page draws the event
+        JsonPath e = new JsonPath(event);
         assertEquals("chat", e.getString("service"));
         assertEquals("chat-ttft", e.getString("slo"));
         assertEquals("2026-08-03T10:10:00Z", e.getString("start"));
@@ -194,8 +211,10 @@ class NoisyNeighbourResourceTest {
         assertEquals(id, later.getLong("events[0].id"));
         assertEquals(false, later.getBoolean("events[0].created"));
 
-        JsonPath list = given().queryParam("from", FROM).queryParam("to", "2026-08-03T11:00:00Z")
-                .queryParam("service", "chat").get("/api/v1/jitter-events").then().statusCode(200).extract().jsonPath();
+        String events = given().queryParam("from", FROM).queryParam("to", "2026-08-03T11:00:00Z")
+                .queryParam("service", "chat").get("/api/v1/jitter-events").then().statusCode(200).extract().asString();
+        Contract.record("slo", "jitter-events", events); // the console's Jitter page lists them
+        JsonPath list = new JsonPath(events);
         assertEquals(List.of((int) id), list.getList("id"));
         assertEquals("2026-08-03T10:10:00Z", list.getString("[0].start"));
         assertEquals("2026-08-03T10:20:00Z", list.getString("[0].end"));
@@ -206,8 +225,10 @@ class NoisyNeighbourResourceTest {
 
     @Test
     void interferenceBucketsMergeTheMinutesOfEachBucket() {
-        JsonPath r = given().queryParam("service", "chat").queryParam("from", FROM).queryParam("to", TO)
-                .get("/api/v1/interference").then().statusCode(200).extract().jsonPath();
+        String interference = given().queryParam("service", "chat").queryParam("from", FROM).queryParam("to", TO)
+                .get("/api/v1/interference").then().statusCode(200).extract().asString();
+        Contract.record("slo", "interference", interference); // the console's Jitter page draws the factors
+        JsonPath r = new JsonPath(interference);
         assertEquals("TTFT", r.getString("sli"));
         assertEquals(40, r.getInt("podMinutes"));
         assertEquals(0, r.getInt("unplacedPodMinutes"));
@@ -291,9 +312,13 @@ class NoisyNeighbourResourceTest {
     @Test
     void aLedgerThatFailsLeavesNamedGapsAndTheEventIsStillKept() {
         // solo-0 alone on GPU-F, whose ledger reads answer 500; 12:00-12:02, 3 requests a minute at 500 ms
-        FakeLedger.FAILING.add("GPU-F");
-        FakeLedger.HOLDINGS.add(new FakeLedger.Holding("ml", "solo-0", "GPU-F", "n2", "Deployment", "solo", "acme",
-                Instant.parse("2026-08-03T11:00:00Z"), null));
+        for (String read : List.of("/api/v1/card-holdings", "/api/v1/usage/series")) {
+            LedgerStandIn.failing(post(urlPathEqualTo(read)).withRequestBody(matchingJsonPath("$.gpus[?(@ == 'GPU-F')]")));
+        }
+        LedgerStandIn.heldThroughout(List.of(new LedgerStandIn.Unit("ml", "solo-0", "GPU-F", "n2", "Deployment", "solo",
+                "acme", Instant.parse("2026-08-03T11:00:00Z"))));
+        LedgerStandIn.changes(List.of(LedgerShapes.scope("c1", "n2", "2026-08-02T12:00:00Z",
+                "2026-08-03T12:00:00.000001Z", 0, List.of())));
         List<String> lines = new ArrayList<>();
         for (int m = 0; m < 3; m++) {
             for (int i = 0; i < 3; i++) {

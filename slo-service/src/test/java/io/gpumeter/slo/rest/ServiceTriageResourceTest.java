@@ -38,7 +38,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @QuarkusTest
 @WithTestResource(EmbeddedPostgresResource.class)
-@WithTestResource(FakeLedger.class)
+@WithTestResource(LedgerStandIn.class)
 class ServiceTriageResourceTest {
 
     static final String PATH = "/api/v1/triage/diagnosis";
@@ -63,27 +63,35 @@ class ServiceTriageResourceTest {
         }
         loaded = true;
         Instant eight = at("08:00:00");
-        FakeLedger.HOLDINGS.addAll(List.of(
-                new FakeLedger.Holding("trins", "tri-0", "GPU-T1", "tn1", "Deployment", "tri-chat", "t-tri", eight, null),
-                new FakeLedger.Holding("other", "noisy-0", "GPU-T1", "tn1", "PyTorchJob", "llama-ft", "t-other",
-                        at("09:30:00"), null),
-                new FakeLedger.Holding("trins", "load-0", "GPU-T2", "tn2", "Deployment", "tri-load", "t-tri", eight, null),
-                new FakeLedger.Holding("other", "quiet-0", "GPU-T2", "tn2", "Deployment", "quiet", "t-other",
-                        at("09:00:00"), null),
-                new FakeLedger.Holding("trins", "burn-0", "GPU-T3", "tn3", "Deployment", "tri-burn", "t-tri", eight, null)));
-        for (int m = 0; m < 90; m++) {
-            Instant minute = at("09:00:00").plus(Duration.ofMinutes(m));
-            if (!minute.isBefore(at("09:30:00"))) {
-                FakeLedger.USAGE.add(new FakeLedger.Usage("GPU-T1", "CONTAINER", "other/noisy-0/trainer", "DRAM_ACTIVE",
-                        minute, minute.isBefore(at("10:07:00")) ? 0.2 : 0.9));
-            }
-            FakeLedger.USAGE.add(new FakeLedger.Usage("GPU-T2", "CONTAINER", "other/quiet-0/server", "DRAM_ACTIVE",
-                    minute, 0.2));
+        LedgerStandIn.reset();
+        LedgerStandIn.heldThroughout(List.of(
+                new LedgerStandIn.Unit("trins", "tri-0", "GPU-T1", "tn1", "Deployment", "tri-chat", "t-tri", eight),
+                new LedgerStandIn.Unit("other", "noisy-0", "GPU-T1", "tn1", "PyTorchJob", "llama-ft", "t-other",
+                        at("09:30:00")).arrivingInTheWindow(),
+                new LedgerStandIn.Unit("trins", "load-0", "GPU-T2", "tn2", "Deployment", "tri-load", "t-tri", eight),
+                new LedgerStandIn.Unit("other", "quiet-0", "GPU-T2", "tn2", "Deployment", "quiet", "t-other",
+                        at("09:00:00")),
+                new LedgerStandIn.Unit("trins", "burn-0", "GPU-T3", "tn3", "Deployment", "tri-burn", "t-tri", eight)));
+        // the curves around each spell: the neighbours' own DRAM activity, none measured on GPU-T3
+        List<Map<String, Object>> noisy = new ArrayList<>();
+        List<Map<String, Object>> quiet = new ArrayList<>();
+        for (int m = 0; m < 30; m++) {
+            Instant minute = at("10:00:00").plus(Duration.ofMinutes(m));
+            noisy.add(LedgerShapes.point("CONTAINER", "other/noisy-0/trainer", "DRAM_ACTIVE", minute,
+                    minute.isBefore(at("10:07:00")) ? 0.2 : 0.9));
+            quiet.add(LedgerShapes.point("CONTAINER", "other/quiet-0/server", "DRAM_ACTIVE", minute, 0.2));
         }
-        FakeLedger.CHANGES.add(new FakeLedger.BookChange("drv-tn1", at("09:45:00"), "c1", "tn1", "DRIVER_VERSION",
-                "nvidia", "550.54.15", "560.35.03"));
-        FakeLedger.CHANGES.add(new FakeLedger.BookChange("old-tn1", at("09:45:00").minus(Duration.ofDays(2)), "c1", "tn1",
-                "NODE_LABEL", "example.com/rev", "r0", "r1"));
+        LedgerStandIn.usage(at("10:00:00"), at("10:30:00"), Map.of("GPU-T1", noisy));
+        LedgerStandIn.usage(at("10:00:00"), at("10:30:00"), Map.of("GPU-T2", quiet));
+        LedgerStandIn.usage(at("10:00:00"), at("10:20:00"), Map.of("GPU-T3", List.of()));
+        // the change book in the day before each instant asked: tn1's driver at 09:45 (its label of two days before is
+        // older than that), nothing on tn2 and tn3
+        Map<String, Object> driver = LedgerShapes.change("drv-tn1", at("09:45:00"), "c1", "tn1", "DRIVER_VERSION",
+                "nvidia", "550.54.15", "560.35.03");
+        LedgerStandIn.changesInAnyOrder(List.of(book("tn1", "10:10:00", driver), book("tn2", "10:10:00")));
+        LedgerStandIn.changes(List.of(book("tn1", "10:15:30", driver)));
+        LedgerStandIn.changes(List.of(book("tn2", "10:15:30")));
+        LedgerStandIn.changes(List.of(book("tn3", "10:20:30")));
 
         List<String> lines = new ArrayList<>();
         for (int m = 0; m < 80; m++) {
@@ -97,6 +105,13 @@ class ServiceTriageResourceTest {
                 .post("/api/v1/ingest/latency").then().statusCode(200);
         given().queryParam("from", at("09:00:00").toString()).queryParam("to", at("10:30:00").toString())
                 .post("/api/v1/jitter-events/detections").then().statusCode(200);
+    }
+
+    /** A node's changes in the day before the instant, as a bulk read's scope answers them. */
+    @SafeVarargs
+    private static Map<String, Object> book(String node, String before, Map<String, Object>... changes) {
+        return LedgerShapes.scope("c1", node, at(before).minus(Duration.ofDays(1)).toString(),
+                at(before).plusNanos(1000).toString(), changes.length, List.of(changes));
     }
 
     private static void requests(List<String> lines, String service, String pod, Instant minute, int n, double ttftMs) {
@@ -114,7 +129,7 @@ class ServiceTriageResourceTest {
     @Test
     void aServiceSlowedByANeighbourWhoseActivityRoseTriagesToInterferenceWithItsEvidence() {
         String events = jitterEvents();
-        int before = FakeLedger.REQUESTS.size();
+        int before = LedgerStandIn.mark();
         JsonPath t = triage("tri-chat", "10:15:30");
         assertEquals(Map.of("kind", "SERVICE", "cluster", "c1", "namespace", "trins", "name", "tri-chat", "tenant", "t-tri"),
                 withoutNulls(t.getMap("subject")));
@@ -146,10 +161,10 @@ class ServiceTriageResourceTest {
         }
         assertNull(t.get("fix"));
         // bulk reads: where its pods ran, the book once, the interference factor's two placements; nothing per item
-        assertEquals(2, FakeLedger.calls("/api/v1/holdings", before));
-        assertEquals(1, FakeLedger.calls("/api/v1/card-holdings", before));
-        assertEquals(1, FakeLedger.calls("/api/v1/changes/bulk", before));
-        assertEquals(0, FakeLedger.calls("/api/v1/usage/series", before), "the event's stored evidence names the neighbour");
+        assertEquals(2, LedgerStandIn.since(before, "/api/v1/holdings").size());
+        assertEquals(1, LedgerStandIn.since(before, "/api/v1/card-holdings").size());
+        assertEquals(1, LedgerStandIn.since(before, "/api/v1/changes/bulk").size());
+        assertEquals(0, LedgerStandIn.since(before, "/api/v1/usage/series").size(), "the event's stored evidence names the neighbour");
         assertEquals(events, jitterEvents(), "a triage writes nothing");
     }
 
@@ -169,7 +184,7 @@ class ServiceTriageResourceTest {
 
     @Test
     void aBurningSloWithoutAJitterEventIsReadFromItsFirstBadMinuteWithTheNeighboursAskedOfTheLedger() {
-        int before = FakeLedger.REQUESTS.size();
+        int before = LedgerStandIn.mark();
         JsonPath t = triage("tri-burn", "10:20:30");
         assertEquals("PERFORMANCE", t.getString("symptom"));
         assertEquals("own-load", t.getString("cause"));
@@ -181,7 +196,7 @@ class ServiceTriageResourceTest {
                 + " bad minute of a burning SLO in the look-back)"), t.getList("checked").toString());
         assertTrue(t.getString("alternatives.find { it.cause == 'neighbour-interference' }.ruledOutBy")
                 .startsWith("no other pod held its cards"));
-        assertEquals(1, FakeLedger.calls("/api/v1/usage/series", before), "its cards' curves, in one read");
+        assertEquals(1, LedgerStandIn.since(before, "/api/v1/usage/series").size(), "its cards' curves, in one read");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package io.gpumeter.slo.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -22,6 +23,7 @@ import java.util.Map;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasSize;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -311,6 +313,11 @@ class ServicesInNamespacesResourceTest {
             assertEquals("selector.namespace", states.getString("find { it.slo.name == 'legacy-chat' }.problem.field"));
             assertEquals(17, states.getLong("find { it.slo.name == 'b-chat-ttft' }.status.goodEvents"));
             assertFalse(states.getMap("find { it.slo.name == 'b-chat-ttft' }").containsKey("problem"));
+            // the console's SLOs page reads the states with their burn-down: one it cannot evaluate says why, and has none
+            String burnDown = window(SHARED).queryParam("budgetPoints", "3").get("/api/v1/slo-states").then().statusCode(200)
+                    .body("find { it.slo.name == 'legacy-chat' }.problem.field", equalTo("selector.namespace"))
+                    .body("find { it.slo.name == 'b-chat-ttft' }.budgetLeft", hasSize(3)).extract().asString();
+            Contract.record("slo", "slo-states-burn-down", burnDown);
             // jitter detection skips it there rather than merge the namespaces
             JsonPath detection = window(SHARED).post("/api/v1/jitter-events/detections").then().statusCode(200)
                     .extract().jsonPath();

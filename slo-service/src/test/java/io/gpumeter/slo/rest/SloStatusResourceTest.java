@@ -77,6 +77,7 @@ class SloStatusResourceTest {
         assertEquals(30, s.getLong("totalEvents"));
         assertEquals(23, s.getLong("goodEvents"));
         assertDecimal("0.766667", s, "attainment");
+        assertEquals(false, s.getBoolean("meetsTarget"), "under its target of 0.9");
         // 0.1 x 30 = 3 bad allowed, 7 spent: 1 - 7/3
         assertDecimal("3", s, "errorBudget.allowedBad");
         assertDecimal("-1.333333", s, "errorBudget.remaining");
@@ -119,6 +120,7 @@ class SloStatusResourceTest {
         assertEquals("NO_DATA", s.getString("state"));
         assertEquals(0, s.getLong("totalEvents"));
         assertNull(s.getString("attainment"));
+        assertNull(s.get("meetsTarget"), "no events, nothing to judge");
     }
 
     @Test

@@ -235,6 +235,7 @@ class TenantSloResourceTest {
         assertEquals(100, ask.getLong("totalEvents"));
         assertEquals(70, ask.getLong("goodEvents"));
         assertDecimal("0.7", ask, "attainment");
+        assertEquals(false, ask.getBoolean("meetsTarget"), "0.7 is under its target of 0.9");
         assertEquals(21, ask.getLong("selection.podMinutes"));
         assertEquals(10, ask.getLong("selection.tenantPodMinutes"));
 
@@ -243,6 +244,7 @@ class TenantSloResourceTest {
         assertEquals(50, web.getLong("totalEvents"));
         assertEquals(48, web.getLong("goodEvents"));
         assertDecimal("0.96", web, "attainment");
+        assertEquals(true, web.getBoolean("meetsTarget"), "0.96 is over its target of 0.9");
         assertEquals("acme-web", web.getString("namespace"));
         assertEquals(10, web.getLong("selection.podMinutes"));
 

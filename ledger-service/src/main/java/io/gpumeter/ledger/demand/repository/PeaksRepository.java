@@ -58,7 +58,10 @@ public class PeaksRepository {
                                             WHERE s.cluster = r.cluster AND s.pod_uid = r.pod_uid) a
                         CROSS JOIN LATERAL (SELECT least(coalesce(a.since, r.until, $3), coalesce(r.until, $3), $3) AS wait_to) w
                         WHERE r.requested_at < $2 AND r.requested_at < $3 AND w.wait_to > $1 AND w.wait_to > r.requested_at
-                          AND ($4::text IS NULL OR r.cluster = $4)""")
+                          AND ($4::text IS NULL OR r.cluster = $4)
+                          -- implied by the wait ending after the window starts (it ends by the request's end), but tested before the
+                          -- lateral look-up, so that the requests over before the window are not each looked up
+                          AND coalesce(r.until, $3) > $1""")
                 .execute(Tuple.of(offset(window.start()), offset(window.end()), offset(cap), cluster))
                 .map(rows -> {
                     List<PendingPod> out = new ArrayList<>();

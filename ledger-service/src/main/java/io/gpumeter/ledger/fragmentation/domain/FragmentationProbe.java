@@ -11,7 +11,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.function.Function;
 
 /** Probes free GPU memory with typical request shapes, and free MIG slices with typical profiles. */
@@ -37,7 +36,7 @@ public final class FragmentationProbe {
 
     /** The card {@link #place} puts each unit on, in the order of {@code units}; null for a unit that fits nowhere. */
     public static List<ProbeCard> placements(Collection<ProbeCard> cards, List<HeldUnit> units) {
-        Room[] where = new Room[units.size()];
+        CardRoom[] where = new CardRoom[units.size()];
         held(cards, units, where);
         return Arrays.stream(where).map(r -> r == null ? null : r.card).toList();
     }
@@ -49,9 +48,9 @@ public final class FragmentationProbe {
     public List<RequestRoom> rooms(Collection<ProbeCard> cards, Collection<HeldUnit> units,
                                    Function<ProbeCard, List<HeldUnit>> requests) {
         List<RequestRoom> out = new ArrayList<>();
-        for (Room placed : held(cards, units, null)) {
+        for (CardRoom placed : held(cards, units, null)) {
             for (HeldUnit request : requests.apply(placed.card)) {
-                out.add(new RequestRoom(placed.card, request, fit(new Room(placed.card), request),
+                out.add(new RequestRoom(placed.card, request, fit(new CardRoom(placed.card), request),
                         fit(placed.copy(), request)));
             }
         }
@@ -59,7 +58,7 @@ public final class FragmentationProbe {
     }
 
     /** Holds units like {@code request} on the card until one no longer fits (or past any card's room); how many did. */
-    private static int fit(Room room, HeldUnit request) {
+    private static int fit(CardRoom room, HeldUnit request) {
         int n = 0;
         while (n < RequestRoom.MOST_UNITS && room.canHold(request)) {
             room.hold(request);
@@ -69,13 +68,13 @@ public final class FragmentationProbe {
     }
 
     /** @param where when given, receives the room each unit went to, by the unit's position */
-    private static List<Room> held(Collection<ProbeCard> cards, Collection<HeldUnit> units, Room[] where) {
-        Map<String, Room> byUuid = new LinkedHashMap<>();
-        Map<String, List<Room>> byNode = new LinkedHashMap<>();
+    private static List<CardRoom> held(Collection<ProbeCard> cards, Collection<HeldUnit> units, CardRoom[] where) {
+        Map<String, CardRoom> byUuid = new LinkedHashMap<>();
+        Map<String, List<CardRoom>> byNode = new LinkedHashMap<>();
         cards.stream()
                 .sorted(Comparator.comparing(ProbeCard::cluster).thenComparing(ProbeCard::node).thenComparing(ProbeCard::uuid))
                 .forEach(c -> {
-                    Room room = new Room(c);
+                    CardRoom room = new CardRoom(c);
                     byUuid.put(c.cluster() + "/" + c.uuid(), room);
                     byNode.computeIfAbsent(c.cluster() + "/" + c.node(), k -> new ArrayList<>()).add(room);
                 });
@@ -83,7 +82,7 @@ public final class FragmentationProbe {
         List<Integer> unnamed = new ArrayList<>();
         for (int i = 0; i < held.size(); i++) {
             HeldUnit u = held.get(i);
-            Room room = u.gpuUuid() == null ? null : byUuid.get(u.cluster() + "/" + u.gpuUuid());
+            CardRoom room = u.gpuUuid() == null ? null : byUuid.get(u.cluster() + "/" + u.gpuUuid());
             if (room == null) {
                 unnamed.add(i);
             } else {
@@ -102,7 +101,7 @@ public final class FragmentationProbe {
         return new ArrayList<>(byUuid.values());
     }
 
-    private static void placed(Room[] where, int unit, Room room) {
+    private static void placed(CardRoom[] where, int unit, CardRoom room) {
         if (where != null) {
             where[unit] = room;
         }
@@ -133,7 +132,7 @@ public final class FragmentationProbe {
                 new Fragmentation.Mig(migCards.size(), freeSlices, strandedSlices, ratio(strandedSlices, freeSlices)));
     }
 
-    private CardState state(Room r) {
+    private CardState state(CardRoom r) {
         ProbeCard c = r.card;
         if (c.mig() != null) {
             return migState(r);
@@ -152,7 +151,7 @@ public final class FragmentationProbe {
      * instance has the node's profile, so free instances strand when no profile fits in one, and slices left over
      * after the last whole instance always strand.
      */
-    private CardState migState(Room r) {
+    private CardState migState(CardRoom r) {
         ProbeCard.MigLayout layout = r.card.mig();
         if (r.whole || r.shared > 0 || r.vgpus > 0) {
             return new CardState(r.card, 0, false, 0, 0);
@@ -196,84 +195,5 @@ public final class FragmentationProbe {
     private static BigDecimal ratio(long part, long whole) {
         return whole == 0 ? null
                 : BigDecimal.valueOf(part).divide(BigDecimal.valueOf(whole), 6, RoundingMode.HALF_EVEN).stripTrailingZeros();
-    }
-
-    /** What the held units take of one card. */
-    private static final class Room {
-        final ProbeCard card;
-        boolean whole;
-        int shared;
-        int vgpus;
-        long memory;
-        int cores;
-        int migInstances;
-        int migSlices;
-
-        Room(ProbeCard card) {
-            this.card = card;
-        }
-
-        Room copy() {
-            Room c = new Room(card);
-            c.whole = whole;
-            c.shared = shared;
-            c.vgpus = vgpus;
-            c.memory = memory;
-            c.cores = cores;
-            c.migInstances = migInstances;
-            c.migSlices = migSlices;
-            return c;
-        }
-
-        boolean untouched() {
-            return !whole && shared == 0 && vgpus == 0 && migInstances == 0;
-        }
-
-        boolean canHold(HeldUnit u) {
-            boolean mig = card.mig() != null;
-            return switch (u.kind()) {
-                case WHOLE -> !mig && untouched();
-                case SHARED -> !mig && !whole && vgpus == 0 && shared < Math.max(1, card.replicas());
-                case VGPU -> !mig && !whole && shared == 0 && card.memoryMib() - memory >= u.memoryMib()
-                        && (u.cores() == 0 || cores + u.cores() <= card.cores())
-                        && (card.slots() == 0 || vgpus < card.slots());
-                case MIG -> mig && profile(u).map(p -> migRoom(p)).orElse(false);
-            };
-        }
-
-        private boolean migRoom(MigProfile p) {
-            ProbeCard.MigLayout layout = card.mig();
-            if (whole || shared > 0 || vgpus > 0) {
-                return false;
-            }
-            if (layout.fixed() != null) {
-                return fitsIn(p, layout.fixed()) && migInstances < layout.slices() / layout.fixed().gpuInstanceSlices();
-            }
-            return migSlices + p.gpuInstanceSlices() <= layout.slices();
-        }
-
-        void hold(HeldUnit u) {
-            switch (u.kind()) {
-                case WHOLE -> whole = true;
-                case SHARED -> shared++;
-                case VGPU -> {
-                    vgpus++;
-                    memory += u.memoryMib();
-                    cores += u.cores();
-                }
-                case MIG -> {
-                    migInstances++;
-                    migSlices += profile(u).map(MigProfile::gpuInstanceSlices).orElse(1);
-                }
-            }
-        }
-
-        private static Optional<MigProfile> profile(HeldUnit u) {
-            try {
-                return u.migProfile() == null ? Optional.empty() : Optional.of(MigProfile.parse(u.migProfile()));
-            } catch (IllegalArgumentException e) {
-                return Optional.empty();
-            }
-        }
     }
 }

@@ -1,13 +1,12 @@
 package io.gpumeter.ledger.governance.domain;
 
-import io.gpumeter.common.triage.PendingReason;
-
 import io.gpumeter.common.fact.ContainerState;
 import io.gpumeter.common.fact.ContainerStatusFact;
 import io.gpumeter.common.fact.EventFact;
 import io.gpumeter.common.fact.NotScheduled;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.WatchEventType;
+import io.gpumeter.common.triage.PendingReason;
 
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,7 +14,6 @@ import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -26,9 +24,6 @@ import java.util.function.Function;
  */
 public final class PodTrail {
 
-    static final Set<String> HAMI_RESOURCES = Set.of("nvidia.com/gpumem", "nvidia.com/gpumem-percentage", "nvidia.com/gpucores");
-    static final Set<String> HAMI_SCHEDULERS = Set.of("hami-scheduler", "volcano");
-    static final String HAMI_CORES = "nvidia.com/gpucores";
     /** The PodScheduled reason of a pod a scheduling gate holds back (Kueue's, until its Workload is admitted). */
     public static final String GATED = "SchedulingGated";
 
@@ -90,27 +85,9 @@ public final class PodTrail {
         return scheduled == null ? List.of() : List.of(new WaitEpisode(keys(), createdAt(), scheduled, scheduled, false));
     }
 
-    /** Problems of the request itself, from the newest version. */
+    /** Problems of the request itself, from the newest version ({@link RequestChecks}). */
     public List<Finding> findings() {
-        List<Finding> findings = new ArrayList<>();
-        Map<String, Long> asks = latest.gpuResources();
-        String scheduler = keys().scheduler();
-        List<String> hami = asks.keySet().stream().filter(HAMI_RESOURCES::contains).sorted().toList();
-        if (!hami.isEmpty() && !HAMI_SCHEDULERS.contains(scheduler)) {
-            findings.add(new Finding(PendingReason.WRONG_SCHEDULER, "requests " + String.join(", ", hami)
-                    + " but spec.schedulerName is '" + scheduler + "', not hami-scheduler: HAMi did not take the pod,"
-                    + " so no scheduler honours the vGPU request"));
-        }
-        if (asks.containsKey("nvidia.com/gpumem") && asks.containsKey("nvidia.com/gpumem-percentage")) {
-            findings.add(new Finding(PendingReason.GPUMEM_CONFLICT,
-                    "requests nvidia.com/gpumem together with nvidia.com/gpumem-percentage; HAMi accepts only one of them"));
-        }
-        Long cores = asks.get(HAMI_CORES);
-        if (cores != null && cores > 100) {
-            findings.add(new Finding(PendingReason.INVALID_REQUEST, "requests " + HAMI_CORES + "=" + cores
-                    + ", a share of one card's cores in percent: more than 100 is a share no card has"));
-        }
-        return findings;
+        return RequestChecks.of(latest.gpuResources(), keys().scheduler());
     }
 
     /** The newest version's PodScheduled=False condition while the pod is not scheduled, or null. */

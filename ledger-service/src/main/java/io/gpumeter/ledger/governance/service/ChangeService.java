@@ -13,7 +13,8 @@ import io.gpumeter.ledger.governance.domain.XidCatalog;
 import io.gpumeter.ledger.governance.repository.ChangeRepository.Scope;
 import io.gpumeter.ledger.governance.repository.ChangeRepository.ScopeChanges;
 import io.gpumeter.ledger.governance.repository.ChangeRepository;
-import io.gpumeter.ledger.governance.repository.IncidentRepository.NodeHours;
+import io.gpumeter.ledger.governance.repository.FailureExposureRepository;
+import io.gpumeter.ledger.governance.repository.FailureExposureRepository.NodeHours;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
 import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.smallrye.mutiny.Uni;
@@ -37,12 +38,15 @@ public class ChangeService {
 
     private final ChangeRepository changes;
     private final IncidentRepository incidents;
+    private final FailureExposureRepository exposure;
     private final Clock clock;
     private final Duration impactWindow;
 
-    public ChangeService(ChangeRepository changes, IncidentRepository incidents, Clock clock, LedgerConfig config) {
+    public ChangeService(ChangeRepository changes, IncidentRepository incidents, FailureExposureRepository exposure,
+                         Clock clock, LedgerConfig config) {
         this.changes = changes;
         this.incidents = incidents;
+        this.exposure = exposure;
         this.clock = clock;
         this.impactWindow = config.changes().impactWindow();
     }
@@ -121,7 +125,7 @@ public class ChangeService {
             return Uni.createFrom().item(new Side(from, to, BigDecimal.ZERO, 0, 0, null, null, null, List.of(), Map.of()));
         }
         return incidents.startedOn(from, to, cluster, nodes)
-                .chain(found -> incidents.hoursOn(from, to, clock.instant(), cluster, nodes)
+                .chain(found -> exposure.hoursOn(from, to, clock.instant(), cluster, nodes)
                         .map(hours -> side(from, to, found, hours)));
     }
 

@@ -6,6 +6,7 @@ import io.gpumeter.common.problem.Params;
 import io.gpumeter.common.problem.Window;
 import io.gpumeter.ledger.governance.domain.FailureRow;
 import io.gpumeter.ledger.governance.domain.Incident;
+import io.gpumeter.ledger.governance.repository.FailureExposureRepository;
 import io.gpumeter.ledger.governance.repository.IncidentRepository.StoredIncident;
 import io.gpumeter.ledger.governance.repository.IncidentRepository;
 import io.smallrye.mutiny.Uni;
@@ -47,12 +48,15 @@ public class FailureService {
     }
 
     private final IncidentRepository incidents;
+    private final FailureExposureRepository exposure;
     private final TenantResolver tenants;
     private final Clock clock;
 
-    public FailureService(IncidentRepository incidents, TenantResolver tenants, Clock clock) {
+    public FailureService(IncidentRepository incidents, FailureExposureRepository exposure, TenantResolver tenants,
+                          Clock clock) {
         this.clock = clock;
         this.incidents = incidents;
+        this.exposure = exposure;
         this.tenants = tenants;
     }
 
@@ -61,8 +65,8 @@ public class FailureService {
         QueueWaitService.window(from, to);
         Instant now = clock.instant();
         return incidents.startedIn(from, to, cluster).chain(found -> keyed(found, group)
-                .chain(keyed -> incidents.gpuHours(from, to, now, cluster, group.column)
-                        .chain(hours -> incidents.podStarts(from, to, cluster, group.column)
+                .chain(keyed -> exposure.gpuHours(from, to, now, cluster, group.column)
+                        .chain(hours -> exposure.podStarts(from, to, cluster, group.column)
                                 .map(starts -> rows(keyed, hours, starts, group)))));
     }
 
@@ -130,8 +134,8 @@ public class FailureService {
             // A failure of the node rather than of one card (a MIG reconfiguration, a kernel OOM no pod accounts for)
             // concerns every tenant on the node.
             boolean wholeNode = i.gpuUuid() == null && !"gpu".equals(i.scope());
-            chain = chain.chain(() -> (wholeNode ? incidents.tenantsOnNode(s.cluster(), i.node(), i.startedAt())
-                            : incidents.tenantsOnCard(s.cluster(), i.node(), i.gpuUuid(), i.startedAt()))
+            chain = chain.chain(() -> (wholeNode ? exposure.tenantsOnNode(s.cluster(), i.node(), i.startedAt())
+                            : exposure.tenantsOnCard(s.cluster(), i.node(), i.gpuUuid(), i.startedAt()))
                     .invoke(held -> (held.isEmpty() ? Set.of("unallocated") : held)
                             .forEach(tenant -> out.computeIfAbsent(tenant, k -> new ArrayList<>()).add(i)))
                     .replaceWithVoid());

@@ -4,6 +4,7 @@ import io.gpumeter.common.fact.UsageBatch;
 import io.gpumeter.common.fact.UsagePartial;
 import io.gpumeter.common.fact.UsageSample;
 import io.gpumeter.common.fact.UsageScope;
+import io.gpumeter.ledger.config.GovernanceConfig;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.governance.domain.Incident;
 import io.gpumeter.ledger.governance.domain.MigConsistency;
@@ -55,7 +56,7 @@ public class MigBooks {
     private final IncidentRepository incidents;
     private final SkippedBooks skipped;
     private final Clock clock;
-    private final LedgerConfig.Mig config;
+    private final GovernanceConfig.Mig config;
     private final MigConsistency consistency;
 
     public MigBooks(Pool pool, MigRepository mig, IncidentRepository incidents, SkippedBooks skipped, Clock clock,
@@ -73,7 +74,7 @@ public class MigBooks {
      * The GPU Operator's default layouts with the configured files over them, read once at start: a file that cannot be
      * read or parsed stops the start, naming the file and the layout at fault.
      */
-    static MigLayouts layouts(LedgerConfig.Mig config) {
+    static MigLayouts layouts(GovernanceConfig.Mig config) {
         MigLayouts out = MigLayouts.defaults();
         for (String file : config.layoutFiles().orElse(List.of())) {
             try {

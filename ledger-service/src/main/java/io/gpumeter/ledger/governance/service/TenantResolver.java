@@ -1,6 +1,7 @@
 package io.gpumeter.ledger.governance.service;
 
 import io.gpumeter.common.fact.NamespaceFact;
+import io.gpumeter.ledger.config.AllocationConfig;
 import io.gpumeter.ledger.config.LedgerConfig;
 import io.gpumeter.ledger.history.domain.NamespaceTimeline;
 import io.gpumeter.ledger.repository.FactRepository;
@@ -48,7 +49,7 @@ public class TenantResolver {
         namespacesByCluster.forEach((cluster, names) -> loads.add(
                 pool.withConnection(conn -> facts.namespaceVersions(conn, cluster, names)).map(v -> Map.entry(cluster, v))));
         return Uni.join().all(loads).andFailFast().map(loaded -> {
-            LedgerConfig.Attribution keys = config.attribution();
+            AllocationConfig.Attribution keys = config.attribution();
             Map<String, NamespaceTimeline> timelines = new HashMap<>();
             for (Map.Entry<String, List<NamespaceFact>> e : loaded) {
                 e.getValue().stream().collect(Collectors.groupingBy(NamespaceFact::name)).forEach((name, versions) ->

@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.idle.domain;
 
-import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.config.UsageConfig;
 
 /**
  * The thresholds the host's causes of idle time are decided by ({@code gpumeter.ledger.idle.*}, ADR 22), reported with
@@ -19,7 +19,7 @@ public record IdleCauseThresholds(double cpuLimitShare, double cfsThrottledShare
                                   double diskBytesPerSecond, double networkShare, double networkMinBytesPerSecond,
                                   double hostNetworkTolerance, double hostNetworkDropsPerSecond) {
 
-    public static IdleCauseThresholds of(LedgerConfig.Idle idle) {
+    public static IdleCauseThresholds of(UsageConfig.Idle idle) {
         return new IdleCauseThresholds(idle.cpuLimitShare(), idle.cfsThrottledShare(), idle.ioPressureShare(),
                 idle.diskBytesPerSecond(), idle.networkShare(), idle.networkMinBytesPerSecond(),
                 idle.hostNetworkTolerance(), idle.hostNetworkDropsPerSecond());

@@ -5,7 +5,6 @@ import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.NodeStatusFact;
 import io.gpumeter.common.fact.PodGroupFact;
 import io.gpumeter.common.fact.PodStatusFact;
-import io.gpumeter.common.fact.QueueObjectFact;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.WorkloadFact;
 import io.gpumeter.common.triage.PendingReason;
@@ -102,7 +101,7 @@ public class WaitJudge {
         return out;
     }
 
-    private static Fleet fleetOf(Map<String, Fleet> fleets, String cluster, Instant at) {
+    static Fleet fleetOf(Map<String, Fleet> fleets, String cluster, Instant at) {
         return fleets.getOrDefault(cluster, Fleet.empty(cluster, at));
     }
 
@@ -129,66 +128,15 @@ public class WaitJudge {
         return fleets.chain(f -> facts.podViews(pods, at)
                 .chain(views -> facts.workloads(workloads, at)
                         .chain(wls -> queues(cluster, at, !workloads.isEmpty())
-                                .map(q -> judge(at, items, f, views, wls, q)))));
+                                .map(q -> StoredWaits.judge(at, items, f, views, wls, q)))));
     }
 
     /** The ClusterQueues and positions at {@code at}, read only when some Workload waits. */
-    private Uni<Queues> queues(String cluster, Instant at, boolean needed) {
+    private Uni<KueueQueues> queues(String cluster, Instant at, boolean needed) {
         if (!needed) {
-            return Uni.createFrom().item(new Queues(Map.of(), Map.of()));
+            return Uni.createFrom().item(new KueueQueues(Map.of(), Map.of()));
         }
-        return facts.clusterQueues(cluster, at).chain(cqs -> facts.positions(cluster, at).map(p -> new Queues(cqs, p)));
-    }
-
-    private record Queues(Map<String, QueueObjectFact> clusterQueues, Map<String, WaitFactsRepository.Position> positions) {
-
-        KueueQueue of(String cluster, String namespace, String workload, String clusterQueue, WorkloadFact latest) {
-            WaitFactsRepository.Position position = positions.get(cluster + "|" + namespace + "|" + workload);
-            String cq = clusterQueue != null ? clusterQueue : position == null ? null : position.clusterQueue();
-            return new KueueQueue(cq == null ? null : clusterQueues.get(cluster + "|" + cq),
-                    position == null ? null : position.place(), Waitings.total(latest));
-        }
-    }
-
-    private static Map<String, WaitDiagnosis> judge(Instant at, List<StoredItem> items, Map<String, Fleet> fleets,
-                                                    Map<String, PodStatusFact> views, Map<String, WorkloadFact> workloads,
-                                                    Queues queues) {
-        Map<String, WaitDiagnosis> out = new HashMap<>();
-        Map<String, Map.Entry<String, WaitDiagnosis>> byOwner = new HashMap<>();
-        for (StoredItem i : items) {
-            if (i.source() != QueueSource.KUEUE) {
-                continue;
-            }
-            WorkloadFact latest = workloads.get(i.cluster() + "|" + i.uid());
-            Waiting w = Waitings.ofWorkload(i, latest, queues.of(i.cluster(), i.namespace(), i.name(), i.clusterQueue(), latest));
-            WaitDiagnosis d = PendingTree.diagnose(w, Fleet.empty(i.cluster(), at));
-            out.put(key(i.cluster(), i.source(), i.uid()), d);
-            if (latest != null && latest.owner() != null) {
-                byOwner.put(owner(i.cluster(), i.namespace(), latest.owner().kind(), latest.owner().name()), Map.entry(i.name(), d));
-            }
-        }
-        for (StoredItem i : items) {
-            if (i.source() == QueueSource.KUEUE) {
-                continue;
-            }
-            WaitDiagnosis d;
-            if (i.source() == QueueSource.POD) {
-                PodStatusFact view = views.get(i.cluster() + "|" + i.uid());
-                Waiting w = Waitings.ofPod(i, view);
-                Map.Entry<String, WaitDiagnosis> workload = w.gated() && view != null && view.owner() != null
-                        ? byOwner.get(owner(i.cluster(), i.namespace(), view.owner().kind(), view.owner().name())) : null;
-                d = workload != null ? PendingTree.heldByGate(workload.getValue(), w, workload.getKey())
-                        : PendingTree.diagnose(w, fleetOf(fleets, i.cluster(), at));
-            } else {
-                d = PendingTree.diagnose(Waitings.ofPodGroup(i), Fleet.empty(i.cluster(), at));
-            }
-            out.put(key(i.cluster(), i.source(), i.uid()), d);
-        }
-        return out;
-    }
-
-    private static String owner(String cluster, String namespace, String kind, String name) {
-        return cluster + "|" + namespace + "|" + kind + "|" + name;
+        return facts.clusterQueues(cluster, at).chain(cqs -> facts.positions(cluster, at).map(p -> new KueueQueues(cqs, p)));
     }
 
     // ---- one subject, from its trail as it stood at an instant ----

@@ -208,6 +208,22 @@ class DemandResourceTest {
     }
 
     @Test
+    void aRequestOverBeforeTheWindowIsNotPendingInIt() {
+        // dmd-wait-h asked for 4 H100s from 10:00 on 3 June and was deleted unplaced at 13:00: a window from 12:00
+        // sees its last hour, one from 13:00 none of it.
+        JsonPath lastHour = new JsonPath(given().queryParam("from", "2025-06-03T12:00:00Z").queryParam("to", TO)
+                .queryParam("cluster", CLUSTER).get("/api/v1/demand").then().statusCode(200).extract().asString()).using(BIG);
+        String h = "peaks.find { it.model == '" + H100 + "' }.pending.";
+        assertEquals(1, lastHour.getInt(h + "pods"));
+        assertHours("4", lastHour.get(h + "peakGpus"));
+        assertEquals("2025-06-03T12:00:00Z", lastHour.getString(h + "peakHour"));
+
+        JsonPath after = new JsonPath(given().queryParam("from", "2025-06-03T13:00:00Z").queryParam("to", TO)
+                .queryParam("cluster", CLUSTER).get("/api/v1/demand").then().statusCode(200).extract().asString()).using(BIG);
+        assertEquals(0, after.getInt(h + "pods"));
+    }
+
+    @Test
     void daysAndHoursOfDayAreTheZones() {
         /*
          * Berlin is UTC+2 in June: the window is 2 June 02:00 to 6 June 02:00 local, five local days. chat-a is held

@@ -318,6 +318,7 @@ class ChangeBookResourceTest {
     void pagedLikeEveryList() {
         Response first = changes("limit", "5").extract().response();
         assertEquals("22", first.header("X-Total-Count"));
+        Contract.record("ledger", "changes", first.asString()); // the console's Changes page reads the book a page at a time
         assertEquals(EXPECTED.subList(0, 5), first.jsonPath().<Map<String, Object>>getList("$").stream().map(ChangeBookResourceTest::line).toList());
         assertEquals(EXPECTED.subList(20, 22), book("limit", "5", "offset", "20"));
         given().queryParams(Map.of("from", T.toString(), "to", T.plusSeconds(60).toString(), "limit", "0"))
@@ -366,9 +367,10 @@ class ChangeBookResourceTest {
                 .body("components[0].pod.state", equalTo("CrashLoopBackOff")).body("components[0].pod.restarts", equalTo(3));
         stack(t(Duration.ofMinutes(210)).plusSeconds(30)).body("components[0].pod.state", equalTo("Absent"))
                 .body("components[0].pod.name", nullValue());
-        stack(hours(6).plusSeconds(60)).body("cordoned", equalTo(true))
+        String cordoned = stack(hours(6).plusSeconds(60)).body("cordoned", equalTo(true))
                 .body("taints[0].key", equalTo("node.kubernetes.io/unschedulable"))
-                .body("components[0].pod.name", equalTo("nvdp-2"));
+                .body("components[0].pod.name", equalTo("nvdp-2")).extract().asString();
+        Contract.record("ledger", "gpu-stack", cordoned); // the console's Changes page shows what a node's stack offered
         given().queryParam("cluster", CLUSTER).queryParam("at", hours(12).toString()).get("/api/v1/nodes/gpu-b/gpu-stack")
                 .then().statusCode(200).body("statusAt", nullValue())
                 .body("driverVersions[0].source", equalTo("nvidia-smi")).body("driverVersions[0].version", equalTo("550.54.15"));

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -133,11 +134,12 @@ class GovernanceResourceTest {
 
     @Test
     void queueWaitPerClusterQueueByNearestRank() {
-        get("/api/v1/queue-wait", may("clusterQueue")).statusCode(200)
+        String waits = get("/api/v1/queue-wait", may("clusterQueue")).statusCode(200)
                 .body("$", hasSize(1))
                 .body("[0].key", equalTo("cq-a")).body("[0].count", equalTo(2))
                 .body("[0].p50Seconds", equalTo(300)).body("[0].p95Seconds", equalTo(1200))
-                .body("[0].p99Seconds", equalTo(1200)).body("[0].maxSeconds", equalTo(1200));
+                .body("[0].p99Seconds", equalTo(1200)).body("[0].maxSeconds", equalTo(1200)).extract().asString();
+        Contract.record("ledger", "queue-wait", waits); // the console's Queues page draws the percentiles
         get("/api/v1/queue-wait", may("localQueue")).statusCode(200).body("[0].key", equalTo("research/lq-a"));
         get("/api/v1/queue-wait", may("tenant")).statusCode(200).body("[0].key", equalTo("research")).body("[0].count", equalTo(2));
         get("/api/v1/queue-wait", may("scheduler")).statusCode(200)
@@ -148,24 +150,28 @@ class GovernanceResourceTest {
     void theFixtureWorkloadWaitedTwoHoursTwentyFourMinutesTwentySixSeconds() {
         get("/api/v1/queue-wait", Map.of("from", "2025-03-14T00:00:00Z", "to", "2025-03-15T00:00:00Z", "groupBy", "clusterQueue"))
                 .statusCode(200).body("[0].key", equalTo("gpu-research")).body("[0].p50Seconds", equalTo(8666));
-        get("/api/v1/scheduling-decisions", Map.of("namespace", "research", "workload", "w-fixture")).statusCode(200)
+        String decisions = get("/api/v1/scheduling-decisions", Map.of("namespace", "research", "workload", "w-fixture")).statusCode(200)
                 .body("kind", equalTo("Workload")).body("state", equalTo("ADMITTED"))
                 // the ClusterQueue that admitted it, not cq-a, which its LocalQueue lq-a feeds now
                 .body("queue.clusterQueue", equalTo("gpu-research")).body("queue.localQueue", equalTo("lq-a"))
                 .body("queue.volcanoQueue", nullValue())
                 .body("waits[0].waitSeconds", equalTo(8666))
                 .body("trail.step", equalTo(List.of("created", "quota-reserved", "admitted")))
-                .body("trail[1].detail", containsString("clusterQueue gpu-research"));
+                .body("trail[1].detail", containsString("clusterQueue gpu-research")).extract().asString();
+        Contract.record("ledger", "scheduling-decisions", decisions); // the console's Queues page draws the trail
     }
 
     @Test
     void pendingListsWhatWaitsWithItsClusterQueueAgeAndReason() {
-        get("/api/v1/queue-wait/pending", Map.of("cluster", "gov", "at", "2024-02-01T11:30:00Z")).statusCode(200)
+        String pending = get("/api/v1/queue-wait/pending", Map.of("cluster", "gov", "at", "2024-02-01T11:30:00Z"))
+                .statusCode(200)
                 .body("$", hasSize(1))
                 .body("[0].name", equalTo("w-a3")).body("[0].source", equalTo("kueue"))
                 .body("[0].clusterQueue", equalTo("cq-a")).body("[0].ageSeconds", equalTo(3600))
                 .body("[0].reasonClass", equalTo("quota")).body("[0].rootCauseClass", equalTo("control-plane"))
-                .body("[0].message", containsString("insufficient unused quota"));
+                .body("[0].message", containsString("insufficient unused quota")).extract().asString();
+        // the console's Queues page lists what waits; slo-service's BLOCKED assertions read it
+        Contract.record("ledger", "queue-wait-pending", pending);
         // not admitted yet: its ClusterQueue is the one its LocalQueue feeds
         get("/api/v1/scheduling-decisions", Map.of("namespace", "research", "workload", "w-a3", "cluster", "gov")).statusCode(200)
                 .body("queue.clusterQueue", equalTo("cq-a")).body("queue.localQueue", equalTo("lq-a"));
@@ -197,13 +203,14 @@ class GovernanceResourceTest {
     @Test
     void failuresByCauseWithRateAndMttr() {
         Map<String, String> window = Map.of("from", "2024-02-01T00:00:00Z", "to", "2024-02-02T00:00:00Z", "groupBy", "cause", "cluster", "gov");
-        get("/api/v1/failures", window).statusCode(200).body("$", hasSize(2))
+        String failures = get("/api/v1/failures", window).statusCode(200).body("$", hasSize(2))
                 .body("[0].key", equalTo("gpu-lost")).body("[0].rootCauseClass", equalTo("data-plane"))
                 .body("[0].count", equalTo(1)).body("[0].gpuHours", equalTo(20)).body("[0].podStarts", equalTo(1))
                 .body("[0].ratePer1000GpuHours", equalTo(50)).body("[0].ratePerPodStart", equalTo(1))
                 .body("[0].mttrP50Seconds", equalTo(1800)).body("[0].mttrMeanSeconds", equalTo(1800)).body("[0].open", equalTo(0))
                 .body("[1].key", equalTo("oom")).body("[1].rootCauseClass", equalTo("workload"))
-                .body("[1].mttrP50Seconds", equalTo(60)).body("[1].ratePer1000GpuHours", equalTo(50));
+                .body("[1].mttrP50Seconds", equalTo(60)).body("[1].ratePer1000GpuHours", equalTo(50)).extract().asString();
+        Contract.record("ledger", "failures", failures); // the console's Failures page draws them per cause
         get("/api/v1/failures", Map.of("from", "2024-02-01T00:00:00Z", "to", "2024-02-02T00:00:00Z", "groupBy", "tenant", "cluster", "gov"))
                 .statusCode(200).body("$", hasSize(1)).body("[0].key", equalTo("ml")).body("[0].count", equalTo(2))
                 .body("[0].ratePer1000GpuHours", equalTo(100)).body("[0].mttrP50Seconds", equalTo(60))

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -93,13 +94,15 @@ class PodIncidentsResourceTest {
 
     @Test
     void theIncidentsOfThePodsAskedForThatStartedInTheWindowByStart() {
-        read("2024-04-01T00:00:00Z", "2024-04-01T04:00:00Z", ASKED).statusCode(200)
+        String answer = read("2024-04-01T00:00:00Z", "2024-04-01T04:00:00Z", ASKED).statusCode(200)
                 .body("pod", equalTo(List.of("a-0", "b-0")))
                 .body("namespace", equalTo(List.of("ml", "ml")))
                 .body("cause", equalTo(List.of("oom", "oom")))
                 .body("startedAt", equalTo(List.of("2024-04-01T02:00:00Z", "2024-04-01T03:00:00Z")))
                 .body("recoveredAt", equalTo(List.of("2024-04-01T02:01:00Z", "2024-04-01T03:05:00Z")))
-                .body("repairSeconds", equalTo(List.of(60, 300)));
+                .body("repairSeconds", equalTo(List.of(60, 300))).extract().asString();
+        Contract.record("ledger", "pod-incidents", answer); // slo-service's acceptance runs count their pods' failures
+
         read("2024-04-01T02:30:00Z", "2024-04-01T04:00:00Z", ASKED).statusCode(200)
                 .body("pod", equalTo(List.of("b-0")));
     }

@@ -1,5 +1,6 @@
 package io.gpumeter.ledger.governance.rest;
 
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -140,7 +141,7 @@ class VolcanoJobResourceTest {
 
     @Test
     void perQueueEveryFigureOfTheJobsThatFinishedInTheWindow() {
-        read(Map.of()).statusCode(200).body("$", hasSize(2))
+        String perQueue = read(Map.of()).statusCode(200).body("$", hasSize(2))
                 .body("[0].groupBy", equalTo("queue")).body("[0].key", equalTo("q-nlp"))
                 .body("[0].finished", equalTo(2)).body("[0].states", equalTo(Map.of("Aborted", 1, "Failed", 1)))
                 .body("[0].successRate", equalTo(0)).body("[0].gpuHours", equalTo(1.55f))
@@ -177,7 +178,8 @@ class VolcanoJobResourceTest {
                 .body("[1].jobs[0].waitSeconds", equalTo(10740)).body("[1].jobs[0].tenant", equalTo("umbrella"))
                 // the batch/v1 Job of the same name is not counted
                 .body("[1].jobs[1].gpuHours", equalTo(12)).body("[1].jobs[1].pods", equalTo(2))
-                .body("[1].jobs[1].waitSeconds", equalTo(600)).body("[1].jobs[1].state", equalTo("Completed"));
+                .body("[1].jobs[1].waitSeconds", equalTo(600)).body("[1].jobs[1].state", equalTo("Completed")).extract().asString();
+        Contract.record("ledger", "volcano-jobs", perQueue); // the console's Queues page lists each queue's jobs
     }
 
     @Test

@@ -1,6 +1,6 @@
 package io.gpumeter.ledger.governance.service;
 
-import io.gpumeter.ledger.config.LedgerConfig;
+import io.gpumeter.ledger.config.GovernanceConfig;
 import io.gpumeter.ledger.governance.domain.MigLayouts;
 import org.junit.jupiter.api.Test;
 
@@ -19,8 +19,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The layout files gpumeter.ledger.mig.layout-files names are read over the GPU Operator's defaults, or stop the start. */
 class MigLayoutFilesTest {
 
-    static LedgerConfig.Mig files(List<String> paths) {
-        return new LedgerConfig.Mig() {
+    static GovernanceConfig.Mig files(List<String> paths) {
+        return new GovernanceConfig.Mig() {
             @Override
             public Duration grace() {
                 return Duration.ofMinutes(10);

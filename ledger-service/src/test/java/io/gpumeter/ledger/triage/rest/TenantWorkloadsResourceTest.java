@@ -15,6 +15,7 @@ import io.gpumeter.common.fact.PodPlacement;
 import io.gpumeter.common.fact.PodStatusFact;
 import io.gpumeter.common.fact.StackPodFact;
 import io.gpumeter.common.fact.WatchEventType;
+import io.gpumeter.common.testing.Contract;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
@@ -169,7 +170,7 @@ class TenantWorkloadsResourceTest {
 
     @Test
     void aTenantSeesWhatEachOfItsWorkloadsHoldsOrWhyItWaitsAndNothingOfAnothers() {
-        given().queryParam("cluster", "tw").queryParam("at", AT).get("/api/v1/tenants/acme/workloads").then().statusCode(200)
+        String acme = given().queryParam("cluster", "tw").queryParam("at", AT).get("/api/v1/tenants/acme/workloads").then().statusCode(200)
                 .body("$", hasSize(3))
                 .body("name", equalTo(List.of("waiter", "wl-1", "train")))
                 .body("kind", equalTo(List.of("POD", "WORKLOAD", "POD")))
@@ -184,7 +185,8 @@ class TenantWorkloadsResourceTest {
                 .body("[2].units[0].gpuUuid", equalTo("GPU-TW1")).body("[2].units[0].kind", equalTo("VGPU"))
                 .body("[2].units[0].memoryMib", equalTo(8192)).body("[2].units[0].cores", equalTo(30))
                 .body("[2].since", equalTo("2026-04-02T09:00:00Z"))
-                .body("[2].triage", equalTo("namespace=team-a&pod=train&cluster=tw"));
+                .body("[2].triage", equalTo("namespace=team-a&pod=train&cluster=tw")).extract().asString();
+        Contract.record("ledger", "tenant-workloads", acme); // the console's Workloads page lists them
         given().queryParam("cluster", "tw").queryParam("at", AT).get("/api/v1/tenants/globex/workloads").then().statusCode(200)
                 .body("name", equalTo(List.of("other"))).body("[0].state", equalTo("HOLDING"));
     }
