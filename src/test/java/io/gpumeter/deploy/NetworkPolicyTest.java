@@ -100,7 +100,7 @@ class NetworkPolicyTest {
     }
 
     @ParameterizedTest(name = "k8s/{0}")
-    @ValueSource(strings = {"overlays/dev", "overlays/prod"})
+    @ValueSource(strings = {"overlays/dev", "overlays/prod", "examples/prod-scrape-shards"})
     void onlyTheDesignedCallsAreAllowed(String dir) {
         Manifests m = Manifests.of(dir);
         String namespace = m.kind("Namespace").get(0).getMetadata().getName();
@@ -124,6 +124,9 @@ class NetworkPolicyTest {
             }
         }
         Set<String> expected = designedCalls(inClusterDatabase);
+        if (gpumeterPods.contains("collector-scraper")) {
+            expected.addAll(scraperCalls(expected));
+        }
         Set<String> dns = new TreeSet<>();
         for (String pod : gpumeterPods) {
             dns.add(pod + " -> kube-dns:53");
@@ -237,6 +240,21 @@ class NetworkPolicyTest {
         }
         assertEquals(4, mcpUrls, "the MCP server knows where each service its tools read is");
         assertTrue(urls >= 6, "service URLs found: " + urls);
+    }
+
+    /**
+     * k8s/components/scrape-shards: a scraper is a collector under the collector's policy, so it makes and takes the
+     * collector's calls, but for slo-service's, which receives only what the Deployment pulls (latency, engines), and
+     * the console's, which reads the Deployment's API through its Service.
+     */
+    private static Set<String> scraperCalls(Set<String> designed) {
+        Set<String> calls = new TreeSet<>();
+        for (String call : designed) {
+            if (call.contains("collector-service") && !call.contains("slo-service") && !call.startsWith("console ")) {
+                calls.add(call.replace("collector-service", "collector-scraper"));
+            }
+        }
+        return calls;
     }
 
     /** gpumeter's own pods, from the rendered workloads, and the outsiders. */
