@@ -1,6 +1,7 @@
 package io.gpumeter.bench;
 
 import io.gpumeter.common.fact.FactBatch;
+import io.gpumeter.common.fact.GovernanceBatch;
 import io.gpumeter.common.fact.NamespaceFact;
 import io.gpumeter.common.fact.NodeFact;
 import io.gpumeter.common.fact.Owner;
@@ -36,12 +37,14 @@ final class FleetMonth {
     private final Instant start;
     private final Instant end;
     private final SplittableRandom random;
+    private final long seed;
     private final List<String> hamiUuids = new ArrayList<>();
     private final int maxHoldMinutes;
     private final int maxGapMinutes;
     private final String prefix;
     private long revision = 1;
     private long pods;
+    private QueuedWorkloads queued;
 
     FleetMonth(int gpus, Instant start, Instant end, long seed) {
         this(gpus, start, end, seed, 1.0);
@@ -61,6 +64,7 @@ final class FleetMonth {
         this.start = start;
         this.end = end;
         this.random = new SplittableRandom(seed);
+        this.seed = seed;
         this.maxHoldMinutes = Math.max(2, (int) Math.round(MAX_HOLD_MINUTES * scale));
         this.maxGapMinutes = Math.max(1, (int) Math.round(MAX_GAP_MINUTES * scale));
     }
@@ -96,6 +100,22 @@ final class FleetMonth {
     /** Emits the whole month in batches of about {@code batchSize} facts. */
     void emit(int batchSize, Consumer<FactBatch> sink) {
         emit(CLUSTER, batchSize, sink);
+    }
+
+    /**
+     * Emits the whole month with the Kueue Workloads of its HAMi pool's pods ({@link QueuedWorkloads}, queued up to
+     * a slot's longest gap), each batch's workloads to {@code governance} after its pods to {@code sink}.
+     */
+    void emit(int batchSize, Consumer<FactBatch> sink, Consumer<GovernanceBatch> governance) {
+        queued = new QueuedWorkloads(seed + 1, Duration.ofMinutes(maxGapMinutes));
+        try {
+            emit(CLUSTER, batchSize, batch -> {
+                sink.accept(batch);
+                governance.accept(GovernanceBatch.of(batch.cluster(), queued.drain()));
+            });
+        } finally {
+            queued = null;
+        }
     }
 
     /** Emits the whole month as facts of {@code cluster}, in batches of about {@code batchSize} facts. */
@@ -169,6 +189,9 @@ final class FleetMonth {
                 resources = Map.of("nvidia.com/mig-3g.40gb", 1L);
             }
             Owner owner = new Owner("Job", "job-" + pods);
+            if (pool == 0 && queued != null) {
+                queued.admitted(uid, ns, owner, t);
+            }
             out.add(bound(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, t, t, t, node, "Running",
                     "default-scheduler", false, null, null, owner, Map.of(), resources, vgpus)));
             if (finished.isBefore(end)) {

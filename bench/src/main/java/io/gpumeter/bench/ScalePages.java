@@ -29,8 +29,9 @@ final class ScalePages {
         FleetMonth fleet = new FleetMonth(gpus, MONTH_START, MONTH_END, 42, scale);
         FactPoster poster = new FactPoster(suite.url(Service.LEDGER), "Bearer " + suite.adminToken());
         long t0 = System.nanoTime();
-        fleet.emit(20_000, poster::post);
-        System.out.printf("loaded a month of %,d GPUs: %,d pods in %.0f s%n", gpus, fleet.pods(), (System.nanoTime() - t0) / 1e9);
+        fleet.emit(20_000, poster::post, poster::post);
+        System.out.printf("loaded a month of %,d GPUs: %,d pods, the HAMi pool's queued in Kueue, in %.0f s%n", gpus,
+                fleet.pods(), (System.nanoTime() - t0) / 1e9);
         return new ScalePages(fleet);
     }
 
@@ -47,6 +48,7 @@ final class ScalePages {
         pages.put("slos", "/slos?window=6h&to=" + AT);
         pages.put("idle", "/idle?" + week + "&groupBy=tenant");
         pages.put("queues", "/queues?" + week + "&groupBy=clusterQueue");
+        pages.put("queues-local", "/queues?" + week + "&groupBy=localQueue");
         pages.put("failures", "/failures?" + week + "&groupBy=cause");
         pages.put("jitter", "/jitter?window=6h&to=" + AT);
         pages.put("capacity", "/capacity");
