@@ -174,7 +174,8 @@ final class FleetMonth {
             Duration held = Duration.ofMinutes(random.nextInt(1, maxHoldMinutes));
             Instant finished = t.plus(held);
             int tenant = random.nextInt(TENANTS);
-            String ns = namespace(tenant, random.nextInt(3));
+            int team = random.nextInt(3);
+            String ns = namespace(tenant, team);
             String uid = prefix + "pod-" + (++pods);
             Map<String, Long> resources;
             List<VgpuGrant> vgpus = List.of();
@@ -190,7 +191,7 @@ final class FleetMonth {
             }
             Owner owner = new Owner("Job", "job-" + pods);
             if (pool == 0 && queued != null) {
-                queued.admitted(uid, ns, owner, t);
+                queued.admitted(uid, ns, "team-" + team, owner, t);
             }
             out.add(bound(new PodFact(uid, ns, "p-" + pods, rv(), WatchEventType.MODIFIED, t, t, t, node, "Running",
                     "default-scheduler", false, null, null, owner, Map.of(), resources, vgpus)));
