@@ -6,6 +6,7 @@ import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.hours.domain.GpuHours;
 import io.gpumeter.ledger.hours.domain.GroupDimension;
 import io.gpumeter.ledger.hours.domain.TimeBucket;
+import io.gpumeter.ledger.hours.domain.UsedHours;
 import io.gpumeter.ledger.repository.AllocationRepository;
 import io.gpumeter.ledger.repository.IdleEnergyRepository;
 import io.gpumeter.ledger.repository.UsedHoursRepository;
@@ -64,15 +65,19 @@ public class GpuHoursService {
         List<TimeBucket> buckets = dims.stream().filter(GroupDimension::bucket).findFirst()
                 .map(unit -> TimeBucket.over(window, unit, zone)).orElse(null);
         Instant now = clock.instant();
-        Uni<List<GpuHours>> rows = allocations.allocatedHours(window, dims, now, tenant, buckets)
-                .chain(allocated -> used.usedHours(window, dims, now, tenant, buckets)
-                        .map(usedByKey -> allocated.stream()
-                                .map(a -> GpuHours.of(a.key(), a.group(), a.allocatedGpuHours(), usedByKey.get(a.key())))
-                                .toList()));
+        // The reads are independent, each one statement on a connection of its own: asked at once, the answer waits
+        // for the slowest instead of their sum.
+        Uni<List<GpuHours>> allocated = allocations.allocatedHours(window, dims, now, tenant, buckets);
+        Uni<Map<String, UsedHours>> usedByKey = used.usedHours(window, dims, now, tenant, buckets);
+        Uni<List<GpuHours>> rows = Uni.combine().all().unis(allocated, usedByKey).asTuple()
+                .map(both -> both.getItem1().stream()
+                        .map(a -> GpuHours.of(a.key(), a.group(), a.allocatedGpuHours(), both.getItem2().get(a.key())))
+                        .toList());
         if (tenant != null || !CARD_DIMENSIONS.containsAll(dims)) {
             return rows;
         }
-        return rows.chain(hours -> idleEnergy.idleEnergy(window, dims, now, buckets).map(idle -> withIdle(hours, idle)));
+        return Uni.combine().all().unis(rows, idleEnergy.idleEnergy(window, dims, now, buckets)).asTuple()
+                .map(both -> withIdle(both.getItem1(), both.getItem2()));
     }
 
     /**

@@ -64,10 +64,12 @@ public class FailureService {
         GroupBy group = GroupBy.parse(groupBy);
         QueueWaitService.window(from, to);
         Instant now = clock.instant();
-        return incidents.startedIn(from, to, cluster).chain(found -> keyed(found, group)
-                .chain(keyed -> exposure.gpuHours(from, to, now, cluster, group.column)
-                        .chain(hours -> exposure.podStarts(from, to, cluster, group.column)
-                                .map(starts -> rows(keyed, hours, starts, group)))));
+        // the incidents and the two exposure reads are independent statements: asked at once, each on a connection
+        // of its own, the answer waits for the slowest (the exposure's scans of the window's segments)
+        var keyedIncidents = incidents.startedIn(from, to, cluster).chain(found -> keyed(found, group));
+        return Uni.combine().all().unis(keyedIncidents, exposure.gpuHours(from, to, now, cluster, group.column),
+                        exposure.podStarts(from, to, cluster, group.column)).asTuple()
+                .map(all -> rows(all.getItem1(), all.getItem2(), all.getItem3(), group));
     }
 
     /** The window of the incidents that started in [from, to), of one cause and cluster where given. */
