@@ -13,7 +13,6 @@ import static io.gpumeter.ledger.demand.rest.DemandFixture.A100_GFD;
 import static io.gpumeter.ledger.demand.rest.DemandFixture.gpu;
 import static io.gpumeter.ledger.demand.rest.DemandFixture.node;
 import static io.gpumeter.ledger.demand.rest.DemandFixture.owner;
-import static io.gpumeter.ledger.demand.rest.DemandFixture.pod;
 import static io.gpumeter.ledger.demand.rest.DemandFixture.ran;
 import static io.gpumeter.ledger.demand.rest.DemandResourceTest.A100;
 import static io.gpumeter.ledger.demand.rest.DemandResourceTest.BIG;
@@ -29,7 +28,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * inference, Deployment acme/web, one card each:
  *   w1 1 Jun 22:00 - 2 Jun 06:00   before the window until 00:00: 6 h on the 2nd
  *   w2 2 Jun 03:00 - 3 Jun 03:00   21 h on the 2nd (2 cards held 03:00-06:00 with w1), 3 h on the 3rd
- *   w3 3 Jun 12:00 - still running, so held until the window's end: 12 h on the 3rd, 24 h on the 4th
+ *   w3 3 Jun 12:00 - 6 Jun 00:00   past the window's end, counted up to it: 12 h on the 3rd, 24 h on the 4th
  *   days 27, 15, 24 = 66 h; 3 pods
  * batch, batch/Job nightly: n1 two cards 2 Jun 23:00 - 3 Jun 01:00: 2 h on the 2nd, 2 h on the 3rd, 1 pod
  * </pre>
@@ -50,8 +49,7 @@ class DemandStepsTest {
         String pods = String.join(",",
                 ran("st-w1", "acme", "st-a1", D + "1T22:00:00Z", D + "2T06:00:00Z", web, "{}", card, ""),
                 ran("st-w2", "acme", "st-a1", D + "2T03:00:00Z", D + "3T03:00:00Z", web, "{}", card, ""),
-                pod("st-w3", "acme", "1", "ADDED", D + "3T12:00:00Z", D + "3T12:00:00Z", D + "3T12:00:00Z", "st-a1",
-                        null, web, "{}", card, ""),
+                ran("st-w3", "acme", "st-a1", D + "3T12:00:00Z", D + "6T00:00:00Z", web, "{}", card, ""),
                 ran("st-n1", "etl", "st-a1", D + "2T23:00:00Z", D + "3T01:00:00Z", owner("Job", "nightly", "batch/v1"),
                         "{}", "{\"nvidia.com/gpu\":2}", ""));
         String facts = "{\"cluster\":\"" + CLUSTER + "\",\"nodes\":[" + node("st-a1", labels, cards) + "],\"pods\":["
