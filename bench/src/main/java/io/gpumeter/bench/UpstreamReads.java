@@ -32,7 +32,7 @@ final class UpstreamReads {
         String billing = suite.url(Service.BILLING).toString().replaceAll("/$", "");
         Map<String, String> reads = new LinkedHashMap<>();
         reads.put("capacity plan", suite.url(Service.SLO).toString().replaceAll("/$", "") + "/api/v1/capacity/plan?horizon=30d");
-        reads.put("  ledger supply", ledger + "/api/v1/supply?" + window);
+        reads.put("  ledger supply", ledger + "/api/v1/capacity/supply?" + window);
         reads.put("  ledger demand", ledger + "/api/v1/demand?" + window);
         reads.put("billing series", billing + "/api/v1/reports/series?month=2026-05&bucket=day&groupBy=tenant");
         reads.put("  ledger by day", ledger + "/api/v1/gpu-hours?from=2026-05-01T00:00:00Z&to=2026-06-01T00:00:00Z"

@@ -13,7 +13,6 @@ import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.gpumeter.ledger.repository.SupplyRepository.ClusterIncident;
 import io.gpumeter.ledger.repository.SupplyRepository.NodeStatus;
 import io.gpumeter.ledger.repository.SupplyRepository;
-import io.gpumeter.ledger.service.CardPresence.Presence;
 import io.gpumeter.ledger.service.SupplyTimeline.Failing;
 import io.gpumeter.ledger.supply.domain.CardFailures;
 import io.gpumeter.ledger.supply.domain.Supply;
