@@ -41,7 +41,13 @@ final class UpstreamReads {
         for (Map.Entry<String, String> read : reads.entrySet()) {
             HttpRequest request = HttpRequest.newBuilder(URI.create(read.getValue()))
                     .header("Authorization", "Bearer " + suite.adminToken()).timeout(Duration.ofSeconds(60)).GET().build();
-            int size = send(http, request, read.getKey()).length();
+            int size;
+            try {
+                size = send(http, request, read.getKey()).length();
+            } catch (java.net.http.HttpTimeoutException e) {
+                System.out.printf("%-18s no answer within 60 s%n", read.getKey());
+                continue;
+            }
             long[] millis = new long[loads];
             for (int i = 0; i < loads; i++) {
                 long t0 = System.nanoTime();
