@@ -32,7 +32,8 @@ import java.util.Map;
  * then drawn in the browser from the page itself). Each page is loaded a few times in a row; p50 and max are
  * printed, and a page over the targets (p50 1 s, p95 2 s) is marked. With {@code --gpus} the suite is loaded with a
  * month of that fleet instead ({@link ScalePages}: {@code bench/run month}'s generator, {@code --pods} as there), and the
- * pages are those of that month; {@code --screenshots} saves the Fleet, Hours and Queues pages as the browser draws them.
+ * pages are those of that month, and the reads behind the Capacity and Hours pages are timed each on its own
+ * ({@link UpstreamReads}); {@code --screenshots} saves the Fleet, Hours and Queues pages as the browser draws them.
  * Usage: {@code bench/run pages [loads] [--gpus=N] [--pods=N] [--screenshots]} (default 5 loads a page, the demo).
  */
 public final class PageBench {
@@ -66,6 +67,7 @@ public final class PageBench {
             try (Suite suite = builder.build().start()) {
                 ScalePages month = ScalePages.load(suite, gpus, pods);
                 measure(suite, month.pages(), loads, shots ? state.resolve("screenshots") : null);
+                UpstreamReads.time(suite, HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build(), loads);
             }
             return;
         }

@@ -36,12 +36,15 @@ public class HoursResource {
     private final Upstream upstream;
     private final ObjectMapper json;
     private final Template hours;
+    private final BillingMonths months;
 
-    public HoursResource(Session session, Upstream upstream, ObjectMapper json, @Location("hours.html") Template hours) {
+    public HoursResource(Session session, Upstream upstream, ObjectMapper json, @Location("hours.html") Template hours,
+                         BillingMonths months) {
         this.session = session;
         this.upstream = upstream;
         this.json = json;
         this.hours = hours;
+        this.months = months;
     }
 
     /** The views of the month: its days, its ISO weeks, or the month whole per group. */
@@ -67,17 +70,24 @@ public class HoursResource {
         if (month != null && view != null && dim != null) {
             // Billing's month runs between the local midnights of its zone: its series says where (one bucket for the
             // month view), and the ledger is asked for exactly that window, so the hours and their cost are one month.
+            // A month billing has named before is asked of the ledger at once, beside billing's two reads; the series
+            // then confirms that window or the ledger is asked again for the one it gives.
             CompletableFuture<Answer> report = upstream.getJson(Backend.BILLING, "/api/v1/reports/monthly?month=" + month
                     + "&format=json&groupBy=" + dim, viewer.token());
-            Answer seriesAnswer = upstream.getJson(Backend.BILLING, "/api/v1/reports/series?month=" + month + "&bucket=" + view
-                    + "&groupBy=" + dim, viewer.token()).join();
+            CompletableFuture<Answer> seriesCall = upstream.getJson(Backend.BILLING, "/api/v1/reports/series?month=" + month
+                    + "&bucket=" + view + "&groupBy=" + dim, viewer.token());
+            BillingMonth guess = months.lastSaid(month);
+            CompletableFuture<Answer> gpuHours = guess == null ? null : gpuHours(guess, dim, viewer);
+            Answer seriesAnswer = seriesCall.join();
             CostSeries series = seriesAnswer.ok() ? new CostSeries(seriesAnswer.as(json, BillingAnswers.Series.class)) : null;
             BillingMonth window = BillingMonth.of(series == null ? null : series.answer, month);
+            months.heard(month, window);
             if (window.note() != null) {
                 page.message(Message.info("Billing did not say where its month begins and ends.", window.note()));
             }
-            CompletableFuture<Answer> gpuHours = upstream.getJson(Backend.LEDGER, "/api/v1/gpu-hours?from=" + Format.query(window.from())
-                    + "&to=" + Format.query(window.to()) + "&groupBy=" + dim, viewer.token());
+            if (!window.equals(guess)) {
+                gpuHours = gpuHours(window, dim, viewer);
+            }
             boolean perMonth = view.equals("month");
             if (perMonth) {
                 page.call(seriesAnswer.call());
@@ -130,6 +140,11 @@ public class HoursResource {
                 .data("views", VIEWS).data("groups", GROUPS)
                 .data("previous", shown.minusMonths(1).toString()).data("next", shown.plusMonths(1).toString())
                 .data("total", HoursRows.total(rows));
+    }
+
+    private CompletableFuture<Answer> gpuHours(BillingMonth window, String dim, Viewer viewer) {
+        return upstream.getJson(Backend.LEDGER, "/api/v1/gpu-hours?from=" + Format.query(window.from())
+                + "&to=" + Format.query(window.to()) + "&groupBy=" + dim, viewer.token());
     }
 
     /** One of {@code allowed} ({@code allowed}'s first when absent), else null with a message naming the field. */

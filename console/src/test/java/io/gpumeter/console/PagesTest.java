@@ -163,6 +163,36 @@ class PagesTest {
     }
 
     @Test
+    void aMonthBillingNamedBeforeIsAskedOfTheLedgerAtOnceAndAgainWhenBillingNowSaysOtherwise() {
+        String utc = "/api/v1/gpu-hours?from=2026-11-01T00%3A00%3A00Z&to=2026-12-01T00%3A00%3A00Z&groupBy=tenant";
+        String berlin = "/api/v1/gpu-hours?from=2026-10-31T23%3A00%3A00Z&to=2026-11-30T23%3A00%3A00Z&groupBy=tenant";
+        try {
+            page("/hours?month=2026-11&view=month", Fixtures.ADMIN); // billing names its UTC month
+            StandIn.forget();
+            StandIn.override(Backend.BILLING, "/api/v1/reports/series", StandIn.Reply.json("""
+                    {"month":"2026-11","bucket":"month","groupBy":"tenant","timeZone":"Europe/Berlin","currency":"EUR",
+                     "buckets":[{"label":"2026-11","start":"2026-10-31T23:00:00Z","end":"2026-11-30T23:00:00Z"}],"lines":[]}"""));
+            // the UTC month is asked for before billing's series answers; the series then says Berlin, which is asked
+            // for again, and the page names that call alone
+            String html = page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
+            assertEquals(List.of(berlin, utc), gpuHoursAsked());
+            assertTrue(html.contains(berlin.replace("&", "&amp;")) && !html.contains(utc.replace("&", "&amp;")), html);
+            StandIn.forget();
+            // now Berlin's window is the one asked for beside billing's reads, and the series confirms it
+            page("/hours?month=2026-11&view=month", Fixtures.ADMIN);
+            assertEquals(List.of(berlin), gpuHoursAsked());
+        } finally {
+            StandIn.reset();
+            page("/hours?month=2026-11&view=month", Fixtures.ADMIN); // billing's UTC month again, for the other tests
+            StandIn.forget();
+        }
+    }
+
+    private static List<String> gpuHoursAsked() {
+        return StandIn.seen().stream().map(StandIn.Seen::pathAndQuery).filter(p -> p.startsWith("/api/v1/gpu-hours")).sorted().toList();
+    }
+
+    @Test
     void hoursShowTheEnergyEachGroupDrewBesideItsCostAndBillingsPriceOfIt() {
         String html = page("/hours?month=" + Fixtures.MONTH + "&view=month", Fixtures.ADMIN);
         assertTrue(html.contains("<th class=\"num\" title=\"what the group's units drew: each minute of a card's energy split among "

@@ -16,6 +16,7 @@ import io.gpumeter.billing.domain.TimeBucket;
 import io.gpumeter.billing.domain.UsageLine;
 import io.gpumeter.common.problem.ApiProblem;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.eclipse.microprofile.context.ManagedExecutor;
 import org.jboss.logging.Logger;
 
 import java.math.BigDecimal;
@@ -26,6 +27,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /** What reports read from the ledger, checked and reduced to billing's own lines. */
@@ -35,9 +39,35 @@ class LedgerReadings {
     private static final Logger LOG = Logger.getLogger(LedgerReadings.class);
 
     private final LedgerClient ledger;
+    private final ManagedExecutor executor;
 
-    LedgerReadings(LedgerClient ledger) {
+    LedgerReadings(LedgerClient ledger, ManagedExecutor executor) {
         this.ledger = ledger;
+        this.executor = executor;
+    }
+
+    /** Each stretch's answer, in the stretches' order, and the normalization policy they are priced under. */
+    record PerStretch<T>(List<T> answers, Normalization normalization) {
+    }
+
+    /**
+     * {@code read} of every stretch and the normalization policy, asked of the ledger at once: the reads depend on
+     * none of each other, so a period of several price changes waits for its slowest read rather than their sum.
+     * A read's failure is thrown as the read threw it.
+     */
+    <T> PerStretch<T> atOnce(List<RateCardTimeline.Stretch> stretches, Function<RateCardTimeline.Stretch, T> read) {
+        List<CompletableFuture<T>> reads = new ArrayList<>(stretches.size());
+        stretches.forEach(stretch -> reads.add(executor.supplyAsync(() -> read.apply(stretch))));
+        Normalization normalization = normalization();
+        List<T> answers = new ArrayList<>(reads.size());
+        for (CompletableFuture<T> r : reads) {
+            try {
+                answers.add(r.join());
+            } catch (CompletionException e) {
+                throw e.getCause() instanceof RuntimeException cause ? cause : e;
+            }
+        }
+        return new PerStretch<>(answers, normalization);
     }
 
     /** Runs ledger calls; any failure means no trustworthy GPU-hours right now, so no bill: a 503. */

@@ -56,14 +56,13 @@ class ReportPricing {
     Built live(BillingPeriod period, GroupBy groupBy, ReportScope scope, boolean byModel) {
         List<RateCardTimeline.Stretch> stretches = rateCards.timeline()
                 .split(period.startInstant(), period.endInstant());
+        LedgerReadings.PerStretch<List<UsageLine>> read = LedgerReadings.fromLedger("the " + period.label()
+                + " report by " + groupBy.dimension(), () -> readings.atOnce(stretches, s -> readings.usage(s, groupBy, scope)));
         List<CostCalculator.Piece> pieces = new ArrayList<>(stretches.size());
-        Normalization normalization = LedgerReadings.fromLedger("the " + period.label() + " report by " + groupBy.dimension(),
-                () -> {
-                    for (RateCardTimeline.Stretch stretch : stretches) {
-                        pieces.add(new CostCalculator.Piece(stretch.card(), readings.usage(stretch, groupBy, scope)));
-                    }
-                    return readings.normalization();
-                });
+        for (int i = 0; i < stretches.size(); i++) {
+            pieces.add(new CostCalculator.Piece(stretches.get(i).card(), read.answers().get(i)));
+        }
+        Normalization normalization = read.normalization();
         CostCalculator.Terms terms = new CostCalculator.Terms(period, groupBy, rateCards.currency(), normalization);
         return new Built(terms, stretches, CostCalculator.price(terms, pieces, byModel).rows());
     }
@@ -76,14 +75,10 @@ class ReportPricing {
     Map<BillingPeriod, List<ReportRow>> liveByBucket(BillingPeriod period, TimeBucket unit, List<BillingPeriod> buckets,
                                                       GroupBy groupBy, ReportScope scope) {
         List<RateCardTimeline.Stretch> stretches = rateCards.timeline().split(period.startInstant(), period.endInstant());
-        List<Map<String, List<UsageLine>>> byStretch = new ArrayList<>(stretches.size());
-        Normalization normalization = LedgerReadings.fromLedger("the " + period.label() + " cost per " + unit.label(),
-                () -> {
-                    for (RateCardTimeline.Stretch stretch : stretches) {
-                        byStretch.add(readings.usageByBucket(stretch, groupBy, scope, unit, zone));
-                    }
-                    return readings.normalization();
-                });
+        LedgerReadings.PerStretch<Map<String, List<UsageLine>>> read = LedgerReadings.fromLedger("the " + period.label()
+                + " cost per " + unit.label(), () -> readings.atOnce(stretches, s -> readings.usageByBucket(s, groupBy, scope, unit, zone)));
+        List<Map<String, List<UsageLine>>> byStretch = read.answers();
+        Normalization normalization = read.normalization();
         Map<BillingPeriod, List<ReportRow>> out = new LinkedHashMap<>();
         for (BillingPeriod bucket : buckets) {
             List<CostCalculator.Piece> pieces = new ArrayList<>(stretches.size());

@@ -12,6 +12,7 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
  * March 2026's cost per day and per week from the fake ledger's hours per tenant, model and UTC day
@@ -74,6 +75,27 @@ class CostSeriesResourceTest {
                     .body("lines[1].energyCost", equalTo(0.0f)).body("lines[1].co2eKg", equalTo(0.0f));
         } finally {
             given().delete("/api/v1/rate-cards/series-energy").then().statusCode(204);
+        }
+    }
+
+    @Test
+    void aMonthOfTwoCardsIsReadOncePerCardAndEachDayPricedByItsOwn() {
+        // From 5 March an H100 hour costs 5.00: the 9th's 3 h cost 15.00, its 1 used hour 5.00, its 2 idle hours
+        // 10.00; the 1st and the 2nd keep test-7's prices (43.75, 4.10, 0.51).
+        given().contentType("application/json").body("""
+                {"version":"series-march-5","effectiveFrom":"2026-03-05T00:00:00Z","defaultRate":1.50,
+                 "models":{"NVIDIA-H100-80GB-HBM3":5.00,"NVIDIA L40S":1.10}}""")
+                .post("/api/v1/rate-cards").then().statusCode(201);
+        try {
+            int before = LedgerStandIn.calls(LedgerAnswers.MARCH_5);
+            given().queryParam("month", "2026-03").get(SERIES).then().statusCode(200)
+                    .body("lines.bucket", equalTo(List.of("2026-03-01", "2026-03-01", "2026-03-02", "2026-03-09")))
+                    .body("lines.allocatedCost", equalTo(List.of(43.75f, 4.1f, 0.51f, 15.0f)))
+                    .body("lines.rateCardVersion", equalTo(List.of("test-7", "test-7", "test-7", "series-march-5")))
+                    .body("lines[3].usedCost", equalTo(5.0f)).body("lines[3].idleCost", equalTo(10.0f));
+            assertEquals(before + 1, LedgerStandIn.calls(LedgerAnswers.MARCH_5));
+        } finally {
+            given().delete("/api/v1/rate-cards/series-march-5").then().statusCode(204);
         }
     }
 

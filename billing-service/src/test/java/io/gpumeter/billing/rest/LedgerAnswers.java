@@ -260,6 +260,13 @@ final class LedgerAnswers {
             bucketed("beta", H100, "day", "2026-03-01", "1", "1"),
             bucketed("acme", H100, "day", "2026-03-02", "0.125", "0.125"),
             bucketed("acme", H100, "day", "2026-03-09", "3", "1"));
+    /** The same days when a card takes effect on 5 March: one read for each card's stretch of the month. */
+    static final String MARCH_5 = "2026-03-05T00:00:00Z";
+    static final String SERIES_BEFORE_5 = array(withEnergy(bucketed("acme", H100, "day", "2026-03-01", "10", "4"), "7.5"),
+            withEnergy(bucketed("acme", L40S, "day", "2026-03-01", "2.5", "0"), "0.75"),
+            bucketed("beta", H100, "day", "2026-03-01", "1", "1"),
+            bucketed("acme", H100, "day", "2026-03-02", "0.125", "0.125"));
+    static final String SERIES_FROM_5 = array(bucketed("acme", H100, "day", "2026-03-09", "3", "1"));
     static final String SERIES_BY_WEEK = array(bucketed("acme", H100, "week", "2026-W09", "10", "4"),
             bucketed("acme", L40S, "week", "2026-W09", "2.5", "0"),
             bucketed("beta", H100, "week", "2026-W09", "1", "1"),

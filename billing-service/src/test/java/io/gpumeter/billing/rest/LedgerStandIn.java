@@ -82,6 +82,10 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
             hours(window(get(urlPathEqualTo(GPU_HOURS)), MARCH_FROM, MARCH_TO).withQueryParam("timeZone", equalTo("UTC"))
                     .withQueryParam("groupBy", equalTo("tenant,model," + series[0])).atPriority(3), series[1]);
         }
+        for (String[] stretch : new String[][]{{MARCH_FROM, MARCH_5, SERIES_BEFORE_5}, {MARCH_5, MARCH_TO, SERIES_FROM_5}}) {
+            hours(window(get(urlPathEqualTo(GPU_HOURS)), stretch[0], stretch[1]).withQueryParam("timeZone", equalTo("UTC"))
+                    .withQueryParam("groupBy", equalTo("tenant,model,day")).atPriority(3), stretch[2]);
+        }
         hours(MARCH_FROM, MARCH_11, "", array(byTenant("acme", H100, "50", "10"),
                 byTenant("beta", H100, "5", "5")), 5);
         hours(JAN_FROM, JAN_CHANGE, "", JAN_BEFORE_CHANGE, 5);

@@ -113,9 +113,8 @@ public class CapacityService {
      * before it, each node's first version, every card and each node's creation.
      */
     Uni<List<Presence>> presences(Instant end, String cluster) {
-        return repository.nodeVersions(end, cluster).chain(versions -> repository.creations(cluster)
-                .chain(creations -> repository.cards(cluster)
-                        .map(cards -> CardPresence.of(versions, creations, cards))));
+        return Uni.combine().all().unis(repository.nodeVersions(end, cluster), repository.creations(cluster),
+                repository.cards(cluster)).asTuple().map(t -> CardPresence.of(t.getItem1(), t.getItem2(), t.getItem3()));
     }
 
     private static List<CardHours> sum(List<Dimension> dims, List<Presence> presences, List<TimeBucket> buckets) {

@@ -9,6 +9,8 @@ import io.gpumeter.slo.config.SloConfig;
 import io.gpumeter.slo.repository.RequestRateRepository;
 import io.gpumeter.slo.repository.RunRepository;
 import io.gpumeter.slo.repository.SloRepository;
+import io.gpumeter.slo.repository.StoredRun;
+import io.gpumeter.slo.repository.StoredSlo;
 import io.quarkus.runtime.Startup;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -90,17 +92,23 @@ public class CapacityPlanService {
         LocalDate first = today.minusDays(historyDays);
         TimeWindow window = new TimeWindow(first.atStartOfDay(ZoneOffset.UTC).toInstant(),
                 today.atStartOfDay(ZoneOffset.UTC).toInstant());
+        // The ledger's two reads, the acceptance runs with the SLOs and the request minutes depend on none of each
+        // other: all are asked for at once, so the plan waits for the slowest of them rather than for their sum.
         Uni<Supply> supply = ledger.supply(window, UTC, null);
         Uni<Demand> demand = ledger.demand(window, UTC, null);
-        return Uni.combine().all().unis(supply, demand).asTuple()
-                .chain(sd -> runs.latest(config.acceptanceRuns())
-                        .chain(passing -> slos.listByName()
-                                // which pods serve a service is known up to the plan's instant, today's included
-                                .chain(defined -> rates.traffic(window, at, ZoneOffset.UTC)
-                                        .map(traffic -> new ServiceBook(traffic.pods(), traffic.busiest(), defined,
-                                                new Deliverables(passing, json))))
-                                .map(book -> assemble(at, first, today, historyDays, terms,
-                                        orEmpty(sd.getItem1(), window), orEmpty(sd.getItem2(), window), book))));
+        // one Hibernate session serves both of slo-service's own books, so they are read one after the other
+        Uni<OwnBooks> books = runs.latest(config.acceptanceRuns())
+                .chain(passing -> slos.listByName().map(defined -> new OwnBooks(passing, defined)));
+        // which pods serve a service is known up to the plan's instant, today's included
+        Uni<RequestRateRepository.ServiceTraffic> traffic = rates.traffic(window, at, ZoneOffset.UTC);
+        return Uni.combine().all().unis(supply, demand, books, traffic).asTuple()
+                .map(t -> assemble(at, first, today, historyDays, terms, orEmpty(t.getItem1(), window),
+                        orEmpty(t.getItem2(), window), new ServiceBook(t.getItem4().pods(), t.getItem4().busiest(),
+                                t.getItem3().defined(), new Deliverables(t.getItem3().passing(), json))));
+    }
+
+    /** slo-service's own books the plan reads: the latest acceptance runs and the SLOs defined. */
+    private record OwnBooks(List<StoredRun> passing, List<StoredSlo> defined) {
     }
 
     /** A ledger without the read plans nothing rather than failing the plan. */

@@ -7,17 +7,12 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 /** Groups pods' allocated hours by canonical model, workload class, rule, request shape and serving workload. */
 public final class ShapeBook {
-
-    /** One pod's allocated card-equivalent hours on one local day in units of one shape. */
-    public record PodHours(String podKey, String model, String shape, String kind, String day, BigDecimal hours) {
-    }
 
     private record Key(String model, String workloadClass, String classRule, String shape, String kind,
                        WorkloadClassifier.Service service) {
@@ -55,10 +50,18 @@ public final class ShapeBook {
         };
     }
 
-    public void add(PodHours h, WorkloadClassifier.Classification c) {
-        Key key = new Key(GpuModels.canonical(h.model()), c.workloadClass().label(), c.rule(), h.shape(), h.kind(), c.service());
-        hours.computeIfAbsent(key, k -> new HashMap<>()).merge(h.day(), h.hours(), BigDecimal::add);
-        pods.computeIfAbsent(key, k -> new HashSet<>()).add(h.podKey());
+    /** A pod ({@code cluster|uid}) that held units of this model ({@code [shape, kind]} of {@link #shapeOf}) in the window. */
+    public void addPod(String model, String[] shape, WorkloadClassifier.Classification c, String pod) {
+        pods.computeIfAbsent(key(model, shape, c), k -> new HashSet<>()).add(pod);
+    }
+
+    /** Hours held on one local day in units of this model and shape by pods of this classification. */
+    public void addHours(String model, String[] shape, WorkloadClassifier.Classification c, String day, BigDecimal h) {
+        hours.computeIfAbsent(key(model, shape, c), k -> new HashMap<>()).merge(day, h, BigDecimal::add);
+    }
+
+    private static Key key(String model, String[] shape, WorkloadClassifier.Classification c) {
+        return new Key(GpuModels.canonical(model), c.workloadClass().label(), c.rule(), shape[0], shape[1], c.service());
     }
 
     /** Every group, sorted by model (none last), class, shape, service and rule, each with all of the days. */
@@ -76,15 +79,8 @@ public final class ShapeBook {
                 series.add(new Demand.Day(day, plain(h)));
             }
             out.add(new Demand.Shape(k.model(), k.workloadClass(), k.classRule(), k.shape(), k.kind(), k.service(),
-                    pods.get(k).size(), plain(total), series));
+                    pods.getOrDefault(k, Set.of()).size(), plain(total), series));
         }
-        return out;
-    }
-
-    /** Every raw model name seen, by canonical model (null for none). */
-    public static Map<String, Set<String>> spellings(List<PodHours> rows) {
-        Map<String, Set<String>> out = new LinkedHashMap<>();
-        rows.forEach(r -> out.computeIfAbsent(GpuModels.canonical(r.model()), m -> new HashSet<>()).add(r.model()));
         return out;
     }
 

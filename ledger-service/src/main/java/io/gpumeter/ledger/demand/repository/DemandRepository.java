@@ -27,25 +27,67 @@ import static io.gpumeter.ledger.repository.Columns.offset;
 public class DemandRepository {
 
     /**
-     * Allocated card-equivalent hours per pod, card model, unit kind, MIG profile and local day, each segment clipped
-     * to the day as {@code GET /api/v1/gpu-hours} clips it to a bucket ($1, $2 the window, $3 the earlier of its end
-     * and now, $4 the cluster or null, $5 to $7 the days' labels, starts and ends), so the pods' hours of a model add
-     * up to that read's figure for it. A DRA unit is told by its source.
+     * The segments of the window ($1, $2; $3 the earlier of its end and now, which ends an open segment; $4 the
+     * cluster or null), as {@code GET /api/v1/gpu-hours} selects them.
      */
-    private static final String HELD = """
-            SELECT s.cluster, s.pod_uid, s.gpu_model, s.unit_kind, s.mig_profile, s.source LIKE 'dra-claim%' AS dra, k.bucket,
-                   sum(s.fraction * ledger.clipped_seconds(s.seg_start, coalesce(s.seg_end, $3), k.b_start, k.b_end)) / 3600 AS hours
-            FROM ledger.allocation_segment s
-            JOIN unnest($5::text[], $6::timestamptz[], $7::timestamptz[]) AS k(bucket, b_start, b_end)
-              ON k.b_start < coalesce(s.seg_end, $3) AND k.b_end > s.seg_start
-            WHERE s.seg_start < $2 AND s.seg_start < $3
+    private static final String IN_WINDOW = """
+            s.seg_start < $2 AND s.seg_start < $3
               AND coalesce(s.seg_end, 'infinity'::timestamptz) > $1 AND coalesce(s.seg_end, $3) > $1
-              AND ($4::text IS NULL OR s.cluster = $4)
-            GROUP BY s.cluster, s.pod_uid, s.gpu_model, s.unit_kind, s.mig_profile, dra, k.bucket""";
+              AND ($4::text IS NULL OR s.cluster = $4)""";
 
-    /** One pod's hours on one day in units of one kind and model. */
-    public record Held(String cluster, String podUid, String model, String unitKind, String migProfile, boolean dra,
-                       String day, BigDecimal hours) {
+    /** Each pod's units by card model, unit kind, MIG profile and source that held some of the window. */
+    private static final String HELD_UNITS = """
+            SELECT s.cluster, s.pod_uid, s.gpu_model, s.unit_kind, s.mig_profile, s.source LIKE 'dra-claim%' AS dra
+            FROM ledger.allocation_segment s
+            WHERE\s""" + IN_WINDOW + """
+
+            GROUP BY 1, 2, 3, 4, 5, 6
+            HAVING sum(s.fraction * ledger.clipped_seconds(s.seg_start, coalesce(s.seg_end, $3), $1, $2)) > 0""";
+
+    /**
+     * Allocated card-equivalent hours per class of pods ($5 to $7: each pod's cluster, uid and class), card model,
+     * unit kind, MIG profile, source and local day ($8 to $10 the days' labels, starts and ends), each segment
+     * clipped to the day as {@code GET /api/v1/gpu-hours} clips it to a bucket, so that a model's hours add up to
+     * that read's figure for it. A group's card-equivalents held change only where one of its segments starts or
+     * ends: the segments are turned into those steps, and each stretch between two steps is clipped to the days it
+     * overlaps. A segment held across the whole window is then one stretch of its group rather than one row per day,
+     * and the rows are a group's days however many pods it has.
+     */
+    private static final String CLASS_HOURS = """
+            WITH spans AS (
+                SELECT p.k, s.gpu_model, s.unit_kind, s.mig_profile, s.source LIKE 'dra-claim%' AS dra, s.fraction,
+                       greatest(s.seg_start, $1) AS t0, least(coalesce(s.seg_end, $3), $2) AS t1
+                FROM ledger.allocation_segment s
+                JOIN unnest($5::text[], $6::text[], $7::int[]) AS p(cluster, uid, k) ON p.cluster = s.cluster AND p.uid = s.pod_uid
+                WHERE\s""" + IN_WINDOW + """
+            ),
+            steps AS (
+                SELECT k, gpu_model, unit_kind, mig_profile, dra, e.t, sum(e.d) AS d
+                FROM spans CROSS JOIN LATERAL (VALUES (t0, fraction), (t1, -fraction)) AS e(t, d)
+                GROUP BY 1, 2, 3, 4, 5, 6),
+            levels AS (
+                SELECT k, gpu_model, unit_kind, mig_profile, dra, t AS t0, lead(t) OVER g AS t1, sum(d) OVER g AS level
+                FROM steps WINDOW g AS (PARTITION BY k, gpu_model, unit_kind, mig_profile, dra ORDER BY t))
+            SELECT l.k, l.gpu_model, l.unit_kind, l.mig_profile, l.dra, d.bucket,
+                   sum(l.level * ledger.clipped_seconds(l.t0, l.t1, d.b_start, d.b_end)) / 3600 AS hours
+            FROM levels l
+            JOIN unnest($8::text[], $9::timestamptz[], $10::timestamptz[]) AS d(bucket, b_start, b_end)
+              ON d.b_start < l.t1 AND d.b_end > l.t0
+            WHERE l.level <> 0
+            GROUP BY 1, 2, 3, 4, 5, 6""";
+
+    /** A pod's units of one card model, kind, MIG profile and source, held for some of the window. */
+    public record HeldUnits(String cluster, String podUid, String model, String unitKind, String migProfile, boolean dra) {
+
+        /** The pod as {@code cluster|uid}. */
+        public String pod() {
+            return cluster + "|" + podUid;
+        }
+    }
+
+    /** The hours of the pods of one class on one day in units of one card model, kind, MIG profile and source. */
+    public record ClassHours(int classIndex, String model, String unitKind, String migProfile, boolean dra, String day,
+                             BigDecimal hours) {
     }
 
     private final Pool pool;
@@ -56,18 +98,42 @@ public class DemandRepository {
         this.json = json;
     }
 
-    public Uni<List<Held>> held(TimeWindow window, Instant cap, String cluster, List<TimeBucket> days) {
-        Tuple params = Tuple.of(offset(window.start()), offset(window.end()), offset(cap), cluster)
+    /** The units each pod held for some of [window start, {@code cap}) (the window's end when earlier), cluster or all. */
+    public Uni<List<HeldUnits>> heldUnits(TimeWindow window, Instant cap, String cluster) {
+        return pool.preparedQuery(HELD_UNITS).execute(Tuple.of(offset(window.start()), offset(window.end()), offset(cap), cluster))
+                .map(rows -> {
+                    List<HeldUnits> out = new ArrayList<>(rows.size());
+                    for (Row r : rows) {
+                        out.add(new HeldUnits(r.getString("cluster"), r.getString("pod_uid"), r.getString("gpu_model"),
+                                r.getString("unit_kind"), r.getString("mig_profile"), r.getBoolean("dra")));
+                    }
+                    return out;
+                });
+    }
+
+    /**
+     * The hours of each class of pods per day, {@code classOf} giving each pod's ({@code cluster|uid}) class index;
+     * a day of no hours has no row.
+     */
+    public Uni<List<ClassHours>> classHours(TimeWindow window, Instant cap, String cluster, Map<String, Integer> classOf,
+                                           List<TimeBucket> days) {
+        if (classOf.isEmpty()) {
+            return Uni.createFrom().item(List.of());
+        }
+        Tuple params = pairs(classOf.keySet());
+        Tuple all = Tuple.of(offset(window.start()), offset(window.end()), offset(cap), cluster)
+                .addArrayOfString(params.getArrayOfStrings(0)).addArrayOfString(params.getArrayOfStrings(1))
+                .addArrayOfInteger(classOf.values().toArray(Integer[]::new))
                 .addArrayOfString(days.stream().map(TimeBucket::label).toArray(String[]::new))
                 .addArrayOfOffsetDateTime(days.stream().map(d -> offset(d.start())).toArray(OffsetDateTime[]::new))
                 .addArrayOfOffsetDateTime(days.stream().map(d -> offset(d.end())).toArray(OffsetDateTime[]::new));
-        return pool.preparedQuery(HELD).execute(params).map(rows -> {
-            List<Held> out = new ArrayList<>();
+        return pool.preparedQuery(CLASS_HOURS).execute(all).map(rows -> {
+            List<ClassHours> out = new ArrayList<>(rows.size());
             for (Row r : rows) {
                 BigDecimal hours = r.getBigDecimal("hours");
-                if (hours != null && hours.signum() > 0) {
-                    out.add(new Held(r.getString("cluster"), r.getString("pod_uid"), r.getString("gpu_model"),
-                            r.getString("unit_kind"), r.getString("mig_profile"), r.getBoolean("dra"), r.getString("bucket"), hours));
+                if (hours != null && hours.signum() != 0) {
+                    out.add(new ClassHours(r.getInteger("k"), r.getString("gpu_model"), r.getString("unit_kind"),
+                            r.getString("mig_profile"), r.getBoolean("dra"), r.getString("bucket"), hours));
                 }
             }
             return out;

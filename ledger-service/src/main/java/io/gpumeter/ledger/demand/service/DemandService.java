@@ -2,14 +2,15 @@ package io.gpumeter.ledger.demand.service;
 
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.common.fact.ClusterName;
-import io.gpumeter.common.fact.PodFact;
 import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.config.WorkloadClassConfig;
 import io.gpumeter.ledger.demand.domain.ClassRule;
 import io.gpumeter.ledger.demand.domain.Demand;
+import io.gpumeter.ledger.demand.domain.PodClasses;
 import io.gpumeter.ledger.demand.domain.ShapeBook;
 import io.gpumeter.ledger.demand.domain.WorkloadClassifier;
-import io.gpumeter.ledger.demand.repository.DemandRepository.Held;
+import io.gpumeter.ledger.demand.repository.DemandRepository.ClassHours;
+import io.gpumeter.ledger.demand.repository.DemandRepository.HeldUnits;
 import io.gpumeter.ledger.demand.repository.DemandRepository;
 import io.gpumeter.ledger.hours.domain.GroupDimension;
 import io.gpumeter.ledger.hours.domain.TimeBucket;
@@ -72,7 +73,7 @@ public class DemandService {
 
     /**
      * Over [from, to), counted up to the earlier of {@code to} and now, in {@code zone}'s days and hours; cluster
-     * null means every cluster.
+     * null means every cluster. The shapes' reads and the peaks' reads depend on none of each other and run at once.
      */
     public Uni<Demand> demand(Instant from, Instant to, ZoneId zone, String cluster) {
         TimeWindow window = Params.window(from, to, MAX_WINDOW);
@@ -80,40 +81,46 @@ public class DemandService {
         Instant now = clock.instant();
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         List<TimeBucket> days = TimeBucket.over(window, GroupDimension.DAY, zone);
-        return repository.held(window, cap, c, days).chain(held -> classified(held)
-                .chain(book -> {
-                    ShapeBook shapes = new ShapeBook(days.stream().map(TimeBucket::label).toList());
-                    book.forEach(e -> shapes.add(e.getKey(), e.getValue()));
-                    return peaks.peaks(window, cap, c, zone, models(held))
-                            .map(p -> new Demand(window.start(), window.end(), zoneName(zone), c, shapes.shapes(), p));
-                }));
+        Uni<Map.Entry<List<HeldUnits>, ShapeBook>> shapes = repository.heldUnits(window, cap, c)
+                .chain(held -> shapes(held, window, cap, c, days).map(book -> Map.entry(held, book)));
+        return Uni.combine().all().unis(shapes, peaks.facts(window, cap, c)).asTuple()
+                .map(t -> new Demand(window.start(), window.end(), zoneName(zone), c, t.getItem1().getValue().shapes(),
+                        peaks.peaks(window, cap, zone, models(t.getItem1().getKey()), t.getItem2())));
     }
 
-    /** Each pod's hours with its shape and its class, the pod's newest version deciding the class. */
-    private Uni<List<Map.Entry<ShapeBook.PodHours, WorkloadClassifier.Classification>>> classified(List<Held> held) {
+    /**
+     * The held units' hours by shape: each pod is classified by its newest version (and a DRA pod's device class),
+     * pods of one class and device class are one class of the hours' read, and the book counts each shape's pods from
+     * the units they held.
+     */
+    private Uni<ShapeBook> shapes(List<HeldUnits> held, TimeWindow window, Instant cap, String cluster, List<TimeBucket> days) {
         Set<String> pods = new LinkedHashSet<>();
         Set<String> draPods = new LinkedHashSet<>();
-        for (Held h : held) {
-            pods.add(h.cluster() + "|" + h.podUid());
+        for (HeldUnits h : held) {
+            pods.add(h.pod());
             if (h.dra()) {
-                draPods.add(h.cluster() + "|" + h.podUid());
+                draPods.add(h.pod());
             }
         }
-        return repository.newestVersions(pods).chain(versions -> repository.draClasses(draPods).map(classes -> {
-            Map<String, WorkloadClassifier.Classification> byPod = new HashMap<>();
-            List<Map.Entry<ShapeBook.PodHours, WorkloadClassifier.Classification>> out = new ArrayList<>();
-            for (Held h : held) {
-                String key = h.cluster() + "|" + h.podUid();
-                WorkloadClassifier.Classification c = byPod.computeIfAbsent(key, k -> {
-                    PodFact pod = versions.get(k);
-                    return pod == null ? classifier.classify(null, null, null, Map.of())
-                            : classifier.classify(pod.namespace(), pod.name(), pod.owner(), pod.labels());
+        return Uni.combine().all().unis(repository.newestVersions(pods), repository.draClasses(draPods)).asTuple()
+                .chain(t -> {
+                    PodClasses classes = new PodClasses(classifier, t.getItem1(), t.getItem2());
+                    pods.forEach(classes::classify);
+                    ShapeBook book = new ShapeBook(days.stream().map(TimeBucket::label).toList());
+                    for (HeldUnits h : held) {
+                        PodClasses.PodClass pc = classes.of(h.pod());
+                        book.addPod(h.model(), ShapeBook.shapeOf(h.unitKind(), h.migProfile(), h.dra(), pc.draClass()),
+                                pc.classification(), h.pod());
+                    }
+                    return repository.classHours(window, cap, cluster, classes.indexByPod(), days).map(rows -> {
+                        for (ClassHours r : rows) {
+                            PodClasses.PodClass pc = classes.byIndex(r.classIndex());
+                            book.addHours(r.model(), ShapeBook.shapeOf(r.unitKind(), r.migProfile(), r.dra(), pc.draClass()),
+                                    pc.classification(), r.day(), r.hours());
+                        }
+                        return book;
+                    });
                 });
-                String[] shape = ShapeBook.shapeOf(h.unitKind(), h.migProfile(), h.dra(), classes.get(key));
-                out.add(Map.entry(new ShapeBook.PodHours(key, h.model(), shape[0], shape[1], h.day(), h.hours()), c));
-            }
-            return out;
-        }));
     }
 
     /** The zone as the answer names it: UTC by that name rather than "Z". */
@@ -122,7 +129,7 @@ public class DemandService {
     }
 
     /** The canonical models held, each with the names it was reported by. */
-    private static Map<String, Set<String>> models(List<Held> held) {
+    private static Map<String, Set<String>> models(List<HeldUnits> held) {
         Map<String, Set<String>> out = new HashMap<>();
         held.forEach(h -> out.computeIfAbsent(GpuModels.canonical(h.model()), m -> new TreeSet<>())
                 .addAll(h.model() == null ? List.of() : List.of(h.model())));

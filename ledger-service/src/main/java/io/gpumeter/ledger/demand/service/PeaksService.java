@@ -42,15 +42,27 @@ public class PeaksService {
         this.views = views;
     }
 
+    /** What the peaks are drawn from: pods' waits to be placed with the views of those never placed, queue waits, flavors. */
+    public record Facts(List<PendingPod> pending, List<Wait> waits, Flavors flavors, Map<String, PodStatusFact> views) {
+    }
+
+    /**
+     * The peaks' reads over [window start, {@code cap}), cluster or all; the three reads depend on none of each other
+     * and are asked for at once (the views only wait for the pods they are of).
+     */
+    public Uni<Facts> facts(TimeWindow window, Instant cap, String cluster) {
+        Uni<Map.Entry<List<PendingPod>, Map<String, PodStatusFact>>> pending = peaks.pendingPods(window, cap, cluster)
+                .chain(p -> views.podViews(unplaced(p), cap).map(v -> Map.entry(p, v)));
+        return Uni.combine().all().unis(pending, peaks.waits(window, cluster), peaks.flavors(cluster)).asTuple()
+                .map(t -> new Facts(t.getItem1().getKey(), t.getItem2(), t.getItem3(), t.getItem1().getValue()));
+    }
+
     /**
      * @param models    the canonical models the shapes name, each with its reported spellings (null for none): every
      *                  one of them has a peak, waited for or not
      */
-    public Uni<List<Demand.Peak>> peaks(TimeWindow window, Instant cap, String cluster, ZoneId zone,
-                                       Map<String, Set<String>> models) {
-        return peaks.pendingPods(window, cap, cluster).chain(pending -> peaks.waits(window, cluster)
-                .chain(waits -> peaks.flavors(cluster).chain(flavors -> views.podViews(unplaced(pending), cap)
-                        .map(placed -> peaks(window, cap, zone, models, pending, waits, flavors, placed)))));
+    public List<Demand.Peak> peaks(TimeWindow window, Instant cap, ZoneId zone, Map<String, Set<String>> models, Facts facts) {
+        return peaks(window, cap, zone, models, facts.pending(), facts.waits(), facts.flavors(), facts.views());
     }
 
     /** Pods that never held a unit: only their placement or queue can tie them to a model. */
