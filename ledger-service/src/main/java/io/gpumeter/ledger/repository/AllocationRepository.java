@@ -183,7 +183,7 @@ public class AllocationRepository {
         Map<String, String> placeholders = Map.of("dimensions", select, "groups", group,
                 "tenant_filter", SqlFile.tenantFilter(tenant));
         String sql = ALLOCATED_HOURS.fill(SqlFile.with(placeholders, buckets == null ? SqlFile.ALLOCATED_UNBUCKETED : Map.of(
-                "bucket_join", "JOIN " + SqlFile.BUCKETS + " ON k.b_start < coalesce(s.seg_end, $3) AND k.b_end > s.seg_start",
+                "bucket_join", SqlFile.bucketsOverlapping("s.seg_start", "coalesce(s.seg_end, $3)"),
                 "w_start", "k.b_start", "w_end", "k.b_end")));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)

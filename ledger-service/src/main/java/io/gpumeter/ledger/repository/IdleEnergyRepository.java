@@ -49,7 +49,7 @@ public class IdleEnergyRepository {
         String sql = SQL.fill(SqlFile.with(placeholders, buckets == null
                 ? Map.of("bucket", "NULL::text", "bucket_join", "", "w_start", "$1", "w_end", "$2")
                 : Map.of("bucket", "k.bucket", "w_start", "k.b_start", "w_end", "k.b_end",
-                "bucket_join", "JOIN " + SqlFile.BUCKETS + " ON k.b_start < i.minute + i.span AND k.b_end > i.minute")));
+                "bucket_join", SqlFile.bucketsOverlapping("i.minute", "i.minute + i.span"))));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
                 .execute(SqlFile.withBuckets(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap),

@@ -128,7 +128,7 @@ public class IdleRepository {
                             SELECT x.cluster, x.gpu_uuid, x.minute, x.span,
                                    CASE WHEN x.scope = 'MIG_INSTANCE' THEN x.scope_key ELSE '' END AS skey, x.act, x.metric
                             FROM (SELECT array_agg(DISTINCT cluster) AS clusters, array_agg(DISTINCT gpu_uuid) AS gpu_uuids
-                                  FROM seg) c
+                                  FROM (SELECT cluster, gpu_uuid FROM seg GROUP BY cluster, gpu_uuid) held) c
                             CROSS JOIN LATERAL ledger.card_activity(c.clusters, c.gpu_uuids, $1, $2) x),
                         curve AS (
                             SELECT cluster, gpu_uuid, skey,

@@ -51,8 +51,7 @@ public class UsedHoursRepository {
                 "tenant_filter", SqlFile.tenantFilter(tenant));
         String sql = SQL.fill(SqlFile.with(placeholders, buckets == null ? SqlFile.USED_UNBUCKETED : Map.of(
                 "bucket", "k.bucket",
-                "bucket_join", "JOIN " + SqlFile.BUCKETS
-                        + " ON k.b_start < o.minute + o.span AND k.b_end > o.minute AND k.b_start < o.b AND k.b_end > o.a",
+                "bucket_join", SqlFile.bucketsOverlapping("greatest(o.minute, o.a)", "least(o.minute + o.span, o.b)"),
                 "seg_start", "greatest(o.a, k.b_start)", "seg_end", "least(o.b, k.b_end)")));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)

@@ -7,12 +7,15 @@
 WITH card AS (
     -- The first step: the cards the asked tenant held in the window, read by the window and the tenant on indexed
     -- columns, as the arrays of clusters and cards the later reads filter by. Their other occupants join below
-    -- because a card's activity is apportioned among everyone on it, but their rows never reach the answer.
+    -- because a card's activity is apportioned among everyone on it, but their rows never reach the answer. The
+    -- segments are grouped by card first: array_agg(DISTINCT) over the segments themselves sorts every one of them
+    -- (1.2-1.6 s over a 1,000,000-pod month, against 0.24-0.33 s hashed by card).
     SELECT array_agg(DISTINCT cluster) AS clusters, array_agg(DISTINCT gpu_uuid) AS gpu_uuids
-    FROM ledger.allocation_segment
-    WHERE gpu_uuid IS NOT NULL AND seg_start < $2 AND seg_start < $3
-      AND coalesce(seg_end, 'infinity'::timestamptz) > $1 AND coalesce(seg_end, $3) > $1
-      {tenant_filter}),
+    FROM (SELECT cluster, gpu_uuid FROM ledger.allocation_segment
+          WHERE gpu_uuid IS NOT NULL AND seg_start < $2 AND seg_start < $3
+            AND coalesce(seg_end, 'infinity'::timestamptz) > $1 AND coalesce(seg_end, $3) > $1
+            {tenant_filter}
+          GROUP BY cluster, gpu_uuid) held),
 seg AS (
     -- Every unit on those cards in the window, clipped to it as [a, b).
     SELECT s.*, ledger.clip(s.seg_start, $1, $2) AS a, ledger.clip(coalesce(s.seg_end, $3), $1, $2) AS b
