@@ -29,23 +29,26 @@ public class PendingPodsRepository {
 
     /**
      * The GPU pods that waited Pending during [from, cap): from their creation until they were scheduled, deleted or
-     * finished without being scheduled, with the GPU resources of their newest version.
+     * finished without being scheduled, with the GPU resources of their newest version; of one cluster, or of every
+     * cluster when it is null. Read from the lifecycle each pod's versions keep at intake (V39): the index on the
+     * wait's end serves one cluster at a time, so every cluster is found first by a loose scan of the primary key
+     * (one probe a cluster, not one a pod) and each is read through the index.
      */
     public Uni<List<PendingPod>> pending(Instant from, Instant cap, String cluster) {
         return pool.preparedQuery("""
-                        WITH p AS (
-                            SELECT cluster, uid,
-                                   min(coalesce(created_at, observed_at)) AS created,
-                                   min(scheduled_at) AS scheduled,
-                                   min(least(observed_at, deletion_at)) FILTER (WHERE event_type = 'DELETED') AS deleted,
-                                   min(observed_at) FILTER (WHERE phase IN ('Succeeded', 'Failed')) AS finished,
-                                   (array_agg(gpu_resources ORDER BY observed_at DESC))[1]::text AS resources
-                            FROM ledger.pod_fact_fields
-                            WHERE ($3::text IS NULL OR cluster = $3)
-                            GROUP BY cluster, uid)
-                        SELECT cluster, uid, created, least(scheduled, deleted, finished) AS ended, resources FROM p
-                        WHERE created < $2 AND coalesce(least(scheduled, deleted, finished), 'infinity'::timestamptz) > $1
-                        ORDER BY cluster, created, uid""")
+                        WITH RECURSIVE clusters AS (
+                            SELECT min(cluster) AS cluster FROM ledger.pod_lifecycle WHERE $3::text IS NULL
+                            UNION ALL
+                            SELECT (SELECT min(l.cluster) FROM ledger.pod_lifecycle l WHERE l.cluster > c.cluster)
+                            FROM clusters c WHERE c.cluster IS NOT NULL)
+                        SELECT p.cluster, p.uid, p.created, least(p.scheduled, p.deleted, p.finished) AS ended,
+                               p.resources::text AS resources
+                        FROM (SELECT cluster FROM clusters WHERE cluster IS NOT NULL
+                              UNION ALL SELECT $3::text WHERE $3::text IS NOT NULL) c
+                        JOIN ledger.pod_lifecycle p ON p.cluster = c.cluster
+                        WHERE p.created < $2
+                          AND coalesce(least(p.scheduled, p.deleted, p.finished), 'infinity'::timestamptz) > $1
+                        ORDER BY p.cluster, p.created, p.uid""")
                 .execute(Tuple.of(toOffset(from), toOffset(cap), cluster))
                 .map(rows -> {
                     List<PendingPod> out = new ArrayList<>();
