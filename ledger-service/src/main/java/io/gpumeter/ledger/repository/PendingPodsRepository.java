@@ -30,9 +30,12 @@ public class PendingPodsRepository {
     /**
      * The GPU pods that waited Pending during [from, cap): from their creation until they were scheduled, deleted or
      * finished without being scheduled, with the GPU resources of their newest version; of one cluster, or of every
-     * cluster when it is null. Read from the lifecycle each pod's versions keep at intake (V39): the index on the
-     * wait's end serves one cluster at a time, so every cluster is found first by a loose scan of the primary key
-     * (one probe a cluster, not one a pod) and each is read through the index.
+     * cluster when it is null. A pod scheduled (or gone) the instant it was created never waited and is left out.
+     * <p>
+     * Read from the lifecycle each pod's versions keep at intake (V39), through the index on the wait's end, cluster by
+     * cluster: every cluster is found by a loose scan of that index (one probe a cluster), and each one's pods are a
+     * lateral read that {@code OFFSET 0} keeps apart. Joined flat instead, PostgreSQL estimated a hundred clusters
+     * and scanned the whole table (172 ms for a week's 11,347 pods among 1,049,000, against 33 ms).
      */
     public Uni<List<PendingPod>> pending(Instant from, Instant cap, String cluster) {
         return pool.preparedQuery("""
@@ -41,13 +44,17 @@ public class PendingPodsRepository {
                             UNION ALL
                             SELECT (SELECT min(l.cluster) FROM ledger.pod_lifecycle l WHERE l.cluster > c.cluster)
                             FROM clusters c WHERE c.cluster IS NOT NULL)
-                        SELECT p.cluster, p.uid, p.created, least(p.scheduled, p.deleted, p.finished) AS ended,
-                               p.resources::text AS resources
+                        SELECT p.cluster, p.uid, p.created, p.ended, p.resources
                         FROM (SELECT cluster FROM clusters WHERE cluster IS NOT NULL
                               UNION ALL SELECT $3::text WHERE $3::text IS NOT NULL) c
-                        JOIN ledger.pod_lifecycle p ON p.cluster = c.cluster
-                        WHERE p.created < $2
-                          AND coalesce(least(p.scheduled, p.deleted, p.finished), 'infinity'::timestamptz) > $1
+                        CROSS JOIN LATERAL (
+                            SELECT l.cluster, l.uid, l.created, least(l.scheduled, l.deleted, l.finished) AS ended,
+                                   l.resources::text AS resources
+                            FROM ledger.pod_lifecycle l
+                            WHERE l.cluster = c.cluster AND l.created < $2
+                              AND coalesce(least(l.scheduled, l.deleted, l.finished), 'infinity'::timestamptz) > $1
+                              AND coalesce(least(l.scheduled, l.deleted, l.finished), 'infinity'::timestamptz) > l.created
+                            OFFSET 0) p
                         ORDER BY p.cluster, p.created, p.uid""")
                 .execute(Tuple.of(toOffset(from), toOffset(cap), cluster))
                 .map(rows -> {

@@ -162,7 +162,9 @@ class PodLifecycleTest {
                 // created at 12:59, failed unscheduled at 13:07: waited into the window's last minute
                 version("d", "2", WatchEventType.MODIFIED, "13:07", "12:59", null, "Failed", null, 1),
                 // created at the window's end: not in it
-                version("e", "1", WatchEventType.ADDED, "13:00", "13:00", null, "Pending", null, 1));
+                version("e", "1", WatchEventType.ADDED, "13:00", "13:00", null, "Pending", null, 1),
+                // scheduled the instant it was created: never waited
+                version("j", "2", WatchEventType.MODIFIED, "10:31", "10:30", "10:30", "Running", null, 1));
         send(other, version("z", "1", WatchEventType.ADDED, "08:00", "08:00", null, "Pending", null, 8));
 
         assertEquals(List.of(
