@@ -56,7 +56,7 @@ public class FactRepository {
                         SELECT $1, v.uid, min(coalesce(v.created, v.obs)), min(v.scheduled),
                                min(least(v.obs, v.deletion)) FILTER (WHERE v.et = 'DELETED'),
                                min(v.obs) FILTER (WHERE v.finished),
-                               (array_agg(v.res::jsonb ORDER BY v.obs DESC, v.res::jsonb::text DESC))[1], max(v.obs)
+                               (array_agg(v.res ORDER BY v.obs DESC, v.res DESC))[1]::jsonb, max(v.obs)
                         FROM unnest($2::text[], $4::text[], $7::timestamptz[], $13::timestamptz[], $14::timestamptz[],
                                     $15::timestamptz[], $16::bool[], $17::text[])
                              AS v(uid, et, obs, created, scheduled, deletion, finished, res)
@@ -87,7 +87,7 @@ public class FactRepository {
                 PodLifecycleColumns.parsedTimes(pods, PodFact::createdAt),
                 PodLifecycleColumns.parsedTimes(pods, PodFact::scheduledAt),
                 PodLifecycleColumns.parsedTimes(pods, PodFact::deletionTimestamp),
-                PodLifecycleColumns.finished(pods), PodLifecycleColumns.resources(json, pods)));
+                PodLifecycleColumns.finished(pods), PodLifecycleColumns.resources(pods)));
     }
 
     /** Inserts the namespace versions not seen before; returns the names of the namespaces that changed. */

@@ -1,11 +1,12 @@
 package io.gpumeter.ledger.repository;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.PodFact;
 
+import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -54,23 +55,61 @@ final class PodLifecycleColumns {
     }
 
     /**
-     * The JSON of each version's GPU resources, as its payload writes them (a map of names to whole amounts); the few
-     * distinct maps of a slice are written once.
+     * Each version's GPU resources as PostgreSQL prints them as {@code jsonb} (see {@link #jsonbText}); the few
+     * distinct maps of a slice are written once. The statement picks a pod's newest version by these texts on a tie
+     * of observation times, as the upsert and the migration compare the stored {@code jsonb}'s text: sorting the
+     * texts as they come, instead of parsing and printing each version's, took a third off the statement.
      */
-    static String[] resources(ObjectMapper json, List<PodFact> pods) {
+    static String[] resources(List<PodFact> pods) {
         String[] out = new String[pods.size()];
         Map<Map<String, Long>, String> written = new HashMap<>();
         for (int i = 0; i < out.length; i++) {
-            out[i] = written.computeIfAbsent(pods.get(i).gpuResources(), amounts -> write(json, amounts));
+            out[i] = written.computeIfAbsent(pods.get(i).gpuResources(), PodLifecycleColumns::jsonbText);
         }
         return out;
     }
 
-    private static String write(ObjectMapper json, Map<String, Long> amounts) {
-        try {
-            return json.writeValueAsString(amounts);
-        } catch (JsonProcessingException e) {
-            throw new IllegalArgumentException("GPU resources cannot be written", e);
+    /**
+     * A map of names to whole amounts as {@code jsonb} prints it: keys shorter first, then by their UTF-8 bytes;
+     * {@code ": "} and {@code ", "} between; in a key only {@code "}, {@code \} and control characters escaped.
+     */
+    static String jsonbText(Map<String, Long> amounts) {
+        List<Map.Entry<byte[], Long>> keys = new ArrayList<>();
+        amounts.forEach((k, v) -> keys.add(Map.entry(k.getBytes(StandardCharsets.UTF_8), v)));
+        keys.sort((x, y) -> x.getKey().length != y.getKey().length ? Integer.compare(x.getKey().length, y.getKey().length)
+                : Arrays.compareUnsigned(x.getKey(), y.getKey()));
+        StringBuilder out = new StringBuilder("{");
+        for (Map.Entry<byte[], Long> key : keys) {
+            if (out.length() > 1) {
+                out.append(", ");
+            }
+            escaped(out, new String(key.getKey(), StandardCharsets.UTF_8)).append(": ").append(key.getValue().longValue());
         }
+        return out.append('}').toString();
+    }
+
+    /** A string as PostgreSQL's escape_json writes it. */
+    private static StringBuilder escaped(StringBuilder out, String text) {
+        out.append('"');
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                default -> {
+                    if (c < ' ') {
+                        out.append(String.format("\\u%04x", (int) c));
+                    } else {
+                        out.append(c);
+                    }
+                }
+            }
+        }
+        return out.append('"');
     }
 }

@@ -180,6 +180,25 @@ class PodLifecycleTest {
         assertEquals(List.of(other + "|z|08:00|-|{\"nvidia.com/gpu\": 8}"), waiting(other, cluster));
     }
 
+    @Test
+    void resourcesAreWrittenAsJsonbPrintsThem() {
+        // jsonb orders keys shorter first, then by bytes: "é/gp" (5 bytes) after "z/gpu" (5 bytes, 'z' < 0xC3).
+        List<Map<String, Long>> maps = List.of(Map.of(), Map.of("nvidia.com/gpu", 1L),
+                Map.of("nvidia.com/gpu", 2L, "nvidia.com/gpumem", 40960L, "nvidia.com/gpucores", 50L),
+                Map.of("nvidia.com/mig-1g.10gb", 3L, "amd.com/gpu", -1L, "b", 0L, "a", 9_000_000_000L),
+                Map.of("é/gp", 1L, "z/gpu", 2L, "q\"uote\\d\n\t\u0001", 4L));
+        List<String> expected = List.of("{}", "{\"nvidia.com/gpu\": 1}",
+                "{\"nvidia.com/gpu\": 2, \"nvidia.com/gpumem\": 40960, \"nvidia.com/gpucores\": 50}",
+                "{\"a\": 9000000000, \"b\": 0, \"amd.com/gpu\": -1, \"nvidia.com/mig-1g.10gb\": 3}",
+                "{\"z/gpu\": 2, \"é/gp\": 1, \"q\\\"uote\\\\d\\n\\t\\u0001\": 4}");
+        for (int i = 0; i < maps.size(); i++) {
+            String written = PodLifecycleColumns.jsonbText(maps.get(i));
+            assertEquals(expected.get(i), written);
+            assertEquals(written, pool.preparedQuery("SELECT $1::text::jsonb::text AS t").execute(Tuple.of(written))
+                    .await().atMost(WAIT).iterator().next().getString("t"));
+        }
+    }
+
     /** The pending read over [10:00, 13:00) for {@code cluster} (null: every), of the clusters named {@code prefix...}. */
     private List<String> waiting(String cluster, String prefix) {
         List<String> out = new ArrayList<>();
