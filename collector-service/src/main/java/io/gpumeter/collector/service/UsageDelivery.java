@@ -104,8 +104,10 @@ public class UsageDelivery {
                         continue;
                     }
                 }
-                buffer.flush();
-                wait = buffer.stalled() ? backoff(wait) : interval;
+                // A flush that delivered something found the ledger there, though a batch sent beside it may have
+                // failed (a circuit breaker lets one trial through when half-open): the next comes on the interval.
+                int sent = buffer.flush();
+                wait = buffer.stalled() && sent == 0 ? backoff(wait) : interval;
                 due = System.nanoTime() + wait.toNanos();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

@@ -26,25 +26,26 @@ public class MinuteRollupRepository {
     /*
      * The statement reads each row's seconds with its own snapshot, and a delivery carrying the same seconds may
      * commit between that read and the upsert. The upsert therefore adds to a row only when none of the seconds it
-     * brings are in the row as it stands once locked (the newest version, under READ COMMITTED); a row a concurrent
-     * delivery got to first is left alone and reported back by its position, and is summed again by a next
-     * statement, whose snapshot sees that delivery's seconds. The rows skipped are locked by then, so one more
-     * statement settles them.
+     * brings are in the row as it stands once locked (the newest version, under READ COMMITTED). Should a concurrent
+     * delivery have got to a row first, the statement is undone to a savepoint and run again, its new snapshot
+     * seeing that delivery's seconds; the counts of rows offered and rows written tell. (Which rows were skipped is
+     * not looked for: joining the rows written back to those offered costs a nested loop over both, as the planner
+     * cannot tell their size.)
      */
     private static final String UPSERT = """
             WITH incoming AS (
                 SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
                                      $7::int8[], $8::float8[], $9::float8[], $10::int4[], $11::int4[])
-                     WITH ORDINALITY AS u(gpu, scope, skey, field, minute, bits, s, mx, n, first, ord)),
+                     AS u(gpu, scope, skey, field, minute, bits, s, mx, n, first)),
             seen AS (
                 SELECT i.*, coalesce(m.seconds, 0) AS have FROM incoming i
                 LEFT JOIN ledger.usage_minute m
                   ON m.cluster = $1 AND m.gpu_uuid = i.gpu AND m.scope = i.scope AND m.scope_key = i.skey
                  AND m.field = i.field AND m.minute = i.minute),
             rollup AS (
-                SELECT ord, gpu, scope, skey, field, minute, bits, s, mx, n FROM seen WHERE (have & bits) = 0
+                SELECT gpu, scope, skey, field, minute, bits, s, mx, n FROM seen WHERE (have & bits) = 0
                 UNION ALL
-                SELECT o.ord, o.gpu, o.scope, o.skey, o.field, o.minute, o.bits & ~o.have, f.s, f.mx, f.n
+                SELECT o.gpu, o.scope, o.skey, o.field, o.minute, o.bits & ~o.have, f.s, f.mx, f.n
                 FROM seen o CROSS JOIN LATERAL (
                     SELECT sum(x.v) AS s, max(x.v) AS mx, count(*)::int AS n
                     FROM unnest(($12::int4[])[o.first:o.first + o.n - 1], ($13::float8[])[o.first:o.first + o.n - 1])
@@ -59,12 +60,9 @@ public class MinuteRollupRepository {
                     sum = m.sum + excluded.sum, max = greatest(m.max, excluded.max),
                     samples = m.samples + excluded.samples, seconds = m.seconds | excluded.seconds
                 WHERE (m.seconds & excluded.seconds) = 0
-                RETURNING gpu_uuid, scope, scope_key, field, minute)
-            SELECT coalesce(sum(r.n) FILTER (WHERE w.gpu_uuid IS NOT NULL), 0)::int AS added,
-                   coalesce(array_agg(r.ord) FILTER (WHERE w.gpu_uuid IS NULL), '{}')::int8[] AS skipped
-            FROM rollup r LEFT JOIN stored w
-              ON w.gpu_uuid = r.gpu AND w.scope = r.scope AND w.scope_key = r.skey AND w.field = r.field
-             AND w.minute = r.minute""";
+                RETURNING 1)
+            SELECT (SELECT coalesce(sum(n), 0)::int FROM rollup) AS added, (SELECT count(*) FROM rollup) AS offered,
+                   (SELECT count(*) FROM stored) AS written""";
 
     /**
      * Folds a delivery's minute rows into the rollups; returns how many values were new. A second already in a
@@ -74,22 +72,20 @@ public class MinuteRollupRepository {
      * arrays.
      */
     public Uni<Integer> addMinutes(SqlConnection conn, String cluster, MinuteFolds folds) {
-        return add(conn, cluster, new ArrayList<>(folds.rows().entrySet()), 0);
+        if (folds.rows().isEmpty()) {
+            return Uni.createFrom().item(0);
+        }
+        Tuple arguments = arguments(cluster, new ArrayList<>(folds.rows().entrySet()));
+        return conn.query("SAVEPOINT minute_rollups").execute().chain(() -> upsert(conn, arguments));
     }
 
-    private Uni<Integer> add(SqlConnection conn, String cluster, List<Map.Entry<MinuteFolds.Key, MinuteFolds.Fold>> rows,
-                             int addedBefore) {
-        if (rows.isEmpty()) {
-            return Uni.createFrom().item(addedBefore);
-        }
-        return conn.preparedQuery(UPSERT).execute(arguments(cluster, rows)).chain(result -> {
+    private Uni<Integer> upsert(SqlConnection conn, Tuple arguments) {
+        return conn.preparedQuery(UPSERT).execute(arguments).chain(result -> {
             Row row = result.iterator().next();
-            int added = addedBefore + row.getInteger("added");
-            List<Map.Entry<MinuteFolds.Key, MinuteFolds.Fold>> skipped = new ArrayList<>();
-            for (Long ord : row.getArrayOfLongs("skipped")) {
-                skipped.add(rows.get((int) (ord - 1)));
+            if (row.getLong("written") == row.getLong("offered")) {
+                return Uni.createFrom().item(row.getInteger("added"));
             }
-            return add(conn, cluster, skipped, added);
+            return conn.query("ROLLBACK TO SAVEPOINT minute_rollups").execute().chain(() -> upsert(conn, arguments));
         });
     }
 
