@@ -82,7 +82,7 @@ public class MinuteRollupRepository {
     private Uni<Integer> upsert(SqlConnection conn, Tuple arguments) {
         return conn.preparedQuery(UPSERT).execute(arguments).chain(result -> {
             Row row = result.iterator().next();
-            if (row.getLong("written") == row.getLong("offered")) {
+            if (row.getLong("written").longValue() == row.getLong("offered").longValue()) {
                 return Uni.createFrom().item(row.getInteger("added"));
             }
             return conn.query("ROLLBACK TO SAVEPOINT minute_rollups").execute().chain(() -> upsert(conn, arguments));

@@ -103,6 +103,19 @@ class ConcurrentUsageResourceTest {
         expectMinute("GPU-D2", 0.5f, 0.75f, 2);
     }
 
+    @Test
+    void aDeliveryOfManyRowsIsStoredOnce() {
+        // 300 rows: the rows offered and the rows written are compared as counts, whatever their size.
+        String[] rows = new String[300];
+        for (int i = 0; i < rows.length; i++) {
+            rows[i] = partial("GPU-M" + i, MINUTE.toString(), "0,30000", "0.25,0.75", null);
+        }
+        given().contentType(ContentType.JSON).body(partials("many", rows)).post("/api/v1/usage").then().statusCode(200)
+                .body("accepted", equalTo(600)).body("duplicates", equalTo(0));
+        // Each card: (0.25 + 0.75) / 2 = 0.5, max 0.75.
+        expectMinute("GPU-M299", 0.5f, 0.75f, 2);
+    }
+
     private static CompletableFuture<JsonPath> post(String body) {
         return CompletableFuture.supplyAsync(() -> given().contentType(ContentType.JSON).body(body).post("/api/v1/usage")
                 .then().statusCode(200).extract().jsonPath());
