@@ -79,7 +79,7 @@ public class UsageService {
         MinuteFolds counterReadings = folds.only(field -> CounterField.ofRaw(field).isPresent());
         List<UsageSample> sightings = sightings(batch);
         List<UsageSample> gaugeReadings = incidentGaugeReadings(batch);
-        return usage.createPartitions(partitionDays(folds)).chain(() -> pool.withTransaction(conn ->
+        return usage.createPartitions(partitionDays(folds, counterReadings)).chain(() -> pool.withTransaction(conn ->
                 lateDays(conn, cluster, folds.days())
                 .chain(() -> minutes.addMinutes(conn, cluster, rollups))
                 // What follows depends on order, so one delivery of a cluster at a time: a counter's minutes are
@@ -103,10 +103,10 @@ public class UsageService {
      * The days whose minute partitions a delivery may write: its rows' days, and those of the counter minutes
      * derived from them, which reach {@link CounterIncrease#MAX_GAP} and a minute either side.
      */
-    static Set<LocalDate> partitionDays(MinuteFolds folds) {
+    static Set<LocalDate> partitionDays(MinuteFolds folds, MinuteFolds counterReadings) {
         Set<LocalDate> days = new TreeSet<>(folds.days());
         Duration reach = CounterIncrease.MAX_GAP.plus(Duration.ofMinutes(1));
-        folds.rows().keySet().stream().filter(k -> CounterField.ofRaw(k.field()).isPresent()).forEach(k -> {
+        counterReadings.rows().keySet().forEach(k -> {
             days.add(LocalDate.ofInstant(k.minute().minus(reach), ZoneOffset.UTC));
             days.add(LocalDate.ofInstant(k.minute().plus(reach), ZoneOffset.UTC));
         });
