@@ -24,7 +24,7 @@ import java.util.Set;
  * collector shares the exporters (each scrapes the nodes its shard owns); the run then checks that the ledger holds
  * exactly the values of the pages served, none twice.
  * Usage: {@code bench/run usage [gpus] [seconds] [--interval=10s] [--warm-up=60] [--collectors=1] [--parallel=16]
- * [--jvm="OPTIONS"]} (defaults 2,000 GPUs for 120 s after a 60 s warm-up, the launcher's JVM options).
+ * [--in-flight=2] [--jvm="OPTIONS"]} (defaults 2,000 GPUs for 120 s after a 60 s warm-up, the launcher's JVM options).
  */
 public final class UsageBench {
 
@@ -34,6 +34,7 @@ public final class UsageBench {
         int warmUp = 60;
         int collectors = 1;
         int parallel = 16;
+        int inFlight = 2;
         List<String> jvm = null; // the launcher's own, each service its own
         for (String arg : args) {
             if (arg.startsWith("--interval=")) {
@@ -44,6 +45,8 @@ public final class UsageBench {
                 collectors = Integer.parseInt(arg.substring("--collectors=".length()));
             } else if (arg.startsWith("--parallel=")) {
                 parallel = Integer.parseInt(arg.substring("--parallel=".length()));
+            } else if (arg.startsWith("--in-flight=")) {
+                inFlight = Integer.parseInt(arg.substring("--in-flight=".length()));
             } else if (arg.startsWith("--jvm=")) {
                 jvm = List.of(arg.substring("--jvm=".length()).trim().split("\\s+"));
             } else {
@@ -57,8 +60,9 @@ public final class UsageBench {
         int seconds = positional.size() < 2 ? 120 : Integer.parseInt(positional.get(1));
         int nodes = (gpus + DcgmPage.GPUS_PER_NODE - 1) / DcgmPage.GPUS_PER_NODE;
         System.out.printf("gpumeter usage benchmark: %,d GPUs on %,d nodes, %d series each, scraped every %d s by %d collector(s),"
-                        + " %d at a time, %d s after a %d s warm-up, %d cores%n", nodes * DcgmPage.GPUS_PER_NODE, nodes,
-                DcgmPage.seriesPerGpu(), interval.toSeconds(), collectors, parallel, seconds, warmUp,
+                        + " %d at a time, %d usage deliveries in flight, %d s after a %d s warm-up, %d cores%n",
+                nodes * DcgmPage.GPUS_PER_NODE, nodes, DcgmPage.seriesPerGpu(), interval.toSeconds(), collectors, parallel,
+                inFlight, seconds, warmUp,
                 Runtime.getRuntime().availableProcessors());
         System.out.println("services' JVM options: " + (jvm == null ? "the launcher's, each service its own" : String.join(" ", jvm)));
         Path root = Path.of("").toAbsolutePath();
@@ -66,14 +70,14 @@ public final class UsageBench {
         try (ExporterFleet fleet = new ExporterFleet(nodes)) {
             Path targets = writeTargets(state, fleet.targets());
             SuiteBuilder first = collectorEnv(Suite.builder(root).services(Set.of(Service.LEDGER, Service.COLLECTOR)),
-                    targets, interval, parallel, collectors, 0)
+                    targets, interval, parallel, inFlight, collectors, 0)
                     .freePorts().embeddedDatabase(state.resolve("pgdata")).freshDatabase(true)
                     .stateDirectory(state).logDirectory(state.resolve("logs")).readyTimeout(Duration.ofMinutes(3));
             if (jvm != null) {
                 first.jvmOptions(jvm);
             }
             try (Suite suite = first.build().start(); Suite second = collectors == 2 ? secondCollector(root, state, suite,
-                    targets, interval, parallel, jvm) : null) {
+                    targets, interval, parallel, inFlight, jvm) : null) {
                 new UsageRun(suite, second, fleet, state.resolve("pgdata"), nodes * DcgmPage.GPUS_PER_NODE, interval)
                         .run(warmUp, seconds);
             }
@@ -82,7 +86,7 @@ public final class UsageBench {
 
     /** A collector of its own, shard 1 of 2, delivering to the first suite's ledger with the first suite's keys. */
     private static Suite secondCollector(Path root, Path state, Suite suite, Path targets, Duration interval, int parallel,
-                                         List<String> jvm) throws Exception {
+                                         int inFlight, List<String> jvm) throws Exception {
         Path b = state.resolve("b");
         Files.createDirectories(b.resolve("keys"));
         try (var keys = Files.list(state.resolve("keys"))) {
@@ -91,19 +95,21 @@ public final class UsageBench {
             }
         }
         DatabaseConnection db = suite.database().orElseThrow();
-        return collectorEnv(Suite.builder(root).services(Set.of(Service.COLLECTOR)), targets, interval, parallel, 2, 1)
+        return collectorEnv(Suite.builder(root).services(Set.of(Service.COLLECTOR)), targets, interval, parallel, inFlight,
+                2, 1)
                 .env(Service.COLLECTOR, "QUARKUS_REST_CLIENT_LEDGER_URL", suite.url(Service.LEDGER).toString())
                 .freePorts().jvmOptions(jvm != null ? jvm : io.gpumeter.launcher.suite.JvmDefaults.of(Service.COLLECTOR))
                 .externalDatabase(db).stateDirectory(b).logDirectory(b.resolve("logs"))
                 .readyTimeout(Duration.ofMinutes(3)).build().start();
     }
 
-    private static SuiteBuilder collectorEnv(SuiteBuilder b, Path targets, Duration interval, int parallel, int shards,
-                                             int index) {
+    private static SuiteBuilder collectorEnv(SuiteBuilder b, Path targets, Duration interval, int parallel, int inFlight,
+                                             int shards, int index) {
         return b.env(Service.COLLECTOR, "GPUMETER_COLLECTOR_WATCH_ENABLED", "false")
                 .env(Service.COLLECTOR, "QUARKUS_CONFIG_LOCATIONS", targets.toUri().toString())
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_SCRAPE_INTERVAL", interval.toSeconds() + "s")
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_PARALLEL_SCRAPES", Integer.toString(parallel))
+                .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DELIVERY_USAGE_IN_FLIGHT", Integer.toString(inFlight))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_SHARDS", Integer.toString(shards))
                 .env(Service.COLLECTOR, "GPUMETER_COLLECTOR_DCGM_SHARD_INDEX", Integer.toString(index));
     }

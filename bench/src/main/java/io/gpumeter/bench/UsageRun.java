@@ -21,6 +21,7 @@ final class UsageRun {
 
     private static final Pattern ACCEPTED = Pattern.compile(
             "(?m)^gpumeter_collector_usage_samples_total\\{outcome=\"accepted\",?\\} (\\S+)$");
+    private static final Pattern HELD = Pattern.compile("(?m)^gpumeter_collector_buffer_usage(?:\\{\\})? (\\S+)$");
 
     private final Suite suite;
     private final Suite second;
@@ -61,7 +62,10 @@ final class UsageRun {
             double window = (System.nanoTime() - windowStart) / 1e9;
             Map<String, Double> cpuAfter = cpu.now();
             fleet.close(); // no more pages: what the collectors hold drains into the books
-            boolean drained = UsageBench.awaitSteady(lag::storedNow, Duration.ofSeconds(10), Duration.ofMinutes(10));
+            // Drained once the collectors hold nothing and the books' count then stays still: a count still for a while
+            // alone is no proof, a batch of a backlog may take that long.
+            boolean drained = awaitEmptyCollectors(Duration.ofMinutes(10))
+                    && UsageBench.awaitSteady(lag::storedNow, Duration.ofSeconds(10), Duration.ofMinutes(10));
             long stored = lag.storedNow();
             Map<String, RollupGrowth.Table> sizesAfter = RollupGrowth.tables(db);
             long[] servedAt = fleet.servedAt();
@@ -146,6 +150,27 @@ final class UsageRun {
         line.append(String.format(" all %.2f (%.2f of the machine's %d cores busy)", total / (gpus / 1000.0) / minutes,
                 total / window, Runtime.getRuntime().availableProcessors()));
         System.out.println(line);
+    }
+
+    private boolean awaitEmptyCollectors(Duration atMost) throws Exception {
+        long end = System.nanoTime() + atMost.toNanos();
+        while (System.nanoTime() < end) {
+            if (held(suite) == 0 && (second == null || held(second) == 0)) {
+                return true;
+            }
+            Thread.sleep(500);
+        }
+        System.out.printf("the collectors still held %,.0f values %s after the last page%n",
+                held(suite) + (second == null ? 0 : held(second)), atMost);
+        return false;
+    }
+
+    /** The usage values a collector holds for the ledger (its buffer gauge). */
+    private double held(Suite s) throws Exception {
+        URI metrics = s.managementUrl(Service.COLLECTOR).resolve("/q/metrics");
+        String page = http.send(HttpRequest.newBuilder(metrics).build(), HttpResponse.BodyHandlers.ofString()).body();
+        Matcher m = HELD.matcher(page);
+        return m.find() ? Double.parseDouble(m.group(1)) : 0;
     }
 
     private double accepted(Suite s) throws Exception {

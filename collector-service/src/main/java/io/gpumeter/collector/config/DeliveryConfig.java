@@ -27,6 +27,13 @@ public interface DeliveryConfig {
         /** How long a watched fact waits for others to share its batch before a flush starts; 0 leaves it to the interval. */
         @WithDefault("100ms")
         Duration linger();
+
+        /**
+         * Usage batches sent to the ledger at once. The ledger adds a cluster's minute rollups side by side, so a
+         * second request keeps its cores busy while the first one's books are written; 1 sends one at a time.
+         */
+        @WithDefault("2")
+        int usageInFlight();
     }
 
     interface Usage {

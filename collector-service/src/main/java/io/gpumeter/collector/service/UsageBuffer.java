@@ -17,6 +17,10 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletionService;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorCompletionService;
+import java.util.concurrent.Executors;
 import java.util.function.Consumer;
 
 /**
@@ -50,54 +54,41 @@ public final class UsageBuffer {
                                 long minute) {
     }
 
-    /** The values of one series-minute, in arrival order; {@code seconds} has bit n set when second n is held. */
-    private static final class Minute {
-        private long seconds;
-        private int[] millis = new int[4];
-        private double[] values = new double[4];
-        private int size;
-
-        /** @return whether the value is on a second not held before */
-        boolean offer(int millisIntoMinute, double value) {
-            int second = millisIntoMinute / 1000;
-            if ((seconds & (1L << second)) != 0) {
-                for (int i = 0; i < size; i++) {
-                    if (millis[i] / 1000 == second && millisIntoMinute < millis[i]) {
-                        millis[i] = millisIntoMinute;
-                        values[i] = value;
-                    }
-                }
-                return false;
-            }
-            if (size == millis.length) {
-                millis = Arrays.copyOf(millis, Math.min(60, size * 2));
-                values = Arrays.copyOf(values, millis.length);
-            }
-            seconds |= 1L << second;
-            millis[size] = millisIntoMinute;
-            values[size++] = value;
-            return true;
-        }
-    }
-
     private final int capacity;
     private final int batchValues;
     private final Consumer<UsageBatch> send;
+    private final int inFlight;
+    private final CompletionService<Outcome> sends;
     private final Object lock = new Object();
-    private Map<SeriesMinute, Minute> open = new HashMap<>();
+    private Map<SeriesMinute, MinuteValues> open = new HashMap<>();
     private int openValues;
     private final Deque<UsageBatch> sealed = new ArrayDeque<>();
     private int sealedValues;
 
+    /** One batch at a time, sent by the flushing thread itself. */
+    public UsageBuffer(int capacity, int batchValues, Consumer<UsageBatch> send) {
+        this(capacity, batchValues, 1, send);
+    }
+
     /**
      * @param capacity    most values held, open and sealed together
      * @param batchValues most values in one batch sent to the ledger
+     * @param inFlight    most batches sent at once; with more than one, sends run on threads of their own
      * @param send        delivers one batch, throwing when the ledger did not take it
      */
-    public UsageBuffer(int capacity, int batchValues, Consumer<UsageBatch> send) {
+    public UsageBuffer(int capacity, int batchValues, int inFlight, Consumer<UsageBatch> send) {
+        if (inFlight < 1) {
+            throw new IllegalArgumentException("inFlight must be at least 1, got " + inFlight);
+        }
         this.capacity = capacity;
         this.batchValues = batchValues;
+        this.inFlight = inFlight;
         this.send = send;
+        this.sends = new ExecutorCompletionService<>(inFlight == 1 ? Runnable::run : Executors.newFixedThreadPool(inFlight, r -> {
+            Thread t = new Thread(r, "usage-delivery");
+            t.setDaemon(true);
+            return t;
+        }));
     }
 
     /** Adds a body's samples whole, or throws {@link Full} having added none. */
@@ -112,7 +103,7 @@ public final class UsageBuffer {
                 long minute = Math.floorDiv(epochMillis, 60_000L);
                 SeriesMinute key = new SeriesMinute(cluster, s.gpuUuid(), s.node(), s.scope(), s.scopeKey(),
                         s.migProfile(), s.namespace(), s.pod(), s.container(), s.field(), minute);
-                if (open.computeIfAbsent(key, k -> new Minute()).offer((int) (epochMillis - minute * 60_000L), s.value())) {
+                if (open.computeIfAbsent(key, k -> new MinuteValues()).offer((int) (epochMillis - minute * 60_000L), s.value())) {
                     fresh++;
                 }
             }
@@ -143,46 +134,102 @@ public final class UsageBuffer {
     }
 
     /**
-     * Seals what is open and sends every sealed batch; returns the values delivered. Stops at the first batch the
-     * ledger could not be reached with, keeping it and the rest; a batch the ledger refused (4xx) is kept too but
-     * goes to the back, so it cannot hold up the others.
+     * Seals what is open and sends every sealed batch, up to {@code inFlight} at once; returns the values delivered.
+     * A full batch's worth opened meanwhile is sealed and sent in the same flush, so a backlog keeps every request
+     * slot busy. After the first batch the ledger could not be reached with, no more are started; it and the rest are
+     * kept, and those already in flight are awaited. A batch the ledger refused (4xx) is kept too but goes to the
+     * back, so it cannot hold up the others. Batches sent side by side may carry the same series and minute (a
+     * minute's first seconds and its later ones): the ledger adds each second of a series once, in any order.
      */
     public synchronized int flush() {
-        seal();
+        Deque<UsageBatch> toSend = new ArrayDeque<>();
+        Deque<UsageBatch> refused = new ArrayDeque<>();
+        sealInto(toSend);
         int sent = 0;
-        int attempts;
-        synchronized (lock) {
-            attempts = sealed.size();
-        }
-        for (int i = 0; i < attempts; i++) {
-            UsageBatch batch;
-            synchronized (lock) {
-                batch = sealed.peekFirst();
+        int running = 0;
+        boolean unreachable = false;
+        while (true) {
+            while (!unreachable && running < inFlight && (!toSend.isEmpty() || sealFullInto(toSend))) {
+                UsageBatch batch = toSend.pollFirst();
+                sends.submit(() -> attempt(batch));
+                running++;
             }
-            try {
-                send.accept(batch);
-            } catch (ApiProblem e) {
-                LOG.errorf("the ledger refused %d usage values, kept to retry: %s", batch.values(), e.getMessage());
-                synchronized (lock) {
-                    sealed.addLast(sealed.pollFirst());
-                }
-                continue;
-            } catch (RuntimeException e) {
-                LOG.warnf("ledger did not take %d usage values, will retry: %s", batch.values(), e.getMessage());
+            if (running == 0) {
                 break;
             }
-            synchronized (lock) {
-                sealed.pollFirst();
-                sealedValues -= batch.values();
+            Outcome outcome = next();
+            running--;
+            UsageBatch batch = outcome.batch();
+            if (outcome.failure() == null) {
+                synchronized (lock) {
+                    sealedValues -= batch.values();
+                }
+                sent += batch.values();
+            } else if (outcome.failure() instanceof ApiProblem) {
+                LOG.errorf("the ledger refused %d usage values, kept to retry: %s", batch.values(),
+                        outcome.failure().getMessage());
+                refused.addLast(batch);
+            } else {
+                LOG.warnf("ledger did not take %d usage values, will retry: %s", batch.values(),
+                        outcome.failure().getMessage());
+                unreachable = true;
+                toSend.addFirst(batch);
             }
-            sent += batch.values();
+        }
+        synchronized (lock) {
+            toSend.descendingIterator().forEachRemaining(sealed::addFirst);
+            sealed.addAll(refused);
         }
         return sent;
     }
 
+    /** A send's end: the batch, and what it threw, null when the ledger took it. */
+    private record Outcome(UsageBatch batch, RuntimeException failure) {
+    }
+
+    private Outcome attempt(UsageBatch batch) {
+        try {
+            send.accept(batch);
+            return new Outcome(batch, null);
+        } catch (RuntimeException e) {
+            return new Outcome(batch, e);
+        }
+    }
+
+    private Outcome next() {
+        try {
+            return sends.take().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while usage deliveries were in flight", e);
+        } catch (ExecutionException e) {
+            throw new IllegalStateException("a usage send failed outside its attempt", e.getCause());
+        }
+    }
+
+    /** Seals what is open, moving every sealed batch to {@code into}. */
+    private void sealInto(Deque<UsageBatch> into) {
+        seal();
+        synchronized (lock) {
+            into.addAll(sealed);
+            sealed.clear();
+        }
+    }
+
+    /** Seals what is open when it makes a full batch; whether a batch is now waiting in {@code into}. */
+    private boolean sealFullInto(Deque<UsageBatch> into) {
+        synchronized (lock) {
+            if (openValues < batchValues) {
+                return false;
+            }
+        }
+        sealInto(into);
+        return !into.isEmpty();
+    }
+
     /** Turns the open series-minutes into batches of partials, per cluster, at most {@code batchValues} values each. */
     private void seal() {
-        Map<SeriesMinute, Minute> taken;
+        Map<SeriesMinute, MinuteValues> taken;
         synchronized (lock) {
             if (open.isEmpty()) {
                 return;

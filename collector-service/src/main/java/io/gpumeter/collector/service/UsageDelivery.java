@@ -17,8 +17,9 @@ import java.util.Locale;
 
 /**
  * Buffered usage delivery: pushes and pulls add to a {@link UsageBuffer}; one thread flushes it every
- * {@code gpumeter.collector.usage.flush-interval}, or at once when a batch's worth is open, and after a failed
- * flush waits twice as long each time (up to a minute) before trying again.
+ * {@code gpumeter.collector.usage.flush-interval}, or at once when a batch's worth is open, keeping up to
+ * {@code gpumeter.collector.delivery.usage-in-flight} batches in flight, and after a failed flush waits twice as
+ * long each time (up to a minute) before trying again.
  */
 @ApplicationScoped
 public class UsageDelivery {
@@ -36,7 +37,8 @@ public class UsageDelivery {
     public UsageDelivery(LedgerClient ledger, CollectorConfig config, MeterRegistry metrics) {
         this.interval = interval(config.usage().flushInterval());
         this.batchSize = config.usage().batchSize();
-        this.buffer = new UsageBuffer(config.usage().bufferCapacity(), batchSize, ledger::deliver);
+        this.buffer = new UsageBuffer(config.usage().bufferCapacity(), batchSize,
+                config.delivery().usageInFlight(), ledger::deliver);
         metrics.gauge("gpumeter.collector.buffer.usage", buffer, UsageBuffer::size);
     }
 
@@ -102,8 +104,10 @@ public class UsageDelivery {
                         continue;
                     }
                 }
-                buffer.flush();
-                wait = buffer.stalled() ? backoff(wait) : interval;
+                // A flush that delivered something found the ledger there, though a batch sent beside it may have
+                // failed (a circuit breaker lets one trial through when half-open): the next comes on the interval.
+                int sent = buffer.flush();
+                wait = buffer.stalled() && sent == 0 ? backoff(wait) : interval;
                 due = System.nanoTime() + wait.toNanos();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();

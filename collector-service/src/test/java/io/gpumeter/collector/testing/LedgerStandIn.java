@@ -69,6 +69,17 @@ public class LedgerStandIn implements QuarkusTestResourceLifecycleManager {
         standIn.answer(post(urlPathEqualTo(intake)).atPriority(5), json);
     }
 
+    /** The usage intake answers "nothing new" only after this delay: a ledger busy storing each batch. */
+    public static void usageAnsweredAfter(java.time.Duration delay) {
+        standIn.answer(post(urlPathEqualTo(USAGE)).atPriority(5),
+                StandIn.late(delay, "{\"accepted\":0,\"duplicates\":0,\"podsBound\":0}"));
+    }
+
+    /** The most requests the stand-in held open at once since it started, whatever their intake. */
+    public static int mostOpen() {
+        return standIn.mostOpen();
+    }
+
     /** The usage intake's receipt: the samples the ledger says it counted for the first time. */
     public static void usageReceipt(int accepted) {
         receipt(USAGE, "{\"accepted\":" + accepted + ",\"duplicates\":0,\"podsBound\":0}");

@@ -1,7 +1,6 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.ledger.config.LedgerConfig;
-import io.gpumeter.ledger.usage.domain.MinuteFolds;
 import io.gpumeter.ledger.usage.domain.UsagePoint;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -14,7 +13,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
@@ -77,83 +75,18 @@ public class UsageRepository {
     }
 
     /**
-     * Folds a delivery's minute rows into the rollups; returns how many values were new. A second already in a
-     * row's bitmask adds nothing, so a delivery sent twice, or overlapping an earlier one, counts each second once.
-     * A row whose seconds are all new adds the sum, max and count worked out in Java; a row overlapping the stored
-     * one is summed again in SQL over its new seconds only, from its slice of the per-second arrays.
+     * Creates the missing partitions of these days in a transaction of its own, committed before a delivery's: a
+     * partition's creation locks the whole table, and a delivery that created one while its rows wait for the
+     * cluster's ingest lock (which a delivery writing derived counter minutes holds) would deadlock with it.
      */
-    public Uni<Integer> addMinutes(SqlConnection conn, String cluster, MinuteFolds folds) {
-        Map<MinuteFolds.Key, MinuteFolds.Fold> rows = folds.rows();
-        if (rows.isEmpty()) {
-            return Uni.createFrom().item(0);
-        }
-        int n = rows.size();
-        String[] gpus = new String[n];
-        String[] scopes = new String[n];
-        String[] keys = new String[n];
-        String[] fields = new String[n];
-        OffsetDateTime[] minutes = new OffsetDateTime[n];
-        Long[] bits = new Long[n];
-        Double[] sums = new Double[n];
-        Double[] maxes = new Double[n];
-        Integer[] counts = new Integer[n];
-        Integer[] firsts = new Integer[n];
-        List<Integer> seconds = new ArrayList<>();
-        List<Double> values = new ArrayList<>();
-        int i = 0;
-        for (Map.Entry<MinuteFolds.Key, MinuteFolds.Fold> row : rows.entrySet()) {
-            MinuteFolds.Key k = row.getKey();
-            MinuteFolds.Fold f = row.getValue();
-            gpus[i] = k.gpuUuid();
-            scopes[i] = k.scope();
-            keys[i] = k.scopeKey();
-            fields[i] = k.field();
-            minutes[i] = toOffset(k.minute());
-            bits[i] = f.seconds();
-            sums[i] = f.sum();
-            maxes[i] = f.max();
-            counts[i] = f.count();
-            firsts[i] = seconds.size() + 1;
-            for (int s = 0; s < 60; s++) {
-                if ((f.seconds() & (1L << s)) != 0) {
-                    seconds.add(s);
-                    values.add(f.value(s));
-                }
-            }
-            i++;
-        }
-        return conn.preparedQuery("""
-                        WITH incoming AS (
-                            SELECT * FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::timestamptz[],
-                                                 $7::int8[], $8::float8[], $9::float8[], $10::int4[], $11::int4[])
-                                 AS u(gpu, scope, skey, field, minute, bits, s, mx, n, first)),
-                        seen AS (
-                            SELECT i.*, coalesce(m.seconds, 0) AS have FROM incoming i
-                            LEFT JOIN ledger.usage_minute m
-                              ON m.cluster = $1 AND m.gpu_uuid = i.gpu AND m.scope = i.scope AND m.scope_key = i.skey
-                             AND m.field = i.field AND m.minute = i.minute),
-                        rollup AS (
-                            SELECT gpu, scope, skey, field, minute, bits, s, mx, n FROM seen WHERE (have & bits) = 0
-                            UNION ALL
-                            SELECT o.gpu, o.scope, o.skey, o.field, o.minute, o.bits & ~o.have, f.s, f.mx, f.n
-                            FROM seen o CROSS JOIN LATERAL (
-                                SELECT sum(x.v) AS s, max(x.v) AS mx, count(*)::int AS n
-                                FROM unnest(($12::int4[])[o.first:o.first + o.n - 1], ($13::float8[])[o.first:o.first + o.n - 1])
-                                     AS x(sec, v)
-                                WHERE (o.have & (1::bigint << x.sec)) = 0) f
-                            WHERE (o.have & o.bits) <> 0 AND (o.bits & ~o.have) <> 0),
-                        stored AS (
-                            INSERT INTO ledger.usage_minute (cluster, gpu_uuid, scope, scope_key, field, minute, sum, max, samples, seconds)
-                            SELECT $1, gpu, scope, skey, field, minute, s, mx, n, bits FROM rollup
-                            ON CONFLICT (cluster, gpu_uuid, scope, scope_key, field, minute) DO UPDATE SET
-                                sum = usage_minute.sum + excluded.sum, max = greatest(usage_minute.max, excluded.max),
-                                samples = usage_minute.samples + excluded.samples,
-                                seconds = usage_minute.seconds | excluded.seconds
-                            RETURNING 1)
-                        SELECT coalesce(sum(n), 0)::int AS added FROM rollup""")
-                .execute(Tuple.from(List.of(cluster, gpus, scopes, keys, fields, minutes, bits, sums, maxes, counts, firsts,
-                        seconds.toArray(Integer[]::new), values.toArray(Double[]::new))))
-                .map(result -> result.iterator().next().getInteger("added"));
+    public Uni<Void> createPartitions(Set<LocalDate> wanted) {
+        return hasPartitions(wanted) ? Uni.createFrom().voidItem()
+                : pool.withTransaction(conn -> ensurePartitions(conn, wanted));
+    }
+
+    /** Whether this process knows the partitions of all these days made and still kept by the retention. */
+    public boolean hasPartitions(Set<LocalDate> days) {
+        return knownPartitions.containsAll(days);
     }
 
     /**

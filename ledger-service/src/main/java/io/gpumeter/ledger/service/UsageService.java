@@ -10,22 +10,28 @@ import io.gpumeter.ledger.governance.service.IncidentBooks;
 import io.gpumeter.ledger.governance.service.MigBooks;
 import io.gpumeter.ledger.repository.ClusterLock;
 import io.gpumeter.ledger.repository.GpuBindingRepository;
+import io.gpumeter.ledger.repository.MinuteRollupRepository;
 import io.gpumeter.ledger.repository.UsageRepository;
 import io.gpumeter.ledger.usage.domain.CardUsage;
 import io.gpumeter.ledger.usage.domain.CounterField;
+import io.gpumeter.ledger.usage.domain.CounterIncrease;
 import io.gpumeter.ledger.usage.domain.MinuteFolds;
 import io.gpumeter.ledger.usage.domain.UsagePoint;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
+import io.vertx.mutiny.sqlclient.SqlConnection;
 import jakarta.enterprise.context.ApplicationScoped;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.time.LocalDate;
+import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
+import java.util.TreeSet;
 
 /**
  * Stores usage — single samples and per-minute partials alike — into the minute rollups (the cards' counters into
@@ -33,6 +39,8 @@ import java.util.Set;
  * labels which cards anonymous allocations hold, re-deriving those pods; changes of a card's Xid gauge and of its
  * memory-health series become
  * failure incidents, and the MIG instances it reports are kept for MIG consistency — all in one transaction per batch.
+ * Deliveries of one cluster add their rollups side by side and take the cluster's ingest lock only for the books
+ * that depend on order.
  */
 @ApplicationScoped
 public class UsageService {
@@ -43,6 +51,7 @@ public class UsageService {
 
     private final Pool pool;
     private final UsageRepository usage;
+    private final MinuteRollupRepository minutes;
     private final GpuBindingRepository bindings;
     private final AllocationBooks books;
     private final IncidentBooks incidentBooks;
@@ -50,7 +59,7 @@ public class UsageService {
 
     private final CounterBooks counters;
 
-    public UsageService(Pool pool, UsageRepository usage, GpuBindingRepository bindings, AllocationBooks books,
+    public UsageService(Pool pool, UsageRepository usage, MinuteRollupRepository minutes, GpuBindingRepository bindings, AllocationBooks books,
                         IncidentBooks incidentBooks, MigBooks migBooks, CounterBooks counters) {
         this.bindings = bindings;
         this.counters = counters;
@@ -58,6 +67,7 @@ public class UsageService {
         this.migBooks = migBooks;
         this.pool = pool;
         this.usage = usage;
+        this.minutes = minutes;
         this.books = books;
     }
 
@@ -69,9 +79,16 @@ public class UsageService {
         MinuteFolds counterReadings = folds.only(field -> CounterField.ofRaw(field).isPresent());
         List<UsageSample> sightings = sightings(batch);
         List<UsageSample> gaugeReadings = incidentGaugeReadings(batch);
-        return pool.withTransaction(conn -> ClusterLock.take(conn, ClusterLock.INGEST, cluster)
-                .chain(() -> usage.ensurePartitions(conn, folds.days()))
-                .chain(() -> usage.addMinutes(conn, cluster, rollups))
+        return usage.createPartitions(partitionDays(folds, counterReadings)).chain(() -> pool.withTransaction(conn ->
+                lateDays(conn, cluster, folds.days())
+                .chain(() -> minutes.addMinutes(conn, cluster, rollups))
+                // What follows depends on order, so one delivery of a cluster at a time: a counter's minutes are
+                // derived from its neighbouring readings, which a concurrent delivery could be writing; the Xid,
+                // memory-health and MIG books tell a change from the readings stored before; and a card's pods
+                // are bound and their allocations re-derived from all sightings. None of it writes the rows the
+                // rollups above write (derived counter fields are refused from deliveries), so a delivery holding
+                // this lock never waits for one still adding its rollups.
+                .call(() -> ClusterLock.take(conn, ClusterLock.INGEST, cluster))
                 .chain(added -> counters.record(conn, cluster, counterReadings).map(more -> added + more))
                 .call(() -> incidentBooks.recordXidGauge(conn, cluster, gaugeReadings))
                 .call(() -> incidentBooks.recordHealthGauges(conn, cluster, gaugeReadings))
@@ -79,7 +96,31 @@ public class UsageService {
                 .chain(added -> bindings.bind(conn, cluster, sightings)
                         .chain(bound -> bindings.podUids(conn, cluster, bound))
                         .chain(uids -> books.rederive(conn, cluster, uids).replaceWith(uids.size()))
-                        .map(bound -> new UsageResult(added, folds.offered() - added, bound))));
+                        .map(bound -> new UsageResult(added, folds.offered() - added, bound)))));
+    }
+
+    /**
+     * The days whose minute partitions a delivery may write: its rows' days, and those of the counter minutes
+     * derived from them, which reach {@link CounterIncrease#MAX_GAP} and a minute either side.
+     */
+    static Set<LocalDate> partitionDays(MinuteFolds folds, MinuteFolds counterReadings) {
+        Set<LocalDate> days = new TreeSet<>(folds.days());
+        Duration reach = CounterIncrease.MAX_GAP.plus(Duration.ofMinutes(1));
+        counterReadings.rows().keySet().forEach(k -> {
+            days.add(LocalDate.ofInstant(k.minute().minus(reach), ZoneOffset.UTC));
+            days.add(LocalDate.ofInstant(k.minute().plus(reach), ZoneOffset.UTC));
+        });
+        return days;
+    }
+
+    /**
+     * A day the minute retention may be folding (one this process does not remember as made) is written as before
+     * the rollups went side by side: under the ingest lock, then the partitions' lock, held to the end so that the
+     * retention cannot drop the day's partition under the delivery's rows.
+     */
+    private Uni<Void> lateDays(SqlConnection conn, String cluster, Set<LocalDate> days) {
+        return usage.hasPartitions(days) ? Uni.createFrom().voidItem()
+                : ClusterLock.take(conn, ClusterLock.INGEST, cluster).chain(() -> usage.ensurePartitions(conn, days));
     }
 
     /**
