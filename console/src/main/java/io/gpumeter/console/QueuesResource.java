@@ -17,6 +17,7 @@ import jakarta.ws.rs.core.Context;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.UriInfo;
 
+import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -120,11 +121,27 @@ public class QueuesResource {
                     "Pick another window or grouping above; waits are known once the collector sees Kueue, Volcano or pending pods."));
             return;
         }
-        ChartOption bars = WindowGroups.bars(waits.stream().map(Wait::group).toList(), "minutes");
-        bars.bars("p50", waits.stream().map(w -> Wait.minutes(w.p50Seconds())).toList());
-        bars.bars("p95", waits.stream().map(w -> Wait.minutes(w.p95Seconds())).toList());
-        bars.bars("p99", waits.stream().map(w -> Wait.minutes(w.p99Seconds())).toList()).colour(Palette.RED);
-        page.charts.add(Chart.of("window-chart", "Queue wait percentiles per " + by, bars, json));
+        List<Wait> drawn = charted(waits);
+        ChartOption bars = WindowGroups.bars(drawn.stream().map(Wait::group).toList(), "minutes");
+        bars.bars("p50", drawn.stream().map(w -> Wait.minutes(w.p50Seconds())).toList());
+        bars.bars("p95", drawn.stream().map(w -> Wait.minutes(w.p95Seconds())).toList());
+        bars.bars("p99", drawn.stream().map(w -> Wait.minutes(w.p99Seconds())).toList()).colour(Palette.RED);
+        String title = drawn.size() == waits.size() ? "Queue wait percentiles per " + by
+                : "Queue wait percentiles: the " + drawn.size() + " of " + waits.size() + " per " + by
+                  + " with the longest p99 (every one in the table)";
+        page.charts.add(Chart.of("window-chart", title, bars, json));
+    }
+
+    /** Most bars a chart of waits draws: past this their labels overlap; the table lists every group. */
+    static final int CHARTED_GROUPS = 20;
+
+    /** The groups the chart draws: all of them, or the ones with the longest p99 wait, longest first. */
+    static List<Wait> charted(List<Wait> waits) {
+        if (waits.size() <= CHARTED_GROUPS) {
+            return waits;
+        }
+        return waits.stream().sorted(java.util.Comparator.comparing((Wait w) -> w.p99Seconds() == null ? BigDecimal.ZERO
+                        : w.p99Seconds()).reversed().thenComparing(Wait::group)).limit(CHARTED_GROUPS).toList();
     }
 
     private QueueDecisions.View decisions(Answer d, String kind, String object, Days days, Page page) {
