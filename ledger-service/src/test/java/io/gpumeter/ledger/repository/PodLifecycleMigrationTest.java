@@ -1,20 +1,16 @@
 package io.gpumeter.ledger.repository;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.gpumeter.ledger.repository.MigrationDatabase.column;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -23,39 +19,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class PodLifecycleMigrationTest {
 
-    private static EmbeddedPostgres postgres;
-    private static DataSource db;
+    private static MigrationDatabase database;
 
     @BeforeAll
     static void start() throws IOException {
-        postgres = EmbeddedPostgres.builder().start();
-        db = postgres.getPostgresDatabase();
+        database = MigrationDatabase.start();
     }
 
     @AfterAll
     static void stop() throws IOException {
-        postgres.close();
-    }
-
-    private static Flyway flyway(String target) {
-        return Flyway.configure().dataSource(db).schemas("ledger").defaultSchema("ledger")
-                .locations("classpath:db/migration").target(target).load();
-    }
-
-    private static List<String> column(Statement sql, String query) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rows = sql.executeQuery(query)) {
-            while (rows.next()) {
-                out.add(rows.getString(1));
-            }
-        }
-        return out;
+        database.close();
     }
 
     @Test
     void theVersionsStoredBeforeBecomeEachPodsLifecycle() throws SQLException {
-        flyway("38").migrate();
-        try (Connection conn = db.getConnection(); Statement sql = conn.createStatement()) {
+        database.migrate("38");
+        try (Connection conn = database.connect(); Statement sql = conn.createStatement()) {
             sql.execute("SET TIME ZONE 'UTC'");
             // u1: waited 10:00-10:04, ran, succeeded at 10:30, deleted (asked 10:31, seen 10:32); asked 2 GPUs, then 1.
             // u2: created 11:00 (its ADDED version says no creation time), deleted unscheduled at 11:20 (asked 11:25).
@@ -91,7 +70,7 @@ class PodLifecycleMigrationTest {
                     CROSS JOIN LATERAL (SELECT timestamptz '2026-05-01' + p * interval '17 minutes' AS t) c
                     CROSS JOIN generate_series(1, 1 + p % 4) v""");
 
-            flyway("latest").migrate();
+            database.migrate("latest");
 
             assertEquals(List.of(
                     "u1|2026-05-04 10:00:00+00|2026-05-04 10:04:00+00|2026-05-04 10:31:00+00|2026-05-04 10:30:00+00|"

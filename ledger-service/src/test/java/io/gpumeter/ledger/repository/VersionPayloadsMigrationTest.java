@@ -1,20 +1,16 @@
 package io.gpumeter.ledger.repository;
 
-import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
-import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-import javax.sql.DataSource;
 import java.io.IOException;
 import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 
+import static io.gpumeter.ledger.repository.MigrationDatabase.column;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /**
@@ -23,39 +19,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class VersionPayloadsMigrationTest {
 
-    private static EmbeddedPostgres postgres;
-    private static DataSource db;
+    private static MigrationDatabase database;
 
     @BeforeAll
     static void start() throws IOException {
-        postgres = EmbeddedPostgres.builder().start();
-        db = postgres.getPostgresDatabase();
+        database = MigrationDatabase.start();
     }
 
     @AfterAll
     static void stop() throws IOException {
-        postgres.close();
-    }
-
-    private static Flyway flyway(String target) {
-        return Flyway.configure().dataSource(db).schemas("ledger").defaultSchema("ledger")
-                .locations("classpath:db/migration").target(target).load();
-    }
-
-    private static List<String> column(Statement sql, String query) throws SQLException {
-        List<String> out = new ArrayList<>();
-        try (ResultSet rows = sql.executeQuery(query)) {
-            while (rows.next()) {
-                out.add(rows.getString(1));
-            }
-        }
-        return out;
+        database.close();
     }
 
     @Test
     void jsonbVersionsBecomeJsonWithTheirContentAndTheNodeOfEachGovernanceVersionBecomesAColumn() throws SQLException {
-        flyway("27").migrate();
-        try (Connection conn = db.getConnection(); Statement sql = conn.createStatement()) {
+        database.migrate("27");
+        try (Connection conn = database.connect(); Statement sql = conn.createStatement()) {
             sql.execute("""
                     INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name, observed_at, payload)
                     VALUES ('c1', 'u1', '7', 'MODIFIED', 'team-a', 'node-1', '2026-05-04T10:00:00Z',
@@ -68,7 +47,7 @@ class VersionPayloadsMigrationTest {
                            ('c1', 'u2', '8', 'ADDED', 'team-a', 'waiting', 'Job', 'j', '2026-05-04T10:00:00Z',
                             '{"uid": "u2", "nodeName": null}'::jsonb)""");
 
-            flyway("latest").migrate();
+            database.migrate("latest");
 
             assertEquals(List.of("json", "json"), column(sql, """
                     SELECT data_type FROM information_schema.columns
