@@ -2,6 +2,9 @@ package io.gpumeter.ledger.repository;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.extension.AfterAllCallback;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 import java.io.IOException;
 import java.sql.Connection;
@@ -13,18 +16,21 @@ import java.util.List;
 
 /**
  * A database of its own for a test of the ledger's migrations: migrated to a version, written as a ledger of that
- * version wrote it, migrated on, then read back one column at a time.
+ * version wrote it, migrated on, then read back one column at a time. Registered as a static extension, it starts
+ * before the class's tests and stops after them.
  */
-final class MigrationDatabase implements AutoCloseable {
+final class MigrationDatabase implements BeforeAllCallback, AfterAllCallback {
 
-    private final EmbeddedPostgres postgres;
+    private EmbeddedPostgres postgres;
 
-    private MigrationDatabase(EmbeddedPostgres postgres) {
-        this.postgres = postgres;
+    @Override
+    public void beforeAll(ExtensionContext context) throws IOException {
+        postgres = EmbeddedPostgres.builder().start();
     }
 
-    static MigrationDatabase start() throws IOException {
-        return new MigrationDatabase(EmbeddedPostgres.builder().start());
+    @Override
+    public void afterAll(ExtensionContext context) throws IOException {
+        postgres.close();
     }
 
     /** Migrates the ledger's schema up to {@code target} (a version, or "latest"). */
@@ -46,10 +52,5 @@ final class MigrationDatabase implements AutoCloseable {
             }
         }
         return out;
-    }
-
-    @Override
-    public void close() throws IOException {
-        postgres.close();
     }
 }

@@ -1,10 +1,8 @@
 package io.gpumeter.ledger.repository;
 
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -19,17 +17,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  */
 class VersionPayloadsMigrationTest {
 
-    private static MigrationDatabase database;
-
-    @BeforeAll
-    static void start() throws IOException {
-        database = MigrationDatabase.start();
-    }
-
-    @AfterAll
-    static void stop() throws IOException {
-        database.close();
-    }
+    @RegisterExtension
+    static final MigrationDatabase database = new MigrationDatabase();
 
     @Test
     void jsonbVersionsBecomeJsonWithTheirContentAndTheNodeOfEachGovernanceVersionBecomesAColumn() throws SQLException {
