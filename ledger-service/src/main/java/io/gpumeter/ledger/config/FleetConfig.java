@@ -37,4 +37,15 @@ public interface FleetConfig {
         @WithDefault("PT30S")
         Duration usageDelay();
     }
+
+    /** The day books of reports (DayBooks). */
+    interface DayBooks {
+        /** How often the changes every stored answer has seen are forgotten; "off" disables the job. */
+        @WithDefault("1m")
+        String pruneEvery();
+
+        /** How long a day's stored answer is kept after it was stored. */
+        @WithDefault("P40D")
+        Duration keep();
+    }
 }

@@ -28,6 +28,9 @@ public interface LedgerConfig {
     /** The fleet gauges served on /q/metrics. */
     FleetConfig.Gauges gauges();
 
+    /** The day books of reports: a day's answer stored once the day is over. */
+    FleetConfig.DayBooks dayBooks();
+
     /** How failure reports from different sources are told to be the same failure. */
     GovernanceConfig.Failures failures();
 

@@ -171,34 +171,33 @@ public class AllocationRepository {
     }
 
     /**
-     * Allocated card-equivalent hours per group, each segment clipped exactly to [from, to) and a held unit
-     * counted up to the earlier of {@code to} and now; summed in SQL with exact numerics.
+     * Allocated card-equivalent seconds per group in each piece of [window start, window end), each segment clipped
+     * exactly to the piece and a held unit counted up to the earlier of the window's end and {@code now}; summed in SQL
+     * with exact numerics. The pieces (labelled) lie inside the window; {@code dimensions} hold no time bucket.
      */
-    public Uni<List<GpuHours>> allocatedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
-                                              String tenant, List<TimeBucket> buckets) {
-        String select = dimensions.stream()
-                .map(d -> "coalesce(" + (d.bucket() ? "k.bucket" : d.column("s")) + ", 'unknown') AS d" + d.ordinal())
+    public Uni<List<PieceSeconds>> allocatedSeconds(TimeWindow window, List<GroupDimension> dimensions, Instant now,
+                                                    String tenant, List<TimeBucket> pieces) {
+        String select = dimensions.stream().map(d -> "coalesce(" + d.column("s") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
-        Map<String, String> placeholders = Map.of("dimensions", select, "groups", group,
-                "tenant_filter", SqlFile.tenantFilter(tenant));
-        String sql = ALLOCATED_HOURS.fill(SqlFile.with(placeholders, buckets == null ? SqlFile.ALLOCATED_UNBUCKETED : Map.of(
-                "bucket_join", SqlFile.bucketsOverlapping("s.seg_start", "coalesce(s.seg_end, $3)"),
-                "w_start", "k.b_start", "w_end", "k.b_end")));
+        String sql = ALLOCATED_HOURS.fill(SqlFile.with(Map.of("dimensions", select, "groups", group,
+                "tenant_filter", SqlFile.tenantFilter(tenant)), SqlFile.ALLOCATED_PIECES));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
-                .execute(SqlFile.withBuckets(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant), buckets))
+                .execute(SqlFile.withBuckets(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant), pieces))
                 .map(rows -> {
-                    List<GpuHours> out = new ArrayList<>();
+                    List<PieceSeconds> out = new ArrayList<>();
                     for (Row row : rows) {
-                        Map<String, String> values = new LinkedHashMap<>();
-                        dimensions.forEach(d -> values.put(d.label(), row.getString("d" + d.ordinal())));
-                        BigDecimal hours = row.getBigDecimal("hours");
-                        out.add(GpuHours.of(String.join("/", values.values()), values,
-                                hours == null ? BigDecimal.ZERO : hours.stripTrailingZeros(), null));
+                        BigDecimal seconds = row.getBigDecimal("seconds");
+                        out.add(new PieceSeconds(row.getString("piece"), SqlFile.groupValues(row, dimensions),
+                                seconds == null ? BigDecimal.ZERO : seconds));
                     }
                     return out;
                 });
+    }
+
+    /** One group's allocated seconds in one piece of a window, at the scale PostgreSQL summed them to. */
+    public record PieceSeconds(String piece, List<String> values, BigDecimal seconds) {
     }
 
     private static List<Occupant> occupants(Iterable<Row> rows) {

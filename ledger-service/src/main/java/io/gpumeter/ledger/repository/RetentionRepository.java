@@ -78,13 +78,18 @@ public class RetentionRepository implements RetentionBooks {
         }));
     }
 
-    /** Drops one month's hour partition; false when it is already gone. */
+    /**
+     * Drops one month's hour partition; false when it is already gone. No row trigger sees a partition dropped whole,
+     * so the month's days are recorded as changed here, in the same transaction (DayBooks).
+     */
     public Uni<Boolean> dropHourMonth(YearMonth month) {
         String hours = "ledger.usage_hour_p" + MONTH.format(month);
         return pool.withTransaction(conn -> lock(conn)
                 .chain(() -> conn.query(present(hours)).execute())
                 .chain(rows -> rows.iterator().next().getBoolean("present")
-                        ? conn.query("DROP TABLE " + hours).execute().replaceWith(true)
+                        ? conn.query("DROP TABLE " + hours).execute()
+                                .call(() -> conn.query(DayBooks.touchSql(month.atDay(1), month.atEndOfMonth())).execute())
+                                .replaceWith(true)
                         : Uni.createFrom().item(false)));
     }
 

@@ -1,6 +1,8 @@
 package io.gpumeter.ledger.repository;
 
+import io.gpumeter.ledger.hours.domain.GroupDimension;
 import io.gpumeter.ledger.hours.domain.TimeBucket;
+import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 
 import java.io.IOException;
@@ -8,6 +10,7 @@ import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.regex.Matcher;
@@ -69,12 +72,17 @@ public final class SqlFile {
                 + " WHERE ($6::timestamptz[])[bucket_no] < " + end + " AND ($7::timestamptz[])[bucket_no] > " + start + ") AS k";
     }
 
-    /** The placeholders of allocated-hours.sql when no time bucket is asked for: the window itself. */
-    static final Map<String, String> ALLOCATED_UNBUCKETED = Map.of("bucket_join", "", "w_start", "$1", "w_end", "$2");
+    /** The placeholders of allocated-hours.sql: the pieces a segment overlaps. */
+    static final Map<String, String> ALLOCATED_PIECES = Map.of(
+            "bucket_join", bucketsOverlapping("s.seg_start", "coalesce(s.seg_end, $3)"));
 
-    /** The placeholders of used-hours.sql when no time bucket is asked for: each segment as clipped to the window. */
-    static final Map<String, String> USED_UNBUCKETED = Map.of("bucket", "NULL::text", "bucket_join", "",
-            "seg_start", "o.a", "seg_end", "o.b");
+    /**
+     * The placeholders of used-hours.sql: the pieces that both a span of a card's minutes and the unit's segment
+     * overlap, and the segment clipped to each.
+     */
+    static final Map<String, String> USED_PIECES = Map.of("bucket", "k.bucket",
+            "bucket_join", bucketsOverlapping("greatest(o.minute, o.a)", "least(o.minute + o.span, o.b)"),
+            "seg_start", "greatest(o.a, k.b_start)", "seg_end", "least(o.b, k.b_end)");
 
     /** {@code base} with {@code more} added. */
     static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
@@ -91,6 +99,13 @@ public final class SqlFile {
         return parameters.addArrayOfString(buckets.stream().map(TimeBucket::label).toArray(String[]::new))
                 .addArrayOfOffsetDateTime(buckets.stream().map(b -> FactRepository.toOffset(b.start())).toArray(OffsetDateTime[]::new))
                 .addArrayOfOffsetDateTime(buckets.stream().map(b -> FactRepository.toOffset(b.end())).toArray(OffsetDateTime[]::new));
+    }
+
+    /** A row's group columns d0, d1, ... in the order of {@code dimensions}. */
+    static List<String> groupValues(Row row, List<GroupDimension> dimensions) {
+        List<String> values = new ArrayList<>(dimensions.size());
+        dimensions.forEach(d -> values.add(row.getString("d" + d.ordinal())));
+        return values;
     }
 
     /** The tenant condition of a first step over one table: that tenant's rows, or every row when none is asked. */

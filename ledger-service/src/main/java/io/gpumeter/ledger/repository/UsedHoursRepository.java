@@ -3,8 +3,6 @@ package io.gpumeter.ledger.repository;
 import io.gpumeter.common.domain.TimeWindow;
 import io.gpumeter.ledger.hours.domain.GroupDimension;
 import io.gpumeter.ledger.hours.domain.TimeBucket;
-import io.gpumeter.ledger.hours.domain.UsageSource;
-import io.gpumeter.ledger.hours.domain.UsedHours;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
@@ -14,7 +12,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
@@ -42,36 +39,43 @@ public class UsedHoursRepository {
         this.pool = pool;
     }
 
-    public Uni<Map<String, UsedHours>> usedHours(TimeWindow window, List<GroupDimension> dimensions, Instant now,
-                                                 String tenant, List<TimeBucket> buckets) {
+    /**
+     * Used card-equivalent seconds per group in each piece of [window start, window end) (the pieces, labelled, lie
+     * inside the window and {@code dimensions} hold no time bucket), and the energy of the group's units; a group with
+     * nothing measured in a piece has no row for it.
+     */
+    public Uni<List<UsedSeconds>> usedSeconds(TimeWindow window, List<GroupDimension> dimensions, Instant now,
+                                              String tenant, List<TimeBucket> pieces) {
         String select = dimensions.stream().map(d -> "coalesce(" + d.column("m") + ", 'unknown') AS d" + d.ordinal())
                 .collect(Collectors.joining(", "));
         String group = dimensions.stream().map(d -> "d" + d.ordinal()).collect(Collectors.joining(", "));
-        Map<String, String> placeholders = Map.of("dimensions", select, "groups", group,
-                "tenant_filter", SqlFile.tenantFilter(tenant));
-        String sql = SQL.fill(SqlFile.with(placeholders, buckets == null ? SqlFile.USED_UNBUCKETED : Map.of(
-                "bucket", "k.bucket",
-                "bucket_join", SqlFile.bucketsOverlapping("greatest(o.minute, o.a)", "least(o.minute + o.span, o.b)"),
-                "seg_start", "greatest(o.a, k.b_start)", "seg_end", "least(o.b, k.b_end)")));
+        String sql = SQL.fill(SqlFile.with(Map.of("dimensions", select, "groups", group,
+                "tenant_filter", SqlFile.tenantFilter(tenant)), SqlFile.USED_PIECES));
         Instant cap = now.isBefore(window.end()) ? now : window.end();
         return pool.preparedQuery(sql)
-                .execute(SqlFile.withBuckets(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant), buckets))
+                .execute(SqlFile.withBuckets(Tuple.of(toOffset(window.start()), toOffset(window.end()), toOffset(cap), tenant), pieces))
                 .map(rows -> {
-                    Map<String, UsedHours> out = new HashMap<>();
+                    List<UsedSeconds> out = new ArrayList<>();
                     for (Row row : rows) {
-                        List<String> values = new ArrayList<>();
-                        dimensions.forEach(d -> values.add(row.getString("d" + d.ordinal())));
                         Double joules = row.getDouble("energy_j");
-                        out.put(String.join("/", values), new UsedHours(nonNull(row.getBigDecimal("used")),
-                                nonNull(row.getBigDecimal("covered")), row.getString("metrics"),
-                                UsageSource.parseAll(row.getString("sources")), joules == null ? 0 : joules,
+                        out.add(new UsedSeconds(row.getString("piece"), SqlFile.groupValues(row, dimensions),
+                                nonNull(row.getBigDecimal("used")), nonNull(row.getBigDecimal("covered")),
+                                row.getString("metrics"), row.getString("sources"), joules == null ? 0 : joules,
                                 nonNull(row.getBigDecimal("energy_covered")), row.getString("energy_sources")));
                     }
                     return out;
                 });
     }
 
+    /**
+     * One group's measured use in one piece of a window, in card-equivalent seconds at the scale PostgreSQL summed
+     * them to; metrics and sources comma-separated, as {@link io.gpumeter.ledger.hours.domain.UsedHours} has them.
+     */
+    public record UsedSeconds(String piece, List<String> values, BigDecimal used, BigDecimal covered, String metrics,
+                              String sources, double energyJoules, BigDecimal energyCovered, String energySources) {
+    }
+
     private static BigDecimal nonNull(BigDecimal value) {
-        return value == null ? BigDecimal.ZERO : value.stripTrailingZeros();
+        return value == null ? BigDecimal.ZERO : value;
     }
 }

@@ -6,10 +6,8 @@ import io.gpumeter.common.problem.Params;
 import io.gpumeter.ledger.hours.domain.GpuHours;
 import io.gpumeter.ledger.hours.domain.GroupDimension;
 import io.gpumeter.ledger.hours.domain.TimeBucket;
-import io.gpumeter.ledger.hours.domain.UsedHours;
-import io.gpumeter.ledger.repository.AllocationRepository;
+import io.gpumeter.ledger.hours.domain.HourSums;
 import io.gpumeter.ledger.repository.IdleEnergyRepository;
-import io.gpumeter.ledger.repository.UsedHoursRepository;
 import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 
@@ -25,6 +23,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /** Allocated, used and idle normalized GPU-hours per group over a window, and the energy of the group's units and cards. */
 @ApplicationScoped
@@ -37,15 +36,12 @@ public class GpuHoursService {
     private static final Set<GroupDimension> CARD_DIMENSIONS = EnumSet.of(GroupDimension.CLUSTER, GroupDimension.NODE,
             GroupDimension.MODEL, GroupDimension.DAY, GroupDimension.WEEK, GroupDimension.MONTH);
 
-    private final AllocationRepository allocations;
-    private final UsedHoursRepository used;
+    private final DayHours days;
     private final IdleEnergyRepository idleEnergy;
     private final Clock clock;
 
-    public GpuHoursService(AllocationRepository allocations, UsedHoursRepository used, IdleEnergyRepository idleEnergy,
-                           Clock clock) {
-        this.allocations = allocations;
-        this.used = used;
+    public GpuHoursService(DayHours days, IdleEnergyRepository idleEnergy, Clock clock) {
+        this.days = days;
         this.idleEnergy = idleEnergy;
         this.clock = clock;
     }
@@ -62,22 +58,77 @@ public class GpuHoursService {
     public Uni<List<GpuHours>> allocated(Instant from, Instant to, String groupBy, String tenant, ZoneId zone) {
         TimeWindow window = Params.window(from, to, MAX_WINDOW);
         List<GroupDimension> dims = dimensions(groupBy);
-        List<TimeBucket> buckets = dims.stream().filter(GroupDimension::bucket).findFirst()
-                .map(unit -> TimeBucket.over(window, unit, zone)).orElse(null);
+        GroupDimension unit = dims.stream().filter(GroupDimension::bucket).findFirst().orElse(null);
+        List<TimeBucket> buckets = unit == null ? null : TimeBucket.over(window, unit, zone);
+        List<GroupDimension> plain = dims.stream().filter(d -> !d.bucket()).toList();
         Instant now = clock.instant();
-        // The reads are independent, each one statement on a connection of its own: asked at once, the answer waits
-        // for the slowest instead of their sum.
-        Uni<List<GpuHours>> allocated = allocations.allocatedHours(window, dims, now, tenant, buckets);
-        Uni<Map<String, UsedHours>> usedByKey = used.usedHours(window, dims, now, tenant, buckets);
-        Uni<List<GpuHours>> rows = Uni.combine().all().unis(allocated, usedByKey).asTuple()
-                .map(both -> both.getItem1().stream()
-                        .map(a -> GpuHours.of(a.key(), a.group(), a.allocatedGpuHours(), both.getItem2().get(a.key())))
-                        .toList());
+        // The hours are added up day by day of the zone (DayHours); the idle energy is read for the window at once,
+        // beside them.
+        Uni<List<GpuHours>> rows = days.days(window, plain, tenant, zone, now)
+                .map(perDay -> rows(perDay, dims, unit, buckets));
         if (tenant != null || !CARD_DIMENSIONS.containsAll(dims)) {
             return rows;
         }
         return Uni.combine().all().unis(rows, idleEnergy.idleEnergy(window, dims, now, buckets)).asTuple()
                 .map(both -> withIdle(both.getItem1(), both.getItem2()));
+    }
+
+    /**
+     * The days' sums added up per group (and per bucket, the bucket's label in its place among the dimensions), the
+     * groups that were allocated anything, in the order of their values (code point by code point, PostgreSQL's
+     * C collation).
+     */
+    static List<GpuHours> rows(List<DayHours.Day> perDay, List<GroupDimension> dims, GroupDimension unit,
+                               List<TimeBucket> buckets) {
+        Map<List<String>, HourSums> merged = new TreeMap<>(GpuHoursService::compareValues);
+        int at = unit == null ? -1 : dims.indexOf(unit);
+        for (DayHours.Day day : perDay) {
+            String label = unit == null ? null : bucketOf(day.day(), buckets);
+            for (HourSums sums : day.sums().values()) {
+                List<String> values = new ArrayList<>(sums.values());
+                if (label != null) {
+                    values.add(at, label);
+                }
+                merged.computeIfAbsent(values, HourSums::new).add(sums);
+            }
+        }
+        List<String> labels = dims.stream().map(GroupDimension::label).toList();
+        return merged.values().stream().filter(HourSums::allocated).map(s -> s.toGpuHours(labels)).toList();
+    }
+
+    /** The label of the bucket a day lies in: days and buckets share the zone's midnights. */
+    private static String bucketOf(TimeBucket day, List<TimeBucket> buckets) {
+        for (TimeBucket b : buckets) {
+            if (!day.start().isBefore(b.start()) && day.start().isBefore(b.end())) {
+                return b.label();
+            }
+        }
+        throw new IllegalStateException("no bucket holds the day from " + day.start());
+    }
+
+    static int compareValues(List<String> a, List<String> b) {
+        for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
+            int c = compareCodePoints(a.get(i), b.get(i));
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Integer.compare(a.size(), b.size());
+    }
+
+    private static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Integer.compare(a.length() - i, b.length() - j);
     }
 
     /**

@@ -1,9 +1,12 @@
--- Used card-equivalent hours per group over the window [$1, $2); a held unit counts up to $3, the earlier of the
--- window's end and now; $4 is the tenant asked for, null for all. {dimensions} and {groups} are the group columns
--- over `m`; {tenant_filter} is "AND tenant = $4" when a tenant is asked for, else "AND $4::text IS NULL".
+-- Used card-equivalent seconds per group and piece of the window [$1, $2) (the pieces k, $5 to $7, are days or parts
+-- of days; the report adds them up and divides by 3600 once); a held unit counts up to $3, the earlier of the window's
+-- end and now; $4 is the tenant asked for, null for all. {dimensions} and {groups} are the group columns over `m`;
+-- {tenant_filter} is "AND tenant = $4" when a tenant is asked for, else "AND $4::text IS NULL".
 -- In the same pass, the energy of the group's units: each span of a card's energy (its mean power times the span's
 -- seconds) is split among the units on the card by allocated fraction times the seconds each held it, capped at the
 -- whole card when they held more; the rest is the card's idle energy, no unit's (idle-energy.sql).
+-- Whether a unit has a series of its own is decided per piece, so that a piece's answer is the same read alone or
+-- beside others (a day book stores it).
 WITH card AS (
     -- The first step: the cards the asked tenant held in the window, read by the window and the tenant on indexed
     -- columns, as the arrays of clusters and cards the later reads filter by. Their other occupants join below
@@ -64,13 +67,13 @@ pod_series AS (
     ORDER BY cluster, gpu_uuid, owner, minute, via),
 own_raw AS (
     -- Units with a series of their own: a MIG unit's instance, else the pod's series on the card.
-    SELECT seg.*, x.minute, x.span, x.act, x.metric, 'MIG_INSTANCE' AS via
+    SELECT seg.*, x.minute, x.span, x.act, x.metric, 'MIG_INSTANCE' AS via, width_bucket(x.minute, $6::timestamptz[]) AS bk
     FROM seg JOIN activity x ON x.cluster = seg.cluster AND x.gpu_uuid = seg.gpu_uuid
          AND seg.unit_kind = 'MIG' AND x.scope = 'MIG_INSTANCE' AND x.scope_key = seg.mig_instance
          AND x.minute < seg.b AND x.minute + x.span > seg.a
     WHERE x.act IS NOT NULL
     UNION ALL
-    SELECT seg.*, p.minute, p.span, p.act, p.metric, p.via
+    SELECT seg.*, p.minute, p.span, p.act, p.metric, p.via, width_bucket(p.minute, $6::timestamptz[]) AS bk
     FROM seg JOIN pod_series p ON p.cluster = seg.cluster AND p.gpu_uuid = seg.gpu_uuid
          AND seg.unit_kind <> 'MIG' AND p.owner = seg.namespace || '/' || seg.pod
          AND p.minute < seg.b AND p.minute + p.span > seg.a),
@@ -85,22 +88,22 @@ own AS (
                      ELSE least(o.fraction, coalesce(o.act::numeric * o.fraction / nullif(l.held, 0), 0)) END AS share
     FROM own_raw o LEFT JOIN pod_load l ON l.cluster = o.cluster AND l.gpu_uuid = o.gpu_uuid
                                        AND l.pod_uid = o.pod_uid AND l.minute = o.minute),
-unit AS MATERIALIZED (
-    -- Each unit once, marked when it has no series of its own: decided per unit here (materialized, so that the
-    -- planner does not move the search into the per-minute join below).
-    SELECT seg.*, NOT EXISTS (SELECT 1 FROM (SELECT DISTINCT cluster, pod_uid, unit_index, seg_start FROM own_raw) o
-                              WHERE o.cluster = seg.cluster AND o.pod_uid = seg.pod_uid
-                                AND o.unit_index = seg.unit_index AND o.seg_start = seg.seg_start) AS unmeasured
-    FROM seg),
+own_unit AS MATERIALIZED (
+    -- The units with a series of their own, per piece (materialized, so that the planner hashes it once for the
+    -- per-minute join below instead of searching own_raw row by row).
+    SELECT DISTINCT cluster, pod_uid, unit_index, seg_start, bk FROM own_raw),
 placed AS MATERIALIZED (
     -- Every unit on its card each minute (or hour, before the minute retention) beside the card's activity, and, as rows of their own (unit_row false),
     -- what the pods measured on the card that minute: the card-minute's sums below are then window sums over one
     -- set. Joins of CTEs, whose sizes the planner cannot foresee, would be repeated row by row instead.
     SELECT TRUE AS unit_row, n.cluster, n.gpu_uuid, d.minute, d.span, n.tenant, n.team, n.project, n.namespace, n.pod, n.node,
-           n.gpu_model, n.owner_kind, n.owner_name, n.pod_uid, n.unit_index, n.fraction, n.a, n.b, n.unmeasured,
-           d.act, d.metric, d.util, NULL::double precision AS pod_act, NULL::text AS pod_via
-    FROM unit n JOIN activity d ON d.cluster = n.cluster AND d.gpu_uuid = n.gpu_uuid AND d.scope = 'DEVICE'
+           n.gpu_model, n.owner_kind, n.owner_name, n.pod_uid, n.unit_index, n.fraction, n.a, n.b,
+           o.pod_uid IS NULL AS unmeasured, d.act, d.metric, d.util, NULL::double precision AS pod_act,
+           NULL::text AS pod_via
+    FROM seg n JOIN activity d ON d.cluster = n.cluster AND d.gpu_uuid = n.gpu_uuid AND d.scope = 'DEVICE'
          AND d.minute < n.b AND d.minute + d.span > n.a
+    LEFT JOIN own_unit o ON o.cluster = n.cluster AND o.pod_uid = n.pod_uid AND o.unit_index = n.unit_index
+         AND o.seg_start = n.seg_start AND o.bk = width_bucket(d.minute, $6::timestamptz[])
     UNION ALL
     SELECT FALSE, cluster, gpu_uuid, minute, span, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,
            NULL, NULL, NULL, NULL, NULL, act, via
@@ -149,14 +152,14 @@ measured AS (
           SELECT cluster, tenant, team, project, namespace, pod, node, gpu_model, owner_kind, owner_name, fraction,
                  a, b, minute, span, NULL, NULL, 0, TRUE, watts, held, e_source FROM energy_held) o
     {bucket_join})
-SELECT {dimensions},
-       sum(m.o_sec * m.share) FILTER (WHERE NOT m.energy) / 3600 AS used,
-       sum(m.o_sec * m.fraction) FILTER (WHERE NOT m.energy) / 3600 AS covered,
+SELECT m.bucket AS piece, {dimensions},
+       sum(m.o_sec * m.share) FILTER (WHERE NOT m.energy) AS used,
+       sum(m.o_sec * m.fraction) FILTER (WHERE NOT m.energy) AS covered,
        string_agg(DISTINCT m.metric, ',' ORDER BY m.metric) AS metrics,
        string_agg(DISTINCT m.via, ',' ORDER BY m.via) AS sources,
        sum(m.o_sec::float8 * m.fraction::float8 * m.watts / greatest(1, m.held)) FILTER (WHERE m.energy) AS energy_j,
-       sum(m.o_sec * m.fraction) FILTER (WHERE m.energy) / 3600 AS energy_covered,
+       sum(m.o_sec * m.fraction) FILTER (WHERE m.energy) AS energy_covered,
        string_agg(DISTINCT m.e_source, ',' ORDER BY m.e_source) AS energy_sources
 FROM measured m
 WHERE $4::text IS NULL OR m.tenant = $4
-GROUP BY {groups}
+GROUP BY m.bucket, {groups}

@@ -2,6 +2,7 @@ package io.gpumeter.ledger.repository;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -60,7 +61,7 @@ class HotQueryPlanTest {
     @Test
     void usedHoursOfOneTenantReadTheTenantsSegmentsByIndex() throws Exception {
         String sql = SqlFile.load("used-hours.sql").fill(SqlFile.with(Map.of("dimensions", "coalesce(m.tenant, 'unknown') AS d0",
-                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)), SqlFile.USED_UNBUCKETED));
+                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)), SqlFile.USED_PIECES));
         JsonNode plan = plan(sql);
         assertFirstStepIndexed(plan);
         assertNoSequentialScan(plan);
@@ -69,14 +70,14 @@ class HotQueryPlanTest {
     @Test
     void allocatedHoursOfOneTenantReadTheTenantsSegmentsByIndex() throws Exception {
         String sql = SqlFile.load("allocated-hours.sql").fill(SqlFile.with(Map.of("dimensions", "coalesce(s.tenant, 'unknown') AS d0",
-                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)), SqlFile.ALLOCATED_UNBUCKETED));
+                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(TENANT)), SqlFile.ALLOCATED_PIECES));
         JsonNode plan = plan(sql);
         assertFirstStepIndexed(plan);
         assertNoSequentialScan(plan);
     }
 
     private JsonNode plan(String sql) throws Exception {
-        return PlanNodes.plan(pool, sql, Tuple.of(FROM, TO, TO, TENANT));
+        return PlanNodes.plan(pool, sql, SqlFile.withBuckets(Tuple.of(FROM, TO, TO, TENANT), List.of(new TimeBucket("0", FROM.toInstant(), TO.toInstant()))));
     }
 
     /**

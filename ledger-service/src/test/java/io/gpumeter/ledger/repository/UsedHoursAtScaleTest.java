@@ -1,6 +1,7 @@
 package io.gpumeter.ledger.repository;
 
 import io.gpumeter.common.testing.EmbeddedPostgresResource;
+import io.gpumeter.ledger.hours.domain.TimeBucket;
 import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.vertx.mutiny.sqlclient.Pool;
@@ -12,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import java.math.BigDecimal;
 import java.time.Duration;
 import java.time.OffsetDateTime;
+import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -31,6 +33,7 @@ class UsedHoursAtScaleTest {
     private static final OffsetDateTime FROM = OffsetDateTime.parse("2025-06-10T00:00:00Z");
     private static final OffsetDateTime START = OffsetDateTime.parse("2025-06-10T10:00:00Z");
     private static final OffsetDateTime TO = OffsetDateTime.parse("2025-06-11T00:00:00Z");
+    private static final BigDecimal SECONDS_PER_HOUR = BigDecimal.valueOf(3600);
 
     @Inject
     Pool pool;
@@ -63,9 +66,10 @@ class UsedHoursAtScaleTest {
                 .chain(() -> pool.query("ANALYZE ledger.usage_minute").execute()).await().atMost(WAIT);
 
         String sql = SqlFile.load("used-hours.sql").fill(SqlFile.with(Map.of("dimensions", "coalesce(m.tenant, 'unknown') AS d0",
-                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(null)), SqlFile.USED_UNBUCKETED));
+                "groups", "d0", "tenant_filter", SqlFile.tenantFilter(null)), SqlFile.USED_PIECES));
         long t0 = System.nanoTime();
-        Row row = pool.preparedQuery(sql).execute(Tuple.of(FROM, TO, TO, null)).await().atMost(WAIT).iterator().next();
+        Row row = pool.preparedQuery(sql).execute(SqlFile.withBuckets(Tuple.of(FROM, TO, TO, null),
+                List.of(new TimeBucket("0", FROM.toInstant(), TO.toInstant())))).await().atMost(WAIT).iterator().next();
         Duration took = Duration.ofNanos(System.nanoTime() - t0);
         System.out.printf("used hours of 32 shared cards over 150 minutes: %d ms%n", took.toMillis());
 
@@ -74,9 +78,9 @@ class UsedHoursAtScaleTest {
         // of the 128 units is then 0.2 of a card for 2.5 h: 0.5 card-hours each, 64 in all; all were measured or
         // shared out, so the covered hours are the allocation, 128 × 0.25 × 2.5 = 80.
         assertEquals("scale-tenant", row.getString("d0"));
-        assertEquals(0, new BigDecimal("64").compareTo(row.getBigDecimal("used").setScale(6, java.math.RoundingMode.HALF_EVEN)),
+        assertEquals(0, new BigDecimal("64").compareTo(row.getBigDecimal("used").divide(SECONDS_PER_HOUR).setScale(6, java.math.RoundingMode.HALF_EVEN)),
                 "used " + row.getBigDecimal("used"));
-        assertEquals(0, new BigDecimal("80").compareTo(row.getBigDecimal("covered").setScale(6, java.math.RoundingMode.HALF_EVEN)),
+        assertEquals(0, new BigDecimal("80").compareTo(row.getBigDecimal("covered").divide(SECONDS_PER_HOUR).setScale(6, java.math.RoundingMode.HALF_EVEN)),
                 "covered " + row.getBigDecimal("covered"));
         assertTrue(took.compareTo(Duration.ofSeconds(10)) < 0, "a day of 32 shared cards took " + took + ", over billing's 10 s read timeout");
     }
