@@ -76,11 +76,16 @@ public class HostRetentionRepository implements RetentionBooks {
                         : Optional.of(new Folded(day, sum(containers, 0) + sum(nodes, 0), sum(containers, 1) + sum(nodes, 1))))));
     }
 
-    /** Drops one month's hour partitions of both tables; false when neither was there. */
+    /**
+     * Drops one month's hour partitions of both tables; false when neither was there. No row trigger sees a partition
+     * dropped whole: the month's days are recorded as changed here (DayBooks).
+     */
     public Uni<Boolean> dropHourMonth(YearMonth month) {
         return pool.withTransaction(conn -> lock(conn)
                 .chain(() -> drop(conn, CONTAINERS.hours() + "_p" + MONTH.format(month)))
-                .chain(a -> drop(conn, NODES.hours() + "_p" + MONTH.format(month)).map(b -> a || b)));
+                .chain(a -> drop(conn, NODES.hours() + "_p" + MONTH.format(month)).map(b -> a || b))
+                .call(dropped -> dropped ? conn.query(DayBooks.touchSql(month.atDay(1), month.atEndOfMonth())).execute()
+                        : Uni.createFrom().voidItem()));
     }
 
     /** Folds the table's day into its hours and drops the day; null when the day's partition is not there. */

@@ -15,8 +15,8 @@ import java.time.Duration;
 @ApplicationScoped
 public class DayBooksPruneJob {
 
-    /** Twice the longest a day's answer may take to be stored (DayHours.STORE_WITHIN). */
-    static final Duration GRACE = DayHours.STORE_WITHIN.multipliedBy(2);
+    /** Twice the longest a day's answer may take to be stored (BookedDays.STORE_WITHIN). */
+    static final Duration GRACE = BookedDays.STORE_WITHIN.multipliedBy(2);
 
     private final DayBooks books;
     private final Duration keep;

@@ -50,9 +50,12 @@ public class IdleService {
     private final Clock clock;
     private final HamiResources hami;
     private final IdleEnergyRepository energy;
+    private final DayIdleParts dayParts;
 
     public IdleService(IdleRepository idle, PendingPodsRepository pendingPods, NormalizationPolicy policy,
-            ObjectMapper json, LedgerConfig config, Clock clock, HamiResources hami, IdleEnergyRepository energy) {
+            ObjectMapper json, LedgerConfig config, Clock clock, HamiResources hami, IdleEnergyRepository energy,
+            DayIdleParts dayParts) {
+        this.dayParts = dayParts;
         this.pendingPods = pendingPods;
         this.hami = hami;
         this.energy = energy;
@@ -68,14 +71,15 @@ public class IdleService {
         TimeWindow window = Windows.require(from, to);
         IdleGroups.By group = IdleGroups.By.parse(groupBy);
         String filter = Windows.cluster(cluster);
-        Instant cap = Windows.cap(window, clock.instant());
+        Instant now = clock.instant();
+        Instant cap = Windows.cap(window, now);
         if (!cap.isAfter(from)) {
             return Uni.createFrom().item(new IdleReport(from, to, group.label(), filter, busyThreshold,
                     causeThresholds, List.of()));
         }
         // The four reads are independent: asked at once, the split waits for the slowest rather than their sum.
         return Uni.combine().all().unis(idle.cards(from, cap, filter),
-                        idle.allocated(from, cap, filter, busyThreshold, group == IdleGroups.By.POD, causeThresholds),
+                        dayParts.allocated(from, cap, filter, busyThreshold, group == IdleGroups.By.POD, causeThresholds, now),
                         pendingPods.pending(from, cap, filter), energy.perCard(from, cap, filter)).asTuple()
                 .map(t -> new IdleReport(from, to, group.label(), filter, busyThreshold, causeThresholds,
                         rows(group, t.getItem1(), t.getItem2(), requests(t.getItem3()), t.getItem4())));

@@ -143,4 +143,45 @@ class DayBooksTest {
             assertEquals(expected, actual.toPlainString(), dividend + " / " + divisor);
         }
     }
+
+    private List<String> changesSince(long mark) {
+        return pool.preparedQuery("SELECT days::text AS d FROM ledger.book_change WHERE xid::text::bigint > $1 ORDER BY 1")
+                .execute(Tuple.of(mark)).await().indefinitely().stream().map(r -> r.getString("d")).toList();
+    }
+
+    private long lastChange() {
+        return pool.query("SELECT coalesce(max(xid::text::bigint), 0) AS x FROM ledger.book_change").execute()
+                .await().indefinitely().iterator().next().getLong("x");
+    }
+
+    @Test
+    void writesOfSegmentsAndBindingsRecordTheDaysTheyTouched() {
+        long mark = lastChange();
+        pool.query("""
+                INSERT INTO ledger.allocation_segment (cluster, pod_uid, unit_index, seg_start, seg_end, since, until,
+                    namespace, pod, node, gpu_uuid, gpu_model, unit_kind, fraction, source, tenant, team, project)
+                VALUES ('books', 'books-1', 0, '2031-06-01T22:00Z', '2031-06-03T01:00Z', '2031-06-01T22:00Z', NULL,
+                        'books-ns', 'books-pod', 'n', 'BOOKS-GPU', 'H100', 'MIG', 0.5, 'POD', 'books', 't', 'p'),
+                       ('books', 'books-2', 0, '2031-06-10T10:00Z', NULL, '2031-06-10T10:00Z', NULL,
+                        'books-ns', 'books-open', 'n', 'BOOKS-GPU-2', 'H100', 'WHOLE', 1, 'POD', 'books', 't', 'p')""")
+                .execute().await().indefinitely();
+        assertEquals(List.of("[2031-06-01,2031-06-04)", "[2031-06-10,)"), changesSince(mark),
+                "a closed segment its days, a held one every day from its start");
+
+        mark = lastChange();
+        pool.query("""
+                INSERT INTO ledger.gpu_binding (cluster, namespace, pod, gpu_uuid, scope_key, first_seen, last_seen)
+                VALUES ('books', 'books-ns', 'books-pod', 'BOOKS-GPU', '', '2031-06-02T00:00Z', '2031-06-02T00:00Z')""")
+                .execute().await().indefinitely();
+        assertEquals(List.of(), changesSince(mark), "a binding that names no instance decides nothing");
+        pool.query("""
+                INSERT INTO ledger.gpu_binding (cluster, namespace, pod, gpu_uuid, scope_key, first_seen, last_seen)
+                VALUES ('books', 'books-ns', 'books-pod', 'BOOKS-GPU', '7', '2031-06-02T00:00Z', '2031-06-02T00:00Z')""")
+                .execute().await().indefinitely();
+        assertEquals(List.of("[2031-06-01,2031-06-04)"), changesSince(mark), "one naming the MIG instance: its pod's days");
+        mark = lastChange();
+        pool.query("UPDATE ledger.gpu_binding SET last_seen = '2031-06-02T01:00Z' WHERE pod = 'books-pod' AND scope_key = '7'")
+                .execute().await().indefinitely();
+        assertEquals(List.of(), changesSince(mark), "seen again, with no other instance named: nothing changes");
+    }
 }

@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 import static io.gpumeter.ledger.rest.UsedHoursResourceTest.assertHours;
+import static io.gpumeter.ledger.rest.UsedHoursResourceTest.gpu;
 import static io.gpumeter.ledger.rest.UsedHoursResourceTest.ns;
 import static io.gpumeter.ledger.rest.UsedHoursResourceTest.pod;
 import static io.restassured.RestAssured.given;
@@ -36,6 +37,8 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 class DayBooksResourceTest {
 
     private static final String SHAPE = "[[\"tenant\"],\"dbk\"]";
+    private static final String WHOLE_VGPU = "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":81920,\"nvidia.com/gpucores\":100}";
+    private static final String VGPU = "[{\"container\":0,\"uuid\":\"GPU-DBI\",\"type\":\"NVIDIA\",\"memoryMib\":81920,\"cores\":100}]";
 
     @Inject
     Pool pool;
@@ -47,7 +50,8 @@ class DayBooksResourceTest {
     private static void send(String namespace, String podJson) {
         String facts = "{\"cluster\":\"daybooks\",\"namespaces\":[" + ns(namespace) + "],"
                 + "\"nodes\":[{\"name\":\"n1\",\"resourceVersion\":\"1\",\"type\":\"ADDED\",\"observedAt\":\"2026-08-01T00:00:00Z\","
-                + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\",\"nvidia.com/gpu.memory\":\"81920\"}}],"
+                + "\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\",\"nvidia.com/gpu.memory\":\"81920\"},"
+                + "\"gpus\":[" + gpu("GPU-DBI") + "]}],"
                 + "\"pods\":[" + podJson + "]}";
         given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
     }
@@ -112,5 +116,37 @@ class DayBooksResourceTest {
         long stored = pool.preparedQuery("SELECT count(*) AS n FROM ledger.day_answer WHERE kind = 'gpu-hours' AND shape = $1")
                 .execute(Tuple.of("[[\"tenant\"],\"dbq\"]")).await().indefinitely().iterator().next().getLong("n");
         assertEquals(0, stored, "the window holds no whole day");
+    }
+
+    private static long unmeasuredSeconds() {
+        String seconds = given().queryParam("from", "2026-09-01T00:00:00Z").queryParam("to", "2026-10-01T00:00:00Z")
+                .queryParam("groupBy", "tenant").queryParam("cluster", "daybooks")
+                .get("/api/v1/idle").then().statusCode(200).extract().jsonPath()
+                .getString("rows.find { it.key == 'dbi' }.seconds.allocatedUnmeasured");
+        return new BigDecimal(seconds).longValueExact();
+    }
+
+    @Test
+    void theIdleSplitIsAddedUpFromItsDaysToo() {
+        // tenant dbi: 14 Sep 10:00Z to 16:00Z, all of HAMi card GPU-DBI (cores 100 of 100), which nothing measured:
+        // 6 h = 21,600 card-seconds allocated and unmeasured
+        send("dbi", pod("dbi-1", "dbi", "2026-09-14T10:00:00Z", "2026-09-14T16:00:00Z", WHOLE_VGPU, VGPU));
+        assertEquals(21_600, unmeasuredSeconds());
+        String shape = "[\"daybooks\",false,";
+        long stored = pool.preparedQuery("SELECT count(*) AS n FROM ledger.day_answer WHERE kind = 'idle-parts' "
+                        + "AND starts_with(shape, $1) AND day_start >= '2026-09-01T00:00:00Z' AND day_start < '2026-10-01T00:00:00Z'")
+                .execute(Tuple.of(shape)).await().indefinitely().iterator().next().getLong("n");
+        assertEquals(30, stored, "every day of September is stored");
+
+        // The 14th's parts written into the 20th's book too (no fact changed): the split reads them, twice the time.
+        pool.preparedQuery("""
+                        UPDATE ledger.day_answer a SET rows = b.rows FROM ledger.day_answer b
+                        WHERE a.kind = 'idle-parts' AND b.kind = 'idle-parts' AND a.shape = b.shape AND starts_with(a.shape, $1)
+                          AND a.day_start = '2026-09-20T00:00:00Z' AND b.day_start = '2026-09-14T00:00:00Z'""")
+                .execute(Tuple.of(shape)).await().indefinitely();
+        assertEquals(43_200, unmeasuredSeconds());
+        // a pod of the 20th on the cluster changes the day: computed again, from the facts
+        send("dbi", pod("dbi-2", "dbi", "2026-09-20T00:00:00Z", "2026-09-20T00:30:00Z", WHOLE_VGPU, VGPU));
+        assertEquals(21_600 + 1_800, unmeasuredSeconds());
     }
 }
