@@ -35,42 +35,14 @@ public class FactRepository {
 
     /**
      * Inserts the batch's pod versions the table did not hold before it (read into its hand under the cluster lock),
-     * and in the same statement folds them into their pods' lifecycle rows (V39); returns the uids of the pods that got
-     * a new version. A slice's versions are grouped by pod and each row takes the least of every time and the
-     * resources of the version observed last, whatever the order the versions arrive in.
+     * and in the same statement folds them into their pods' lifecycle rows ({@link PodVersionStatement}); returns the
+     * uids of the pods that got a new version.
      */
     public Uni<Inserted> insertPods(SqlConnection conn, String cluster, VersionsInHand<PodFact> batch,
                                     CarriedStatuses carried, ReceivedPayloads received) {
-        return batch.insertUnstored(slice -> podSlice(cluster, slice, carried, received), parameters -> conn.preparedQuery(
-                KeptPrepared.BULK_WRITE.sql("""
-                        WITH stored AS (
-                            INSERT INTO ledger.pod_fact (cluster, uid, resource_version, event_type, namespace, node_name,
-                                                         observed_at, payload, name, owner_kind, owner_name, status)
-                            SELECT $1, u.uid, u.rv, u.et, u.ns, u.node, u.obs, convert_from(u.payload, 'UTF8')::json,
-                                   u.name, u.ok, u.oname, convert_from(u.status, 'UTF8')::json
-                            FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::timestamptz[],
-                                        $8::bytea[], $9::text[], $10::text[], $11::text[], $12::bytea[])
-                                 AS u(uid, rv, et, ns, node, obs, payload, name, ok, oname, status))
-                        INSERT INTO ledger.pod_lifecycle AS l (cluster, uid, created, scheduled, deleted, finished,
-                                                               resources, resources_observed_at)
-                        SELECT $1, v.uid, min(coalesce(v.created, v.obs)), min(v.scheduled),
-                               min(least(v.obs, v.deletion)) FILTER (WHERE v.et = 'DELETED'),
-                               min(v.obs) FILTER (WHERE v.finished),
-                               (array_agg(v.res ORDER BY v.obs DESC, v.res DESC))[1]::jsonb, max(v.obs)
-                        FROM unnest($2::text[], $4::text[], $7::timestamptz[], $13::timestamptz[], $14::timestamptz[],
-                                    $15::timestamptz[], $16::bool[], $17::text[])
-                             AS v(uid, et, obs, created, scheduled, deletion, finished, res)
-                        GROUP BY v.uid
-                        ON CONFLICT (cluster, uid) DO UPDATE SET
-                            created = least(l.created, excluded.created),
-                            scheduled = least(l.scheduled, excluded.scheduled),
-                            deleted = least(l.deleted, excluded.deleted),
-                            finished = least(l.finished, excluded.finished),
-                            resources = CASE WHEN (excluded.resources_observed_at, coalesce(excluded.resources::text, ''))
-                                                  > (l.resources_observed_at, coalesce(l.resources::text, ''))
-                                             THEN excluded.resources ELSE l.resources END,
-                            resources_observed_at = greatest(l.resources_observed_at, excluded.resources_observed_at)""")).execute(parameters)
-                .replaceWithVoid()).invoke(received::release); // the pods were what the body's bytes were kept for
+        return batch.insertUnstored(slice -> podSlice(cluster, slice, carried, received),
+                parameters -> conn.preparedQuery(PodVersionStatement.SQL).execute(parameters).replaceWithVoid())
+                .invoke(received::release); // the pods were what the body's bytes were kept for
     }
 
     /** A pod version carrying its governance view keeps the view's status fields beside its payload (ADR 0016). */
@@ -87,7 +59,9 @@ public class FactRepository {
                 PodLifecycleColumns.parsedTimes(pods, PodFact::createdAt),
                 PodLifecycleColumns.parsedTimes(pods, PodFact::scheduledAt),
                 PodLifecycleColumns.parsedTimes(pods, PodFact::deletionTimestamp),
-                PodLifecycleColumns.finished(pods), PodLifecycleColumns.resources(pods)));
+                PodLifecycleColumns.finished(pods), PodLifecycleColumns.resources(pods),
+                Columns.strings(pods, p -> p.owner() == null ? null : p.owner().apiVersion()),
+                PodLifecycleColumns.labels(json, pods)));
     }
 
     /** Inserts the namespace versions not seen before; returns the names of the namespaces that changed. */

@@ -1,6 +1,8 @@
 package io.gpumeter.ledger.repository;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.fact.PodFact;
+import io.vertx.core.buffer.Buffer;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -13,7 +15,7 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The fields of pod versions that {@code ledger.pod_lifecycle} keeps (V39), as array parameters of the statement that
+ * The fields of pod versions that {@code ledger.pod_lifecycle} keeps (V39, V41), as array parameters of the statement that
  * stores the versions. Each is taken from the version in hand exactly as PostgreSQL reads it from the stored payload,
  * so that a row kept at intake equals one the migration derives from the same versions.
  */
@@ -52,6 +54,18 @@ final class PodLifecycleColumns {
             out[i] = "Succeeded".equals(phase) || "Failed".equals(phase);
         }
         return out;
+    }
+
+    /**
+     * Each version's labels as the UTF-8 bytes of a JSON object, written by one generator as the payloads are: the
+     * statement turns only each pod's newest into {@code jsonb}.
+     */
+    static Buffer[] labels(ObjectMapper json, List<PodFact> pods) {
+        List<Map<String, String>> labels = new ArrayList<>(pods.size());
+        for (PodFact pod : pods) {
+            labels.add(pod.labels());
+        }
+        return StoredPayloads.encode(json, labels);
     }
 
     /**

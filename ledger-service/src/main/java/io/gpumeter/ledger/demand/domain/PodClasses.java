@@ -1,7 +1,5 @@
 package io.gpumeter.ledger.demand.domain;
 
-import io.gpumeter.common.fact.PodFact;
-
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -20,29 +18,29 @@ public final class PodClasses {
     }
 
     private final WorkloadClassifier classifier;
-    private final Map<String, PodFact> versions;
+    private final Map<String, PodIdentity> identities;
     private final Map<String, String> draClasses;
     private final Map<PodClass, Integer> indexOf = new HashMap<>();
     private final List<PodClass> classes = new ArrayList<>();
     private final Map<String, Integer> indexByPod = new LinkedHashMap<>();
 
     /**
-     * @param versions   the newest version of each pod, keyed {@code cluster|uid} (a pod without one is classified as
-     *                   of no namespace, name, owner or labels)
+     * @param identities what each pod is by its newest version, keyed {@code cluster|uid} (a pod without one is
+     *                   classified as of no namespace, name, owner or labels)
      * @param draClasses the device class of each DRA pod's units, keyed alike
      */
-    public PodClasses(WorkloadClassifier classifier, Map<String, PodFact> versions, Map<String, String> draClasses) {
+    public PodClasses(WorkloadClassifier classifier, Map<String, PodIdentity> identities, Map<String, String> draClasses) {
         this.classifier = classifier;
-        this.versions = versions;
+        this.identities = identities;
         this.draClasses = draClasses;
     }
 
     /** Classifies the pod ({@code cluster|uid}) once. */
     public void classify(String pod) {
         indexByPod.computeIfAbsent(pod, key -> {
-            PodFact version = versions.get(key);
-            WorkloadClassifier.Classification c = version == null ? classifier.classify(null, null, null, Map.of())
-                    : classifier.classify(version.namespace(), version.name(), version.owner(), version.labels());
+            PodIdentity identity = identities.get(key);
+            WorkloadClassifier.Classification c = identity == null ? classifier.classify(null, null, null, Map.of())
+                    : classifier.classify(identity.namespace(), identity.name(), identity.owner(), identity.labels());
             return indexOf.computeIfAbsent(new PodClass(c, draClasses.get(key)), pc -> {
                 classes.add(pc);
                 return classes.size() - 1;

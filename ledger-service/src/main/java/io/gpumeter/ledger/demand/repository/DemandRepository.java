@@ -1,16 +1,18 @@
 package io.gpumeter.ledger.demand.repository;
 
+import com.fasterxml.jackson.core.type.TypeReference;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.gpumeter.common.domain.TimeWindow;
-import io.gpumeter.common.fact.PodFact;
+import io.gpumeter.common.fact.Owner;
+import io.gpumeter.ledger.demand.domain.PodIdentity;
 import io.gpumeter.ledger.hours.domain.TimeBucket;
-import io.gpumeter.ledger.repository.StoredPayloads;
 import io.smallrye.mutiny.Uni;
 import io.vertx.mutiny.sqlclient.Pool;
 import io.vertx.mutiny.sqlclient.Row;
 import io.vertx.mutiny.sqlclient.Tuple;
 import jakarta.enterprise.context.ApplicationScoped;
 
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -90,6 +92,9 @@ public class DemandRepository {
                              BigDecimal hours) {
     }
 
+    private static final TypeReference<Map<String, String>> LABELS = new TypeReference<>() {
+    };
+
     private final Pool pool;
     private final ObjectMapper json;
 
@@ -140,22 +145,40 @@ public class DemandRepository {
         });
     }
 
-    /** The newest stored version of each pod ({@code cluster|uid} pairs), keyed {@code cluster|uid}. */
-    public Uni<Map<String, PodFact>> newestVersions(Collection<String> keys) {
+    /**
+     * What each pod ({@code cluster|uid} pairs) is by its newest version, as its lifecycle row keeps it (V41), keyed
+     * {@code cluster|uid}. The newest version's whole payload was read and parsed here before: 16,159 look-ups among
+     * 2,008,565 versions and 9.7 MB of JSON for the pods held at the end of a 1,000,000-pod month.
+     */
+    public Uni<Map<String, PodIdentity>> identities(Collection<String> keys) {
         if (keys.isEmpty()) {
             return Uni.createFrom().item(Map.of());
         }
         return pool.preparedQuery("""
-                        SELECT DISTINCT ON (cluster, uid) cluster, uid, convert_to(payload::text, 'UTF8') AS p
-                        FROM ledger.pod_fact WHERE (cluster, uid) IN (SELECT * FROM unnest($1::text[], $2::text[]))
-                        ORDER BY cluster, uid, observed_at DESC, length(resource_version) DESC, resource_version DESC""")
+                        SELECT l.cluster, l.uid, l.namespace, l.name, l.owner_kind, l.owner_name, l.owner_api_version,
+                               convert_to(l.labels::text, 'UTF8') AS labels
+                        FROM ledger.pod_lifecycle l
+                        JOIN unnest($1::text[], $2::text[]) AS k(cluster, uid) ON l.cluster = k.cluster AND l.uid = k.uid""")
                 .execute(pairs(keys))
                 .map(rows -> {
-                    Map<String, PodFact> out = new HashMap<>();
-                    rows.forEach(r -> out.put(r.getString("cluster") + "|" + r.getString("uid"),
-                            StoredPayloads.decode(json, r, PodFact.class)));
+                    Map<String, PodIdentity> out = new HashMap<>();
+                    rows.forEach(r -> out.put(r.getString("cluster") + "|" + r.getString("uid"), identity(r)));
                     return out;
                 });
+    }
+
+    private PodIdentity identity(Row r) {
+        String kind = r.getString("owner_kind");
+        String name = r.getString("owner_name");
+        String apiVersion = r.getString("owner_api_version");
+        Owner owner = kind == null && name == null && apiVersion == null ? null : new Owner(kind, name, apiVersion);
+        byte[] labels = r.getBuffer("labels").getBytes();
+        try {
+            return new PodIdentity(r.getString("namespace"), r.getString("name"), owner,
+                    labels.length == 2 ? Map.of() : json.readValue(labels, LABELS)); // "{}": none
+        } catch (IOException e) {
+            throw new IllegalStateException("stored labels are unreadable", e);
+        }
     }
 
     /**

@@ -102,7 +102,7 @@ public class DemandService {
                 draPods.add(h.pod());
             }
         }
-        return Uni.combine().all().unis(repository.newestVersions(pods), repository.draClasses(draPods)).asTuple()
+        return Uni.combine().all().unis(repository.identities(pods), repository.draClasses(draPods)).asTuple()
                 .chain(t -> {
                     PodClasses classes = new PodClasses(classifier, t.getItem1(), t.getItem2());
                     pods.forEach(classes::classify);
