@@ -94,13 +94,17 @@ public final class PageBench {
                 .followRedirects(HttpClient.Redirect.NEVER).build();
         String cookie = signIn(http, suite.consoleSigninUrl().orElseThrow());
         String base = suite.url(Service.CONSOLE).toString().replaceAll("/$", "");
-        System.out.printf("%-10s %8s %8s %8s %9s %6s %6s  (%d loads each, after one warm-up; target p50 < %d ms, p95 < %d ms)%n",
-                "page", "p50 ms", "p95 ms", "max ms", "kB", "rows", "cards", loads, TARGET.toMillis(), TARGET_P95.toMillis());
+        System.out.printf("%-10s %8s %8s %8s %8s %9s %6s %6s  (%d loads each, after one warm-up, the first; target p50 < %d ms, p95 < %d ms)%n",
+                "page", "first ms", "p50 ms", "p95 ms", "max ms", "kB", "rows", "cards", loads, TARGET.toMillis(), TARGET_P95.toMillis());
         int over = 0;
         for (Map.Entry<String, String> page : pages.entrySet()) {
             HttpRequest request = HttpRequest.newBuilder(URI.create(base + page.getValue())).header("Cookie", cookie)
                     .timeout(Duration.ofSeconds(60)).GET().build();
+            // The first load computes what the ledger's day books do not hold yet (the days of a month that are over,
+            // once), and the JIT's first pass: printed apart, the loads after it are the page as people meet it.
+            long first = System.nanoTime();
             String html = load(http, request, page.getKey());
+            long firstMillis = Duration.ofNanos(System.nanoTime() - first).toMillis();
             long[] millis = new long[loads];
             for (int i = 0; i < loads; i++) {
                 long t0 = System.nanoTime();
@@ -112,7 +116,7 @@ public final class PageBench {
             long p95 = millis[(int) Math.ceil(0.95 * loads) - 1];
             boolean slow = p50 > TARGET.toMillis() || p95 > TARGET_P95.toMillis();
             over += slow ? 1 : 0;
-            System.out.printf("%-10s %8d %8d %8d %9.0f %6d %6d  %s%n", page.getKey(), p50, p95, millis[loads - 1],
+            System.out.printf("%-10s %8d %8d %8d %8d %9.0f %6d %6d  %s%n", page.getKey(), firstMillis, p50, p95, millis[loads - 1],
                     html.length() / 1024.0, count(html, "<tr"), count(html, "class=\"card "), slow ? "over the target" : "");
             if (slow) {
                 callTimes(http, suite.adminToken(), html);
