@@ -7,6 +7,7 @@ import io.smallrye.mutiny.Multi;
 import io.smallrye.mutiny.Uni;
 import io.vertx.core.json.JsonArray;
 import jakarta.enterprise.context.ApplicationScoped;
+import org.jboss.logging.Logger;
 
 import java.time.Duration;
 import java.time.Instant;
@@ -37,6 +38,8 @@ public class BookedDays {
 
         T decode(JsonArray stored);
     }
+
+    private static final Logger LOG = Logger.getLogger(BookedDays.class);
 
     private final DayBooks books;
 
@@ -81,7 +84,11 @@ public class BookedDays {
                 answers.add(new DayBooks.Answer(day, report.encode(answer)));
             }
         }
-        return books.store(kind, shape, snapshot, answers);
+        // A day not stored is computed again next time: the read that computed it still answers.
+        return books.store(kind, shape, snapshot, answers).onFailure().recoverWithUni(e -> {
+            LOG.warnf("day books of %s not stored: %s", kind, e.toString());
+            return Uni.createFrom().voidItem();
+        });
     }
 
     /** The days in runs of adjacent ones: each run is one pass over the facts. */

@@ -118,4 +118,36 @@ class UsedHoursOwnSeriesResourceTest {
         assertHours("0.0016666666667", json.get("find { it.group.cluster == 'own' && it.group.pod == 'mg/mg-1' }.usedGpuHours"));
         assertHours("0.0083333333333", json.get("find { it.group.cluster == 'own' && it.group.pod == 'vc/vc-1' }.usedGpuHours"));
     }
+
+    /**
+     * Whether a unit has a series of its own is decided per day: vd-1 holds half of GPU-D (HAMi, 50 % cores) from
+     * 7 Aug 23:59Z to 8 Aug 00:01Z; its container's series (0.4) is there for 23:59 only, the card's GR_ENGINE_ACTIVE
+     * (0.6) for both minutes. On the 7th the container's 0.4 × 60 s = 24 s; on the 8th, with no series of its own that
+     * day, the card's activity, the sole occupant's, capped at its half: 0.5 × 60 s = 30 s. 54 s = 0.015 h in all.
+     */
+    @Test
+    void aUnitWithoutItsOwnSeriesOnADayIsApportionedTheCardThatDay() {
+        String facts = "{\"cluster\":\"ownday\",\"nodes\":[{\"name\":\"h100d\",\"resourceVersion\":\"1\",\"type\":\"ADDED\","
+                + "\"observedAt\":\"2026-08-01T00:00:00Z\",\"labels\":{\"nvidia.com/gpu.product\":\"NVIDIA-H100-80GB-HBM3\"},"
+                + "\"gpus\":[{\"uuid\":\"GPU-D\",\"model\":\"NVIDIA-H100-80GB-HBM3\",\"memoryMib\":81920,\"cores\":100,"
+                + "\"splitCount\":10}]}],\"pods\":["
+                + pod("vd-1", "vd", "h100d", "2026-08-07T23:59:00Z", "2026-08-08T00:01:00Z",
+                "{\"nvidia.com/gpu\":1,\"nvidia.com/gpumem\":1024,\"nvidia.com/gpucores\":50}",
+                "[{\"container\":0,\"uuid\":\"GPU-D\",\"type\":\"NVIDIA\",\"memoryMib\":1024,\"cores\":50}]") + "]}";
+        given().contentType(ContentType.JSON).body(facts).post("/api/v1/facts").then().statusCode(200);
+        String usage = "{\"cluster\":\"ownday\",\"samples\":["
+                + sample("GPU-D", "CONTAINER", "vd/vd-1/main", "VGPU_CORE_UTIL", 0.4, "2026-08-07T23:59:20Z", "vd", "vd-1") + ","
+                + sample("GPU-D", "DEVICE", "", "GR_ENGINE_ACTIVE", 0.6, "2026-08-07T23:59:20Z", null, null) + ","
+                + sample("GPU-D", "DEVICE", "", "GR_ENGINE_ACTIVE", 0.6, "2026-08-08T00:00:20Z", null, null) + "]}";
+        given().contentType(ContentType.JSON).body(usage).post("/api/v1/usage").then().statusCode(200);
+
+        JsonPath both = hours("2026-08-07T00:00:00Z", "2026-08-09T00:00:00Z");
+        assertHours("0.015", both.get("find { it.key == 'vd' }.usedGpuHours"));
+        assertEquals("HAMI_CONTAINER,DEVICE_EXCLUSIVE", both.getString("find { it.key == 'vd' }.usageSource"));
+        JsonPath days = given().queryParam("from", "2026-08-07T00:00:00Z").queryParam("to", "2026-08-09T00:00:00Z")
+                .queryParam("groupBy", "tenant,day").queryParam("tenant", "vd").get("/api/v1/gpu-hours").then().statusCode(200)
+                .extract().jsonPath().using(new JsonPathConfig(JsonPathConfig.NumberReturnType.BIG_DECIMAL));
+        assertHours("0.0066666666667", days.get("find { it.key == 'vd/2026-08-07' }.usedGpuHours"));
+        assertHours("0.0083333333333", days.get("find { it.key == 'vd/2026-08-08' }.usedGpuHours"));
+    }
 }
