@@ -77,9 +77,10 @@ public class DayBooks {
     public Uni<Void> store(String kind, String shape, String snapshot, List<Answer> answers) {
         return Multi.createFrom().iterable(answers).onItem().transformToUniAndConcatenate(a -> pool.preparedQuery("""
                         INSERT INTO ledger.day_answer AS a (kind, shape, day_start, day_end, days, snapshot, rows)
-                        VALUES ($1, $2, $3, $4, daterange(date_trunc('hour', $3 AT TIME ZONE 'UTC')::date,
-                                                          (($4 - interval '1 microsecond') AT TIME ZONE 'UTC')::date, '[]'),
-                                $5::pg_snapshot, $6::jsonb)
+                        VALUES ($1, $2, $3::timestamptz, $4::timestamptz,
+                                daterange(date_trunc('hour', $3::timestamptz AT TIME ZONE 'UTC')::date,
+                                          (($4::timestamptz - interval '1 microsecond') AT TIME ZONE 'UTC')::date, '[]'),
+                                $5::pg_snapshot, $6::text::jsonb)
                         ON CONFLICT (kind, shape, day_start, day_end) DO UPDATE SET days = excluded.days,
                             snapshot = excluded.snapshot, rows = excluded.rows, stored_at = now()""")
                         .execute(Tuple.of(kind, shape, toOffset(a.day().start()), toOffset(a.day().end()), snapshot,
