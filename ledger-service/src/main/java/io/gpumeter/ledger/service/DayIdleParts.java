@@ -81,8 +81,12 @@ public class DayIdleParts {
                 .map(perDay -> perDay.stream().flatMap(List::stream).toList());
     }
 
+    /**
+     * A part's seconds without their trailing zeros: the split adds them up and rounds the sums to the millisecond, so
+     * the scale PostgreSQL gave them decides nothing, and a day of 18,000 parts at 10,000 GPUs is half the size.
+     */
     private static String text(BigDecimal value) {
-        return value == null ? null : value.toPlainString();
+        return value == null ? null : value.stripTrailingZeros().toPlainString();
     }
 
     private static BigDecimal number(JsonArray row, int at) {
