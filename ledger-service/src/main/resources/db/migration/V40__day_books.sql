@@ -70,31 +70,22 @@ BEGIN
     RETURN NULL;
 END $$;
 
-CREATE TRIGGER book_inserted AFTER INSERT ON ledger.allocation_segment
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_segment_days();
-CREATE TRIGGER book_deleted AFTER DELETE ON ledger.allocation_segment
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_segment_days();
-CREATE TRIGGER book_updated_from AFTER UPDATE ON ledger.allocation_segment
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_segment_days();
-CREATE TRIGGER book_updated_to AFTER UPDATE ON ledger.allocation_segment
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_segment_days();
-CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.allocation_segment
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days();
+-- The triggers of one table: its inserted, deleted and updated rows (before and after) touch the days its function
+-- reads off them, and emptying it touches every day.
+CREATE PROCEDURE ledger.book_triggers(tbl text, days_function text) LANGUAGE plpgsql AS $$
+BEGIN
+    EXECUTE format('CREATE TRIGGER book_inserted AFTER INSERT ON ledger.%I REFERENCING NEW TABLE AS changed_rows '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION ledger.%I()', tbl, days_function);
+    EXECUTE format('CREATE TRIGGER book_deleted AFTER DELETE ON ledger.%I REFERENCING OLD TABLE AS changed_rows '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION ledger.%I()', tbl, days_function);
+    EXECUTE format('CREATE TRIGGER book_updated_from AFTER UPDATE ON ledger.%I REFERENCING OLD TABLE AS changed_rows '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION ledger.%I()', tbl, days_function);
+    EXECUTE format('CREATE TRIGGER book_updated_to AFTER UPDATE ON ledger.%I REFERENCING NEW TABLE AS changed_rows '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION ledger.%I()', tbl, days_function);
+    EXECUTE format('CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.%I '
+                   'FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days()', tbl);
+END $$;
 
-CREATE TRIGGER book_inserted AFTER INSERT ON ledger.usage_minute
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_deleted AFTER DELETE ON ledger.usage_minute
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_updated AFTER UPDATE ON ledger.usage_minute
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.usage_minute
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days();
-
-CREATE TRIGGER book_inserted AFTER INSERT ON ledger.usage_hour
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_deleted AFTER DELETE ON ledger.usage_hour
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_updated AFTER UPDATE ON ledger.usage_hour
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.usage_hour
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days();
+CALL ledger.book_triggers('allocation_segment', 'book_segment_days');
+CALL ledger.book_triggers('usage_minute', 'book_minute_days');
+CALL ledger.book_triggers('usage_hour', 'book_hour_days');

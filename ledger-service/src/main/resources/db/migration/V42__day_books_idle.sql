@@ -1,41 +1,10 @@
 -- The idle split's day books (DayBooks, kind 'idle-parts') read, beside the segments and usage rollups V40 marks, the
 -- host's minutes and hours (the causes of not-busy time) and the bindings that name a MIG unit's instance: their
 -- writes record the days they touched too.
-CREATE TRIGGER book_inserted AFTER INSERT ON ledger.host_container_minute
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_deleted AFTER DELETE ON ledger.host_container_minute
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_updated AFTER UPDATE ON ledger.host_container_minute
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.host_container_minute
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days();
-
-CREATE TRIGGER book_inserted AFTER INSERT ON ledger.host_node_minute
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_deleted AFTER DELETE ON ledger.host_node_minute
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_updated AFTER UPDATE ON ledger.host_node_minute
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_minute_days();
-CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.host_node_minute
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days();
-
-CREATE TRIGGER book_inserted AFTER INSERT ON ledger.host_container_hour
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_deleted AFTER DELETE ON ledger.host_container_hour
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_updated AFTER UPDATE ON ledger.host_container_hour
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.host_container_hour
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days();
-
-CREATE TRIGGER book_inserted AFTER INSERT ON ledger.host_node_hour
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_deleted AFTER DELETE ON ledger.host_node_hour
-    REFERENCING OLD TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_updated AFTER UPDATE ON ledger.host_node_hour
-    REFERENCING NEW TABLE AS changed_rows FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_hour_days();
-CREATE TRIGGER book_truncated AFTER TRUNCATE ON ledger.host_node_hour
-    FOR EACH STATEMENT EXECUTE FUNCTION ledger.book_all_days();
+CALL ledger.book_triggers('host_container_minute', 'book_minute_days');
+CALL ledger.book_triggers('host_node_minute', 'book_minute_days');
+CALL ledger.book_triggers('host_container_hour', 'book_hour_days');
+CALL ledger.book_triggers('host_node_hour', 'book_hour_days');
 
 -- A MIG unit's instance is the one its pod's newest binding on the card names (IdleRepository), whatever the day: a
 -- binding that names an instance, added or removed, or a binding's newness changing

@@ -16,9 +16,13 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 
 /**
  * The idle split's allocated parts of a window, UTC day by UTC day through the day books (BookedDays). A part is
@@ -38,9 +42,14 @@ public class DayIdleParts {
         this.booked = booked;
     }
 
-    /** As {@link IdleRepository#allocated}, over [from, cap) with cap no later than {@code now}. */
+    /**
+     * As {@link IdleRepository#allocated}, over [from, cap) with cap no later than {@code now}; grouped by tenant or
+     * pod, each day's parts of one holder are added up first (IdleGroups keys those by the holder alone), so a day of
+     * a 10,000-GPU fleet is its tenants' few rows rather than a row per card and tenant.
+     */
     public Uni<List<AllocatedPart>> allocated(Instant from, Instant cap, String cluster, double busyThreshold,
-                                              boolean perPod, IdleCauseThresholds thresholds, Instant now) {
+                                              IdleGroups.By group, IdleCauseThresholds thresholds, Instant now) {
+        boolean perPod = group == IdleGroups.By.POD;
         List<TimeBucket> days = TimeBucket.over(new TimeWindow(from, cap), GroupDimension.DAY, ZoneOffset.UTC);
         BookedDays.Report<List<AllocatedPart>> report = new BookedDays.Report<>() {
             @Override
@@ -48,7 +57,8 @@ public class DayIdleParts {
                 // A day at a time: the split's intervals are cut at the window's ends, so a day read alone is the day.
                 return Multi.createFrom().iterable(run)
                         .onItem().transformToUniAndConcatenate(d -> idle.allocated(d.start(), d.end(), cluster,
-                                busyThreshold, perPod, thresholds).map(parts -> Map.entry(d.start(), parts)))
+                                busyThreshold, perPod, thresholds).map(parts -> Map.entry(d.start(),
+                                        group.byHolder() ? byHolder(parts) : parts)))
                         .collect().in(HashMap<Instant, List<AllocatedPart>>::new, (m, e) -> m.put(e.getKey(), e.getValue()));
             }
 
@@ -76,9 +86,40 @@ public class DayIdleParts {
                 return out;
             }
         };
-        String shape = new JsonArray().add(cluster).add(perPod).add(busyThreshold).add(thresholds.toString()).encode();
+        String shape = new JsonArray().add(cluster).add(group.label()).add(busyThreshold).add(thresholds.toString()).encode();
         return booked.read(KIND, shape, days, ZoneOffset.UTC, now, report)
                 .map(perDay -> perDay.stream().flatMap(List::stream).toList());
+    }
+
+    /**
+     * The parts of each holder (tenant, or pod of a tenant) added up, on the first of its cards (in cluster and card
+     * order): grouped by holder, a part's card says only that the card was there, and each of them was.
+     */
+    static List<AllocatedPart> byHolder(List<AllocatedPart> parts) {
+        Map<List<String>, AllocatedPart> sums = new LinkedHashMap<>();
+        List<AllocatedPart> ordered = new ArrayList<>(parts);
+        ordered.sort(Comparator.comparing(AllocatedPart::cluster).thenComparing(AllocatedPart::gpuUuid));
+        for (AllocatedPart p : ordered) {
+            List<String> holder = Arrays.asList(p.tenant(), p.namespace(), p.pod(), p.namespace() == null ? null : p.cluster());
+            sums.merge(holder, p, DayIdleParts::plus);
+        }
+        return List.copyOf(sums.values());
+    }
+
+    private static AllocatedPart plus(AllocatedPart a, AllocatedPart b) {
+        return new AllocatedPart(a.cluster(), a.gpuUuid(), a.tenant(), a.namespace(), a.pod(), a.busy().add(b.busy()),
+                a.notBusy().add(b.notBusy()), a.unmeasured().add(b.unmeasured()), a.causes().plus(b.causes()),
+                metrics(a.metrics(), b.metrics()));
+    }
+
+    private static String metrics(String a, String b) {
+        TreeSet<String> all = new TreeSet<>();
+        for (String list : new String[]{a, b}) {
+            if (list != null && !list.isBlank()) {
+                all.addAll(Arrays.asList(list.split(",")));
+            }
+        }
+        return all.isEmpty() ? null : String.join(",", all);
     }
 
     /**

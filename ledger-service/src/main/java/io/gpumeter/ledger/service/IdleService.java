@@ -79,7 +79,7 @@ public class IdleService {
         }
         // The four reads are independent: asked at once, the split waits for the slowest rather than their sum.
         return Uni.combine().all().unis(idle.cards(from, cap, filter),
-                        dayParts.allocated(from, cap, filter, busyThreshold, group == IdleGroups.By.POD, causeThresholds, now),
+                        dayParts.allocated(from, cap, filter, busyThreshold, group, causeThresholds, now),
                         pendingPods.pending(from, cap, filter), energy.perCard(from, cap, filter)).asTuple()
                 .map(t -> new IdleReport(from, to, group.label(), filter, busyThreshold, causeThresholds,
                         rows(group, t.getItem1(), t.getItem2(), requests(t.getItem3()), t.getItem4())));

@@ -132,7 +132,7 @@ class DayBooksResourceTest {
         // 6 h = 21,600 card-seconds allocated and unmeasured
         send("dbi", pod("dbi-1", "dbi", "2026-09-14T10:00:00Z", "2026-09-14T16:00:00Z", WHOLE_VGPU, VGPU));
         assertEquals(21_600, unmeasuredSeconds());
-        String shape = "[\"daybooks\",false,";
+        String shape = "[\"daybooks\",\"tenant\",";
         long stored = pool.preparedQuery("SELECT count(*) AS n FROM ledger.day_answer WHERE kind = 'idle-parts' "
                         + "AND starts_with(shape, $1) AND day_start >= '2026-09-01T00:00:00Z' AND day_start < '2026-10-01T00:00:00Z'")
                 .execute(Tuple.of(shape)).await().indefinitely().iterator().next().getLong("n");
