@@ -65,8 +65,14 @@ public final class HourSums {
             addAllocated(other.allocated);
         }
         if (other.measured) {
-            addUsed(other.used, other.covered, joined(other.metrics), joined(other.sources.stream().map(Enum::name).toList()),
-                    other.energyJoules, other.energyCovered, joined(other.energySources));
+            measured = true;
+            used = used.add(other.used);
+            covered = covered.add(other.covered);
+            metrics.addAll(other.metrics);
+            sources.addAll(other.sources);
+            energyJoules += other.energyJoules;
+            energyCovered = energyCovered.add(other.energyCovered);
+            energySources.addAll(other.energySources);
         }
         return this;
     }
